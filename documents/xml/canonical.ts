@@ -1,0 +1,89 @@
+/**
+ * A tiny XML writer whose output is already in Canonical XML 1.0 form (W3C C14N, no comments):
+ * empty elements as start/end pairs, attributes in canonical order, canonical escaping, no XML declaration.
+ * Builders emit documents with it so the signer can digest the string as it is, with no DOM and no
+ * re-canonicalisation (the reason chasqui signs at close to the speed of RSA).
+ *
+ * Canonical attribute order: namespace declarations first (default, then by prefix), then attributes without
+ * a prefix by local name, then prefixed attributes by qualified name (UBL documents use none of the latter).
+ */
+
+/** Markup already serialised canonically; plain strings passed as children are text and get escaped. */
+export class Xml {
+  constructor(readonly s: string) {}
+  toString(): string {
+    return this.s;
+  }
+}
+
+export type AttrValue = string | number | null | undefined | false;
+export type Attrs = Record<string, AttrValue>;
+export type Child = Xml | string | number | null | undefined | false | readonly Child[];
+
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#xD;' };
+const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
+
+export function escapeText(value: string): string {
+  return /[&<>\r]/.test(value) ? value.replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]) : value;
+}
+
+export function escapeAttr(value: string): string {
+  return /[&<"\t\n\r]/.test(value) ? value.replace(/[&<"\t\n\r]/g, (c) => ATTR_ESCAPES[c]) : value;
+}
+
+function attrRank(name: string): number {
+  if (name === 'xmlns') return 0;
+  if (name.startsWith('xmlns:')) return 1;
+  return name.includes(':') ? 3 : 2;
+}
+
+function compareAttrs(a: string, b: string): number {
+  const ra = attrRank(a);
+  const rb = attrRank(b);
+  if (ra !== rb) return ra - rb;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function serialiseAttrs(attrs: Attrs | undefined): string {
+  if (!attrs) return '';
+  const names = Object.keys(attrs).filter((k) => attrs[k] !== undefined && attrs[k] !== null && attrs[k] !== false);
+  if (names.length > 1) names.sort(compareAttrs);
+  let out = '';
+  for (const name of names) out += ` ${name}="${escapeAttr(String(attrs[name]))}"`;
+  return out;
+}
+
+function appendChildren(children: readonly Child[], parts: string[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (child instanceof Xml) parts.push(child.s);
+    else if (Array.isArray(child)) appendChildren(child, parts);
+    else parts.push(escapeText(String(child)));
+  }
+}
+
+/** `el('cbc:ID', {schemeID: '6'}, '20123456789')` or `el('cac:Party', child1, child2)`. */
+export function el(name: string, attrsOrChild?: Attrs | Child, ...children: Child[]): Xml {
+  let attrs: Attrs | undefined;
+  if (attrsOrChild !== null && typeof attrsOrChild === 'object' && !(attrsOrChild instanceof Xml) && !Array.isArray(attrsOrChild)) {
+    attrs = attrsOrChild as Attrs;
+  } else {
+    children.unshift(attrsOrChild as Child);
+  }
+  const parts: string[] = [];
+  appendChildren(children, parts);
+  return new Xml(`<${name}${serialiseAttrs(attrs)}>${parts.join('')}</${name}>`);
+}
+
+/** An element only when its value is present: `opt('cbc:DueDate', doc.dueDate)`. */
+export function opt(name: string, value: string | number | null | undefined, attrs?: Attrs): Xml | null {
+  if (value === null || value === undefined || value === '') return null;
+  return attrs ? el(name, attrs, String(value)) : el(name, String(value));
+}
+
+/** Several siblings as one piece of markup. */
+export function frag(...children: Child[]): Xml {
+  const parts: string[] = [];
+  appendChildren(children, parts);
+  return new Xml(parts.join(''));
+}
