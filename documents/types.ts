@@ -1,0 +1,28 @@
+/** What every document family hands back: the XML ready to sign and what the service stores about it. */
+export type DocType = '01' | '03' | '07' | '08' | '09' | '31' | 'rc' | 'ra' | 'rr';
+
+export interface PrepareOptions {
+  /** The RUC of the company whose token issues the document; `emisor.ruc` must match it (spec 4, issue rule 2). */
+  issuerRuc?: string;
+  /** Today's date in America/Lima (YYYY-MM-DD), for date-window rules; the library never reads the clock itself. */
+  today?: string;
+}
+
+export interface PreparedDocument {
+  docType: DocType;
+  ruc: string;
+  /** `F001`, or `RC-20240101` style id prefix for summaries. */
+  series: string;
+  /** The correlative as an integer (summary sequence for rc/ra/rr). */
+  number: number;
+  /** `RUC-TT-SERIE-NUMERO` or `RUC-RC-YYYYMMDD-N`, without extension. */
+  filename: string;
+  issueDate: string;
+  currency: string | null;
+  /** Unsigned UBL in canonical form; the first `ext:UBLExtension/ext:ExtensionContent` is empty, ready for the signature. */
+  xml: string;
+  /** Monetary totals as two-decimal strings keyed by UBL name (e.g. `PayableAmount`); null for documents without totals. */
+  totals: Record<string, string> | null;
+  /** Non-blocking observations in plain words, `[<source> <code>] <text>` where a code applies. */
+  warnings: string[];
+}
