@@ -17,9 +17,9 @@ const IDENTITY_SCHEME = {
 };
 const UNIT_ATTRS = { unitCodeListAgencyName: 'United Nations Economic Commission for Europe', unitCodeListID: 'UN/ECE rec 20' };
 
-/** `SERIE-NUMERO` as used in `cbc:ID` and the file name (SUNAT compares both as strings): no leading zeros. */
+/** `SERIE-NUMERO` as used in `cbc:ID` and the file name (SUNAT compares both as strings), correlativo as sent. */
 export function despatchId(d: Pick<DespatchPayload, 'serie' | 'correlativo'>): string {
-  return `${d.serie}-${Number(d.correlativo)}`;
+  return `${d.serie}-${d.correlativo}`;
 }
 
 type Named = Pick<Customer, 'tipoDoc' | 'numDoc' | 'nombre'>;

@@ -93,10 +93,10 @@ describe('documents/despatch (GRE 09 and 31)', () => {
   describe('prepareDespatch', () => {
     const guide = readJson(path.join(FIXTURES, 'gre-09-venta-privado.json'));
 
-    it('names the file RUC-09-SERIE-NUMBER without leading zeros and returns no totals', () => {
+    it('names the file RUC-09-SERIE-CORRELATIVO (correlativo as sent, like the sales documents) and returns no totals', () => {
       const prepared = prepareDespatch({ ...guide, correlativo: '00000102' });
-      expect(prepared).to.include({ docType: '09', ruc: '20123456786', series: 'T001', number: 102, filename: '20123456786-09-T001-102', totals: null, currency: null });
-      expect(prepared.xml).to.include('<cbc:ID>T001-102</cbc:ID>');
+      expect(prepared).to.include({ docType: '09', ruc: '20123456786', series: 'T001', number: 102, filename: '20123456786-09-T001-00000102', totals: null, currency: null });
+      expect(prepared.xml).to.include('<cbc:ID>T001-00000102</cbc:ID>');
       expect(prepared.xml).to.include('<cbc:IssueTime>09:15:00</cbc:IssueTime>');
     });
 
