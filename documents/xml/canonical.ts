@@ -46,33 +46,40 @@ function compareAttrs(a: string, b: string): number {
 
 function serialiseAttrs(attrs: Attrs | undefined): string {
   if (!attrs) return '';
-  const names = Object.keys(attrs).filter((k) => attrs[k] !== undefined && attrs[k] !== null && attrs[k] !== false);
+  const names: string[] = [];
+  for (const name in attrs) {
+    const value = attrs[name];
+    if (value !== undefined && value !== null && value !== false) names.push(name);
+  }
   if (names.length > 1) names.sort(compareAttrs);
   let out = '';
   for (const name of names) out += ` ${name}="${escapeAttr(String(attrs[name]))}"`;
   return out;
 }
 
-function appendChildren(children: readonly Child[], parts: string[]): void {
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    if (child instanceof Xml) parts.push(child.s);
-    else if (Array.isArray(child)) appendChildren(child, parts);
-    else parts.push(escapeText(String(child)));
+// Markup is built by `+=` on purpose: V8 keeps the result as a rope and copies it once, when the signer hashes the
+// document, instead of once per nesting level as Array.join would (this writer is on the signing hot path).
+function appendChild(child: Child, out: string): string {
+  if (child === null || child === undefined || child === false) return out;
+  if (child instanceof Xml) return out + child.s;
+  if (Array.isArray(child)) {
+    for (const c of child as readonly Child[]) out = appendChild(c, out);
+    return out;
   }
+  return out + escapeText(String(child));
 }
 
 /** `el('cbc:ID', {schemeID: '6'}, '20123456789')` or `el('cac:Party', child1, child2)`. */
 export function el(name: string, attrsOrChild?: Attrs | Child, ...children: Child[]): Xml {
   let attrs: Attrs | undefined;
+  let content = '';
   if (attrsOrChild !== null && typeof attrsOrChild === 'object' && !(attrsOrChild instanceof Xml) && !Array.isArray(attrsOrChild)) {
     attrs = attrsOrChild as Attrs;
   } else {
-    children.unshift(attrsOrChild as Child);
+    content = appendChild(attrsOrChild as Child, content);
   }
-  const parts: string[] = [];
-  appendChildren(children, parts);
-  return new Xml(`<${name}${serialiseAttrs(attrs)}>${parts.join('')}</${name}>`);
+  for (const child of children) content = appendChild(child, content);
+  return new Xml('<' + name + serialiseAttrs(attrs) + '>' + content + '</' + name + '>');
 }
 
 /** An element only when its value is present: `opt('cbc:DueDate', doc.dueDate)`. */
@@ -83,7 +90,7 @@ export function opt(name: string, value: string | number | null | undefined, att
 
 /** Several siblings as one piece of markup. */
 export function frag(...children: Child[]): Xml {
-  const parts: string[] = [];
-  appendChildren(children, parts);
-  return new Xml(parts.join(''));
+  let content = '';
+  for (const child of children) content = appendChild(child, content);
+  return new Xml(content);
 }
