@@ -100,6 +100,13 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
     else if (e.transportista.ruc === d.emisor.ruc) fail('2560', 'envio.transportista cannot be the issuer; use modalidad 02 for private transport', 'envio.transportista.ruc');
     else if (!e.transportista.registroMTC) observe('4391', 'envio.transportista.registroMTC (the carrier\'s MTC registration) is missing');
   }
+  // Public transport declares the carrier, not its drivers and vehicles; an M1/L vehicle declares no driver.
+  if ((e.modalidad === TRANSPORT_MODES.public || e.vehiculoM1L) && e.conductores.length > 0) {
+    fail('3455', `envio.conductores must be empty for ${e.vehiculoM1L ? 'an M1/L vehicle (vehiculoM1L)' : 'public transport (modalidad 01)'}`, 'envio.conductores');
+  }
+  if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L && e.vehiculos.length > 0) {
+    fail('3354', 'envio.vehiculos must be empty for public transport (modalidad 01): the carrier declares its vehicles', 'envio.vehiculos');
+  }
   if (e.modalidad === TRANSPORT_MODES.private && e.transportista) {
     fail('3347', 'envio.transportista must not be given for private transport (modalidad 02)', 'envio.transportista');
   }
