@@ -66,7 +66,8 @@ const itemSchema = Joi.object({
     /** System 03: the suggested retail price per unit the rate applies to. */
     precioSugerido: decimalSchema({ positive: true, maxDecimals: 10 }),
   }),
-  bolsasPlasticas: Joi.number().integer().min(1),
+  /** The line sells plastic bags: ICBPER is charged per bag and `cantidad` is the bag count. */
+  icbper: Joi.boolean().default(false),
   descuentos: Joi.array().items(adjustmentSchema(['00', '01'])),
   cargos: Joi.array().items(adjustmentSchema(['47', '48'])),
 });
@@ -173,7 +174,7 @@ export interface SaleItem {
   afectacionIgv: IgvAffectation;
   porcentajeIgv?: number;
   isc?: { sistema: (typeof ISC_SYSTEMS)[number]; tasa: Decimal; precioSugerido?: Decimal };
-  bolsasPlasticas?: number;
+  icbper: boolean;
   descuentos?: Adjustment[];
   cargos?: Adjustment[];
 }

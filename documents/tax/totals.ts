@@ -111,7 +111,7 @@ function computeLine(item: SaleItem, issueDate: string): LineTotals {
   const igvBase = lineExtension.plus(isc);
   const igv = rate ? r2(igvBase.times(rate).div(HUNDRED)) : ZERO;
   const bagRate = icbperRate(issueDate);
-  const icbper = item.bolsasPlasticas ? r2(bagRate.times(item.bolsasPlasticas)) : ZERO;
+  const icbper = item.icbper ? r2(bagRate.times(item.cantidad)) : ZERO;
   const taxAmount = (affectation.free ? ZERO : igv.plus(isc)).plus(icbper);
   // SUNAT's 4287: unit price ≈ (line value + its IGV/ISC − discounts 01 + charges 48) / quantity; ICBPER stays out.
   const referencePrice = affectation.free

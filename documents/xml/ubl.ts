@@ -212,12 +212,12 @@ function lineTaxTotal(l: LineTotals, currency: string): Xml {
       ),
     ),
   );
-  if (it.bolsasPlasticas) {
+  if (it.icbper) {
     subtotals.push(
       el(
         'cac:TaxSubtotal',
         amount('cbc:TaxAmount', l.icbper, currency),
-        el('cbc:BaseUnitMeasure', { unitCode: 'NIU' }, String(it.bolsasPlasticas)),
+        el('cbc:BaseUnitMeasure', { unitCode: 'NIU' }, it.cantidad.toFixed(0)),
         el('cac:TaxCategory', el('cbc:PerUnitAmount', { currencyID: currency }, money(l.icbperRate)), taxScheme('7152')),
       ),
     );
