@@ -61,54 +61,52 @@ export function partyIdentification(docType: string, number: string): Xml {
   return el('cac:PartyIdentification', el('cbc:ID', { schemeID: docType, ...IDENTITY_ATTRS }, number));
 }
 
-export function supplierParty(issuer: Issuer): Xml {
-  const a = issuer.establecimiento;
+interface AddressFields {
+  ubigeo?: string;
+  codLocal?: string;
+  urbanizacion?: string;
+  provincia?: string;
+  departamento?: string;
+  distrito?: string;
+  direccion?: string;
+  codigoPais: string;
+}
+
+/** `cac:RegistrationAddress`; the issuer's carries its annex code (AddressTypeCode, SUNAT 3030). */
+function registrationAddress(a: AddressFields): Xml {
   return el(
-    'cac:AccountingSupplierParty',
-    el(
-      'cac:Party',
-      partyIdentification('6', issuer.ruc),
-      issuer.nombreComercial ? el('cac:PartyName', el('cbc:Name', issuer.nombreComercial)) : null,
-      el(
-        'cac:PartyLegalEntity',
-        el('cbc:RegistrationName', issuer.razonSocial),
-        el(
-          'cac:RegistrationAddress',
-          opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
-          el('cbc:AddressTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' }, a.codLocal),
-          opt('cbc:CitySubdivisionName', a.urbanizacion),
-          opt('cbc:CityName', a.provincia),
-          opt('cbc:CountrySubentity', a.departamento),
-          opt('cbc:District', a.distrito),
-          a.direccion ? el('cac:AddressLine', el('cbc:Line', a.direccion)) : null,
-          el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
-        ),
-      ),
-    ),
+    'cac:RegistrationAddress',
+    opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
+    opt('cbc:AddressTypeCode', a.codLocal, { listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' }),
+    opt('cbc:CitySubdivisionName', a.urbanizacion),
+    opt('cbc:CityName', a.provincia),
+    opt('cbc:CountrySubentity', a.departamento),
+    opt('cbc:District', a.distrito),
+    a.direccion ? el('cac:AddressLine', el('cbc:Line', a.direccion)) : null,
+    el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
   );
 }
 
-export function customerParty(customer: Customer): Xml {
-  const a = customer.address;
+function party(docType: string, number: string, legalName: string, address: AddressFields | undefined, tradeName?: string): Xml {
   return el(
-    'cac:AccountingCustomerParty',
-    el(
-      'cac:Party',
-      partyIdentification(customer.tipoDoc, customer.numDoc || '-'),
-      el(
-        'cac:PartyLegalEntity',
-        el('cbc:RegistrationName', customer.nombre),
-        a
-          ? el(
-              'cac:RegistrationAddress',
-              opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
-              el('cac:AddressLine', el('cbc:Line', a.direccion)),
-              el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
-            )
-          : null,
-      ),
-    ),
+    'cac:Party',
+    partyIdentification(docType, number),
+    tradeName ? el('cac:PartyName', el('cbc:Name', tradeName)) : null,
+    el('cac:PartyLegalEntity', el('cbc:RegistrationName', legalName), address ? registrationAddress(address) : null),
   );
+}
+
+export function supplierParty(issuer: Issuer): Xml {
+  return el('cac:AccountingSupplierParty', party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial));
+}
+
+export function customerParty(customer: Customer): Xml {
+  return el('cac:AccountingCustomerParty', party(customer.tipoDoc, customer.numDoc || '-', customer.nombre, customer.address));
+}
+
+/** The start every document shares: the signature placeholder, the UBL and SUNAT customization versions, the ID. */
+export function documentHead(ublVersion: '2.0' | '2.1', customization: string, id: string): Xml {
+  return frag(SIGNATURE_PLACEHOLDER, el('cbc:UBLVersionID', ublVersion), el('cbc:CustomizationID', customization), el('cbc:ID', id));
 }
 
 export function documentTypeCode(code: string, name = 'Tipo de Documento'): Xml {
