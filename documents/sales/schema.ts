@@ -3,7 +3,7 @@
  * real documents need. Compiled once at module load; domain rules that look across fields live in `rules.ts`.
  */
 import Joi from 'joi';
-import { amountSchema, currencySchema, dateSchema, decimalSchema, timeSchema } from '../input/fields';
+import { amountSchema, codes, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
 import { customerSchema, issuerSchema, textSchema } from '../input/parties';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
@@ -26,12 +26,12 @@ export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12'] as const;
 /** Catalog 51 operation types this library builds (the detracción/percepción ones need data it does not model yet). */
 export const OPERATION_TYPES = ['0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401'] as const;
 
-const adjustmentSchema = (codes: readonly string[]) =>
+const adjustmentSchema = (allowed: readonly string[]) =>
   Joi.object({
     codigo: Joi.string()
-      .valid(...codes)
+      .valid(...allowed)
       .required()
-      .messages({ 'any.only': `[SUNAT 3071] {#label} must be one of ${codes.join(', ')} (catalog 53)` }),
+      .error(codes({ 'any.only': `[SUNAT 3071] {#label} must be one of ${allowed.join(', ')} (catalog 53)` })),
     monto: amountSchema.required(),
   });
 
@@ -39,28 +39,26 @@ const itemSchema = Joi.object({
   codigo: textSchema(30),
   codigoSunat: Joi.string()
     .pattern(/^\d{8}$/)
-    .messages({ 'string.pattern.base': '[SUNAT 4332] {#label} must be an 8-digit UNSPSC code (catalog 25)' }),
-  descripcion: textSchema(500).required().messages({ 'any.required': '[SUNAT 2026] {#label} is required' }),
-  cantidad: decimalSchema({ positive: true, maxDecimals: 10 })
-    .required()
-    .messages({ 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }),
+    .error(codes({ 'string.pattern.base': '[SUNAT 4332] {#label} must be an 8-digit UNSPSC code (catalog 25)' })),
+  descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required' }).required(),
+  cantidad: decimalSchema({ positive: true, maxDecimals: 10 }, { 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }).required(),
   unidad: Joi.string()
     .pattern(/^[A-Z0-9]{1,3}$/)
     .default('NIU')
-    .messages({ 'string.pattern.base': '[SUNAT 2936] {#label} must be a unit code of catalog 03 (e.g. NIU, ZZ, KGM)' }),
+    .error(codes({ 'string.pattern.base': '[SUNAT 2936] {#label} must be a unit code of catalog 03 (e.g. NIU, ZZ, KGM)' })),
   valorUnitario: decimalSchema({ maxDecimals: 10 }).required(),
   afectacionIgv: Joi.string()
     .valid(...IGV_AFFECTATIONS)
     .default('10')
-    .messages({ 'any.only': '[SUNAT 2040] {#label} must be a code of catalog 07 (10–17, 20, 21, 30–37, 40)' }),
+    .error(codes({ 'any.only': '[SUNAT 2040] {#label} must be a code of catalog 07 (10–17, 20, 21, 30–37, 40)' })),
   porcentajeIgv: Joi.number()
     .valid(18, 10, 4, 0)
-    .messages({ 'any.only': '[SUNAT 3103] {#label} must be 18 (or 10 for the reduced MYPE rate; 4 for IVAP)' }),
+    .error(codes({ 'any.only': '[SUNAT 3103] {#label} must be 18 (or 10 for the reduced MYPE rate; 4 for IVAP)' })),
   isc: Joi.object({
     sistema: Joi.string()
       .valid(...ISC_SYSTEMS)
       .required()
-      .messages({ 'any.only': '[SUNAT 2373] {#label} must be an ISC system of catalog 08 (01, 02, 03)' }),
+      .error(codes({ 'any.only': '[SUNAT 2373] {#label} must be an ISC system of catalog 08 (01, 02, 03)' })),
     /** Percent for systems 01 and 03; amount per unit for system 02. */
     tasa: decimalSchema({ positive: true, maxDecimals: 10 }).required(),
     /** System 03: the suggested retail price per unit the rate applies to. */
@@ -73,8 +71,8 @@ const itemSchema = Joi.object({
 });
 
 const instalmentSchema = Joi.object({
-  monto: decimalSchema({ positive: true, maxDecimals: 2 }).required().messages({ 'any.required': '[SUNAT 3254] {#label} is required' }),
-  fechaPago: dateSchema.required().messages({ 'any.required': '[SUNAT 3256] {#label} is required' }),
+  monto: decimalSchema({ positive: true, maxDecimals: 2 }, { 'any.required': '[SUNAT 3254] {#label} is required' }).required(),
+  fechaPago: dateField({ 'any.required': '[SUNAT 3256] {#label} is required' }).required(),
 });
 
 const paymentSchema = Joi.alternatives(
@@ -83,17 +81,17 @@ const paymentSchema = Joi.alternatives(
     tipo: Joi.string().valid('Contado', 'Credito').required(),
     cuotas: Joi.array().items(instalmentSchema).max(999),
   }),
-).messages({ 'alternatives.match': '[SUNAT 3246] {#label} must be "Contado", "Credito" or an object with tipo and cuotas' });
+).error(codes({ 'alternatives.match': '[SUNAT 3246] {#label} must be "Contado", "Credito" or an object with tipo and cuotas' }));
 
 export const saleSchema = Joi.object({
   tipoDoc: Joi.string().valid(...SALE_DOC_TYPES).required(),
   serie: Joi.string()
     .pattern(/^[A-Z][A-Z0-9]{3}$/)
     .required()
-    .messages({ 'string.pattern.base': '[SUNAT 1001] {#label} must be 4 characters: a letter, then 3 letters or digits' }),
+    .error(codes({ 'string.pattern.base': '[SUNAT 1001] {#label} must be 4 characters: a letter, then 3 letters or digits' })),
   correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,8}$/), Joi.number().integer().min(1).max(99999999))
     .required()
-    .messages({ 'alternatives.match': '[SUNAT 1001] {#label} must be a number of 1 to 8 digits' }),
+    .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be a number of 1 to 8 digits' })),
   fechaEmision: dateSchema.required(),
   horaEmision: timeSchema,
   fechaVencimiento: dateSchema,
@@ -101,20 +99,20 @@ export const saleSchema = Joi.object({
   tipoOperacion: Joi.string()
     .valid(...OPERATION_TYPES)
     .default('0101')
-    .messages({ 'any.only': '[SUNAT 3206] {#label} must be an operation type of catalog 51 that chasqui builds' }),
+    .error(codes({ 'any.only': '[SUNAT 3206] {#label} must be an operation type of catalog 51 that chasqui builds' })),
   formaPago: paymentSchema,
   emisor: issuerSchema.required(),
   cliente: customerSchema.required(),
-  items: Joi.array().items(itemSchema).min(1).required().messages({ 'array.min': '[SUNAT 2023] {#label} needs at least one line' }),
+  items: Joi.array().items(itemSchema).min(1).required().error(codes({ 'array.min': '[SUNAT 2023] {#label} needs at least one line' })),
   descuentos: Joi.array().items(adjustmentSchema(['02', '03'])),
   cargos: Joi.array().items(adjustmentSchema(['49', '50'])),
   anticipos: Joi.array().items(
     Joi.object({
-      tipoDoc: Joi.string().valid('02', '03').required().messages({ 'any.only': '[SUNAT 2505] {#label} must be 02 (factura) or 03 (boleta) of catalog 12' }),
+      tipoDoc: Joi.string().valid('02', '03').required().error(codes({ 'any.only': '[SUNAT 2505] {#label} must be 02 (factura) or 03 (boleta) of catalog 12' })),
       serieNumero: Joi.string()
         .pattern(/^[FB][A-Z0-9]{3}-\d{1,8}$/)
         .required()
-        .messages({ 'string.pattern.base': '[SUNAT 2521] {#label} must be the prepaid document as SERIE-NUMERO' }),
+        .error(codes({ 'string.pattern.base': '[SUNAT 2521] {#label} must be the prepaid document as SERIE-NUMERO' })),
       /** What the customer paid in advance, taxes included. */
       monto: decimalSchema({ positive: true, maxDecimals: 2 }).required(),
       /** Taxable value of the prepayment; by default `monto` without the IGV at the document rate. */
@@ -122,15 +120,15 @@ export const saleSchema = Joi.object({
     }),
   ),
   documentoAfectado: Joi.object({
-    tipoDoc: Joi.string().valid('01', '03').required().messages({ 'any.only': '[SUNAT 2116] {#label} must be 01 (factura) or 03 (boleta)' }),
+    tipoDoc: Joi.string().valid('01', '03').required().error(codes({ 'any.only': '[SUNAT 2116] {#label} must be 01 (factura) or 03 (boleta)' })),
     serieNumero: Joi.string()
       .pattern(/^[FB][A-Z0-9]{3}-\d{1,8}$/)
       .required()
-      .messages({ 'string.pattern.base': '[SUNAT 2117] {#label} must be the modified document as SERIE-NUMERO (F001-123)' }),
+      .error(codes({ 'string.pattern.base': '[SUNAT 2117] {#label} must be the modified document as SERIE-NUMERO (F001-123)' })),
   }),
   motivo: Joi.object({
     codigo: Joi.string().required(),
-    descripcion: textSchema(250).required().messages({ 'any.required': '[SUNAT 2136] {#label} (the reason in words) is required' }),
+    descripcion: textSchema(250, { 'any.required': '[SUNAT 2136] {#label} (the reason in words) is required' }).required(),
   }),
   leyendas: Joi.array().items(
     Joi.object({
