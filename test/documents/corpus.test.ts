@@ -24,6 +24,7 @@ const INVALID = path.join(FIXTURES, 'invalid');
  */
 const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
   'invoice-credit-instalments': ['3249'],
+  'invoice-complete': ['3249'],
 };
 
 /** Fixtures built like one of the kit's goldens: their totals must match it to the cent. */
