@@ -5,6 +5,7 @@
 import Joi from 'joi';
 import { amountSchema, codes, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
 import { customerSchema, issuerSchema, textSchema } from '../input/parties';
+import { UNIT_CODES } from '../catalogs/units';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
 import type { Customer, Issuer } from '../input/parties';
@@ -45,9 +46,9 @@ const itemSchema = Joi.object({
   descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required' }).required(),
   cantidad: decimalSchema({ positive: true, maxDecimals: 10 }, { 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }).required(),
   unidad: Joi.string()
-    .pattern(/^[A-Z0-9]{1,3}$/)
+    .custom((value: string, helpers) => (UNIT_CODES.has(value) ? value : helpers.error('any.invalid')))
     .default('NIU')
-    .error(codes({ 'string.pattern.base': '[SUNAT 2936] {#label} must be a unit code of catalog 03 (e.g. NIU, ZZ, KGM)' })),
+    .error(codes({ 'any.invalid': '[SUNAT 2936] {#label} must be a unit code of catalog 03 (e.g. NIU unit, ZZ service, KGM kilogram)' })),
   valorUnitario: decimalSchema({ maxDecimals: 10 }).required(),
   afectacionIgv: Joi.string()
     .valid(...IGV_AFFECTATIONS)
