@@ -6,6 +6,7 @@ import type Joi from 'joi';
 import { DocumentValidationError, issue, type ValidationIssue } from './errors';
 import { resolveAliases } from './input/aliases';
 import { joiIssues } from './input/joi-issues';
+import { prepareDespatch } from './despatch';
 import { prepareSale } from './sales';
 import { saleSchema, type SaleInput } from './sales/schema';
 import { prepareSummary } from './summaries';
@@ -53,10 +54,7 @@ export function prepareDocument(payload: unknown, options: PrepareOptions = {}):
   }
   const normalised = resolveAliases(payload) as Record<string, unknown>;
   const docType = normalised.tipoDoc as DocType;
-  if (docType === '09' || docType === '31') {
-    // GRE slot: the lead connects prepareDespatch from documents/despatch/index.ts (same signature) here.
-    throw new DocumentValidationError([issue('chasqui', 'BR_DOC_TYPE', `document type ${docType} (guía de remisión) is not connected yet`, 'tipoDoc')]);
-  }
+  if (docType === '09' || docType === '31') return prepareDespatch(payload, options);
   const schema = SCHEMAS[docType];
   if (!schema) {
     throw new DocumentValidationError([
