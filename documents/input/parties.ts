@@ -3,6 +3,7 @@
  * (sales, summaries and the dispatch guides reuse `issuerSchema`).
  */
 import Joi from 'joi';
+import { codes, type CodeMessages } from './fields';
 
 /** SUNAT's RUC check digit: modulo 11 over the first ten digits with weights 5,4,3,2,7,6,5,4,3,2. */
 export function isValidRuc(ruc: string): boolean {
@@ -24,29 +25,29 @@ export const DNI_DOC_TYPE = '1';
 /** A RUC field: 11 digits whose last one is SUNAT's check digit. */
 export const rucSchema = Joi.string()
   .trim()
-  .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('ruc.checkDigit')))
-  .messages({
+  .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('any.invalid')))
+  .error(codes({
     'string.empty': '[SUNAT 1005] the RUC is empty; it must have 11 digits',
-    'ruc.checkDigit': '[SUNAT 1005] {#label} is not a valid RUC (11 digits starting 10, 15, 16, 17 or 20, with a correct check digit)',
-  });
+    'any.invalid': '[SUNAT 1005] {#label} is not a valid RUC (11 digits starting 10, 15, 16, 17 or 20, with a correct check digit)',
+  }));
 
 /** Text that goes into the XML as is: trimmed, no control characters, bounded like SUNAT's patterns. */
-export const textSchema = (max: number) =>
+export const textSchema = (max: number, extra: CodeMessages = {}) =>
   Joi.string()
     .trim()
     .min(1)
     .max(max)
     .pattern(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F]*$/)
-    .messages({ 'string.pattern.base': '{#label} contains control characters' });
+    .error(codes({ 'string.pattern.base': '{#label} contains control characters', ...extra }));
 
 const ubigeoSchema = Joi.string()
   .pattern(/^\d{6}$/)
-  .messages({ 'string.pattern.base': '[SUNAT 4093] {#label} must be a 6-digit INEI ubigeo' });
+  .error(codes({ 'string.pattern.base': '[SUNAT 4093] {#label} must be a 6-digit INEI ubigeo' }));
 const countrySchema = Joi.string()
   .uppercase()
   .pattern(/^[A-Z]{2}$/)
   .default('PE')
-  .messages({ 'string.pattern.base': '[SUNAT 4041] {#label} must be an ISO 3166 alpha-2 country code' });
+  .error(codes({ 'string.pattern.base': '[SUNAT 4041] {#label} must be an ISO 3166 alpha-2 country code' }));
 
 /** The issuer's establishment (`establecimiento`, alias `address`): `codLocal` is SUNAT's annex code, `0000` the head office. */
 export const establishmentSchema = Joi.object({
@@ -54,7 +55,7 @@ export const establishmentSchema = Joi.object({
   codLocal: Joi.string()
     .pattern(/^\d{4}$/)
     .default('0000')
-    .messages({ 'string.pattern.base': '[SUNAT 3030] {#label} must be the 4-digit annex code of the establishment (0000 = head office)' }),
+    .error(codes({ 'string.pattern.base': '[SUNAT 3030] {#label} must be the 4-digit annex code of the establishment (0000 = head office)' })),
   departamento: textSchema(30),
   provincia: textSchema(30),
   distrito: textSchema(30),
@@ -77,7 +78,7 @@ export interface Establishment {
 /** `emisor` (alias `company`): the company of the token. */
 export const issuerSchema = Joi.object({
   ruc: rucSchema.required(),
-  razonSocial: textSchema(1500).required().messages({ 'any.required': '[SUNAT 1037] {#label} (the issuer\'s legal name) is required' }),
+  razonSocial: textSchema(1500, { 'any.required': '[SUNAT 1037] {#label} (the issuer\'s legal name) is required' }).required(),
   nombreComercial: textSchema(1500),
   establecimiento: establishmentSchema,
 });
@@ -103,7 +104,7 @@ export const customerSchema = Joi.object({
   tipoDoc: Joi.string()
     .valid(...IDENTITY_DOC_TYPES)
     .required()
-    .messages({ 'any.only': '[SUNAT 2016] {#label} must be a code of catalog 06 (6 RUC, 1 DNI, 4 carné de extranjería, 7 pasaporte, 0 no domiciliado, …)' }),
+    .error(codes({ 'any.only': '[SUNAT 2016] {#label} must be a code of catalog 06 (6 RUC, 1 DNI, 4 carné de extranjería, 7 pasaporte, 0 no domiciliado, …)' })),
   numDoc: Joi.alternatives().conditional('tipoDoc', {
     switch: [
       { is: RUC_DOC_TYPE, then: rucSchema.required() },
@@ -112,7 +113,7 @@ export const customerSchema = Joi.object({
         then: Joi.string()
           .pattern(/^\d{8}$/)
           .required()
-          .messages({ 'string.pattern.base': '[SUNAT 2801] {#label} must be a DNI of 8 digits' }),
+          .error(codes({ 'string.pattern.base': '[SUNAT 2801] {#label} must be a DNI of 8 digits' })),
       },
       {
         is: Joi.valid('0', '-'),
@@ -123,9 +124,9 @@ export const customerSchema = Joi.object({
       .trim()
       .pattern(/^[A-Za-z0-9-]{1,15}$/)
       .required()
-      .messages({ 'string.pattern.base': '[SUNAT 2802] {#label} must be 1 to 15 letters or digits' }),
+      .error(codes({ 'string.pattern.base': '[SUNAT 2802] {#label} must be 1 to 15 letters or digits' })),
   }),
-  nombre: textSchema(1500).required().messages({ 'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required' }),
+  nombre: textSchema(1500, { 'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required' }).required(),
   address: customerAddressSchema,
 });
 

@@ -118,6 +118,9 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
     } else if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 0) {
       out.push(issue('SUNAT', '3110', `afectacionIgv ${code} carries no IGV; porcentajeIgv must be 0 or omitted`, `${path}.porcentajeIgv`));
     }
+    if (item.icbper && !item.cantidad.isInteger()) {
+      out.push(issue('SUNAT', '3236', 'a plastic bag line (icbper) counts bags: cantidad must be a whole number', `${path}.cantidad`));
+    }
     if (item.isc?.sistema === '03' && !item.isc.precioSugerido) {
       out.push(issue('SUNAT', '2373', 'ISC system 03 (precio de venta al público) needs isc.precioSugerido', `${path}.isc.precioSugerido`));
     }

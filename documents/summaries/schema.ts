@@ -3,7 +3,7 @@
  * de baja of facturas and their notes) and `rr` (resumen de reversiones of retention, perception and liquidación docs).
  */
 import Joi from 'joi';
-import { amountSchema, currencySchema, dateSchema } from '../input/fields';
+import { amountSchema, codes, currencySchema, dateSchema } from '../input/fields';
 import { IDENTITY_DOC_TYPES, issuerSchema, textSchema } from '../input/parties';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
@@ -16,12 +16,12 @@ const serieNumero = (messageCode: string) =>
   Joi.string()
     .pattern(/^[A-Z0-9]{4}-\d{1,8}$/)
     .required()
-    .messages({ 'string.pattern.base': `[SUNAT ${messageCode}] {#label} must be SERIE-NUMERO (B001-123)` });
+    .error(codes({ 'string.pattern.base': `[SUNAT ${messageCode}] {#label} must be SERIE-NUMERO (B001-123)` }));
 
 const header = {
   correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,5}$/), Joi.number().integer().min(1).max(99999))
     .required()
-    .messages({ 'alternatives.match': '[SUNAT 1001] {#label} must be the summary\'s sequence of the day, 1 to 5 digits' }),
+    .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be the summary\'s sequence of the day, 1 to 5 digits' })),
   /** Date the summary is generated (its IssueDate and the date in its ID). */
   fechaEmision: dateSchema.required(),
   /** Issue date of the documents it lists (ReferenceDate). */
@@ -50,15 +50,15 @@ export const rcSchema = Joi.object({
   items: Joi.array()
     .items(
       Joi.object({
-        tipoDoc: Joi.string().valid('03', '07', '08').required().messages({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' }),
+        tipoDoc: Joi.string().valid('03', '07', '08').required().error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
         serieNumero: serieNumero('2512'),
-        estado: Joi.string().valid('1', '2', '3').required().messages({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' }),
+        estado: Joi.string().valid('1', '2', '3').required().error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
         cliente: Joi.object({
           tipoDoc: Joi.string().valid(...IDENTITY_DOC_TYPES).required(),
           numDoc: Joi.string().trim().pattern(/^[A-Za-z0-9-]{1,15}$/).required(),
         }),
         documentoAfectado: Joi.object({
-          tipoDoc: Joi.string().valid('03').required().messages({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' }),
+          tipoDoc: Joi.string().valid('03').required().error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
           serieNumero: serieNumero('2117'),
         }),
         totales: rcLineTotals,

@@ -1,11 +1,10 @@
 /** Factura (01) and boleta (03): UBL 2.1 Invoice as in SUNAT's guide, element order enforced by UBL-Invoice-2.1.xsd. */
 import { el } from './canonical';
 import {
-  allowanceCharge, currencyCode, customerParty, documentLine, documentTaxTotal, legends, monetaryTotal, partyIdentification,
-  rootNamespaces, SIGNATURE_PLACEHOLDER, signatureBlock, supplierParty,
+  allowanceCharge, amount, currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal,
+  partyIdentification, rootNamespaces, signatureBlock, supplierParty,
 } from './ubl';
 import { paymentTermsXml } from './sales-common';
-import { amount } from './ubl';
 import type { SaleDocument } from '../sales/document';
 
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -18,10 +17,7 @@ export function buildInvoiceXml(doc: SaleDocument): string {
   return el(
     'Invoice',
     rootNamespaces(INVOICE_NS),
-    SIGNATURE_PLACEHOLDER,
-    el('cbc:UBLVersionID', '2.1'),
-    el('cbc:CustomizationID', '2.0'),
-    el('cbc:ID', doc.id),
+    documentHead('2.1', '2.0', doc.id),
     el('cbc:IssueDate', d.fechaEmision),
     d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
     d.fechaVencimiento ? el('cbc:DueDate', d.fechaVencimiento) : null,

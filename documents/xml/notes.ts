@@ -4,8 +4,8 @@
  */
 import { el } from './canonical';
 import {
-  currencyCode, customerParty, documentLine, documentTaxTotal, legends, monetaryTotal, rootNamespaces,
-  SIGNATURE_PLACEHOLDER, signatureBlock, supplierParty,
+  currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal, rootNamespaces,
+  signatureBlock, supplierParty,
 } from './ubl';
 import { discrepancyAndBilling, paymentTermsXml } from './sales-common';
 import type { SaleDocument } from '../sales/document';
@@ -33,10 +33,7 @@ export function buildNoteXml(doc: SaleDocument): string {
   return el(
     kind.root,
     rootNamespaces(kind.ns),
-    SIGNATURE_PLACEHOLDER,
-    el('cbc:UBLVersionID', '2.1'),
-    el('cbc:CustomizationID', '2.0'),
-    el('cbc:ID', doc.id),
+    documentHead('2.1', '2.0', doc.id),
     el('cbc:IssueDate', d.fechaEmision),
     d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
     legends(doc.legends),

@@ -1,6 +1,6 @@
 /** Resumen diario (RC): UBL 2.0 SummaryDocuments 1.1 as in SUNAT's guide; one line per boleta or note with its totals. */
 import { el, type Xml } from './canonical';
-import { amount, rootNamespaces, SIGNATURE_PLACEHOLDER, signatureBlock } from './ubl';
+import { amount, documentHead, rootNamespaces, signatureBlock } from './ubl';
 import { Decimal } from '../decimal';
 import type { RcInput, RcLine } from '../summaries/schema';
 import type { Issuer } from '../input/parties';
@@ -84,10 +84,7 @@ export function buildSummaryXml(doc: RcInput): string {
   return el(
     'SummaryDocuments',
     rootNamespaces(SUMMARY_NS),
-    SIGNATURE_PLACEHOLDER,
-    el('cbc:UBLVersionID', '2.0'),
-    el('cbc:CustomizationID', '1.1'),
-    el('cbc:ID', summaryId('RC', doc.fechaEmision, doc.correlativo)),
+    documentHead('2.0', '1.1', summaryId('RC', doc.fechaEmision, doc.correlativo)),
     el('cbc:ReferenceDate', doc.fechaReferencia),
     el('cbc:IssueDate', doc.fechaEmision),
     signatureBlock(doc.emisor),

@@ -2,8 +2,8 @@
  * UBL pieces shared by the builders: namespaces, the signature placeholder, parties, tax totals and document lines.
  * Attribute values follow SUNAT's guides (the XSLs observe 4251/4252/4255 when agency/list names differ).
  */
-import { el, frag, opt, type Xml } from './canonical';
-import { Decimal, money, unitValue } from '../decimal';
+import { el, frag, opt, preAttrs, type SerialisedAttrs, type Xml } from './canonical';
+import { money, unitValue, type Decimal } from '../decimal';
 import type { Issuer, Customer } from '../input/parties';
 import type { DocumentTotals, LineAdjustment, LineTotals, SubtotalTotals } from '../tax/totals';
 import { TAX_SCHEMES } from '../tax/rates';
@@ -47,8 +47,16 @@ export function signatureBlock(issuer: Pick<Issuer, 'ruc' | 'razonSocial'>): Xml
   );
 }
 
+/** Attribute sets written on every line, serialised once. */
+const CURRENCY_ATTRS = new Map<string, SerialisedAttrs>();
+export function currencyAttrs(currency: string): SerialisedAttrs {
+  let attrs = CURRENCY_ATTRS.get(currency);
+  if (!attrs) CURRENCY_ATTRS.set(currency, (attrs = preAttrs({ currencyID: currency })));
+  return attrs;
+}
+
 export function amount(name: string, value: Decimal, currency: string): Xml {
-  return el(name, { currencyID: currency }, money(value));
+  return el(name, currencyAttrs(currency), money(value));
 }
 
 const IDENTITY_ATTRS = {
@@ -57,58 +65,60 @@ const IDENTITY_ATTRS = {
   schemeURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo06',
 };
 
+const IDENTITY_ATTRS_BY_TYPE = new Map<string, SerialisedAttrs>();
+
 export function partyIdentification(docType: string, number: string): Xml {
-  return el('cac:PartyIdentification', el('cbc:ID', { schemeID: docType, ...IDENTITY_ATTRS }, number));
+  let attrs = IDENTITY_ATTRS_BY_TYPE.get(docType);
+  if (!attrs) IDENTITY_ATTRS_BY_TYPE.set(docType, (attrs = preAttrs({ schemeID: docType, ...IDENTITY_ATTRS })));
+  return el('cac:PartyIdentification', el('cbc:ID', attrs, number));
+}
+
+interface AddressFields {
+  ubigeo?: string;
+  codLocal?: string;
+  urbanizacion?: string;
+  provincia?: string;
+  departamento?: string;
+  distrito?: string;
+  direccion?: string;
+  codigoPais: string;
+}
+
+/** `cac:RegistrationAddress`; the issuer's carries its annex code (AddressTypeCode, SUNAT 3030). */
+function registrationAddress(a: AddressFields): Xml {
+  return el(
+    'cac:RegistrationAddress',
+    opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
+    opt('cbc:AddressTypeCode', a.codLocal, { listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' }),
+    opt('cbc:CitySubdivisionName', a.urbanizacion),
+    opt('cbc:CityName', a.provincia),
+    opt('cbc:CountrySubentity', a.departamento),
+    opt('cbc:District', a.distrito),
+    a.direccion ? el('cac:AddressLine', el('cbc:Line', a.direccion)) : null,
+    el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
+  );
+}
+
+function party(docType: string, number: string, legalName: string, address: AddressFields | undefined, tradeName?: string): Xml {
+  return el(
+    'cac:Party',
+    partyIdentification(docType, number),
+    tradeName ? el('cac:PartyName', el('cbc:Name', tradeName)) : null,
+    el('cac:PartyLegalEntity', el('cbc:RegistrationName', legalName), address ? registrationAddress(address) : null),
+  );
 }
 
 export function supplierParty(issuer: Issuer): Xml {
-  const a = issuer.establecimiento;
-  return el(
-    'cac:AccountingSupplierParty',
-    el(
-      'cac:Party',
-      partyIdentification('6', issuer.ruc),
-      issuer.nombreComercial ? el('cac:PartyName', el('cbc:Name', issuer.nombreComercial)) : null,
-      el(
-        'cac:PartyLegalEntity',
-        el('cbc:RegistrationName', issuer.razonSocial),
-        el(
-          'cac:RegistrationAddress',
-          opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
-          el('cbc:AddressTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' }, a.codLocal),
-          opt('cbc:CitySubdivisionName', a.urbanizacion),
-          opt('cbc:CityName', a.provincia),
-          opt('cbc:CountrySubentity', a.departamento),
-          opt('cbc:District', a.distrito),
-          a.direccion ? el('cac:AddressLine', el('cbc:Line', a.direccion)) : null,
-          el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
-        ),
-      ),
-    ),
-  );
+  return el('cac:AccountingSupplierParty', party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial));
 }
 
 export function customerParty(customer: Customer): Xml {
-  const a = customer.address;
-  return el(
-    'cac:AccountingCustomerParty',
-    el(
-      'cac:Party',
-      partyIdentification(customer.tipoDoc, customer.numDoc || '-'),
-      el(
-        'cac:PartyLegalEntity',
-        el('cbc:RegistrationName', customer.nombre),
-        a
-          ? el(
-              'cac:RegistrationAddress',
-              opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
-              el('cac:AddressLine', el('cbc:Line', a.direccion)),
-              el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
-            )
-          : null,
-      ),
-    ),
-  );
+  return el('cac:AccountingCustomerParty', party(customer.tipoDoc, customer.numDoc || '-', customer.nombre, customer.address));
+}
+
+/** The start every document shares: the signature placeholder, the UBL and SUNAT customization versions, the ID. */
+export function documentHead(ublVersion: '2.0' | '2.1', customization: string, id: string): Xml {
+  return frag(SIGNATURE_PLACEHOLDER, el('cbc:UBLVersionID', ublVersion), el('cbc:CustomizationID', customization), el('cbc:ID', id));
 }
 
 export function documentTypeCode(code: string, name = 'Tipo de Documento'): Xml {
@@ -123,17 +133,39 @@ export function legends(notes: readonly { codigo: string; valor: string }[]): Xm
   return frag(notes.map((n) => el('cbc:Note', { languageLocaleID: n.codigo }, n.valor)));
 }
 
+/** `cac:TaxScheme` of each tribute of catalog 05, written once. */
+const TAX_SCHEME_XML = Object.fromEntries(
+  Object.entries(TAX_SCHEMES).map(([id, s]) => [
+    id,
+    el(
+      'cac:TaxScheme',
+      el('cbc:ID', { schemeAgencyName: 'PE:SUNAT', schemeID: 'UN/ECE 5153', schemeName: 'Codigo de tributos' }, id),
+      el('cbc:Name', s.name),
+      el('cbc:TaxTypeCode', s.typeCode),
+    ),
+  ]),
+) as Record<keyof typeof TAX_SCHEMES, Xml>;
+
 function taxScheme(id: keyof typeof TAX_SCHEMES): Xml {
-  const s = TAX_SCHEMES[id];
-  return el(
-    'cac:TaxScheme',
-    el('cbc:ID', { schemeAgencyName: 'PE:SUNAT', schemeID: 'UN/ECE 5153', schemeName: 'Codigo de tributos' }, id),
-    el('cbc:Name', s.name),
-    el('cbc:TaxTypeCode', s.typeCode),
-  );
+  return TAX_SCHEME_XML[id];
 }
 
-const CATEGORY_ATTRS = { schemeAgencyName: 'United Nations Economic Commission for Europe', schemeID: 'UN/ECE 5305', schemeName: 'Tax Category Identifier' };
+const CATEGORY_ATTRS = preAttrs({ schemeAgencyName: 'United Nations Economic Commission for Europe', schemeID: 'UN/ECE 5305', schemeName: 'Tax Category Identifier' });
+const EXEMPTION_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Afectacion del IGV', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo07' });
+const QUANTITY_ATTRS = new Map<string, SerialisedAttrs>();
+const PRICE_TYPE = {
+  paid: el('cbc:PriceTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Tipo de Precio', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16' }, '01'),
+  free: el('cbc:PriceTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Tipo de Precio', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16' }, '02'),
+};
+
+function quantityAttrs(unit: string): SerialisedAttrs {
+  let attrs = QUANTITY_ATTRS.get(unit);
+  if (!attrs) {
+    attrs = preAttrs({ unitCode: unit, unitCodeListAgencyName: 'United Nations Economic Commission for Europe', unitCodeListID: 'UN/ECE rec 20' });
+    QUANTITY_ATTRS.set(unit, attrs);
+  }
+  return attrs;
+}
 const HEADER_CATEGORY: Partial<Record<keyof typeof TAX_SCHEMES, string>> = {
   '1000': 'S', '1016': 'S', '2000': 'S', '9995': 'G', '9996': 'Z', '9997': 'E', '9998': 'O',
 };
@@ -206,19 +238,19 @@ function lineTaxTotal(l: LineTotals, currency: string): Xml {
       el(
         'cac:TaxCategory',
         el('cbc:ID', CATEGORY_ATTRS, l.affectation.category),
-        el('cbc:Percent', money(new Decimal(l.rate))),
-        el('cbc:TaxExemptionReasonCode', { listAgencyName: 'PE:SUNAT', listName: 'Afectacion del IGV', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo07' }, it.afectacionIgv),
+        el('cbc:Percent', l.rate.toFixed(2)),
+        el('cbc:TaxExemptionReasonCode', EXEMPTION_ATTRS, it.afectacionIgv),
         taxScheme(l.affectation.scheme),
       ),
     ),
   );
-  if (it.bolsasPlasticas) {
+  if (it.icbper) {
     subtotals.push(
       el(
         'cac:TaxSubtotal',
         amount('cbc:TaxAmount', l.icbper, currency),
-        el('cbc:BaseUnitMeasure', { unitCode: 'NIU' }, String(it.bolsasPlasticas)),
-        el('cac:TaxCategory', el('cbc:PerUnitAmount', { currencyID: currency }, money(l.icbperRate)), taxScheme('7152')),
+        el('cbc:BaseUnitMeasure', { unitCode: 'NIU' }, it.cantidad.toFixed(0)),
+        el('cac:TaxCategory', el('cbc:PerUnitAmount', currencyAttrs(currency), money(l.icbperRate)), taxScheme('7152')),
       ),
     );
   }
@@ -240,14 +272,14 @@ export function documentLine(
   return el(
     names.line,
     el('cbc:ID', String(index + 1)),
-    el(names.quantity, { unitCode: it.unidad, unitCodeListAgencyName: 'United Nations Economic Commission for Europe', unitCodeListID: 'UN/ECE rec 20' }, unitValue(it.cantidad)),
+    el(names.quantity, quantityAttrs(it.unidad), unitValue(it.cantidad)),
     amount('cbc:LineExtensionAmount', l.lineExtension, currency),
     el(
       'cac:PricingReference',
       el(
         'cac:AlternativeConditionPrice',
-        el('cbc:PriceAmount', { currencyID: currency }, unitValue(l.referencePrice)),
-        el('cbc:PriceTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Tipo de Precio', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16' }, l.affectation.free ? '02' : '01'),
+        el('cbc:PriceAmount', currencyAttrs(currency), unitValue(l.referencePrice)),
+        l.affectation.free ? PRICE_TYPE.free : PRICE_TYPE.paid,
       ),
     ),
     names.allowanceFirst ? adjustments : null,
@@ -261,6 +293,6 @@ export function documentLine(
         ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', { listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' }, it.codigoSunat))
         : null,
     ),
-    el('cac:Price', el('cbc:PriceAmount', { currencyID: currency }, unitValue(l.priceAmount))),
+    el('cac:Price', el('cbc:PriceAmount', currencyAttrs(currency), unitValue(l.priceAmount))),
   );
 }

@@ -1,6 +1,6 @@
 /** Comunicación de baja (RA) and resumen de reversiones (RR): UBL 2.0 VoidedDocuments 1.0, one line per voided document. */
 import { el } from './canonical';
-import { rootNamespaces, SIGNATURE_PLACEHOLDER, signatureBlock } from './ubl';
+import { documentHead, rootNamespaces, signatureBlock } from './ubl';
 import { summaryId, summarySupplier } from './summary';
 import type { VoidedInput } from '../summaries/schema';
 
@@ -10,10 +10,7 @@ export function buildVoidedXml(doc: VoidedInput): string {
   return el(
     'VoidedDocuments',
     rootNamespaces(VOIDED_NS),
-    SIGNATURE_PLACEHOLDER,
-    el('cbc:UBLVersionID', '2.0'),
-    el('cbc:CustomizationID', '1.0'),
-    el('cbc:ID', summaryId(doc.tipoDoc.toUpperCase(), doc.fechaEmision, doc.correlativo)),
+    documentHead('2.0', '1.0', summaryId(doc.tipoDoc.toUpperCase(), doc.fechaEmision, doc.correlativo)),
     el('cbc:ReferenceDate', doc.fechaReferencia),
     el('cbc:IssueDate', doc.fechaEmision),
     signatureBlock(doc.emisor),
