@@ -5,7 +5,7 @@
 import { el, opt, type Xml } from '../xml/canonical';
 import { unitValue } from '../decimal';
 import type { Customer } from '../input/parties';
-import { partyIdentification, rootNamespaces, signatureBlock, SIGNATURE_PLACEHOLDER } from '../xml/ubl';
+import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from '../xml/ubl';
 import { RELATED_DOCUMENTS, type DespatchAddress, type DespatchPayload, type Driver, type Vehicle } from './schema';
 
 const DESPATCH_NS = 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2';
@@ -169,10 +169,7 @@ export function buildDespatchXml(d: DespatchPayload): string {
   return el(
     'DespatchAdvice',
     rootNamespaces(DESPATCH_NS),
-    SIGNATURE_PLACEHOLDER,
-    el('cbc:UBLVersionID', '2.1'),
-    el('cbc:CustomizationID', '2.0'),
-    el('cbc:ID', despatchId(d)),
+    documentHead('2.1', '2.0', despatchId(d)),
     el('cbc:IssueDate', d.fechaEmision),
     el('cbc:IssueTime', d.horaEmision),
     el('cbc:DespatchAdviceTypeCode', { ...SUNAT_LIST, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01' }, d.tipoDoc),

@@ -2,6 +2,7 @@
  * Domain rules of the dispatch guides that relate several fields (SUNAT's GRE XSLs 2.0.1). Each returns the
  * problems it finds; blocking ones become issues of the 422, observations become warnings.
  */
+import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
 import { RELATED_DOCUMENTS, TRANSPORT_MODES, type DespatchPayload } from './schema';
@@ -92,6 +93,12 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
   if ((e.motivo === '02' || e.motivo === '07') && !d.proveedor) observe('4375', `motivo ${e.motivo} should name the proveedor`);
   if (e.motivo === '03' && !d.comprador) fail('4378', 'motivo 03 (sale delivered to a third party) needs the comprador', 'comprador');
   if (d.comprador && e.motivo !== '03' && e.motivo !== '13') fail('4377', `comprador only applies to motivo 03 or 13, not ${e.motivo}`, 'comprador');
+  if (e.motivo !== '13') {
+    // Catalog 03 is only an observation (4320) in a 09; reason 13 is checked against another catalog (65A).
+    for (const [i, item] of d.items.entries()) {
+      if (!UNIT_CODES.has(item.unidad)) observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
+    }
+  }
   if (d.remitente) fail('BR_GRE_PARTY', 'remitente only applies to a GRE transportista (31); in a 09 the issuer is the sender', 'remitente');
   if (d.pagadorFlete) fail('BR_GRE_PARTY', 'pagadorFlete only applies to a GRE transportista (31)', 'pagadorFlete');
 
