@@ -4,6 +4,7 @@ import { envelope } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
 import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
+import { companiesRouter } from './companies/routes';
 
 /** The Koa application: cross-cutting middleware first, then one router per resource. */
 export function createApp(deps: AppDeps): Koa {
@@ -11,7 +12,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId);
   app.use(envelope);
   app.use(jsonBody());
-  for (const router of [healthRouter(deps)]) {
+  for (const router of [healthRouter(deps), companiesRouter(deps)]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
