@@ -25,9 +25,9 @@ const { planCompanyProcedures, runCompanyProcedure } = proxyActivities<CompanyPr
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** The wait after the n-th failed round: initial, doubled each time, capped. */
+/** The wait after the n-th failed round: initial, doubled each time, capped (never under a second). */
 export function retryDelaySeconds(retry: CompanyProceduresInput['retry'], failedRounds: number): number {
-  return Math.min(retry.maxSeconds, retry.initialSeconds * 2 ** Math.min(failedRounds, 30));
+  return Math.max(1, Math.min(retry.maxSeconds, retry.initialSeconds * 2 ** Math.min(failedRounds, 30)));
 }
 
 /**

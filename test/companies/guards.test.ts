@@ -13,7 +13,7 @@ describe('authentication, rate limit and idempotency', function () {
 
   describe('401 / 403 (spec 5)', () => {
     it('answers 401 with WWW-Authenticate for no token, a malformed header and an unknown token', async () => {
-      for (const headers of [{}, { Authorization: 'Token abc' }, { Authorization: 'Bearer chq_acc_not-a-real-token' }]) {
+      for (const headers of [{}, { Authorization: 'Token abc' }, { Authorization: 'Bearer chq_acc_not-a-real-token' }] as Record<string, string>[]) {
         const res = await call(stack, 'GET', '/v1/companies', { headers });
         expect(res.status).to.equal(401);
         expect(res.headers['www-authenticate']).to.equal('Bearer');
