@@ -23,6 +23,7 @@ import {
 } from '../../db/companies';
 import { insertCertificate, releaseCertificate } from '../../db/certificates';
 import { checkPublicHttpsUrl } from '../../core/net-guard';
+import { logger } from '../../core/logger';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
 import { readCertificateUpload } from './certificate';
 import { triggerProcedures } from './procedures';
@@ -110,8 +111,15 @@ export function companiesRouter(deps: AppDeps): Router {
     if (!created.token) {
       return ok(ctx, `Company ${input.ruc} already exists in this account; nothing was changed`, { ...(await companyData(deps, created.company)), exists: true });
     }
-    await triggerProcedures(deps, created.company);
-    ok(ctx, `Company ${input.ruc} created`, { ...(await companyData(deps, created.company)), token: created.token, token_note: TOKEN_NOTE }, 201);
+    let message = `Company ${input.ruc} created`;
+    try {
+      await triggerProcedures(deps, created.company);
+    } catch (err) {
+      // The company and its one-time token exist already: answer them rather than lose the token to a 500.
+      logger.error({ err, requestId: ctx.state.requestId, companyId: created.company.id }, 'could not start the portal procedures');
+      message += '; the portal procedures could not be started now: send PATCH sol-credentials again to start them';
+    }
+    ok(ctx, message, { ...(await companyData(deps, created.company)), token: created.token, token_note: TOKEN_NOTE }, 201);
   });
 
   router.get('/:ruc', ...guard, async (ctx) => {

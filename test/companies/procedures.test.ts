@@ -100,3 +100,23 @@ describe('portal procedures workflow (tax_procedures)', function () {
     expect(portal.calls.filter((c) => c.ruc === ruc && c.path === '/portal/v1/pse/autorizaciones')).to.have.length(1);
   });
 });
+
+describe('company creation while Temporal is unreachable', function () {
+  let stack: TestStack;
+  before(async function () {
+    this.timeout(120_000);
+    stack = await startTestStack({ worker: false });
+  });
+  after(() => stack?.stop());
+
+  it('still answers 201 with the one-time token and says the procedures did not start', async () => {
+    const { token } = await newAccountToken(stack);
+    await stack.temporal.connection.close();
+    const ruc = randomRuc();
+    const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, GOOD) });
+    expect(res.status).to.equal(201);
+    expect(res.body.data.token).to.match(/^chq_sig_/);
+    expect(res.body.message).to.contain('could not be started');
+    expect(res.body.data.company.tax_procedures.pse_authorization.state).to.equal('pending');
+  });
+});
