@@ -79,6 +79,7 @@ export async function updateCompany(db: Db, id: string, changes: CompanyChanges)
   return row as CompanyRow;
 }
 
-export async function deleteCompany(db: Db, id: string): Promise<void> {
-  await db('companies').where({ id }).delete();
+/** Deletes the company unless it has production movement; false when it has (or is already gone). */
+export async function deleteCompanyWithoutProduction(db: Db, id: string): Promise<boolean> {
+  return (await db('companies').where({ id, production_documents: 0 }).delete()) === 1;
 }

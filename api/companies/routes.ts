@@ -8,7 +8,7 @@ import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken, revokeCompanyTokens } from '../../db/tokens';
 import {
-  deleteCompany,
+  deleteCompanyWithoutProduction,
   findCompany,
   insertCompany,
   listCompanies,
@@ -91,7 +91,9 @@ export function companiesRouter(deps: AppDeps): Router {
     const { accountId } = authOf(ctx);
     checkSigningAndDestination(input.signing ?? 'provider', input.destination ?? 'tax_authority', false);
     const existing = await findCompany(deps.db, accountId, input.ruc);
-    if (existing) return ok(ctx, `Company ${input.ruc} already exists in this account; nothing was changed`, { ...(await companyData(deps, existing)), exists: true });
+    const answerExisting = async (company: CompanyRow) =>
+      ok(ctx, `Company ${company.ruc} already exists in this account; nothing was changed`, { ...(await companyData(deps, company)), exists: true });
+    if (existing) return answerExisting(existing);
     if (!input.confirm && (await rucHeldElsewhere(deps.db, accountId, input.ruc))) {
       throw conflict(`RUC ${input.ruc} is registered in another account; send confirm: true to register it in this account as well`);
     }
@@ -108,9 +110,8 @@ export function companiesRouter(deps: AppDeps): Router {
       });
       return { company, token: created ? await issueToken(trx, { scope: COMPANY_SCOPE, accountId, companyId: company.id }) : null };
     });
-    if (!created.token) {
-      return ok(ctx, `Company ${input.ruc} already exists in this account; nothing was changed`, { ...(await companyData(deps, created.company)), exists: true });
-    }
+    // A concurrent creation of the same RUC in this account won the insert.
+    if (!created.token) return answerExisting(created.company);
     let message = `Company ${input.ruc} created`;
     try {
       await triggerProcedures(deps, created.company);
@@ -128,12 +129,12 @@ export function companiesRouter(deps: AppDeps): Router {
 
   router.delete('/:ruc', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    if (company.production_documents > 0) {
-      throw badRequest(`Company ${company.ruc} has documents issued or sent in production and cannot be deleted`);
-    }
+    const inProduction = () => badRequest(`Company ${company.ruc} has documents issued or sent in production and cannot be deleted`);
+    if (company.production_documents > 0) throw inProduction();
     const revoked = await deps.db.transaction(async (trx) => {
       const count = await revokeCompanyTokens(trx, company.id);
-      await deleteCompany(trx, company.id);
+      // Re-checked in the delete itself: a production document may have been issued since the read above.
+      if (!(await deleteCompanyWithoutProduction(trx, company.id))) throw inProduction();
       if (company.certificate_id) await releaseCertificate(trx, company.certificate_id);
       return count;
     });
@@ -155,8 +156,8 @@ export function companiesRouter(deps: AppDeps): Router {
     options: { rerunsProcedures?: boolean } = {},
   ): void {
     router.patch(`/:ruc/${path}`, ...guard, async (ctx) => {
-      const input = schemas.validate<T>(schema, ctx.request.body);
       const company = await loadCompany(deps, ctx);
+      const input = schemas.validate<T>(schema, ctx.request.body);
       const updated = await updateCompany(deps.db, company.id, await change(company, input));
       if (options.rerunsProcedures) await triggerProcedures(deps, updated);
       ok(ctx, message, await companyData(deps, updated));
@@ -227,8 +228,8 @@ export function companiesRouter(deps: AppDeps): Router {
   }
 
   router.patch('/:ruc/webhook', ...guard, async (ctx) => {
-    const input = schemas.validate<{ url: string | null }>(schemas.webhookSchema, ctx.request.body);
     const company = await loadCompany(deps, ctx);
+    const input = schemas.validate<{ url: string | null }>(schemas.webhookSchema, ctx.request.body);
     if (input.url === null) {
       await updateCompany(deps.db, company.id, { webhook_url: null, webhook_secret_sealed: null, webhook_updated_at: new Date() });
       return ok(ctx, 'Webhook disabled');
