@@ -81,6 +81,16 @@ describe('certificate upload and webhook configuration', function () {
       });
     }
 
+    it('answers 422, never 500, for a multipart body without boundary or cut short', async () => {
+      const path = `/v1/companies/${ruc}/certificate`;
+      const noBoundary = await call(stack, 'POST', path, { token, body: 'x', headers: { 'Content-Type': 'multipart/form-data' } });
+      expect(noBoundary.status).to.equal(422);
+      const { body, headers } = multipart({ certificate: generateTestCertificate().pfx('x'), password: 'x' });
+      const cut = await call(stack, 'POST', path, { token, body: body.subarray(0, body.length - 40), headers });
+      expect(cut.status).to.equal(422);
+      expect(cut.body.success).to.equal(false);
+    });
+
     it('answers 422 for missing fields and for a JSON body', async () => {
       const missing = await upload({});
       expect(missing.status).to.equal(422);
