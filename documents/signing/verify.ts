@@ -1,0 +1,55 @@
+/**
+ * Independent signature check with xml-crypto's DOM implementation (not the signer's fast path): digest of the
+ * referenced content and the signature value against the certificate carried in KeyInfo. Like
+ * `xmlsec1 --insecure`, it does not judge the certificate itself (issuer, expiry, owner).
+ */
+import { X509Certificate } from 'node:crypto';
+import { DOMParser } from '@xmldom/xmldom';
+import { SignedXml } from 'xml-crypto';
+import { DS_NS } from './signer';
+
+export interface SignatureVerification {
+  ok: boolean;
+  /** Why verification failed, in plain words. */
+  reason?: string;
+  /** The DigestValue of the (first) reference, when present. */
+  digest?: string;
+  /** The signing certificate as it appears in KeyInfo (DER, base64). */
+  certificateBase64?: string;
+}
+
+function firstText(parent: Element, localName: string): string | undefined {
+  const node = parent.getElementsByTagNameNS(DS_NS, localName)[0];
+  return node?.textContent ? node.textContent.replace(/\s+/g, '') : undefined;
+}
+
+export function verifyXmlSignature(xml: string): SignatureVerification {
+  let doc: Document;
+  try {
+    doc = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;
+  } catch (err) {
+    return { ok: false, reason: `not well-formed XML: ${(err as Error).message}` };
+  }
+  const signatureNode = doc.getElementsByTagNameNS(DS_NS, 'Signature')[0];
+  if (!signatureNode) return { ok: false, reason: 'the document has no ds:Signature' };
+  const digest = firstText(signatureNode, 'DigestValue');
+  const certificateBase64 = firstText(signatureNode, 'X509Certificate');
+  if (!certificateBase64) return { ok: false, reason: 'no X509Certificate in KeyInfo', digest };
+  try {
+    const { publicKey } = new X509Certificate(Buffer.from(certificateBase64, 'base64'));
+    const signed = new SignedXml({ publicCert: publicKey });
+    signed.loadSignature(signatureNode as unknown as Node);
+    if (signed.checkSignature(xml)) return { ok: true, digest, certificateBase64 };
+    const broken = signed.getReferences().find((ref) => ref.validationError);
+    return {
+      ok: false,
+      reason: broken ? 'digest mismatch: the signed content was changed after signing' : 'the signature value does not match',
+      digest,
+      certificateBase64,
+    };
+  } catch (err) {
+    const message = (err as Error).message;
+    const reason = /invalid signature/i.test(message) ? 'the signature value does not match' : message;
+    return { ok: false, reason, digest, certificateBase64 };
+  }
+}

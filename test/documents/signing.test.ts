@@ -1,0 +1,209 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import forge from 'node-forge';
+import { el } from '../../documents/xml/canonical';
+import { createSigner, generateTestCertificate, loadPfx, signXml, verifyXmlSignature } from '../../documents/signing';
+import { scanCanonical } from '../../documents/signing/canonical-scan';
+
+const SAMPLES = path.resolve(__dirname, '../../../shared/sunat/samples');
+const NS = {
+  xmlns: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  'xmlns:cac': 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  'xmlns:cbc': 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+  'xmlns:ext': 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
+};
+
+function canonicalInvoice(note = 'Venta de café & té <especial>'): string {
+  return el(
+    'Invoice',
+    NS,
+    el('ext:UBLExtensions', el('ext:UBLExtension', el('ext:ExtensionContent'))),
+    el('cbc:UBLVersionID', '2.1'),
+    el('cbc:ID', 'F001-1'),
+    el('cbc:Note', { languageLocaleID: '1000' }, note),
+    el('cac:Signature', el('cbc:ID', 'SIGN-F001-1'), el('cac:DigitalSignatureAttachment', el('cac:ExternalReference', el('cbc:URI', '#SIGN-F001-1')))),
+  ).s;
+}
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'chasqui-signing-'));
+
+/** xmlsec1 as SUNAT's kit runs it; `--lax-key-search` exists (and is needed) from 1.3 on. */
+function xmlsecVerify(xml: string): boolean {
+  const version = /(\d+)\.(\d+)/.exec(execFileSync('xmlsec1', ['--version']).toString())!;
+  const lax = Number(version[1]) > 1 || Number(version[2]) >= 3 ? ['--lax-key-search'] : [];
+  const file = path.join(tmp, `doc-${Math.random().toString(36).slice(2)}.xml`);
+  writeFileSync(file, xml);
+  return spawnSync('xmlsec1', ['--verify', '--insecure', '--enabled-key-data', 'x509', ...lax, file]).status === 0;
+}
+
+describe('documents/signing', () => {
+  const certificate = generateTestCertificate({ ruc: '20123456789' });
+  const signer = createSigner(certificate);
+
+  describe('signXml on canonical input (fast path)', () => {
+    const xml = canonicalInvoice();
+    const signed = signXml(xml, signer);
+
+    it('verifies with xml-crypto and with xmlsec1', () => {
+      const check = verifyXmlSignature(signed.xml);
+      expect(check).to.include({ ok: true, digest: signed.hash });
+      expect(check.certificateBase64).to.equal(signer.certificateBase64);
+      expect(xmlsecVerify(signed.xml)).to.equal(true);
+    });
+
+    it('returns as hash the SHA-256 of the canonical document, and puts the signature in the placeholder with the referenced Id', () => {
+      expect(signed.hash).to.equal(createHash('sha256').update(xml).digest('base64'));
+      expect(signed.xml).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Invoice /);
+      expect(signed.xml).to.include('<ext:ExtensionContent><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#" Id="SIGN-F001-1">');
+    });
+
+    it('gives the same digest as xml-crypto signing an equivalent non-canonical text', () => {
+      const foreign = `<?xml version="1.0" encoding="UTF-8"?>\n${xml.replace('<ext:ExtensionContent></ext:ExtensionContent>', '<ext:ExtensionContent/>')}`;
+      expect(scanCanonical(foreign)).to.equal(null);
+      const viaDom = signXml(foreign, signer);
+      expect(viaDom.hash).to.equal(signed.hash);
+      expect(verifyXmlSignature(viaDom.xml).ok).to.equal(true);
+      expect(xmlsecVerify(viaDom.xml)).to.equal(true);
+    });
+
+    it('detects a tampered copy with both verifiers', () => {
+      const tampered = signed.xml.replace('F001-1</cbc:ID>', 'F001-2</cbc:ID>');
+      expect(verifyXmlSignature(tampered)).to.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+      expect(xmlsecVerify(tampered)).to.equal(false);
+    });
+
+    it('detects a forged signature value', () => {
+      const forged = signed.xml.replace(/<ds:SignatureValue>./, (m) => m.slice(0, -1) + (m.endsWith('A') ? 'B' : 'A'));
+      expect(verifyXmlSignature(forged)).to.include({ ok: false, reason: 'the signature value does not match' });
+      expect(xmlsecVerify(forged)).to.equal(false);
+    });
+  });
+
+  describe('signXml on foreign input (xml-crypto fallback)', () => {
+    it('signs the pretty-printed ISO-8859-1 openubl invoice sample', () => {
+      const xml = readFileSync(path.join(SAMPLES, 'unsigned/openubl-invoice.xml'), 'latin1');
+      const signed = signXml(xml, signer);
+      expect(signed.xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).to.equal(true);
+      expect(verifyXmlSignature(signed.xml)).to.include({ ok: true, digest: signed.hash });
+      expect(xmlsecVerify(signed.xml)).to.equal(true);
+    });
+
+    it('signs a canonical-looking document whose attributes are out of order', () => {
+      const xml = canonicalInvoice().replace('<cbc:Note languageLocaleID="1000">', '<cbc:Note b="1" a="2">');
+      expect(scanCanonical(xml)).to.equal(null);
+      const signed = signXml(xml, signer);
+      expect(verifyXmlSignature(signed.xml).ok).to.equal(true);
+      expect(xmlsecVerify(signed.xml)).to.equal(true);
+    });
+  });
+
+  describe('scanCanonical', () => {
+    const xml = canonicalInvoice();
+    it('finds the first empty ExtensionContent and the namespaces in scope there', () => {
+      const scan = scanCanonical(xml)!;
+      expect(xml.slice(scan.insertAt)).to.match(/^<\/ext:ExtensionContent>/);
+      expect(Object.fromEntries(scan.namespaces)).to.deep.equal({
+        '': NS.xmlns,
+        cac: NS['xmlns:cac'],
+        cbc: NS['xmlns:cbc'],
+        ext: NS['xmlns:ext'],
+      });
+    });
+
+    const notCanonical: Record<string, string> = {
+      'an XML declaration': `<?xml version="1.0"?>${xml}`,
+      'an empty-element tag': xml.replace('<cbc:UBLVersionID>2.1</cbc:UBLVersionID>', '<cbc:UBLVersionID/>'),
+      'a single-quoted attribute': xml.replace('languageLocaleID="1000"', "languageLocaleID='1000'"),
+      'a redundant namespace declaration': xml.replace('<cbc:ID>', `<cbc:ID xmlns:cbc="${NS['xmlns:cbc']}">`),
+      'namespace declarations out of order': xml.replace(/xmlns:cac="[^"]*" (xmlns:cbc="[^"]*")/, `$1 xmlns:cac="${NS['xmlns:cac']}"`),
+      'a prefixed attribute': xml.replace('<cbc:Note ', '<cbc:Note xml:lang="es" '),
+      'a character reference': xml.replace('café', 'caf&#233;'),
+      'a raw > in text': xml.replace('&gt;', '>'),
+      'a comment': xml.replace('<cbc:ID>', '<!-- c --><cbc:ID>'),
+      'trailing whitespace': `${xml}\n`,
+      'unbalanced tags': xml.replace('</cbc:ID>', '</cbc:Id>'),
+      'no empty ExtensionContent': xml.replace('<ext:ExtensionContent></ext:ExtensionContent>', '<ext:ExtensionContent><x></x></ext:ExtensionContent>'),
+    };
+    for (const [what, text] of Object.entries(notCanonical)) {
+      it(`rejects ${what}`, () => expect(scanCanonical(text)).to.equal(null));
+    }
+  });
+
+  describe('verifyXmlSignature', () => {
+    it('accepts the kit signed samples and rejects the altered one', () => {
+      const good = readFileSync(path.join(SAMPLES, 'signed-rsa-sha256/12345678912-01-FF11-1.xml'), 'latin1');
+      expect(verifyXmlSignature(good).ok).to.equal(true);
+      const altered = readFileSync(path.join(SAMPLES, 'signed/12345678912-01-F001-1_alterado.xml'), 'latin1');
+      expect(verifyXmlSignature(altered)).to.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+    });
+
+    it('reports an unsigned document', () => {
+      expect(verifyXmlSignature(canonicalInvoice())).to.deep.equal({ ok: false, reason: 'the document has no ds:Signature' });
+    });
+  });
+
+  describe('createSigner', () => {
+    it('refuses a key that does not belong to the certificate', () => {
+      const other = generateTestCertificate();
+      expect(() => createSigner({ privateKeyPem: other.privateKeyPem, certificatePem: certificate.certificatePem })).to.throw(/does not belong/);
+    });
+  });
+
+  describe('loadPfx', () => {
+    const now = new Date();
+
+    it('reads a generated PFX: key, certificate, dates and the RUC of the subject', () => {
+      const result = loadPfx(certificate.pfx('s3cret'), 's3cret', { now });
+      if (!result.ok) throw new Error(result.message);
+      expect(result.certificate.ruc).to.equal('20123456789');
+      expect(result.certificate.subject).to.include('CN=CHASQUI TEST CERTIFICATE');
+      expect(result.certificate.certificateBase64).to.equal(signer.certificateBase64);
+      expect(result.certificate.notAfter > now).to.equal(true);
+      const fromPfx = createSigner(result.certificate);
+      expect(verifyXmlSignature(signXml(canonicalInvoice(), fromPfx).xml).ok).to.equal(true);
+    });
+
+    it('reads a PFX written by OpenSSL with its default (AES, SHA-256 MAC) protection', function () {
+      const dir = mkdtempSync(path.join(tmp, 'openssl-'));
+      const run = (args: string[]) => spawnSync('openssl', args, { cwd: dir });
+      if (run(['version']).status !== 0) this.skip();
+      run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '2', '-subj', '/CN=EMPRESA SAC/serialNumber=20601234567']);
+      expect(run(['pkcs12', '-export', '-inkey', 'k.pem', '-in', 'c.pem', '-out', 'c.pfx', '-passout', 'pass:clave']).status).to.equal(0);
+      const result = loadPfx(readFileSync(path.join(dir, 'c.pfx')), 'clave');
+      expect(result.ok && result.certificate.ruc).to.equal('20601234567');
+    });
+
+    it('says wrong_password for a wrong password', () => {
+      expect(loadPfx(certificate.pfx('s3cret'), 'other')).to.include({ ok: false, reason: 'wrong_password' });
+    });
+
+    it('says not_pfx for garbage', () => {
+      expect(loadPfx(Buffer.from('this is not a certificate'), 'x')).to.include({ ok: false, reason: 'not_pfx' });
+      expect(loadPfx(Buffer.from(certificate.certificatePem), 'x')).to.include({ ok: false, reason: 'not_pfx' });
+    });
+
+    it('says too_large above the size limit', () => {
+      expect(loadPfx(Buffer.alloc(70 * 1024, 0x30), 'x')).to.include({ ok: false, reason: 'too_large' });
+      expect(loadPfx(certificate.pfx('p'), 'p', { maxBytes: 100 })).to.include({ ok: false, reason: 'too_large' });
+    });
+
+    it('says no_private_key for a PFX with only the certificate', () => {
+      const cert = forge.pki.certificateFromPem(certificate.certificatePem);
+      const der = forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(null, [cert], 'p', { algorithm: '3des' })).getBytes();
+      expect(loadPfx(Buffer.from(der, 'binary'), 'p')).to.include({ ok: false, reason: 'no_private_key' });
+    });
+
+    it('says expired and not_yet_valid from the validity dates', () => {
+      const expired = generateTestCertificate({ notBefore: new Date('2020-01-01'), notAfter: new Date('2021-01-01') });
+      expect(loadPfx(expired.pfx('p'), 'p')).to.deep.include({ ok: false, reason: 'expired' });
+      const future = generateTestCertificate({ notBefore: new Date(Date.now() + 86_400_000), validDays: 30 });
+      expect(loadPfx(future.pfx('p'), 'p')).to.deep.include({ ok: false, reason: 'not_yet_valid' });
+      // The clock is the caller's: the same file is valid on a date inside its window.
+      expect(loadPfx(expired.pfx('p'), 'p', { now: new Date('2020-06-01') }).ok).to.equal(true);
+    });
+  });
+});
