@@ -498,6 +498,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const server = http.createServer({ keepAliveTimeout: 30_000 }, async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
+    // A kept-alive connection opened before the rule is refused at its next request.
+    if (!path.startsWith('/__admin/') && sim.refuseConnection()) {
+      req.socket.resetAndDestroy();
+      return;
+    }
     const body = await readBody(req);
     if (body === null) {
       res.writeHead(413).end();

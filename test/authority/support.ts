@@ -12,7 +12,7 @@ export function sample(relative: string): string {
 
 /** A CDR zip shaped like SUNAT's: an empty `dummy/` folder and `R-<name>.xml`. */
 export function cdrZip(name: string, xml: string): string {
-  return Buffer.from(zipSync({ 'dummy/': {}, [`R-${name}.xml`]: strToU8(xml) })).toString('base64');
+  return Buffer.from(zipSync({ dummy: {}, [`R-${name}.xml`]: strToU8(xml) })).toString('base64');
 }
 
 export function sendBillResponse(base64: string): string {
