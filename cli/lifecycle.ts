@@ -1,0 +1,30 @@
+import { logger } from '../core/logger';
+
+/** Resolves on the first SIGINT or SIGTERM; a second signal exits at once for an impatient operator. */
+export function untilShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, 'shutting down (send the signal again to exit at once)');
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** Runs stop steps in order, logging (not throwing) failures so every later step still runs. */
+export async function stopAll(steps: [string, (() => Promise<void>) | undefined][]): Promise<void> {
+  for (const [name, stop] of steps) {
+    if (!stop) continue;
+    try {
+      await stop();
+      logger.info(`${name} stopped`);
+    } catch (err) {
+      logger.error({ err }, `${name} did not stop cleanly`);
+    }
+  }
+}
