@@ -83,6 +83,6 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
   ).s;
   let text = variant === 'unsigned' ? xml : signXml(xml, simulatorSigner()).xml;
   if (variant === 'malformed') text = text.slice(0, Math.floor(text.length / 2));
-  const zip = zipSync({ dummy: {}, [`R-${content.name}.xml`]: strToU8(text) }, { level: 6 });
+  const zip = zipSync({ dummy: {}, [`R-${content.name}.xml`]: strToU8(text) }, { level: 1 });
   return Buffer.from(zip).toString('base64');
 }

@@ -9,7 +9,7 @@
  * with the namespaces in scope) and verify the RSA-SHA256 value with the certificate from KeyInfo. Anything else —
  * another signer's layout, other algorithms, a pretty-printed file — goes to xml-crypto (`verifyXmlSignature`).
  */
-import { createHash, verify, X509Certificate } from 'node:crypto';
+import { createHash, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import { scanCanonical } from '../documents/signing/canonical-scan';
 import { C14N, DS_NS, ENVELOPED, RSA_SHA256, SHA256 } from '../documents/signing/signer';
 import { verifyXmlSignature, type SignatureVerification } from '../documents/signing/verify';
@@ -27,6 +27,19 @@ const SIGNED_INFO = new RegExp(
     '<ds:KeyInfo><ds:X509Data><ds:X509Certificate>([A-Za-z0-9+/=]+)</ds:X509Certificate></ds:X509Data></ds:KeyInfo>' +
     '</ds:Signature>$',
 );
+
+/** Issuers sign many documents with one certificate: parse each certificate once (bounded, oldest dropped). */
+const publicKeys = new Map<string, KeyObject>();
+
+function publicKeyOf(certificateBase64: string): KeyObject {
+  let key = publicKeys.get(certificateBase64);
+  if (!key) {
+    key = new X509Certificate(Buffer.from(certificateBase64, 'base64')).publicKey;
+    if (publicKeys.size >= 1000) publicKeys.delete(publicKeys.keys().next().value!);
+    publicKeys.set(certificateBase64, key);
+  }
+  return key;
+}
 
 export type SignatureCheck = SignatureVerification & { present: boolean; path: 'string' | 'xml-crypto' };
 
@@ -68,8 +81,7 @@ export function verifyCanonicalSignature(xml: string): SignatureVerification | n
   }
   const canonicalSignedInfo = `<ds:SignedInfo${namespaces}>` + signedInfo.slice('<ds:SignedInfo>'.length);
   try {
-    const { publicKey } = new X509Certificate(Buffer.from(certificateBase64, 'base64'));
-    const ok = verify('sha256', Buffer.from(canonicalSignedInfo, 'utf8'), publicKey, Buffer.from(value, 'base64'));
+    const ok = verify('sha256', Buffer.from(canonicalSignedInfo, 'utf8'), publicKeyOf(certificateBase64), Buffer.from(value, 'base64'));
     return ok ? { ok, digest, certificateBase64 } : { ok, reason: 'the signature value does not match', digest, certificateBase64 };
   } catch (err) {
     return { ok: false, reason: (err as Error).message, digest, certificateBase64 };
