@@ -66,7 +66,7 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;
-  const command = [process.execPath, '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port)];
+  const command = [process.execPath, ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []), '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port)];
   const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', '0', ...command] : command.slice(1), {
     cwd: path.resolve(__dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'silent' },

@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { zipEntries } from '../authority/zip';
 import { el, frag } from '../documents/xml/canonical';
 import { createSigner, generateTestCertificate, signXml, type Signer } from '../documents/signing';
 import { DOCUMENT_NAMES } from './codes';
@@ -83,6 +83,5 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
   ).s;
   let text = variant === 'unsigned' ? xml : signXml(xml, simulatorSigner()).xml;
   if (variant === 'malformed') text = text.slice(0, Math.floor(text.length / 2));
-  const zip = zipSync({ dummy: {}, [`R-${content.name}.xml`]: strToU8(text) }, { level: 1 });
-  return Buffer.from(zip).toString('base64');
+  return zipEntries([{ name: 'dummy/' }, { name: `R-${content.name}.xml`, data: Buffer.from(text, 'utf8') }]).toString('base64');
 }
