@@ -5,9 +5,13 @@
  * distinct invoices, pre-builds the SOAP envelopes and replays them over keep-alive HTTP connections, checking that
  * every answer is an accepted CDR. It also prints the per-request cost of the pieces that dominate a sendBill.
  *
- *   npm run bench:simulator [-- --requests 4000 --concurrency 32]
+ *   npm run bench:simulator [-- --requests 4000 --concurrency 32 --persist]
+ *
+ * `--persist` gives the simulator a temporary --data-dir (every CDR appended to simulator.jsonl);
+ * `SIM_PROF=1` writes a V8 CPU profile of the simulator process to /tmp/simprof.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -27,6 +31,7 @@ const option = (name: string, fallback: number) => {
 };
 const REQUESTS = option('requests', 4000);
 const CONCURRENCY = option('concurrency', 32);
+const PERSIST = args.includes('--persist');
 const RUC = '20123456789';
 
 function perOp(label: string, n: number, fn: () => void): void {
@@ -67,6 +72,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;
   const command = [process.execPath, ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []), '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port)];
+  const dataDir = PERSIST ? mkdtempSync(path.join(os.tmpdir(), 'chasqui-bench-sim-')) : null;
+  if (dataDir) command.push('--data-dir', dataDir);
   const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', '0', ...command] : command.slice(1), {
     cwd: path.resolve(__dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'silent' },
@@ -108,10 +115,11 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   child.kill('SIGTERM');
   agent.destroy();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
   const measured = bodies.length - warm;
   console.log(`load average before/after: ${loadBefore} / ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share these CPUs)`);
-  console.log(`simulator process ${pin ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}; load from this process, ${CONCURRENCY} keep-alive connections`);
+  console.log(`simulator process ${pin ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}, ${dataDir ? 'persisting to a data dir' : 'in memory'}; load from this process, ${CONCURRENCY} keep-alive connections`);
   console.log(`sendBill: ${measured} requests in ${seconds.toFixed(2)} s = ${(measured / seconds).toFixed(0)} req/s; accepted ${accepted}/${measured}`);
   console.log(`latency p50 ${latencies[Math.floor(latencies.length * 0.5)].toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(1)} ms`);
   if (accepted !== measured) process.exitCode = 1;
