@@ -153,13 +153,7 @@ export class SunatBehaviour {
   /** Stores the verdict (the real, signed CDR) and returns the CDR zip to answer, broken if a fault says so. */
   keep(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, fault: Fault | null): string {
     const cdrZip = buildCdrZip(verdict.content);
-    this.store.saveDocument(documentKey(file.ruc, file.docType, file.series, file.number), {
-      name: file.base,
-      code: verdict.code,
-      status: verdict.status,
-      cdrZip,
-      receivedAt: new Date().toISOString(),
-    });
+    this.remember(file, verdict, cdrZip);
     const variant: CdrVariant | null = fault?.kind === 'malformedCdr' ? 'malformed' : fault?.kind === 'unsignedCdr' ? 'unsigned' : null;
     return variant ? buildCdrZip(verdict.content, variant) : cdrZip;
   }
@@ -181,16 +175,19 @@ export class SunatBehaviour {
       error: verdict.status === 'rejected' ? { code: verdict.code, message: verdict.content.description } : null,
     };
     this.store.saveTicket(record);
-    if (verdict.status !== 'rejected' || kind === 'gre') {
-      this.store.saveDocument(documentKey(file.ruc, file.docType, file.series, file.number), {
-        name: file.base,
-        code: verdict.code,
-        status: verdict.status,
-        cdrZip,
-        receivedAt: new Date().toISOString(),
-      });
-    }
+    // A rejected summary does not take its name; a rejected guide, like any document, burns its number.
+    if (verdict.status !== 'rejected' || kind === 'gre') this.remember(file, verdict, cdrZip);
     return record;
+  }
+
+  private remember(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, cdrZip: string): void {
+    this.store.saveDocument(documentKey(file.ruc, file.docType, file.series, file.number), {
+      name: file.base,
+      code: verdict.code,
+      status: verdict.status,
+      cdrZip,
+      receivedAt: new Date().toISOString(),
+    });
   }
 
   /** A summary with this name was already received and not rejected (SUNAT: 2223, file already presented). */
