@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { dec } from '../documents/decimal';
+import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, type CdrContent, type CdrVariant } from './cdr';
 import { messageFor } from './codes';
@@ -61,21 +61,27 @@ function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
 }
 
 const TOLERANCE = dec('1');
+const AMOUNT = /^-?\d+(\.\d+)?$/;
+
+/** An amount as SUNAT's arithmetic reads it; null for a malformed one (left to format rules this simulator omits). */
+function amount(text: string | null): Decimal | null {
+  return text !== null && AMOUNT.test(text) ? dec(text) : null;
+}
 
 /** SUNAT's header arithmetic, to ±1.00: IGV = base × rate (3291), total with taxes = value + taxes (3279). */
 function totalsProblem(facts: UblFacts): string | null {
   if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root)) return null;
   for (const sub of facts.taxSubtotals) {
-    if (sub.schemeId !== '1000' || sub.taxable === null || sub.tax === null) continue;
-    const tax = dec(sub.tax);
-    const base = dec(sub.taxable);
+    const tax = amount(sub.tax);
+    const base = amount(sub.taxable);
+    if (sub.schemeId !== '1000' || !tax || !base) continue;
     const fits = [dec('0.18'), dec('0.10')].some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
     if (!fits) return '3291';
   }
-  if (facts.lineExtension !== null && facts.taxInclusive !== null && facts.taxTotal !== null) {
-    const expected = dec(facts.lineExtension).plus(dec(facts.taxTotal));
-    if (expected.minus(dec(facts.taxInclusive)).abs().gt(TOLERANCE)) return '3279';
-  }
+  const lineExtension = amount(facts.lineExtension);
+  const taxTotal = amount(facts.taxTotal);
+  const taxInclusive = amount(facts.taxInclusive);
+  if (lineExtension && taxTotal && taxInclusive && lineExtension.plus(taxTotal).minus(taxInclusive).abs().gt(TOLERANCE)) return '3279';
   return null;
 }
 

@@ -495,50 +495,13 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
 /** Starts the simulator; tests use port 0 (ephemeral) and `close()` it. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const sim = new Simulator(options);
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const method = req.method ?? 'GET';
-    // A kept-alive connection opened before the rule is refused at its next request.
-    if (!path.startsWith('/__admin/') && sim.refuseConnection()) {
-      req.socket.resetAndDestroy();
-      return;
-    }
-    const body = await readBody(req);
-    if (body === null) {
-      res.writeHead(413).end();
-      return;
-    }
-    const send = (reply: Reply) => {
-      res.writeHead(reply.status, reply.body ? { 'content-type': reply.type ?? XML } : {});
-      res.end(reply.body);
-    };
-    if (path.startsWith('/__admin/')) {
-      send(sim.admin(method, path, body));
-      return;
-    }
-    const parsed = sim.parse(method, path, body, req.headers);
-    if (!parsed) {
-      sim.log({ method, path, operation: 'unknown', ruc: null, name: null, ticket: null, httpStatus: 404, code: null, fault: null });
-      send(json(404, { error: `the simulator does not serve ${method} ${path}` }));
-      return;
-    }
-    const { outcome, fault: applied } = sim.respond(parsed);
-    const entry = {
-      method,
-      path,
-      operation: parsed.operation,
-      ruc: parsed.subject?.ruc ?? null,
-      name: parsed.name,
-      ticket: parsed.ticket,
-      fault: applied?.kind ?? null,
-    };
-    if ('kind' in outcome) {
-      sim.log({ ...entry, httpStatus: null, code: null });
-      if (outcome.kind === 'reset') req.socket.resetAndDestroy();
-      return;
-    }
-    sim.log({ ...entry, httpStatus: outcome.status, code: outcome.code ?? null });
-    send(outcome);
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    serve(sim, req, res).catch((err: unknown) => {
+      // The simulator never dies on a request: a bug becomes an HTTP 500 (classified "system" by the connectors).
+      logger.error({ err, path: req.url }, 'simulator failed to answer a request');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(ERROR_PAGE);
+    });
   });
   server.on('connection', (socket: Socket) => {
     if (sim.refuseConnection()) socket.resetAndDestroy();
@@ -564,4 +527,50 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await sim.store.close();
     },
   };
+}
+
+async function serve(sim: Simulator, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0];
+  const method = req.method ?? 'GET';
+  // A kept-alive connection opened before the rule is refused at its next request.
+  if (!path.startsWith('/__admin/') && sim.refuseConnection()) {
+    req.socket.resetAndDestroy();
+    return;
+  }
+  const body = await readBody(req);
+  if (body === null) {
+    res.writeHead(413).end();
+    return;
+  }
+  const send = (reply: Reply) => {
+    res.writeHead(reply.status, reply.body ? { 'content-type': reply.type ?? XML } : {});
+    res.end(reply.body);
+  };
+  if (path.startsWith('/__admin/')) {
+    send(sim.admin(method, path, body));
+    return;
+  }
+  const parsed = sim.parse(method, path, body, req.headers);
+  if (!parsed) {
+    sim.log({ method, path, operation: 'unknown', ruc: null, name: null, ticket: null, httpStatus: 404, code: null, fault: null });
+    send(json(404, { error: `the simulator does not serve ${method} ${path}` }));
+    return;
+  }
+  const { outcome, fault: applied } = sim.respond(parsed);
+  const entry = {
+    method,
+    path,
+    operation: parsed.operation,
+    ruc: parsed.subject?.ruc ?? null,
+    name: parsed.name,
+    ticket: parsed.ticket,
+    fault: applied?.kind ?? null,
+  };
+  if ('kind' in outcome) {
+    sim.log({ ...entry, httpStatus: null, code: null });
+    if (outcome.kind === 'reset') req.socket.resetAndDestroy();
+    return;
+  }
+  sim.log({ ...entry, httpStatus: outcome.status, code: outcome.code ?? null });
+  send(outcome);
 }

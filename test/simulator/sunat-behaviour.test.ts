@@ -105,6 +105,24 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     expect(await getStatus(urls(sim).bill, CREDS, '999')).to.deep.include({ code: '0127', status: 'rejected' });
   });
 
+  it('a rejected summary ends in 99 with the rejection CDR', async () => {
+    sim.addRule({ operation: 'sendSummary', fault: { kind: 'reject', code: '2220', message: 'El ID debe coincidir con el nombre del archivo' } });
+    const sent = await sendSummary(urls(sim).bill, CREDS, sign(summary(RUC, '2026-11-21', 9)));
+    await getStatus(urls(sim).bill, CREDS, sent.ticket!);
+    await getStatus(urls(sim).bill, CREDS, sent.ticket!);
+    const done = await getStatus(urls(sim).bill, CREDS, sent.ticket!);
+    expect(done).to.deep.include({ status: 'rejected', code: '2220', origin: 'tax_authority', action: 'correct', ticket: sent.ticket });
+    expect(done.cdr?.responseCode).to.equal('2220');
+    expect(sim.log().at(-1)).to.deep.include({ operation: 'getStatus', code: '99' });
+  });
+
+  it('survives malformed amounts and unknown paths without crashing', async () => {
+    const odd = sign({ ...invoice({ ruc: RUC, series: 'F001', number: 40 }), xml: invoice({ ruc: RUC, series: 'F001', number: 40 }).xml.replace('<cbc:TaxableAmount currencyID="PEN">100.00', '<cbc:TaxableAmount currencyID="PEN">1,00.0x') });
+    expect(await sendBill(urls(sim).bill, CREDS, odd)).to.deep.include({ status: 'accepted' });
+    const { default: got } = await import('got');
+    expect((await got(`${sim.url}/nowhere`, { throwHttpErrors: false })).statusCode).to.equal(404);
+  });
+
   it('getStatusCdr finds documents received before a restart (state persisted under dataDir)', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chasqui-sim-'));
     try {
