@@ -110,7 +110,8 @@ class Simulator {
   private readonly sunat: SunatBehaviour;
   private readonly entries: LogEntry[] = [];
   private seq = 0;
-  private readonly tokens = new Map<string, { ruc: string; expiresAt: number }>();
+  /** Bearer tokens of the GRE API and of the portal; each is valid only where it was issued. */
+  private readonly tokens = new Map<string, { ruc: string; audience: 'gre' | 'portal'; expiresAt: number }>();
   private readonly ttlMs: number;
   private readonly logLimit: number;
 
@@ -304,8 +305,7 @@ class Simulator {
       return { status: 200, body: soapResponse('getStatus', `<status>${part('statusCode', '98')}</status>`), type: XML, code: '98' };
     }
     const statusCode = record.error ? '99' : '0';
-    const content = record.cdrZip ? part('content', record.cdrZip) : '';
-    return { status: 200, body: soapResponse('getStatus', `<status>${content}${part('statusCode', statusCode)}</status>`), type: XML, code: statusCode };
+    return { status: 200, body: soapResponse('getStatus', `<status>${part('content', record.cdrZip)}${part('statusCode', statusCode)}</status>`), type: XML, code: statusCode };
   }
 
   private getStatusCdr(call: SoapCall): Reply {
@@ -318,16 +318,16 @@ class Simulator {
     return { status: 200, body: soapResponse('getStatusCdr', `<statusCdr>${status}</statusCdr>`), type: XML, code: doc ? '0004' : '0011' };
   }
 
-  private issueToken(ruc: string): { token: string; expiresIn: number } {
+  private issueToken(ruc: string, audience: 'gre' | 'portal'): { token: string; expiresIn: number } {
     const token = randomBytes(24).toString('base64url');
-    this.tokens.set(token, { ruc, expiresAt: Date.now() + this.ttlMs });
+    this.tokens.set(token, { ruc, audience, expiresAt: Date.now() + this.ttlMs });
     return { token, expiresIn: Math.round(this.ttlMs / 1000) };
   }
 
-  private bearerRuc(headers: http.IncomingHttpHeaders): string | null {
+  private bearerRuc(headers: http.IncomingHttpHeaders, audience: 'gre' | 'portal'): string | null {
     const token = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
     const known = token ? this.tokens.get(token) : undefined;
-    return known && known.expiresAt > Date.now() ? known.ruc : null;
+    return known && known.audience === audience && known.expiresAt > Date.now() ? known.ruc : null;
   }
 
   private greToken(body: string): Reply {
@@ -337,12 +337,12 @@ class Simulator {
       return json(400, { error: 'invalid_request', error_description: 'grant_type=password, client_id and client_secret are required' });
     }
     if (!ruc) return json(401, { error: 'invalid_grant', error_description: messageFor('0102') }, '0102');
-    const { token, expiresIn } = this.issueToken(ruc);
+    const { token, expiresIn } = this.issueToken(ruc, 'gre');
     return json(200, { access_token: token, token_type: 'JWT', expires_in: expiresIn });
   }
 
   private greSend(name: string, body: string, headers: http.IncomingHttpHeaders, f: Fault | null): Reply {
-    const ruc = this.bearerRuc(headers);
+    const ruc = this.bearerRuc(headers, 'gre');
     const file = parseFileName(name);
     if (!ruc || (file && file.ruc !== ruc)) return json(401, { cod: '401', msg: 'No autorizado' }, '401');
     let archivo: { nomArchivo?: unknown; arcGreZip?: unknown; hashZip?: unknown } | undefined;
@@ -362,7 +362,7 @@ class Simulator {
   }
 
   private greStatus(ticket: string, headers: http.IncomingHttpHeaders, f: Fault | null): Reply {
-    const ruc = this.bearerRuc(headers);
+    const ruc = this.bearerRuc(headers, 'gre');
     if (!ruc) return json(401, { cod: '401', msg: 'No autorizado' }, '401');
     const record = this.store.tickets.get(ticket);
     if (!record || record.kind !== 'gre' || record.ruc !== ruc) return json(422, { cod: '0127', msg: messageFor('0127'), errors: [{ cod: '0127', msg: messageFor('0127') }] }, '0127');
@@ -388,10 +388,10 @@ class Simulator {
       if (typeof ruc !== 'string' || typeof usuario !== 'string' || typeof clave !== 'string' || !this.sunat.authenticate(ruc, usuario, clave)) {
         return json(401, { cod: '0102', msg: messageFor('0102') }, '0102');
       }
-      const { token, expiresIn } = this.issueToken(ruc);
+      const { token, expiresIn } = this.issueToken(ruc, 'portal');
       return json(200, { token, expires_in: expiresIn });
     }
-    const ruc = this.bearerRuc(headers);
+    const ruc = this.bearerRuc(headers, 'portal');
     if (!ruc) return json(401, { cod: '401', msg: 'Token inválido o expirado' }, '401');
     if (method === 'GET' && path === '/portal/v1/estado') {
       const view = (kind: PortalEntry['kind']) =>

@@ -21,9 +21,9 @@ export interface TicketRecord {
   number: string;
   /** Polls answered so far. */
   polls: number;
-  /** Final answer once the polls run out: the CDR (accepted or rejected) and/or an error. */
+  /** Final answer once the polls run out: the CDR (accepted or rejected) and, for a rejection, its error. */
   code: string;
-  cdrZip: string | null;
+  cdrZip: string;
   error: { code: string; message: string } | null;
 }
 
