@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generateTestCertificate } from '../../documents/signing';
 import { getStatus, getStatusCdr, sendBill, sendSummary } from '../../authority/bill-service';
 import { unzipFiles } from '../../authority/zip';
 import { cdrZip, closedPortUrl, CREDS, rawServer, replayServer, sample, sendBillResponse, soapFault } from './support';
@@ -115,6 +118,20 @@ describe('authority billService connector over real HTTP', () => {
     const dns = await sendBill('http://sunat-host.invalid/ol-ti-itcpfegem-beta/billService', CREDS, FILE);
     expect(dns).to.deep.include({ origin: 'connection', reached_sunat: false, action: 'retry' });
     expect(dns.code).to.be.oneOf(['ENOTFOUND', 'EAI_AGAIN']);
+  });
+
+  it('verifies TLS: a server with an untrusted certificate is not reached (connection)', async () => {
+    const cert = generateTestCertificate({ commonName: '127.0.0.1' });
+    const server = https.createServer({ key: cert.privateKeyPem, cert: cert.certificatePem }, (_req, res) => res.end(sample('soap/bill_service_response_ok.xml')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await sendBill(`https://127.0.0.1:${port}/ol-ti-itcpfegem/billService`, CREDS, FILE);
+      expect(result).to.deep.include({ origin: 'connection', reached_sunat: false, action: 'retry', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('no answer within the response timeout is a timeout (unknown whether received, review)', async () => {
