@@ -173,8 +173,7 @@ class Simulator {
   parse(method: string, path: string, body: string, headers: http.IncomingHttpHeaders): Parsed | null {
     if (method === 'POST' && /\/billService$/.test(path)) return this.parseSoap(body, false);
     if (method === 'POST' && /\/billConsultService$/.test(path)) return this.parseSoap(body, true);
-    const token = /^\/v1\/clientessol\/([^/]+)\/oauth2\/token\/?$/.exec(path);
-    if (method === 'POST' && token) {
+    if (method === 'POST' && /^\/v1\/clientessol\/[^/]+\/oauth2\/token\/?$/.test(path)) {
       return { operation: 'greToken', subject: { operation: 'greToken' }, name: null, ticket: null, handle: () => this.greToken(body) };
     }
     const status = /^\/v1\/contribuyente\/gem\/comprobantes\/envios\/([^/]+)$/.exec(path);
