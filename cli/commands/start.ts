@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, secretBoxFrom, type Config } from '../../core/config';
+import { generateMasterKey } from '../../core/secretbox';
+import { logger } from '../../core/logger';
+import { startEmbeddedPostgres } from '../../runtime/postgres';
+import { startTemporalDevServer } from '../../runtime/temporal-server';
+import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
+import { stopAll, untilShutdownSignal } from '../lifecycle';
+
+/**
+ * `npm start`: the whole service on one machine. Anything not configured is started here: PostgreSQL (embedded,
+ * data under CHASQUI_DATA_DIR), the Temporal dev server with its UI (SQLite file under the data dir), then migrations,
+ * the worker and the API. Data survives a restart; SIGINT/SIGTERM stop everything in reverse order.
+ */
+export async function startCommand(_argv: string[]): Promise<number> {
+  const config = loadConfig();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  config.masterKey ??= localMasterKey(config.dataDir);
+  const secrets = secretBoxFrom(config);
+  const stops: [string, (() => Promise<void>) | undefined][] = [];
+  const shutdown = () => stopAll([...stops].reverse());
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(config.dataDir, 'postgres'),
+        port: config.embeddedPostgresPort,
+        persistent: true,
+      });
+      stops.push(['embedded PostgreSQL', pg.stop]);
+      databaseUrl = pg.url;
+      logger.info({ port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') }, 'embedded PostgreSQL running');
+    }
+    let temporalAddress = config.temporal.address;
+    let temporalUi: string | null = null;
+    if (!temporalAddress) {
+      const server = await startTemporalDevServer({
+        bin: config.temporal.bin,
+        port: config.temporal.port,
+        uiPort: config.temporal.uiPort,
+        dbFile: path.join(config.dataDir, 'temporal.db'),
+        namespace: config.temporal.namespace,
+      });
+      stops.push(['Temporal dev server', server.stop]);
+      temporalAddress = server.address;
+      temporalUi = server.uiUrl;
+      logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
+    }
+    const db = await openDatabase(databaseUrl, { migrate: true });
+    stops.push(['database pool', () => db.destroy()]);
+    const temporal = await connectTemporal(config, temporalAddress);
+    stops.push(['temporal client', () => temporal.connection.close()]);
+    const worker = await startWorker(config, temporalAddress, db, secrets);
+    stops.push(['worker', worker.stop]);
+    const api = await startApi(config, db, temporal, secrets, config.port, config.host);
+    stops.push(['api', api.stop]);
+    printWelcome(config, api.url, temporalUi);
+  } catch (err) {
+    logger.error({ err }, 'start-up failed; stopping what was started');
+    await shutdown();
+    throw err;
+  }
+  await untilShutdownSignal();
+  await shutdown();
+  return 0;
+}
+
+/** npm start generates a master key once and keeps it beside the data it protects; production must set one. */
+function localMasterKey(dataDir: string): string {
+  const file = path.join(dataDir, 'master.key');
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, generateMasterKey() + '\n', { mode: 0o600 });
+    logger.warn({ file }, 'CHASQUI_MASTER_KEY unset: generated a local master key (set CHASQUI_MASTER_KEY in production)');
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+function printWelcome(config: Config, apiUrl: string, temporalUi: string | null): void {
+  const lines = [
+    '',
+    'chasqui is running',
+    `  API          ${apiUrl}   (health: ${apiUrl}/readyz, OpenAPI: ${apiUrl}/v1/openapi.json)`,
+    `  Temporal UI  ${temporalUi ?? `(external Temporal at ${config.temporal.address})`}`,
+    `  data         ${config.dataDir}`,
+    '',
+    config.bootstrapAccountToken
+      ? '  account token: the value of CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'
+      : '  get an account token:  npx chasqui accounts create --name "My account"',
+    '  stop with Ctrl-C; data is kept for the next start',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}

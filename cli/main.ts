@@ -1,0 +1,49 @@
+import { ConfigError } from '../core/config';
+import { logger } from '../core/logger';
+
+/** Commands load lazily so `chasqui xml` does not pay for Temporal and the database driver. */
+const load = <T>(modulePath: string): T => require(modulePath) as T;
+
+/** `chasqui <command>`: one entry for people, npm scripts, Docker and CI. */
+const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
+  start: {
+    summary: 'everything in one process tree: embedded PostgreSQL, Temporal dev server + UI, simulator, worker, API',
+    run: (argv) => load<typeof import('./commands/start')>('./commands/start').startCommand(argv),
+  },
+  api: { summary: 'the HTTP API only (production; configured by environment)', run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand() },
+  worker: { summary: 'the Temporal worker only (production; configured by environment)', run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand() },
+  xml: {
+    summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
+    run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
+  },
+  migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return ['usage: chasqui <command> [options]', '', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`chasqui: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  // Exit explicitly: Temporal's native runtime and pools would otherwise keep a finished command alive.
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ConfigError) console.error(`chasqui: ${err.message}`);
+    else logger.fatal({ err }, 'chasqui stopped with an error');
+    process.exit(1);
+  },
+);

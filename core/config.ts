@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { parseMasterKey, SecretBox } from './secretbox';
+
+/**
+ * The one place that reads the environment. Every variable is documented in docs/configuration.md;
+ * invalid values stop start-up with a message naming the variable.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  /** Port of the embedded PostgreSQL that `chasqui start` runs when DATABASE_URL is unset. */
+  embeddedPostgresPort: number;
+  dataDir: string;
+  temporal: {
+    address: string | null;
+    namespace: string;
+    taskQueue: string;
+    bin: string | null;
+    /** Port of the dev server that `chasqui start` runs when TEMPORAL_ADDRESS is unset. */
+    port: number;
+    uiPort: number;
+  };
+  masterKey: string | null;
+  retiredMasterKeys: string[];
+  bootstrapAccountToken: string | null;
+  webhookAllowPrivate: boolean;
+  rateLimitPerMinute: number;
+  /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
+  providerRuc: string;
+  portalUrl: string | null;
+  authorityUrl: string | null;
+  simulatorPort: number;
+  procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
+  certificateMaxBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+function str(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config: Config = {
+    port: int(env, 'PORT', 3000),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: str(env, 'DATABASE_URL'),
+    embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
+    dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
+    temporal: {
+      address: str(env, 'TEMPORAL_ADDRESS'),
+      namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE') ?? 'chasqui',
+      bin: str(env, 'TEMPORAL_BIN'),
+      port: int(env, 'TEMPORAL_PORT', 7233),
+      uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
+    },
+    masterKey: str(env, 'CHASQUI_MASTER_KEY'),
+    retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    bootstrapAccountToken: str(env, 'CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'),
+    webhookAllowPrivate: bool(env, 'CHASQUI_WEBHOOK_ALLOW_PRIVATE'),
+    rateLimitPerMinute: int(env, 'CHASQUI_RATE_LIMIT_PER_MINUTE', 120),
+    providerRuc: str(env, 'CHASQUI_PROVIDER_RUC') ?? '20100066603',
+    portalUrl: str(env, 'CHASQUI_PORTAL_URL'),
+    authorityUrl: str(env, 'CHASQUI_AUTHORITY_URL'),
+    simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
+    procedures: {
+      retryInitialSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_INITIAL_SECONDS', 30),
+      retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
+    },
+    certificateMaxBytes: int(env, 'CHASQUI_CERTIFICATE_MAX_BYTES', 64 * 1024),
+  };
+  if (config.masterKey) parseMasterKey(config.masterKey);
+  return config;
+}
+
+/** The secret box for this process; production entries refuse to start without a master key. */
+export function secretBoxFrom(config: Config): SecretBox {
+  if (!config.masterKey) throw new ConfigError('CHASQUI_MASTER_KEY is required (32 random bytes, base64 or hex): secrets are encrypted at rest with it');
+  return new SecretBox(parseMasterKey(config.masterKey), config.retiredMasterKeys.map(parseMasterKey));
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../runtime/postgres';
+import { startTemporalDevServer, type TemporalServerHandle } from '../../runtime/temporal-server';
+import { freePort } from '../../runtime/ports';
+import { openDatabase, connectTemporal, installTemporalRuntime } from '../../runtime/services';
+import { loadConfig, type Config } from '../../core/config';
+import type { Db } from '../../db/knex';
+
+/**
+ * Real PostgreSQL and a real Temporal dev server, started once per test run on first use and stopped by the root
+ * hook in test/setup.ts. TEST_DATABASE_URL / TEST_TEMPORAL_ADDRESS reuse servers that are already running.
+ */
+let pg: Promise<{ url: string; handle: EmbeddedPostgresHandle | null }> | null = null;
+let temporal: Promise<{ address: string; handle: TemporalServerHandle | null }> | null = null;
+let db: Promise<Db> | null = null;
+const clients: Client[] = [];
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ ...process.env, CHASQUI_MASTER_KEY: randomBytes(32).toString('base64') });
+  return { ...base, ...overrides, temporal: { ...base.temporal, ...(overrides.temporal ?? {}) } };
+}
+
+export function testDatabaseUrl(): Promise<string> {
+  pg ??= (async () => {
+    if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, handle: null };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-test-pg-'));
+    const handle = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), port: await freePort(), persistent: false });
+    return { url: handle.url, handle };
+  })();
+  return pg.then((p) => p.url);
+}
+
+/** The migrated test database, shared by every suite of the run. Suites isolate data by unique ids, not truncation. */
+export function getTestDb(): Promise<Db> {
+  db ??= testDatabaseUrl().then((url) => openDatabase(url, { migrate: true }));
+  return db;
+}
+
+export function testTemporalAddress(): Promise<string> {
+  temporal ??= (async () => {
+    if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS, handle: null };
+    const handle = await startTemporalDevServer({ bin: process.env.TEMPORAL_BIN ?? null, uiPort: null, dbFile: null });
+    return { address: handle.address, handle };
+  })();
+  return temporal.then((t) => t.address);
+}
+
+export async function getTestTemporalClient(config: Config): Promise<Client> {
+  installTemporalRuntime();
+  const client = await connectTemporal(config, await testTemporalAddress());
+  clients.push(client);
+  return client;
+}
+
+export async function stopTestServices(): Promise<void> {
+  await Promise.all(clients.splice(0).map((c) => c.connection.close().catch(() => undefined)));
+  if (db) await (await db).destroy();
+  if (temporal) await (await temporal).handle?.stop();
+  if (pg) await (await pg).handle?.stop();
+  db = temporal = pg = null;
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { startApi, startWorker, type ApiHandle, type WorkerHandle } from '../../runtime/services';
+import { secretBoxFrom, type Config } from '../../core/config';
+import type { SecretBox } from '../../core/secretbox';
+import type { Db } from '../../db/knex';
+import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
+
+export interface TestStack {
+  url: string;
+  config: Config;
+  db: Db;
+  temporal: Client;
+  secrets: SecretBox;
+  api: ApiHandle;
+  worker: WorkerHandle | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * The API (on an ephemeral port) and, unless `worker: false`, a worker on a task queue of its own, over the run's
+ * shared PostgreSQL and Temporal: each suite talks to chasqui over real HTTP exactly as an integrator does.
+ */
+export async function startTestStack(options: { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestStack> {
+  const config = testConfig({
+    ...options.config,
+    temporal: { ...testConfig().temporal, taskQueue: `test-${randomBytes(4).toString('hex')}`, ...(options.config?.temporal ?? {}) },
+  });
+  const secrets = secretBoxFrom(config);
+  const db = await getTestDb();
+  const temporal = await getTestTemporalClient(config);
+  const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
+  const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1');
+  return {
+    url: api.url,
+    config,
+    db,
+    temporal,
+    secrets,
+    api,
+    worker,
+    stop: async () => {
+      await api.stop();
+      await worker?.stop();
+    },
+  };
+}
