@@ -6,6 +6,7 @@ export { readCdrXml, readCdrZip, type Cdr, type CdrNote, type CdrReadResult } fr
 export { codeCategory, ALREADY_REPORTED_CODES } from './classify';
 export { GreConnector, type GreEndpoints, type GreConnectorOptions } from './gre/connector';
 export { MemoryGreTokenStore, type GreToken, type GreTokenStore } from './gre/token-store';
+export { PgGreTokenStore } from './gre/pg-token-store';
 export {
   resolveEndpoints,
   endpointConfigFromEnv,
