@@ -1,0 +1,92 @@
+import type { Element } from '@xmldom/xmldom';
+import { childElements, childPath, firstChild, firstDescendant, NS, parseXml, textOf } from './xml';
+import { decodeXml, unzipFiles } from './zip';
+
+export interface CdrNote {
+  code: string | null;
+  text: string;
+}
+
+/** A SUNAT or OSE constancia de recepción (UBL ApplicationResponse), read by namespace URI. */
+export interface Cdr {
+  /** Identifier the authority gave the CDR (SUNAT: a number; OSEs: often a UUID). */
+  id: string | null;
+  issueDate: string | null;
+  issueTime: string | null;
+  responseDate: string | null;
+  responseTime: string | null;
+  /** ID (or CompanyID) of the sender: SUNAT 20131312955, or the OSE's RUC. */
+  senderId: string | null;
+  /** The issuer the CDR answers (our company's RUC). */
+  receiverId: string | null;
+  /** Document the verdict is about, e.g. "F001-1" (Response/ReferenceID, else DocumentReference/ID). */
+  referenceId: string | null;
+  responseCode: string | null;
+  description: string | null;
+  notes: CdrNote[];
+  /** True when the CDR carries an XMLDSig signature with a signature value (not verified: SUNAT beta signs with a dummy key). */
+  signed: boolean;
+  /** Name of the XML inside the zip, when read from one. */
+  fileName: string | null;
+  xml: string;
+}
+
+export type CdrReadResult = { ok: true; cdr: Cdr } | { ok: false; reason: string };
+
+const NOTE_CODE = /^\s*(\d{1,4})\s*-\s*([\s\S]*)$/;
+
+function partyId(party: Element | null): string | null {
+  if (!party) return null;
+  return textOf(childPath(party, [NS.cac, 'PartyIdentification'], [NS.cbc, 'ID'])) ?? textOf(firstDescendant(party, NS.cbc, 'CompanyID'));
+}
+
+export function readCdrXml(xml: string, fileName: string | null = null): CdrReadResult {
+  const doc = parseXml(xml);
+  const root = doc?.documentElement;
+  if (!root) return { ok: false, reason: 'the CDR is not well-formed XML' };
+  if (root.namespaceURI !== NS.ar || root.localName !== 'ApplicationResponse') {
+    return { ok: false, reason: `the CDR root is ${root.localName}, not an ApplicationResponse` };
+  }
+  const documentResponse = firstChild(root, NS.cac, 'DocumentResponse');
+  const response = documentResponse && firstChild(documentResponse, NS.cac, 'Response');
+  if (!response) return { ok: false, reason: 'the CDR has no DocumentResponse/Response' };
+  const responseCode = textOf(firstChild(response, NS.cbc, 'ResponseCode'));
+  if (responseCode === null || !/^\d+$/.test(responseCode)) return { ok: false, reason: 'the CDR has no numeric ResponseCode' };
+  const signature = firstDescendant(root, NS.ds, 'Signature');
+  const basic = (name: string) => textOf(firstChild(root, NS.cbc, name));
+  return {
+    ok: true,
+    cdr: {
+      id: basic('ID'),
+      issueDate: basic('IssueDate'),
+      issueTime: basic('IssueTime'),
+      responseDate: basic('ResponseDate'),
+      responseTime: basic('ResponseTime'),
+      senderId: partyId(firstChild(root, NS.cac, 'SenderParty')),
+      receiverId: partyId(firstChild(root, NS.cac, 'ReceiverParty')),
+      referenceId:
+        textOf(firstChild(response, NS.cbc, 'ReferenceID')) ??
+        textOf(childPath(documentResponse, [NS.cac, 'DocumentReference'], [NS.cbc, 'ID'])),
+      responseCode,
+      description: textOf(firstChild(response, NS.cbc, 'Description')),
+      notes: childElements(root, NS.cbc, 'Note').map((note) => {
+        const text = textOf(note) ?? '';
+        const m = NOTE_CODE.exec(text);
+        return m ? { code: m[1].padStart(4, '0'), text: m[2].trim() } : { code: null, text };
+      }),
+      signed: !!signature && !!textOf(firstChild(signature, NS.ds, 'SignatureValue')),
+      fileName,
+      xml,
+    },
+  };
+}
+
+/** Reads the CDR out of the zip the authority returned (SUNAT adds an empty `dummy/` folder entry). */
+export function readCdrZip(zip: Uint8Array): CdrReadResult {
+  const files = unzipFiles(zip);
+  if (!files.ok) return { ok: false, reason: `the CDR zip is ${files.reason}` };
+  const xmlEntries = files.entries.filter((e) => e.name.toLowerCase().endsWith('.xml'));
+  if (xmlEntries.length !== 1) return { ok: false, reason: `the CDR zip holds ${xmlEntries.length} XML files, expected 1` };
+  const [entry] = xmlEntries;
+  return readCdrXml(decodeXml(entry.data), entry.name.split('/').pop() ?? entry.name);
+}

@@ -1,0 +1,66 @@
+import got, { RequestError, TimeoutError } from 'got';
+import { connectionFailure, timeoutFailure } from './classify';
+import { DEFAULT_TIMEOUTS, type AuthorityResult, type Timeouts } from './types';
+
+export type HttpOutcome =
+  | { kind: 'response'; status: number; body: string; contentType: string }
+  | { kind: 'connection'; code: string; message: string }
+  | { kind: 'timeout'; code: string; message: string };
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeouts?: Partial<Timeouts>;
+}
+
+/** Timeout phases that end before the request is on the wire: the authority cannot have received anything. */
+const PRE_SEND_PHASES = new Set(['lookup', 'connect', 'secureConnect', 'socket', 'send']);
+
+/**
+ * One HTTP exchange as a value. got with no retries (Temporal owns them), TLS verification on (got's default),
+ * and separate budgets: `connectMs` for DNS + TCP + TLS, `responseMs` for the answer (headers, then body).
+ */
+export async function httpRequest(req: HttpRequest): Promise<HttpOutcome> {
+  const t = { ...DEFAULT_TIMEOUTS, ...req.timeouts };
+  try {
+    const res = await got(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      timeout: { lookup: t.connectMs, connect: t.connectMs, secureConnect: t.connectMs, response: t.responseMs, read: t.responseMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      https: { rejectUnauthorized: true },
+    });
+    return { kind: 'response', status: res.statusCode, body: res.body, contentType: String(res.headers['content-type'] ?? '') };
+  } catch (err) {
+    return classifyRequestError(err);
+  }
+}
+
+function classifyRequestError(err: unknown): HttpOutcome {
+  if (err instanceof TimeoutError) {
+    const phase = err.event;
+    if (PRE_SEND_PHASES.has(phase)) return { kind: 'connection', code: 'ETIMEDOUT', message: `no connection within the ${phase} timeout` };
+    return { kind: 'timeout', code: 'ETIMEDOUT', message: `no answer within the ${phase} timeout` };
+  }
+  if (err instanceof RequestError) {
+    return { kind: 'connection', code: err.code || 'ECONNECTION', message: err.message };
+  }
+  return { kind: 'connection', code: 'ECONNECTION', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** No usable exchange: unreachable (certainly not received) or no answer in time (maybe received). */
+export function transportFailure(outcome: Exclude<HttpOutcome, { kind: 'response' }>): AuthorityResult {
+  return outcome.kind === 'connection' ? connectionFailure(outcome.code, outcome.message) : timeoutFailure(outcome.code, outcome.message);
+}
+
+/** A gateway answering for a service that is down (502/503: nothing reached it) or that gave up waiting (504). */
+export function gatewayFailure(status: number): AuthorityResult | null {
+  if (status === 502 || status === 503) return connectionFailure(`HTTP_${status}`, `HTTP ${status} from the service`, status);
+  if (status === 504) return timeoutFailure(`HTTP_${status}`, 'HTTP 504: the gateway got no answer in time', status);
+  return null;
+}

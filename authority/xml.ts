@@ -1,0 +1,57 @@
+import { DOMParser, onErrorStopParsing, type Document, type Element } from '@xmldom/xmldom';
+
+/** Namespace URIs the connectors read by (never by prefix: SUNAT prefixes, OSEs often use default namespaces). */
+export const NS = {
+  soap: 'http://schemas.xmlsoap.org/soap/envelope/',
+  service: 'http://service.sunat.gob.pe',
+  ar: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  ds: 'http://www.w3.org/2000/09/xmldsig#',
+} as const;
+
+/** A DOM for well-formed XML, null for anything else (HTML pages, truncated bodies, empty strings). */
+export function parseXml(text: string): Document | null {
+  if (!text.trim()) return null;
+  try {
+    const doc = new DOMParser({ onError: onErrorStopParsing }).parseFromString(text, 'text/xml');
+    return doc.documentElement ? doc : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Element children of `parent`, optionally filtered by namespace URI and local name. */
+export function childElements(parent: Element, ns?: string, localName?: string): Element[] {
+  const out: Element[] = [];
+  for (let n = parent.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    const e = n as Element;
+    if ((ns === undefined || e.namespaceURI === ns) && (localName === undefined || e.localName === localName)) out.push(e);
+  }
+  return out;
+}
+
+export function firstChild(parent: Element, ns: string | undefined, localName: string): Element | null {
+  return childElements(parent, ns, localName)[0] ?? null;
+}
+
+/** Follows a path of [namespace, localName] steps through first matching children. */
+export function childPath(parent: Element, ...steps: [string | undefined, string][]): Element | null {
+  let current: Element | null = parent;
+  for (const [ns, local] of steps) {
+    if (!current) return null;
+    current = firstChild(current, ns, local);
+  }
+  return current;
+}
+
+export function firstDescendant(parent: Element, ns: string, localName: string): Element | null {
+  return (parent.getElementsByTagNameNS(ns, localName)[0] as Element | undefined) ?? null;
+}
+
+/** Trimmed text content, null when the element is absent or empty. */
+export function textOf(e: Element | null): string | null {
+  const t = e?.textContent?.trim();
+  return t ? t : null;
+}

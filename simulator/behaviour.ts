@@ -1,0 +1,216 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { dec, type Decimal } from '../documents/decimal';
+import { decodeXml, unzipFiles } from '../authority/zip';
+import { acceptanceText, buildCdrZip, type CdrContent, type CdrVariant } from './cdr';
+import { messageFor } from './codes';
+import type { Fault } from './rules';
+import { checkSignature } from './signature';
+import { documentKey, type Credential, type SimulatorStore, type TicketRecord } from './store';
+import { scanUbl, type UblFacts } from './ubl-scan';
+
+/** A file name split the way SUNAT reads it: `RUC-TT-SERIE-NUMERO` or `RUC-RC|RA|RR-YYYYMMDD-N`. */
+export interface FileName {
+  base: string;
+  ruc: string;
+  docType: string;
+  series: string;
+  number: string;
+  summary: boolean;
+}
+
+const DOCUMENT_NAME = /^(\d{11})-(01|03|07|08|09|20|31|40)-([A-Z0-9]{4})-(\d{1,8})$/;
+const SUMMARY_NAME = /^(\d{11})-(RC|RA|RR)-(\d{8})-(\d{1,5})$/;
+
+export function parseFileName(name: string): FileName | null {
+  const base = name.replace(/\.(zip|xml)$/i, '');
+  const doc = DOCUMENT_NAME.exec(base);
+  if (doc) return { base, ruc: doc[1], docType: doc[2], series: doc[3], number: doc[4], summary: false };
+  const summary = SUMMARY_NAME.exec(base);
+  if (summary) return { base, ruc: summary[1], docType: summary[2], series: summary[3], number: summary[4], summary: true };
+  return null;
+}
+
+/** Exceptions (0100–1999) come back as faults; verdicts come back in a CDR. */
+export type Verdict =
+  | { kind: 'exception'; code: string; message: string }
+  | { kind: 'cdr'; status: 'accepted' | 'observed' | 'rejected'; code: string; content: CdrContent };
+
+const ROOTS: Record<string, string> = {
+  '01': 'Invoice',
+  '03': 'Invoice',
+  '07': 'CreditNote',
+  '08': 'DebitNote',
+  '09': 'DespatchAdvice',
+  '31': 'DespatchAdvice',
+  RC: 'SummaryDocuments',
+  RA: 'VoidedDocuments',
+  RR: 'VoidedDocuments',
+};
+
+const exception = (code: string, message = messageFor(code)): Verdict => ({ kind: 'exception', code, message });
+
+/** 1034/1003/1035/1036: the name of the file against its content, compared as raw strings like SUNAT's XSL. */
+function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
+  if (facts.supplierRuc !== file.ruc) return exception('1034');
+  if (facts.root !== ROOTS[file.docType] || (facts.typeCode !== null && facts.typeCode !== file.docType)) return exception('1003');
+  if (file.summary) return facts.id === `${file.docType}-${file.series}-${file.number}` ? null : exception('1036');
+  const [series, number] = (facts.id ?? '').split('-');
+  if (series !== file.series) return exception('1035');
+  if (number === undefined || !/^\d+$/.test(number) || Number(number) !== Number(file.number)) return exception('1036');
+  return null;
+}
+
+const TOLERANCE = dec('1');
+const AMOUNT = /^-?\d+(\.\d+)?$/;
+
+/** An amount as SUNAT's arithmetic reads it; null for a malformed one (left to format rules this simulator omits). */
+function amount(text: string | null): Decimal | null {
+  return text !== null && AMOUNT.test(text) ? dec(text) : null;
+}
+
+/** SUNAT's header arithmetic, to ±1.00: IGV = base × rate (3291), total with taxes = value + taxes (3279). */
+function totalsProblem(facts: UblFacts): string | null {
+  if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root)) return null;
+  for (const sub of facts.taxSubtotals) {
+    const tax = amount(sub.tax);
+    const base = amount(sub.taxable);
+    if (sub.schemeId !== '1000' || !tax || !base) continue;
+    const fits = [dec('0.18'), dec('0.10')].some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
+    if (!fits) return '3291';
+  }
+  const lineExtension = amount(facts.lineExtension);
+  const taxTotal = amount(facts.taxTotal);
+  const taxInclusive = amount(facts.taxInclusive);
+  if (lineExtension && taxTotal && taxInclusive && lineExtension.plus(taxTotal).minus(taxInclusive).abs().gt(TOLERANCE)) return '3279';
+  return null;
+}
+
+/** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
+export class SunatBehaviour {
+  constructor(private readonly store: SimulatorStore, private readonly ticketPolls: number) {}
+
+  /** WS-Security / portal / GRE user check: the credentials table, plus MODDATOS / moddatos for any RUC (like beta). */
+  authenticate(ruc: string, user: string, password: string): boolean {
+    if (user.toUpperCase() === 'MODDATOS' && password === 'moddatos') return true;
+    return this.store.credentials.some((c: Credential) => c.ruc === ruc && c.user.toUpperCase() === user.toUpperCase() && c.password === password);
+  }
+
+  /** Username `RUC + SOL user`, as in the UsernameToken and the GRE password grant. */
+  authenticateUsername(username: string | null, password: string | null): string | null {
+    if (!username || password === null || !/^\d{11}./.test(username)) return null;
+    const ruc = username.slice(0, 11);
+    return this.authenticate(ruc, username.slice(11), password) ? ruc : null;
+  }
+
+  /**
+   * Everything SUNAT checks on a received file, in its order: the zip, the XML inside, name against content, the
+   * signature, an earlier document with the same number, the arithmetic; then the fault rule's verdict if any.
+   */
+  judge(file: FileName, contentBase64: string, fault: Fault | null, checkDuplicate: boolean): Verdict {
+    const files = unzipFiles(Buffer.from(contentBase64, 'base64'));
+    if (!files.ok) return exception(files.reason === 'empty' ? '0155' : '0156');
+    const xmlFiles = files.entries.filter((e) => e.name.toLowerCase().endsWith('.xml'));
+    if (xmlFiles.length === 0) return exception('0157');
+    if (xmlFiles.length > 1) return exception('0158');
+    if (xmlFiles[0].name !== `${file.base}.xml`) return exception('0161');
+    const xml = decodeXml(xmlFiles[0].data);
+    const facts = scanUbl(xml);
+    if (!facts) return exception('0306');
+    const mismatch = nameMismatch(file, facts);
+    if (mismatch) return mismatch;
+    const signature = checkSignature(xml);
+    if (!signature.present) return exception('1059');
+    if (checkDuplicate) {
+      const earlier = this.store.documents.get(documentKey(file.ruc, file.docType, file.series, file.number));
+      if (earlier) return exception(earlier.status === 'rejected' ? '1032' : '1033');
+    }
+    const referenceId = file.summary ? `${file.docType}-${file.series}-${file.number}` : `${file.series}-${file.number}`;
+    const content = (code: string, description: string, notes: string[] = []): CdrContent => ({
+      name: file.base,
+      issuerRuc: file.ruc,
+      docType: file.docType,
+      referenceId,
+      issueDate: facts.issueDate,
+      recipient: facts.recipient,
+      code,
+      description,
+      notes,
+    });
+    const rejected = (code: string, message = messageFor(code)): Verdict => ({
+      kind: 'cdr',
+      status: 'rejected',
+      code,
+      content: content(code, message),
+    });
+    if (!signature.ok) return rejected('2335', `${messageFor('2335')} - Detalle: ${signature.reason ?? ''}`.trim());
+    const arithmetic = totalsProblem(facts);
+    if (arithmetic) return rejected(arithmetic);
+    if (fault?.kind === 'reject') {
+      const message = fault.message ?? messageFor(fault.code);
+      return fault.asFault || Number(fault.code) < 2000 ? exception(fault.code, message) : rejected(fault.code, message);
+    }
+    if (fault?.kind === 'observe') {
+      const note = `${fault.code} - ${fault.message ?? messageFor(fault.code)}`;
+      return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), [note]) };
+    }
+    return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)) };
+  }
+
+  /** Stores the verdict (the real, signed CDR) and returns the CDR zip to answer, broken if a fault says so. */
+  keep(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, fault: Fault | null): string {
+    const cdrZip = buildCdrZip(verdict.content);
+    this.remember(file, verdict, cdrZip);
+    const variant: CdrVariant | null = fault?.kind === 'malformedCdr' ? 'malformed' : fault?.kind === 'unsignedCdr' ? 'unsigned' : null;
+    return variant ? buildCdrZip(verdict.content, variant) : cdrZip;
+  }
+
+  /** Opens a ticket whose final answer is already decided; it stays at 98 for the configured number of polls. */
+  openTicket(kind: TicketRecord['kind'], file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>): TicketRecord {
+    const cdrZip = buildCdrZip(verdict.content);
+    const record: TicketRecord = {
+      ticket: kind === 'gre' ? randomUUID() : `${Date.now()}${randomBytes(2).readUInt16BE() % 1000}`,
+      kind,
+      ruc: file.ruc,
+      name: file.base,
+      docType: file.docType,
+      series: file.series,
+      number: file.number,
+      polls: 0,
+      code: verdict.code,
+      cdrZip,
+      error: verdict.status === 'rejected' ? { code: verdict.code, message: verdict.content.description } : null,
+    };
+    this.store.saveTicket(record);
+    // A rejected summary does not take its name; a rejected guide, like any document, burns its number.
+    if (verdict.status !== 'rejected' || kind === 'gre') this.remember(file, verdict, cdrZip);
+    return record;
+  }
+
+  private remember(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, cdrZip: string): void {
+    this.store.saveDocument(documentKey(file.ruc, file.docType, file.series, file.number), {
+      name: file.base,
+      code: verdict.code,
+      status: verdict.status,
+      cdrZip,
+      receivedAt: new Date().toISOString(),
+    });
+  }
+
+  /** A summary with this name was already received and not rejected (SUNAT: 2223, file already presented). */
+  summaryPresented(file: FileName): boolean {
+    const earlier = this.store.documents.get(documentKey(file.ruc, file.docType, file.series, file.number));
+    return earlier !== undefined && earlier.status !== 'rejected';
+  }
+
+  /** One poll of a ticket: true while it must still answer 98. */
+  stillProcessing(record: TicketRecord, stuck: boolean): boolean {
+    if (!stuck && record.polls >= this.ticketPolls) return false;
+    this.store.countPoll(record.ticket);
+    return true;
+  }
+
+  /** A hash as GRE's `hashZip` carries it: SHA-256 of the zip bytes, hex. */
+  static zipHash(base64: string): string {
+    return createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex');
+  }
+}

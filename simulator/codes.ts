@@ -1,0 +1,43 @@
+/** SUNAT's texts for the codes the simulator answers with (codes/return-codes.csv). */
+const MESSAGES: Record<string, string> = {
+  '0102': 'Usuario o contraseña incorrectos',
+  '0111': 'No tiene el perfil para enviar comprobantes electronicos',
+  '0127': 'El ticket no existe',
+  '0151': 'El nombre del archivo ZIP es incorrecto',
+  '0152': 'No se puede enviar por este método un archivo de resumen',
+  '0154': 'El RUC del archivo no corresponde al RUC del usuario o el proveedor no esta autorizado a enviar comprobantes del contribuyente',
+  '0155': 'El archivo ZIP esta vacio',
+  '0156': 'El archivo ZIP esta corrupto',
+  '0157': 'El archivo ZIP no contiene comprobantes',
+  '0158': 'El archivo ZIP contiene demasiados comprobantes para este tipo de envío',
+  '0161': 'El nombre del archivo XML no coincide con el nombre del archivo ZIP',
+  '0306': 'No se puede leer (parsear) el archivo XML',
+  '1003': 'InvoiceTypeCode - El valor del tipo de documento es invalido o no coincide con el nombre del archivo',
+  '1032': 'El comprobante ya esta informado y se encuentra con estado anulado o rechazado',
+  '1033': 'El comprobante fue registrado previamente con otros datos',
+  '1034': 'Número de RUC del nombre del archivo no coincide con el consignado en el contenido del archivo XML',
+  '1035': 'Numero de Serie del nombre del archivo no coincide con el consignado en el contenido del archivo XML',
+  '1036': 'Número de documento en el nombre del archivo no coincide con el consignado en el contenido del XML',
+  '1059': 'El XML no contiene firma digital.',
+  '2223': 'El archivo ya fue presentado anteriormente',
+  '2335': 'El documento electrónico ingresado ha sido alterado',
+  '3279': 'La sumatoria del Total del valor de venta más los impuestos no concuerda con la base imponible',
+  '3291': 'El cálculo del IGV es Incorrecto',
+};
+
+export function messageFor(code: string): string {
+  return MESSAGES[code] ?? `Error ${code} (simulated)`;
+}
+
+/** Names SUNAT uses in a CDR's Description ("La Factura numero F001-1, ha sido aceptada"). */
+export const DOCUMENT_NAMES: Record<string, string> = {
+  '01': 'Factura',
+  '03': 'Boleta de Venta',
+  '07': 'Nota de Credito',
+  '08': 'Nota de Debito',
+  '09': 'Guia de Remision Remitente',
+  '31': 'Guia de Remision Transportista',
+  RC: 'Resumen diario',
+  RA: 'Comunicacion de baja',
+  RR: 'Resumen de reversiones',
+};
