@@ -16,7 +16,7 @@ export function dec(value: number | string | Decimal): Decimal {
 
 /** Amount with exactly two decimals, half-up: the form of every total SUNAT reads. */
 export function money(value: Decimal): string {
-  return value.toDecimalPlaces(2).toFixed(2);
+  return value.toFixed(2);
 }
 
 /** Unit values and quantities: at most 10 decimals, trailing zeros kept to at least two for readability. */

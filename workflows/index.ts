@@ -3,3 +3,4 @@
  * and small state, never XML, keys or passwords; activities (activities/) do the I/O.
  */
 export { companyProceduresWorkflow } from './company-procedures';
+export { documentWorkflow } from './document';

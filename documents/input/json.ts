@@ -1,125 +1,141 @@
-import { DocumentValidationError } from '../errors';
-
 /**
- * JSON.parse with an error a person can act on: line, column and a snippet of the text around the fault
- * (spec 7.2 `details`). V8's own message names a position only for some faults, so on failure a small scanner
- * walks the text to find where it stops being JSON.
+ * Request bodies are parsed here so malformed JSON gets the 422 of spec 7.2 with `line`, `col` and `snippet`.
+ * JSON.parse does the work; V8's messages do not reliably carry a position, so on failure a small scanner walks
+ * the text again to find and describe the first error (only the error path pays for it).
  */
+import { DocumentValidationError, type ValidationIssue } from '../errors';
+
+const CODE = 'SYNTAX';
+const SNIPPET_RADIUS = 30;
+
 export function parseJsonPayload(text: string): unknown {
+  // A UTF-8 byte-order mark is harmless; JSON.parse would reject it.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return JSON.parse(text);
-  } catch (err) {
-    const offset = findJsonErrorOffset(text);
-    const { line, col } = lineAndColumn(text, offset);
-    const found = offset >= text.length ? 'the text ends' : `'${text[offset]}' appears`;
-    const message = `The body is not valid JSON: ${found} at line ${line}, column ${col} (${(err as Error).message})`;
-    throw new DocumentValidationError([
-      { code: null, source: 'JSON', message, path: null, line, col, snippet: snippetAround(text, offset) },
-    ]);
+    return JSON.parse(body);
+  } catch {
+    const { offset, problem } = locateJsonError(body);
+    throw new DocumentValidationError([jsonIssue(body, offset, problem)]);
   }
 }
 
-export function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+function jsonIssue(text: string, offset: number, problem: string): ValidationIssue {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
   }
-  return { line, col: offset - lineStart + 1 };
-}
-
-function snippetAround(text: string, offset: number): string {
-  const start = Math.max(0, offset - 20);
-  return text.slice(start, Math.min(text.length, offset + 20)).replace(/\s+/g, ' ');
-}
-
-/** Offset of the first character that makes `text` invalid JSON (text.length when it ends too early). */
-export function findJsonErrorOffset(text: string): number {
-  let i = 0;
-  class Stop {
-    constructor(readonly at: number) {}
-  }
-  const fail = (at = i): never => {
-    throw new Stop(at);
+  const col = offset - lineStart + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const from = Math.max(lineStart, offset - SNIPPET_RADIUS);
+  const to = Math.min(lineEnd < 0 ? text.length : lineEnd, offset + SNIPPET_RADIUS);
+  const snippet = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '') + (to < (lineEnd < 0 ? text.length : lineEnd) ? '…' : '');
+  return {
+    code: CODE,
+    source: 'JSON',
+    message: `The body is not valid JSON (line ${line}, column ${col}): ${problem}`,
+    path: null,
+    line,
+    col,
+    snippet,
   };
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+}
+
+class JsonSyntax {
+  constructor(
+    readonly offset: number,
+    readonly problem: string,
+  ) {}
+}
+
+/** The offset and a description of the first syntax error in `text` (which JSON.parse already rejected). */
+export function locateJsonError(text: string): { offset: number; problem: string } {
+  let pos = 0;
+
+  const describe = (): string => (pos >= text.length ? 'the text ends' : `found ${JSON.stringify(text[pos])}`);
+  const fail = (expected: string): never => {
+    throw new JsonSyntax(pos, `expected ${expected} but ${describe()}`);
+  };
+  const skipSpace = () => {
+    while (pos < text.length && ' \t\n\r'.includes(text[pos])) pos++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) fail(i - 1);
+    for (let i = 0; i < word.length; i++, pos++) if (text[pos] !== word[i]) fail(`the literal ${word}`);
   };
   const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      const c = text.charCodeAt(i);
-      if (c < 0x20) fail();
-      if (text[i] === '\\') {
-        i++;
-        if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail(i + 1);
-          i += 5;
-        } else if ('"\\/bfnrt'.includes(text[i] ?? '')) i++;
-        else fail();
-      } else i++;
+    pos++; // opening quote
+    for (;;) {
+      if (pos >= text.length) fail('a closing quote');
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) return void pos++;
+      if (c < 0x20) throw new JsonSyntax(pos, 'a control character (such as a line break) inside a string must be escaped');
+      if (c === 0x5c) {
+        const e = text[pos + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) throw new JsonSyntax(pos, 'invalid \\u escape in a string');
+          pos += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) pos += 2;
+        else throw new JsonSyntax(pos, 'invalid escape sequence in a string');
+      } else pos++;
     }
-    if (i >= text.length) fail();
-    i++;
   };
   const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0] === '' || m[0] === '-') fail();
-    i += m![0].length;
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(pos, pos + 400));
+    if (!m) fail('a value');
+    pos += m![0].length;
   };
   const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    }
+    skipSpace();
+    const c = text[pos];
+    if (c === '{') return object();
+    if (c === '[') return array();
     if (c === '"') return string();
     if (c === 't') return literal('true');
     if (c === 'f') return literal('false');
     if (c === 'n') return literal('null');
     if (c === '-' || (c >= '0' && c <= '9')) return number();
-    fail();
+    fail('a value (object, array, string, number, true, false or null)');
   };
+  const object = () => {
+    pos++;
+    skipSpace();
+    if (text[pos] === '}') return void pos++;
+    for (;;) {
+      skipSpace();
+      if (text[pos] !== '"') fail('a property name in double quotes');
+      string();
+      skipSpace();
+      if (text[pos] !== ':') fail("':' after the property name");
+      pos++;
+      value();
+      skipSpace();
+      if (text[pos] === '}') return void pos++;
+      if (text[pos] !== ',') fail("',' or '}' after a property value");
+      pos++;
+    }
+  };
+  const array = () => {
+    pos++;
+    skipSpace();
+    if (text[pos] === ']') return void pos++;
+    for (;;) {
+      value();
+      skipSpace();
+      if (text[pos] === ']') return void pos++;
+      if (text[pos] !== ',') fail("',' or ']' after an array element");
+      pos++;
+    }
+  };
+
   try {
+    if (text.trim() === '') return { offset: 0, problem: 'the body is empty' };
     value();
-    ws();
-    if (i < text.length) fail();
-    return text.length;
-  } catch (e) {
-    if (e instanceof Stop) return Math.min(e.at, text.length);
-    throw e;
+    skipSpace();
+    if (pos < text.length) fail('the end of the text after the JSON value');
+    return { offset: pos, problem: 'the text is not valid JSON' };
+  } catch (err) {
+    if (err instanceof JsonSyntax) return { offset: err.offset, problem: err.problem };
+    throw err;
   }
 }

@@ -39,7 +39,14 @@ export function verifyXmlSignature(xml: string): SignatureVerification {
     const { publicKey } = new X509Certificate(Buffer.from(certificateBase64, 'base64'));
     const signed = new SignedXml({ publicCert: publicKey });
     signed.loadSignature(signatureNode as unknown as Node);
-    if (signed.checkSignature(xml)) return { ok: true, digest, certificateBase64 };
+    if (signed.checkSignature(xml)) {
+      // A reference to one element would leave the rest of the document unprotected; SUNAT's is the whole document.
+      const references = signed.getReferences();
+      if (references.length !== 1 || references[0].uri) {
+        return { ok: false, reason: 'the signature does not cover the whole document (one Reference with URI="" expected)', digest, certificateBase64 };
+      }
+      return { ok: true, digest, certificateBase64 };
+    }
     const broken = signed.getReferences().find((ref) => ref.validationError);
     return {
       ok: false,

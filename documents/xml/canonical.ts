@@ -44,46 +44,61 @@ function compareAttrs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function serialiseAttrs(attrs: Attrs | undefined): string {
-  if (!attrs) return '';
-  const names = Object.keys(attrs).filter((k) => attrs[k] !== undefined && attrs[k] !== null && attrs[k] !== false);
+function serialiseAttrs(attrs: Attrs): string {
+  const names: string[] = [];
+  for (const name in attrs) {
+    const v = attrs[name];
+    if (v !== undefined && v !== null && v !== false) names.push(name);
+  }
   if (names.length > 1) names.sort(compareAttrs);
   let out = '';
   for (const name of names) out += ` ${name}="${escapeAttr(String(attrs[name]))}"`;
   return out;
 }
 
-function appendChildren(children: readonly Child[], parts: string[]): void {
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    if (child instanceof Xml) parts.push(child.s);
-    else if (Array.isArray(child)) appendChildren(child, parts);
-    else parts.push(escapeText(String(child)));
-  }
+/**
+ * Attributes serialised once, for attribute sets a builder writes thousands of times (`preAttrs({...})` at module
+ * load, then `el(name, PRE, value)`); same canonical output as passing the object.
+ */
+export class SerialisedAttrs {
+  constructor(readonly s: string) {}
+}
+
+export function preAttrs(attrs: Attrs): SerialisedAttrs {
+  return new SerialisedAttrs(serialiseAttrs(attrs));
+}
+
+// Markup is built by `+=` on purpose: V8 keeps the result as a rope and copies it once, when the signer hashes the
+// document, instead of once per nesting level as Array.join would (this writer is on the signing hot path).
+function appendChild(child: Child, out: string): string {
+  if (child === null || child === undefined || child === false) return out;
+  if (child instanceof Xml) return out + child.s;
+  if (typeof child === 'string') return out + escapeText(child);
+  if (typeof child === 'number') return out + String(child);
+  for (const c of child as readonly Child[]) out = appendChild(c, out);
+  return out;
 }
 
 /** `el('cbc:ID', {schemeID: '6'}, '20123456789')` or `el('cac:Party', child1, child2)`. */
-export function el(name: string, attrsOrChild?: Attrs | Child, ...children: Child[]): Xml {
-  let attrs: Attrs | undefined;
-  if (attrsOrChild !== null && typeof attrsOrChild === 'object' && !(attrsOrChild instanceof Xml) && !Array.isArray(attrsOrChild)) {
-    attrs = attrsOrChild as Attrs;
-  } else {
-    children.unshift(attrsOrChild as Child);
-  }
-  const parts: string[] = [];
-  appendChildren(children, parts);
-  return new Xml(`<${name}${serialiseAttrs(attrs)}>${parts.join('')}</${name}>`);
+export function el(name: string, attrsOrChild?: Attrs | SerialisedAttrs | Child, ...children: Child[]): Xml {
+  let out = `<${name}`;
+  let first: Child = null;
+  if (attrsOrChild instanceof SerialisedAttrs) out += attrsOrChild.s;
+  else if (attrsOrChild !== null && typeof attrsOrChild === 'object' && !(attrsOrChild instanceof Xml) && !Array.isArray(attrsOrChild)) {
+    out += serialiseAttrs(attrsOrChild as Attrs);
+  } else first = attrsOrChild as Child;
+  out = appendChild(first, out + '>');
+  for (const child of children) out = appendChild(child, out);
+  return new Xml(`${out}</${name}>`);
 }
 
 /** An element only when its value is present: `opt('cbc:DueDate', doc.dueDate)`. */
-export function opt(name: string, value: string | number | null | undefined, attrs?: Attrs): Xml | null {
+export function opt(name: string, value: string | number | null | undefined, attrs?: Attrs | SerialisedAttrs): Xml | null {
   if (value === null || value === undefined || value === '') return null;
   return attrs ? el(name, attrs, String(value)) : el(name, String(value));
 }
 
 /** Several siblings as one piece of markup. */
 export function frag(...children: Child[]): Xml {
-  const parts: string[] = [];
-  appendChildren(children, parts);
-  return new Xml(parts.join(''));
+  return new Xml(appendChild(children, ''));
 }

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import forge from 'node-forge';
+import { SignedXml } from 'xml-crypto';
 import { el } from '../../documents/xml/canonical';
 import { createSigner, generateTestCertificate, loadPfx, signXml, verifyXmlSignature } from '../../documents/signing';
+import { C14N, RSA_SHA256, SHA256 } from '../../documents/signing/signer';
 import { scanCanonical } from '../../documents/signing/canonical-scan';
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/sunat/samples');
@@ -139,6 +141,14 @@ describe('documents/signing', () => {
       expect(verifyXmlSignature(good).ok).to.equal(true);
       const altered = readFileSync(path.join(SAMPLES, 'signed/12345678912-01-F001-1_alterado.xml'), 'latin1');
       expect(verifyXmlSignature(altered)).to.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+    });
+
+    it('refuses a valid signature that covers only part of the document', () => {
+      const partial = new SignedXml({ privateKey: signer.key, publicCert: certificate.certificatePem, signatureAlgorithm: RSA_SHA256, canonicalizationAlgorithm: C14N });
+      partial.addReference({ xpath: "//*[local-name()='Note']", transforms: [C14N], digestAlgorithm: SHA256 });
+      partial.computeSignature(canonicalInvoice(), { prefix: 'ds', location: { reference: "//*[local-name()='ExtensionContent']", action: 'append' } });
+      const xml = partial.getSignedXml().replace('F001-1</cbc:ID>', 'F001-9</cbc:ID>');
+      expect(verifyXmlSignature(xml)).to.include({ ok: false, reason: 'the signature does not cover the whole document (one Reference with URI="" expected)' });
     });
 
     it('reports an unsigned document', () => {

@@ -1,0 +1,140 @@
+/**
+ * Domain rules of the dispatch guides that relate several fields (SUNAT's GRE XSLs 2.0.1). Each returns the
+ * problems it finds; blocking ones become issues of the 422, observations become warnings.
+ */
+import { UNIT_CODES } from '../catalogs/units';
+import { issue, formatIssue, type ValidationIssue } from '../errors';
+import type { PrepareOptions } from '../types';
+import { RELATED_DOCUMENTS, TRANSPORT_MODES, type DespatchPayload } from './schema';
+
+export interface RuleFindings {
+  issues: ValidationIssue[];
+  warnings: string[];
+}
+
+/** Reasons where the goods stay with the issuer (destinatario = remitente, 2554) and where they must not (2555). */
+const RECIPIENT_IS_ISSUER = new Set(['02', '04', '07']);
+const RECIPIENT_IS_OTHER = new Set(['01', '03', '05', '06', '14', '17']);
+
+export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}): RuleFindings {
+  const issues: ValidationIssue[] = [];
+  const warnings: string[] = [];
+  const fail = (code: string | null, message: string, path: string | null, source: 'SUNAT' | 'chasqui' = code && /^\d+$/.test(code) ? 'SUNAT' : 'chasqui') =>
+    issues.push(issue(source, code, message, path));
+  const observe = (code: string, message: string) => warnings.push(formatIssue(issue('SUNAT', code, message)));
+  const e = d.envio;
+  const sender = d.tipoDoc === '09';
+
+  if (options.issuerRuc && d.emisor.ruc !== options.issuerRuc) {
+    fail('BR_ISSUER_MISMATCH', `emisor.ruc ${d.emisor.ruc} is not the company of the token (${options.issuerRuc})`, 'emisor.ruc');
+  }
+  if (options.today && d.fechaEmision > options.today) fail('2329', `fechaEmision ${d.fechaEmision} is after today (${options.today})`, 'fechaEmision');
+  if (e.fechaInicio < d.fechaEmision) fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
+
+  for (const [i, r] of d.documentosRelacionados.entries()) {
+    const known = RELATED_DOCUMENTS[r.tipo];
+    if (!(sender ? known.gre09 : known.gre31)) {
+      fail('2692', `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany a ${sender ? 'GRE remitente' : 'GRE transportista'}`, `documentosRelacionados[${i}].tipo`);
+    } else if (!sender && known.issuer && !r.emisor) {
+      fail('3380', `documentosRelacionados[${i}].emisor (RUC of who issued the ${known.name}) is required`, `documentosRelacionados[${i}].emisor`);
+    } else if (known.pattern && !known.pattern.test(r.numero)) {
+      fail('3441', `documentosRelacionados[${i}].numero '${r.numero}' is not a valid number for a ${known.name}`, `documentosRelacionados[${i}].numero`);
+    }
+  }
+
+  const issuerIsRecipient = d.destinatario.tipoDoc === '6' && d.destinatario.numDoc === d.emisor.ruc;
+  if (sender) {
+    checkSenderGuide(d, fail, observe, issuerIsRecipient);
+  } else {
+    checkCarrierGuide(d, fail, observe);
+  }
+
+  // Both guides: who drives what, unless the goods go in an M1/L vehicle (no driver or plate required).
+  const privateOrCarrier = !sender || e.modalidad === TRANSPORT_MODES.private;
+  if (privateOrCarrier && !e.vehiculoM1L) {
+    if (e.conductores.length === 0) fail('3357', 'envio.conductores must name at least the main driver', 'envio.conductores');
+    if (e.vehiculos.length === 0) fail('2566', 'envio.vehiculos must name at least the main vehicle (plate)', 'envio.vehiculos');
+  }
+  if (sender) {
+    for (const [i, v] of e.vehiculos.entries()) {
+      if (v.tuce) fail('3452', `envio.vehiculos[${i}].tuce only applies to a GRE transportista (31)`, `envio.vehiculos[${i}].tuce`);
+    }
+  }
+  const licences = new Set<string>();
+  for (const [i, c] of e.conductores.entries()) {
+    if (licences.has(c.licencia)) fail('3362', `envio.conductores[${i}] repeats a driver already listed`, `envio.conductores[${i}].licencia`);
+    licences.add(c.licencia);
+  }
+  return { issues, warnings };
+}
+
+type Fail = (code: string | null, message: string, path: string | null) => void;
+type Observe = (code: string, message: string) => void;
+
+function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issuerIsRecipient: boolean): void {
+  const e = d.envio;
+  if (!e.motivo) fail('3404', 'envio.motivo (reason for the transfer, catalog 20) is required', 'envio.motivo');
+  if (!e.modalidad) fail('2532', 'envio.modalidad (01 public or 02 private transport) is required', 'envio.modalidad');
+  if (e.motivo === '13' && !e.descripcionMotivo) fail('3457', 'envio.descripcionMotivo is required when motivo is 13 (other)', 'envio.descripcionMotivo');
+  if (e.motivo && RECIPIENT_IS_ISSUER.has(e.motivo) && !issuerIsRecipient) {
+    fail('2554', `for motivo ${e.motivo} the destinatario must be the issuer itself (tipoDoc 6, numDoc ${d.emisor.ruc})`, 'destinatario');
+  }
+  if (e.motivo && RECIPIENT_IS_OTHER.has(e.motivo) && issuerIsRecipient) {
+    fail('2555', `for motivo ${e.motivo} the destinatario cannot be the issuer`, 'destinatario');
+  }
+  if ((e.motivo === '06' || e.motivo === '17') && d.destinatario.tipoDoc !== '6') {
+    fail('3417', `for motivo ${e.motivo} the destinatario must be identified by RUC (tipoDoc 6)`, 'destinatario.tipoDoc');
+  }
+  if (e.motivo === '04') {
+    for (const end of ['partida', 'llegada'] as const) {
+      if (!e[end].codLocal) fail('3365', `envio.${end}.codLocal and envio.${end}.ruc are required when moving goods between establishments (motivo 04)`, `envio.${end}.codLocal`);
+    }
+  }
+  if ((e.motivo === '02' || e.motivo === '07') && !d.proveedor) observe('4375', `motivo ${e.motivo} should name the proveedor`);
+  if (e.motivo === '03' && !d.comprador) fail('4378', 'motivo 03 (sale delivered to a third party) needs the comprador', 'comprador');
+  if (d.comprador && e.motivo !== '03' && e.motivo !== '13') fail('4377', `comprador only applies to motivo 03 or 13, not ${e.motivo}`, 'comprador');
+  if (e.motivo !== '13') {
+    // Catalog 03 is only an observation (4320) in a 09; reason 13 is checked against another catalog (65A).
+    for (const [i, item] of d.items.entries()) {
+      if (!UNIT_CODES.has(item.unidad)) observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
+    }
+  }
+  if (d.remitente) fail('BR_GRE_PARTY', 'remitente only applies to a GRE transportista (31); in a 09 the issuer is the sender', 'remitente');
+  if (d.pagadorFlete) fail('BR_GRE_PARTY', 'pagadorFlete only applies to a GRE transportista (31)', 'pagadorFlete');
+
+  if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L) {
+    if (!e.transportista) fail('2558', 'envio.transportista (the carrier: ruc and razonSocial) is required for public transport (modalidad 01)', 'envio.transportista');
+    else if (e.transportista.ruc === d.emisor.ruc) fail('2560', 'envio.transportista cannot be the issuer; use modalidad 02 for private transport', 'envio.transportista.ruc');
+    else if (!e.transportista.registroMTC) observe('4391', 'envio.transportista.registroMTC (the carrier\'s MTC registration) is missing');
+  }
+  // Public transport declares the carrier, not its drivers and vehicles; an M1/L vehicle declares no driver.
+  if ((e.modalidad === TRANSPORT_MODES.public || e.vehiculoM1L) && e.conductores.length > 0) {
+    fail('3455', `envio.conductores must be empty for ${e.vehiculoM1L ? 'an M1/L vehicle (vehiculoM1L)' : 'public transport (modalidad 01)'}`, 'envio.conductores');
+  }
+  if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L && e.vehiculos.length > 0) {
+    fail('3354', 'envio.vehiculos must be empty for public transport (modalidad 01): the carrier declares its vehicles', 'envio.vehiculos');
+  }
+  if (e.modalidad === TRANSPORT_MODES.private && e.transportista) {
+    fail('3347', 'envio.transportista must not be given for private transport (modalidad 02)', 'envio.transportista');
+  }
+}
+
+function checkCarrierGuide(d: DespatchPayload, fail: Fail, observe: Observe): void {
+  const e = d.envio;
+  if (!d.remitente) fail('3383', 'remitente (who sends the goods) is required in a GRE transportista', 'remitente');
+  else if (d.remitente.tipoDoc === '6' && d.remitente.numDoc === d.emisor.ruc) {
+    fail('2560', 'the remitente cannot be the carrier issuing the guide', 'remitente.numDoc');
+  }
+  for (const field of ['motivo', 'modalidad', 'transportista'] as const) {
+    if (e[field] !== undefined) fail('BR_GRE_PARTY', `envio.${field} only applies to a GRE remitente (09)`, `envio.${field}`);
+  }
+  if (d.proveedor || d.comprador) fail('BR_GRE_PARTY', 'proveedor and comprador only apply to a GRE remitente (09)', d.proveedor ? 'proveedor' : 'comprador');
+  if (!d.emisor.registroMTC) observe('4391', 'emisor.registroMTC (the carrier\'s MTC registration) is missing');
+  if (!d.pagadorFlete) observe('4388', 'pagadorFlete (who pays the freight) is missing');
+  for (const v of e.vehiculos) {
+    if (!v.tuce) observe('4399', `vehicle ${v.placa} has no tuce (TUC or vehicle registration certificate)`);
+  }
+  if (d.documentosRelacionados.some((r) => r.tipo === '09')) {
+    observe('4434', 'the goods are already detailed in the related GRE remitente; SUNAT observes the repeated lines');
+  }
+}

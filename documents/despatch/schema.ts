@@ -1,0 +1,259 @@
+/**
+ * The payload of a dispatch guide (GRE): 09 issued by the sender (remitente), 31 issued by the carrier
+ * (transportista). Field names follow the spec's Spanish style; SUNAT codes come from the GRE XSLs 2.0.1.
+ * Rules that relate several fields live in `rules.ts`.
+ */
+import Joi from 'joi';
+import type { Decimal } from '../decimal';
+import { decimalSchema, dateSchema, timeSchema } from '../input/fields';
+import { customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
+
+/** Catalog 20 reasons chasqui issues. 08 import / 09 export need customs data (DAM, containers, ports) and 18 an
+ * itinerant issuer's receipts: not supported yet. */
+export const TRANSFER_REASONS: Record<string, string> = {
+  '01': 'Venta',
+  '02': 'Compra',
+  '03': 'Venta con entrega a terceros',
+  '04': 'Traslado entre establecimientos de la misma empresa',
+  '05': 'Consignacion',
+  '06': 'Devolucion',
+  '07': 'Recojo de bienes transformados',
+  '13': 'Otros',
+  '14': 'Venta sujeta a confirmacion del comprador',
+  '17': 'Traslado de bienes para transformacion',
+};
+
+/** Catalog 18. */
+export const TRANSPORT_MODES = { public: '01', private: '02' } as const;
+
+/** Catalog 61 (documents related to the transport) with the guides each may accompany. */
+/** `issuer`: SUNAT needs the RUC of who issued it (3380); in a 09 it defaults to the guide's issuer. */
+export const RELATED_DOCUMENTS: Record<string, { name: string; gre09: boolean; gre31: boolean; issuer: boolean; pattern?: RegExp }> = {
+  '01': { name: 'Factura', gre09: true, gre31: true, issuer: true, pattern: /^([F][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
+  '03': { name: 'Boleta de Venta', gre09: true, gre31: true, issuer: true, pattern: /^([B][A-Z0-9]{3}|\d{1,4}|EB01)-(?!0+$)\d{1,8}$/ },
+  '04': { name: 'Liquidacion de Compra', gre09: true, gre31: true, issuer: true, pattern: /^([L][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
+  '09': { name: 'Guia de Remision Remitente', gre09: true, gre31: true, issuer: true, pattern: /^([T][A-Z0-9]{3}|\d{1,4}|EG01|EG02)-(?!0+$)\d{1,8}$/ },
+  '12': { name: 'Ticket o cinta emitido por maquina registradora', gre09: true, gre31: true, issuer: true, pattern: /^[a-zA-Z0-9-]{1,20}-[a-zA-Z0-9-]{1,20}$/ },
+  '31': { name: 'Guia de Remision Transportista', gre09: false, gre31: true, issuer: false, pattern: /^([V][A-Z0-9]{3}|\d{1,4}|EG03)-(?!0+$)\d{1,8}$/ },
+  '48': { name: 'Comprobante de Operaciones - Ley N 29972', gre09: true, gre31: true, issuer: true, pattern: /^\d{1,4}-(?!0+$)\d{1,7}$/ },
+  '80': { name: 'Constancia de Deposito - Detraccion', gre09: true, gre31: true, issuer: false, pattern: /^(?!0+$)\d{1,15}$/ },
+};
+
+export interface DespatchAddress {
+  ubigeo: string;
+  direccion: string;
+  /** Annex code of an establishment (needed for reason 04) and the RUC that owns it. */
+  codLocal?: string;
+  ruc?: string;
+}
+
+export interface Driver {
+  tipoDoc: string;
+  numDoc: string;
+  nombres: string;
+  apellidos: string;
+  licencia: string;
+}
+
+export interface Vehicle {
+  placa: string;
+  /** Certificate of the vehicle (TUCE or CHV), when it has one; GRE 31 only. */
+  tuce?: string;
+}
+
+export interface Carrier {
+  ruc: string;
+  razonSocial: string;
+  registroMTC?: string;
+}
+
+export interface RelatedDocument {
+  tipo: string;
+  numero: string;
+  /** RUC of whoever issued the related document, when it is not the guide's issuer. */
+  emisor?: string;
+}
+
+export interface DespatchItem {
+  descripcion: string;
+  cantidad: Decimal;
+  unidad: string;
+  codigo?: string;
+  codigoSunat?: string;
+}
+
+export interface Shipment {
+  motivo?: string;
+  descripcionMotivo?: string;
+  modalidad?: '01' | '02';
+  fechaInicio: string;
+  pesoBruto: Decimal;
+  unidadPeso: 'KGM' | 'TNE';
+  bultos?: number;
+  partida: DespatchAddress;
+  llegada: DespatchAddress;
+  transportista?: Carrier;
+  conductores: Driver[];
+  vehiculos: Vehicle[];
+  /** Transport in an M1 or L category vehicle (cars, motorcycles): no carrier, driver or plate needed. */
+  vehiculoM1L: boolean;
+  transbordoProgramado: boolean;
+  retornoVehiculoVacio: boolean;
+  retornoEnvasesVacios: boolean;
+}
+
+export interface DespatchPayload {
+  tipoDoc: '09' | '31';
+  serie: string;
+  correlativo: string;
+  fechaEmision: string;
+  horaEmision: string;
+  observaciones?: string;
+  emisor: Issuer & { registroMTC?: string };
+  destinatario: Customer;
+  remitente?: Customer;
+  proveedor?: Customer;
+  comprador?: Customer;
+  /** Who pays the freight (31); a third party is identified like a customer. */
+  pagadorFlete?: { tipo: 'remitente' | 'subcontratador' } | (Customer & { tipo: 'tercero' });
+  documentosRelacionados: RelatedDocument[];
+  envio: Shipment;
+  items: DespatchItem[];
+}
+
+const mtcSchema = Joi.string()
+  .trim()
+  .pattern(/^(?!0+$)[0-9A-Z]{1,20}$/)
+  .messages({ 'string.pattern.base': '[SUNAT 4392] {#label} must be the MTC registration: 1 to 20 capital letters or digits' });
+
+const addressSchema = Joi.object({
+  ubigeo: Joi.string()
+    .pattern(/^\d{6}$/)
+    .required()
+    .messages({ 'string.pattern.base': '[SUNAT 2776] {#label} must be a 6-digit INEI ubigeo', 'any.required': '[SUNAT 2775] {#label} is required' }),
+  direccion: textSchema(500).min(3).required().messages({ 'any.required': '[SUNAT 2577] {#label} is required' }),
+  codLocal: Joi.string()
+    .pattern(/^\d{4}$/)
+    .messages({ 'string.pattern.base': '[SUNAT 3364] {#label} must be the 4-digit annex code of the establishment' }),
+  ruc: rucSchema,
+}).and('codLocal', 'ruc').messages({ 'object.and': '[SUNAT 3410] {#label} needs both codLocal and the ruc that owns the establishment' });
+
+const driverSchema = Joi.object({
+  tipoDoc: Joi.string()
+    .valid('1', '4', '7', 'A', 'B', 'C', 'D', 'E', 'F', 'G')
+    .required()
+    .messages({ 'any.only': '[SUNAT 2571] {#label} must be an identity document of catalog 06 (1 DNI, 4 carné de extranjería, 7 pasaporte, …)', 'any.required': '[SUNAT 2570] {#label} is required' }),
+  numDoc: Joi.when('tipoDoc', {
+    is: '1',
+    then: Joi.string().pattern(/^\d{8}$/).messages({ 'string.pattern.base': '[SUNAT 2569] {#label} must be a DNI of 8 digits' }),
+    otherwise: Joi.string().pattern(/^\S{1,15}$/).messages({ 'string.pattern.base': '[SUNAT 2569] {#label} must be 1 to 15 characters without spaces' }),
+  })
+    .required()
+    .messages({ 'any.required': '[SUNAT 2568] {#label} is required' }),
+  nombres: textSchema(250).required().messages({ 'any.required': '[SUNAT 3360] {#label} is required' }),
+  apellidos: textSchema(250).required().messages({ 'any.required': '[SUNAT 3361] {#label} is required' }),
+  licencia: Joi.string()
+    .pattern(/^(?!0+$)[0-9A-Z]{9,10}$/)
+    .required()
+    .messages({ 'string.pattern.base': '[SUNAT 2573] {#label} must be a driving licence of 9 or 10 capital letters or digits', 'any.required': '[SUNAT 2572] {#label} is required' }),
+});
+
+const vehicleSchema = Joi.object({
+  placa: Joi.string()
+    .uppercase()
+    .pattern(/^(?!0+$)[0-9A-Z]{6,8}$/)
+    .required()
+    .messages({ 'string.pattern.base': '[SUNAT 2567] {#label} must be a plate of 6 to 8 letters or digits without hyphens', 'any.required': '[SUNAT 2566] {#label} is required' }),
+  tuce: Joi.string()
+    .pattern(/^(?!0+$)[0-9A-Z]{10,15}$/)
+    .messages({ 'string.pattern.base': '[SUNAT 3355] {#label} must be 10 to 15 capital letters or digits' }),
+});
+
+const itemSchema = Joi.object({
+  descripcion: textSchema(500).min(3).required().messages({ 'any.required': '[SUNAT 2781] {#label} is required', 'string.min': '[SUNAT 4084] {#label} must have 3 to 500 characters' }),
+  cantidad: decimalSchema({ positive: true, maxDecimals: 10 })
+    .required()
+    .messages({ 'any.required': '[SUNAT 2580] {#label} is required', 'decimal.positive': '[SUNAT 2580] {#label} must be greater than 0' }),
+  unidad: Joi.string()
+    .pattern(/^[A-Z0-9]{1,3}$/)
+    .default('NIU')
+    .messages({ 'string.pattern.base': '[SUNAT 4320] {#label} must be a unit code of catalog 03 (NIU, KGM, ZZ, …)' }),
+  codigo: textSchema(30).messages({ 'string.max': '[SUNAT 4085] {#label} must have at most 30 characters' }),
+  codigoSunat: Joi.string()
+    .pattern(/^(?!0+$)\d{1,8}$/)
+    .messages({ 'string.pattern.base': '[SUNAT 3002] {#label} must be a UNSPSC product code of up to 8 digits' }),
+});
+
+const shipmentSchema = Joi.object({
+  motivo: Joi.string()
+    .valid(...Object.keys(TRANSFER_REASONS))
+    .messages({ 'any.only': `[SUNAT 3405] {#label} must be a transfer reason of catalog 20 chasqui issues (${Object.keys(TRANSFER_REASONS).join(', ')}); 08 import, 09 export and 18 are not supported` }),
+  descripcionMotivo: textSchema(100).min(3).messages({ 'string.min': '[SUNAT 4190] {#label} must have 3 to 100 characters' }),
+  modalidad: Joi.string()
+    .valid(TRANSPORT_MODES.public, TRANSPORT_MODES.private)
+    .messages({ 'any.only': '[SUNAT 2773] {#label} must be 01 (public transport) or 02 (private transport)' }),
+  fechaInicio: dateSchema.required().messages({ 'any.required': '[SUNAT 3406] {#label} (start of the transfer) is required' }),
+  pesoBruto: decimalSchema({ positive: true, maxDecimals: 10 })
+    .required()
+    .messages({ 'any.required': '[SUNAT 2880] {#label} (gross weight) is required', 'decimal.positive': '[SUNAT 2523] {#label} must be greater than 0' }),
+  unidadPeso: Joi.string().valid('KGM', 'TNE').default('KGM').messages({ 'any.only': '[SUNAT 2523] {#label} must be KGM or TNE' }),
+  bultos: Joi.number().integer().min(1).max(999999).messages({ 'number.base': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.integer': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.min': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.max': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999' }),
+  partida: addressSchema.required().messages({ 'any.required': '[SUNAT 2775] {#label} (origin address) is required' }),
+  llegada: addressSchema.required().messages({ 'any.required': '[SUNAT 2775] {#label} (destination address) is required' }),
+  transportista: Joi.object({
+    ruc: rucSchema.required().messages({ 'any.required': '[SUNAT 2558] {#label} is required' }),
+    razonSocial: textSchema(250).min(2).required().messages({ 'any.required': '[SUNAT 2563] {#label} is required' }),
+    registroMTC: mtcSchema,
+  }),
+  conductores: Joi.array().items(driverSchema).max(3).default([]).messages({ 'array.max': '[SUNAT 4376] {#label} may hold the main driver and at most two secondary drivers' }),
+  vehiculos: Joi.array().items(vehicleSchema).max(3).default([]).messages({ 'array.max': '[SUNAT 4389] {#label} may hold the main vehicle and at most two secondary vehicles' }),
+  vehiculoM1L: Joi.boolean().default(false),
+  transbordoProgramado: Joi.boolean().default(false),
+  retornoVehiculoVacio: Joi.boolean().default(false),
+  retornoEnvasesVacios: Joi.boolean().default(false),
+});
+
+const relatedSchema = Joi.object({
+  tipo: Joi.string()
+    .valid(...Object.keys(RELATED_DOCUMENTS))
+    .required()
+    .messages({ 'any.only': `[SUNAT 2692] {#label} must be a code of catalog 61 (${Object.keys(RELATED_DOCUMENTS).join(', ')})`, 'any.required': '[SUNAT 3376] {#label} is required' }),
+  numero: Joi.string().trim().max(40).required().messages({ 'any.required': '[SUNAT 3403] {#label} is required' }),
+  emisor: rucSchema,
+});
+
+export const despatchSchema = Joi.object({
+  tipoDoc: Joi.string().valid('09', '31').required(),
+  serie: Joi.string()
+    .required()
+    .when('tipoDoc', {
+      is: '09',
+      then: Joi.string().pattern(/^T[A-Z0-9]{3}$/).messages({ 'string.pattern.base': "[SUNAT 1001] {#label} of a GRE remitente (09) must be T followed by 3 capital letters or digits" }),
+      otherwise: Joi.string().pattern(/^V[A-Z0-9]{3}$/).messages({ 'string.pattern.base': "[SUNAT 1001] {#label} of a GRE transportista (31) must be V followed by 3 capital letters or digits" }),
+    }),
+  correlativo: Joi.string()
+    .pattern(/^(?!0+$)\d{1,8}$/)
+    .required()
+    .messages({ 'string.pattern.base': '[SUNAT 1001] {#label} must be a number of 1 to 8 digits, not zero' }),
+  fechaEmision: dateSchema.required().messages({ 'string.pattern.base': '[SUNAT 3436] {#label} must be a date YYYY-MM-DD' }),
+  horaEmision: timeSchema.required().messages({ 'any.required': '[SUNAT 3437] {#label} is required for dispatch guides', 'string.pattern.base': '[SUNAT 3438] {#label} must be a time HH:MM:SS' }),
+  observaciones: textSchema(250),
+  emisor: issuerSchema.keys({ registroMTC: mtcSchema }).required(),
+  destinatario: customerSchema.required().messages({ 'any.required': '[SUNAT 2757] {#label} (who receives the goods) is required' }),
+  remitente: customerSchema,
+  proveedor: customerSchema,
+  comprador: customerSchema,
+  pagadorFlete: Joi.alternatives().conditional('.tipo', {
+    is: 'tercero',
+    then: customerSchema.keys({ tipo: Joi.string().valid('tercero').required() }),
+    otherwise: Joi.object({
+      tipo: Joi.string()
+        .valid('remitente', 'subcontratador')
+        .required()
+        .messages({ 'any.only': '{#label} must be remitente, subcontratador or tercero' }),
+    }),
+  }),
+  documentosRelacionados: Joi.array().items(relatedSchema).default([]),
+  envio: shipmentSchema.required(),
+  items: Joi.array().items(itemSchema).min(1).max(9999).required().messages({ 'array.min': '[SUNAT 2023] {#label} must hold at least one line', 'any.required': '[SUNAT 2023] {#label} must hold at least one line' }),
+}).prefs({ abortEarly: false, convert: true, errors: { wrap: { label: "'" } } });

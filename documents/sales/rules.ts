@@ -1,0 +1,239 @@
+/**
+ * Domain rules of the sales documents that joi cannot express field by field. Each returns issues (blocking, 422)
+ * and warnings (observations); every check runs so the integrator sees all problems at once.
+ */
+import { Decimal, money, ZERO } from '../decimal';
+import { issue, type ValidationIssue } from '../errors';
+import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
+import type { DocumentTotals } from '../tax/totals';
+import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
+
+/** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
+export const RECEIPT_ID_THRESHOLD = new Decimal(700);
+const TOLERANCE = new Decimal('0.01');
+const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208']);
+
+export interface RuleReport {
+  issues: ValidationIssue[];
+  warnings: string[];
+}
+
+/** Payment form as one shape: `Contado`, or `Credito` with its instalments. */
+export interface PaymentTerms {
+  kind: 'Contado' | 'Credito';
+  instalments: Instalment[];
+}
+
+export function paymentTerms(input: SaleInput): PaymentTerms | null {
+  const p = input.formaPago;
+  if (p === undefined) return null;
+  if (typeof p === 'string') return { kind: p, instalments: [] };
+  return { kind: p.tipo, instalments: p.cuotas ?? [] };
+}
+
+function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
+  const letter = input.serie[0];
+  if (input.tipoDoc === '01' && letter !== 'F') {
+    out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a factura must start with F`, 'serie'));
+  }
+  if (input.tipoDoc === '03' && letter !== 'B') {
+    out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a boleta must start with B`, 'serie'));
+  }
+  if (input.tipoDoc !== '07' && input.tipoDoc !== '08') return;
+  const credit = input.tipoDoc === '07';
+  if (letter !== 'F' && letter !== 'B') {
+    out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a note must start with F (notes on facturas) or B (notes on boletas)`, 'serie'));
+  }
+  const ref = input.documentoAfectado;
+  if (!ref) {
+    out.push(issue('SUNAT', '2118', 'documentoAfectado (the document this note modifies) is required', 'documentoAfectado'));
+  } else {
+    if (letter === 'F' && ref.tipoDoc !== '01') {
+      out.push(issue('SUNAT', credit ? '2116' : '2204', `a note with serie ${input.serie} must modify a factura (01), not ${ref.tipoDoc}`, 'documentoAfectado.tipoDoc'));
+    }
+    if (letter === 'B' && ref.tipoDoc !== '03') {
+      out.push(issue('SUNAT', credit ? '2399' : '2400', `a note with serie ${input.serie} must modify a boleta (03), not ${ref.tipoDoc}`, 'documentoAfectado.tipoDoc'));
+    }
+    if (ref.serieNumero[0] !== (ref.tipoDoc === '01' ? 'F' : 'B')) {
+      out.push(issue('SUNAT', '2117', `documentoAfectado.serieNumero '${ref.serieNumero}' does not match its type ${ref.tipoDoc}`, 'documentoAfectado.serieNumero'));
+    }
+  }
+  const reasons: readonly string[] = credit ? CREDIT_NOTE_REASONS : DEBIT_NOTE_REASONS;
+  if (!input.motivo) {
+    out.push(issue('SUNAT', '2128', 'motivo {codigo, descripcion} (the reason of the note) is required', 'motivo'));
+  } else if (!reasons.includes(input.motivo.codigo)) {
+    out.push(issue('SUNAT', '2172', `motivo.codigo '${input.motivo.codigo}' is not a ${credit ? 'credit note reason of catalog 09' : 'debit note reason of catalog 10'} (${reasons.join(', ')})`, 'motivo.codigo'));
+  }
+}
+
+function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+  const c = input.cliente;
+  const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
+  const invoiceLike = input.tipoDoc === '01' || input.serie[0] === 'F';
+  if (exportOp && c.tipoDoc === RUC_DOC_TYPE) {
+    report.issues.push(issue('SUNAT', '2800', 'an export operation is issued to a non-domiciled customer, not to a RUC', 'cliente.tipoDoc'));
+  } else if (invoiceLike && !exportOp) {
+    const allowed = input.tipoOperacion === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
+    if (!allowed.includes(c.tipoDoc)) {
+      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${input.tipoOperacion} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
+    }
+  }
+  if (input.tipoDoc === '03' && !isIdentified(c)) {
+    if (input.tipoMoneda === 'PEN' && totals.importeTotal.gt(RECEIPT_ID_THRESHOLD)) {
+      report.issues.push(issue('SUNAT', '2514', `a boleta over S/ 700.00 (this one is S/ ${money(totals.importeTotal)}) must identify the customer (DNI, RUC, carné or passport)`, 'cliente.numDoc'));
+    } else if (input.tipoMoneda !== 'PEN') {
+      report.warnings.push('[SUNAT 2514] boleta in USD without an identified customer: it must identify the customer if it exceeds S/ 700.00 at the day\'s exchange rate');
+    }
+  }
+}
+
+function lineRules(input: SaleInput, out: ValidationIssue[]): void {
+  const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
+  let taxedRate: number | undefined;
+  input.items.forEach((item, i) => {
+    const path = `items[${i}]`;
+    const code = item.afectacionIgv;
+    if (exportOp && code !== '40') {
+      out.push(issue('SUNAT', '2642', `an export operation (${input.tipoOperacion}) needs afectacionIgv 40 on every line`, `${path}.afectacionIgv`));
+    }
+    if (!exportOp && code === '40') {
+      out.push(issue('SUNAT', '3100', `afectacionIgv 40 (export) needs an export tipoOperacion (0200–0208), not ${input.tipoOperacion}`, `${path}.afectacionIgv`));
+    }
+    if (code === '40' && !item.codigoSunat && input.tipoOperacion === '0200') {
+      out.push(issue('SUNAT', '3001', 'an exported good needs its SUNAT product code (codigoSunat, UNSPSC)', `${path}.codigoSunat`));
+    }
+    if (code === '17') {
+      if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 4) {
+        out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));
+      }
+      if (item.isc) out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
+    } else if (Number(code) <= 16) {
+      const rate = item.porcentajeIgv ?? 18;
+      if (rate !== 18 && rate !== 10) {
+        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate (18, or 10 for Ley 31556)`, `${path}.porcentajeIgv`));
+      } else if (taxedRate === undefined) taxedRate = rate;
+      else if (rate !== taxedRate) {
+        out.push(issue('chasqui', 'BR_IGV_RATE_MIXED', `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`, `${path}.porcentajeIgv`));
+      }
+    } else if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 0) {
+      out.push(issue('SUNAT', '3110', `afectacionIgv ${code} carries no IGV; porcentajeIgv must be 0 or omitted`, `${path}.porcentajeIgv`));
+    }
+    if (item.icbper && !item.cantidad.isInteger()) {
+      out.push(issue('SUNAT', '3236', 'a plastic bag line (icbper) counts bags: cantidad must be a whole number', `${path}.cantidad`));
+    }
+    if (item.isc?.sistema === '03' && !item.isc.precioSugerido) {
+      out.push(issue('SUNAT', '2373', 'ISC system 03 (precio de venta al público) needs isc.precioSugerido', `${path}.isc.precioSugerido`));
+    }
+    const gross = item.cantidad.times(item.valorUnitario);
+    let discounts = ZERO;
+    for (const d of item.descuentos ?? []) discounts = discounts.plus(d.monto);
+    if (discounts.gt(gross.toDecimalPlaces(2))) {
+      out.push(issue('SUNAT', '3290', `the line's discounts (${money(discounts)}) exceed its value (${money(gross)})`, `${path}.descuentos`));
+    }
+    if (Number(code) >= 11 && Number(code) <= 37 && code !== '17' && code !== '20' && code !== '30' && (item.descuentos?.length || item.cargos?.length)) {
+      out.push(issue('SUNAT', '2640', 'a free transfer line carries only its referential value: no discounts or charges', path));
+    }
+  });
+}
+
+function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+  const out = report.issues;
+  const hasTaxed = totals.lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000');
+  const baseAdjusted = [...(input.descuentos ?? []), ...(input.cargos ?? [])].filter((a) => a.codigo === '02' || a.codigo === '49');
+  if (!hasTaxed && (baseAdjusted.length || input.anticipos?.length)) {
+    out.push(issue('chasqui', 'BR_GLOBAL_BASE', 'global discounts 02, charges 49 and prepayments reduce the IGV base: the document needs taxed lines (afectacionIgv 10)', input.anticipos?.length ? 'anticipos' : 'descuentos'));
+  }
+  if (input.tipoDoc === '07' || input.tipoDoc === '08') {
+    for (const field of ['descuentos', 'cargos', 'anticipos'] as const) {
+      if (input[field]?.length) out.push(issue('chasqui', 'BR_NOTE_GLOBALS', `global ${field} belong to facturas and boletas; a note states its lines' values`, field));
+    }
+  }
+  if (totals.importeTotal.isNegative()) {
+    out.push(issue('SUNAT', '3280', `the payable total would be negative (${money(totals.importeTotal)}); check discounts and prepayments`, null));
+  }
+  if (input.tipoDoc === '08' && !totals.importeTotal.gt(0)) {
+    out.push(issue('SUNAT', '2062', 'a debit note must have a payable amount greater than 0', null));
+  }
+  if (input.fechaVencimiento && input.fechaVencimiento < input.fechaEmision) {
+    out.push(issue('chasqui', 'BR_DUE_DATE', `fechaVencimiento ${input.fechaVencimiento} is before fechaEmision ${input.fechaEmision}`, 'fechaVencimiento'));
+  }
+}
+
+function paymentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+  const out = report.issues;
+  const terms = paymentTerms(input);
+  if (input.tipoDoc === '03') {
+    if (terms) report.warnings.push('[SUNAT 3128] formaPago is not sent on boletas (SUNAT\'s boleta rules reject PaymentTerms); it was left out of the XML');
+    return;
+  }
+  const creditNote13 = input.tipoDoc === '07' && input.motivo?.codigo === '13';
+  if (creditNote13) {
+    if (terms?.kind !== 'Credito' || !terms.instalments.length) {
+      out.push(issue('SUNAT', '3257', 'a credit note of type 13 (ajuste de montos/fechas de pago) needs formaPago Credito with its cuotas', 'formaPago'));
+    }
+    if (input.documentoAfectado && input.documentoAfectado.tipoDoc !== '01') {
+      out.push(issue('SUNAT', '3259', 'a credit note of type 13 must modify a factura', 'documentoAfectado.tipoDoc'));
+    }
+  }
+  if (!terms) return;
+  if (terms.kind === 'Contado' && terms.instalments.length) {
+    out.push(issue('SUNAT', '3252', 'cuotas are only allowed when formaPago is Credito', 'formaPago.cuotas'));
+  }
+  if (terms.kind === 'Credito') {
+    if (!terms.instalments.length) out.push(issue('SUNAT', '3249', 'formaPago Credito needs at least one cuota {monto, fechaPago}', 'formaPago'));
+    let sum = ZERO;
+    terms.instalments.forEach((c, i) => {
+      sum = sum.plus(c.monto);
+      if (c.fechaPago <= input.fechaEmision) {
+        out.push(issue('SUNAT', '3267', `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`, `formaPago.cuotas[${i}].fechaPago`));
+      }
+    });
+    if (!creditNote13 && sum.gt(totals.importeTotal)) {
+      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than the payable total ${money(totals.importeTotal)}`, 'formaPago.cuotas'));
+    }
+  }
+}
+
+/** The integrator's totals against chasqui's: field, what chasqui computed, and the SUNAT code of the rule. */
+const TOTAL_CHECKS: { field: keyof ClientTotals; code: string; value: (t: DocumentTotals) => Decimal }[] = [
+  { field: 'gravadas', code: '3277', value: (t) => t.gravadas },
+  { field: 'exoneradas', code: '3275', value: (t) => t.exoneradas },
+  { field: 'inafectas', code: '3274', value: (t) => t.inafectas },
+  { field: 'exportacion', code: '3273', value: (t) => t.exportacion },
+  { field: 'gratuitas', code: '3276', value: (t) => t.gratuitas },
+  { field: 'ivap', code: '3293', value: (t) => t.igvIvap },
+  { field: 'igv', code: '3291', value: (t) => t.igv },
+  { field: 'isc', code: '3298', value: (t) => t.isc },
+  { field: 'icbper', code: '4321', value: (t) => t.icbper },
+  { field: 'totalImpuestos', code: '3294', value: (t) => t.totalImpuestos },
+  { field: 'valorVenta', code: '3278', value: (t) => t.valorVenta },
+  { field: 'precioVenta', code: '3279', value: (t) => t.precioVenta },
+  { field: 'descuentos', code: '4307', value: (t) => t.descuentos },
+  { field: 'cargos', code: '4308', value: (t) => t.cargos },
+  { field: 'anticipos', code: '3282', value: (t) => t.anticipos },
+  { field: 'importeTotal', code: '3280', value: (t) => t.importeTotal },
+];
+
+function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: ValidationIssue[]): void {
+  const sent = input.totales;
+  if (!sent) return;
+  for (const check of TOTAL_CHECKS) {
+    const given = sent[check.field];
+    if (given === undefined) continue;
+    const expected = check.value(totals).toDecimalPlaces(2);
+    if (given.minus(expected).abs().gte(TOLERANCE)) {
+      out.push(issue('SUNAT', check.code, `totales.${check.field} is ${money(given)} but the lines give ${money(expected)}`, `totales.${check.field}`));
+    }
+  }
+}
+
+export function checkSaleRules(input: SaleInput, totals: DocumentTotals): RuleReport {
+  const report: RuleReport = { issues: [], warnings: [] };
+  seriesRules(input, report.issues);
+  customerRules(input, totals, report);
+  lineRules(input, report.issues);
+  documentRules(input, totals, report);
+  paymentRules(input, totals, report);
+  clientTotalsRules(input, totals, report.issues);
+  return report;
+}

@@ -1,0 +1,83 @@
+/** Summaries (rc, ra, rr): validated input → rules → UBL 2.0 XML named `RUC-RC-YYYYMMDD-N`. */
+import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
+import { money } from '../decimal';
+import type { PrepareOptions, PreparedDocument } from '../types';
+import { buildSummaryXml, rcLineTotal, summaryId } from '../xml/summary';
+import { buildVoidedXml } from '../xml/voided';
+import { RECEIPT_ID_THRESHOLD } from '../sales/rules';
+import type { RcInput, VoidedInput } from './schema';
+
+/** RR lists retention (20, series R), perception (40, P) and purchase settlement (04, L) documents; RA facturas and their notes. */
+const VOIDABLE: Record<'ra' | 'rr', Record<string, string>> = {
+  ra: { '01': 'F', '07': 'F', '08': 'F' },
+  rr: { '20': 'R', '40': 'P', '04': 'L' },
+};
+
+function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: ValidationIssue[]): void {
+  if (doc.fechaReferencia > doc.fechaEmision) {
+    out.push(issue('SUNAT', '2304', `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`, 'fechaReferencia'));
+  }
+  if (options.today && doc.fechaEmision > options.today) {
+    out.push(issue('SUNAT', '2329', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
+  }
+  const seen = new Map<string, number>();
+  doc.items.forEach((line, i) => {
+    const key = `${line.tipoDoc} ${line.serieNumero}`;
+    const first = seen.get(key);
+    if (first !== undefined) out.push(issue('SUNAT', '2348', `${key} is listed twice (lines ${first + 1} and ${i + 1})`, `items[${i}].serieNumero`));
+    else seen.set(key, i);
+  });
+}
+
+function rcRules(doc: RcInput, out: ValidationIssue[]): void {
+  doc.items.forEach((line, i) => {
+    const path = `items[${i}]`;
+    if (line.serieNumero[0] !== 'B') {
+      out.push(issue('SUNAT', '2345', `a daily summary lists boletas and their notes (series B…), not ${line.serieNumero}`, `${path}.serieNumero`));
+    }
+    if (line.tipoDoc !== '03' && !line.documentoAfectado) {
+      out.push(issue('SUNAT', '2524', `a note (${line.tipoDoc}) in the summary needs documentoAfectado`, `${path}.documentoAfectado`));
+    }
+    const total = rcLineTotal(line);
+    if (line.totales.importeTotal && !line.totales.importeTotal.equals(total)) {
+      out.push(issue('SUNAT', '4027', `totales.importeTotal is ${money(line.totales.importeTotal)} but the line adds up to ${money(total)}`, `${path}.totales.importeTotal`));
+    }
+    if (doc.tipoMoneda === 'PEN' && total.gt(RECEIPT_ID_THRESHOLD) && !line.cliente) {
+      out.push(issue('SUNAT', '2514', `a document over S/ 700.00 (${money(total)}) needs its customer`, `${path}.cliente`));
+    }
+  });
+}
+
+function voidedRules(doc: VoidedInput, out: ValidationIssue[]): void {
+  const allowed = VOIDABLE[doc.tipoDoc];
+  doc.items.forEach((line, i) => {
+    const letter = allowed[line.tipoDoc];
+    const hint = doc.tipoDoc === 'ra' && line.tipoDoc === '03' ? ' (void a boleta with an rc line of estado 3)' : '';
+    if (!letter) {
+      out.push(issue('SUNAT', '2308', `${doc.tipoDoc} cannot list document type ${line.tipoDoc}; allowed: ${Object.keys(allowed).join(', ')}${hint}`, `items[${i}].tipoDoc`));
+    } else if (line.serieNumero[0] !== letter && !/^\d/.test(line.serieNumero)) {
+      out.push(issue('SUNAT', '2310', `serie of ${line.serieNumero} must start with ${letter} for document type ${line.tipoDoc}`, `items[${i}].serieNumero`));
+    }
+  });
+}
+
+export function prepareSummary(doc: RcInput | VoidedInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
+  const issues = [...earlier];
+  headerRules(doc, options, issues);
+  if (doc.tipoDoc === 'rc') rcRules(doc, issues);
+  else voidedRules(doc, issues);
+  if (issues.length) throw new DocumentValidationError(issues);
+  const id = summaryId(doc.tipoDoc.toUpperCase(), doc.fechaEmision, doc.correlativo);
+  return {
+    docType: doc.tipoDoc,
+    ruc: doc.emisor.ruc,
+    series: id.slice(0, id.lastIndexOf('-')),
+    number: Number(doc.correlativo),
+    filename: `${doc.emisor.ruc}-${id}`,
+    issueDate: doc.fechaEmision,
+    currency: doc.tipoDoc === 'rc' ? doc.tipoMoneda : null,
+    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc) : buildVoidedXml(doc),
+    totals: null,
+    warnings: [],
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Summaries: `rc` (resumen diario of boletas and their notes, condition 1 add / 2 modify / 3 void), `ra` (comunicación
+ * de baja of facturas and their notes) and `rr` (resumen de reversiones of retention, perception and liquidación docs).
+ */
+import Joi from 'joi';
+import { amountSchema, codes, currencySchema, dateSchema } from '../input/fields';
+import { IDENTITY_DOC_TYPES, issuerSchema, textSchema } from '../input/parties';
+import type { Decimal } from '../decimal';
+import type { Currency } from '../input/fields';
+import type { Issuer } from '../input/parties';
+
+export const SUMMARY_DOC_TYPES = ['rc', 'ra', 'rr'] as const;
+export type SummaryDocType = (typeof SUMMARY_DOC_TYPES)[number];
+
+const serieNumero = (messageCode: string) =>
+  Joi.string()
+    .pattern(/^[A-Z0-9]{4}-\d{1,8}$/)
+    .required()
+    .error(codes({ 'string.pattern.base': `[SUNAT ${messageCode}] {#label} must be SERIE-NUMERO (B001-123)` }));
+
+const header = {
+  correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,5}$/), Joi.number().integer().min(1).max(99999))
+    .required()
+    .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be the summary\'s sequence of the day, 1 to 5 digits' })),
+  /** Date the summary is generated (its IssueDate and the date in its ID). */
+  fechaEmision: dateSchema.required(),
+  /** Issue date of the documents it lists (ReferenceDate). */
+  fechaReferencia: dateSchema.required(),
+  emisor: issuerSchema.required(),
+};
+
+const rcLineTotals = Joi.object({
+  gravadas: amountSchema,
+  exoneradas: amountSchema,
+  inafectas: amountSchema,
+  exportacion: amountSchema,
+  gratuitas: amountSchema,
+  igv: amountSchema,
+  isc: amountSchema,
+  icbper: amountSchema,
+  otrosTributos: amountSchema,
+  otrosCargos: amountSchema,
+  importeTotal: amountSchema,
+}).required();
+
+export const rcSchema = Joi.object({
+  tipoDoc: Joi.string().valid('rc').required(),
+  ...header,
+  tipoMoneda: currencySchema.default('PEN'),
+  items: Joi.array()
+    .items(
+      Joi.object({
+        tipoDoc: Joi.string().valid('03', '07', '08').required().error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
+        serieNumero: serieNumero('2512'),
+        estado: Joi.string().valid('1', '2', '3').required().error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
+        cliente: Joi.object({
+          tipoDoc: Joi.string().valid(...IDENTITY_DOC_TYPES).required(),
+          numDoc: Joi.string().trim().pattern(/^[A-Za-z0-9-]{1,15}$/).required(),
+        }),
+        documentoAfectado: Joi.object({
+          tipoDoc: Joi.string().valid('03').required().error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
+          serieNumero: serieNumero('2117'),
+        }),
+        totales: rcLineTotals,
+      }),
+    )
+    .min(1)
+    .max(500)
+    .required(),
+});
+
+export const voidedSchema = Joi.object({
+  tipoDoc: Joi.string().valid('ra', 'rr').required(),
+  ...header,
+  items: Joi.array()
+    .items(
+      Joi.object({
+        tipoDoc: Joi.string().required(),
+        serieNumero: serieNumero('2310'),
+        motivo: textSchema(100).required(),
+      }),
+    )
+    .min(1)
+    .required(),
+});
+
+export interface RcTotals {
+  gravadas?: Decimal;
+  exoneradas?: Decimal;
+  inafectas?: Decimal;
+  exportacion?: Decimal;
+  gratuitas?: Decimal;
+  igv?: Decimal;
+  isc?: Decimal;
+  icbper?: Decimal;
+  otrosTributos?: Decimal;
+  otrosCargos?: Decimal;
+  importeTotal?: Decimal;
+}
+
+export interface RcLine {
+  tipoDoc: '03' | '07' | '08';
+  serieNumero: string;
+  estado: '1' | '2' | '3';
+  cliente?: { tipoDoc: string; numDoc: string };
+  documentoAfectado?: { tipoDoc: '03'; serieNumero: string };
+  totales: RcTotals;
+}
+
+interface SummaryHeader {
+  correlativo: string | number;
+  fechaEmision: string;
+  fechaReferencia: string;
+  emisor: Issuer;
+}
+
+export interface RcInput extends SummaryHeader {
+  tipoDoc: 'rc';
+  tipoMoneda: Currency;
+  items: RcLine[];
+}
+
+export interface VoidedInput extends SummaryHeader {
+  tipoDoc: 'ra' | 'rr';
+  items: { tipoDoc: string; serieNumero: string; motivo: string }[];
+}

@@ -1,0 +1,50 @@
+/** Factura (01) and boleta (03): UBL 2.1 Invoice as in SUNAT's guide, element order enforced by UBL-Invoice-2.1.xsd. */
+import { el } from './canonical';
+import {
+  allowanceCharge, amount, currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal,
+  partyIdentification, rootNamespaces, signatureBlock, supplierParty,
+} from './ubl';
+import { paymentTermsXml } from './sales-common';
+import type { SaleDocument } from '../sales/document';
+
+const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
+const LINE = { line: 'cac:InvoiceLine', quantity: 'cbc:InvoicedQuantity', allowanceFirst: true };
+
+export function buildInvoiceXml(doc: SaleDocument): string {
+  const d = doc.input;
+  const currency = d.tipoMoneda;
+  const t = doc.totals;
+  return el(
+    'Invoice',
+    rootNamespaces(INVOICE_NS),
+    documentHead('2.1', '2.0', doc.id),
+    el('cbc:IssueDate', d.fechaEmision),
+    d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
+    d.fechaVencimiento ? el('cbc:DueDate', d.fechaVencimiento) : null,
+    el(
+      'cbc:InvoiceTypeCode',
+      { listAgencyName: 'PE:SUNAT', listID: d.tipoOperacion, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01', name: 'Tipo de Operacion' },
+      d.tipoDoc,
+    ),
+    legends(doc.legends),
+    currencyCode(currency),
+    (d.anticipos ?? []).map((a, i) =>
+      el(
+        'cac:AdditionalDocumentReference',
+        el('cbc:ID', a.serieNumero),
+        el('cbc:DocumentTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Documento Relacionado', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo12' }, a.tipoDoc),
+        el('cbc:DocumentStatusCode', { listAgencyName: 'PE:SUNAT', listName: 'Anticipo' }, String(i + 1)),
+        el('cac:IssuerParty', partyIdentification('6', d.emisor.ruc)),
+      ),
+    ),
+    signatureBlock(d.emisor),
+    supplierParty(d.emisor),
+    customerParty(d.cliente),
+    paymentTermsXml(doc),
+    (d.anticipos ?? []).map((a, i) => el('cac:PrepaidPayment', el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)), amount('cbc:PaidAmount', a.monto, currency))),
+    t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
+    documentTaxTotal(t, currency),
+    monetaryTotal('cac:LegalMonetaryTotal', t, currency),
+    t.lines.map((l, i) => documentLine(l, i, LINE, currency)),
+  ).s;
+}

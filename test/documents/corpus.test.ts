@@ -1,0 +1,195 @@
+/**
+ * The document corpus: every fixture in test/fixtures/documents is built, signed and written as `<filename>.xml`, then
+ * SUNAT's own oracles judge the whole directory in one run of cpe-validate (XSD, SUNAT's XSL, xmlsec1 signature).
+ * Fixtures that match one of the kit's golden outputs must give the golden's totals to the cent; negative fixtures in
+ * invalid/ must give exactly their listed errors.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Decimal } from '../../documents/decimal';
+import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
+import { createSigner, generateTestCertificate, signXml, verifyXmlSignature, type Signer } from '../../documents/signing';
+
+const VALIDATOR = path.resolve(__dirname, '../../../shared/sunat/tools/cpe-validate');
+const GOLDEN = path.resolve(__dirname, '../../../shared/sunat/samples/golden/renderer');
+const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
+const INVALID = path.join(FIXTURES, 'invalid');
+
+/**
+ * Observations SUNAT's XSL is expected to raise besides those the library announces as warnings. 3249: the Factura XSL counts `cac:PaymentTerms` cuotas relative to
+ * the PaymentTerms node itself, so every credit sale is observed (the kit's golden conFormaPago is too).
+ */
+const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
+  'invoice-credit-instalments': ['3249'],
+  'invoice-complete': ['3249'],
+};
+
+/** Fixtures built like one of the kit's goldens: their totals must match it to the cent. */
+const GOLDEN_TWINS: Record<string, string> = {
+  'invoice-basic': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_OPERACION_ONEROSA.xml',
+  'invoice-igv-11-premio': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_PREMIO.xml',
+  'invoice-igv-12-donacion': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_DONACION.xml',
+  'invoice-igv-13-retiro': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO.xml',
+  'invoice-igv-14-publicidad': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_PUBLICIDAD.xml',
+  'invoice-igv-15-bonificacion': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_BONIFICACIONES.xml',
+  'invoice-igv-16-entrega-trabajadores': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_ENTREGA_A_TRABAJADORES.xml',
+  'invoice-igv-17-ivap': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_IVAP.xml',
+  'invoice-igv-20-exonerado': 'invoice/InvoiceTipoIgvTest/invoice_pr_EXONERADO_OPERACION_ONEROSA.xml',
+  'invoice-igv-21-exonerado-gratuito': 'invoice/InvoiceTipoIgvTest/invoice_pr_EXONERADO_TRANSFERENCIA_GRATUITA.xml',
+  'invoice-igv-30-inafecto': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_OPERACION_ONEROSA.xml',
+  'invoice-igv-31-inafecto-bonificacion': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_BONIFICACION.xml',
+  'invoice-igv-32-inafecto-retiro': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO.xml',
+  'invoice-igv-33-inafecto-muestras-medicas': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_MUESTRAS_MEDICAS.xml',
+  'invoice-igv-34-inafecto-convenio-colectivo': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_CONVENIO_COLECTIVO.xml',
+  'invoice-igv-35-inafecto-premio': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_PREMIO.xml',
+  'invoice-igv-36-inafecto-publicidad': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_PUBLICIDAD.xml',
+  'invoice-isc-al-valor': 'invoice/InvoiceIscTest/isc_sistemaAlValor.xml',
+  'invoice-isc-monto-fijo': 'invoice/InvoiceIscTest/isc_aplicacionAlMontoFijo.xml',
+  'invoice-isc-precio-publico': 'invoice/InvoiceIscTest/isc_sistemaDePreciosDeVentalAlPublico.xml',
+  'invoice-isc-mixed-affectations': 'invoice/InvoiceIscTest/isc_mixedTipoIgv.xml',
+  'invoice-icbper': 'invoice/InvoiceTest/icb.xml',
+  'invoice-discount-global-base': 'invoice/InvoiceDescuentosTest/descuentoGlobal_tipo02.xml',
+  'invoice-discount-global-no-base': 'invoice/InvoiceDescuentosTest/descuentoGlobal_tipo03.xml',
+  'invoice-anticipo': 'invoice/InvoiceAnticiposTest/minAnticipos.xml',
+  'invoice-due-date': 'invoice/InvoiceFechaVencimientoTest/conFechaVencimiento.xml',
+  'credit-note-01': 'creditnote/CreditNoteTest/MinData_RUC.xml',
+  'credit-note-06': 'creditnote/CreditNoteTest/MinData_RUC.xml',
+};
+
+/** Golden total amounts by UBL name: the monetary total's children and the header TaxTotal/TaxAmount. */
+function goldenTotals(file: string): Record<string, string> {
+  const xml = readFileSync(path.join(GOLDEN, file), 'utf8');
+  const total = /<cac:(?:Legal|Requested)MonetaryTotal>([\s\S]*?)<\/cac:(?:Legal|Requested)MonetaryTotal>/.exec(xml)![1];
+  const out: Record<string, string> = {};
+  for (const m of total.matchAll(/<cbc:(\w+) currencyID="\w+">([\d.]+)</g)) out[m[1]] = m[2];
+  const headerTax = xml.slice(xml.lastIndexOf('<cac:TaxTotal>', xml.search(/<cac:(?:Legal|Requested)MonetaryTotal>/)));
+  out.TaxAmount = /<cbc:TaxAmount currencyID="\w+">([\d.]+)</.exec(headerTax)![1];
+  return out;
+}
+
+/** SUNAT codes the library announced in its warnings (`[SUNAT 4391] …`). */
+function announcedCodes(warnings: string[]): string[] {
+  return warnings.flatMap((w) => /^\[SUNAT (\d{4})\]/.exec(w)?.[1] ?? []);
+}
+
+interface BuiltFixture {
+  filename: string;
+  xml: string;
+  prepared: PreparedDocument;
+}
+
+let signer: Signer;
+
+/** Build and sign one payload: what `POST /v1/cpe` does before storing the document. */
+function buildFixture(payload: unknown): BuiltFixture {
+  const prepared = prepareDocument(payload);
+  return { filename: prepared.filename, xml: signXml(prepared.xml, signer).xml, prepared };
+}
+
+interface Verdict {
+  file: string;
+  xsd: string;
+  xsl: string;
+  sig: string;
+  rejection: string | null;
+  rejection_message: string | null;
+  observations: string[];
+  xsd_errors: string[];
+  sig_errors: string[];
+  pass: boolean;
+}
+
+const fixtureNames = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length))
+  .sort();
+
+describe('document corpus (build → sign → cpe-validate)', function () {
+  this.timeout(300_000);
+  const built = new Map<string, BuiltFixture>();
+  const verdicts = new Map<string, Verdict>();
+  let dir: string;
+
+  before(function () {
+    const certificate = generateTestCertificate({ ruc: '20123456786' });
+    signer = createSigner(certificate);
+    dir = mkdtempSync(path.join(tmpdir(), 'chasqui-corpus-'));
+    for (const name of fixtureNames) {
+      const fixture = buildFixture(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
+      built.set(name, fixture);
+      writeFileSync(path.join(dir, `${fixture.filename}.xml`), fixture.xml);
+    }
+    // One validator run for the whole directory: each JVM start costs about a second.
+    const run = spawnSync(VALIDATOR, ['--json', '--require-signature', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (run.status === 2 || run.error) throw new Error(`cpe-validate could not run (install-deps?): ${run.error ?? run.stderr}`);
+    for (const line of run.stdout.split('\n')) {
+      if (!line.trim()) continue;
+      const verdict = JSON.parse(line) as Verdict;
+      verdicts.set(path.basename(verdict.file, '.xml'), verdict);
+    }
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has fixtures for every document type', () => {
+    const types = new Set([...built.values()].map((b) => b.prepared.docType));
+    expect([...types].sort()).to.deep.equal(['01', '03', '07', '08', '09', '31', 'ra', 'rc', 'rr']);
+    expect(fixtureNames.length).to.be.at.least(60);
+  });
+
+  for (const name of fixtureNames) {
+    it(`${name}: XSD, SUNAT's XSL and the signature accept it`, () => {
+      const fixture = built.get(name)!;
+      const verdict = verdicts.get(fixture.filename);
+      expect(verdict, `no verdict for ${fixture.filename}`).to.not.equal(undefined);
+      const v = verdict!;
+      expect(v.xsd, v.xsd_errors.join('\n')).to.equal('ok');
+      expect(v.sig, v.sig_errors.join('\n')).to.equal('ok');
+      // An observation is fine only where it is expected: listed above, or announced to the integrator as a warning.
+      const declared = new Set([...(EXPECTED_OBSERVATIONS[name] ?? []), ...announcedCodes(fixture.prepared.warnings)]);
+      expect(v.xsl, v.rejection_message ?? '').to.equal(v.observations.length ? 'observed' : 'accepted');
+      for (const code of v.observations) expect([...declared], `observation ${code} of ${name}`).to.include(code);
+      for (const code of EXPECTED_OBSERVATIONS[name] ?? []) expect(v.observations, `expected observation ${code}`).to.include(code);
+      expect(v.pass).to.equal(true);
+      const check = verifyXmlSignature(fixture.xml);
+      expect(check.ok, check.reason).to.equal(true);
+    });
+  }
+
+  for (const [name, golden] of Object.entries(GOLDEN_TWINS)) {
+    it(`${name}: totals equal the golden ${path.basename(golden)} to the cent`, () => {
+      const ours = built.get(name)!.prepared.totals!;
+      const theirs = goldenTotals(golden);
+      for (const [field, value] of Object.entries(theirs)) {
+        expect(new Decimal(ours[field] ?? 0).toFixed(2), field).to.equal(new Decimal(value).toFixed(2));
+      }
+    });
+  }
+});
+
+interface InvalidFixture {
+  description?: string;
+  options?: PrepareOptions;
+  errors: { error: string; path: string | null }[];
+  payload: unknown;
+}
+
+describe('negative fixtures: the exact 422 errors', () => {
+  for (const file of readdirSync(INVALID).filter((f) => f.endsWith('.json')).sort()) {
+    const fixture = JSON.parse(readFileSync(path.join(INVALID, file), 'utf8')) as InvalidFixture;
+    it(fixture.description ? `${file}: ${fixture.description}` : file, () => {
+      let caught: unknown;
+      try {
+        prepareDocument(fixture.payload, fixture.options);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).to.be.instanceOf(DocumentValidationError);
+      const issues = (caught as DocumentValidationError).issues.map((i) => ({ error: formatIssue(i), path: i.path }));
+      expect(issues).to.deep.equal(fixture.errors);
+    });
+  }
+});

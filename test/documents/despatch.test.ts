@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
+import { prepareDespatch } from '../../documents/despatch';
+import { createSigner, generateTestCertificate, signXml, verifyXmlSignature } from '../../documents/signing';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
+const CPE_VALIDATE = path.resolve(__dirname, '../../../shared/sunat/tools/cpe-validate');
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+const fixtureNames = (dir: string) => readdirSync(dir).filter((f) => /^gre-.*\.json$/.test(f));
+const codesOf = (warnings: string[]) => warnings.map((w) => /^\[SUNAT (\d+)\]/.exec(w)?.[1]).filter(Boolean);
+
+interface Verdict {
+  file: string;
+  xsd: string;
+  xsl: string;
+  sig: string;
+  observations: string[];
+  rejection_message: string | null;
+}
+
+describe('documents/despatch (GRE 09 and 31)', () => {
+  const signer = createSigner(generateTestCertificate({ ruc: '20123456786' }));
+
+  describe('the GRE corpus through SUNAT\'s validator', function () {
+    this.timeout(180_000);
+    const names = fixtureNames(FIXTURES);
+    const outDir = mkdtempSync(path.join(tmpdir(), 'chasqui-gre-'));
+    const warningsByFile = new Map<string, string[]>();
+    let verdicts: Verdict[] = [];
+
+    before(() => {
+      for (const name of names) {
+        const prepared = prepareDocument(readJson(path.join(FIXTURES, name)));
+        const file = path.join(outDir, `${prepared.filename}.xml`);
+        writeFileSync(file, signXml(prepared.xml, signer).xml);
+        warningsByFile.set(file, prepared.warnings);
+      }
+      // One run for every file: one JVM start instead of one per document. Exit 1 just means some file failed.
+      let out: string;
+      try {
+        out = execFileSync(CPE_VALIDATE, ['--json', outDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        const failure = err as { status?: number; stdout?: string };
+        if (failure.status !== 1 || !failure.stdout) throw err;
+        out = failure.stdout;
+      }
+      verdicts = out.trim().split('\n').map((l) => JSON.parse(l) as Verdict);
+    });
+
+    it('covers 09 and 31 with at least 8 fixtures', () => {
+      expect(names.length).to.be.at.least(8);
+      expect(names.some((n) => n.startsWith('gre-31-'))).to.equal(true);
+      expect(verdicts).to.have.length(names.length);
+    });
+
+    it('passes XSD, is accepted by the GRE XSL (observed only where chasqui warned) and verifies', () => {
+      for (const v of verdicts) {
+        const summary = `${path.basename(v.file)}: xsd=${v.xsd} xsl=${v.xsl} sig=${v.sig} ${v.rejection_message ?? ''}`;
+        expect(v.xsd, summary).to.equal('ok');
+        expect(v.sig, summary).to.equal('ok');
+        expect(v.xsl, summary).to.be.oneOf(['accepted', 'observed']);
+        // Every observation SUNAT's XSL raises was announced to the integrator as a warning.
+        const warned = codesOf(warningsByFile.get(v.file)!);
+        for (const code of v.observations) expect(warned, `${summary} observation ${code}`).to.include(code);
+      }
+      expect(verdicts.filter((v) => v.xsl === 'accepted').length).to.be.at.least(names.length - 2);
+    });
+  });
+
+  describe('invalid payloads', () => {
+    for (const name of fixtureNames(path.join(FIXTURES, 'invalid'))) {
+      it(`rejects ${name} with exactly the expected errors`, () => {
+        const { payload, errors } = readJson(path.join(FIXTURES, 'invalid', name)) as { payload: unknown; errors: { error: string; path: string | null }[] };
+        expect(errors.length).to.be.greaterThan(0);
+        try {
+          prepareDocument(payload);
+        } catch (err) {
+          expect(err).to.be.instanceOf(DocumentValidationError);
+          const found = (err as DocumentValidationError).issues.map((i) => ({ error: formatIssue(i), path: i.path }));
+          expect(found).to.deep.equal(errors);
+          return;
+        }
+        throw new Error('the payload was accepted');
+      });
+    }
+  });
+
+  describe('prepareDespatch', () => {
+    const guide = readJson(path.join(FIXTURES, 'gre-09-venta-privado.json'));
+
+    it('names the file RUC-09-SERIE-CORRELATIVO (correlativo as sent, like the sales documents) and returns no totals', () => {
+      const prepared = prepareDespatch({ ...guide, correlativo: '00000102' });
+      expect(prepared).to.include({ docType: '09', ruc: '20123456786', series: 'T001', number: 102, filename: '20123456786-09-T001-00000102', totals: null, currency: null });
+      expect(prepared.xml).to.include('<cbc:ID>T001-00000102</cbc:ID>');
+      expect(prepared.xml).to.include('<cbc:IssueTime>09:15:00</cbc:IssueTime>');
+    });
+
+    it('is what prepareDocument returns for 09 and 31', () => {
+      expect(prepareDocument(guide)).to.deep.equal(prepareDespatch(guide));
+    });
+
+    it('produces canonical XML that the signer digests directly and xml-crypto verifies', () => {
+      const signed = signXml(prepareDespatch(guide).xml, signer);
+      expect(verifyXmlSignature(signed.xml)).to.include({ ok: true, digest: signed.hash });
+    });
+
+    it('rejects a guide issued for another company', () => {
+      expect(() => prepareDespatch(guide, { issuerRuc: '20100000009' }))
+        .to.throw(DocumentValidationError)
+        .with.property('issues')
+        .that.deep.includes({ code: 'BR_ISSUER_MISMATCH', source: 'chasqui', message: 'emisor.ruc 20123456786 is not the company of the token (20100000009)', path: 'emisor.ruc', line: null, col: null, snippet: null });
+    });
+
+    it('rejects an issue date after today when the caller says what today is', () => {
+      expect(() => prepareDespatch(guide, { today: '2025-03-09' }))
+        .to.throw(DocumentValidationError)
+        .with.property('issues')
+        .that.satisfies((issues: { code: string }[]) => issues.some((i) => i.code === '2329'));
+    });
+
+    it('warns when a GRE 31 lacks the MTC registration and the freight payer', () => {
+      const carrierGuide = readJson(path.join(FIXTURES, 'gre-31-basico.json'));
+      delete carrierGuide.emisor.registroMTC;
+      delete carrierGuide.pagadorFlete;
+      expect(codesOf(prepareDespatch(carrierGuide).warnings)).to.deep.equal(['4391', '4388']);
+    });
+  });
+});
