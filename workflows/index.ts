@@ -2,5 +2,5 @@
  * Every workflow the chasqui worker runs, one module per capability. Deterministic code only: workflows carry ids
  * and small state, never XML, keys or passwords; activities (activities/) do the I/O.
  */
-export { companyProceduresWorkflow } from './company-procedures';
 export { documentWorkflow } from './document';
+export { companyProceduresWorkflow } from './company-procedures';

@@ -3,8 +3,6 @@ import type { Config } from '../../core/config';
 import type { Db } from '../../db/knex';
 import { addQuota, createAccount } from '../../db/accounts';
 
-export { ensureBootstrapAccount } from '../../db/accounts';
-
 const USAGE = `usage:
   chasqui accounts create --name NAME [--quota UNITS] [--json]   creates an account; prints its token once
   chasqui accounts quota --account ID --add UNITS                 adds plan 01 units (negative removes)`;

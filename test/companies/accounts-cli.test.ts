@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { accountsCommand, ensureBootstrapAccount } from '../../cli/commands/accounts';
+import { accountsCommand } from '../../cli/commands/accounts';
+import { ensureBootstrapAccount } from '../../db/accounts';
 import { getTestDb, testConfig } from '../support/services';
 import { startTestStack, type TestStack } from '../support/stack';
 import { call } from './helpers';
