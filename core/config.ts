@@ -37,6 +37,10 @@ export interface Config {
   startSimulator: boolean;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
+  /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
+  authorityTimeouts: { connectMs: number; responseMs: number };
+  /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
+  providerOseCredentials: { user: string; password: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +95,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
     },
     certificateMaxBytes: int(env, 'CHASQUI_CERTIFICATE_MAX_BYTES', 64 * 1024),
+    authorityTimeouts: {
+      connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
+      responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
+    },
+    providerOseCredentials:
+      str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
+        ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
+        : null,
   };
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;
