@@ -1,17 +1,25 @@
 import Koa from 'koa';
+import type Router from '@koa/router';
 import type { AppDeps } from './deps';
 import { envelope } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
 import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
+import { companiesRouter } from './companies/routes';
+import { openApiRouter } from './openapi';
 
-/** The Koa application: cross-cutting middleware first, then one router per resource. */
+/** One router per resource (the OpenAPI test walks these to check every route is documented). */
+export function createRouters(deps: AppDeps): Router[] {
+  return [healthRouter(deps), companiesRouter(deps), openApiRouter()];
+}
+
+/** The Koa application: cross-cutting middleware first, then the routers. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: true });
   app.use(requestId);
   app.use(envelope);
   app.use(jsonBody());
-  for (const router of [healthRouter(deps)]) {
+  for (const router of createRouters(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -12,6 +12,11 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   },
   api: { summary: 'the HTTP API only (production; configured by environment)', run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand() },
   worker: { summary: 'the Temporal worker only (production; configured by environment)', run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand() },
+  accounts: {
+    summary: 'create --name N [--quota Q] [--json] | quota --account ID --add Q: manage accounts and their tokens',
+    run: (argv) => load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+      load<typeof import('./commands/accounts')>('./commands/accounts').accountsCommand(argv, deps)),
+  },
   xml: {
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
     run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),

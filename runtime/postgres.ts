@@ -4,6 +4,14 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { logger } from '../core/logger';
 
+/** The embedded server listens on loopback only; its password protects nothing more than a local socket. */
+const EMBEDDED_PASSWORD = 'chasqui';
+
+/** How commands run beside `npm start` (accounts, migrate) reach its embedded PostgreSQL. */
+export function embeddedPostgresUrl(port: number, database = 'chasqui'): string {
+  return `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 export interface EmbeddedPostgresHandle {
   url: string;
   stop(): Promise<void>;
@@ -21,7 +29,7 @@ export async function startEmbeddedPostgres(options: {
   database?: string;
 }): Promise<EmbeddedPostgresHandle> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const password = 'chasqui';
+  const password = EMBEDDED_PASSWORD;
   const database = options.database ?? 'chasqui';
   fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
   const isRoot = os.userInfo().uid === 0;
@@ -56,7 +64,7 @@ export async function startEmbeddedPostgres(options: {
     await client.end();
   }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${options.port}/${database}`,
+    url: embeddedPostgresUrl(options.port, database),
     stop: () => pg.stop(),
   };
 }

@@ -3,3 +3,4 @@
  * and small state, never XML, keys or passwords; activities (activities/) do the I/O.
  */
 export { documentWorkflow } from './document';
+export { companyProceduresWorkflow } from './company-procedures';

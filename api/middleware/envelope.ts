@@ -2,6 +2,18 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
 import { logger } from '../../core/logger';
 
+/** The body an ApiError answers with (also what idempotency stores for a failed first request). */
+export function errorBody(err: ApiError): Record<string, unknown> {
+  return (
+    err.extra.body ?? {
+      success: false,
+      message: err.message,
+      ...(err.extra.errors ? { errors: err.extra.errors } : {}),
+      ...(err.extra.data !== undefined ? { data: err.extra.data } : {}),
+    }
+  );
+}
+
 /**
  * Every answer leaves in the standard envelope `{success, message, data}` (spec 2.7); errors never leak a stack trace.
  * Handlers set `ctx.body` to `{message, data}` (or a full body with `success`), and may set `ctx.status`.
@@ -19,12 +31,7 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     if (err instanceof ApiError) {
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.extra.headers ?? {})) ctx.set(k, v);
-      ctx.body = err.extra.body ?? {
-        success: false,
-        message: err.message,
-        ...(err.extra.errors ? { errors: err.extra.errors } : {}),
-        ...(err.extra.data !== undefined ? { data: err.extra.data } : {}),
-      };
+      ctx.body = errorBody(err);
       return;
     }
     const status = (err as { status?: number; expose?: boolean }).status;

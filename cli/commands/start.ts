@@ -6,6 +6,7 @@ import { logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
+import { ensureBootstrapAccount } from '../../db/accounts';
 import { stopAll, untilShutdownSignal } from '../lifecycle';
 
 /**
@@ -49,6 +50,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     }
     const db = await openDatabase(databaseUrl, { migrate: true });
     stops.push(['database pool', () => db.destroy()]);
+    if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);
     const temporal = await connectTemporal(config, temporalAddress);
     stops.push(['temporal client', () => temporal.connection.close()]);
     const worker = await startWorker(config, temporalAddress, db, secrets);

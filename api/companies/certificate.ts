@@ -1,0 +1,72 @@
+import busboy from 'busboy';
+import type { Context } from 'koa';
+import { ApiError, badRequest } from '../errors';
+import { loadPfx, type Certificate } from '../../documents/signing';
+
+interface CertificateForm {
+  file: Buffer | null;
+  tooLarge: boolean;
+  password: string | null;
+}
+
+/** Reads the multipart form of `POST /{ruc}/certificate`; the file is capped at `maxBytes`, nothing else is kept. */
+function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
+  return new Promise((resolve, reject) => {
+    const form: CertificateForm = { file: null, tooLarge: false, password: null };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: ctx.req.headers, limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 4096 } });
+    } catch (err) {
+      reject(badRequest(`The multipart form cannot be read: ${(err as Error).message}`, { certificate: ['send multipart/form-data'] }));
+      return;
+    }
+    parser.on('file', (name, stream) => {
+      if (name !== 'certificate') {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => (form.tooLarge = true));
+      stream.on('end', () => (form.file = Buffer.concat(chunks)));
+    });
+    parser.on('field', (name, value) => {
+      if (name === 'password') form.password = value;
+    });
+    parser.on('close', () => resolve(form));
+    parser.on('error', (err: Error) => reject(badRequest(`The multipart form cannot be read: ${err.message}`, { certificate: ['malformed multipart body'] })));
+    ctx.req.pipe(parser);
+  });
+}
+
+/**
+ * The certificate of an upload, or a 422 that says what is wrong with it: missing fields, too large, not a PFX,
+ * wrong password, no private key, expired, not yet valid, or issued to another RUC. The password is used here
+ * to open the file and then dropped.
+ */
+export async function readCertificateUpload(ctx: Context, options: { maxBytes: number; ruc: string }): Promise<Certificate> {
+  if (!ctx.is('multipart/form-data')) {
+    throw badRequest('Send the certificate as multipart/form-data with a file field "certificate" and a text field "password"', {
+      certificate: ['is required (multipart file field)'],
+    });
+  }
+  const form = await readForm(ctx, options.maxBytes);
+  const errors: Record<string, string[]> = {};
+  if (!form.file) errors.certificate = ['is required (multipart file field)'];
+  if (form.password === null) errors.password = ['is required (multipart text field)'];
+  if (Object.keys(errors).length) throw badRequest('The certificate upload is incomplete', errors);
+  if (form.tooLarge) {
+    throw rejected('too_large', `the certificate file is larger than ${options.maxBytes} bytes`);
+  }
+  const result = loadPfx(form.file!, form.password!, { maxBytes: options.maxBytes });
+  if (!result.ok) throw rejected(result.reason, result.message);
+  if (result.certificate.ruc && result.certificate.ruc !== options.ruc) {
+    throw rejected('other_ruc', `the certificate was issued to RUC ${result.certificate.ruc}, not to ${options.ruc}`);
+  }
+  return result.certificate;
+}
+
+function rejected(reason: string, message: string): ApiError {
+  const field = reason === 'wrong_password' ? 'password' : 'certificate';
+  return new ApiError(422, `The certificate cannot be used: ${message}`, { errors: { [field]: [message] }, data: { reason } });
+}

@@ -1,0 +1,64 @@
+import Joi from 'joi';
+import { badRequest } from '../errors';
+import { formatPath } from '../../documents/input/joi-issues';
+
+/** SUNAT's RUC: 11 digits, a taxpayer-type prefix, and a modulo-11 check digit (weights 5,4,3,2,7,6,5,4,3,2). */
+export function isValidRuc(ruc: string): boolean {
+  if (!/^(10|15|16|17|20)\d{9}$/.test(ruc)) return false;
+  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+  let total = 0;
+  for (let i = 0; i < 10; i++) total += Number(ruc[i]) * weights[i];
+  return (11 - (total % 11)) % 10 === Number(ruc[10]);
+}
+
+export const ruc = Joi.string()
+  .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('ruc.invalid')))
+  .messages({ 'ruc.invalid': '{#label} must be 11 digits starting 10, 15, 16, 17 or 20 with a valid SUNAT check digit' });
+
+const text = (max: number) => Joi.string().trim().min(1).max(max);
+const solUser = Joi.string().pattern(/^[A-Za-z0-9]{3,16}$/).messages({ 'string.pattern.base': '{#label} must be 3 to 16 letters or digits' });
+const password = Joi.string().min(1).max(128);
+
+export const PLAN_TYPES = ['01', '02'] as const;
+export const ENVIRONMENTS = ['01', '02'] as const;
+export const DESTINATIONS = ['tax_authority', 'own_ose', 'provider_ose'] as const;
+export const SIGNINGS = ['provider', 'external'] as const;
+export const SENDING_MODES = ['automatic', 'manual'] as const;
+export const RECEIPTS_MODES = ['individual', 'summary'] as const;
+export const RESPONSE_MODES = ['no_wait', 'wait'] as const;
+
+export const createCompanySchema = Joi.object({
+  ruc: ruc.required(),
+  business_name: text(250).required(),
+  plan_type: Joi.string().valid(...PLAN_TYPES).required(),
+  environment: Joi.string().valid(...ENVIRONMENTS).required(),
+  destination: Joi.string().valid(...DESTINATIONS),
+  signing: Joi.string().valid(...SIGNINGS),
+  confirm: Joi.boolean(),
+  sol_user: solUser,
+  sol_password: password,
+}).and('sol_user', 'sol_password');
+
+export const planSchema = Joi.object({ plan_type: Joi.string().valid(...PLAN_TYPES).required() });
+export const environmentSchema = Joi.object({ environment: Joi.string().valid(...ENVIRONMENTS).required() });
+export const sendingSchema = Joi.object({ mode: Joi.string().valid(...SENDING_MODES).required() });
+export const receiptsSchema = Joi.object({ mode: Joi.string().valid(...RECEIPTS_MODES).required() });
+export const responseSchema = Joi.object({ mode: Joi.string().valid(...RESPONSE_MODES).required() });
+export const destinationSchema = Joi.object({ destination: Joi.string().valid(...DESTINATIONS).required() });
+export const signingSchema = Joi.object({ signing: Joi.string().valid(...SIGNINGS).required() });
+export const solCredentialsSchema = Joi.object({ sol_user: solUser.required(), sol_password: password.required() });
+export const oseCredentialsSchema = Joi.object({ url: Joi.string().max(2000).required(), user: text(100).required(), password: password.required() });
+export const greCredentialsSchema = Joi.object({ client_id: text(200).required(), client_secret: password.required() });
+export const webhookSchema = Joi.object({ url: Joi.string().max(2000).allow(null).required() });
+
+/** Validates a JSON body; every problem becomes a 422 with `errors: {field: [messages]}`. */
+export function validate<T>(schema: Joi.ObjectSchema, body: unknown): T {
+  const { value, error } = schema.validate(body ?? {}, { abortEarly: false, errors: { wrap: { label: false } } });
+  if (!error) return value as T;
+  const errors: Record<string, string[]> = {};
+  for (const detail of error.details) {
+    const field = formatPath(detail.path) ?? 'body';
+    (errors[field] ??= []).push(detail.message);
+  }
+  throw badRequest('The request has invalid fields', errors);
+}

@@ -1,0 +1,269 @@
+import Router from '@koa/router';
+import {
+  DESTINATIONS,
+  ENVIRONMENTS,
+  PLAN_TYPES,
+  RECEIPTS_MODES,
+  RESPONSE_MODES,
+  SENDING_MODES,
+  SIGNINGS,
+} from './companies/schemas';
+import { PROCEDURES } from '../db/procedures';
+
+/**
+ * OpenAPI 3.1 description of every route that exists, served at /v1/openapi.json. Tests compare it with the
+ * routers (every route documented, every documented route answering) and validate real responses against it.
+ */
+
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
+const obj = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
+  type: 'object',
+  properties,
+  required,
+});
+const enumOf = (values: readonly string[]) => str({ enum: [...values] });
+const dateTime = str({ format: 'date-time' });
+
+/** `{success: true, message, data}` with the given data schema (or no data; `dataOptional` when only sometimes). */
+function ok(description: string, data?: Schema, dataOptional = false) {
+  const properties: Record<string, Schema> = { success: { const: true }, message: str() };
+  if (data) properties.data = data;
+  const required = data && !dataOptional ? ['success', 'message', 'data'] : ['success', 'message'];
+  return { description, content: { 'application/json': { schema: obj(properties, required) } } };
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  401: 'Token absent, invalid or revoked, or a signing token without company',
+  403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
+  404: 'The company does not exist',
+  409: 'The RUC is registered in another account (send confirm: true)',
+  422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
+  429: 'Rate limit exceeded; see Retry-After',
+};
+
+function errors(...codes: number[]) {
+  return Object.fromEntries(
+    codes.map((code) => [String(code), { description: ERROR_TEXT[code], content: { 'application/json': { schema: ref('Error') } } }]),
+  );
+}
+
+const rucParameter = { name: 'ruc', in: 'path', required: true, schema: str({ pattern: '^\\d{11}$' }), description: '11-digit RUC' };
+const security = [{ accountToken: [] }];
+const managed = (operation: Schema, codes: number[] = []) => ({
+  tags: ['companies'],
+  security,
+  ...operation,
+  responses: { ...(operation.responses as Schema), ...errors(401, 403, 429, ...codes) },
+});
+const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
+const companyData = obj({ company: ref('Company') });
+
+/** The PATCH settings: path, body and a summary each. */
+const SETTINGS: [string, Schema, string][] = [
+  ['plan', obj({ plan_type: enumOf(PLAN_TYPES) }), 'Change the plan'],
+  ['environment', obj({ environment: enumOf(ENVIRONMENTS) }), 'Move demo (01) to production (02); 02 to 01 is a 422'],
+  ['sending', obj({ mode: enumOf(SENDING_MODES) }), 'Who sends: automatic at signing time, or manual'],
+  ['receipts', obj({ mode: enumOf(RECEIPTS_MODES) }), 'Receipts one by one or through the daily summary'],
+  ['response', obj({ mode: enumOf(RESPONSE_MODES) }), 'Whether sending waits for the CDR'],
+  ['destination', obj({ destination: enumOf(DESTINATIONS) }), 'Where documents go; own_ose needs OSE credentials first'],
+  ['signing', obj({ signing: enumOf(SIGNINGS) }), 'Who signs; external needs destination provider_ose'],
+  ['sol-credentials', obj({ sol_user: str(), sol_password: str({ writeOnly: true }) }), 'Principal SOL user; starts the portal procedures'],
+  ['ose-credentials', obj({ url: str({ format: 'uri' }), user: str(), password: str({ writeOnly: true }) }), 'Credentials of the company own OSE (public https URL)'],
+  ['gre-credentials', obj({ client_id: str(), client_secret: str({ writeOnly: true }) }), 'Dispatch-guide (GRE) API credentials'],
+];
+
+const taxProcedure = obj({
+  state: enumOf(['pending', 'running', 'done', 'failed', 'not_applicable']),
+  attempts: { type: 'integer' },
+  last_error: nullable(str()),
+  updated_at: nullable(dateTime),
+  done_at: nullable(dateTime),
+  next_attempt_at: nullable(dateTime),
+});
+
+const company = obj({
+  ruc: str(),
+  business_name: str(),
+  plan_type: enumOf(PLAN_TYPES),
+  environment: enumOf(ENVIRONMENTS),
+  environment_name: enumOf(['demo', 'production']),
+  sending: enumOf(SENDING_MODES),
+  receipts: enumOf(RECEIPTS_MODES),
+  response: enumOf(RESPONSE_MODES),
+  destination: enumOf(DESTINATIONS),
+  signing: enumOf([...SIGNINGS, 'own_certificate']),
+  certificate: nullable(
+    obj({
+      origin: enumOf(['own', 'provider']),
+      subject: str(),
+      issuer: str(),
+      serial_number: str(),
+      valid_from: dateTime,
+      valid_to: dateTime,
+      uploaded_at: dateTime,
+    }),
+  ),
+  sol_credentials: nullable(obj({ sol_user: str(), updated_at: nullable(dateTime) })),
+  ose_credentials: nullable(obj({ url: str(), user: str(), updated_at: nullable(dateTime) })),
+  gre_credentials: nullable(obj({ client_id: str(), updated_at: nullable(dateTime) })),
+  webhook: nullable(obj({ url: str(), event: str({ const: 'cpe.resolved' }), updated_at: nullable(dateTime) })),
+  production_documents: { type: 'integer' },
+  active: { type: 'boolean' },
+  created_at: dateTime,
+  updated_at: dateTime,
+  tax_procedures: obj(Object.fromEntries(PROCEDURES.map((p) => [p, ref('TaxProcedure')]))),
+});
+
+export function openApiDocument() {
+  const settingPaths = Object.fromEntries(
+    SETTINGS.map(([path, body, summary]) => [
+      `/v1/companies/{ruc}/${path}`,
+      {
+        parameters: [rucParameter],
+        patch: managed({ summary, operationId: `patch-${path}`, requestBody: jsonBody(body), responses: { 200: ok('Updated', companyData) } }, [404, 422]),
+      },
+    ]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'chasqui',
+      version: '1',
+      description: 'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        accountToken: { type: 'http', scheme: 'bearer', description: 'Account token chq_acc_… (scope empresas:manage)' },
+        signingToken: { type: 'http', scheme: 'bearer', description: 'Company signing token chq_sig_… (scope cpe:sign)' },
+      },
+      schemas: {
+        Error: obj(
+          {
+            success: { const: false },
+            message: str(),
+            errors: { type: 'object', additionalProperties: { type: 'array', items: str() } },
+            data: { type: 'object' },
+          },
+          ['success', 'message'],
+        ),
+        TaxProcedure: taxProcedure,
+        Company: company,
+      },
+    },
+    paths: {
+      '/healthz': {
+        get: { tags: ['operations'], summary: 'Liveness', responses: { 200: ok('Alive', obj({ uptime_seconds: { type: 'integer' } })) } },
+      },
+      '/readyz': {
+        get: {
+          tags: ['operations'],
+          summary: 'Readiness: PostgreSQL and Temporal reachable',
+          responses: {
+            200: ok('Ready', obj({ database: str(), temporal: str() })),
+            503: { description: 'Not ready', content: { 'application/json': { schema: obj({ success: { const: false }, message: str(), data: { type: 'object' } }) } } },
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: { tags: ['operations'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+      '/v1/companies': {
+        get: managed({ summary: 'List the account companies', operationId: 'list-companies', responses: { 200: ok('Companies', obj({ companies: { type: 'array', items: ref('Company') }, count: { type: 'integer' } })) } }),
+        post: managed(
+          {
+            summary: 'Create a company; answers its signing token once',
+            operationId: 'create-company',
+            parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) }],
+            requestBody: jsonBody(
+              obj(
+                {
+                  ruc: str({ pattern: '^\\d{11}$' }),
+                  business_name: str(),
+                  plan_type: enumOf(PLAN_TYPES),
+                  environment: enumOf(ENVIRONMENTS),
+                  destination: enumOf(DESTINATIONS),
+                  signing: enumOf(SIGNINGS),
+                  confirm: { type: 'boolean' },
+                  sol_user: str(),
+                  sol_password: str({ writeOnly: true }),
+                },
+                ['ruc', 'business_name', 'plan_type', 'environment'],
+              ),
+            ),
+            responses: {
+              200: ok('Already exists in this account; nothing changed', obj({ company: ref('Company'), exists: { const: true } })),
+              201: ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })),
+            },
+          },
+          [409, 422],
+        ),
+      },
+      '/v1/companies/{ruc}': {
+        parameters: [rucParameter],
+        get: managed({ summary: 'The company, with tax_procedures', operationId: 'get-company', responses: { 200: ok('Company', companyData) } }, [404, 422]),
+        delete: managed(
+          { summary: 'Delete a company without production movement; revokes its tokens', operationId: 'delete-company', responses: { 200: ok('Deleted') } },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/token': {
+        parameters: [rucParameter],
+        post: managed(
+          { summary: 'Generate another signing token', operationId: 'new-token', responses: { 201: ok('Generated', obj({ token: str({ pattern: '^chq_sig_' }), token_note: str() })) } },
+          [404, 422],
+        ),
+      },
+      ...settingPaths,
+      '/v1/companies/{ruc}/certificate': {
+        parameters: [rucParameter],
+        post: managed(
+          {
+            summary: 'Upload the company own certificate (PFX); the password is used once and discarded',
+            operationId: 'upload-certificate',
+            requestBody: {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: obj({ certificate: str({ contentMediaType: 'application/x-pkcs12' }), password: str({ writeOnly: true }) }),
+                },
+              },
+            },
+            responses: { 201: ok('Stored', companyData) },
+          },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/webhook': {
+        parameters: [rucParameter],
+        patch: managed(
+          {
+            summary: 'Configure (public https URL) or disable (null) the cpe.resolved webhook',
+            operationId: 'configure-webhook',
+            requestBody: jsonBody(obj({ url: nullable(str({ format: 'uri' })) })),
+            responses: {
+              200: ok(
+                'Configured (secret shown once, only when the URL is new) or disabled (no data)',
+                obj({ webhook: obj({ url: str(), event: str({ const: 'cpe.resolved' }), secret: str({ minLength: 48, maxLength: 48 }), note: str() }, ['url', 'event', 'note']) }),
+                true,
+              ),
+            },
+          },
+          [404, 422],
+        ),
+      },
+    },
+  };
+}
+
+export function openApiRouter(): Router {
+  const router = new Router();
+  const document = openApiDocument();
+  router.get('/v1/openapi.json', (ctx) => {
+    ctx.body = document;
+  });
+  return router;
+}

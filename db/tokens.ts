@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from './knex';
+
+/**
+ * API tokens (spec 2.2, 5). A token is a random string with a prefix that tells a person what it is
+ * (`chq_acc_` account, `chq_sig_` company signing); only its SHA-256 is stored, so it is shown once.
+ */
+export const ACCOUNT_SCOPE = 'empresas:manage';
+export const COMPANY_SCOPE = 'cpe:sign';
+export type TokenScope = typeof ACCOUNT_SCOPE | typeof COMPANY_SCOPE;
+
+const PREFIX: Record<TokenScope, string> = { [ACCOUNT_SCOPE]: 'chq_acc_', [COMPANY_SCOPE]: 'chq_sig_' };
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function generateToken(scope: TokenScope): string {
+  return PREFIX[scope] + randomBytes(32).toString('base64url');
+}
+
+/** Stores the hash of `token` for the account (and company, for signing tokens); returns the token row id. */
+export async function storeToken(
+  db: Db,
+  token: string,
+  owner: { scope: TokenScope; accountId: string; companyId?: string },
+): Promise<string> {
+  const [row] = await db('api_tokens')
+    .insert({ token_hash: hashToken(token), scope: owner.scope, account_id: owner.accountId, company_id: owner.companyId ?? null })
+    .returning('id');
+  return row.id;
+}
+
+/** Generates, stores and returns a new token; the caller shows it once. */
+export async function issueToken(db: Db, owner: { scope: TokenScope; accountId: string; companyId?: string }): Promise<string> {
+  const token = generateToken(owner.scope);
+  await storeToken(db, token, owner);
+  return token;
+}
+
+export interface TokenPrincipal {
+  tokenId: string;
+  scope: TokenScope;
+  revoked: boolean;
+  accountId: string;
+  accountActive: boolean;
+  /** Null for account tokens, and for a signing token whose company no longer exists. */
+  companyId: string | null;
+  companyActive: boolean | null;
+}
+
+export async function findToken(db: Db, token: string): Promise<TokenPrincipal | null> {
+  const row = await db('api_tokens as t')
+    .join('accounts as a', 'a.id', 't.account_id')
+    .leftJoin('companies as c', 'c.id', 't.company_id')
+    .where('t.token_hash', hashToken(token))
+    .first('t.id', 't.scope', 't.revoked_at', 't.account_id', 'a.active as account_active', 't.company_id', 'c.active as company_active');
+  if (!row) return null;
+  return {
+    tokenId: row.id,
+    scope: row.scope,
+    revoked: row.revoked_at !== null,
+    accountId: row.account_id,
+    accountActive: row.account_active,
+    companyId: row.company_id,
+    companyActive: row.company_active ?? null,
+  };
+}
+
+export async function revokeCompanyTokens(db: Db, companyId: string): Promise<number> {
+  return db('api_tokens').where({ company_id: companyId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+}
