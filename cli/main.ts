@@ -21,6 +21,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
     run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
   },
+  simulator: {
+    summary: '[--port 4010] [--data-dir DIR]: the SUNAT/OSE/portal simulator with fault injection (docs/authority.md)',
+    run: (argv) => load<typeof import('./commands/simulator')>('./commands/simulator').simulatorCommand(argv),
+  },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };
 

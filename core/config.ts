@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
+import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoints';
 
 /**
  * The one place that reads the environment. Every variable is documented in docs/configuration.md;
@@ -29,8 +30,11 @@ export interface Config {
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
   providerRuc: string;
   portalUrl: string | null;
-  authorityUrl: string | null;
+  /** SUNAT/OSE endpoints (authority/endpoints.ts); CHASQUI_AUTHORITY_URL points every service at the simulator. */
+  authority: EndpointConfig;
   simulatorPort: number;
+  /** `chasqui start` runs the simulator as the demo authority unless CHASQUI_SIMULATOR=false or CHASQUI_AUTHORITY_URL is set. */
+  startSimulator: boolean;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
 }
@@ -79,8 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int(env, 'CHASQUI_RATE_LIMIT_PER_MINUTE', 120),
     providerRuc: str(env, 'CHASQUI_PROVIDER_RUC') ?? '20100066603',
     portalUrl: str(env, 'CHASQUI_PORTAL_URL'),
-    authorityUrl: str(env, 'CHASQUI_AUTHORITY_URL'),
+    authority: endpointConfigFromEnv(env),
     simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
+    startSimulator: env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
     procedures: {
       retryInitialSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_INITIAL_SECONDS', 30),
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),

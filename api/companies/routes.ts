@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
+import type { ObjectSchema } from 'joi';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -150,7 +151,7 @@ export function companiesRouter(deps: AppDeps): Router {
   /** A PATCH that validates its body, computes the changes (or throws a 422) and answers with the company. */
   function setting<T>(
     path: string,
-    schema: import('joi').ObjectSchema,
+    schema: ObjectSchema,
     change: (company: CompanyRow, input: T) => CompanyChanges | Promise<CompanyChanges>,
     message: string,
     options: { rerunsProcedures?: boolean } = {},

@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
 import { ensureBootstrapAccount } from '../../db/accounts';
+import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal } from '../lifecycle';
 
 /**
@@ -48,6 +49,16 @@ export async function startCommand(_argv: string[]): Promise<number> {
       temporalUi = server.uiUrl;
       logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
     }
+    let simulatorUrl: string | null = null;
+    if (config.startSimulator && !config.authority.authorityUrl) {
+      // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
+      const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator') });
+      stops.push(['simulator', simulator.close]);
+      simulatorUrl = simulator.url;
+      config.authority = { ...config.authority, authorityUrl: simulator.url };
+      config.portalUrl ??= simulator.url;
+      logger.info({ url: simulator.url }, 'SUNAT/OSE simulator running as the demo authority');
+    }
     const db = await openDatabase(databaseUrl, { migrate: true });
     stops.push(['database pool', () => db.destroy()]);
     if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);
@@ -57,7 +68,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['worker', worker.stop]);
     const api = await startApi(config, db, temporal, secrets, config.port, config.host);
     stops.push(['api', api.stop]);
-    printWelcome(config, api.url, temporalUi);
+    printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
     logger.error({ err }, 'start-up failed; stopping what was started');
     await shutdown();
@@ -78,12 +89,13 @@ function localMasterKey(dataDir: string): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-function printWelcome(config: Config, apiUrl: string, temporalUi: string | null): void {
+function printWelcome(config: Config, apiUrl: string, temporalUi: string | null, simulatorUrl: string | null): void {
   const lines = [
     '',
     'chasqui is running',
     `  API          ${apiUrl}   (health: ${apiUrl}/readyz, OpenAPI: ${apiUrl}/v1/openapi.json)`,
     `  Temporal UI  ${temporalUi ?? `(external Temporal at ${config.temporal.address})`}`,
+    `  authority    ${simulatorUrl ? `simulator ${simulatorUrl} (faults: ${simulatorUrl}/__admin/rules)` : config.authority.authorityUrl ?? 'SUNAT / OSE (configured endpoints)'}`,
     `  data         ${config.dataDir}`,
     '',
     config.bootstrapAccountToken
