@@ -102,7 +102,9 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(done.result).to.include({ code: '0', reached_sunat: true }).and.not.have.property('action');
     expect(done.cdr_zip).to.be.a('string').with.length.above(100);
     expect(await events(doc.id)).to.have.length(1);
-    const state = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+    const handle = stack.temporal.workflow.getHandle(documentWorkflowId(doc.id));
+    expect(await handle.result()).to.equal('accepted');
+    const state = await handle.describe();
     expect(state.status.name).to.equal('COMPLETED');
     expect(state.typedSearchAttributes.get(DocStatusKey)).to.equal('accepted');
     expect(state.typedSearchAttributes.get(RucKey)).to.equal(RUC);
