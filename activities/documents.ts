@@ -12,6 +12,7 @@ import {
   type SolCredentials,
 } from '../authority';
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
+import { connectionFailure } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
@@ -60,7 +61,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
         deps.config.authority,
       );
     } catch (err) {
-      return notSendable('NO_ENDPOINT', (err as Error).message);
+      return connectionFailure('NO_ENDPOINT', (err as Error).message);
     }
     const sol = company.sol_user && company.sol_password_sealed
       ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
@@ -76,11 +77,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
     } else if (sol) {
       creds = { ruc: doc.ruc, ...sol };
     }
-    if (!creds) return notSendable('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
+    if (!creds) return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
     let greCreds: GreCredentials | null = null;
     if (GRE_TYPES.has(doc.doc_type)) {
       if (!company.gre_client_id || !company.gre_client_secret_sealed || !sol) {
-        return notSendable('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
+        return connectionFailure('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
       }
       greCreds = { ruc: doc.ruc, ...sol, clientId: company.gre_client_id, clientSecret: deps.secrets.open(company.gre_client_secret_sealed) };
     }
@@ -194,24 +195,6 @@ function classify(result: AuthorityResult, step: 'send' | 'ticket' | 'query', cu
   }
 }
 
-function notSendable(code: string, message: string): AuthorityResult {
-  return {
-    origin: 'connection',
-    reached_sunat: false,
-    action: 'retry',
-    status: 'unknown',
-    code,
-    message,
-    errors: [`[chasqui ${code}] ${message}`],
-    observations: [],
-    alreadyReported: false,
-    needsStatusQuery: false,
-    ticket: null,
-    cdrZip: null,
-    cdr: null,
-    httpStatus: null,
-  };
-}
 
 /** Spec 2.5 `result`; `action` is left out on acceptance (7.5), and a timeout carries `success: false` and the id. */
 export function toDocumentResult(externalId: string, r: AuthorityResult): DocumentResult {
