@@ -2,6 +2,7 @@ import type { ActivityDeps } from './deps';
 import { createCompanyProcedureActivities } from './company-procedures';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
+import { createWebhookActivities } from './webhooks';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCompanyProcedureActivities(deps),
     ...createDocumentActivities(deps),
     ...createSweeperActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

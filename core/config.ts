@@ -26,6 +26,10 @@ export interface Config {
   retiredMasterKeys: string[];
   bootstrapAccountToken: string | null;
   webhookAllowPrivate: boolean;
+  /** How long a webhook receiver has to answer (spec 8: 10 s). */
+  webhookTimeoutMs: number;
+  /** PEM file of an extra CA trusted for webhook receivers besides the system's (a self-signed receiver in development). */
+  webhookCaFile: string | null;
   rateLimitPerMinute: number;
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
   providerRuc: string;
@@ -84,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     bootstrapAccountToken: str(env, 'CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'),
     webhookAllowPrivate: bool(env, 'CHASQUI_WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: int(env, 'CHASQUI_WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookCaFile: str(env, 'CHASQUI_WEBHOOK_CA_FILE'),
     rateLimitPerMinute: int(env, 'CHASQUI_RATE_LIMIT_PER_MINUTE', 120),
     providerRuc: str(env, 'CHASQUI_PROVIDER_RUC') ?? '20100066603',
     portalUrl: str(env, 'CHASQUI_PORTAL_URL'),

@@ -9,6 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
+import { startWebhookDelivery } from './webhook-delivery';
 import type { DocStatus, DocumentActivities, DocumentWorkflowInput, DocumentWorkflowState, StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -74,7 +75,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     { key: DocStatusKey, value: plan.status },
   ]);
 
-  if (isResolved(plan.status)) return plan.status;
+  if (isResolved(plan.status)) return notified(externalId, plan.status);
   if (plan.status === 'to_send') {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
@@ -87,7 +88,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     resendRequested = recheckRequested = false;
     const outcome = step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
     publish(outcome);
-    if (outcome.kind === 'resolved') return outcome.status;
+    if (outcome.kind === 'resolved') return notified(externalId, outcome.status);
 
     if (outcome.kind === 'retry') {
       state.connectionFailures++;
@@ -113,6 +114,12 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       await continueAsNew<typeof documentWorkflow>({ externalId, connectionFailures: state.connectionFailures });
     }
   }
+}
+
+/** Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved` (a no-op when it was already started). */
+async function notified(externalId: string, status: DocStatus): Promise<DocStatus> {
+  await startWebhookDelivery(externalId);
+  return status;
 }
 
 function isResolved(status: DocStatus): boolean {

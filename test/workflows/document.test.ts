@@ -17,10 +17,14 @@ describe('document workflow (time-skipping)', function () {
   let bundle: WorkflowBundleWithSourceMap;
 
   before(async () => {
-    env = await createTimeSkippingEnv();
     bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
   });
-  after(() => env?.teardown());
+  // A server per test: resolution starts an abandoned webhook child, after which the test server stops skipping time
+  // (temporalio/sdk-typescript#1101), so no test may inherit another's clock.
+  beforeEach(async () => {
+    env = await createTimeSkippingEnv();
+  });
+  afterEach(() => env?.teardown());
 
   const outcome = (kind: StepOutcome['kind'], status: StepOutcome['status'], extra: Partial<StepOutcome> = {}): StepOutcome => ({
     kind,
@@ -54,7 +58,8 @@ describe('document workflow (time-skipping)', function () {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      activities,
+      // Resolution starts the webhook delivery child; these companies have no webhook configured.
+      activities: { ...activities, openWebhookDelivery: async () => null },
     });
     return worker.runUntil(async () => {
       const workflowId = `cpe-${randomUUID()}`;

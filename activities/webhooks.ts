@@ -1,0 +1,142 @@
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import got, { TimeoutError } from 'got';
+import type { ActivityDeps } from './deps';
+import { checkPublicHttpsUrl } from '../core/net-guard';
+import { logger } from '../core/logger';
+import { findCompanyById } from '../db/companies';
+import { findDocument, toApiDocument, type DocumentRow } from '../db/documents';
+import { cancelDelivery, findAttempt, findDelivery, openOriginalDelivery, recordAttempt, type DeliveryRow } from '../db/webhooks';
+import {
+  WEBHOOK_EVENT,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_WAITS_MS,
+  type AttemptOutcome,
+  type DeliveryStatus,
+  type WebhookActivities,
+} from '../workflows/webhook-types';
+
+/** Spec 6 body: `document` is exactly what GET /v1/cpe/{external_id} returns. */
+export function webhookBody(doc: DocumentRow, sentAt: Date): string {
+  return JSON.stringify({ event: WEBHOOK_EVENT, sent_at: limaTimestamp(sentAt), document: toApiDocument(doc) });
+}
+
+/** X-Firma: hex HMAC-SHA256 of the raw body with the company's secret. */
+export function webhookSignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+}
+
+/** ISO 8601 with an explicit offset in Peru's time (UTC-5 all year, no daylight saving). */
+export function limaTimestamp(at: Date): string {
+  return new Date(at.getTime() - 5 * 3_600_000).toISOString().replace('Z', '-05:00');
+}
+
+/** Connects to the addresses the target check approved, so a DNS answer that changes in between is never used. */
+function pinnedLookup(addresses: string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, entries);
+    else callback(null, entries[0].address, entries[0].family);
+  }) as LookupFunction;
+}
+
+interface PostResult {
+  url: string;
+  httpStatus: number | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+/**
+ * The I/O of the webhook delivery workflow. Each attempt reads the company's current URL and secret (a disabled or
+ * changed URL applies to attempts not yet made), re-checks the target, builds and signs the body from the current
+ * document row and records the attempt. Safe to run twice: a recorded attempt is returned, not repeated.
+ */
+export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db' | 'secrets'>): WebhookActivities {
+  const { config, db } = deps;
+  // Node's `ca` replaces the system roots, so the extra CA is added to them.
+  const certificateAuthority = config.webhookCaFile ? [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')] : undefined;
+
+  async function post(target: string, secret: string, delivery: DeliveryRow, doc: DocumentRow): Promise<PostResult> {
+    const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
+    if (!check.ok) return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
+    const body = webhookBody(doc, new Date());
+    const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
+    try {
+      const res = await got.post(check.url, {
+        body,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'chasqui-webhooks',
+          'X-Evento': WEBHOOK_EVENT_HEADER,
+          'X-Entrega': delivery.id,
+          'X-Firma': webhookSignature(secret, body),
+        },
+        timeout: { request: config.webhookTimeoutMs },
+        followRedirect: false,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        dnsLookup: pinnedLookup(check.addresses),
+        https: { certificateAuthority },
+      });
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      const redirect = res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : '';
+      return { url: target, httpStatus: res.statusCode, latencyMs: latency(), error: ok ? null : `HTTP ${res.statusCode}${redirect}` };
+    } catch (err) {
+      const error = err instanceof TimeoutError
+        ? `no answer within ${config.webhookTimeoutMs} ms`
+        : `${(err as { code?: string }).code ?? 'ERROR'}: ${(err as Error).message}`;
+      return { url: target, httpStatus: null, latencyMs: latency(), error };
+    }
+  }
+
+  const outcomeOf = (row: DeliveryRow, httpStatus: number | null = null): AttemptOutcome => ({
+    status: row.status,
+    attempts: row.attempts,
+    httpStatus,
+    error: row.last_error,
+  });
+
+  return {
+    async openWebhookDelivery(externalId) {
+      const doc = await findDocument(db, externalId);
+      if (!doc) throw new Error(`document ${externalId} does not exist`);
+      const company = await findCompanyById(db, doc.company_id);
+      if (!company?.webhook_url) return null;
+      const delivery = await openOriginalDelivery(db, doc, WEBHOOK_EVENT);
+      return { deliveryId: delivery.id, status: delivery.status, attempts: delivery.attempts };
+    },
+
+    async attemptWebhookDelivery(deliveryId, number) {
+      const delivery = await findDelivery(db, deliveryId);
+      if (!delivery) throw new Error(`webhook delivery ${deliveryId} does not exist`);
+      const recorded = await findAttempt(db, deliveryId, number);
+      if (delivery.status !== 'pending' || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
+      const company = await findCompanyById(db, delivery.company_id);
+      if (!company?.webhook_url || !company.webhook_secret_sealed) {
+        return outcomeOf(await cancelDelivery(db, deliveryId, 'the webhook was disabled before this attempt'));
+      }
+      const doc = await findDocument(db, delivery.document_id);
+      if (!doc) throw new Error(`document ${delivery.document_id} of delivery ${deliveryId} does not exist`);
+      const startedAt = new Date();
+      const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, doc);
+      const delivered = result.error === null;
+      const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
+      const row = await recordAttempt(
+        db,
+        deliveryId,
+        { number, url: result.url, started_at: startedAt, http_status: result.httpStatus, latency_ms: result.latencyMs, error: result.error, delivered },
+        { status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null },
+      );
+      logger.info(
+        { deliveryId, externalId: doc.id, ruc: doc.ruc, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
+        'webhook attempt recorded',
+      );
+      return outcomeOf(row, result.httpStatus);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { Db } from './knex';
+import type { DeliveryStatus } from '../workflows/webhook-types';
+
+/** A webhook_deliveries row; its id is the X-Entrega header of every attempt. */
+export interface DeliveryRow {
+  id: string;
+  company_id: string;
+  document_id: string;
+  event: string;
+  redelivery_of: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+export interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  number: number;
+  url: string;
+  started_at: Date;
+  http_status: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  delivered: boolean;
+}
+
+export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
+
+/** The document's original delivery of `event`, created on first call (concurrent calls get the same row). */
+export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
+  await db('webhook_deliveries')
+    .insert({ company_id: doc.company_id, document_id: doc.id, event })
+    .onConflict(db.raw('(document_id, event) where redelivery_of is null'))
+    .ignore();
+  return db<DeliveryRow>('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first() as Promise<DeliveryRow>;
+}
+
+/** A new delivery (new X-Entrega) of the same document and event. */
+export async function insertRedelivery(db: Db, of: DeliveryRow): Promise<DeliveryRow> {
+  const [row] = await db('webhook_deliveries')
+    .insert({ company_id: of.company_id, document_id: of.document_id, event: of.event, redelivery_of: of.id })
+    .returning('*');
+  return row as DeliveryRow;
+}
+
+export function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return Promise.resolve(undefined);
+  return db<DeliveryRow>('webhook_deliveries').where({ id }).first();
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  documentId?: string;
+  limit: number;
+  /** Only deliveries created before this one (the previous page's last id). */
+  before?: DeliveryRow;
+}
+
+/** The company's deliveries, newest first. */
+export function listDeliveries(db: Db, companyId: string, filter: DeliveryFilter): Promise<DeliveryRow[]> {
+  const query = db<DeliveryRow>('webhook_deliveries').where({ company_id: companyId });
+  if (filter.status) query.where({ status: filter.status });
+  if (filter.documentId) query.where({ document_id: filter.documentId });
+  if (filter.before) {
+    const { created_at, id } = filter.before;
+    query.where((q) => q.where('created_at', '<', created_at).orWhere((q2) => q2.where({ created_at }).andWhere('id', '<', id)));
+  }
+  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
+}
+
+export function listAttempts(db: Db, deliveryId: string): Promise<AttemptRow[]> {
+  return db<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('number');
+}
+
+export function findAttempt(db: Db, deliveryId: string, number: number): Promise<AttemptRow | undefined> {
+  return db<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId, number }).first();
+}
+
+/**
+ * Records attempt `attempt.number` and moves the delivery on, in one transaction. A second record of the same attempt
+ * (a retried activity) changes nothing. `nextAttemptAt` is null when no attempt follows.
+ */
+export async function recordAttempt(
+  db: Db,
+  deliveryId: string,
+  attempt: NewAttempt,
+  next: { status: DeliveryStatus; nextAttemptAt: Date | null },
+): Promise<DeliveryRow> {
+  return db.transaction(async (trx) => {
+    const inserted = await trx('webhook_attempts')
+      .insert({ delivery_id: deliveryId, ...attempt })
+      .onConflict(['delivery_id', 'number'])
+      .ignore()
+      .returning('id');
+    if (inserted.length) {
+      await trx('webhook_deliveries')
+        .where({ id: deliveryId })
+        .update({
+          status: next.status,
+          attempts: attempt.number,
+          next_attempt_at: next.nextAttemptAt,
+          last_error: attempt.error,
+          updated_at: trx.fn.now(),
+          completed_at: next.status === 'pending' ? null : trx.fn.now(),
+        });
+    }
+    return (await trx('webhook_deliveries').where({ id: deliveryId }).first()) as DeliveryRow;
+  });
+}
+
+/** Ends a pending delivery without another attempt (the webhook was disabled). */
+export async function cancelDelivery(db: Db, deliveryId: string, reason: string): Promise<DeliveryRow> {
+  const [row] = await db('webhook_deliveries')
+    .where({ id: deliveryId, status: 'pending' })
+    .update({ status: 'cancelled', last_error: reason, next_attempt_at: null, updated_at: db.fn.now(), completed_at: db.fn.now() })
+    .returning('*');
+  return (row as DeliveryRow | undefined) ?? ((await findDelivery(db, deliveryId)) as DeliveryRow);
+}

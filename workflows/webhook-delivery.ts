@@ -1,0 +1,59 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import {
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_WAITS_MS,
+  type DeliveryStatus,
+  type WebhookActivities,
+  type WebhookDeliveryInput,
+} from './webhook-types';
+
+const { openWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+  // One POST has its own 10 s budget (CHASQUI_WEBHOOK_TIMEOUT_MS); the rest is DNS and the database.
+  startToCloseTimeout: '1 minute',
+  // Attempts are counted by this workflow; what Temporal retries here is infrastructure failure (database down, worker lost).
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/** The original delivery of a document's resolution: one workflow per document, started once. */
+export const webhookWorkflowId = (externalId: string) => `webhook-cpe-${externalId}`;
+/** A redelivery the account asked for: one workflow per new delivery. */
+export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+
+/**
+ * Delivers one `cpe.resolved` notice: up to 5 attempts, each an activity that reads the company's current URL and
+ * secret, builds and signs the body, POSTs it and records the attempt; a durable sleep (30 s, 2, 8, 30 min) between
+ * failed attempts, so every attempt and wait is visible in the history. Carries ids only.
+ * Returns how the delivery ended; `not_configured` when the company had no webhook when the document resolved.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<DeliveryStatus | 'not_configured'> {
+  const opened = input.deliveryId
+    ? { deliveryId: input.deliveryId, status: 'pending' as const, attempts: 0 }
+    : await openWebhookDelivery(input.externalId);
+  if (!opened) return 'not_configured';
+  let status = opened.status;
+  for (let number = opened.attempts + 1; status === 'pending' && number <= WEBHOOK_MAX_ATTEMPTS; number++) {
+    if (number > 1) await sleep(WEBHOOK_RETRY_WAITS_MS[number - 2]);
+    ({ status } = await attemptWebhookDelivery(opened.deliveryId, number));
+  }
+  return status;
+}
+
+/**
+ * For workflows that resolve documents (the document workflow, the daily summary): starts the document's webhook
+ * delivery as a child that outlives its parent. Its id makes it start once; a second call is harmless.
+ */
+export async function startWebhookDelivery(externalId: string): Promise<void> {
+  try {
+    await startChild(webhookDeliveryWorkflow, {
+      workflowId: webhookWorkflowId(externalId),
+      args: [{ externalId }],
+      parentClosePolicy: 'ABANDON',
+      // Not even after it has completed: a resolution is notified once; the account asks for redeliveries.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `cpe.resolved notice of ${externalId}`,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
