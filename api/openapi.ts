@@ -9,6 +9,7 @@ import {
   SIGNINGS,
 } from './companies/schemas';
 import { PROCEDURES } from '../db/procedures';
+import { DELIVERY_STATUSES } from './webhooks/routes';
 
 /**
  * OpenAPI 3.1 description of every route that exists, served at /v1/openapi.json. Tests compare it with the
@@ -39,7 +40,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Token absent, invalid or revoked, or a signing token without company',
   403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
   404: 'The company does not exist',
-  409: 'The RUC is registered in another account (send confirm: true)',
+  409: 'The RUC is registered in another account (send confirm: true); a webhook delivery still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
   429: 'Rate limit exceeded; see Retry-After',
 };
@@ -117,6 +118,38 @@ const company = obj({
   tax_procedures: obj(Object.fromEntries(PROCEDURES.map((p) => [p, ref('TaxProcedure')]))),
 });
 
+const webhookDelivery = obj({
+  id: str({ format: 'uuid', description: 'The X-Entrega header of every attempt of this delivery' }),
+  external_id: str({ format: 'uuid' }),
+  event: str({ const: 'cpe.resolved' }),
+  status: enumOf(DELIVERY_STATUSES),
+  attempts_made: { type: 'integer' },
+  max_attempts: { type: 'integer' },
+  next_attempt_at: nullable(dateTime),
+  last_error: nullable(str()),
+  redelivery_of: nullable(str({ format: 'uuid' })),
+  created_at: dateTime,
+  completed_at: nullable(dateTime),
+});
+
+const webhookAttempt = obj({
+  number: { type: 'integer' },
+  url: str(),
+  started_at: dateTime,
+  http_status: nullable({ type: 'integer' }),
+  latency_ms: nullable({ type: 'integer' }),
+  error: nullable(str()),
+  delivered: { type: 'boolean' },
+});
+
+const webhookDeliveryDetail = obj({
+  ...(webhookDelivery.properties as Record<string, Schema>),
+  attempts: { type: 'array', items: ref('WebhookAttempt') },
+});
+
+const deliveryParameter = { name: 'id', in: 'path', required: true, schema: str({ format: 'uuid' }), description: 'Delivery id (X-Entrega)' };
+const webhooksTag = { tags: ['webhooks'] };
+
 export function openApiDocument() {
   const settingPaths = Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
@@ -152,6 +185,8 @@ export function openApiDocument() {
         ),
         TaxProcedure: taxProcedure,
         Company: company,
+        WebhookDelivery: webhookDelivery,
+        WebhookAttempt: webhookAttempt,
       },
     },
     paths: {
@@ -253,6 +288,52 @@ export function openApiDocument() {
             },
           },
           [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/webhook/deliveries': {
+        parameters: [rucParameter],
+        get: managed(
+          {
+            ...webhooksTag,
+            summary: 'The company webhook deliveries, newest first',
+            operationId: 'list-webhook-deliveries',
+            parameters: [
+              { name: 'status', in: 'query', required: false, schema: enumOf(DELIVERY_STATUSES) },
+              { name: 'external_id', in: 'query', required: false, schema: str({ format: 'uuid' }), description: 'Only the deliveries of this document' },
+              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+              { name: 'before', in: 'query', required: false, schema: str({ format: 'uuid' }), description: 'next_before of the previous page' },
+            ],
+            responses: {
+              200: ok('Deliveries', obj({ deliveries: { type: 'array', items: ref('WebhookDelivery') }, count: { type: 'integer' }, next_before: nullable(str({ format: 'uuid' })) })),
+            },
+          },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/webhook/deliveries/{id}': {
+        parameters: [rucParameter, deliveryParameter],
+        get: managed(
+          {
+            ...webhooksTag,
+            summary: 'One delivery with every attempt (time, URL, HTTP status, latency, error)',
+            operationId: 'get-webhook-delivery',
+            responses: {
+              200: ok('Delivery', obj({ delivery: webhookDeliveryDetail })),
+            },
+          },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/webhook/deliveries/{id}/redeliver': {
+        parameters: [rucParameter, deliveryParameter],
+        post: managed(
+          {
+            ...webhooksTag,
+            summary: 'Deliver the same notice again as a new delivery (new X-Entrega), with the current URL and secret',
+            operationId: 'redeliver-webhook',
+            responses: { 202: ok('Redelivery queued', obj({ delivery: ref('WebhookDelivery') })) },
+          },
+          [404, 409, 422],
         ),
       },
     },

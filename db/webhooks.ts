@@ -48,6 +48,10 @@ export async function insertRedelivery(db: Db, of: DeliveryRow): Promise<Deliver
   return row as DeliveryRow;
 }
 
+export async function deleteDelivery(db: Db, id: string): Promise<void> {
+  await db('webhook_deliveries').where({ id }).delete();
+}
+
 export function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return Promise.resolve(undefined);
   return db<DeliveryRow>('webhook_deliveries').where({ id }).first();

@@ -1,0 +1,116 @@
+import Router from '@koa/router';
+import Joi from 'joi';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { ApiError, badRequest, notFound } from '../errors';
+import { authenticate, requireScope } from '../auth';
+import { rateLimit } from '../middleware/rate-limit';
+import { loadCompany } from '../companies/routes';
+import { validate } from '../companies/schemas';
+import { ACCOUNT_SCOPE } from '../../db/tokens';
+import type { CompanyRow } from '../../db/companies';
+import { deleteDelivery, findDelivery, insertRedelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
+import { redeliveryWorkflowId, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+import { WEBHOOK_MAX_ATTEMPTS, type DeliveryStatus } from '../../workflows/webhook-types';
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** A delivery as the account sees it; `id` is the X-Entrega its receiver got. */
+export function presentDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    external_id: row.document_id,
+    event: row.event,
+    status: row.status,
+    attempts_made: row.attempts,
+    max_attempts: WEBHOOK_MAX_ATTEMPTS,
+    next_attempt_at: iso(row.next_attempt_at),
+    last_error: row.last_error,
+    redelivery_of: row.redelivery_of,
+    created_at: iso(row.created_at)!,
+    completed_at: iso(row.completed_at),
+  };
+}
+
+function presentAttempt(row: AttemptRow) {
+  return {
+    number: row.number,
+    url: row.url,
+    started_at: iso(row.started_at)!,
+    http_status: row.http_status,
+    latency_ms: row.latency_ms,
+    error: row.error,
+    delivered: row.delivered,
+  };
+}
+
+const uuid = Joi.string().guid();
+const listQuery = Joi.object({
+  status: Joi.string().valid(...DELIVERY_STATUSES),
+  external_id: uuid,
+  limit: Joi.number().integer().min(1).max(200).default(50),
+  before: uuid,
+});
+
+/**
+ * The account's view of its webhook notices (spec 6): deliveries with each attempt (time, URL, HTTP status, latency,
+ * error), and redelivery on request. Account token, like the webhook configuration.
+ */
+export function webhooksRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1/companies/:ruc/webhook/deliveries' });
+  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+
+  async function loadDelivery(ctx: Context): Promise<{ company: CompanyRow; delivery: DeliveryRow }> {
+    const company = await loadCompany(deps, ctx);
+    const delivery = await findDelivery(deps.db, String(ctx.params.id));
+    if (!delivery || delivery.company_id !== company.id) throw notFound(`Webhook delivery ${ctx.params.id} does not exist for company ${company.ruc}`);
+    return { company, delivery };
+  }
+
+  router.get('/', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    const query = validate<{ status?: DeliveryStatus; external_id?: string; limit: number; before?: string }>(listQuery, ctx.query);
+    const before = query.before ? await findDelivery(deps.db, query.before) : undefined;
+    if (query.before && before?.company_id !== company.id) throw badRequest('Unknown delivery in before', { before: ['must be the id of one of this company deliveries'] });
+    const rows = await listDeliveries(deps.db, company.id, { status: query.status, documentId: query.external_id, limit: query.limit, before });
+    const deliveries = rows.map(presentDelivery);
+    ctx.body = {
+      success: true,
+      message: `${deliveries.length} webhook deliveries`,
+      data: { deliveries, count: deliveries.length, next_before: rows.length === query.limit ? rows[rows.length - 1].id : null },
+    };
+  });
+
+  router.get('/:id', ...guard, async (ctx) => {
+    const { delivery } = await loadDelivery(ctx);
+    const attempts = (await listAttempts(deps.db, delivery.id)).map(presentAttempt);
+    ctx.body = { success: true, message: 'Webhook delivery found', data: { delivery: { ...presentDelivery(delivery), attempts } } };
+  });
+
+  router.post('/:id/redeliver', ...guard, async (ctx) => {
+    const { company, delivery } = await loadDelivery(ctx);
+    if (!company.webhook_url) throw badRequest('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first');
+    if (delivery.status === 'pending') {
+      throw new ApiError(409, `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
+    }
+    const redelivery = await insertRedelivery(deps.db, delivery);
+    try {
+      await deps.temporal.workflow.start(webhookDeliveryWorkflow, {
+        taskQueue: deps.config.temporal.taskQueue,
+        workflowId: redeliveryWorkflowId(redelivery.id),
+        args: [{ externalId: delivery.document_id, deliveryId: redelivery.id }],
+        staticSummary: `cpe.resolved redelivery of ${delivery.document_id}`,
+      });
+    } catch (err) {
+      // Without its workflow the row would stay pending forever: the account retries the request instead.
+      await deleteDelivery(deps.db, redelivery.id);
+      throw err;
+    }
+    ctx.status = 202;
+    ctx.body = { success: true, message: 'Redelivery queued with a new X-Entrega', data: { delivery: presentDelivery(redelivery) } };
+  });
+
+  return router;
+}
