@@ -1,0 +1,143 @@
+import { expect } from 'chai';
+import { verifySignature } from '../../examples/webhook-receiver';
+import { createWebhookActivities } from '../../activities/webhooks';
+import { secretBoxFrom } from '../../core/config';
+import { findDocument, toApiDocument } from '../../db/documents';
+import { findDelivery, listAttempts } from '../../db/webhooks';
+import type { Db } from '../../db/knex';
+import { getTestDb, testConfig } from '../support/services';
+import { companyWithWebhook, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
+
+/**
+ * One attempt at a time, with the real activities, real PostgreSQL and real https receivers on 127.0.0.1: what is
+ * sent (headers, signature, body), what counts as a failure, and what each attempt records. The workflow's schedule
+ * of attempts is covered in workflow.test.ts.
+ */
+describe('webhook attempts (activities against real receivers)', function () {
+  this.timeout(30_000);
+  let db: Db;
+  let tls: TlsFiles;
+  const receivers: Receiver[] = [];
+  const config = testConfig();
+  const secrets = secretBoxFrom(config);
+
+  before(async () => {
+    db = await getTestDb();
+    tls = localTlsCertificate();
+  });
+  after(async () => Promise.all(receivers.map((r) => r.close())));
+
+  const receiver = async (script?: Script) => {
+    const r = await startReceiver(tls, script);
+    receivers.push(r);
+    return r;
+  };
+  const activities = (overrides: Partial<typeof config> = {}) =>
+    createWebhookActivities({ config: { ...config, webhookAllowPrivate: true, webhookCaFile: tls.certFile, ...overrides }, db, secrets });
+
+  /** A company whose webhook points at `url`, one resolved document, and its opened delivery. */
+  async function delivery(url: string | null) {
+    const { company, secret } = await companyWithWebhook(db, secrets, url ?? 'https://127.0.0.1:9/unused');
+    const doc = await resolvedDocument(db, company);
+    const opened = (await activities().openWebhookDelivery(doc.id))!;
+    if (url === null) await db('companies').where({ id: company.id }).update({ webhook_url: null, webhook_secret_sealed: null });
+    return { company, secret, doc, deliveryId: opened.deliveryId };
+  }
+
+  it('POSTs the signed notice: headers, X-Firma verifiable by the example receiver, document equal to the API one', async () => {
+    const r = await receiver();
+    const { secret, doc, deliveryId } = await delivery(r.url);
+    const outcome = await activities().attemptWebhookDelivery(deliveryId, 1);
+    expect(outcome).to.deep.equal({ status: 'delivered', attempts: 1, httpStatus: 200, error: null });
+
+    expect(r.requests).to.have.length(1);
+    const [request] = r.requests;
+    expect(request.headers).to.include({ 'content-type': 'application/json', 'x-evento': 'cpe.resuelto', 'x-entrega': deliveryId });
+    expect(verifySignature(secret, Buffer.from(request.body), request.headers['x-firma'])).to.equal(true);
+    expect(verifySignature('another secret of 48 characters..................', Buffer.from(request.body), request.headers['x-firma'])).to.equal(false);
+    const body = JSON.parse(request.body);
+    expect(Object.keys(body)).to.deep.equal(['event', 'sent_at', 'document']);
+    expect(body.event).to.equal('cpe.resolved');
+    expect(body.sent_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}-05:00$/);
+    expect(Math.abs(Date.parse(body.sent_at) - request.at)).to.be.below(5_000);
+    expect(body.document).to.deep.equal(JSON.parse(JSON.stringify(toApiDocument((await findDocument(db, doc.id))!))));
+    expect(body.document).to.include({ external_id: doc.id, status: 'accepted', resolved: true });
+
+    const [attempt] = await listAttempts(db, deliveryId);
+    expect(attempt).to.include({ number: 1, url: r.url, http_status: 200, error: null, delivered: true });
+    expect(attempt.latency_ms).to.be.a('number').within(0, 5_000);
+    expect(await findDelivery(db, deliveryId)).to.include({ status: 'delivered', attempts: 1, next_attempt_at: null });
+  });
+
+  it('a non-2xx answer is a failed attempt with its status; the next is due 30 s later; the fifth failure ends it', async () => {
+    const r = await receiver(() => ({ status: 503 }));
+    const { deliveryId } = await delivery(r.url);
+    const before = Date.now();
+    const first = await activities().attemptWebhookDelivery(deliveryId, 1);
+    expect(first).to.deep.equal({ status: 'pending', attempts: 1, httpStatus: 503, error: 'HTTP 503' });
+    const row = (await findDelivery(db, deliveryId))!;
+    expect(row.next_attempt_at!.getTime() - before).to.be.within(29_000, 35_000);
+    for (const n of [2, 3, 4]) expect((await activities().attemptWebhookDelivery(deliveryId, n)).status).to.equal('pending');
+    expect(await activities().attemptWebhookDelivery(deliveryId, 5)).to.include({ status: 'failed', attempts: 5 });
+    const attempts = await listAttempts(db, deliveryId);
+    expect(attempts.map((a) => [a.number, a.http_status, a.delivered])).to.deep.equal([1, 2, 3, 4, 5].map((n) => [n, 503, false]));
+    expect(new Set(r.requests.map((q) => q.headers['x-entrega']))).to.deep.equal(new Set([deliveryId]));
+  });
+
+  it('a receiver slower than the timeout is a failure (timeout injected: 300 ms instead of 10 s)', async () => {
+    const r = await receiver(() => ({ status: 200, delayMs: 2_000 }));
+    const { deliveryId } = await delivery(r.url);
+    const outcome = await activities({ webhookTimeoutMs: 300 }).attemptWebhookDelivery(deliveryId, 1);
+    expect(outcome).to.deep.equal({ status: 'pending', attempts: 1, httpStatus: null, error: 'no answer within 300 ms' });
+    const [attempt] = await listAttempts(db, deliveryId);
+    expect(attempt.latency_ms).to.be.within(250, 1_500);
+  });
+
+  it('redirects are not followed: a 302 is a failure and its target is never called', async () => {
+    const target = await receiver();
+    const r = await receiver(() => ({ status: 302, location: target.url }));
+    const { deliveryId } = await delivery(r.url);
+    const outcome = await activities().attemptWebhookDelivery(deliveryId, 1);
+    expect(outcome).to.include({ status: 'pending', httpStatus: 302, error: 'HTTP 302 (redirects are not followed)' });
+    expect(target.requests).to.have.length(0);
+  });
+
+  it('a private target is refused at delivery time when private addresses are not allowed; nothing is sent', async () => {
+    const r = await receiver();
+    const { deliveryId } = await delivery(r.url);
+    const outcome = await activities({ webhookAllowPrivate: false }).attemptWebhookDelivery(deliveryId, 1);
+    expect(outcome.status).to.equal('pending');
+    expect(outcome.error).to.match(/^target refused: the URL must point to a public address/);
+    expect(r.requests).to.have.length(0);
+    expect((await listAttempts(db, deliveryId))[0]).to.include({ http_status: null, latency_ms: null, delivered: false });
+  });
+
+  it('a disabled webhook cancels the delivery before its next attempt; nothing is sent', async () => {
+    const { deliveryId } = await delivery(null);
+    const outcome = await activities().attemptWebhookDelivery(deliveryId, 1);
+    expect(outcome).to.deep.equal({ status: 'cancelled', attempts: 0, httpStatus: null, error: 'the webhook was disabled before this attempt' });
+    expect(await listAttempts(db, deliveryId)).to.have.length(0);
+  });
+
+  it('a changed URL and secret apply from the next attempt; an attempt run twice is sent and recorded once', async () => {
+    const old = await receiver(() => ({ status: 500 }));
+    const next = await receiver();
+    const { company, deliveryId } = await delivery(old.url);
+    await activities().attemptWebhookDelivery(deliveryId, 1);
+    const newSecret = 'f'.repeat(48);
+    await db('companies').where({ id: company.id }).update({ webhook_url: next.url, webhook_secret_sealed: secrets.seal(newSecret) });
+    expect(await activities().attemptWebhookDelivery(deliveryId, 2)).to.include({ status: 'delivered', attempts: 2 });
+    expect(await activities().attemptWebhookDelivery(deliveryId, 2)).to.include({ status: 'delivered', attempts: 2 });
+    expect(old.requests).to.have.length(1);
+    expect(next.requests).to.have.length(1);
+    expect(verifySignature(newSecret, Buffer.from(next.requests[0].body), next.requests[0].headers['x-firma'])).to.equal(true);
+    expect((await listAttempts(db, deliveryId)).map((a) => a.url)).to.deep.equal([old.url, next.url]);
+  });
+
+  it('opens one original delivery per document, and none for a company without webhook', async () => {
+    const { doc, deliveryId } = await delivery('https://127.0.0.1:9/x');
+    expect((await activities().openWebhookDelivery(doc.id))!.deliveryId).to.equal(deliveryId);
+    const { company } = await companyWithWebhook(db, secrets, null);
+    expect(await activities().openWebhookDelivery((await resolvedDocument(db, company)).id)).to.equal(null);
+  });
+});
