@@ -5,6 +5,7 @@ import { secretBoxFrom, type Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
+import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
 
 export interface TestStack {
@@ -43,8 +44,10 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
     stop: async () => {
       await api.stop();
       await worker?.stop();
-      // Each stack's worker created a sweeper schedule for its private task queue; nothing polls it any more.
-      if (worker) await temporal.schedule.getHandle(`${SWEEPER_SCHEDULE_ID}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
+      // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
+      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID] : []) {
+        await temporal.schedule.getHandle(`${id}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
+      }
     },
   };
 }
