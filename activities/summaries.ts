@@ -8,7 +8,7 @@ import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/fr
 import { signXml } from '../documents/signing';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
-import type { CompanyKeys } from './signing-keys';
+import type { CompanyKeys } from '../core/company-keys';
 
 export interface SummaryActivities {
   /** Companies with receipts to summarise or summarised receipts to void, and today's date in Lima. */

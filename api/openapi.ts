@@ -117,6 +117,34 @@ const company = obj({
   tax_procedures: obj(Object.fromEntries(PROCEDURES.map((p) => [p, ref('TaxProcedure')]))),
 });
 
+/** A void request (docs/summaries.md): receipts through the next daily summary (rc, condition 3), invoices through an ra. */
+const voidRequest = obj({
+  external_id: str({ format: 'uuid' }),
+  reason: str(),
+  via: enumOf(['rc', 'ra']),
+  status: enumOf(['pending', 'sent', 'accepted', 'observed', 'rejected']),
+  document: nullable(obj({ external_id: str({ format: 'uuid' }), filename: str() })),
+  result: { type: ['object', 'null'] },
+  requested_at: dateTime,
+});
+
+const externalIdParameter = { name: 'external_id', in: 'path', required: true, schema: str(), description: 'external_id returned at issue' };
+const signed = (operation: Schema, codes: number[]) => ({
+  tags: ['cpe'],
+  security: [{ signingToken: [] }],
+  ...operation,
+  responses: {
+    ...(operation.responses as Schema),
+    ...errors(401, 403, 429),
+    ...Object.fromEntries(codes.map((code) => [String(code), { description: VOID_ERRORS[code], content: { 'application/json': { schema: ref('Error') } } }])),
+  },
+});
+const VOID_ERRORS: Record<number, string> = {
+  404: 'No such document, or (GET) no void requested for it',
+  409: 'The document cannot be voided in its state (rejected, not resolved yet), or the company signs its own documents',
+  422: 'reason missing or longer than 100 characters, or a document type that is not voided this way',
+};
+
 export function openApiDocument() {
   const settingPaths = Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
@@ -152,6 +180,7 @@ export function openApiDocument() {
         ),
         TaxProcedure: taxProcedure,
         Company: company,
+        VoidRequest: voidRequest,
       },
     },
     paths: {
@@ -254,6 +283,19 @@ export function openApiDocument() {
           },
           [404, 422],
         ),
+      },
+      '/v1/cpe/{external_id}/void': {
+        parameters: [externalIdParameter],
+        post: signed(
+          {
+            summary: 'Void an accepted document: a receipt or B note by a condition 3 line of the next daily summary, an invoice or F note by an ra sent now',
+            operationId: 'void-document',
+            requestBody: jsonBody(obj({ reason: str({ minLength: 1, maxLength: 100 }) })),
+            responses: { 200: ok('Already requested: the existing void', obj({ void: ref('VoidRequest') })), 202: ok('Void requested', obj({ void: ref('VoidRequest') })) },
+          },
+          [404, 409, 422],
+        ),
+        get: signed({ summary: 'Where a void request stands', operationId: 'get-void', responses: { 200: ok('The void request', obj({ void: ref('VoidRequest') })) } }, [404]),
       },
     },
   };

@@ -1,33 +1,19 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testTemporalAddress } from '../support/services';
+import { summaryFixtures } from './support';
 import { createAccount } from '../../db/accounts';
-import { insertCompany, type CompanyRow } from '../../db/companies';
-import { findDocument, insertDocument, type DocumentRow } from '../../db/documents';
+import type { CompanyRow } from '../../db/companies';
+import { findDocument, type DocumentRow } from '../../db/documents';
 import { insertVoid } from '../../db/summaries';
-import { prepareDocument } from '../../documents';
-import { isValidRuc } from '../../documents/input/parties';
-import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
-import { companySummaryWorkflow, dailySummaryWorkflow } from '../../workflows/daily-summary';
-import { limaDate } from '../../core/lima';
+import { dailySummaryWorkflow } from '../../workflows/daily-summary';
 import { startWorker } from '../../runtime/services';
-import type { DocStatus } from '../../workflows/document-types';
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 /** Small enough that a handful of receipts needs two summaries. */
 const MAX_LINES = 3;
-
-function randomRuc(): string {
-  for (;;) {
-    const ruc = `20${String(randomBytes(4).readUInt32BE() % 100_000_000).padStart(8, '0')}`;
-    for (let d = 0; d <= 9; d++) if (isValidRuc(ruc + d)) return ruc + d;
-  }
-}
 
 /**
  * The daily summary run end to end: real Temporal dev server, real PostgreSQL, the SUNAT simulator. Receipts are
@@ -40,8 +26,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
   let sim: SimulatorHandle;
   let stack: TestStack;
   let accountId: string;
-  const today = limaDate(new Date());
-  const signers = new Map<string, ReturnType<typeof createSigner>>();
+  const { company, issued: receipt, nudging, runCompany, until } = summaryFixtures(() => stack, () => accountId);
 
   before(async function () {
     this.timeout(120_000);
@@ -62,68 +47,8 @@ describe('daily summary run (workflows + activities + simulator)', function () {
   });
   beforeEach(() => sim.clearRules());
 
-  async function company(): Promise<CompanyRow> {
-    const ruc = randomRuc();
-    const { company: row } = await insertCompany(stack.db, { account_id: accountId, ruc, business_name: `Bodega ${ruc}`, plan_type: '01', environment: '01' });
-    await stack.db('companies').where({ id: row.id }).update({ receipts_mode: 'summary' });
-    signers.set(ruc, createSigner(generateTestCertificate({ ruc })));
-    return row;
-  }
-
-  /** A receipt or note signed and committed as POST /v1/cpe does in summary mode (no workflow of its own). */
-  async function receipt(owner: CompanyRow, fixture: string, correlativo: number, options: { status?: DocStatus; serie?: string } = {}): Promise<DocumentRow> {
-    const payload = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
-    Object.assign(payload, { correlativo: String(correlativo), fechaEmision: today }, options.serie ? { serie: options.serie } : {});
-    payload.emisor.ruc = owner.ruc;
-    const prepared = prepareDocument(payload);
-    const signed = signXml(prepared.xml, signers.get(owner.ruc)!);
-    return insertDocument(stack.db, {
-      account_id: owner.account_id,
-      company_id: owner.id,
-      ruc: owner.ruc,
-      doc_type: prepared.docType,
-      series: prepared.series,
-      number: prepared.number,
-      filename: prepared.filename,
-      issue_date: prepared.issueDate,
-      currency: prepared.currency,
-      environment: '01',
-      destination: 'tax_authority',
-      signed_by: 'provider_certificate',
-      status: options.status ?? 'to_summarize',
-      hash: signed.hash,
-      xml: signed.xml,
-      totals: prepared.totals,
-      warnings: prepared.warnings,
-    });
-  }
-
   const requestVoid = (doc: DocumentRow, reason: string) =>
     insertVoid(stack.db, { documentId: doc.id, companyId: doc.company_id, reason, via: 'rc' });
-
-  /**
-   * Runs `work` while asking every registered rc of these companies for its verdict now (instead of in 10 s, 20 s …);
-   * `hold` keeps an rc waiting (its ticket stuck) until it says otherwise.
-   */
-  async function nudging<T>(companies: CompanyRow[], work: Promise<T>): Promise<T> {
-    let done = false;
-    const loop = (async () => {
-      while (!done) {
-        const registered = await stack.db('documents').whereIn('company_id', companies.map((c) => c.id)).where({ doc_type: 'rc', status: 'registered' }).select('id');
-        for (const { id } of registered) await signalDocumentWorkflow(stack.temporal, id, 'recheck');
-        await new Promise((r) => setTimeout(r, 300));
-      }
-    })();
-    try {
-      return await work;
-    } finally {
-      done = true;
-      await loop;
-    }
-  }
-
-  const runCompany = (owner: CompanyRow, runId = `summary-test-${randomBytes(4).toString('hex')}`) =>
-    stack.temporal.workflow.start(companySummaryWorkflow, { taskQueue: stack.config.temporal.taskQueue, workflowId: runId, args: [{ companyId: owner.id }] });
 
   const summariesOf = (owner: CompanyRow): Promise<DocumentRow[]> => stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).orderBy('number');
   const linesOf = (doc: DocumentRow) => stack.db('summary_lines as l').join('documents as s', 's.id', 'l.summary_id').where('l.document_id', doc.id).orderBy('l.id').select('l.*', 's.filename', 's.xml');
@@ -139,7 +64,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
       await receipt(a, 'receipt-free-transfer.json', 4),
       await receipt(a, 'credit-note-boleta.json', 1),
     ];
-    const aEarlier = await receipt(a, 'receipt-basic.json', 90, { status: 'accepted' });
+    const aEarlier = await receipt(a, 'receipt-basic.json', 90, 'accepted');
     await requestVoid(aEarlier, 'Error en el precio');
     // b: two receipts, one voided before the summary reported it: added in the first round, voided in the second.
     const bReceipts = [await receipt(b, 'receipt-basic.json', 1), await receipt(b, 'receipt-basic.json', 2)];
@@ -191,11 +116,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     const handle = await runCompany(owner);
     const result = nudging([owner], handle.result());
     // Several polls answered 98: the rc is registered, its receipts still wait.
-    const deadline = Date.now() + 30_000;
-    while (sim.log().filter((e) => e.operation === 'getStatus' && e.ruc === owner.ruc).length < 3) {
-      if (Date.now() > deadline) throw new Error('the stuck ticket was not polled');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until('the stuck ticket was polled three times', async () => sim.log().filter((e) => e.operation === 'getStatus' && e.ruc === owner.ruc).length >= 3);
     const [rc] = await summariesOf(owner);
     expect((await findDocument(stack.db, rc.id))!).to.include({ status: 'registered', resolved: false });
     for (const doc of docs) expect((await findDocument(stack.db, doc.id))!.status).to.equal('to_summarize');
@@ -236,11 +157,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     // The rc is composed and committed, then the worker goes away before it is sent (SUNAT unreachable meanwhile).
     sim.addRule({ operation: 'sendSummary', ruc: owner.ruc, fault: { kind: 'reset' } });
     const handle = await runCompany(owner);
-    const deadline = Date.now() + 30_000;
-    while (!(await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).whereNotNull('result').first())) {
-      if (Date.now() > deadline) throw new Error('the run did not reach the send');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until('the run reached the send', async () => !!(await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).whereNotNull('result').first()));
     await stack.worker!.stop();
     sim.clearRules();
     const replacement = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);

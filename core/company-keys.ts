@@ -1,9 +1,11 @@
-import type { ActivityDeps } from './deps';
+import type { Config } from './config';
+import type { SecretBox } from './secretbox';
+import type { Db } from '../db/knex';
 import { findCompanyById } from '../db/companies';
 import { findCertificate } from '../db/certificates';
 import { createSigner, generateTestCertificate, type Signer } from '../documents/signing';
 
-/** The key that signs what chasqui itself generates for a company (its daily summaries). */
+/** The key that signs what chasqui itself generates for a company (its daily summaries, the ra of a void). */
 export type CompanyKeys = (companyId: string) => Promise<{ signer: Signer; signedBy: string }>;
 
 /**
@@ -11,7 +13,7 @@ export type CompanyKeys = (companyId: string) => Promise<{ signer: Signer; signe
  * process. A production company without a certificate cannot have a summary signed here: the error keeps its
  * receipts pending and is retried by the run.
  */
-export function createCompanyKeys(deps: ActivityDeps): CompanyKeys {
+export function createCompanyKeys(deps: { db: Db; secrets: SecretBox; config: Config }): CompanyKeys {
   let demo: Signer | null = null;
   return async (companyId) => {
     const company = await findCompanyById(deps.db, companyId);
