@@ -121,9 +121,8 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   const lineTaxes = isc.isZero() ? igv : igv.plus(isc);
   const taxAmount = affectation.free ? icbper : icbper.isZero() ? lineTaxes : lineTaxes.plus(icbper);
   // SUNAT's 4287: unit price ≈ (line value + its IGV/ISC − discounts 01 + charges 48) / quantity; ICBPER stays out.
-  const referencePrice = affectation.free
-    ? item.valorUnitario
-    : lineExtension.plus(lineTaxes).plus(outsideBase).div(item.cantidad).toDecimalPlaces(10);
+  const priceBase = outsideBase.isZero() ? lineExtension.plus(lineTaxes) : lineExtension.plus(lineTaxes).plus(outsideBase);
+  const referencePrice = affectation.free ? item.valorUnitario : priceBase.div(item.cantidad).toDecimalPlaces(10);
   return {
     item,
     affectation,
@@ -168,11 +167,12 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
       igvIvap = igvIvap.plus(l.igv);
       ivapBase = ivapBase.plus(l.igvBase);
     }
-    if (!l.affectation.free) {
+    // Most lines carry no ISC or ICBPER: adding zeros would only cost decimal operations.
+    if (!l.affectation.free && !l.isc.isZero()) {
       iscBase = iscBase.plus(l.iscBase);
       isc = isc.plus(l.isc);
     }
-    icbper = icbper.plus(l.icbper);
+    if (!l.icbper.isZero()) icbper = icbper.plus(l.icbper);
     for (const a of l.adjustments) {
       if (a.code === '01') lineAllowances = lineAllowances.plus(a.amount);
       if (a.code === '48') lineCharges = lineCharges.plus(a.amount);
