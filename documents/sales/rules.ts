@@ -66,16 +66,27 @@ function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
   }
 }
 
+/** Catalog 51 operations a boleta (and its notes) cannot carry, and those a factura cannot. */
+const NOT_FOR_RECEIPTS = new Set(['0112', '0202', '0205']);
+const NOT_FOR_INVOICES = new Set(['0113']);
+/** Exports whose customer must not be a RUC (SUNAT's Factura and Boleta XSL, 2800); boletas add 0401. */
+const NON_RESIDENT_ONLY = new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208']);
+
 function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
   const c = input.cliente;
-  const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
-  const invoiceLike = input.tipoDoc === '01' || input.serie[0] === 'F';
-  if (exportOp && c.tipoDoc === RUC_DOC_TYPE) {
-    report.issues.push(issue('SUNAT', '2800', 'an export operation is issued to a non-domiciled customer, not to a RUC', 'cliente.tipoDoc'));
-  } else if (invoiceLike && !exportOp) {
-    const allowed = input.tipoOperacion === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
+  const op = input.tipoOperacion;
+  const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
+  if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
+    report.issues.push(issue('SUNAT', '3206', `operation ${op} (catalog 51) does not apply to ${invoiceLike ? 'facturas' : 'boletas'} and their notes`, 'tipoOperacion'));
+  }
+  if (NON_RESIDENT_ONLY.has(op) || (!invoiceLike && op === '0401')) {
+    if (c.tipoDoc === RUC_DOC_TYPE) {
+      report.issues.push(issue('SUNAT', '2800', `operation ${op} is issued to a non-domiciled customer, not to a RUC`, 'cliente.tipoDoc'));
+    }
+  } else if (invoiceLike && op !== '0202' && op !== '0401') {
+    const allowed = op === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
     if (!allowed.includes(c.tipoDoc)) {
-      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${input.tipoOperacion} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
+      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
     }
   }
   if (input.tipoDoc === '03' && !isIdentified(c)) {
