@@ -147,6 +147,19 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
   });
 }
 
+/** Note reasons 11 and 12 adjust exports and IVAP sales: their lines must be of that kind, and IVAP only with 12. */
+function noteReasonRules(input: SaleInput, out: ValidationIssue[]): void {
+  if ((input.tipoDoc !== '07' && input.tipoDoc !== '08') || !input.motivo) return;
+  const reason = input.motivo.codigo;
+  input.items.forEach((item, i) => {
+    const path = `items[${i}].afectacionIgv`;
+    const code = item.afectacionIgv;
+    if (reason === '11' && code !== '40') out.push(issue('SUNAT', '2642', `a note of reason 11 adjusts an export: every line is afectacionIgv 40, not ${code}`, path));
+    if (reason === '12' && code !== '17') out.push(issue('SUNAT', '2644', `a note of reason 12 adjusts an IVAP sale: every line is afectacionIgv 17, not ${code}`, path));
+    if (reason !== '12' && code === '17') out.push(issue('SUNAT', '3230', `an IVAP line (afectacionIgv 17) needs a note of reason 12, not ${reason}`, path));
+  });
+}
+
 function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
   const out = report.issues;
   const hasTaxed = totals.lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000');
@@ -243,6 +256,7 @@ export function checkSaleRules(input: SaleInput, totals: DocumentTotals): RuleRe
   seriesRules(input, report.issues);
   customerRules(input, totals, report);
   lineRules(input, report.issues);
+  noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
   paymentRules(input, totals, report);
   clientTotalsRules(input, totals, report.issues);
