@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import { Decimal } from '../../documents/decimal';
 import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
 import { createSigner, generateTestCertificate, signXml, verifyXmlSignature, type Signer } from '../../documents/signing';
+import { scanCanonical } from '../../documents/signing/canonical-scan';
 
 const VALIDATOR = path.resolve(__dirname, '../../../shared/sunat/tools/cpe-validate');
 const GOLDEN = path.resolve(__dirname, '../../../shared/sunat/samples/golden/renderer');
@@ -176,6 +177,8 @@ describe('document corpus (build → sign → cpe-validate)', function () {
       expect(v.pass).to.equal(true);
       const check = verifyXmlSignature(fixture.xml);
       expect(check.ok, check.reason).to.equal(true);
+      // The builder's output is provably canonical, so the signer digests it as it is (no DOM round trip).
+      expect(scanCanonical(fixture.prepared.xml), 'canonical builder output').to.not.equal(null);
     });
   }
 
