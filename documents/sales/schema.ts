@@ -133,6 +133,23 @@ export const saleSchema = Joi.object({
     codigo: Joi.string().required(),
     descripcion: textSchema(250, { 'any.required': '[SUNAT 2136] {#label} (the reason in words) is required' }).required(),
   }),
+  /** The customer's purchase order (cac:OrderReference), letters and digits. */
+  ordenCompra: Joi.string()
+    .pattern(/^[0-9a-zA-Z]{1,20}$/)
+    .error(codes({ 'string.pattern.base': '[SUNAT 4233] {#label} must be 1 to 20 letters or digits' })),
+  /** Dispatch guides of the goods sold (cac:DespatchDocumentReference). */
+  guias: Joi.array()
+    .items(
+      Joi.object({
+        tipoDoc: Joi.string().valid('09', '31').required().error(codes({ 'any.only': '[SUNAT 4005] {#label} must be 09 (GRE remitente) or 31 (GRE transportista)' })),
+        serieNumero: Joi.string()
+          .pattern(/^([TV][A-Z0-9]{3}|\d{4}|EG0[1-47]|G\d{3})-\d{1,8}$/)
+          .required()
+          .error(codes({ 'string.pattern.base': '[SUNAT 4006] {#label} must be the guide as SERIE-NUMERO (T001-123, V001-5 or 0001-123 for a printed one)' })),
+      }),
+    )
+    .unique((a, b) => a.tipoDoc === b.tipoDoc && a.serieNumero === b.serieNumero)
+    .error(codes({ 'array.unique': '[SUNAT 2364] {#label} lists the same guide twice' })),
   leyendas: Joi.array()
     .items(
       Joi.object({
@@ -216,6 +233,8 @@ export interface SaleInput {
   anticipos?: { tipoDoc: '02' | '03'; serieNumero: string; monto: Decimal; baseImponible?: Decimal }[];
   documentoAfectado?: { tipoDoc: '01' | '03'; serieNumero: string };
   motivo?: { codigo: string; descripcion: string };
+  ordenCompra?: string;
+  guias?: { tipoDoc: '09' | '31'; serieNumero: string }[];
   leyendas?: { codigo: string; valor: string }[];
   totales?: ClientTotals;
 }

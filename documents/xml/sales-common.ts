@@ -26,12 +26,24 @@ export function paymentTermsXml(doc: SaleDocument): Xml | null {
   );
 }
 
-/** Notes: the reason (catalog 09/10) and the modified document. */
-export function discrepancyAndBilling(doc: SaleDocument): Xml {
+/** Notes: the reason (catalog 09/10) for the modified document. */
+export function discrepancy(doc: SaleDocument): Xml {
   const ref = doc.input.documentoAfectado!;
   const reason = doc.input.motivo!;
-  return frag(
-    el('cac:DiscrepancyResponse', el('cbc:ReferenceID', ref.serieNumero), el('cbc:ResponseCode', reason.codigo), el('cbc:Description', reason.descripcion)),
-    el('cac:BillingReference', el('cac:InvoiceDocumentReference', el('cbc:ID', ref.serieNumero), documentTypeCode(ref.tipoDoc))),
-  );
+  return el('cac:DiscrepancyResponse', el('cbc:ReferenceID', ref.serieNumero), el('cbc:ResponseCode', reason.codigo), el('cbc:Description', reason.descripcion));
+}
+
+/** Notes: the modified document. */
+export function billingReference(doc: SaleDocument): Xml {
+  const ref = doc.input.documentoAfectado!;
+  return el('cac:BillingReference', el('cac:InvoiceDocumentReference', el('cbc:ID', ref.serieNumero), documentTypeCode(ref.tipoDoc)));
+}
+
+/** The customer's purchase order and the dispatch guides of the goods, where the document names them. */
+export function orderReference(doc: SaleDocument): Xml | null {
+  return doc.input.ordenCompra ? el('cac:OrderReference', el('cbc:ID', doc.input.ordenCompra)) : null;
+}
+
+export function despatchReferences(doc: SaleDocument): Xml {
+  return frag((doc.input.guias ?? []).map((g) => el('cac:DespatchDocumentReference', el('cbc:ID', g.serieNumero), documentTypeCode(g.tipoDoc))));
 }
