@@ -148,7 +148,7 @@ export const saleSchema = Joi.object({
           .error(codes({ 'string.pattern.base': '[SUNAT 4006] {#label} must be the guide as SERIE-NUMERO (T001-123, V001-5 or 0001-123 for a printed one)' })),
       }),
     )
-    .unique((a, b) => a.tipoDoc === b.tipoDoc && a.serieNumero === b.serieNumero)
+    .unique('serieNumero')
     .error(codes({ 'array.unique': '[SUNAT 2364] {#label} lists the same guide twice' })),
   leyendas: Joi.array()
     .items(
