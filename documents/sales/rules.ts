@@ -6,6 +6,8 @@ import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
+import { DETRACTION_CODES_WITH_OWN_OPERATION } from '../catalogs/detraction';
+import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
 
 /** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
@@ -183,7 +185,21 @@ function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-function paymentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+/** Operation 1001 and its detracción come together, on facturas in soles, with a code 1001 covers. */
+function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
+  const d = input.detraccion;
+  const op = input.tipoOperacion;
+  if (op === '1001' && !d) out.push(issue('SUNAT', '3127', 'operation 1001 (sujeta a detracción) needs detraccion {codigo, cuenta}', 'detraccion'));
+  if (!d) return;
+  if (op !== '1001') out.push(issue('SUNAT', '3128', `detraccion belongs to operation 1001, not ${op}`, 'detraccion'));
+  if (input.tipoDoc !== '01') out.push(issue('chasqui', 'BR_DETRACTION_DOC', 'chasqui writes the detracción on facturas only', 'detraccion'));
+  if (input.tipoMoneda !== 'PEN') out.push(issue('SUNAT', '3208', 'the detracción is stated in soles: issue the factura in PEN', 'tipoMoneda'));
+  const own = DETRACTION_CODES_WITH_OWN_OPERATION[d.codigo];
+  if (own) out.push(issue('SUNAT', '3129', `detraccion.codigo ${d.codigo} belongs to operation ${own}, which chasqui does not build yet`, 'detraccion.codigo'));
+}
+
+function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): void {
+  const totals = doc.totals;
   const out = report.issues;
   const terms = paymentTerms(input);
   if (input.tipoDoc === '03') {
@@ -212,8 +228,9 @@ function paymentRules(input: SaleInput, totals: DocumentTotals, report: RuleRepo
         out.push(issue('SUNAT', '3267', `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`, `formaPago.cuotas[${i}].fechaPago`));
       }
     });
-    if (!creditNote13 && sum.gt(totals.importeTotal)) {
-      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than the payable total ${money(totals.importeTotal)}`, 'formaPago.cuotas'));
+    if (!creditNote13 && sum.gt(doc.pending)) {
+      const owed = doc.detraction ? `the payable total less the detracción (${money(doc.pending)})` : `the payable total ${money(doc.pending)}`;
+      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than ${owed}`, 'formaPago.cuotas'));
     }
   }
 }
@@ -251,14 +268,16 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
   }
 }
 
-export function checkSaleRules(input: SaleInput, totals: DocumentTotals): RuleReport {
+export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
+  const totals = doc.totals;
   const report: RuleReport = { issues: [], warnings: [] };
   seriesRules(input, report.issues);
   customerRules(input, totals, report);
   lineRules(input, report.issues);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
-  paymentRules(input, totals, report);
+  detractionRules(input, report.issues);
+  paymentRules(input, doc, report);
   clientTotalsRules(input, totals, report.issues);
   return report;
 }

@@ -26,6 +26,7 @@ const INVALID = path.join(FIXTURES, 'invalid');
 const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
   'invoice-credit-instalments': ['3249'],
   'invoice-complete': ['3249'],
+  'invoice-detraccion-credito': ['3249'],
 };
 
 /** Fixtures built like one of the kit's goldens: their totals must match it to the cent. */
@@ -56,6 +57,7 @@ const GOLDEN_TWINS: Record<string, string> = {
   'invoice-discount-global-no-base': 'invoice/InvoiceDescuentosTest/descuentoGlobal_tipo03.xml',
   'invoice-anticipo': 'invoice/InvoiceAnticiposTest/minAnticipos.xml',
   'invoice-due-date': 'invoice/InvoiceFechaVencimientoTest/conFechaVencimiento.xml',
+  'invoice-detraccion-golden-twin': 'invoice/InvoiceDetraccionTest/detraccion.xml',
   'credit-note-01': 'creditnote/CreditNoteTest/MinData_RUC.xml',
   'credit-note-06': 'creditnote/CreditNoteTest/MinData_RUC.xml',
 };
