@@ -11,8 +11,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Decimal } from '../../documents/decimal';
 import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
-import { createSigner, generateTestCertificate, signXml, verifyXmlSignature, type Signer } from '../../documents/signing';
+import { createSigner, generateTestCertificate, signBuiltXml, verifyXmlSignature, type Signer } from '../../documents/signing';
 import { scanCanonical } from '../../documents/signing/canonical-scan';
+import { builtXmlLayout } from '../../documents/signing/signer';
 
 const VALIDATOR = path.resolve(__dirname, '../../../shared/sunat/tools/cpe-validate');
 const GOLDEN = path.resolve(__dirname, '../../../shared/sunat/samples/golden/renderer');
@@ -109,7 +110,7 @@ let signer: Signer;
 /** Build and sign one payload: what `POST /v1/cpe` does before storing the document. */
 function buildFixture(payload: unknown): BuiltFixture {
   const prepared = prepareDocument(payload);
-  return { filename: prepared.filename, xml: signXml(prepared.xml, signer).xml, prepared };
+  return { filename: prepared.filename, xml: signBuiltXml(prepared.xml, signer).xml, prepared };
 }
 
 interface Verdict {
@@ -180,7 +181,10 @@ describe('document corpus (build → sign → cpe-validate)', function () {
       const check = verifyXmlSignature(fixture.xml);
       expect(check.ok, check.reason).to.equal(true);
       // The builder's output is provably canonical, so the signer digests it as it is (no DOM round trip).
-      expect(scanCanonical(fixture.prepared.xml), 'canonical builder output').to.not.equal(null);
+      const scan = scanCanonical(fixture.prepared.xml);
+      expect(scan, 'canonical builder output').to.not.equal(null);
+      // The fast path that skips the scan finds the same insertion point and namespaces.
+      expect(builtXmlLayout(fixture.prepared.xml)).to.deep.equal({ insertAt: scan!.insertAt, namespaces: scan!.namespaces });
     });
   }
 

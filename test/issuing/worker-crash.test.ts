@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { createAccount } from '../../db/accounts';
 import { insertCompany } from '../../db/companies';
-import { findDocument, insertDocument } from '../../db/documents';
-import { prepareDocument } from '../../documents';
-import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
+import { findDocument } from '../../db/documents';
+import { createSigner, generateTestCertificate } from '../../documents/signing';
+import { commitSignedDocument, fixture } from '../support/documents';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { startWorker } from '../../runtime/services';
 import { documentWorkflowId } from '../../workflows/document';
@@ -43,17 +42,11 @@ describe('worker killed mid-send', function () {
     const { account } = await createAccount(stack.db, { name: 'crash', quotaUnits: 0 });
     await stack.db('companies').where({ ruc: RUC }).delete();
     const { company } = await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Distribuidora del Sur S.A.', plan_type: '01', environment: '01' });
-    const payload = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/documents/invoice-basic.json'), 'utf8'));
+    const payload = fixture('invoice-basic.json');
     payload.emisor.ruc = RUC;
     payload.cliente = { tipoDoc: '6', numDoc: '20123456786', nombre: 'Comercial Andina S.A.C.' };
     payload.correlativo = '777';
-    const prepared = prepareDocument(payload);
-    const signed = signXml(prepared.xml, createSigner(generateTestCertificate({ ruc: RUC })));
-    const doc = await insertDocument(stack.db, {
-      account_id: account.id, company_id: company.id, ruc: RUC, doc_type: prepared.docType, series: prepared.series, number: prepared.number,
-      filename: prepared.filename, issue_date: prepared.issueDate, currency: prepared.currency, environment: '01', destination: 'tax_authority',
-      signed_by: 'provider', status: 'queued', hash: signed.hash, xml: signed.xml, totals: prepared.totals, warnings: prepared.warnings,
-    });
+    const doc = await commitSignedDocument(stack.db, company, payload, createSigner(generateTestCertificate({ ruc: RUC })));
 
     // The first worker is a separate `chasqui worker` process; SUNAT never answers its send.
     sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
