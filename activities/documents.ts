@@ -12,9 +12,11 @@ import {
   type SolCredentials,
 } from '../authority';
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
+import { connectionFailure } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
+import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
@@ -60,7 +62,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
         deps.config.authority,
       );
     } catch (err) {
-      return notSendable('NO_ENDPOINT', (err as Error).message);
+      return connectionFailure('NO_ENDPOINT', (err as Error).message);
     }
     const sol = company.sol_user && company.sol_password_sealed
       ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
@@ -76,11 +78,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
     } else if (sol) {
       creds = { ruc: doc.ruc, ...sol };
     }
-    if (!creds) return notSendable('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
+    if (!creds) return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
     let greCreds: GreCredentials | null = null;
     if (GRE_TYPES.has(doc.doc_type)) {
       if (!company.gre_client_id || !company.gre_client_secret_sealed || !sol) {
-        return notSendable('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
+        return connectionFailure('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
       }
       greCreds = { ruc: doc.ruc, ...sol, clientId: company.gre_client_id, clientSecret: deps.secrets.open(company.gre_client_secret_sealed) };
     }
@@ -92,7 +94,8 @@ export function createDocumentActivities(deps: ActivityDeps) {
   }
 
   async function queryCdr(doc: DocumentRow, r: Route): Promise<AuthorityResult> {
-    return getStatusCdr(r.endpoints.billConsultService!, r.creds, { ruc: doc.ruc, type: doc.doc_type, series: doc.series, number: String(doc.number) }, callOptions);
+    const key = { ruc: doc.ruc, type: doc.doc_type, series: doc.series, number: String(doc.number) };
+    return heartbeating(() => getStatusCdr(r.endpoints.billConsultService!, r.creds, key, callOptions));
   }
 
   async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query'): Promise<StepOutcome> {
@@ -137,10 +140,13 @@ export function createDocumentActivities(deps: ActivityDeps) {
         if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, known, 'query');
       }
       const file = { filename: before.filename, xml: before.xml };
-      let result: AuthorityResult;
-      if (GRE_TYPES.has(before.doc_type)) result = await gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions);
-      else if (SUMMARY_TYPES.has(before.doc_type)) result = await sendSummary(r.endpoints.billService, r.creds, file, callOptions);
-      else result = await sendBill(r.endpoints.billService, r.creds, file, callOptions);
+      const result = await heartbeating(() =>
+        GRE_TYPES.has(before.doc_type)
+          ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
+          : SUMMARY_TYPES.has(before.doc_type)
+            ? sendSummary(r.endpoints.billService, r.creds, file, callOptions)
+            : sendBill(r.endpoints.billService, r.creds, file, callOptions),
+      );
       // "Already reported" is not a rejection: the real state decides.
       if (result.alreadyReported && queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
@@ -155,9 +161,12 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
       const r = route(doc, company);
       if (!('endpoints' in r)) return record(doc, r, 'ticket');
-      const result = GRE_TYPES.has(doc.doc_type)
-        ? await gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, doc.ticket, callOptions)
-        : await getStatus(r.endpoints.billService, r.creds, doc.ticket, callOptions);
+      const ticket = doc.ticket;
+      const result = await heartbeating(() =>
+        GRE_TYPES.has(doc.doc_type)
+          ? gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, ticket, callOptions)
+          : getStatus(r.endpoints.billService, r.creds, ticket, callOptions),
+      );
       return record(doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
     },
 
@@ -172,6 +181,22 @@ export function createDocumentActivities(deps: ActivityDeps) {
     },
   };
   return activities;
+}
+
+/** Heartbeats every 5 s while `work` runs (inside an activity), so Temporal tells a slow call from a dead worker. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  let context: Context | null = null;
+  try {
+    context = Context.current();
+  } catch {
+    // Called outside an activity (a direct call in a test): nothing to tell Temporal.
+  }
+  const timer = context ? setInterval(() => context!.heartbeat(), 5_000) : null;
+  try {
+    return await work();
+  } finally {
+    if (timer) clearInterval(timer);
+  }
 }
 
 /**
@@ -194,24 +219,6 @@ function classify(result: AuthorityResult, step: 'send' | 'ticket' | 'query', cu
   }
 }
 
-function notSendable(code: string, message: string): AuthorityResult {
-  return {
-    origin: 'connection',
-    reached_sunat: false,
-    action: 'retry',
-    status: 'unknown',
-    code,
-    message,
-    errors: [`[chasqui ${code}] ${message}`],
-    observations: [],
-    alreadyReported: false,
-    needsStatusQuery: false,
-    ticket: null,
-    cdrZip: null,
-    cdr: null,
-    httpStatus: null,
-  };
-}
 
 /** Spec 2.5 `result`; `action` is left out on acceptance (7.5), and a timeout carries `success: false` and the id. */
 export function toDocumentResult(externalId: string, r: AuthorityResult): DocumentResult {

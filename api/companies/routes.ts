@@ -1,3 +1,4 @@
+import { isValidRuc } from '../../documents/input/parties';
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { ObjectSchema } from 'joi';
@@ -46,7 +47,7 @@ async function companyData(deps: AppDeps, company: CompanyRow) {
 /** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
 async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
   const ruc = String(ctx.params.ruc);
-  if (!schemas.isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
+  if (!isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
   const { accountId } = authOf(ctx);
   const company = await findCompany(deps.db, accountId, ruc);
   if (company) return company;
