@@ -5,7 +5,7 @@ import type { NewDocument } from '../db/documents';
 import { composeSummaries, findSummaryCompanies, findUnsettledResolvedSummaries, settleSummary, type SettledSummary, type SummaryGroup } from '../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../documents';
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
-import { signXml } from '../documents/signing';
+import { signBuiltXml } from '../documents/signing';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
 import type { CompanyKeys } from '../core/company-keys';
@@ -54,7 +54,7 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
           logger.error({ companyId, runId, problems }, 'daily summary could not be built');
           throw ApplicationFailure.nonRetryable(`the daily summary of ${company.ruc} for ${group.referenceDate} is invalid: ${problems}`, 'SummaryInvalid');
         }
-        const signed = signXml(prepared.xml, key.signer);
+        const signed = signBuiltXml(prepared.xml, key.signer);
         return {
           account_id: company.account_id,
           company_id: company.id,

@@ -12,7 +12,7 @@ import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument }
 import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
-import { signXml } from '../../documents/signing';
+import { signBuiltXml } from '../../documents/signing';
 import { createCompanyKeys, type CompanyKeys } from '../../core/company-keys';
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
@@ -90,7 +90,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
       }
       const key = await keys(company.id);
-      const signed = signXml(prepared.xml, key.signer);
+      const signed = signBuiltXml(prepared.xml, key.signer);
       return {
         account_id: company.account_id,
         company_id: company.id,
