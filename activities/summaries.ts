@@ -5,10 +5,9 @@ import type { NewDocument } from '../db/documents';
 import { composeSummaries, findSummaryCompanies, findUnsettledResolvedSummaries, settleSummary, type SettledSummary, type SummaryGroup } from '../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../documents';
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
-import { signBuiltXml } from '../documents/signing';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
-import type { CompanyKeys } from '../core/company-keys';
+import { signGenerated, type CompanyKeys } from '../core/company-keys';
 
 export interface SummaryActivities {
   /** Companies with receipts to summarise or summarised receipts to void, and today's date in Lima. */
@@ -35,7 +34,6 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
       const company = await findCompanyById(deps.db, companyId);
       if (!company) return [];
       const today = limaDate(new Date());
-      const key = await keys(company.id);
 
       const build = async (group: SummaryGroup, correlativo: number): Promise<NewDocument> => {
         const lines = group.lines.map((line) => ({ sale: readSignedSale(line.document.xml), condition: line.condition }));
@@ -54,26 +52,7 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
           logger.error({ companyId, runId, problems }, 'daily summary could not be built');
           throw ApplicationFailure.nonRetryable(`the daily summary of ${company.ruc} for ${group.referenceDate} is invalid: ${problems}`, 'SummaryInvalid');
         }
-        const signed = signBuiltXml(prepared.xml, key.signer);
-        return {
-          account_id: company.account_id,
-          company_id: company.id,
-          ruc: company.ruc,
-          doc_type: prepared.docType,
-          series: prepared.series,
-          number: prepared.number,
-          filename: prepared.filename,
-          issue_date: prepared.issueDate,
-          currency: prepared.currency,
-          environment: company.environment,
-          destination: company.destination,
-          signed_by: key.signedBy,
-          status: 'queued',
-          hash: signed.hash,
-          xml: signed.xml,
-          totals: null,
-          warnings: prepared.warnings,
-        };
+        return signGenerated(keys, company, prepared);
       };
 
       const ids = await composeSummaries(deps.db, { companyId, runId, maxLines: deps.config.summary.maxLines, today }, build);

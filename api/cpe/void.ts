@@ -12,8 +12,7 @@ import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument }
 import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
-import { signBuiltXml } from '../../documents/signing';
-import { createCompanyKeys, type CompanyKeys } from '../../core/company-keys';
+import { createCompanyKeys, signGenerated, type CompanyKeys } from '../../core/company-keys';
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { startDocumentWorkflow } from '../../workflows/document-client';
@@ -89,27 +88,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         if (!(err instanceof DocumentValidationError)) throw err;
         throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
       }
-      const key = await keys(company.id);
-      const signed = signBuiltXml(prepared.xml, key.signer);
-      return {
-        account_id: company.account_id,
-        company_id: company.id,
-        ruc: company.ruc,
-        doc_type: prepared.docType,
-        series: prepared.series,
-        number: prepared.number,
-        filename: prepared.filename,
-        issue_date: prepared.issueDate,
-        currency: null,
-        environment: company.environment,
-        destination: doc.destination,
-        signed_by: key.signedBy,
-        status: 'queued',
-        hash: signed.hash,
-        xml: signed.xml,
-        totals: null,
-        warnings: prepared.warnings,
-      };
+      return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']);
     };
   }
 

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startTestStack, type TestStack } from '../support/stack';
+import { fixture } from '../support/documents';
 import { summaryFixtures } from './support';
 import { createAccount } from '../../db/accounts';
 import type { DocumentRow } from '../../db/documents';
@@ -14,8 +13,7 @@ import { createCompanyKeys } from '../../core/company-keys';
 import { ensureDailySummarySchedule } from '../../runtime/services';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
-const prepared = (fixture: string) => prepareDocument(JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8')));
+const prepared = (name: string) => prepareDocument(fixture(name));
 
 describe('daily summary composition', function () {
   describe('an rc line read back from a signed document', () => {

@@ -1,18 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestStack } from '../support/stack';
+import { commitSignedDocument, fixture } from '../support/documents';
 import { randomRuc } from '../companies/helpers';
 import { insertCompany, type CompanyRow } from '../../db/companies';
-import { insertDocument, type DocumentRow } from '../../db/documents';
-import { prepareDocument } from '../../documents';
-import { createSigner, generateTestCertificate, signXml, type Signer } from '../../documents/signing';
+import type { DocumentRow } from '../../db/documents';
+import { createSigner, generateTestCertificate, type Signer } from '../../documents/signing';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
 import { companySummaryWorkflow } from '../../workflows/daily-summary';
 import { limaDate } from '../../core/lima';
 import type { DocStatus } from '../../workflows/document-types';
-
-const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 
 /** Companies and documents as the API commits them, and a run driver, for the summary suites. */
 export function summaryFixtures(stack: () => TestStack, accountId: () => string) {
@@ -28,31 +24,11 @@ export function summaryFixtures(stack: () => TestStack, accountId: () => string)
   }
 
   /** A document signed and committed as POST /v1/cpe does; receipts of a summary-mode company wait with no workflow. */
-  async function issued(owner: CompanyRow, fixture: string, correlativo: number, status: DocStatus = 'to_summarize'): Promise<DocumentRow> {
-    const payload = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
+  function issued(owner: CompanyRow, name: string, correlativo: number, status: DocStatus = 'to_summarize'): Promise<DocumentRow> {
+    const payload = fixture(name);
     Object.assign(payload, { correlativo: String(correlativo), fechaEmision: today });
     payload.emisor.ruc = owner.ruc;
-    const prepared = prepareDocument(payload);
-    const signed = signXml(prepared.xml, signers.get(owner.ruc)!);
-    return insertDocument(stack().db, {
-      account_id: owner.account_id,
-      company_id: owner.id,
-      ruc: owner.ruc,
-      doc_type: prepared.docType,
-      series: prepared.series,
-      number: prepared.number,
-      filename: prepared.filename,
-      issue_date: prepared.issueDate,
-      currency: prepared.currency,
-      environment: '01',
-      destination: 'tax_authority',
-      signed_by: 'provider_certificate',
-      status,
-      hash: signed.hash,
-      xml: signed.xml,
-      totals: prepared.totals,
-      warnings: prepared.warnings,
-    });
+    return commitSignedDocument(stack().db, owner, payload, signers.get(owner.ruc)!, { status });
   }
 
   /** Runs `work` while asking every registered rc/ra of these companies for its verdict now instead of in 10 s, 20 s … */
