@@ -3,7 +3,6 @@ import type { Db } from './knex';
 import { insertDocument, recordOutcome, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
 import type { ConditionCode } from '../documents/summaries/from-signed';
 
-
 export interface SummaryCandidate {
   document: DocumentRow;
   condition: ConditionCode;
@@ -40,7 +39,7 @@ function rejectedInRun(db: Db | Knex.Transaction, runId: string, condition: Cond
     .where({ 'l.condition_code': condition, 'l.state': 'rejected', 's.run_id': runId });
 }
 
-/** Receipts a company's summary must add (condition 1) and summarised receipts it must void (condition 3). */
+/** Receipts a summary must add (condition 1); with a run id, not those a summary of that run already failed with. */
 function pendingAdds(db: Db | Knex.Transaction, runId: string | null) {
   const q = db('documents as d')
     .where('d.status', 'to_summarize')
@@ -50,6 +49,7 @@ function pendingAdds(db: Db | Knex.Transaction, runId: string | null) {
   return runId ? q.whereNotExists(rejectedInRun(db, runId, '1')) : q;
 }
 
+/** Summarised receipts whose void a summary must carry (condition 3). */
 function pendingVoids(db: Db | Knex.Transaction, runId: string | null) {
   const q = db('documents as d')
     .join('document_voids as v', 'v.document_id', 'd.id')
