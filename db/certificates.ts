@@ -38,3 +38,13 @@ export async function insertCertificate(db: Db, values: CertificateInsert): Prom
 export async function releaseCertificate(db: Db, id: string): Promise<void> {
   await db('certificates').where({ id, origin: 'own' }).delete();
 }
+
+/** Gives a company a provider certificate (plan 02), letting go of the one it held; one transaction. */
+export async function assignProviderCertificate(db: Db, company: { id: string; certificate_id: string | null }, values: CertificateInsert): Promise<CertificateRow> {
+  return db.transaction(async (trx) => {
+    const row = await insertCertificate(trx, values);
+    await trx('companies').where({ id: company.id }).update({ certificate_id: row.id, updated_at: trx.fn.now() });
+    if (company.certificate_id) await releaseCertificate(trx, company.certificate_id);
+    return row;
+  });
+}
