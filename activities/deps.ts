@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
@@ -7,4 +8,6 @@ export interface ActivityDeps {
   config: Config;
   db: Db;
   secrets: SecretBox;
+  /** For activities that start or signal other workflows (the sweeper). */
+  temporal: Client;
 }

@@ -11,7 +11,7 @@
  * `SIM_PROF=1` writes a V8 CPU profile of the simulator process to /tmp/simprof.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -39,6 +39,17 @@ function perOp(label: string, n: number, fn: () => void): void {
   for (let i = 0; i < n; i++) fn();
   const ms = Number(process.hrtime.bigint() - start) / 1e6 / n;
   console.log(`  ${label.padEnd(46)} ${ms.toFixed(3)} ms`);
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100;
+    return (Number(fields[11]) + Number(fields[12])) / ticks;
+  } catch {
+    return null;
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -97,6 +108,7 @@ async function main(): Promise<void> {
   const warm = Math.min(200, Math.floor(REQUESTS / 10));
   for (let i = 0; i < warm; i++) await post(bodies[i]);
   const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const cpuBefore = cpuSeconds(child.pid);
   const latencies: number[] = [];
   let next = warm;
   let accepted = 0;
@@ -113,6 +125,7 @@ async function main(): Promise<void> {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuAfter = cpuSeconds(child.pid);
   child.kill('SIGTERM');
   agent.destroy();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -121,6 +134,10 @@ async function main(): Promise<void> {
   console.log(`load average before/after: ${loadBefore} / ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share these CPUs)`);
   console.log(`simulator process ${pin ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}, ${dataDir ? 'persisting to a data dir' : 'in memory'}; load from this process, ${CONCURRENCY} keep-alive connections`);
   console.log(`sendBill: ${measured} requests in ${seconds.toFixed(2)} s = ${(measured / seconds).toFixed(0)} req/s; accepted ${accepted}/${measured}`);
+  if (cpuBefore !== null && cpuAfter !== null) {
+    const cpu = cpuAfter - cpuBefore;
+    console.log(`simulator CPU time ${cpu.toFixed(2)} s = ${(measured / cpu).toFixed(0)} sendBill per CPU-second (independent of other load)`);
+  }
   console.log(`latency p50 ${latencies[Math.floor(latencies.length * 0.5)].toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(1)} ms`);
   if (accepted !== measured) process.exitCode = 1;
 }

@@ -48,6 +48,10 @@ export interface Config {
     providerPfxPath: string | null;
     providerPfxPassword: string;
   };
+  /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
+  authorityTimeouts: { connectMs: number; responseMs: number };
+  /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
+  providerOseCredentials: { user: string; password: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       providerPfxPath: str(env, 'CHASQUI_PROVIDER_PFX'),
       providerPfxPassword: env.CHASQUI_PROVIDER_PFX_PASSWORD ?? '',
     },
+    authorityTimeouts: {
+      connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
+      responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
+    },
+    providerOseCredentials:
+      str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
+        ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
+        : null,
   };
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);

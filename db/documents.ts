@@ -41,7 +41,7 @@ export interface DocumentRow {
   series: string;
   number: string | number;
   filename: string;
-  issue_date: string | Date;
+  issue_date: string;
   currency: string | null;
   environment: string;
   destination: string;

@@ -1,5 +1,9 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+// A SQL `date` (issue dates) stays the 'YYYY-MM-DD' text it is: turning it into a JS Date would shift it by time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export type Db = Knex;
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { NativeConnection, Worker, Runtime, DefaultLogger, type LogLevel } from '@temporalio/worker';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
@@ -7,6 +7,7 @@ import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
 import { createApp } from '../api/app';
 import { createActivities } from '../activities';
+import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -47,6 +48,24 @@ export function installTemporalRuntime(): void {
   });
 }
 
+/**
+ * The schedule that runs the document sweeper every minute; created once per namespace and task queue, and left
+ * alone when it already exists (several workers start it concurrently).
+ */
+export async function ensureSweeperSchedule(client: Client, config: Config): Promise<void> {
+  const scheduleId = `${SWEEPER_SCHEDULE_ID}-${config.temporal.taskQueue}`;
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '1 minute' }] },
+      action: { type: 'startWorkflow', workflowType: documentSweeperWorkflow, taskQueue: config.temporal.taskQueue, workflowId: `${scheduleId}-run` },
+      policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+}
+
 export interface WorkerHandle {
   worker: Worker;
   /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
@@ -57,14 +76,16 @@ export interface WorkerHandle {
 export async function startWorker(config: Config, address: string, db: Db, secrets: SecretBox): Promise<WorkerHandle> {
   installTemporalRuntime();
   const connection = await NativeConnection.connect({ address });
+  const temporal = await connectTemporal(config, address);
+  await ensureSweeperSchedule(temporal, config);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ config, db, secrets }),
+    activities: createActivities({ config, db, secrets, temporal }),
   });
-  const running = worker.run().finally(() => connection.close());
+  const running = worker.run().finally(() => Promise.all([connection.close(), temporal.connection.close()]));
   return {
     worker,
     running,

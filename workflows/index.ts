@@ -4,3 +4,4 @@
  */
 export { documentWorkflow } from './document';
 export { companyProceduresWorkflow } from './company-procedures';
+export { documentSweeperWorkflow } from './sweeper';

@@ -1,5 +1,7 @@
+import { isValidRuc } from '../../documents/input/parties';
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
+import type { ObjectSchema } from 'joi';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -45,7 +47,7 @@ async function companyData(deps: AppDeps, company: CompanyRow) {
 /** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
 async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
   const ruc = String(ctx.params.ruc);
-  if (!schemas.isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
+  if (!isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
   const { accountId } = authOf(ctx);
   const company = await findCompany(deps.db, accountId, ruc);
   if (company) return company;
@@ -150,7 +152,7 @@ export function companiesRouter(deps: AppDeps): Router {
   /** A PATCH that validates its body, computes the changes (or throws a 422) and answers with the company. */
   function setting<T>(
     path: string,
-    schema: import('joi').ObjectSchema,
+    schema: ObjectSchema,
     change: (company: CompanyRow, input: T) => CompanyChanges | Promise<CompanyChanges>,
     message: string,
     options: { rerunsProcedures?: boolean } = {},

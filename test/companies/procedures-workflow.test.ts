@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { RucKey } from '../../workflows/search-attributes';
 import { createTimeSkippingEnv } from '../support/time-skipping';
 import { companyProceduresWorkflow } from '../../workflows/company-procedures';
 import type { CompanyProcedureActivities, ProcedureRunResult } from '../../activities/company-procedures';
@@ -15,12 +13,6 @@ describe('companyProceduresWorkflow waits (time-skipping)', function () {
   before(async function () {
     env = await createTimeSkippingEnv();
     workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
-    // The time-skipping server starts without chasqui's search attributes; the workflow upserts Ruc.
-    await env.connection.operatorService
-      .addSearchAttributes({ namespace: 'default', searchAttributes: { [RucKey.name]: encodeSearchAttributeIndexedValueType(RucKey.type)! } })
-      .catch((err: Error) => {
-        if (!/already exists/i.test(err.message)) throw err;
-      });
   });
   after(() => env?.teardown());
 

@@ -4,6 +4,7 @@ import { startApi, startWorker, type ApiHandle, type WorkerHandle } from '../../
 import { secretBoxFrom, type Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
+import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
 
 export interface TestStack {
@@ -42,6 +43,8 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
     stop: async () => {
       await api.stop();
       await worker?.stop();
+      // Each stack's worker created a sweeper schedule for its private task queue; nothing polls it any more.
+      if (worker) await temporal.schedule.getHandle(`${SWEEPER_SCHEDULE_ID}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,214 @@
+import type { ActivityDeps } from './deps';
+import {
+  getStatus,
+  getStatusCdr,
+  GreConnector,
+  resolveEndpoints,
+  sendBill,
+  sendSummary,
+  type AuthorityResult,
+  type GreCredentials,
+  type ResolvedEndpoints,
+  type SolCredentials,
+} from '../authority';
+import { PgGreTokenStore } from '../authority/gre/pg-token-store';
+import { connectionFailure } from '../authority/classify';
+import { findCompanyById, type CompanyRow } from '../db/companies';
+import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import { logger } from '../core/logger';
+import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
+
+const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
+const GRE_TYPES = new Set(['09', '31']);
+/** SUNAT's CDR query (billConsultService getStatusCdr) answers for invoices and their notes only. */
+const QUERYABLE_TYPES = new Set(['01', '07', '08']);
+
+const ORIGIN_DESCRIPTIONS: Record<string, string> = {
+  connection: 'The authority or OSE could not be reached; the document was not received. chasqui retries it.',
+  timeout: 'Sent, but no answer came in time; it may have been received. Query its state before acting.',
+  tax_authority: 'The authority or OSE received the document and answered.',
+  system: 'The authority answered, but chasqui could not process the answer. Query its state before acting.',
+};
+
+/** The SUNAT beta's well-known test user, used in demo when a company has loaded no SOL credentials. */
+const DEMO_SOL = { solUser: 'MODDATOS', solPassword: 'moddatos' };
+
+type Route = { endpoints: ResolvedEndpoints; creds: SolCredentials; gre: GreCredentials | null };
+
+/**
+ * The I/O of the document workflow. Each activity reads what it needs from the database (the workflow passes only the
+ * external id), talks to SUNAT or the OSE through the connectors, records the outcome, and returns a small summary.
+ * All are safe to run twice: a resolved document is never sent or changed again.
+ */
+export function createDocumentActivities(deps: ActivityDeps) {
+  const gre = new GreConnector(new PgGreTokenStore(deps.db, deps.secrets));
+  const callOptions = { timeouts: deps.config.authorityTimeouts };
+
+  async function load(externalId: string): Promise<{ doc: DocumentRow; company: CompanyRow }> {
+    const doc = await findDocument(deps.db, externalId);
+    if (!doc) throw new Error(`document ${externalId} does not exist`);
+    const company = await findCompanyById(deps.db, doc.company_id);
+    if (!company) throw new Error(`company of document ${externalId} does not exist`);
+    return { doc, company };
+  }
+
+  /** Where the document goes and as whom; a value explaining why not when the company is not ready to send. */
+  function route(doc: DocumentRow, company: CompanyRow): Route | AuthorityResult {
+    let endpoints: ResolvedEndpoints;
+    try {
+      endpoints = resolveEndpoints(
+        { environment: doc.environment as '01' | '02', destination: doc.destination as CompanyRow['destination'], oseUrl: company.ose_url },
+        deps.config.authority,
+      );
+    } catch (err) {
+      return connectionFailure('NO_ENDPOINT', (err as Error).message);
+    }
+    const sol = company.sol_user && company.sol_password_sealed
+      ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
+      : doc.environment === '01' ? DEMO_SOL : null;
+    let creds: SolCredentials | null = null;
+    if (doc.destination === 'own_ose') {
+      if (company.ose_user && company.ose_password_sealed) {
+        creds = { ruc: doc.ruc, solUser: company.ose_user, solPassword: deps.secrets.open(company.ose_password_sealed) };
+      }
+    } else if (doc.destination === 'provider_ose' && deps.config.providerOseCredentials) {
+      const provider = deps.config.providerOseCredentials;
+      creds = { ruc: doc.ruc, solUser: provider.user, solPassword: provider.password };
+    } else if (sol) {
+      creds = { ruc: doc.ruc, ...sol };
+    }
+    if (!creds) return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
+    let greCreds: GreCredentials | null = null;
+    if (GRE_TYPES.has(doc.doc_type)) {
+      if (!company.gre_client_id || !company.gre_client_secret_sealed || !sol) {
+        return connectionFailure('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
+      }
+      greCreds = { ruc: doc.ruc, ...sol, clientId: company.gre_client_id, clientSecret: deps.secrets.open(company.gre_client_secret_sealed) };
+    }
+    return { endpoints, creds, gre: greCreds };
+  }
+
+  function queryable(doc: DocumentRow, endpoints: ResolvedEndpoints | null): boolean {
+    return !!endpoints?.billConsultService && doc.destination === 'tax_authority' && QUERYABLE_TYPES.has(doc.doc_type);
+  }
+
+  async function queryCdr(doc: DocumentRow, r: Route): Promise<AuthorityResult> {
+    return getStatusCdr(r.endpoints.billConsultService!, r.creds, { ruc: doc.ruc, type: doc.doc_type, series: doc.series, number: String(doc.number) }, callOptions);
+  }
+
+  async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query'): Promise<StepOutcome> {
+    const { kind, status } = classify(result, step, doc.status);
+    const stored = await recordOutcome(deps.db, doc.id, {
+      status,
+      result: toDocumentResult(doc.id, result),
+      ticket: result.ticket,
+      cdrZip: result.cdrZip,
+      sent: result.reached_sunat !== false,
+    });
+    logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
+    if (stored.resolved) return { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+    return { kind, status: stored.status, code: result.code, ticket: stored.ticket };
+  }
+
+  const activities: DocumentActivities = {
+    async loadDocumentPlan(externalId) {
+      const { doc, company } = await load(externalId);
+      const r = route(doc, company);
+      const plan: DocumentPlan = {
+        ruc: doc.ruc,
+        docType: doc.doc_type,
+        status: doc.status,
+        asynchronous: SUMMARY_TYPES.has(doc.doc_type) || GRE_TYPES.has(doc.doc_type),
+        queryable: 'endpoints' in r ? queryable(doc, r.endpoints) : false,
+        ticket: doc.ticket,
+      };
+      return plan;
+    },
+
+    async sendDocument(externalId) {
+      const { company } = await load(externalId);
+      const before = await beginSend(deps.db, externalId);
+      if (!before) throw new Error(`document ${externalId} does not exist`);
+      if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+      const r = route(before, company);
+      if (!('endpoints' in r)) return record(before, r, 'send');
+      // An earlier attempt died after sending and before recording: ask before sending twice.
+      if (before.send_started_at && queryable(before, r.endpoints)) {
+        const known = await queryCdr(before, r);
+        if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, known, 'query');
+      }
+      const file = { filename: before.filename, xml: before.xml };
+      let result: AuthorityResult;
+      if (GRE_TYPES.has(before.doc_type)) result = await gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions);
+      else if (SUMMARY_TYPES.has(before.doc_type)) result = await sendSummary(r.endpoints.billService, r.creds, file, callOptions);
+      else result = await sendBill(r.endpoints.billService, r.creds, file, callOptions);
+      // "Already reported" is not a rejection: the real state decides.
+      if (result.alreadyReported && queryable(before, r.endpoints)) {
+        const known = await queryCdr(before, r);
+        if (known.status !== 'unknown') return record(before, known, 'query');
+      }
+      return record(before, result, 'send');
+    },
+
+    async checkTicket(externalId) {
+      const { doc, company } = await load(externalId);
+      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
+      const r = route(doc, company);
+      if (!('endpoints' in r)) return record(doc, r, 'ticket');
+      const result = GRE_TYPES.has(doc.doc_type)
+        ? await gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, doc.ticket, callOptions)
+        : await getStatus(r.endpoints.billService, r.creds, doc.ticket, callOptions);
+      return record(doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
+    },
+
+    async queryDocumentState(externalId) {
+      const { doc, company } = await load(externalId);
+      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      const r = route(doc, company);
+      if (!('endpoints' in r) || !queryable(doc, r.endpoints)) {
+        return { kind: 'unknown', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      }
+      return record(doc, await queryCdr(doc, r), 'query');
+    },
+  };
+  return activities;
+}
+
+/**
+ * What an authority answer means for the document (spec 3.1): a verdict resolves it; "certainly not received"
+ * keeps it queued for another send; a ticket (or 98) keeps it registered; anything else leaves it sent, unresolved.
+ */
+function classify(result: AuthorityResult, step: 'send' | 'ticket' | 'query', current: DocStatus): { kind: StepOutcome['kind']; status: DocStatus } {
+  switch (result.status) {
+    case 'accepted':
+    case 'observed':
+    case 'rejected':
+      return { kind: 'resolved', status: result.status };
+    case 'ticket':
+    case 'pending':
+      return { kind: 'ticket', status: 'registered' };
+    default:
+      if (step === 'ticket') return { kind: 'ticket', status: 'registered' };
+      if (result.reached_sunat === false) return step === 'query' ? { kind: 'retry', status: 'queued' } : { kind: 'retry', status: current === 'sent' ? 'sent' : 'queued' };
+      return { kind: 'unknown', status: 'sent' };
+  }
+}
+
+
+/** Spec 2.5 `result`; `action` is left out on acceptance (7.5), and a timeout carries `success: false` and the id. */
+export function toDocumentResult(externalId: string, r: AuthorityResult): DocumentResult {
+  const result: DocumentResult = {
+    code: r.code,
+    message: r.message,
+    errors: r.errors,
+    origin: r.origin,
+    origin_description: r.origin ? ORIGIN_DESCRIPTIONS[r.origin] : null,
+    action: r.action,
+    reached_sunat: r.reached_sunat,
+  };
+  if (r.observations.length) result.observations = r.observations;
+  if (r.origin === 'timeout') Object.assign(result, { success: false, external_id: externalId });
+  if (r.action === null) delete (result as Partial<DocumentResult>).action;
+  return result;
+}

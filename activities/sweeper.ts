@@ -1,0 +1,27 @@
+import type { ActivityDeps } from './deps';
+import { findDocument, findUnstartedDocuments, markWorkflowStarted } from '../db/documents';
+import { startDocumentWorkflow } from '../workflows/document-client';
+import { logger } from '../core/logger';
+
+/** A document younger than this is left to the API that is still starting its workflow. */
+const GRACE_SECONDS = 30;
+
+export interface SweeperActivities {
+  startUnstartedDocuments(): Promise<number>;
+}
+
+export function createSweeperActivities(deps: ActivityDeps): SweeperActivities {
+  return {
+    async startUnstartedDocuments() {
+      const pending = await findUnstartedDocuments(deps.db, GRACE_SECONDS);
+      for (const { id } of pending) {
+        const doc = await findDocument(deps.db, id);
+        if (!doc) continue;
+        await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, doc);
+        await markWorkflowStarted(deps.db, [id]);
+      }
+      if (pending.length) logger.warn({ count: pending.length }, 'sweeper started workflows of documents left unstarted');
+      return pending.length;
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startTestStack, type TestStack } from '../support/stack';
+import { testConfig } from '../support/services';
+import { createAccount } from '../../db/accounts';
+import { insertCompany, type CompanyRow } from '../../db/companies';
+import { findDocument, insertDocument, type DocumentRow } from '../../db/documents';
+import { prepareDocument } from '../../documents';
+import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
+import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
+import { documentWorkflowId } from '../../workflows/document';
+import { createSweeperActivities } from '../../activities/sweeper';
+import type { DocStatus } from '../../workflows/document-types';
+import { DocStatusKey, RucKey } from '../../workflows/search-attributes';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
+const RUC = '20123456786';
+
+/**
+ * The document workflow and its activities end to end: real Temporal dev server, real PostgreSQL, and the SUNAT
+ * simulator with injected faults. Documents are inserted as the issue operation commits them; waits that would take
+ * minutes (connection backoff, 10-minute reconciliation, ticket polls) are cut short with the workflow's own
+ * `resend`/`recheck` signals — their timing is covered on the time-skipping server (test/workflows).
+ */
+describe('document delivery (workflow + activities + simulator)', function () {
+  this.timeout(90_000);
+  let sim: SimulatorHandle;
+  let stack: TestStack;
+  let company: CompanyRow;
+  let number = 1000;
+  const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+
+  before(async function () {
+    this.timeout(120_000);
+    sim = await startSimulator({ port: 0, ticketPolls: 1 });
+    const base = testConfig();
+    stack = await startTestStack({
+      config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } },
+    });
+    const { account } = await createAccount(stack.db, { name: 'delivery', quotaUnits: 0 });
+    await stack.db('companies').where({ ruc: RUC }).delete();
+    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Comercial Andina S.A.C.', plan_type: '01', environment: '01' })).company;
+  });
+  after(async () => {
+    await stack?.stop();
+    await sim?.close();
+  });
+  beforeEach(() => sim.clearRules());
+
+  /** Builds, signs and commits a document the way POST /v1/cpe does, then starts its workflow. */
+  async function issue(fixture: string, options: { status?: DocStatus; start?: boolean } = {}): Promise<DocumentRow> {
+    const payload = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
+    if (payload.correlativo) payload.correlativo = String(++number);
+    else if (payload.correlativo === undefined && payload.tipoDoc?.match(/^r[acr]$/)) payload.correlativo = String(++number);
+    const prepared = prepareDocument(payload);
+    const signed = signXml(prepared.xml, signer);
+    const doc = await insertDocument(stack.db, {
+      account_id: company.account_id,
+      company_id: company.id,
+      ruc: prepared.ruc,
+      doc_type: prepared.docType,
+      series: prepared.series,
+      number: prepared.number,
+      filename: prepared.filename,
+      issue_date: prepared.issueDate,
+      currency: prepared.currency,
+      environment: '01',
+      destination: 'tax_authority',
+      signed_by: 'provider',
+      status: options.status ?? 'queued',
+      hash: signed.hash,
+      xml: signed.xml,
+      totals: prepared.totals,
+      warnings: prepared.warnings,
+    });
+    if (options.start !== false) await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
+    return doc;
+  }
+
+  /** Polls the database (the source of truth) until the document reaches one of `statuses`. */
+  async function until(id: string, statuses: DocStatus[], ms = 30_000, also: (row: DocumentRow) => boolean = () => true): Promise<DocumentRow> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const doc = (await findDocument(stack.db, id))!;
+      if (statuses.includes(doc.status) && also(doc)) return doc;
+      if (Date.now() > deadline) throw new Error(`document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function events(id: string) {
+    return (stack.db as Knex)('document_events').where({ document_id: id });
+  }
+
+  it('accepted: the CDR is kept, the result has no action, and one cpe.resolved event is recorded', async () => {
+    const doc = await issue('invoice-basic.json');
+    const done = await until(doc.id, ['accepted']);
+    expect(done).to.include({ resolved: true, status_code: '06' });
+    expect(done.result).to.include({ code: '0', reached_sunat: true }).and.not.have.property('action');
+    expect(done.cdr_zip).to.be.a('string').with.length.above(100);
+    expect(await events(doc.id)).to.have.length(1);
+    const handle = stack.temporal.workflow.getHandle(documentWorkflowId(doc.id));
+    expect(await handle.result()).to.equal('accepted');
+    const state = await handle.describe();
+    expect(state.status.name).to.equal('COMPLETED');
+    expect(state.typedSearchAttributes.get(DocStatusKey)).to.equal('accepted');
+    expect(state.typedSearchAttributes.get(RucKey)).to.equal(RUC);
+  });
+
+  it('observed: accepted with the observation codes in the result', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'observe', code: '4252' } });
+    const doc = await issue('invoice-basic.json');
+    const done = await until(doc.id, ['observed', 'accepted', 'rejected']);
+    expect(done.status).to.equal('observed');
+    expect(done.result!.observations!.join(' ')).to.contain('4252');
+  });
+
+  it('rejected: resolved with status_code 09, the SUNAT error, action correct, never retried', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'reject', code: '2017' } });
+    const doc = await issue('invoice-basic.json');
+    const done = await until(doc.id, ['rejected', 'accepted']);
+    expect(done).to.include({ status: 'rejected', status_code: '09', resolved: true, send_attempts: 1 });
+    expect(done.result).to.include({ origin: 'tax_authority', action: 'correct', reached_sunat: true, code: '2017' });
+    expect(done.result!.errors[0]).to.match(/^\[SUNAT 2017\]/);
+  });
+
+  it('connection failure: stays queued with origin connection and retries, then is accepted', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'reset' }, times: 1 });
+    const doc = await issue('invoice-basic.json');
+    const failed = await until(doc.id, ['queued'], 20_000, (row) => row.result !== null);
+    expect(failed).to.include({ status: 'queued', resolved: false });
+    expect(failed.result).to.include({ origin: 'connection', reached_sunat: false, action: 'retry' });
+    // The service retries by itself after its backoff; the resend signal only cuts the 30 s wait short here.
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'resend');
+    const done = await until(doc.id, ['accepted']);
+    expect(done.send_attempts).to.equal(2);
+  });
+
+  it('timeout: Pending (sent, reached_sunat null, action review), never resent blindly; the state query resolves it', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
+    const doc = await issue('invoice-basic.json');
+    const pending = await until(doc.id, ['sent']);
+    expect(pending.result).to.include({ origin: 'timeout', reached_sunat: null, action: 'review', success: false, external_id: doc.id });
+    // The simulator never processed the hung request: the 10-minute query (run now) learns SUNAT has no record of it,
+    // which makes a new send safe; the send goes through and the document is accepted.
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'recheck');
+    await until(doc.id, ['queued', 'accepted']);
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'resend');
+    const done = await until(doc.id, ['accepted']);
+    expect(done.resolved).to.equal(true);
+    const operations = sim.log().filter((e) => e.ruc === RUC).map((e) => e.operation);
+    expect(operations.filter((op) => op === 'getStatusCdr')).to.have.length.at.least(1);
+  });
+
+  it('system failure: an empty 200 leaves it sent and unresolved with origin system, action review', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'empty200' } });
+    const doc = await issue('invoice-basic.json');
+    const failed = await until(doc.id, ['sent']);
+    expect(failed.resolved).to.equal(false);
+    expect(failed.result).to.include({ origin: 'system', action: 'review' });
+  });
+
+  it('"already reported" (1033) triggers a state query instead of a rejection', async () => {
+    const first = await issue('invoice-basic.json');
+    await until(first.id, ['accepted']);
+    // The same series and number again (a re-issue whose first copy SUNAT already has).
+    const { account_id, company_id, ruc, doc_type, series, number: n, filename, issue_date, currency, environment, destination, signed_by, hash, xml, totals, warnings } =
+      (await findDocument(stack.db, first.id))!;
+    const again = await insertDocument(stack.db, {
+      account_id, company_id, ruc, doc_type, series, number: Number(n), filename, issue_date, currency, environment,
+      destination, signed_by, status: 'queued', hash, xml, totals, warnings,
+    });
+    await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, again);
+    const done = await until(again.id, ['accepted', 'rejected', 'observed']);
+    expect(done.status).to.equal('accepted');
+    const ops = sim.log().map((e) => e.operation);
+    expect(ops).to.include('getStatusCdr');
+  });
+
+  it('summary (rc): gets a ticket, stays registered while it is at 98, then resolves', async () => {
+    const doc = await issue('rc-add.json');
+    const registered = await until(doc.id, ['registered']);
+    expect(registered.ticket).to.be.a('string');
+    // Polls run after 10 s, 20 s …; recheck asks at once: first 98 (still registered), then the verdict.
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'recheck');
+    const processing = await until(doc.id, ['registered'], 30_000, (row) => row.result?.code === '98');
+    expect(processing.resolved).to.equal(false);
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'recheck');
+    const done = await until(doc.id, ['accepted', 'observed']);
+    expect(done.ticket).to.equal(registered.ticket);
+  });
+
+  it('manual mode: to_send waits for the send signal', async () => {
+    const doc = await issue('invoice-basic.json', { status: 'to_send' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await findDocument(stack.db, doc.id))!.send_attempts).to.equal(0);
+    await stack.db('documents').where({ id: doc.id }).update({ status: 'queued' });
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'send');
+    await until(doc.id, ['accepted']);
+  });
+
+  it('the sweeper starts the workflow of a committed document whose start was lost, once', async () => {
+    const doc = await issue('invoice-basic.json', { start: false });
+    await stack.db('documents').where({ id: doc.id }).update({ created_at: stack.db.raw("now() - interval '2 minutes'") });
+    const sweeper = createSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
+    expect(await sweeper.startUnstartedDocuments()).to.be.at.least(1);
+    expect(await sweeper.startUnstartedDocuments()).to.equal(0);
+    const done = await until(doc.id, ['accepted']);
+    expect(done.workflow_started_at).to.be.an.instanceOf(Date);
+  });
+});
