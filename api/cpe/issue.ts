@@ -82,6 +82,8 @@ function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
 export interface Issued {
   row: DocumentRow;
   company: CompanyRow;
+  /** What `storedBody` made of the committed row: the answer, byte for byte what a replay returns. */
+  body: unknown;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function issueDocument(
 
   const status = initialStatus(company, document.docType, document.series);
   const claim = idempotencyClaim(ctx);
+  let body: unknown;
   const row = await deps.db.transaction(async (trx) => {
     const inserted = await insertDocument(trx, {
       id: randomUUID(),
@@ -149,7 +152,8 @@ export async function issueDocument(
       const consumed = await consumeProductionUse(trx, charge);
       if (!consumed.ok) throw exhausted(consumed.lacking, company.ruc, consumed.quotaUnits, consumed.osePackageUnits);
     }
-    await claim?.storeWithin(trx, 202, storedBody(inserted));
+    body = storedBody(inserted);
+    await claim?.storeWithin(trx, 202, body);
     return inserted;
   });
 
@@ -164,5 +168,5 @@ export async function issueDocument(
       logger.warn({ err, externalId: row.id, requestId: ctx.state.requestId }, 'document committed but its workflow did not start; the sweeper will start it');
     }
   }
-  return { row, company };
+  return { row, company, body };
 }

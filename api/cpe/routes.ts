@@ -47,7 +47,7 @@ export function cpeRouter(deps: AppDeps): Router {
 
   router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
-    const { row, company } = await issueDocument(deps, keys, ctx, startedAt, (r) => issueBody(r, startedAt));
+    const { row, company, body } = await issueDocument(deps, keys, ctx, startedAt, (r) => issueBody(r, startedAt));
     if (company.response_mode === 'wait' && row.status === 'queued') {
       const waited = await waitForVerdict(deps.db, row.id, waitMs());
       if (waited.answered) {
@@ -57,7 +57,7 @@ export function cpeRouter(deps: AppDeps): Router {
       }
     }
     ctx.status = 202;
-    ctx.body = issueBody(row, startedAt);
+    ctx.body = body;
   });
 
   router.post('/api/cpe/enviar', ...guard, idempotent(deps), async (ctx) => {
