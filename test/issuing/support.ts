@@ -80,7 +80,8 @@ let correlative = Math.floor(Date.now() / 1000) % 1_000_000;
 export function payload(fixture: string, ruc: string, changes: Record<string, unknown> = {}): Record<string, any> {
   const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
   doc.emisor.ruc = ruc;
-  if (doc.correlativo !== undefined) doc.correlativo = String(++correlative);
+  // Summaries number their day's sequence with at most 5 digits.
+  if (doc.correlativo !== undefined) doc.correlativo = String(/^r[acr]$/.test(doc.tipoDoc) ? (++correlative % 99_999) + 1 : ++correlative);
   return { ...doc, ...changes };
 }
 
