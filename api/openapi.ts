@@ -37,6 +37,7 @@ function ok(description: string, data?: Schema, dataOptional = false) {
 
 const DOC_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected'];
 const num = { type: 'number' };
+const nullableEnum = (values: readonly string[]): Schema => ({ type: ['string', 'null'], enum: [...values, null] });
 const bool = { type: 'boolean' };
 
 /** Spec 2.4, and the shapes built on it (docs/issuing.md). */
@@ -60,9 +61,9 @@ const result = nullable({
       code: nullable(str()),
       message: str(),
       errors: { type: 'array', items: str() },
-      origin: nullable(enumOf(['validation', 'connection', 'timeout', 'tax_authority', 'system'])),
+      origin: nullableEnum(['validation', 'connection', 'timeout', 'tax_authority', 'system']),
       origin_description: nullable(str()),
-      action: nullable(enumOf(['retry', 'correct', 'review'])),
+      action: nullableEnum(['retry', 'correct', 'review']),
       reached_sunat: nullable(bool),
       observations: { type: 'array', items: str() },
       success: { const: false },

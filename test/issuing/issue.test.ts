@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, documentCount, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import { call, documentCount, expectDocumented, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
 import { findDocument } from '../../db/documents';
 import { verifyXmlSignature } from '../../documents/signing';
 import { newAccountToken } from '../companies/helpers';
@@ -179,6 +179,28 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(done.hash, 'same signed XML').to.equal(res.body.hash);
     expect(done.xml).to.equal(failed.xml);
     expect(done.send_attempts).to.equal(2);
+  });
+
+  it('every answer is what /v1/openapi.json documents', async () => {
+    const cases: [string, Promise<any>][] = [
+      ['POST /v1/cpe', issue(env.stack, demo.token, payload('gre-09-unidad-fuera-de-catalogo.json', demo.ruc))],
+      ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc, { tipoMoneda: 'XXX' }))],
+      ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': '02' })],
+      ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': 'x' })],
+      ['POST /v1/cpe', issue(env.stack, 'chq_sig_unknown', {})],
+    ];
+    for (const [operation, answer] of cases) await expectDocumented(env.stack, operation, await answer);
+    const issued = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
+    const id = issued.body.external_id;
+    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }));
+    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', '/v1/cpe/x', { token: demo.token }));
+    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/send', await call(env.stack, 'POST', `/v1/cpe/${id}/send`, { token: demo.token }));
+    await until(env.stack, id, ['accepted']);
+    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }));
+    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/resend', await call(env.stack, 'POST', `/v1/cpe/${id}/resend`, { token: demo.token }));
+    const manual = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+    const waiting = await issue(env.stack, manual.token, payload('invoice-basic.json', manual.ruc));
+    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/send', await call(env.stack, 'POST', `/v1/cpe/${waiting.body.external_id}/send`, { token: manual.token }));
   });
 
   it('429 past the per-token rate limit', async function () {

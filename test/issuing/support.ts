@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
+import { checkSchema } from '../support/json-schema';
 import { call, createCompany, newAccountToken, randomRuc, type ApiResponse } from '../companies/helpers';
 import { findCompany, updateCompany, type CompanyChanges, type CompanyRow } from '../../db/companies';
 import { findDocument, type DocumentRow } from '../../db/documents';
@@ -111,3 +113,12 @@ export async function documentCount(stack: TestStack, companyId: string): Promis
 }
 
 export { call };
+
+/** Checks a real response against what /v1/openapi.json documents for `operation` ("POST /v1/cpe") and its status. */
+export async function expectDocumented(stack: TestStack, operation: string, res: ApiResponse): Promise<void> {
+  const doc = (await call(stack, 'GET', '/v1/openapi.json')).body;
+  const [method, route] = operation.split(' ');
+  const documented = doc.paths[route]?.[method.toLowerCase()]?.responses?.[String(res.status)];
+  expect(documented, `${operation} ${res.status} is documented`).to.not.equal(undefined);
+  expect(checkSchema(documented.content['application/json'].schema, res.body, doc), `${operation} ${res.status}: ${JSON.stringify(res.body)}`).to.deep.equal([]);
+}

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
+import { call, expectDocumented, issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
 import { findDocument } from '../../db/documents';
 import type { TestStack } from '../support/stack';
 
@@ -29,6 +29,7 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(res.body.result).to.include({ code: '0' });
     expect(res.body.cdr_zip).to.be.a('string').with.length.above(100);
     expect(res.body).to.include.keys('external_id', 'filename', 'hash', 'xml', 'environment', 'environment_name', 'time');
+    await expectDocumented(env.stack, 'POST /v1/cpe', res);
   });
 
   it('wait mode: a rejection is a 200 too (the HTTP code is never the verdict)', async () => {
@@ -63,6 +64,7 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.ticket).to.be.a('string').and.not.empty;
     expect(res.body.status).to.be.oneOf(['registered', 'accepted', 'observed']);
+    await expectDocumented(env.stack, 'POST /v1/cpe', res);
   });
 
   it('legacy /api/cpe/enviar: waits for any company and answers sunatResponse with the CDR', async () => {
@@ -75,6 +77,7 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(sunatResponse.cdrZip).to.be.a('string').with.length.above(100);
     expect(sunatResponse.cdrResponse).to.deep.include({ code: '0', notes: [] });
     expect(sunatResponse.cdrResponse.id).to.match(/^F001-\d+$/);
+    await expectDocumented(env.stack, 'POST /api/cpe/enviar', res);
   });
 
   it('legacy: a rejection is 200 with success false and the error; no answer in time is 202 with sunatResponse null', async () => {
@@ -95,5 +98,7 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(replay.status, 'a replay answers what was stored at issue').to.equal(202);
     expect(replay.body.external_id).to.equal(late.body.external_id);
     expect(replay.body.sunatResponse).to.equal(null);
+    await expectDocumented(env.stack, 'POST /api/cpe/enviar', rejected);
+    await expectDocumented(env.stack, 'POST /api/cpe/enviar', late);
   });
 });
