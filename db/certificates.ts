@@ -1,4 +1,6 @@
 import type { Db } from './knex';
+import { updateCompany, type CompanyRow } from './companies';
+import type { Certificate } from '../documents/signing';
 
 export interface CertificateRow {
   id: string;
@@ -39,12 +41,35 @@ export async function releaseCertificate(db: Db, id: string): Promise<void> {
   await db('certificates').where({ id, origin: 'own' }).delete();
 }
 
-/** Gives a company a provider certificate (plan 02), letting go of the one it held; one transaction. */
-export async function assignProviderCertificate(db: Db, company: { id: string; certificate_id: string | null }, values: CertificateInsert): Promise<CertificateRow> {
+/** The row for a certificate read from a PFX; the private key arrives already sealed. */
+export function certificateValues(accountId: string, origin: CertificateRow['origin'], certificate: Certificate, privateKeySealed: string): CertificateInsert {
+  return {
+    account_id: accountId,
+    origin,
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serial_number: certificate.serialNumber,
+    ruc: certificate.ruc ?? null,
+    not_before: certificate.notBefore,
+    not_after: certificate.notAfter,
+    certificate_pem: certificate.certificatePem,
+    private_key_sealed: privateKeySealed,
+  };
+}
+
+/**
+ * Gives a company a certificate (its own upload, or a provider certificate for plan 02) and lets go of the one it
+ * held, in one transaction.
+ */
+export async function assignCertificate(
+  db: Db,
+  company: { id: string; certificate_id: string | null },
+  values: CertificateInsert,
+): Promise<{ certificate: CertificateRow; company: CompanyRow }> {
   return db.transaction(async (trx) => {
-    const row = await insertCertificate(trx, values);
-    await trx('companies').where({ id: company.id }).update({ certificate_id: row.id, updated_at: trx.fn.now() });
+    const certificate = await insertCertificate(trx, values);
+    const changed = await updateCompany(trx, company.id, { certificate_id: certificate.id });
     if (company.certificate_id) await releaseCertificate(trx, company.certificate_id);
-    return row;
+    return { certificate, company: changed };
   });
 }

@@ -6,22 +6,12 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { DocumentValidationError, issue } from './errors';
 import { verifyXmlSignature } from './signing/verify';
-import type { DocType } from './types';
+import type { DocType, PreparedDocument } from './types';
 
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
-export interface ExternalDocument {
-  docType: DocType;
-  ruc: string;
-  series: string;
-  number: number;
-  filename: string;
-  issueDate: string;
-  currency: string | null;
-  /** The signature's DigestValue: the `hash` of spec 2.4. */
-  hash: string;
-  xml: string;
-}
+/** What the service stores of any document (as `prepareDocument` gives it) plus the signature's digest, the `hash` of spec 2.4. */
+export type ExternalDocument = PreparedDocument & { hash: string };
 
 const SALE_ID = /^([A-Z0-9]{4})-(\d{1,8})$/;
 const SUMMARY_ID = /^(R[CAR]-\d{8})-(\d{1,5})$/;
@@ -114,5 +104,7 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
     currency: childText(root, 'DocumentCurrencyCode'),
     hash: signature.digest,
     xml,
+    totals: null,
+    warnings: [],
   };
 }

@@ -8,7 +8,7 @@ import { logger } from '../../core/logger';
 import type { CompanyRow } from '../../db/companies';
 import { insertDocument, markWorkflowStarted, type DocumentRow } from '../../db/documents';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
-import { prepareDocument, DocumentValidationError } from '../../documents';
+import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signXml } from '../../documents/signing';
 import { toValidationResponse } from '../../documents/validation-response';
@@ -48,27 +48,15 @@ function initialStatus(company: CompanyRow, docType: string, series: string): Do
   return company.sending_mode === 'manual' ? 'to_send' : 'queued';
 }
 
-interface Signable {
-  docType: string;
-  ruc: string;
-  series: string;
-  number: number;
-  filename: string;
-  issueDate: string;
-  currency: string | null;
-  totals: Record<string, string> | null;
-  warnings: string[];
-}
-
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(ctx: Context, company: CompanyRow): { document: Signable & { xml: string }; external: { hash: string } | null } {
+function readPayload(ctx: Context, company: CompanyRow): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
   if (company.signing === 'external') {
     if (!wantsXml) throw badRequest(`Company ${company.ruc} signs its documents itself: send {"xml": "<signed XML in base64>"}`, { xml: ['required: the signed XML in base64'] });
     const xml = Buffer.from(body!.xml as string, 'base64').toString('utf8');
     const read = readSignedDocument(xml, { issuerRuc: company.ruc });
-    return { document: { ...read, totals: null, warnings: [] }, external: { hash: read.hash } };
+    return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
   return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaToday() }), external: null };

@@ -4,7 +4,7 @@ import type { Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import type { CompanyRow } from '../../db/companies';
-import { assignProviderCertificate } from '../../db/certificates';
+import { assignCertificate, certificateValues } from '../../db/certificates';
 import { loadPfx } from '../../documents/signing';
 
 const USAGE = `usage:
@@ -50,18 +50,8 @@ export async function certificatesCommand(argv: string[], deps: { db: Db; config
     }
     const company = companies[0];
     const { certificate } = loaded;
-    const row = await assignProviderCertificate(deps.db, company, {
-      account_id: company.account_id,
-      origin: 'provider',
-      subject: certificate.subject,
-      issuer: certificate.issuer,
-      serial_number: certificate.serialNumber,
-      ruc: certificate.ruc ?? null,
-      not_before: certificate.notBefore,
-      not_after: certificate.notAfter,
-      certificate_pem: certificate.certificatePem,
-      private_key_sealed: deps.secrets.seal(certificate.privateKeyPem),
-    });
+    const sealed = deps.secrets.seal(certificate.privateKeyPem);
+    const { certificate: row } = await assignCertificate(deps.db, company, certificateValues(company.account_id, 'provider', certificate, sealed));
     io.stdout.write(
       `certificate ${row.id} (${row.subject}, serial ${row.serial_number}, valid to ${row.not_after.toISOString().slice(0, 10)}) ` +
         `assigned to company ${company.ruc} (plan ${company.plan_type}); its plan validity starts at the first production signature\n`,
