@@ -216,3 +216,23 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     }
   });
 });
+
+describe('issuing while Temporal is unreachable', function () {
+  this.timeout(60_000);
+  let env: IssuingStack;
+  before(async function () {
+    this.timeout(120_000);
+    env = await startIssuingStack({}, { worker: false });
+  });
+  after(() => env?.stop());
+
+  it('still commits the signed document and answers 202; its workflow is left to the sweeper', async () => {
+    const company = await newCompany(env.stack);
+    await env.stack.temporal.connection.close();
+    const res = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc));
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    expect(Object.keys(res.body)).to.deep.equal(ISSUE_KEYS);
+    const row = (await findDocument(env.stack.db, res.body.external_id))!;
+    expect(row).to.include({ status: 'queued', workflow_started_at: null, hash: res.body.hash });
+  });
+});

@@ -9,6 +9,7 @@ import { updateCompany } from '../../db/companies';
 import { createSigner, generateTestCertificate, signXml, verifyXmlSignature, type TestCertificate } from '../../documents/signing';
 import { prepareDocument } from '../../documents';
 import { certificatesCommand } from '../../cli/commands/certificates';
+import { accountsCommand } from '../../cli/commands/accounts';
 import type { TestStack } from '../support/stack';
 
 function io() {
@@ -111,6 +112,11 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
     const blocked = await issue(stack, company.token, payload('invoice-basic.json', company.ruc));
     expect(blocked.status).to.equal(402);
     expect(blocked.body.message).to.contain('OSE sending package');
+
+    const cli = io();
+    expect(await accountsCommand(['ose-package', '--account', company.accountId, '--add', '3'], stack, cli.io)).to.equal(0);
+    expect(cli.out.stdout).to.contain('OSE sending package 3');
+    expect((await issue(stack, company.token, payload('invoice-basic.json', company.ruc))).status).to.equal(202);
   });
 
   describe('plan 02 and chasqui certificates assign', () => {
