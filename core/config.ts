@@ -37,6 +37,17 @@ export interface Config {
   startSimulator: boolean;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
+  issuing: {
+    /** Thousandths of a plan 01 signature that signing with the company's own certificate consumes (1000 = one). */
+    ownCertificateUnits: number;
+    /** Days a plan 02 provider certificate lasts, counted from its first production signature. */
+    plan02ValidityDays: number;
+    /** How long a request in response mode `wait` (and the legacy endpoint) waits for the verdict. */
+    waitTimeoutSeconds: number;
+    /** The provider certificate that signs production documents of companies without one of their own. */
+    providerPfxPath: string | null;
+    providerPfxPassword: string;
+  };
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
@@ -95,6 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
     },
     certificateMaxBytes: int(env, 'CHASQUI_CERTIFICATE_MAX_BYTES', 64 * 1024),
+    issuing: {
+      ownCertificateUnits: int(env, 'CHASQUI_OWN_CERTIFICATE_UNITS', 500),
+      plan02ValidityDays: int(env, 'CHASQUI_PLAN02_VALIDITY_DAYS', 365),
+      waitTimeoutSeconds: int(env, 'CHASQUI_WAIT_TIMEOUT_SECONDS', 25),
+      providerPfxPath: str(env, 'CHASQUI_PROVIDER_PFX'),
+      providerPfxPassword: env.CHASQUI_PROVIDER_PFX_PASSWORD ?? '',
+    },
     authorityTimeouts: {
       connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
       responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
@@ -104,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
         : null,
   };
+  if (config.issuing.ownCertificateUnits > 1000) {
+    throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
+  }
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;
 }
