@@ -3,7 +3,7 @@ import { createCompanyProcedureActivities } from './company-procedures';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createSummaryActivities } from './summaries';
-import { createCompanyKeys } from '../core/company-keys';
+import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {

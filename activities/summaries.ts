@@ -7,7 +7,7 @@ import { DocumentValidationError, formatIssue, prepareDocument } from '../docume
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
-import { signGenerated, type CompanyKeys } from '../core/company-keys';
+import { signGenerated, type CompanyKeys } from '../core/signing-keys';
 
 export interface SummaryActivities {
   /** Companies with receipts to summarise or summarised receipts to void, and today's date in Lima. */

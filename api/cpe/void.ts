@@ -12,7 +12,7 @@ import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument }
 import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
-import { createCompanyKeys, signGenerated, type CompanyKeys } from '../../core/company-keys';
+import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../core/signing-keys';
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { startDocumentWorkflow } from '../../workflows/document-client';
@@ -88,7 +88,9 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         if (!(err instanceof DocumentValidationError)) throw err;
         throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
       }
-      return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']);
+      return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch((err) => {
+        throw err instanceof SigningUnavailableError ? new ApiError(503, `${err.message}; the void was not recorded`) : err;
+      });
     };
   }
 
