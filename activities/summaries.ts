@@ -10,8 +10,8 @@ import { logger } from '../core/logger';
 import { signGenerated, type CompanyKeys } from '../core/signing-keys';
 
 export interface SummaryActivities {
-  /** Companies with receipts to summarise or summarised receipts to void, and today's date in Lima. */
-  listSummaryCompanies(): Promise<{ today: string; companyIds: string[] }>;
+  /** Companies (among `only`, when given) with receipts to summarise or summarised receipts to void, and today's date in Lima. */
+  listSummaryCompanies(only: string[] | null): Promise<{ today: string; companyIds: string[] }>;
   /** The run's rc documents for one company (generated now, or found again when this step is retried). */
   composeCompanySummaries(companyId: string, runId: string): Promise<string[]>;
   /** Moves what a resolved rc listed to its final state (or back to the pool when the rc was rejected). */
@@ -25,9 +25,9 @@ export interface SummaryActivities {
  */
 export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): SummaryActivities {
   return {
-    async listSummaryCompanies() {
+    async listSummaryCompanies(only) {
       for (const id of await findUnsettledResolvedSummaries(deps.db)) await settleSummary(deps.db, id);
-      return { today: limaDate(new Date()), companyIds: await findSummaryCompanies(deps.db) };
+      return { today: limaDate(new Date()), companyIds: await findSummaryCompanies(deps.db, only) };
     },
 
     async composeCompanySummaries(companyId, runId) {

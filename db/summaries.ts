@@ -60,11 +60,11 @@ function pendingVoids(db: Db | Knex.Transaction, runId: string | null) {
 }
 
 /**
- * Companies the daily run has work for: receipts waiting for a summary, or voids of summarised receipts. Companies
- * that sign externally are left out: chasqui holds no key to sign their summary.
+ * Companies the daily run has work for (among `only`, when given): receipts waiting for a summary, or voids of
+ * summarised receipts. Companies that sign externally are left out: chasqui holds no key to sign their summary.
  */
-export async function findSummaryCompanies(db: Db): Promise<string[]> {
-  const rows = await db
+export async function findSummaryCompanies(db: Db, only: string[] | null = null): Promise<string[]> {
+  const query = db
     .select('d.company_id')
     .from(pendingAdds(db, null).select('d.company_id').union(pendingVoids(db, null).select('d.company_id')).as('d'))
     .join('companies as c', 'c.id', 'd.company_id')
@@ -72,6 +72,7 @@ export async function findSummaryCompanies(db: Db): Promise<string[]> {
     .where('c.active', true)
     .distinct()
     .orderBy('d.company_id');
+  const rows = await (only ? query.whereIn('d.company_id', only) : query);
   return rows.map((r: { company_id: string }) => r.company_id);
 }
 

@@ -29,10 +29,11 @@ export interface CompanySummaryResult {
 
 /**
  * The daily run (docs/summaries.md): finds every company with receipts to summarise or summarised receipts to void,
- * and runs one child workflow per company, so one company's stuck ticket never holds the others back.
+ * and runs one child workflow per company, so one company's stuck ticket never holds the others back. Support staff
+ * may start it for some companies only (`companyIds`); the schedule starts it for all.
  */
-export async function dailySummaryWorkflow(): Promise<CompanySummaryResult[]> {
-  const { companyIds } = await listSummaryCompanies();
+export async function dailySummaryWorkflow(input: { companyIds?: string[] } = {}): Promise<CompanySummaryResult[]> {
+  const { companyIds } = await listSummaryCompanies(input.companyIds ?? null);
   const results: CompanySummaryResult[] = [];
   const runId = workflowInfo().workflowId;
   for (let i = 0; i < companyIds.length; i += COMPANY_BATCH) {

@@ -37,7 +37,7 @@ describe('daily summary workflows (time-skipping)', function () {
     const polls = new Map<string, number>();
     const verdict = options.verdict ?? (() => 'accepted');
     const summary: SummaryActivities = {
-      listSummaryCompanies: async () => ({ today: '2024-03-15', companyIds: options.companies ?? [] }),
+      listSummaryCompanies: async (only) => ({ today: '2024-03-15', companyIds: (options.companies ?? []).filter((id) => !only || only.includes(id)) }),
       composeCompanySummaries: async (companyId) => {
         await log('compose', companyId);
         return rounds.shift() ?? [];
@@ -102,9 +102,11 @@ describe('daily summary workflows (time-skipping)', function () {
     expect(calls.filter((c) => c.name === 'send')).to.have.length(1);
   });
 
-  it('the daily run starts one child per company and reports each', async () => {
+  it('the daily run starts one child per company and reports each (or only the companies support staff name)', async () => {
     const { activities } = scripted({ companies: ['a', 'b', 'c'], rounds: [] });
-    const results = await run(activities, (taskQueue) => env.client.workflow.execute(dailySummaryWorkflow, { taskQueue, workflowId: `daily-${randomUUID()}` }));
-    expect(results.map((r) => r.companyId)).to.deep.equal(['a', 'b', 'c']);
+    const daily = (args: [{ companyIds?: string[] }] | []) =>
+      run(activities, (taskQueue) => env.client.workflow.execute(dailySummaryWorkflow, { taskQueue, workflowId: `daily-${randomUUID()}`, args }));
+    expect((await daily([])).map((r) => r.companyId)).to.deep.equal(['a', 'b', 'c']);
+    expect((await daily([{ companyIds: ['b'] }])).map((r) => r.companyId)).to.deep.equal(['b']);
   });
 });

@@ -32,6 +32,8 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const db = await getTestDb();
   const temporal = await getTestTemporalClient(config);
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
+  // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
+  if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
   const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1');
   return {
     url: api.url,
