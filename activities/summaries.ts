@@ -1,8 +1,14 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
 import { findCompanyById } from '../db/companies';
-import type { NewDocument } from '../db/documents';
-import { composeSummaries, findSummaryCompanies, findUnsettledResolvedSummaries, settleSummary, type SettledSummary, type SummaryGroup } from '../db/summaries';
+import {
+  composeSummaries,
+  findSummaryCompanies,
+  findUnsettledResolvedSummaries,
+  settleSummary,
+  type BuiltSummary,
+  type SettledSummary,
+  type SummaryGroup,
+} from '../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../documents';
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
 import { limaDate } from '../core/lima';
@@ -35,24 +41,29 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
       if (!company) return [];
       const today = limaDate(new Date());
 
-      const build = async (group: SummaryGroup, correlativo: number): Promise<NewDocument> => {
-        const lines = group.lines.map((line) => ({ sale: readSignedSale(line.document.xml), condition: line.condition }));
-        const payload = receiptSummaryPayload(
-          { correlativo, fechaEmision: today, fechaReferencia: group.referenceDate, issuer: lines[0].sale.issuer },
-          group.currency,
-          lines,
-        );
-        let prepared;
-        try {
-          prepared = prepareDocument(payload, { issuerRuc: company.ruc, today });
-        } catch (err) {
-          if (!(err instanceof DocumentValidationError)) throw err;
-          // Nothing was stored: the receipts stay pending. A bad stored receipt needs a person, not a retry loop.
-          const problems = err.issues.map(formatIssue).join('; ');
-          logger.error({ companyId, runId, problems }, 'daily summary could not be built');
-          throw ApplicationFailure.nonRetryable(`the daily summary of ${company.ruc} for ${group.referenceDate} is invalid: ${problems}`, 'SummaryInvalid');
+      /** The rc of a group; lines SUNAT's rc rules refuse are taken out (and reported) until the rest is valid. */
+      const build = async (group: SummaryGroup, correlativo: number): Promise<BuiltSummary> => {
+        let lines = group.lines.map((candidate) => ({ candidate, sale: readSignedSale(candidate.document.xml), condition: candidate.condition }));
+        const refused: BuiltSummary['refused'] = [];
+        while (lines.length) {
+          const header = { correlativo, fechaEmision: today, fechaReferencia: group.referenceDate, issuer: lines[0].sale.issuer };
+          try {
+            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today });
+            return { document: await signGenerated(keys, company, prepared), refused };
+          } catch (err) {
+            if (!(err instanceof DocumentValidationError)) throw err;
+            const byLine = new Map<number, string[]>();
+            for (const found of err.issues) {
+              const index = /^items\[(\d+)\]/.exec(found.path ?? '');
+              // A problem of the summary itself (not of one line) refuses every line.
+              for (const i of index ? [Number(index[1])] : lines.map((_, n) => n)) byLine.set(i, [...(byLine.get(i) ?? []), formatIssue(found)]);
+            }
+            logger.error({ companyId, runId, refused: [...byLine.keys()].map((i) => lines[i].candidate.document.id) }, 'receipts left out of the daily summary');
+            for (const [i, problems] of byLine) refused.push({ candidate: lines[i].candidate, problems });
+            lines = lines.filter((_, i) => !byLine.has(i));
+          }
         }
-        return signGenerated(keys, company, prepared);
+        return { document: null, refused };
       };
 
       const ids = await composeSummaries(deps.db, { companyId, runId, maxLines: deps.config.summary.maxLines, today }, build);

@@ -15,6 +15,12 @@ export interface SummaryGroup {
   lines: SummaryCandidate[];
 }
 
+/** What `build` made of a group: the signed rc of the lines it could list (null if none), and the lines it could not, with why. */
+export interface BuiltSummary {
+  document: NewDocument | null;
+  refused: { candidate: SummaryCandidate; problems: string[] }[];
+}
+
 /** Where a void request stands (docs/summaries.md). */
 export interface VoidRow {
   document_id: string;
@@ -117,12 +123,13 @@ export function groupCandidates(candidates: SummaryCandidate[], maxLines: number
  * Generates a run's summaries for one company in ONE transaction (the company row locked, so two runs never claim the
  * same receipt): picks what is pending, groups it, asks `build` for each signed rc (given its correlativo), stores
  * the rc document (its workflow is started by the run, hence `workflow_started_at`), its summary row and its lines.
+ * Lines `build` refused stay pending with the problem in their `result` (one bad receipt never holds back the rest).
  * If the run already has open summaries (a retried step) they are returned and nothing new is generated.
  */
 export async function composeSummaries(
   db: Db,
   input: { companyId: string; runId: string; maxLines: number; /** Generation date (Lima): the rc's IssueDate and series. */ today: string },
-  build: (group: SummaryGroup, correlativo: number) => Promise<NewDocument>,
+  build: (group: SummaryGroup, correlativo: number) => Promise<BuiltSummary>,
 ): Promise<string[]> {
   return db.transaction(async (trx) => {
     await trx('companies').where({ id: input.companyId }).forUpdate().first('id');
@@ -143,16 +150,38 @@ export async function composeSummaries(
     const created: string[] = [];
     let sequence = await nextSequence(trx, input.companyId, `RC-${input.today.replace(/-/g, '')}`);
     for (const group of groups) {
-      const rc = await insertDocument(trx, await build(group, sequence++));
+      const built = await build(group, sequence);
+      for (const { candidate, problems } of built.refused) await recordRefusal(trx, candidate, problems);
+      if (!built.document) continue;
+      sequence++;
+      const rc = await insertDocument(trx, built.document);
       await trx('documents').where({ id: rc.id }).update({ workflow_started_at: trx.fn.now() });
       await trx('summaries').insert({ document_id: rc.id, company_id: input.companyId, run_id: input.runId, reference_date: group.referenceDate });
+      const refused = new Set(built.refused.map((r) => r.candidate));
       await trx('summary_lines').insert(
-        group.lines.map((line, i) => ({ summary_id: rc.id, document_id: line.document.id, line_no: i + 1, condition_code: line.condition })),
+        group.lines
+          .filter((line) => !refused.has(line))
+          .map((line, i) => ({ summary_id: rc.id, document_id: line.document.id, line_no: i + 1, condition_code: line.condition })),
       );
       created.push(rc.id);
     }
     return created;
   });
+}
+
+/** A receipt (or void) no summary can list as stored: it stays pending and says why, for support to act on. */
+async function recordRefusal(trx: Knex.Transaction, candidate: SummaryCandidate, problems: string[]): Promise<void> {
+  const result: DocumentResult = {
+    code: /^\[\S+ (\S+)\]/.exec(problems[0] ?? '')?.[1] ?? null,
+    message: `It could not be listed in a daily summary and stays pending: ${problems.join('; ')}`,
+    errors: problems,
+    origin: 'validation',
+    origin_description: 'chasqui could not build the daily summary line of this document; it was not sent.',
+    action: 'review',
+    reached_sunat: false,
+  };
+  if (candidate.condition === '1') await trx('documents').where({ id: candidate.document.id, status: 'to_summarize' }).update({ result: JSON.stringify(result), updated_at: trx.fn.now() });
+  else await trx('document_voids').where({ document_id: candidate.document.id }).update({ result: JSON.stringify(result) });
 }
 
 export interface SettledSummary {

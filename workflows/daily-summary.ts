@@ -4,8 +4,8 @@ import { documentWorkflow, documentWorkflowId } from './document';
 
 const { listSummaryCompanies, composeCompanySummaries, settleSummary } = proxyActivities<SummaryActivities>({
   startToCloseTimeout: '5 minutes',
-  // Infrastructure failures (database, worker lost) are retried; an invalid summary is not (SummaryInvalid).
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['SummaryInvalid'] },
+  // What fails here is infrastructure (database, worker lost, no signing key yet): retried until it works.
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 /** One Temporal Schedule for the whole service (not one per company): it runs `dailySummaryWorkflow` at the configured hour. */

@@ -95,6 +95,23 @@ describe('daily summary composition', function () {
       expect(numbers).to.deep.equal([1, 2, 3]);
     });
 
+    it('a receipt the rc rules refuse is left out with the reason; the rest of the day goes out', async () => {
+      const owner = await company();
+      const good = await issued(owner, 'receipt-basic.json', 1);
+      const note = await issued(owner, 'credit-note-boleta.json', 1);
+      // A stored B note that (against the rules) names an invoice as the document it modifies.
+      const tampered = note.xml.replace(/(<cac:InvoiceDocumentReference>.*?<cbc:DocumentTypeCode[^>]*>)03</, '$101<');
+      await stack.db('documents').where({ id: note.id }).update({ xml: tampered, issue_date: good.issue_date });
+      const ids = await activities().composeCompanySummaries(owner.id, 'run-refusal');
+      expect(ids).to.have.length(1);
+      const lines = await stack.db('summary_lines').where({ summary_id: ids[0] });
+      expect(lines.map((l) => l.document_id)).to.deep.equal([good.id]);
+      const left = (await stack.db('documents').where({ id: note.id }).first())!;
+      expect(left.status).to.equal('to_summarize');
+      expect(left.result).to.include({ origin: 'validation', action: 'review', code: '2399', reached_sunat: false });
+      expect(left.result.errors[0]).to.match(/^\[SUNAT 2399\]/);
+    });
+
     it('the schedule runs every day at the configured hour, Lima time, and follows a changed hour', async () => {
       const id = `${DAILY_SUMMARY_SCHEDULE_ID}-${stack.config.temporal.taskQueue}`;
       const describe = () => stack.temporal.schedule.getHandle(id).describe();
