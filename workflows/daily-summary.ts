@@ -1,4 +1,4 @@
-import { ParentClosePolicy, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, continueAsNew, executeChild, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { SummaryActivities } from '../activities/summaries';
 import { documentWorkflow, documentWorkflowId } from './document';
 
@@ -10,9 +10,6 @@ const { listSummaryCompanies, composeCompanySummaries, settleSummary } = proxyAc
 
 /** One Temporal Schedule for the whole service (not one per company): it runs `dailySummaryWorkflow` at the configured hour. */
 export const DAILY_SUMMARY_SCHEDULE_ID = 'chasqui-daily-summary';
-
-/** Company runs started at once; the rest wait for a free slot (keeps the parent's history and the database load bounded). */
-export const COMPANY_BATCH = 20;
 
 /**
  * A company's summaries are composed, sent and settled in rounds: a void of a receipt that the first round just
@@ -27,30 +24,33 @@ export interface CompanySummaryResult {
   rejected: number;
 }
 
+/** The workflow id of a company's summary run within a daily run. */
+export const companySummaryWorkflowId = (dailyRunId: string, companyId: string) => `${dailyRunId}/${companyId}`;
+
 /**
  * The daily run (docs/summaries.md): finds every company with receipts to summarise or summarised receipts to void,
- * and runs one child workflow per company, so one company's stuck ticket never holds the others back. Support staff
- * may start it for some companies only (`companyIds`); the schedule starts it for all.
+ * and starts one child workflow per company that lives on its own (abandoned when this one ends), so one company's
+ * stuck ticket never holds the others back. Support staff may start it for some companies only (`companyIds`); the
+ * schedule starts it for all. Returns how many company runs it started; thousands of companies roll the history
+ * over (continue-as-new) with the companies still to start.
  */
-export async function dailySummaryWorkflow(input: { companyIds?: string[] } = {}): Promise<CompanySummaryResult[]> {
+export async function dailySummaryWorkflow(input: { companyIds?: string[]; started?: number } = {}): Promise<number> {
   const { companyIds } = await listSummaryCompanies(input.companyIds ?? null);
-  const results: CompanySummaryResult[] = [];
   const runId = workflowInfo().workflowId;
-  for (let i = 0; i < companyIds.length; i += COMPANY_BATCH) {
-    const batch = companyIds.slice(i, i + COMPANY_BATCH);
-    results.push(
-      ...(await Promise.all(
-        batch.map((companyId) =>
-          executeChild(companySummaryWorkflow, {
-            workflowId: `${runId}/${companyId}`,
-            args: [{ companyId }],
-            staticSummary: `daily summary of company ${companyId}`,
-          }),
-        ),
-      )),
-    );
+  let started = input.started ?? 0;
+  for (const [i, companyId] of companyIds.entries()) {
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof dailySummaryWorkflow>({ companyIds: companyIds.slice(i), started });
+    }
+    await startChild(companySummaryWorkflow, {
+      workflowId: companySummaryWorkflowId(runId, companyId),
+      args: [{ companyId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      staticSummary: `daily summary of company ${companyId}`,
+    });
+    started++;
   }
-  return results;
+  return started;
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/time-skipping';
-import { companySummaryWorkflow, dailySummaryWorkflow } from '../../workflows/daily-summary';
+import { companySummaryWorkflow, companySummaryWorkflowId, dailySummaryWorkflow } from '../../workflows/daily-summary';
 import type { DocumentActivities, StepOutcome } from '../../workflows/document-types';
 import type { SummaryActivities } from '../../activities/summaries';
 import type { SettledSummary } from '../../db/summaries';
@@ -102,11 +102,18 @@ describe('daily summary workflows (time-skipping)', function () {
     expect(calls.filter((c) => c.name === 'send')).to.have.length(1);
   });
 
-  it('the daily run starts one child per company and reports each (or only the companies support staff name)', async () => {
-    const { activities } = scripted({ companies: ['a', 'b', 'c'], rounds: [] });
+  it('the daily run starts one independent run per company (or only for the companies support staff name)', async () => {
+    const { activities, calls } = scripted({ companies: ['a', 'b', 'c'], rounds: [] });
     const daily = (args: [{ companyIds?: string[] }] | []) =>
-      run(activities, (taskQueue) => env.client.workflow.execute(dailySummaryWorkflow, { taskQueue, workflowId: `daily-${randomUUID()}`, args }));
-    expect((await daily([])).map((r) => r.companyId)).to.deep.equal(['a', 'b', 'c']);
-    expect((await daily([{ companyIds: ['b'] }])).map((r) => r.companyId)).to.deep.equal(['b']);
+      run(activities, async (taskQueue) => {
+        const workflowId = `daily-${randomUUID()}`;
+        const started = await env.client.workflow.execute(dailySummaryWorkflow, { taskQueue, workflowId, args });
+        const companies = (args[0]?.companyIds ?? ['a', 'b', 'c']);
+        const results = await Promise.all(companies.map((id) => env.client.workflow.getHandle(companySummaryWorkflowId(workflowId, id)).result()));
+        return { started, companies: results.map((r) => r.companyId) };
+      });
+    expect(await daily([])).to.deep.equal({ started: 3, companies: ['a', 'b', 'c'] });
+    expect(await daily([{ companyIds: ['b'] }])).to.deep.equal({ started: 1, companies: ['b'] });
+    expect(calls.filter((c) => c.name === 'compose').map((c) => c.id).sort()).to.deep.equal(['a', 'b', 'b', 'c']);
   });
 });
