@@ -80,7 +80,8 @@ export async function ensureDailySummarySchedule(client: Client, config: Config)
       scheduleId,
       spec,
       action: { type: 'startWorkflow', workflowType: dailySummaryWorkflow, taskQueue: config.temporal.taskQueue, workflowId: `${scheduleId}-run` },
-      // A run still waiting on a ticket does not stop the next day's: they never share a receipt.
+      // The daily run only starts the companies' runs; yesterday's company runs still waiting on a ticket never
+      // share a receipt with today's.
       policies: { overlap: 'ALLOW_ALL', catchupWindow: '6 hours' },
     });
   } catch (err) {
