@@ -5,6 +5,7 @@ import { ApiError, badRequest, unauthorized } from '../errors';
 import { authOf } from '../auth';
 import { idempotencyClaim } from '../middleware/idempotency';
 import { logger } from '../../core/logger';
+import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import { insertDocument, markWorkflowStarted, type DocumentRow } from '../../db/documents';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
@@ -36,11 +37,6 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
   }
 }
 
-/** Today in Peru (the library never reads the clock). */
-function limaToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
 /** Spec 3.1 issue-time states: receipts (and their B-series notes) of a summary-mode company, then manual mode, else queued. */
 function initialStatus(company: CompanyRow, docType: string, series: string): DocStatus {
   const receipt = docType === '03' || ((docType === '07' || docType === '08') && series.startsWith('B'));
@@ -59,7 +55,7 @@ function readPayload(ctx: Context, company: CompanyRow): { document: PreparedDoc
     return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
-  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaToday() }), external: null };
+  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()) }), external: null };
 }
 
 function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
