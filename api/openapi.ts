@@ -242,7 +242,7 @@ const voidRequest = obj({
   via: enumOf(['rc', 'ra']),
   status: enumOf(['pending', 'sent', 'accepted', 'observed', 'rejected']),
   document: nullable(obj({ external_id: str({ format: 'uuid' }), filename: str() })),
-  // Why the last summary carrying it failed, if one did.
+  // What the last daily summary carrying it answered; null before any (and for an ra: read the ra document).
   result,
   requested_at: dateTime,
 });

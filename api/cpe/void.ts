@@ -39,7 +39,7 @@ async function presentVoid(deps: AppDeps, row: VoidRow) {
     status: !live ? 'pending' : carrier.resolved ? carrier.status : 'sent',
     // The rc or ra document carrying the void (query it like any document), null while it waits for a summary.
     document: live ? { external_id: carrier.id, filename: carrier.filename } : null,
-    // Why the last summary carrying it failed, if one did.
+    // What the last daily summary carrying it answered (why it failed, or that it voided it); null before any.
     result: row.result,
     requested_at: row.created_at.toISOString(),
   };

@@ -45,7 +45,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('via', 2).notNullable();
     // The ra document carrying the void (via ra); rc lines are found through summary_lines.
     t.uuid('voided_by').references('documents.id').onDelete('SET NULL');
-    // Why the last summary carrying it failed (spec 2.5 result shape), null otherwise.
+    // What the last daily summary carrying it answered (spec 2.5 result shape), null before any.
     t.jsonb('result');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['company_id']);
