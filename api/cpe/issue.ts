@@ -10,7 +10,7 @@ import { insertDocument, markWorkflowStarted, type DocumentRow } from '../../db/
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
 import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
-import { signXml } from '../../documents/signing';
+import { signBuiltXml } from '../../documents/signing';
 import { toValidationResponse } from '../../documents/validation-response';
 import type { DocStatus } from '../../workflows/document-types';
 import { startDocumentWorkflow } from '../../workflows/document-client';
@@ -108,7 +108,8 @@ export async function issueDocument(
   let signed = payload.external ? { xml: document.xml, hash: payload.external.hash } : null;
   if (!signed) {
     const key = await keys(company.environment, issuer.certificate);
-    signed = signXml(document.xml, key.signer);
+    // The library's builder output is canonical by construction: the signer's fast path applies without a re-check.
+    signed = signBuiltXml(document.xml, key.signer);
   }
 
   const status = initialStatus(company, document.docType, document.series);
