@@ -67,6 +67,15 @@ function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
   return issuer.certificate?.origin === 'own' ? 'own_certificate' : 'provider_certificate';
 }
 
+async function startWorkflow(deps: AppDeps, row: DocumentRow, requestId: string): Promise<void> {
+  try {
+    await deps.temporal.withDeadline(Date.now() + WORKFLOW_START_DEADLINE_MS, () => startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row));
+    await markWorkflowStarted(deps.db, [row.id]);
+  } catch (err) {
+    logger.warn({ err, externalId: row.id, requestId }, 'document committed but its workflow did not start; the sweeper will start it');
+  }
+}
+
 export interface Issued {
   row: DocumentRow;
   company: CompanyRow;
@@ -76,7 +85,7 @@ export interface Issued {
 
 /**
  * POST /v1/cpe and the legacy send: validate, check the plan (402 before signing), sign, then ONE transaction
- * (document + production use + idempotency record), then start the document's workflow. `storedBody` is the answer
+ * (document + production use + idempotency record), then start the document's workflow without delaying the answer. `storedBody` is the answer
  * an Idempotency-Key replays; a failed workflow start leaves the committed document to the sweeper.
  */
 export async function issueDocument(
@@ -146,16 +155,9 @@ export async function issueDocument(
     return inserted;
   });
 
-  // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own.
-  if (status !== 'to_summarize') {
-    try {
-      await deps.temporal.withDeadline(Date.now() + WORKFLOW_START_DEADLINE_MS, () =>
-        startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row),
-      );
-      await markWorkflowStarted(deps.db, [row.id]);
-    } catch (err) {
-      logger.warn({ err, externalId: row.id, requestId: ctx.state.requestId }, 'document committed but its workflow did not start; the sweeper will start it');
-    }
-  }
+  // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
+  // after the answer: the committed document is what the 202 promises, and a start lost to a crash or to Temporal
+  // being down is the sweeper's (docs/delivery.md).
+  if (status !== 'to_summarize') void startWorkflow(deps, row, ctx.state.requestId as string);
   return { row, company, body };
 }
