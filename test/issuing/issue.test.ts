@@ -33,9 +33,9 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
 
     const row = (await findDocument(env.stack.db, res.body.external_id))!;
     expect(row).to.include({ signed_by: 'provider_certificate', status: 'queued', destination: 'tax_authority' });
-    expect(row.workflow_started_at).to.not.equal(null);
     const done = await until(env.stack, row.id, ['accepted', 'observed', 'rejected']);
     expect(done.status).to.equal('accepted');
+    expect(done.workflow_started_at, 'started right after the answer').to.not.equal(null);
 
     const got = await call(env.stack, 'GET', `/v1/cpe/${row.id}`, { token: demo.token });
     expect(got.status).to.equal(200);
@@ -78,6 +78,7 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(receipt.status).to.equal(202);
     expect(Object.keys(receipt.body)).to.deep.equal(ISSUE_KEYS);
     expect(receipt.body.status).to.equal('to_summarize');
+    await new Promise((r) => setTimeout(r, 300));
     expect((await findDocument(env.stack.db, receipt.body.external_id))!.workflow_started_at).to.equal(null);
     const note = await issue(env.stack, summary.token, payload('credit-note-boleta.json', summary.ruc));
     expect(note.status, JSON.stringify(note.body)).to.equal(202);
