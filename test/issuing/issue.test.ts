@@ -42,6 +42,19 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(got.body.data.document).to.include({ external_id: row.id, status: 'accepted', resolved: true, document_type_id: '01', filename: res.body.filename });
   });
 
+  it('answers malformed JSON with the 7.2 body, naming line, column and a snippet', async () => {
+    const res = await call(env.stack, 'POST', '/v1/cpe', {
+      token: demo.token,
+      body: '{\n  "tipoDoc": "01",\n  "serie": "F001",,\n}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).to.equal(422);
+    expect(res.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false });
+    expect(res.body.details[0]).to.include({ line: 3, col: 19, path: null });
+    expect(res.body.details[0].snippet).to.contain('"F001",,');
+    expect(res.body.errors[0]).to.contain('line 3, column 19');
+  });
+
   it('adds warnings only when the library reports some', async () => {
     const res = await issue(env.stack, demo.token, payload('gre-09-unidad-fuera-de-catalogo.json', demo.ruc));
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
