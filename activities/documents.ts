@@ -16,6 +16,7 @@ import { connectionFailure } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
+import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
@@ -93,7 +94,8 @@ export function createDocumentActivities(deps: ActivityDeps) {
   }
 
   async function queryCdr(doc: DocumentRow, r: Route): Promise<AuthorityResult> {
-    return getStatusCdr(r.endpoints.billConsultService!, r.creds, { ruc: doc.ruc, type: doc.doc_type, series: doc.series, number: String(doc.number) }, callOptions);
+    const key = { ruc: doc.ruc, type: doc.doc_type, series: doc.series, number: String(doc.number) };
+    return heartbeating(() => getStatusCdr(r.endpoints.billConsultService!, r.creds, key, callOptions));
   }
 
   async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query'): Promise<StepOutcome> {
@@ -138,10 +140,13 @@ export function createDocumentActivities(deps: ActivityDeps) {
         if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, known, 'query');
       }
       const file = { filename: before.filename, xml: before.xml };
-      let result: AuthorityResult;
-      if (GRE_TYPES.has(before.doc_type)) result = await gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions);
-      else if (SUMMARY_TYPES.has(before.doc_type)) result = await sendSummary(r.endpoints.billService, r.creds, file, callOptions);
-      else result = await sendBill(r.endpoints.billService, r.creds, file, callOptions);
+      const result = await heartbeating(() =>
+        GRE_TYPES.has(before.doc_type)
+          ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
+          : SUMMARY_TYPES.has(before.doc_type)
+            ? sendSummary(r.endpoints.billService, r.creds, file, callOptions)
+            : sendBill(r.endpoints.billService, r.creds, file, callOptions),
+      );
       // "Already reported" is not a rejection: the real state decides.
       if (result.alreadyReported && queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
@@ -156,9 +161,12 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
       const r = route(doc, company);
       if (!('endpoints' in r)) return record(doc, r, 'ticket');
-      const result = GRE_TYPES.has(doc.doc_type)
-        ? await gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, doc.ticket, callOptions)
-        : await getStatus(r.endpoints.billService, r.creds, doc.ticket, callOptions);
+      const ticket = doc.ticket;
+      const result = await heartbeating(() =>
+        GRE_TYPES.has(doc.doc_type)
+          ? gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, ticket, callOptions)
+          : getStatus(r.endpoints.billService, r.creds, ticket, callOptions),
+      );
       return record(doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
     },
 
@@ -173,6 +181,22 @@ export function createDocumentActivities(deps: ActivityDeps) {
     },
   };
   return activities;
+}
+
+/** Heartbeats every 5 s while `work` runs (inside an activity), so Temporal tells a slow call from a dead worker. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  let context: Context | null = null;
+  try {
+    context = Context.current();
+  } catch {
+    // Called outside an activity (a direct call in a test): nothing to tell Temporal.
+  }
+  const timer = context ? setInterval(() => context!.heartbeat(), 5_000) : null;
+  try {
+    return await work();
+  } finally {
+    if (timer) clearInterval(timer);
+  }
 }
 
 /**

@@ -3,6 +3,8 @@ import { createCompanyProcedureActivities } from './company-procedures';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities } from './webhooks';
+import { createSummaryActivities } from './summaries';
+import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {
@@ -11,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDocumentActivities(deps),
     ...createSweeperActivities(deps),
     ...createWebhookActivities(deps),
+    ...createSummaryActivities(deps, createCompanyKeys(deps)),
   };
 }
 

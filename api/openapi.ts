@@ -36,11 +36,127 @@ function ok(description: string, data?: Schema, dataOptional = false) {
   return { description, content: { 'application/json': { schema: obj(properties, required) } } };
 }
 
+const DOC_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected'];
+const num = { type: 'number' };
+const nullableEnum = (values: readonly string[]): Schema => ({ type: ['string', 'null'], enum: [...values, null] });
+const bool = { type: 'boolean' };
+
+/** Spec 2.4, and the shapes built on it (docs/issuing.md). */
+const issueFields: Record<string, Schema> = {
+  success: { const: true },
+  status: enumOf(DOC_STATUSES),
+  message: str(),
+  external_id: str({ format: 'uuid' }),
+  filename: str(),
+  hash: str(),
+  environment: enumOf(ENVIRONMENTS),
+  environment_name: enumOf(['demo', 'production']),
+  xml: str({ contentEncoding: 'base64' }),
+  warnings: { type: 'array', items: str() },
+  time: num,
+};
+const issueRequired = Object.keys(issueFields).filter((k) => k !== 'warnings');
+const result = nullable({
+  ...obj(
+    {
+      code: nullable(str()),
+      message: str(),
+      errors: { type: 'array', items: str() },
+      origin: nullableEnum(['validation', 'connection', 'timeout', 'tax_authority', 'system']),
+      origin_description: nullable(str()),
+      action: nullableEnum(['retry', 'correct', 'review']),
+      reached_sunat: nullable(bool),
+      observations: { type: 'array', items: str() },
+      success: { const: false },
+      external_id: str(),
+    },
+    ['message'],
+  ),
+});
+const documentSchema = obj({
+  external_id: str({ format: 'uuid' }),
+  filename: str(),
+  document_type_id: str(),
+  series: str(),
+  number: { type: 'integer' },
+  status_code: str(),
+  status: enumOf(DOC_STATUSES),
+  resolved: bool,
+  ticket: nullable(str()),
+  result,
+  environment: enumOf(ENVIRONMENTS),
+  hash: str(),
+  issued_at: dateTime,
+  resolved_at: nullable(dateTime),
+});
+const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };
+const legacyResponse = obj({
+  success: bool,
+  message: str(),
+  external_id: str({ format: 'uuid' }),
+  filename: str(),
+  hash: str(),
+  xml: str({ contentEncoding: 'base64' }),
+  status: enumOf(DOC_STATUSES),
+  ticket: nullable(str()),
+  sunatResponse: nullable(
+    obj(
+      {
+        success: bool,
+        ticket: nullable(str()),
+        cdrZip: nullable(str({ contentEncoding: 'base64' })),
+        cdrResponse: nullable(obj({ id: str(), code: str(), description: str(), notes: { type: 'array', items: str() } })),
+        error: nullable(obj({ code: nullable(str()), message: str() })),
+      },
+      ['success', 'cdrZip', 'cdrResponse', 'error'],
+    ),
+  ),
+  time: num,
+});
+/** The issue operation's own error bodies (spec 7.2 for 422, `{success, message}` for 402/409; field errors as the envelope). */
+const issueError = obj(
+  {
+    success: { const: false },
+    message: str(),
+    errors: { type: ['array', 'object'] },
+    details: { type: 'array', items: obj({ code: nullable(str()), message: str(), path: nullable(str()), line: nullable({ type: 'integer' }), col: nullable({ type: 'integer' }), snippet: nullable(str()) }) },
+    time: num,
+    origin: { const: 'validation' },
+    origin_description: str(),
+    action: { const: 'correct' },
+    reached_sunat: { const: false },
+    data: { type: 'object' },
+  },
+  ['success', 'message'],
+);
+const json = (description: string, schema: Schema) => ({ description, content: { 'application/json': { schema } } });
+const ISSUE_ERRORS = {
+  402: json('Plan blocks the issue (7.3): no signatures left, plan 02 without certificate, certificate expired, OSE package used up', ref('IssueError')),
+  409: json('X-Environment differs from the company environment', ref('IssueError')),
+  422: json('Document validation (7.2 body), or a request field error (X-Environment, xml)', ref('IssueError')),
+};
+const externalIdParameter = { name: 'external_id', in: 'path', required: true, schema: str(), description: 'external_id returned at issue' };
+const issueParameters = [
+  { name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) },
+  { name: 'X-Environment', in: 'header', required: false, schema: enumOf(['01', '02', 'demo', 'production']), description: 'Declared environment; 409 when it is not the company\'s' },
+];
+const issueBodySchema = jsonBody({
+  type: 'object',
+  description: 'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external',
+});
+const signing = (operation: Schema, codes: number[] = []) => ({
+  tags: ['cpe'],
+  security: [{ signingToken: [] }],
+  ...operation,
+  responses: { ...(operation.responses as Schema), ...errors(401, 403, 429, ...codes) },
+});
+const documentAnswer = (description: string) => ok(description, obj({ document: ref('Document') }));
+
 const ERROR_TEXT: Record<number, string> = {
   401: 'Token absent, invalid or revoked, or a signing token without company',
   403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
-  404: 'The company does not exist',
-  409: 'The RUC is registered in another account (send confirm: true); a webhook delivery still pending',
+  404: 'The company or document does not exist',
+  409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
   429: 'Rate limit exceeded; see Retry-After',
 };
@@ -59,7 +175,9 @@ const managed = (operation: Schema, codes: number[] = []) => ({
   ...operation,
   responses: { ...(operation.responses as Schema), ...errors(401, 403, 429, ...codes) },
 });
-const jsonBody = (schema: Schema) => ({ required: true, content: { 'application/json': { schema } } });
+function jsonBody(schema: Schema) {
+  return { required: true, content: { 'application/json': { schema } } };
+}
 const companyData = obj({ company: ref('Company') });
 
 /** The PATCH settings: path, body and a summary each. */
@@ -150,6 +268,18 @@ const webhookDeliveryDetail = obj({
 const deliveryParameter = { name: 'id', in: 'path', required: true, schema: str({ format: 'uuid' }), description: 'Delivery id (X-Entrega)' };
 const webhooksTag = { tags: ['webhooks'] };
 
+/** A void request (docs/summaries.md): receipts through the next daily summary (rc, condition 3), invoices through an ra. */
+const voidRequest = obj({
+  external_id: str({ format: 'uuid' }),
+  reason: str(),
+  via: enumOf(['rc', 'ra']),
+  status: enumOf(['pending', 'sent', 'accepted', 'observed', 'rejected']),
+  document: nullable(obj({ external_id: str({ format: 'uuid' }), filename: str() })),
+  // What the last daily summary carrying it answered; null before any (and for an ra: read the ra document).
+  result,
+  requested_at: dateTime,
+});
+
 export function openApiDocument() {
   const settingPaths = Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
@@ -165,7 +295,7 @@ export function openApiDocument() {
     info: {
       title: 'chasqui',
       version: '1',
-      description: 'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies.',
+      description: 'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies, issuing under /v1/cpe.',
     },
     servers: [{ url: '/' }],
     components: {
@@ -187,6 +317,9 @@ export function openApiDocument() {
         Company: company,
         WebhookDelivery: webhookDelivery,
         WebhookAttempt: webhookAttempt,
+        IssueError: issueError,
+        Document: documentSchema,
+        VoidRequest: voidRequest,
       },
     },
     paths: {
@@ -272,6 +405,46 @@ export function openApiDocument() {
           [404, 422],
         ),
       },
+      '/v1/cpe': {
+        post: signing({
+          summary: 'Issue a document: validate, sign, queue (202 with the signed XML); response mode wait: 200 with the verdict',
+          operationId: 'issue-document',
+          parameters: issueParameters,
+          requestBody: issueBodySchema,
+          responses: {
+            200: json('Response mode wait: verdict or ticket in time', obj({ ...issueFields, ...verdictFields }, [...issueRequired, ...Object.keys(verdictFields)])),
+            202: json('Signed and queued (spec 2.4)', obj(issueFields, issueRequired)),
+            ...ISSUE_ERRORS,
+          },
+        }),
+      },
+      '/api/cpe/enviar': {
+        post: signing({
+          summary: 'Legacy send: issue and wait for the verdict (200), or 202 when the authority did not answer in time',
+          operationId: 'legacy-send',
+          parameters: issueParameters,
+          requestBody: issueBodySchema,
+          responses: { 200: json('Verdict or ticket', legacyResponse), 202: json('No answer in time', legacyResponse), ...ISSUE_ERRORS },
+        }),
+      },
+      '/v1/cpe/{external_id}': {
+        parameters: [externalIdParameter],
+        get: signing({ summary: 'The document and its result (200 even when rejected)', operationId: 'get-document', responses: { 200: documentAnswer('Document') } }, [404]),
+      },
+      '/v1/cpe/{external_id}/send': {
+        parameters: [externalIdParameter],
+        post: signing(
+          { summary: 'Send a document waiting in manual mode (to_send)', operationId: 'send-document', responses: { 202: documentAnswer('Queued for sending') } },
+          [404, 409],
+        ),
+      },
+      '/v1/cpe/{external_id}/resend': {
+        parameters: [externalIdParameter],
+        post: signing(
+          { summary: 'Send the same signed XML again (no signature, no quota); unresolved documents only', operationId: 'resend-document', responses: { 202: documentAnswer('Will be sent again') } },
+          [404, 409],
+        ),
+      },
       '/v1/companies/{ruc}/webhook': {
         parameters: [rucParameter],
         patch: managed(
@@ -335,6 +508,19 @@ export function openApiDocument() {
           },
           [404, 409, 422],
         ),
+      },
+      '/v1/cpe/{external_id}/void': {
+        parameters: [externalIdParameter],
+        post: signing(
+          {
+            summary: 'Void an accepted document: a receipt or B note by a condition 3 line of the next daily summary, an invoice or F note by an ra sent now',
+            operationId: 'void-document',
+            requestBody: jsonBody(obj({ reason: str({ minLength: 1, maxLength: 100 }) })),
+            responses: { 200: ok('Already requested: the existing void', obj({ void: ref('VoidRequest') })), 202: ok('Void requested', obj({ void: ref('VoidRequest') })) },
+          },
+          [404, 409, 422],
+        ),
+        get: signing({ summary: 'Where a void request stands', operationId: 'get-void', responses: { 200: ok('The void request', obj({ void: ref('VoidRequest') })) } }, [404]),
       },
     },
   };

@@ -1,8 +1,16 @@
-import { ConfigError } from '../core/config';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, secretBoxFrom, type Config } from '../core/config';
 import { logger } from '../core/logger';
 
 /** Commands load lazily so `chasqui xml` does not pay for Temporal and the database driver. */
 const load = <T>(modulePath: string): T => require(modulePath) as T;
+
+/** CHASQUI_MASTER_KEY, or the key `npm start` generated into its data dir (so the README's second terminal works). */
+function localSecretBox(config: Config) {
+  const file = path.join(config.dataDir, 'master.key');
+  return secretBoxFrom({ ...config, masterKey: config.masterKey ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null) });
+}
 
 /** `chasqui <command>`: one entry for people, npm scripts, Docker and CI. */
 const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
@@ -16,6 +24,11 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'create --name N [--quota Q] [--json] | quota --account ID --add Q: manage accounts and their tokens',
     run: (argv) => load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
       load<typeof import('./commands/accounts')>('./commands/accounts').accountsCommand(argv, deps)),
+  },
+  certificates: {
+    summary: 'assign --company RUC --pfx FILE --password PW [--account ID]: give a plan 02 company a provider certificate',
+    run: (argv) => load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+      load<typeof import('./commands/certificates')>('./commands/certificates').certificatesCommand(argv, { ...deps, secrets: localSecretBox(deps.config) })),
   },
   xml: {
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',

@@ -41,13 +41,29 @@ export interface Config {
   startSimulator: boolean;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
+  issuing: {
+    /** Thousandths of a plan 01 signature that signing with the company's own certificate consumes (1000 = one). */
+    ownCertificateUnits: number;
+    /** Days a plan 02 provider certificate lasts, counted from its first production signature. */
+    plan02ValidityDays: number;
+    /** How long a request in response mode `wait` (and the legacy endpoint) waits for the verdict. */
+    waitTimeoutSeconds: number;
+    /** The provider certificate that signs production documents of companies without one of their own. */
+    providerPfxPath: string | null;
+    providerPfxPassword: string;
+  };
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
   providerOseCredentials: { user: string; password: string } | null;
+  /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
+  summary: { hour: number; maxLines: number };
 }
 
 export class ConfigError extends Error {}
+
+/** SUNAT accepts at most 500 lines in one resumen diario (rc). */
+export const SUNAT_SUMMARY_MAX_LINES = 500;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -101,6 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
     },
     certificateMaxBytes: int(env, 'CHASQUI_CERTIFICATE_MAX_BYTES', 64 * 1024),
+    issuing: {
+      ownCertificateUnits: int(env, 'CHASQUI_OWN_CERTIFICATE_UNITS', 500),
+      plan02ValidityDays: int(env, 'CHASQUI_PLAN02_VALIDITY_DAYS', 365),
+      waitTimeoutSeconds: int(env, 'CHASQUI_WAIT_TIMEOUT_SECONDS', 25),
+      providerPfxPath: str(env, 'CHASQUI_PROVIDER_PFX'),
+      providerPfxPassword: env.CHASQUI_PROVIDER_PFX_PASSWORD ?? '',
+    },
     authorityTimeouts: {
       connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
       responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
@@ -109,7 +132,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
         ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
         : null,
+    summary: {
+      hour: int(env, 'CHASQUI_SUMMARY_HOUR', 23),
+      maxLines: int(env, 'CHASQUI_SUMMARY_MAX_LINES', SUNAT_SUMMARY_MAX_LINES),
+    },
   };
+  if (config.issuing.ownCertificateUnits > 1000) {
+    throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
+  }
+  if (config.summary.hour > 23) throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
+  if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
+    throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
+  }
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;
 }

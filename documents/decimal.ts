@@ -14,15 +14,25 @@ export function dec(value: number | string | Decimal): Decimal {
   return new Decimal(typeof value === 'number' ? String(value) : value);
 }
 
+/** Plain text of a value with at most one decimal, padded to two ("5" → "5.00", "-0.5" → "-0.50"). */
+function padTwoDecimals(value: Decimal, dp: number): string {
+  const text = value.toFixed();
+  return dp === 0 ? `${text}.00` : `${text}0`;
+}
+
 /** Amount with exactly two decimals, half-up: the form of every total SUNAT reads. */
 export function money(value: Decimal): string {
-  return value.toFixed(2);
+  // Amounts are mostly rounded already: writing them needs no rounding pass (the costly part of toFixed(2)).
+  const dp = value.decimalPlaces();
+  if (dp === 2) return value.toFixed();
+  return dp < 2 ? padTwoDecimals(value, dp) : value.toFixed(2);
 }
 
 /** Unit values and quantities: at most 10 decimals, trailing zeros kept to at least two for readability. */
 export function unitValue(value: Decimal, maxDecimals = 10): string {
-  const rounded = value.toDecimalPlaces(maxDecimals);
-  return rounded.decimalPlaces() < 2 ? rounded.toFixed(2) : rounded.toFixed();
+  const dp = value.decimalPlaces();
+  if (dp > maxDecimals) return unitValue(value.toDecimalPlaces(maxDecimals), maxDecimals);
+  return dp < 2 ? padTwoDecimals(value, dp) : value.toFixed();
 }
 
 export function sum(values: Iterable<Decimal>): Decimal {

@@ -38,6 +38,8 @@ export const RECONCILIATION_MS = 10 * 60_000;
 const { loadDocumentPlan, sendDocument, checkTicket, queryDocumentState } = proxyActivities<DocumentActivities>({
   // A SOAP call has its own connect/response timeouts well inside this; the rest is the DB.
   startToCloseTimeout: '3 minutes',
+  // Activities heartbeat while they wait on the authority, so a worker that dies mid-send is noticed in seconds.
+  heartbeatTimeout: '20 seconds',
   // Activities return outcomes as values; what is retried here is infrastructure failure (database down, worker lost).
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });

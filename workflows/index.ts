@@ -5,4 +5,5 @@
 export { documentWorkflow } from './document';
 export { companyProceduresWorkflow } from './company-procedures';
 export { documentSweeperWorkflow } from './sweeper';
+export { dailySummaryWorkflow, companySummaryWorkflow } from './daily-summary';
 export { webhookDeliveryWorkflow } from './webhook-delivery';

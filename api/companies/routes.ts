@@ -1,3 +1,4 @@
+import { isValidRuc } from '../../documents/input/parties';
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { ObjectSchema } from 'joi';
@@ -22,7 +23,7 @@ import {
   type PlanType,
   type Signing,
 } from '../../db/companies';
-import { insertCertificate, releaseCertificate } from '../../db/certificates';
+import { assignCertificate, certificateValues, releaseCertificate } from '../../db/certificates';
 import { checkPublicHttpsUrl } from '../../core/net-guard';
 import { logger } from '../../core/logger';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
@@ -46,7 +47,7 @@ async function companyData(deps: AppDeps, company: CompanyRow) {
 /** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
 export async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
   const ruc = String(ctx.params.ruc);
-  if (!schemas.isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
+  if (!isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
   const { accountId } = authOf(ctx);
   const company = await findCompany(deps.db, accountId, ruc);
   if (company) return company;
@@ -250,23 +251,11 @@ export function companiesRouter(deps: AppDeps): Router {
   router.post('/:ruc/certificate', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const certificate = await readCertificateUpload(ctx, { maxBytes: deps.config.certificateMaxBytes, ruc: company.ruc });
-    const updated = await deps.db.transaction(async (trx) => {
-      const row = await insertCertificate(trx, {
-        account_id: company.account_id,
-        origin: 'own',
-        subject: certificate.subject,
-        issuer: certificate.issuer,
-        serial_number: certificate.serialNumber,
-        ruc: certificate.ruc ?? null,
-        not_before: certificate.notBefore,
-        not_after: certificate.notAfter,
-        certificate_pem: certificate.certificatePem,
-        private_key_sealed: deps.secrets.seal(certificate.privateKeyPem),
-      });
-      const changed = await updateCompany(trx, company.id, { certificate_id: row.id });
-      if (company.certificate_id) await releaseCertificate(trx, company.certificate_id);
-      return changed;
-    });
+    const { company: updated } = await assignCertificate(
+      deps.db,
+      company,
+      certificateValues(company.account_id, 'own', certificate, deps.secrets.seal(certificate.privateKeyPem)),
+    );
     // Signing with an own certificate makes the PSE authorisation unnecessary: let the workflow re-plan.
     await triggerProcedures(deps, updated);
     ok(ctx, 'Certificate stored; the company now signs with its own certificate', await companyData(deps, updated), 201);

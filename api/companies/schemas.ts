@@ -1,16 +1,9 @@
 import Joi from 'joi';
+import { isValidRuc } from '../../documents/input/parties';
 import { badRequest } from '../errors';
 import { formatPath } from '../../documents/input/joi-issues';
 
 /** SUNAT's RUC: 11 digits, a taxpayer-type prefix, and a modulo-11 check digit (weights 5,4,3,2,7,6,5,4,3,2). */
-export function isValidRuc(ruc: string): boolean {
-  if (!/^(10|15|16|17|20)\d{9}$/.test(ruc)) return false;
-  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
-  let total = 0;
-  for (let i = 0; i < 10; i++) total += Number(ruc[i]) * weights[i];
-  return (11 - (total % 11)) % 10 === Number(ruc[10]);
-}
-
 export const ruc = Joi.string()
   .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('ruc.invalid')))
   .messages({ 'ruc.invalid': '{#label} must be 11 digits starting 10, 15, 16, 17 or 20 with a valid SUNAT check digit' });

@@ -5,6 +5,8 @@ import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
 import { authOf } from '../auth';
 import { errorBody } from './envelope';
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
 import { claimKey, completeKey, findStoredRequest, releaseKey } from '../../db/idempotency';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -17,6 +19,21 @@ function requestHash(ctx: Context): string {
     .update(`${ctx.method} ${ctx.path}\n`)
     .update((ctx.state.rawBody as string | undefined) ?? '')
     .digest('hex');
+}
+
+/** Set on `ctx.state.idempotency` while a request owns a key. */
+export interface IdempotencyClaim {
+  stored: boolean;
+  /**
+   * Stores the response in the handler's own transaction, so the effect and its recorded answer commit together
+   * (a crash in between can never let a retry repeat the effect); the middleware then stores nothing more.
+   */
+  storeWithin(trx: Knex.Transaction, status: number, body: unknown): Promise<void>;
+}
+
+/** The claim of the current request, or null when it carries no Idempotency-Key. */
+export function idempotencyClaim(ctx: Context): IdempotencyClaim | null {
+  return (ctx.state.idempotency as IdempotencyClaim | undefined) ?? null;
 }
 
 /**
@@ -53,15 +70,26 @@ export function idempotent(deps: AppDeps): Middleware {
       await delay(POLL_MS);
     }
 
-    const store = (status: number, body: unknown) =>
-      completeKey(deps.db, tokenId, key, status, deps.secrets.seal(JSON.stringify({ status, body })));
+    const store = (status: number, body: unknown, db: Db = deps.db) =>
+      completeKey(db, tokenId, key, status, deps.secrets.seal(JSON.stringify({ status, body })));
+    const claim: IdempotencyClaim = {
+      stored: false,
+      storeWithin: async (trx, status, body) => {
+        await store(status, body, trx);
+        // Stored only once the transaction commits; a rollback leaves the key to the failure handling below.
+        trx.executionPromise.then(() => void (claim.stored = true), () => undefined);
+      },
+    };
+    ctx.state.idempotency = claim;
     try {
       await next();
     } catch (err) {
+      if (claim.stored) throw err;
       if (err instanceof ApiError && err.status < 500) await store(err.status, errorBody(err));
       else await releaseKey(deps.db, tokenId, key);
       throw err;
     }
+    if (claim.stored) return;
     if (ctx.status >= 500) await releaseKey(deps.db, tokenId, key);
     else await store(ctx.status, ctx.body);
   };

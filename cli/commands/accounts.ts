@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config';
 import type { Db } from '../../db/knex';
 import { addQuota, createAccount } from '../../db/accounts';
+import { addOsePackage } from '../../db/issuing';
 
 const USAGE = `usage:
   chasqui accounts create --name NAME [--quota UNITS] [--json]   creates an account; prints its token once
-  chasqui accounts quota --account ID --add UNITS                 adds plan 01 units (negative removes)`;
+  chasqui accounts quota --account ID --add UNITS                 adds plan 01 units (negative removes)
+  chasqui accounts ose-package --account ID --add SENDS           adds sends of the provider OSE package (negative removes)`;
 
 interface Io {
   stdout: { write(text: string): unknown };
@@ -40,17 +42,22 @@ export async function accountsCommand(argv: string[], deps: { db: Db; config: Co
       }
       return 0;
     }
-    if (sub === 'quota') {
+    if (sub === 'quota' || sub === 'ose-package') {
       const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, add: { type: 'string' } } });
       if (!values.account) throw new UsageError('--account is required');
       const units = integer(values.add, '--add');
       // Account ids are UUIDs; anything else cannot name one (and would be a database type error).
-      const account = /^[0-9a-f-]{36}$/i.test(values.account) ? await addQuota(deps.db, values.account, units) : null;
-      if (!account) {
+      const accountId = /^[0-9a-f-]{36}$/i.test(values.account) ? values.account : null;
+      const balance = !accountId
+        ? null
+        : sub === 'quota'
+          ? (await addQuota(deps.db, accountId, units))?.quotaUnits ?? null
+          : await addOsePackage(deps.db, accountId, units);
+      if (balance === null) {
         io.stderr.write(`no account ${values.account}\n`);
         return 1;
       }
-      io.stdout.write(`account ${account.id}: quota ${account.quotaUnits}\n`);
+      io.stdout.write(`account ${values.account}: ${sub === 'quota' ? 'quota' : 'OSE sending package'} ${balance}\n`);
       return 0;
     }
     throw new UsageError(sub ? `unknown accounts command '${sub}'` : 'missing accounts command');

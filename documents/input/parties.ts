@@ -97,10 +97,10 @@ export const customerAddressSchema = Joi.object({
 });
 
 /**
- * `cliente` (alias `client`, `rznSocial` → `nombre`). The document number is checked against its type here (RUC check
- * digit, DNI 8 digits); which types a document accepts is a rule of each family.
+ * An identity document (catalog 06 type and number), checked together: RUC with its check digit, DNI of 8 digits,
+ * `0`/`-` without a number, others 1–15 letters or digits. Which types a document accepts is a rule of each family.
  */
-export const customerSchema = Joi.object({
+export const identityFields = {
   tipoDoc: Joi.string()
     .valid(...IDENTITY_DOC_TYPES)
     .required()
@@ -126,6 +126,11 @@ export const customerSchema = Joi.object({
       .required()
       .error(codes({ 'string.pattern.base': '[SUNAT 2802] {#label} must be 1 to 15 letters or digits' })),
   }),
+};
+
+/** `cliente` (alias `client`, `rznSocial` → `nombre`), with an optional address. */
+export const customerSchema = Joi.object({
+  ...identityFields,
   nombre: textSchema(1500, { 'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required' }).required(),
   address: customerAddressSchema,
 });

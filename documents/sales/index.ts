@@ -10,10 +10,10 @@ import type { SaleInput } from './schema';
 
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
-  const report = checkSaleRules(input, doc.totals);
+  const report = checkSaleRules(input, doc);
   const issues = [...earlier, ...report.issues];
   if (options.today && input.fechaEmision > options.today) {
-    issues.push(issue('SUNAT', '2329', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
+    issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
   }
   if (issues.length) throw new DocumentValidationError(issues);
   const t = doc.totals;

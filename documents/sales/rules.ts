@@ -6,6 +6,8 @@ import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
+import { DETRACTION_CODES_WITH_OWN_OPERATION } from '../catalogs/detraction';
+import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
 
 /** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
@@ -66,16 +68,27 @@ function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
   }
 }
 
+/** Catalog 51 operations a boleta (and its notes) cannot carry, and those a factura cannot. */
+const NOT_FOR_RECEIPTS = new Set(['0112', '0202', '0205']);
+const NOT_FOR_INVOICES = new Set(['0113']);
+/** Exports whose customer must not be a RUC (SUNAT's Factura and Boleta XSL, 2800); boletas add 0401. */
+const NON_RESIDENT_ONLY = new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208']);
+
 function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
   const c = input.cliente;
-  const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
-  const invoiceLike = input.tipoDoc === '01' || input.serie[0] === 'F';
-  if (exportOp && c.tipoDoc === RUC_DOC_TYPE) {
-    report.issues.push(issue('SUNAT', '2800', 'an export operation is issued to a non-domiciled customer, not to a RUC', 'cliente.tipoDoc'));
-  } else if (invoiceLike && !exportOp) {
-    const allowed = input.tipoOperacion === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
+  const op = input.tipoOperacion;
+  const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
+  if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
+    report.issues.push(issue('SUNAT', '3206', `operation ${op} (catalog 51) does not apply to ${invoiceLike ? 'facturas' : 'boletas'} and their notes`, 'tipoOperacion'));
+  }
+  if (NON_RESIDENT_ONLY.has(op) || (!invoiceLike && op === '0401')) {
+    if (c.tipoDoc === RUC_DOC_TYPE) {
+      report.issues.push(issue('SUNAT', '2800', `operation ${op} is issued to a non-domiciled customer, not to a RUC`, 'cliente.tipoDoc'));
+    }
+  } else if (invoiceLike && op !== '0202' && op !== '0401') {
+    const allowed = op === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
     if (!allowed.includes(c.tipoDoc)) {
-      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${input.tipoOperacion} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
+      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
     }
   }
   if (input.tipoDoc === '03' && !isIdentified(c)) {
@@ -136,6 +149,19 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
   });
 }
 
+/** Note reasons 11 and 12 adjust exports and IVAP sales: their lines must be of that kind, and IVAP only with 12. */
+function noteReasonRules(input: SaleInput, out: ValidationIssue[]): void {
+  if ((input.tipoDoc !== '07' && input.tipoDoc !== '08') || !input.motivo) return;
+  const reason = input.motivo.codigo;
+  input.items.forEach((item, i) => {
+    const path = `items[${i}].afectacionIgv`;
+    const code = item.afectacionIgv;
+    if (reason === '11' && code !== '40') out.push(issue('SUNAT', '2642', `a note of reason 11 adjusts an export: every line is afectacionIgv 40, not ${code}`, path));
+    if (reason === '12' && code !== '17') out.push(issue('SUNAT', '2644', `a note of reason 12 adjusts an IVAP sale: every line is afectacionIgv 17, not ${code}`, path));
+    if (reason !== '12' && code === '17') out.push(issue('SUNAT', '3230', `an IVAP line (afectacionIgv 17) needs a note of reason 12, not ${reason}`, path));
+  });
+}
+
 function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
   const out = report.issues;
   const hasTaxed = totals.lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000');
@@ -159,7 +185,21 @@ function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-function paymentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+/** Operation 1001 and its detracción come together, on facturas in soles, with a code 1001 covers. */
+function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
+  const d = input.detraccion;
+  const op = input.tipoOperacion;
+  if (op === '1001' && !d) out.push(issue('SUNAT', '3127', 'operation 1001 (sujeta a detracción) needs detraccion {codigo, cuenta}', 'detraccion'));
+  if (!d) return;
+  if (op !== '1001') out.push(issue('SUNAT', '3128', `detraccion belongs to operation 1001, not ${op}`, 'detraccion'));
+  if (input.tipoDoc !== '01') out.push(issue('chasqui', 'BR_DETRACTION_DOC', 'chasqui writes the detracción on facturas only', 'detraccion'));
+  if (input.tipoMoneda !== 'PEN') out.push(issue('SUNAT', '3208', 'the detracción is stated in soles: issue the factura in PEN', 'tipoMoneda'));
+  const own = DETRACTION_CODES_WITH_OWN_OPERATION[d.codigo];
+  if (own) out.push(issue('SUNAT', '3129', `detraccion.codigo ${d.codigo} belongs to operation ${own}, which chasqui does not build yet`, 'detraccion.codigo'));
+}
+
+function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): void {
+  const totals = doc.totals;
   const out = report.issues;
   const terms = paymentTerms(input);
   if (input.tipoDoc === '03') {
@@ -188,8 +228,9 @@ function paymentRules(input: SaleInput, totals: DocumentTotals, report: RuleRepo
         out.push(issue('SUNAT', '3267', `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`, `formaPago.cuotas[${i}].fechaPago`));
       }
     });
-    if (!creditNote13 && sum.gt(totals.importeTotal)) {
-      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than the payable total ${money(totals.importeTotal)}`, 'formaPago.cuotas'));
+    if (!creditNote13 && sum.gt(doc.pending)) {
+      const owed = doc.detraction ? `the payable total less the detracción (${money(doc.pending)})` : `the payable total ${money(doc.pending)}`;
+      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than ${owed}`, 'formaPago.cuotas'));
     }
   }
 }
@@ -227,13 +268,16 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
   }
 }
 
-export function checkSaleRules(input: SaleInput, totals: DocumentTotals): RuleReport {
+export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
+  const totals = doc.totals;
   const report: RuleReport = { issues: [], warnings: [] };
   seriesRules(input, report.issues);
   customerRules(input, totals, report);
   lineRules(input, report.issues);
+  noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
-  paymentRules(input, totals, report);
+  detractionRules(input, report.issues);
+  paymentRules(input, doc, report);
   clientTotalsRules(input, totals, report.issues);
   return report;
 }

@@ -6,6 +6,7 @@ import Joi from 'joi';
 import { amountSchema, codes, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
 import { customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
+import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
 import type { Customer, Issuer } from '../input/parties';
@@ -26,8 +27,8 @@ export const LEGEND_CODES = ['1000', '1002', '2000', '2001', '2002', '2003', '20
 /** Catalog 09 (credit note reasons) and 10 (debit note reasons). */
 export const CREDIT_NOTE_REASONS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13'] as const;
 export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12'] as const;
-/** Catalog 51 operation types this library builds (the detracción/percepción ones need data it does not model yet). */
-export const OPERATION_TYPES = ['0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401'] as const;
+/** Catalog 51 operation types this library builds (1002–1004 and percepción need data it does not model yet). */
+export const OPERATION_TYPES = ['0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401', '1001'] as const;
 
 const adjustmentSchema = (allowed: readonly string[]) =>
   Joi.object({
@@ -133,6 +134,40 @@ export const saleSchema = Joi.object({
     codigo: Joi.string().required(),
     descripcion: textSchema(250, { 'any.required': '[SUNAT 2136] {#label} (the reason in words) is required' }).required(),
   }),
+  /** Detracción (SPOT) of operation 1001: catalog 54 good or service, Banco de la Nación account, means of payment. */
+  detraccion: Joi.object({
+    codigo: Joi.string()
+      .valid(...Object.keys(DETRACTION_RATES))
+      .required()
+      .error(codes({ 'any.only': '[SUNAT 3033] {#label} must be a good or service of catalog 54 (e.g. 037 demás servicios gravados)' })),
+    /** Percent of the payable total; by default the catalog's rate for the code. */
+    porcentaje: decimalSchema({ positive: true, maxDecimals: 2 }),
+    cuenta: Joi.string()
+      .pattern(/^[0-9-]{1,30}$/)
+      .required()
+      .error(codes({ 'any.required': '[SUNAT 3034] {#label} (the Banco de la Nación account) is required', 'string.pattern.base': '[SUNAT 3034] {#label} must be the Banco de la Nación account number' })),
+    medioPago: Joi.string()
+      .valid(...PAYMENT_MEANS)
+      .default('001')
+      .error(codes({ 'any.only': '[SUNAT 3174] {#label} must be a means of payment of catalog 59 (001 depósito en cuenta, …)' })),
+  }),
+  /** The customer's purchase order (cac:OrderReference), letters and digits. */
+  ordenCompra: Joi.string()
+    .pattern(/^[0-9a-zA-Z]{1,20}$/)
+    .error(codes({ 'string.pattern.base': '[SUNAT 4233] {#label} must be 1 to 20 letters or digits' })),
+  /** Dispatch guides of the goods sold (cac:DespatchDocumentReference). */
+  guias: Joi.array()
+    .items(
+      Joi.object({
+        tipoDoc: Joi.string().valid('09', '31').required().error(codes({ 'any.only': '[SUNAT 4005] {#label} must be 09 (GRE remitente) or 31 (GRE transportista)' })),
+        serieNumero: Joi.string()
+          .pattern(/^([TV][A-Z0-9]{3}|\d{4}|EG0[1-47]|G\d{3})-\d{1,8}$/)
+          .required()
+          .error(codes({ 'string.pattern.base': '[SUNAT 4006] {#label} must be the guide as SERIE-NUMERO (T001-123, V001-5 or 0001-123 for a printed one)' })),
+      }),
+    )
+    .unique('serieNumero')
+    .error(codes({ 'array.unique': '[SUNAT 2364] {#label} lists the same guide twice' })),
   leyendas: Joi.array()
     .items(
       Joi.object({
@@ -216,6 +251,9 @@ export interface SaleInput {
   anticipos?: { tipoDoc: '02' | '03'; serieNumero: string; monto: Decimal; baseImponible?: Decimal }[];
   documentoAfectado?: { tipoDoc: '01' | '03'; serieNumero: string };
   motivo?: { codigo: string; descripcion: string };
+  detraccion?: { codigo: string; porcentaje?: Decimal; cuenta: string; medioPago: string };
+  ordenCompra?: string;
+  guias?: { tipoDoc: '09' | '31'; serieNumero: string }[];
   leyendas?: { codigo: string; valor: string }[];
   totales?: ClientTotals;
 }

@@ -9,5 +9,5 @@ export {
   type TestCertificate,
   type TestCertificateOptions,
 } from './certificates';
-export { createSigner, signXml, type Signer, type SignedXmlResult } from './signer';
+export { createSigner, signXml, signBuiltXml, type Signer, type SignedXmlResult } from './signer';
 export { verifyXmlSignature, type SignatureVerification } from './verify';

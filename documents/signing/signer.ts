@@ -51,6 +51,29 @@ export function signXml(xml: string, signer: Signer): SignedXmlResult {
   return scan ? signCanonical(xml, scan.insertAt, scan.namespaces, signer) : signWithDom(xml, signer);
 }
 
+const EMPTY_EXTENSION = '<ext:ExtensionContent></ext:ExtensionContent>';
+
+/**
+ * Where the signature goes in XML that chasqui's own builders wrote (documents/xml/canonical.ts): canonical by
+ * construction, with every namespace declared on the root, so only the root tag is read instead of scanning the
+ * whole document. The corpus test proves this equals `scanCanonical` for every fixture. Null when the XML is not
+ * shaped like builder output.
+ */
+export function builtXmlLayout(xml: string): { insertAt: number; namespaces: ReadonlyMap<string, string> } | null {
+  const rootEnd = xml.indexOf('>');
+  const slot = xml.indexOf(EMPTY_EXTENSION);
+  if (xml[0] !== '<' || rootEnd < 0 || slot < 0) return null;
+  const namespaces = new Map<string, string>();
+  for (const m of xml.slice(0, rootEnd).matchAll(/ xmlns(?::([A-Za-z_][\w.-]*))?="([^"]*)"/g)) namespaces.set(m[1] ?? '', m[2]);
+  return { insertAt: slot + '<ext:ExtensionContent>'.length, namespaces };
+}
+
+/** Signs builder output (`prepareDocument(...).xml`) on the fast path without re-proving it canonical. */
+export function signBuiltXml(xml: string, signer: Signer): SignedXmlResult {
+  const layout = builtXmlLayout(xml);
+  return layout ? signCanonical(xml, layout.insertAt, layout.namespaces, signer) : signXml(xml, signer);
+}
+
 /** The Id that the document's `cac:Signature` points at (`cac:ExternalReference/cbc:URI` "#Id", else its `cbc:ID`). */
 function signatureId(xml: string): string {
   const start = xml.indexOf('<cac:Signature>');

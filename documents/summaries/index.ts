@@ -18,7 +18,7 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
     out.push(issue('SUNAT', '2304', `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`, 'fechaReferencia'));
   }
   if (options.today && doc.fechaEmision > options.today) {
-    out.push(issue('SUNAT', '2329', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
+    out.push(issue('SUNAT', '2301', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
   }
   const seen = new Map<string, number>();
   doc.items.forEach((line, i) => {

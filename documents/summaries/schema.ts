@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { amountSchema, codes, currencySchema, dateSchema } from '../input/fields';
-import { IDENTITY_DOC_TYPES, issuerSchema, textSchema } from '../input/parties';
+import { identityFields, issuerSchema, textSchema } from '../input/parties';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
 import type { Issuer } from '../input/parties';
@@ -53,10 +53,7 @@ export const rcSchema = Joi.object({
         tipoDoc: Joi.string().valid('03', '07', '08').required().error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
         serieNumero: serieNumero('2512'),
         estado: Joi.string().valid('1', '2', '3').required().error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
-        cliente: Joi.object({
-          tipoDoc: Joi.string().valid(...IDENTITY_DOC_TYPES).required(),
-          numDoc: Joi.string().trim().pattern(/^[A-Za-z0-9-]{1,15}$/).required(),
-        }),
+        cliente: Joi.object(identityFields),
         documentoAfectado: Joi.object({
           tipoDoc: Joi.string().valid('03').required().error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
           serieNumero: serieNumero('2117'),

@@ -19,6 +19,15 @@ function factor(percent: number): Decimal {
 
 const r2 = (d: Decimal) => d.toDecimalPlaces(2);
 
+const neg = (d: Decimal) => (d.isZero() ? d : d.neg());
+
+/** Σ of the terms, skipping zeros: most documents have no ISC, ICBPER, discounts or prepayments to add. */
+function add(...terms: Decimal[]): Decimal {
+  let total = terms[0];
+  for (let i = 1; i < terms.length; i++) if (!terms[i].isZero()) total = total.isZero() ? terms[i] : total.plus(terms[i]);
+  return total;
+}
+
 function total(adjustments: Adjustment[] | undefined, code: string): Decimal {
   let t = ZERO;
   for (const a of adjustments ?? []) if (a.codigo === code) t = t.plus(a.monto);
@@ -121,9 +130,8 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   const lineTaxes = isc.isZero() ? igv : igv.plus(isc);
   const taxAmount = affectation.free ? icbper : icbper.isZero() ? lineTaxes : lineTaxes.plus(icbper);
   // SUNAT's 4287: unit price ≈ (line value + its IGV/ISC − discounts 01 + charges 48) / quantity; ICBPER stays out.
-  const referencePrice = affectation.free
-    ? item.valorUnitario
-    : lineExtension.plus(lineTaxes).plus(outsideBase).div(item.cantidad).toDecimalPlaces(10);
+  const priceBase = outsideBase.isZero() ? lineExtension.plus(lineTaxes) : lineExtension.plus(lineTaxes).plus(outsideBase);
+  const referencePrice = affectation.free ? item.valorUnitario : priceBase.div(item.cantidad).toDecimalPlaces(10);
   return {
     item,
     affectation,
@@ -158,7 +166,7 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
   let lineCharges = ZERO;
   let igvRate = 0;
   for (const l of lines) {
-    buckets[l.affectation.bucket] = buckets[l.affectation.bucket].plus(l.lineExtension);
+    buckets[l.affectation.bucket] = add(buckets[l.affectation.bucket], l.lineExtension);
     if (l.affectation.free) igvGratuitas = igvGratuitas.plus(l.igv);
     else if (l.affectation.scheme === '1000') {
       igvLines = igvLines.plus(l.igv);
@@ -168,11 +176,12 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
       igvIvap = igvIvap.plus(l.igv);
       ivapBase = ivapBase.plus(l.igvBase);
     }
-    if (!l.affectation.free) {
+    // Most lines carry no ISC or ICBPER: adding zeros would only cost decimal operations.
+    if (!l.affectation.free && !l.isc.isZero()) {
       iscBase = iscBase.plus(l.iscBase);
       isc = isc.plus(l.isc);
     }
-    icbper = icbper.plus(l.icbper);
+    if (!l.icbper.isZero()) icbper = icbper.plus(l.icbper);
     for (const a of l.adjustments) {
       if (a.code === '01') lineAllowances = lineAllowances.plus(a.amount);
       if (a.code === '48') lineCharges = lineCharges.plus(a.amount);
@@ -194,21 +203,20 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
 
   // Header IGV (3291): (Σ base − global discounts 02 − prepayments 04 + global charges 49) × rate. Without global
   // adjustments it is the sum of the line IGVs, so the header equals its lines to the cent.
-  const adjustedBase = igvBaseLines.minus(discountBase).plus(chargeBase);
+  const adjustedBase = add(igvBaseLines, neg(discountBase), chargeBase);
   const globalsTouchBase = !discountBase.isZero() || !chargeBase.isZero() || !anticiposBase.isZero();
-  const igv = globalsTouchBase ? r2(adjustedBase.minus(anticiposBase).times(rateFactor)) : igvLines;
+  const igv = globalsTouchBase ? r2(add(adjustedBase, neg(anticiposBase)).times(rateFactor)) : igvLines;
   // TaxInclusiveAmount (3279) is taken before prepayments: the prepaid part is deducted as PrepaidAmount.
   const igvBeforePrepaid = globalsTouchBase ? r2(adjustedBase.times(rateFactor)) : igvLines;
 
   // The 1000 subtotal's TaxableAmount is the taxed line values (ISC not included) after the global adjustments.
-  const gravadas = buckets.gravadas.minus(discountBase).minus(anticiposBase).plus(chargeBase);
-  const valorVenta = buckets.gravadas.plus(buckets.ivap).plus(buckets.exoneradas).plus(buckets.inafectas).plus(buckets.exportacion)
-    .minus(discountBase).plus(chargeBase);
-  const totalImpuestos = igv.plus(igvIvap).plus(isc).plus(icbper);
-  const precioVenta = valorVenta.plus(igvBeforePrepaid).plus(igvIvap).plus(isc).plus(icbper);
-  const descuentos = lineAllowances.plus(discountOutside);
-  const cargos = lineCharges.plus(chargeOutside);
-  const importeTotal = precioVenta.minus(descuentos).plus(cargos).minus(anticipos);
+  const gravadas = add(buckets.gravadas, neg(discountBase), neg(anticiposBase), chargeBase);
+  const valorVenta = add(buckets.gravadas, buckets.ivap, buckets.exoneradas, buckets.inafectas, buckets.exportacion, neg(discountBase), chargeBase);
+  const totalImpuestos = add(igv, igvIvap, isc, icbper);
+  const precioVenta = add(valorVenta, igvBeforePrepaid, igvIvap, isc, icbper);
+  const descuentos = add(lineAllowances, discountOutside);
+  const cargos = add(lineCharges, chargeOutside);
+  const importeTotal = add(precioVenta, neg(descuentos), cargos, neg(anticipos));
 
   const subtotals: SubtotalTotals[] = [];
   if (!isc.isZero()) subtotals.push({ scheme: '2000', taxable: iscBase, amount: isc });

@@ -4,7 +4,7 @@ import {
   allowanceCharge, amount, currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal,
   partyIdentification, rootNamespaces, signatureBlock, supplierParty,
 } from './ubl';
-import { paymentTermsXml } from './sales-common';
+import { despatchReferences, detractionXml, orderReference, paymentTermsXml } from './sales-common';
 import type { SaleDocument } from '../sales/document';
 
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -28,6 +28,8 @@ export function buildInvoiceXml(doc: SaleDocument): string {
     ),
     legends(doc.legends),
     currencyCode(currency),
+    orderReference(doc),
+    despatchReferences(doc),
     (d.anticipos ?? []).map((a, i) =>
       el(
         'cac:AdditionalDocumentReference',
@@ -40,6 +42,7 @@ export function buildInvoiceXml(doc: SaleDocument): string {
     signatureBlock(d.emisor),
     supplierParty(d.emisor),
     customerParty(d.cliente),
+    detractionXml(doc),
     paymentTermsXml(doc),
     (d.anticipos ?? []).map((a, i) => el('cac:PrepaidPayment', el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)), amount('cbc:PaidAmount', a.monto, currency))),
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),

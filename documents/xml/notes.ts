@@ -7,7 +7,7 @@ import {
   currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal, rootNamespaces,
   signatureBlock, supplierParty,
 } from './ubl';
-import { discrepancyAndBilling, paymentTermsXml } from './sales-common';
+import { billingReference, despatchReferences, discrepancy, orderReference, paymentTermsXml } from './sales-common';
 import type { SaleDocument } from '../sales/document';
 
 const NOTE_KINDS = {
@@ -38,7 +38,10 @@ export function buildNoteXml(doc: SaleDocument): string {
     d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
     legends(doc.legends),
     currencyCode(currency),
-    discrepancyAndBilling(doc),
+    discrepancy(doc),
+    orderReference(doc),
+    billingReference(doc),
+    despatchReferences(doc),
     signatureBlock(d.emisor),
     supplierParty(d.emisor),
     customerParty(d.cliente),

@@ -84,18 +84,26 @@ interface AddressFields {
   codigoPais: string;
 }
 
+const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
+const ANNEX_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' });
+const COUNTRY_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' });
+const CURRENCY_CODE_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 4217 Alpha', listName: 'Currency' });
+const REASON_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Cargo/descuento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53' });
+const UNSPSC_ATTRS = preAttrs({ listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' });
+const BAG_ATTRS = preAttrs({ unitCode: 'NIU' });
+
 /** `cac:RegistrationAddress`; the issuer's carries its annex code (AddressTypeCode, SUNAT 3030). */
 function registrationAddress(a: AddressFields): Xml {
   return el(
     'cac:RegistrationAddress',
-    opt('cbc:ID', a.ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
-    opt('cbc:AddressTypeCode', a.codLocal, { listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' }),
+    opt('cbc:ID', a.ubigeo, UBIGEO_ATTRS),
+    opt('cbc:AddressTypeCode', a.codLocal, ANNEX_ATTRS),
     opt('cbc:CitySubdivisionName', a.urbanizacion),
     opt('cbc:CityName', a.provincia),
     opt('cbc:CountrySubentity', a.departamento),
     opt('cbc:District', a.distrito),
     a.direccion ? el('cac:AddressLine', el('cbc:Line', a.direccion)) : null,
-    el('cac:Country', el('cbc:IdentificationCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' }, a.codigoPais)),
+    el('cac:Country', el('cbc:IdentificationCode', COUNTRY_ATTRS, a.codigoPais)),
   );
 }
 
@@ -126,7 +134,7 @@ export function documentTypeCode(code: string, name = 'Tipo de Documento'): Xml 
 }
 
 export function currencyCode(currency: string): Xml {
-  return el('cbc:DocumentCurrencyCode', { listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 4217 Alpha', listName: 'Currency' }, currency);
+  return el('cbc:DocumentCurrencyCode', CURRENCY_CODE_ATTRS, currency);
 }
 
 export function legends(notes: readonly { codigo: string; valor: string }[]): Xml {
@@ -190,7 +198,7 @@ export function allowanceCharge(a: LineAdjustment, currency: string): Xml {
   return el(
     'cac:AllowanceCharge',
     el('cbc:ChargeIndicator', a.charge ? 'true' : 'false'),
-    el('cbc:AllowanceChargeReasonCode', { listAgencyName: 'PE:SUNAT', listName: 'Cargo/descuento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53' }, a.code),
+    el('cbc:AllowanceChargeReasonCode', REASON_ATTRS, a.code),
     factor ? el('cbc:MultiplierFactorNumeric', unitValue(factor, 5)) : null,
     amount('cbc:Amount', a.amount, currency),
     amount('cbc:BaseAmount', a.base, currency),
@@ -249,7 +257,7 @@ function lineTaxTotal(l: LineTotals, currency: string): Xml {
       el(
         'cac:TaxSubtotal',
         amount('cbc:TaxAmount', l.icbper, currency),
-        el('cbc:BaseUnitMeasure', { unitCode: 'NIU' }, it.cantidad.toFixed(0)),
+        el('cbc:BaseUnitMeasure', BAG_ATTRS, it.cantidad.toFixed(0)),
         el('cac:TaxCategory', el('cbc:PerUnitAmount', currencyAttrs(currency), money(l.icbperRate)), taxScheme('7152')),
       ),
     );
@@ -290,7 +298,7 @@ export function documentLine(
       el('cbc:Description', it.descripcion),
       it.codigo ? el('cac:SellersItemIdentification', el('cbc:ID', it.codigo)) : null,
       it.codigoSunat
-        ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', { listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' }, it.codigoSunat))
+        ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', UNSPSC_ATTRS, it.codigoSunat))
         : null,
     ),
     el('cac:Price', el('cbc:PriceAmount', currencyAttrs(currency), unitValue(l.priceAmount))),

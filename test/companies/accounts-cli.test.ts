@@ -44,7 +44,7 @@ describe('chasqui accounts (CLI) and the bootstrap account', function () {
     const second = capture();
     expect(await accountsCommand(['quota', '--account', id, '--add', '15'], { db, config }, second.io)).to.equal(0);
     expect(second.out.stdout).to.contain('quota 25');
-    expect((await db('accounts').where({ id }).first()).quota_units).to.equal('25');
+    expect(Number((await db('accounts').where({ id }).first()).quota_units), 'a decimal number of signatures').to.equal(25);
     const missing = capture();
     expect(await accountsCommand(['quota', '--account', '00000000-0000-0000-0000-000000000000', '--add', '1'], { db, config }, missing.io)).to.equal(1);
     expect(await accountsCommand(['quota', '--account', 'nope', '--add', '1'], { db, config }, missing.io)).to.equal(1);

@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { startTestStack, type TestStack } from '../support/stack';
-import { startPortalStub, type PortalStub } from '../support/portal-stub';
+import got from 'got';
+import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { call, companyBody, newAccountToken, randomRuc } from './helpers';
 import { companyProceduresWorkflowId } from '../../workflows/company-procedures';
 import { RucKey } from '../../workflows/search-attributes';
@@ -11,11 +12,11 @@ const GOOD = { sol_user: 'MODDATOS', sol_password: 'moddatos' };
 describe('portal procedures workflow (tax_procedures)', function () {
   this.timeout(60_000);
   let stack: TestStack;
-  let portal: PortalStub;
+  let portal: SimulatorHandle;
   let token: string;
   before(async function () {
     this.timeout(120_000);
-    portal = await startPortalStub();
+    portal = await startSimulator({ port: 0 });
     stack = await startTestStack({ config: { portalUrl: portal.url, procedures: { retryInitialSeconds: 2, retryMaxSeconds: 4 } } });
     token = (await newAccountToken(stack)).token;
   });
@@ -23,6 +24,14 @@ describe('portal procedures workflow (tax_procedures)', function () {
     await stack?.stop();
     await portal?.close();
   });
+
+  /** What the SUNAT portal (the simulator) has on record for a RUC: providers authorised as PSE and linked OSEs. */
+  async function portalRecord(ruc: string): Promise<{ pse: string[]; ose: string[] }> {
+    const { token: bearer } = await got.post(`${portal.url}/portal/v1/login`, { json: { ruc, usuario: GOOD.sol_user, clave: GOOD.sol_password } }).json<{ token: string }>();
+    const estado = await got(`${portal.url}/portal/v1/estado`, { headers: { authorization: `Bearer ${bearer}` } }).json<{ pse: unknown[]; ose: unknown[] }>();
+    const target = (entry: unknown) => String((entry as Record<string, unknown>).ruc_pse ?? (entry as Record<string, unknown>).ruc_ose ?? '');
+    return { pse: estado.pse.map(target), ose: estado.ose.map(target) };
+  }
 
   /** Reads the company until `done` says so (the workflow runs in the background). */
   async function waitFor(ruc: string, done: (procedures: any) => boolean, timeoutMs = 30_000): Promise<any> {
@@ -43,8 +52,7 @@ describe('portal procedures workflow (tax_procedures)', function () {
     const procedures = await waitFor(ruc, (p) => p.pse_authorization.state === 'done' && p.ose_link.state === 'done');
     expect(procedures.pse_authorization).to.include({ attempts: 1, last_error: null });
     expect(procedures.pse_authorization.done_at).to.be.a('string');
-    expect([...portal.pse.get(ruc)!]).to.deep.equal([stack.config.providerRuc]);
-    expect([...portal.ose.get(ruc)!]).to.deep.equal([stack.config.providerRuc]);
+    expect(await portalRecord(ruc)).to.deep.equal({ pse: [stack.config.providerRuc], ose: [stack.config.providerRuc] });
   });
 
   it('keeps the SOL password out of the workflow history and tags the run with Ruc', async () => {
@@ -63,10 +71,10 @@ describe('portal procedures workflow (tax_procedures)', function () {
 
   it('records the failure and recovers from a portal that fails twice', async () => {
     const ruc = randomRuc();
-    portal.failNext(2);
+    portal.addRule({ operation: 'portal', fault: { kind: 'http500' }, times: 2 });
     await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, { ...GOOD, destination: 'provider_ose' }) });
     const failed = await waitFor(ruc, (p) => p.pse_authorization.state === 'failed');
-    expect(failed.pse_authorization.last_error).to.contain('simulated portal failure');
+    expect(failed.pse_authorization.last_error).to.contain('500');
     expect(failed.pse_authorization.next_attempt_at).to.be.a('string');
     const done = await waitFor(ruc, (p) => p.pse_authorization.state === 'done' && p.ose_link.state === 'done');
     expect(done.pse_authorization.attempts).to.equal(2);
@@ -96,8 +104,9 @@ describe('portal procedures workflow (tax_procedures)', function () {
     const first = await waitFor(ruc, (p) => p.pse_authorization.state === 'done');
     expect(first.ose_link.state).to.equal('not_applicable');
     await call(stack, 'PATCH', `/v1/companies/${ruc}/destination`, { token, json: { destination: 'provider_ose' } });
-    await waitFor(ruc, (p) => p.ose_link.state === 'done');
-    expect(portal.calls.filter((c) => c.ruc === ruc && c.path === '/portal/v1/pse/autorizaciones')).to.have.length(1);
+    const after = await waitFor(ruc, (p) => p.ose_link.state === 'done');
+    // The PSE authorisation, already done, is not performed again.
+    expect(after.pse_authorization).to.deep.equal(first.pse_authorization);
   });
 });
 

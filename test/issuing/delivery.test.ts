@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -8,15 +6,14 @@ import { testConfig } from '../support/services';
 import { createAccount } from '../../db/accounts';
 import { insertCompany, type CompanyRow } from '../../db/companies';
 import { findDocument, insertDocument, type DocumentRow } from '../../db/documents';
-import { prepareDocument } from '../../documents';
-import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
+import { createSigner, generateTestCertificate } from '../../documents/signing';
+import { commitSignedDocument, fixture } from '../support/documents';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
 import type { DocStatus } from '../../workflows/document-types';
 import { DocStatusKey, RucKey } from '../../workflows/search-attributes';
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 const RUC = '20123456786';
 
 /**
@@ -50,32 +47,11 @@ describe('document delivery (workflow + activities + simulator)', function () {
   });
   beforeEach(() => sim.clearRules());
 
-  /** Builds, signs and commits a document the way POST /v1/cpe does, then starts its workflow. */
-  async function issue(fixture: string, options: { status?: DocStatus; start?: boolean } = {}): Promise<DocumentRow> {
-    const payload = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
-    if (payload.correlativo) payload.correlativo = String(++number);
-    else if (payload.correlativo === undefined && payload.tipoDoc?.match(/^r[acr]$/)) payload.correlativo = String(++number);
-    const prepared = prepareDocument(payload);
-    const signed = signXml(prepared.xml, signer);
-    const doc = await insertDocument(stack.db, {
-      account_id: company.account_id,
-      company_id: company.id,
-      ruc: prepared.ruc,
-      doc_type: prepared.docType,
-      series: prepared.series,
-      number: prepared.number,
-      filename: prepared.filename,
-      issue_date: prepared.issueDate,
-      currency: prepared.currency,
-      environment: '01',
-      destination: 'tax_authority',
-      signed_by: 'provider',
-      status: options.status ?? 'queued',
-      hash: signed.hash,
-      xml: signed.xml,
-      totals: prepared.totals,
-      warnings: prepared.warnings,
-    });
+  /** Commits a fixture with a fresh number the way POST /v1/cpe does, then starts its workflow. */
+  async function issue(name: string, options: { status?: DocStatus; start?: boolean } = {}): Promise<DocumentRow> {
+    const payload = fixture(name);
+    payload.correlativo = String(++number);
+    const doc = await commitSignedDocument(stack.db, company, payload, signer, options);
     if (options.start !== false) await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
     return doc;
   }

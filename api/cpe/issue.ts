@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { ApiError, badRequest, unauthorized } from '../errors';
+import { authOf } from '../auth';
+import { idempotencyClaim } from '../middleware/idempotency';
+import { logger } from '../../core/logger';
+import { limaDate } from '../../core/lima';
+import type { CompanyRow } from '../../db/companies';
+import type { Db } from '../../db/knex';
+import { insertDocument, markWorkflowStarted, type DocumentRow } from '../../db/documents';
+import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
+import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
+import { readSignedDocument } from '../../documents/external';
+import { signBuiltXml } from '../../documents/signing';
+import { toValidationResponse } from '../../documents/validation-response';
+import type { DocStatus } from '../../workflows/document-types';
+import { startDocumentWorkflow } from '../../workflows/document-client';
+import { exhausted, planBlock, productionCharge } from './plan';
+import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../core/signing-keys';
+
+/** How long the API gives Temporal to accept a workflow start; past it the sweeper starts the committed document. */
+const WORKFLOW_START_DEADLINE_MS = 5_000;
+
+const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
+
+/**
+ * Spec 4 rule 6: a request may declare the environment it means with `X-Environment: 01|02` (or `demo|production`);
+ * when it differs from the company's, nothing is signed (409). Without the header the company's environment applies.
+ */
+function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
+  const declared = ctx.get('X-Environment').trim().toLowerCase();
+  if (!declared) return;
+  const environment = ENVIRONMENT_NAMES[declared];
+  if (!environment) throw badRequest('Invalid X-Environment header', { 'X-Environment': ['must be 01 (demo) or 02 (production)'] });
+  if (environment !== company.environment) {
+    throw new ApiError(409, `The request declares environment ${environment} but company ${company.ruc} is in ${company.environment}; nothing was signed`);
+  }
+}
+
+/** Spec 3.1 issue-time states: receipts (and their B-series notes) of a summary-mode company, then manual mode, else queued. */
+function initialStatus(company: CompanyRow, docType: string, series: string): DocStatus {
+  const receipt = docType === '03' || ((docType === '07' || docType === '08') && series.startsWith('B'));
+  if (receipt && company.receipts_mode === 'summary') return 'to_summarize';
+  return company.sending_mode === 'manual' ? 'to_send' : 'queued';
+}
+
+/** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
+function readPayload(ctx: Context, company: CompanyRow): { document: PreparedDocument; external: { hash: string } | null } {
+  const body = ctx.request.body as Record<string, unknown> | undefined;
+  const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
+  if (company.signing === 'external') {
+    if (!wantsXml) throw badRequest(`Company ${company.ruc} signs its documents itself: send {"xml": "<signed XML in base64>"}`, { xml: ['required: the signed XML in base64'] });
+    const xml = Buffer.from(body!.xml as string, 'base64').toString('utf8');
+    const read = readSignedDocument(xml, { issuerRuc: company.ruc });
+    return { document: read, external: { hash: read.hash } };
+  }
+  if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
+  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()) }), external: null };
+}
+
+function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
+  if (external) return 'external';
+  return issuer.certificate?.origin === 'own' ? 'own_certificate' : 'provider_certificate';
+}
+
+async function startWorkflow(deps: AppDeps, row: DocumentRow, requestId: string): Promise<void> {
+  try {
+    await deps.temporal.withDeadline(Date.now() + WORKFLOW_START_DEADLINE_MS, () => startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row));
+    await markWorkflowStarted(deps.db, [row.id]);
+  } catch (err) {
+    logger.warn({ err, externalId: row.id, requestId }, 'document committed but its workflow did not start; the sweeper will start it');
+  }
+}
+
+export interface Issued {
+  row: DocumentRow;
+  company: CompanyRow;
+  /** What `storedBody` made of the committed row: the answer, byte for byte what a replay returns. */
+  body: unknown;
+}
+
+/**
+ * POST /v1/cpe and the legacy send: validate, check the plan (402 before signing), sign, then ONE transaction
+ * (document + production use + idempotency record), then start the document's workflow without delaying the answer. `storedBody` is the answer
+ * an Idempotency-Key replays; a failed workflow start leaves the committed document to the sweeper.
+ */
+export async function issueDocument(
+  deps: AppDeps,
+  keys: KeyResolver,
+  ctx: Context,
+  startedAt: number,
+  storedBody: (row: DocumentRow) => unknown,
+): Promise<Issued> {
+  const issuer = await loadIssuerContext(deps.db, authOf(ctx).companyId!);
+  if (!issuer) throw unauthorized('The token has no company');
+  const { company } = issuer;
+  checkDeclaredEnvironment(ctx, company);
+
+  let payload: ReturnType<typeof readPayload>;
+  try {
+    payload = readPayload(ctx, company);
+  } catch (err) {
+    if (err instanceof DocumentValidationError) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
+    throw err;
+  }
+  const { document } = payload;
+  const signedBy = signedByOf(issuer, payload.external !== null);
+  const production = company.environment === '02';
+  const charge = productionCharge(issuer, signedBy, deps.config);
+  const block = planBlock(issuer, charge, signedBy, deps.config, new Date());
+  if (block) throw block;
+
+  let signed = payload.external ? { xml: document.xml, hash: payload.external.hash } : null;
+  if (!signed) {
+    const key = await keys(company.environment, issuer.certificate).catch((err) => {
+      throw err instanceof SigningUnavailableError ? new ApiError(503, err.message) : err;
+    });
+    // The library's builder output is canonical by construction: the signer's fast path applies without a re-check.
+    signed = signBuiltXml(document.xml, key.signer);
+  }
+
+  const status = initialStatus(company, document.docType, document.series);
+  const claim = idempotencyClaim(ctx);
+  const insert = (db: Db) =>
+    insertDocument(db, {
+      id: randomUUID(),
+      account_id: company.account_id,
+      company_id: company.id,
+      ruc: company.ruc,
+      doc_type: document.docType,
+      series: document.series,
+      number: document.number,
+      filename: document.filename,
+      issue_date: document.issueDate,
+      currency: document.currency,
+      environment: company.environment,
+      // Externally signed documents always go through the provider's OSE (spec 1).
+      destination: signedBy === 'external' ? 'provider_ose' : company.destination,
+      signed_by: signedBy,
+      status,
+      hash: signed.hash,
+      xml: signed.xml,
+      totals: document.totals,
+      warnings: document.warnings,
+    });
+  let body: unknown;
+  // A demo issue without a key writes one row: it needs no transaction (two round trips fewer on the hot path).
+  const row =
+    !production && !claim
+      ? await insert(deps.db)
+      : await deps.db.transaction(async (trx) => {
+          const inserted = await insert(trx);
+          if (production) {
+            const consumed = await consumeProductionUse(trx, charge);
+            if (!consumed.ok) throw exhausted(consumed.lacking, company.ruc, consumed.quotaUnits, consumed.osePackageUnits);
+          }
+          body = storedBody(inserted);
+          await claim?.storeWithin(trx, 202, body);
+          return inserted;
+        });
+  body ??= storedBody(row);
+
+  // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
+  // after the answer: the committed document is what the 202 promises, and a start lost to a crash or to Temporal
+  // being down is the sweeper's (docs/delivery.md).
+  if (status !== 'to_summarize') void startWorkflow(deps, row, ctx.state.requestId as string);
+  return { row, company, body };
+}

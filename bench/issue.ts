@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:issue`: POST /v1/cpe against `chasqui start`'s whole stack on this machine (embedded PostgreSQL,
+ * Temporal dev server, simulator, worker and API in one process tree), as integrators would load it: many companies,
+ * each with its own signing token (the 120/minute limit is per token), keep-alive connections, distinct numbers.
+ * Prints issued documents per second with p50/p99 latency, then how fast the worker drains them to the simulator.
+ *
+ * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../runtime/ports';
+import { invoicePayload } from './payloads';
+
+const ROOT = path.resolve(__dirname, '..');
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const LINES = Number(process.env.BENCH_LINES ?? 5);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function request(port: number, method: string, urlPath: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: urlPath, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(data ? { 'content-length': data.length } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** Valid RUCs for the bench companies: prefix 20, a sequence, SUNAT's check digit. */
+function ruc(i: number): string {
+  const base = `20${String(700000000 + i).padStart(8, '0').slice(-8)}`;
+  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+  const total = [...base].reduce((sum, d, k) => sum + Number(d) * weights[k], 0);
+  return base + String((11 - (total % 11)) % 10);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-bench-'));
+  const [port, temporalPort, uiPort, pgPort, simPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    CHASQUI_DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    CHASQUI_EMBEDDED_PG_PORT: String(pgPort),
+    SIMULATOR_PORT: String(simPort),
+  };
+  delete (env as Record<string, unknown>).DATABASE_URL;
+  delete (env as Record<string, unknown>).TEMPORAL_ADDRESS;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (b) => {
+      out += b;
+      if (out.includes('chasqui is running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`chasqui start exited with ${code}`)));
+  });
+  try {
+    const account = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'accounts', 'create', '--name', 'bench', '--json'], { cwd: ROOT, env, encoding: 'utf8' });
+    const accountToken = JSON.parse(account.stdout).token as string;
+    const companies: { ruc: string; token: string; next: number }[] = [];
+    for (let i = 0; i < COMPANIES; i++) {
+      const created = await request(port, 'POST', '/v1/companies', accountToken, { ruc: ruc(i), business_name: `Bench ${i}`, plan_type: '01', environment: '01' });
+      if (created.status !== 201) throw new Error(`company ${i}: ${created.status} ${JSON.stringify(created.body)}`);
+      companies.push({ ruc: ruc(i), token: created.body.data.token, next: 1 });
+    }
+    // Warm-up: one document per company (JIT, pools, Temporal task queues), not counted.
+    await Promise.all(companies.map((c) => request(port, 'POST', '/v1/cpe', c.token, invoicePayload(LINES, { ruc: c.ruc, correlativo: String(c.next++) }))));
+
+    const latencies: number[] = [];
+    const failures = new Map<number, number>();
+    const started = performance.now();
+    const deadline = started + SECONDS * 1000;
+    let turn = 0;
+    async function client(): Promise<void> {
+      while (performance.now() < deadline) {
+        const company = companies[turn++ % companies.length];
+        const payload = invoicePayload(LINES, { ruc: company.ruc, correlativo: String(company.next++) });
+        const t0 = performance.now();
+        const res = await request(port, 'POST', '/v1/cpe', company.token, payload);
+        if (res.status === 202) latencies.push(performance.now() - t0);
+        else failures.set(res.status, (failures.get(res.status) ?? 0) + 1);
+      }
+    }
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const issued = latencies.length;
+
+    // Drain: how fast the worker resolves what was issued (accepted by the simulator).
+    const total = issued + companies.length;
+    const drainStart = performance.now();
+    let resolved = 0;
+    const counts = () =>
+      spawnSync('psql', [`postgres://postgres:chasqui@127.0.0.1:${pgPort}/chasqui`, '-Atc', 'select count(*) filter (where resolved), min(created_at), max(resolved_at) from documents'], { encoding: 'utf8' }).stdout.trim().split('|');
+    for (;;) {
+      resolved = Number(counts()[0]);
+      if (resolved >= total || performance.now() - drainStart > 600_000) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const [, firstCreated, lastResolved] = counts();
+    const pipelineSeconds = (Date.parse(lastResolved) - Date.parse(firstCreated)) / 1000;
+
+    const lines = [
+      `bench:issue  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `load: ${COMPANIES} companies (one token each), ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s, ${LINES}-line facturas`,
+      `issued (202):     ${issued} in ${elapsed.toFixed(1)} s = ${(issued / elapsed).toFixed(0)} documents/s`,
+      `latency:          p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies[latencies.length - 1].toFixed(1)} ms`,
+      `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
+      `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${((performance.now() - drainStart) / 1000).toFixed(1)} s after issuing stopped`,
+      `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,
+    ];
+    console.log(lines.join('\n'));
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,31 @@
+/**
+ * The invoice every benchmark issues: a factura of `lines` taxed lines (every `exoneratedEvery`-th line exonerated,
+ * when given), so figures from bench:sign, bench:documents and bench:issue describe the same document.
+ */
+export function invoicePayload(lines: number, options: { exoneratedEvery?: number; serie?: string; correlativo?: string; ruc?: string } = {}): Record<string, any> {
+  const exonerated = (i: number) => !!options.exoneratedEvery && i % options.exoneratedEvery === options.exoneratedEvery - 1;
+  return {
+    tipoDoc: '01',
+    serie: options.serie ?? 'F001',
+    correlativo: options.correlativo ?? '1',
+    fechaEmision: '2024-03-15',
+    horaEmision: '10:30:00',
+    tipoMoneda: 'PEN',
+    formaPago: 'Contado',
+    emisor: {
+      ruc: options.ruc ?? '20123456786',
+      razonSocial: 'Comercial Andina S.A.C.',
+      establecimiento: { ubigeo: '150101', codLocal: '0000', departamento: 'LIMA', provincia: 'LIMA', distrito: 'LIMA', direccion: 'Av. Abancay 123' },
+    },
+    cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.' },
+    items: Array.from({ length: lines }, (_, i) => ({
+      codigo: `P${String(i + 1).padStart(4, '0')}`,
+      descripcion: `Producto de prueba número ${i + 1}`,
+      cantidad: (i % 7) + 1,
+      unidad: 'NIU',
+      valorUnitario: 10 + (i % 13) * 1.25,
+      afectacionIgv: exonerated(i) ? '20' : '10',
+      ...(exonerated(i) ? { porcentajeIgv: 0 } : {}),
+    })),
+  };
+}
