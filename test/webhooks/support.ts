@@ -160,3 +160,11 @@ export async function resolvedDocument(db: Db, company: CompanyRow, number = 1):
     sent: true,
   });
 }
+
+/** Every string and decoded payload byte of a workflow history (protobuf's toJSON would hide payloads as base64). */
+export function historyText(node: unknown): string {
+  if (node instanceof Uint8Array) return Buffer.from(node).toString('utf8');
+  if (typeof node === 'string') return node;
+  if (node && typeof node === 'object') return Object.values(node).map(historyText).join(' ');
+  return '';
+}

@@ -11,20 +11,12 @@ import { findDelivery, listAttempts } from '../../db/webhooks';
 import type { Db } from '../../db/knex';
 import { webhookDeliveryWorkflow, webhookWorkflowId } from '../../workflows/webhook-delivery';
 import { WEBHOOK_RETRY_WAITS_MS } from '../../workflows/webhook-types';
-import { companyWithWebhook, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
+import { companyWithWebhook, historyText, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
 
 /**
  * The delivery workflow on Temporal's time-skipping server with the real activities, real PostgreSQL and a real https
  * receiver: the 30 s … 30 min waits pass on the server's virtual clock, the POSTs are real.
  */
-/** Every string and decoded payload byte of a history (protobuf's toJSON would hide payloads as base64). */
-function historyText(node: unknown): string {
-  if (node instanceof Uint8Array) return Buffer.from(node).toString('utf8');
-  if (typeof node === 'string') return node;
-  if (node && typeof node === 'object') return Object.values(node).map(historyText).join(' ');
-  return '';
-}
-
 describe('webhook delivery workflow (time-skipping, real activities and receiver)', function () {
   this.timeout(120_000);
   let env: TestWorkflowEnvironment;
