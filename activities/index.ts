@@ -2,7 +2,7 @@ import type { ActivityDeps } from './deps';
 import { createCompanyProcedureActivities } from './company-procedures';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
-import { createWebhookActivities } from './webhooks';
+import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
 import { createCompanyKeys } from '../core/signing-keys';
 
@@ -13,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDocumentActivities(deps),
     ...createSweeperActivities(deps),
     ...createWebhookActivities(deps),
+    ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
   };
 }

@@ -8,7 +8,17 @@ import { checkPublicHttpsUrl } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { findCompanyById } from '../db/companies';
 import { findDocument, toApiDocument, type DocumentRow } from '../db/documents';
-import { cancelDelivery, findAttempt, findDelivery, openOriginalDelivery, recordAttempt, type DeliveryRow } from '../db/webhooks';
+import {
+  cancelDelivery,
+  findAttempt,
+  findDelivery,
+  findUnnotifiedResolutions,
+  markResolutionNotified,
+  openOriginalDelivery,
+  recordAttempt,
+  type DeliveryRow,
+} from '../db/webhooks';
+import { startWebhookDeliveryWorkflow } from '../workflows/webhook-client';
 import {
   WEBHOOK_EVENT,
   WEBHOOK_EVENT_HEADER,
@@ -105,6 +115,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     async openWebhookDelivery(externalId) {
       const doc = await findDocument(db, externalId);
       if (!doc) throw new Error(`document ${externalId} does not exist`);
+      await markResolutionNotified(db, doc.id, WEBHOOK_EVENT);
       const company = await findCompanyById(db, doc.company_id);
       if (!company?.webhook_url) return null;
       const delivery = await openOriginalDelivery(db, doc, WEBHOOK_EVENT);
@@ -137,6 +148,31 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
         'webhook attempt recorded',
       );
       return outcomeOf(row, result.httpStatus);
+    },
+  };
+}
+
+/** A resolution younger than this is left to the workflow that resolved it (it starts the delivery as its child). */
+const SWEEP_GRACE_SECONDS = 60;
+
+export interface WebhookSweeperActivities {
+  startUnnotifiedResolutions(): Promise<number>;
+}
+
+/**
+ * Run by the minute sweeper: starts the delivery of every resolution no workflow started (receipts resolved by their
+ * daily summary, or a worker lost between the verdict and the child's start).
+ */
+export function createWebhookSweeperActivities(deps: ActivityDeps): WebhookSweeperActivities {
+  return {
+    async startUnnotifiedResolutions() {
+      const pending = await findUnnotifiedResolutions(deps.db, WEBHOOK_EVENT, SWEEP_GRACE_SECONDS);
+      for (const { document_id } of pending) {
+        await startWebhookDeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, document_id);
+        await markResolutionNotified(deps.db, document_id, WEBHOOK_EVENT);
+      }
+      if (pending.length) logger.info({ count: pending.length }, 'sweeper started webhook deliveries of resolutions no workflow notified');
+      return pending.length;
     },
   };
 }

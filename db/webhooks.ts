@@ -125,3 +125,19 @@ export async function cancelDelivery(db: Db, deliveryId: string, reason: string)
     .returning('*');
   return (row as DeliveryRow | undefined) ?? ((await findDelivery(db, deliveryId)) as DeliveryRow);
 }
+
+/** The document's resolution has its delivery workflow (whatever that found to do). */
+export async function markResolutionNotified(db: Db, documentId: string, event: string): Promise<void> {
+  await db('document_events').where({ document_id: documentId, event }).whereNull('webhook_started_at').update({ webhook_started_at: db.fn.now() });
+}
+
+/** Resolutions older than `olderThanSeconds` whose delivery workflow was never started. */
+export function findUnnotifiedResolutions(db: Db, event: string, olderThanSeconds: number, limit = 500): Promise<{ document_id: string }[]> {
+  return db('document_events')
+    .select('document_id')
+    .where({ event })
+    .whereNull('webhook_started_at')
+    .where('created_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
+    .orderBy('created_at')
+    .limit(limit);
+}

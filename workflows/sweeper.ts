@@ -1,7 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { SweeperActivities } from '../activities/sweeper';
+import type { WebhookSweeperActivities } from '../activities/webhooks';
 
-const { startUnstartedDocuments } = proxyActivities<SweeperActivities>({
+const { startUnstartedDocuments, startUnnotifiedResolutions } = proxyActivities<SweeperActivities & WebhookSweeperActivities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });
@@ -10,8 +11,11 @@ export const SWEEPER_SCHEDULE_ID = 'chasqui-document-sweeper';
 
 /**
  * Run every minute by a Temporal Schedule: starts the workflow of any document the API committed but could not
- * start (it died, or Temporal was unreachable, between the commit and the start). Starting is idempotent.
+ * start (it died, or Temporal was unreachable, between the commit and the start), and the webhook delivery of any
+ * resolution no workflow notified (docs/webhooks.md). Starting is idempotent.
  */
 export async function documentSweeperWorkflow(): Promise<number> {
-  return startUnstartedDocuments();
+  const started = await startUnstartedDocuments();
+  await startUnnotifiedResolutions();
+  return started;
 }

@@ -10,7 +10,7 @@ import { validate } from '../companies/schemas';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import type { CompanyRow } from '../../db/companies';
 import { deleteDelivery, findDelivery, insertRedelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
-import { redeliveryWorkflowId, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery';
+import { startRedeliveryWorkflow } from '../../workflows/webhook-client';
 import { WEBHOOK_MAX_ATTEMPTS, type DeliveryStatus } from '../../workflows/webhook-types';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
@@ -97,12 +97,7 @@ export function webhooksRouter(deps: AppDeps): Router {
     }
     const redelivery = await insertRedelivery(deps.db, delivery);
     try {
-      await deps.temporal.workflow.start(webhookDeliveryWorkflow, {
-        taskQueue: deps.config.temporal.taskQueue,
-        workflowId: redeliveryWorkflowId(redelivery.id),
-        args: [{ externalId: delivery.document_id, deliveryId: redelivery.id }],
-        staticSummary: `cpe.resolved redelivery of ${delivery.document_id}`,
-      });
+      await startRedeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, delivery.document_id, redelivery.id);
     } catch (err) {
       // Without its workflow the row would stay pending forever: the account retries the request instead.
       await deleteDelivery(deps.db, redelivery.id);

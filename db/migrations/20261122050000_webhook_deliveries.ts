@@ -39,9 +39,20 @@ export async function up(knex: Knex): Promise<void> {
     // An activity that runs twice records its attempt once.
     t.unique(['delivery_id', 'number']);
   });
+
+  // Which resolutions have had their delivery workflow started: the sweeper starts the ones no workflow did (receipts
+  // resolved by their daily summary, a worker lost at the wrong moment). Earlier events count as handled.
+  await knex.schema.alterTable('document_events', (t) => {
+    t.timestamp('webhook_started_at', { useTz: true });
+  });
+  await knex('document_events').update({ webhook_started_at: knex.ref('created_at') });
+  await knex.raw('create index document_events_unnotified on document_events (created_at) where webhook_started_at is null');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('document_events', (t) => {
+    t.dropColumn('webhook_started_at');
+  });
   await knex.schema.dropTableIfExists('webhook_attempts');
   await knex.schema.dropTableIfExists('webhook_deliveries');
 }

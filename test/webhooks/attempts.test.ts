@@ -134,10 +134,13 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect((await listAttempts(db, deliveryId)).map((a) => a.url)).to.deep.equal([old.url, next.url]);
   });
 
-  it('opens one original delivery per document, and none for a company without webhook', async () => {
+  it('opens one original delivery per document, and none for a company without webhook; either way the resolution is marked handled', async () => {
     const { doc, deliveryId } = await delivery('https://127.0.0.1:9/x');
     expect((await activities().openWebhookDelivery(doc.id))!.deliveryId).to.equal(deliveryId);
     const { company } = await companyWithWebhook(db, secrets, null);
-    expect(await activities().openWebhookDelivery((await resolvedDocument(db, company)).id)).to.equal(null);
+    const plain = await resolvedDocument(db, company);
+    expect(await activities().openWebhookDelivery(plain.id)).to.equal(null);
+    const events = await db('document_events').whereIn('document_id', [doc.id, plain.id]);
+    expect(events.map((e) => e.webhook_started_at)).to.have.length(2).and.satisfy((dates: unknown[]) => dates.every((d) => d instanceof Date));
   });
 });

@@ -3,7 +3,8 @@ import got from 'got';
 import { webhookSignature } from '../../activities/webhooks';
 import { startIssuingStack, newCompany, payload, issue, call, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
 import { webhookWorkflowId } from '../../workflows/webhook-delivery';
-import { eventually, historyText, localTlsCertificate, spawnExampleReceiver, type ExampleReceiver, type TlsFiles } from './support';
+import { createWebhookSweeperActivities } from '../../activities/webhooks';
+import { eventually, historyText, resolvedDocument, localTlsCertificate, spawnExampleReceiver, type ExampleReceiver, type TlsFiles } from './support';
 
 /**
  * The whole path an integrator sees: POST /v1/cpe → document workflow → simulator verdict → webhook workflow →
@@ -72,6 +73,18 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
     expect(redelivered.notice.document).to.deep.equal(queried.body.data.document);
     const after = await call(env.stack, 'GET', deliveries(`/${again.body.data.delivery.id}`), { token: company.accountToken });
     expect(after.body.data.delivery).to.include({ status: 'delivered', attempts_made: 1 });
+  });
+
+  it('a resolution no workflow notified (a receipt settled by its daily summary) is delivered by the sweeper', async () => {
+    const doc = await resolvedDocument(env.stack.db, company.row, 77);
+    await env.stack.db('document_events').where({ document_id: doc.id }).update({ created_at: env.stack.db.raw("now() - interval '2 minutes'") });
+    const { stack } = env;
+    const started = await createWebhookSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal }).startUnnotifiedResolutions();
+    expect(started).to.be.at.least(1);
+    const received = await eventually(() => receiver.processed.find((p) => p.notice.document.external_id === doc.id));
+    expect(received.notice.document).to.include({ status: 'accepted', resolved: true });
+    const event = await stack.db('document_events').where({ document_id: doc.id }).first();
+    expect(event.webhook_started_at).to.be.instanceOf(Date);
   });
 
   it('the example receiver discards a bad signature and processes a repeated X-Entrega once', async () => {
