@@ -2,8 +2,8 @@ import type { Db } from '../../db/knex';
 import type { CompanyRow } from '../../db/companies';
 import { findCertificates, type CertificateRow } from '../../db/certificates';
 import { isApplicable, listProcedures, PROCEDURES, type ProcedureName, type ProcedureRow, type ProcedureState } from '../../db/procedures';
-
 import { WEBHOOK_EVENT } from '../../workflows/webhook-types';
+
 export { WEBHOOK_EVENT };
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
