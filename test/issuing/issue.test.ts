@@ -33,7 +33,9 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
 
     const row = (await findDocument(env.stack.db, res.body.external_id))!;
     expect(row).to.include({ signed_by: 'provider_certificate', status: 'queued', destination: 'tax_authority' });
-    expect(row.workflow_started_at).to.not.equal(null);
+    // The workflow is started after the answer (api/cpe/workflow-starts.ts).
+    await env.stack.workflowStarts.idle();
+    expect((await findDocument(env.stack.db, row.id))!.workflow_started_at).to.not.equal(null);
     const done = await until(env.stack, row.id, ['accepted', 'observed', 'rejected']);
     expect(done.status).to.equal('accepted');
 
@@ -234,5 +236,7 @@ describe('issuing while Temporal is unreachable', function () {
     expect(Object.keys(res.body)).to.deep.equal(ISSUE_KEYS);
     const row = (await findDocument(env.stack.db, res.body.external_id))!;
     expect(row).to.include({ status: 'queued', workflow_started_at: null, hash: res.body.hash });
+    await env.stack.workflowStarts.idle();
+    expect((await findDocument(env.stack.db, row.id))!.workflow_started_at).to.equal(null);
   });
 });
