@@ -4,7 +4,10 @@
  * each with its own signing token (the 120/minute limit is per token), keep-alive connections, distinct numbers.
  * Prints issued documents per second with p50/p99 latency, then how fast the worker drains them to the simulator.
  *
- * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5).
+ * Then the CPU each process used (from /proc) while issuing and while draining: where the time goes.
+ *
+ * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5);
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of chasqui's node process there (open it in Chrome DevTools).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +22,7 @@ const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -46,6 +50,45 @@ function ruc(i: number): string {
   return base + String((11 - (total % 11)) % 10);
 }
 
+/** CPU seconds used so far by each kind of process under `root` (chasqui's node, temporal, postgres), from /proc. */
+function cpuByProcess(root: number): Map<string, number> {
+  const tick = 100; // USER_HZ on Linux
+  const stats = new Map<number, { parent: number; name: string; cpu: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid ..." where comm may hold spaces; fields after the closing parenthesis are positional.
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), { parent: Number(fields[1]), name, cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+  }
+  const totals = new Map<string, number>();
+  for (const [pid, stat] of stats) {
+    let up = pid;
+    while (up !== root && up > 1) up = stats.get(up)?.parent ?? 1;
+    if (up !== root) continue;
+    const kind = pid === root ? 'chasqui node (API + worker + simulator)' : stat.name.startsWith('postgres') ? 'postgres' : stat.name;
+    totals.set(kind, (totals.get(kind) ?? 0) + stat.cpu);
+  }
+  totals.set('bench client (this process)', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+  return totals;
+}
+
+function cpuLines(label: string, from: Map<string, number>, to: Map<string, number>, seconds: number): string[] {
+  const rows = [...to].map(([kind, cpu]) => [kind, cpu - (from.get(kind) ?? 0)] as const).filter(([, cpu]) => cpu > 0.05);
+  rows.sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, cpu]) => sum + cpu, 0);
+  return [
+    `cpu while ${label} (${seconds.toFixed(1)} s wall, ${(total / seconds).toFixed(2)} of ${os.cpus().length} cores):`,
+    ...rows.map(([kind, cpu]) => `  ${kind.padEnd(42)} ${cpu.toFixed(1).padStart(6)} s  ${((100 * cpu) / total).toFixed(0).padStart(3)} %`),
+  ];
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -65,7 +108,7 @@ async function main(): Promise<void> {
   };
   delete (env as Record<string, unknown>).DATABASE_URL;
   delete (env as Record<string, unknown>).TEMPORAL_ADDRESS;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (b) => {
@@ -88,6 +131,7 @@ async function main(): Promise<void> {
 
     const latencies: number[] = [];
     const failures = new Map<number, number>();
+    const cpuAtStart = cpuByProcess(child.pid!);
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
     let turn = 0;
@@ -103,6 +147,7 @@ async function main(): Promise<void> {
     }
     await Promise.all(Array.from({ length: CONCURRENCY }, client));
     const elapsed = (performance.now() - started) / 1000;
+    const cpuAtStop = cpuByProcess(child.pid!);
     latencies.sort((a, b) => a - b);
     const issued = latencies.length;
 
@@ -117,6 +162,8 @@ async function main(): Promise<void> {
       if (resolved >= total || performance.now() - drainStart > 600_000) break;
       await new Promise((r) => setTimeout(r, 500));
     }
+    const cpuAtDrained = cpuByProcess(child.pid!);
+    const drainSeconds = (performance.now() - drainStart) / 1000;
     const [, firstCreated, lastResolved] = counts();
     const pipelineSeconds = (Date.parse(lastResolved) - Date.parse(firstCreated)) / 1000;
 
@@ -126,8 +173,10 @@ async function main(): Promise<void> {
       `issued (202):     ${issued} in ${elapsed.toFixed(1)} s = ${(issued / elapsed).toFixed(0)} documents/s`,
       `latency:          p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies[latencies.length - 1].toFixed(1)} ms`,
       `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
-      `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${((performance.now() - drainStart) / 1000).toFixed(1)} s after issuing stopped`,
+      `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${drainSeconds.toFixed(1)} s after issuing stopped`,
       `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,
+      ...cpuLines('issuing', cpuAtStart, cpuAtStop, elapsed),
+      ...cpuLines('draining after issuing stopped', cpuAtStop, cpuAtDrained, drainSeconds),
     ];
     console.log(lines.join('\n'));
   } finally {
