@@ -89,6 +89,13 @@ function cpuLines(label: string, from: Map<string, number>, to: Map<string, numb
   ];
 }
 
+/** Milliseconds of CPU per document for each kind of process: the figure a loaded machine does not distort. */
+function perDocument(from: Map<string, number>, to: Map<string, number>, documents: number): string {
+  const rows = [...to].map(([kind, cpu]) => [kind.split(' ')[0], (1000 * (cpu - (from.get(kind) ?? 0))) / documents] as const);
+  const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${total.toFixed(1)} ms = ${rows.map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`).join(' + ')}`;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
       `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
       `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${drainSeconds.toFixed(1)} s after issuing stopped`,
       `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,
+      `cpu per resolved document (issue to verdict): ${perDocument(cpuAtStart, cpuAtDrained, resolved)}`,
       ...cpuLines('issuing', cpuAtStart, cpuAtStop, elapsed),
       ...cpuLines('draining after issuing stopped', cpuAtStop, cpuAtDrained, drainSeconds),
     ];
