@@ -2,6 +2,8 @@ import type { ActivityDeps } from './deps';
 import { createCompanyProcedureActivities } from './company-procedures';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
+import { createSummaryActivities } from './summaries';
+import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {
@@ -9,6 +11,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCompanyProcedureActivities(deps),
     ...createDocumentActivities(deps),
     ...createSweeperActivities(deps),
+    ...createSummaryActivities(deps, createCompanyKeys(deps)),
   };
 }
 

@@ -8,10 +8,11 @@ import { healthRouter } from './health';
 import { companiesRouter } from './companies/routes';
 import { openApiRouter } from './openapi';
 import { cpeRouter } from './cpe/routes';
+import { voidRouter } from './cpe/void';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), companiesRouter(deps), cpeRouter(deps), openApiRouter()];
+  return [healthRouter(deps), companiesRouter(deps), cpeRouter(deps), voidRouter(deps), openApiRouter()];
 }
 
 /** The Koa application: cross-cutting middleware first, then the routers. */

@@ -235,6 +235,18 @@ const company = obj({
   tax_procedures: obj(Object.fromEntries(PROCEDURES.map((p) => [p, ref('TaxProcedure')]))),
 });
 
+/** A void request (docs/summaries.md): receipts through the next daily summary (rc, condition 3), invoices through an ra. */
+const voidRequest = obj({
+  external_id: str({ format: 'uuid' }),
+  reason: str(),
+  via: enumOf(['rc', 'ra']),
+  status: enumOf(['pending', 'sent', 'accepted', 'observed', 'rejected']),
+  document: nullable(obj({ external_id: str({ format: 'uuid' }), filename: str() })),
+  // What the last daily summary carrying it answered; null before any (and for an ra: read the ra document).
+  result,
+  requested_at: dateTime,
+});
+
 export function openApiDocument() {
   const settingPaths = Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
@@ -272,6 +284,7 @@ export function openApiDocument() {
         Company: company,
         IssueError: issueError,
         Document: documentSchema,
+        VoidRequest: voidRequest,
       },
     },
     paths: {
@@ -414,6 +427,19 @@ export function openApiDocument() {
           },
           [404, 422],
         ),
+      },
+      '/v1/cpe/{external_id}/void': {
+        parameters: [externalIdParameter],
+        post: signing(
+          {
+            summary: 'Void an accepted document: a receipt or B note by a condition 3 line of the next daily summary, an invoice or F note by an ra sent now',
+            operationId: 'void-document',
+            requestBody: jsonBody(obj({ reason: str({ minLength: 1, maxLength: 100 }) })),
+            responses: { 200: ok('Already requested: the existing void', obj({ void: ref('VoidRequest') })), 202: ok('Void requested', obj({ void: ref('VoidRequest') })) },
+          },
+          [404, 409, 422],
+        ),
+        get: signing({ summary: 'Where a void request stands', operationId: 'get-void', responses: { 200: ok('The void request', obj({ void: ref('VoidRequest') })) } }, [404]),
       },
     },
   };

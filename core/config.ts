@@ -52,9 +52,14 @@ export interface Config {
   authorityTimeouts: { connectMs: number; responseMs: number };
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
   providerOseCredentials: { user: string; password: string } | null;
+  /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
+  summary: { hour: number; maxLines: number };
 }
 
 export class ConfigError extends Error {}
+
+/** SUNAT accepts at most 500 lines in one resumen diario (rc). */
+export const SUNAT_SUMMARY_MAX_LINES = 500;
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -121,9 +126,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
         ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
         : null,
+    summary: {
+      hour: int(env, 'CHASQUI_SUMMARY_HOUR', 23),
+      maxLines: int(env, 'CHASQUI_SUMMARY_MAX_LINES', SUNAT_SUMMARY_MAX_LINES),
+    },
   };
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
+  }
+  if (config.summary.hour > 23) throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
+  if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
+    throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
   }
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;

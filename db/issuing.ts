@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Db } from './knex';
 import type { CompanyRow } from './companies';
-import type { CertificateRow } from './certificates';
+import { findCertificate, type CertificateRow } from './certificates';
 import { STATUS_CODES } from './documents';
 
-/** What issuing needs to know about the calling company in one round trip: the company, its certificate, its account's plan balances. */
+/** What issuing needs to know about the calling company: the company, its certificate, its account's plan balances. */
 export interface IssuerContext {
   company: CompanyRow;
   certificate: CertificateRow | null;
@@ -16,19 +16,11 @@ export interface IssuerContext {
 export async function loadIssuerContext(db: Db, companyId: string): Promise<IssuerContext | null> {
   const row = await db('companies as c')
     .join('accounts as a', 'a.id', 'c.account_id')
-    .leftJoin('certificates as k', 'k.id', 'c.certificate_id')
     .where('c.id', companyId)
-    .first(
-      'c.*',
-      'a.quota_units as account_quota_units',
-      'a.ose_package_units as account_ose_package_units',
-      db.raw('to_jsonb(k.*) as certificate_row'),
-    );
+    .first('c.*', 'a.quota_units as account_quota_units', 'a.ose_package_units as account_ose_package_units');
   if (!row) return null;
-  const { account_quota_units, account_ose_package_units, certificate_row, ...company } = row;
-  const certificate = certificate_row
-    ? { ...certificate_row, not_before: new Date(certificate_row.not_before), not_after: new Date(certificate_row.not_after), first_used_at: certificate_row.first_used_at && new Date(certificate_row.first_used_at), created_at: new Date(certificate_row.created_at) }
-    : null;
+  const { account_quota_units, account_ose_package_units, ...company } = row;
+  const certificate = company.certificate_id ? ((await findCertificate(db, company.certificate_id)) ?? null) : null;
   return { company: company as CompanyRow, certificate, quotaUnits: String(account_quota_units), osePackageUnits: Number(account_ose_package_units) };
 }
 

@@ -9,6 +9,8 @@ import { createApp } from '../api/app';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
+import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
+import { LIMA_TIME_ZONE } from '../core/lima';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -67,6 +69,28 @@ export async function ensureSweeperSchedule(client: Client, config: Config): Pro
   }
 }
 
+/**
+ * The one schedule of the daily summary run (docs/summaries.md): every day at CHASQUI_SUMMARY_HOUR, Lima time, for
+ * every company. A changed hour is applied to the existing schedule when a worker starts.
+ */
+export async function ensureDailySummarySchedule(client: Client, config: Config): Promise<void> {
+  const scheduleId = `${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`;
+  const spec = { calendars: [{ hour: config.summary.hour, minute: 0 }], timezone: LIMA_TIME_ZONE };
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action: { type: 'startWorkflow', workflowType: dailySummaryWorkflow, taskQueue: config.temporal.taskQueue, workflowId: `${scheduleId}-run` },
+      // The daily run only starts the companies' runs; yesterday's company runs still waiting on a ticket never
+      // share a receipt with today's.
+      policies: { overlap: 'ALLOW_ALL', catchupWindow: '6 hours' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(scheduleId).update((current) => ({ ...current, spec }));
+  }
+}
+
 export interface WorkerHandle {
   worker: Worker;
   /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
@@ -79,6 +103,7 @@ export async function startWorker(config: Config, address: string, db: Db, secre
   const connection = await NativeConnection.connect({ address });
   const temporal = await connectTemporal(config, address);
   await ensureSweeperSchedule(temporal, config);
+  await ensureDailySummarySchedule(temporal, config);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

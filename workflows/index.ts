@@ -5,3 +5,4 @@
 export { documentWorkflow } from './document';
 export { companyProceduresWorkflow } from './company-procedures';
 export { documentSweeperWorkflow } from './sweeper';
+export { dailySummaryWorkflow, companySummaryWorkflow } from './daily-summary';

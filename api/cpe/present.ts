@@ -67,7 +67,8 @@ export function legacyBody(row: DocumentRow, startedAt: number, answered: boolea
     sunatResponse = { success: true, ticket: row.ticket, cdrZip: null, cdrResponse: null, error: null };
   }
   return {
-    success: answered ? (row.resolved ? valid : true) : true,
+    // false only for a verdict that is not valid (rejected); a ticket or no answer yet is not a failure.
+    success: !(answered && row.resolved && !valid),
     message: answered
       ? `Document ${row.filename} ${row.resolved ? row.status : `registered with ticket ${row.ticket}`}`
       : row.status === 'to_send' || row.status === 'to_summarize'

@@ -11,7 +11,7 @@ import { holdForSending } from '../../db/issuing';
 import { logger } from '../../core/logger';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { issueDocument } from './issue';
-import { createKeyResolver } from './signing';
+import { createKeyResolver } from '../../core/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
 

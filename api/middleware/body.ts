@@ -2,8 +2,11 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
 import { parseJsonPayload } from '../../documents/input/json';
 import { DocumentValidationError, formatIssue } from '../../documents/errors';
+import { toValidationResponse } from '../../documents/validation-response';
 
 const DEFAULT_LIMIT = 2 * 1024 * 1024;
+/** POST /v1/cpe and the legacy send, whose errors use their own shape (spec 7.2) rather than the envelope. */
+const ISSUE_PATHS = /^\/(v1\/cpe|api\/cpe\/enviar)\/?$/;
 
 /**
  * Reads JSON bodies. The raw text stays on `ctx.state.rawBody` (idempotency compares it); malformed JSON is a 422
@@ -11,6 +14,7 @@ const DEFAULT_LIMIT = 2 * 1024 * 1024;
  */
 export function jsonBody(limit = DEFAULT_LIMIT) {
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
+    const startedAt = Date.now();
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart')) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
@@ -34,6 +38,8 @@ export function jsonBody(limit = DEFAULT_LIMIT) {
       ctx.request.body = parseJsonPayload(raw);
     } catch (err) {
       if (!(err instanceof DocumentValidationError)) throw err;
+      // The issue operations answer every document problem, malformed JSON included, with the 7.2 body.
+      if (ISSUE_PATHS.test(ctx.path)) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
       const detail = err.issues[0];
       throw new ApiError(422, detail.message, {
         data: { line: detail.line, col: detail.col, snippet: detail.snippet },

@@ -33,15 +33,26 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
 
     const row = (await findDocument(env.stack.db, res.body.external_id))!;
     expect(row).to.include({ signed_by: 'provider_certificate', status: 'queued', destination: 'tax_authority' });
-    // The workflow is started after the answer (api/cpe/workflow-starts.ts).
-    await env.stack.workflowStarts.idle();
-    expect((await findDocument(env.stack.db, row.id))!.workflow_started_at).to.not.equal(null);
     const done = await until(env.stack, row.id, ['accepted', 'observed', 'rejected']);
     expect(done.status).to.equal('accepted');
+    expect(done.workflow_started_at, 'started right after the answer').to.not.equal(null);
 
     const got = await call(env.stack, 'GET', `/v1/cpe/${row.id}`, { token: demo.token });
     expect(got.status).to.equal(200);
     expect(got.body.data.document).to.include({ external_id: row.id, status: 'accepted', resolved: true, document_type_id: '01', filename: res.body.filename });
+  });
+
+  it('answers malformed JSON with the 7.2 body, naming line, column and a snippet', async () => {
+    const res = await call(env.stack, 'POST', '/v1/cpe', {
+      token: demo.token,
+      body: '{\n  "tipoDoc": "01",\n  "serie": "F001",,\n}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).to.equal(422);
+    expect(res.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false });
+    expect(res.body.details[0]).to.include({ line: 3, col: 19, path: null });
+    expect(res.body.details[0].snippet).to.contain('"F001",,');
+    expect(res.body.errors[0]).to.contain('line 3, column 19');
   });
 
   it('adds warnings only when the library reports some', async () => {
@@ -80,6 +91,7 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(receipt.status).to.equal(202);
     expect(Object.keys(receipt.body)).to.deep.equal(ISSUE_KEYS);
     expect(receipt.body.status).to.equal('to_summarize');
+    await new Promise((r) => setTimeout(r, 300));
     expect((await findDocument(env.stack.db, receipt.body.external_id))!.workflow_started_at).to.equal(null);
     const note = await issue(env.stack, summary.token, payload('credit-note-boleta.json', summary.ruc));
     expect(note.status, JSON.stringify(note.body)).to.equal(202);

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
+import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
 
 export interface TestStack {
@@ -33,6 +34,8 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const db = await getTestDb();
   const temporal = await getTestTemporalClient(config);
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
+  // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
+  if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
   const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1');
   return {
     url: api.url,
@@ -46,8 +49,10 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
     stop: async () => {
       await api.stop();
       await worker?.stop();
-      // Each stack's worker created a sweeper schedule for its private task queue; nothing polls it any more.
-      if (worker) await temporal.schedule.getHandle(`${SWEEPER_SCHEDULE_ID}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
+      // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
+      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID] : []) {
+        await temporal.schedule.getHandle(`${id}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
+      }
     },
   };
 }

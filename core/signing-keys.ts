@@ -1,9 +1,19 @@
 import fs from 'node:fs';
-import type { AppDeps } from '../deps';
-import { ApiError } from '../errors';
-import type { CertificateRow } from '../../db/certificates';
-import { ensureServiceCertificate } from '../../db/issuing';
-import { createSigner, generateTestCertificate, loadPfx, type Signer } from '../../documents/signing';
+import type { Config } from './config';
+import type { SecretBox } from './secretbox';
+import type { Db } from '../db/knex';
+import { findCertificate, type CertificateRow } from '../db/certificates';
+import type { CompanyRow } from '../db/companies';
+import type { NewDocument } from '../db/documents';
+import { ensureServiceCertificate } from '../db/issuing';
+import type { PreparedDocument } from '../documents';
+import { createSigner, generateTestCertificate, loadPfx, signBuiltXml, type Signer } from '../documents/signing';
+
+/** What resolving keys needs (the API's and the worker's dependencies both carry it). */
+type KeyDeps = { db: Db; secrets: SecretBox; config: Config };
+
+/** No key can sign now (production without a usable provider certificate); the API answers 503, an activity retries. */
+export class SigningUnavailableError extends Error {}
 
 /** How a document was signed, stored as `documents.signed_by` (spec 1: signing axis). */
 export type SignedBy = 'own_certificate' | 'provider_certificate' | 'external';
@@ -23,7 +33,7 @@ const MAX_CACHED_SIGNERS = 10_000;
  * when it has one; otherwise the provider certificate: in demo a test certificate generated once for the service
  * and kept sealed in PostgreSQL, in production the one configured by CHASQUI_PROVIDER_PFX.
  */
-export function createKeyResolver(deps: AppDeps) {
+export function createKeyResolver(deps: KeyDeps) {
   const byCertificate = new Map<string, Signer>();
   let demo: Promise<Signer> | null = null;
   let production: Signer | null = null;
@@ -51,10 +61,10 @@ export function createKeyResolver(deps: AppDeps) {
     if (production) return production;
     const { providerPfxPath, providerPfxPassword } = deps.config.issuing;
     if (!providerPfxPath) {
-      throw new ApiError(503, 'No provider certificate is configured for production signing (CHASQUI_PROVIDER_PFX); nothing was signed');
+      throw new SigningUnavailableError('No provider certificate is configured for production signing (CHASQUI_PROVIDER_PFX); nothing was signed');
     }
     const loaded = loadPfx(fs.readFileSync(providerPfxPath), providerPfxPassword, { maxBytes: Number.MAX_SAFE_INTEGER });
-    if (!loaded.ok) throw new ApiError(503, `The provider certificate (CHASQUI_PROVIDER_PFX) cannot sign: ${loaded.message}; nothing was signed`);
+    if (!loaded.ok) throw new SigningUnavailableError(`The provider certificate (CHASQUI_PROVIDER_PFX) cannot sign: ${loaded.message}; nothing was signed`);
     production = createSigner(loaded.certificate);
     return production;
   }
@@ -73,3 +83,39 @@ export function createKeyResolver(deps: AppDeps) {
 }
 
 export type KeyResolver = ReturnType<typeof createKeyResolver>;
+
+/**
+ * The key for what chasqui itself generates for a company (its daily summaries, the ra of a void): the same choice as
+ * for the company's own documents.
+ */
+export function createCompanyKeys(deps: KeyDeps, keyFor: KeyResolver = createKeyResolver(deps)) {
+  return async (company: CompanyRow): Promise<SigningKey> =>
+    keyFor(company.environment, company.certificate_id ? ((await findCertificate(deps.db, company.certificate_id)) ?? null) : null);
+}
+
+export type CompanyKeys = ReturnType<typeof createCompanyKeys>;
+
+/** A document chasqui generates for a company, signed with the company's key, as a row ready to store. */
+export async function signGenerated(keys: CompanyKeys, company: CompanyRow, prepared: PreparedDocument, destination = company.destination): Promise<NewDocument> {
+  const key = await keys(company);
+  const signed = signBuiltXml(prepared.xml, key.signer);
+  return {
+    account_id: company.account_id,
+    company_id: company.id,
+    ruc: company.ruc,
+    doc_type: prepared.docType,
+    series: prepared.series,
+    number: prepared.number,
+    filename: prepared.filename,
+    issue_date: prepared.issueDate,
+    currency: prepared.currency,
+    environment: company.environment,
+    destination,
+    signed_by: key.signedBy,
+    status: 'queued',
+    hash: signed.hash,
+    xml: signed.xml,
+    totals: prepared.totals,
+    warnings: prepared.warnings,
+  };
+}

@@ -1,0 +1,138 @@
+import Router from '@koa/router';
+import Joi from 'joi';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
+import { authenticate, authOf, requireScope } from '../auth';
+import { rateLimit } from '../middleware/rate-limit';
+import { validate } from '../companies/schemas';
+import { COMPANY_SCOPE } from '../../db/tokens';
+import { findCompanyById, type CompanyRow } from '../../db/companies';
+import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument } from '../../db/documents';
+import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
+import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
+import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
+import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../core/signing-keys';
+import { limaDate } from '../../core/lima';
+import { logger } from '../../core/logger';
+import { startDocumentWorkflow } from '../../workflows/document-client';
+
+/** SUNAT's VoidReasonDescription holds at most 100 characters. */
+const voidSchema = Joi.object({ reason: Joi.string().trim().min(1).max(100).required() });
+
+/** How a document is voided: receipts and B-series notes by a condition 3 line of the daily summary, invoices and F-series notes by an ra. */
+export function voidRoute(doc: Pick<DocumentRow, 'doc_type' | 'series'>): 'rc' | 'ra' | null {
+  const note = doc.doc_type === '07' || doc.doc_type === '08';
+  if (doc.doc_type === '03' || (note && doc.series.startsWith('B'))) return 'rc';
+  if (doc.doc_type === '01' || (note && doc.series.startsWith('F'))) return 'ra';
+  return null;
+}
+
+/** The void as the API shows it: `pending` (waiting for the next daily summary), `sent`, or the verdict of what carried it. */
+async function presentVoid(deps: AppDeps, row: VoidRow) {
+  const carrier = row.via === 'ra' ? row.voided_by && (await findDocument(deps.db, row.voided_by)) : await voidSummaryOf(deps.db, row.document_id);
+  const live = carrier && !(row.via === 'rc' && carrier.status === 'rejected');
+  return {
+    external_id: row.document_id,
+    reason: row.reason,
+    via: row.via,
+    status: !live ? 'pending' : carrier.resolved ? carrier.status : 'sent',
+    // The rc or ra document carrying the void (query it like any document), null while it waits for a summary.
+    document: live ? { external_id: carrier.id, filename: carrier.filename } : null,
+    // What the last daily summary carrying it answered (why it failed, or that it voided it); null before any.
+    result: row.result,
+    requested_at: row.created_at.toISOString(),
+  };
+}
+
+/** Why a document cannot be voided, or null. */
+function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null): ApiError | null {
+  if (!via) return new ApiError(422, `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`);
+  if (company.signing === 'external') return conflict(`Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`);
+  if (doc.status === 'accepted' || doc.status === 'observed') return null;
+  // A receipt not reported yet is added by the next summary and voided by the one after it.
+  if (via === 'rc' && doc.status === 'to_summarize') return null;
+  if (doc.status === 'rejected') return conflict(`Document ${doc.filename} was rejected: it never became valid, there is nothing to void`);
+  return conflict(`Document ${doc.filename} is ${doc.status}: it can be voided once the authority has accepted it`);
+}
+
+/**
+ * `POST /v1/cpe/{external_id}/void {reason}` and `GET` of the same path (docs/summaries.md), with a company token.
+ * Receipts wait for the daily summary; an invoice's ra is built, signed and committed with the void request in one
+ * transaction, then sent through the document workflow (the sweeper starts it if this process dies first).
+ */
+export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(deps)): Router {
+  const router = new Router();
+  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+
+  async function ownDocument(ctx: Context): Promise<DocumentRow> {
+    const doc = await findDocument(deps.db, String(ctx.params.external_id));
+    if (!doc) throw notFound(`No document ${ctx.params.external_id}`);
+    if (doc.company_id !== authOf(ctx).companyId) throw forbidden('The document belongs to another company');
+    return doc;
+  }
+
+  /** The signed ra voiding `doc`, numbered inside the void's transaction. */
+  function voidedDocument(doc: DocumentRow, company: CompanyRow, reason: string) {
+    return async (trx: Parameters<typeof nextVoidedSequence>[0]): Promise<NewDocument> => {
+      const today = limaDate(new Date());
+      const sale = readSignedSale(doc.xml);
+      const correlativo = await nextVoidedSequence(trx, company.id, `RA-${today.replace(/-/g, '')}`);
+      let prepared;
+      try {
+        prepared = prepareDocument(voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [{ sale, reason }]), {
+          issuerRuc: company.ruc,
+          today,
+        });
+      } catch (err) {
+        if (!(err instanceof DocumentValidationError)) throw err;
+        throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
+      }
+      return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch((err) => {
+        throw err instanceof SigningUnavailableError ? new ApiError(503, `${err.message}; the void was not recorded`) : err;
+      });
+    };
+  }
+
+  router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+    const doc = await ownDocument(ctx);
+    const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
+    const company = (await findCompanyById(deps.db, doc.company_id))!;
+    const via = voidRoute(doc);
+    const existing = await findVoid(deps.db, doc.id);
+    if (existing) {
+      ctx.body = { success: true, message: `A void of ${doc.filename} was already requested`, data: { void: await presentVoid(deps, existing) } };
+      return;
+    }
+    const refused = refusal(doc, company, via);
+    if (refused) throw refused;
+    const { row, carrier } = await insertVoid(
+      deps.db,
+      { documentId: doc.id, companyId: company.id, reason, via: via! },
+      via === 'ra' ? voidedDocument(doc, company, reason) : undefined,
+    );
+    if (carrier) {
+      try {
+        await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier);
+        await markWorkflowStarted(deps.db, [carrier.id]);
+      } catch (err) {
+        logger.warn({ err, externalId: carrier.id }, 'ra committed but its workflow did not start; the sweeper will start it');
+      }
+    }
+    ctx.status = 202;
+    ctx.body = {
+      success: true,
+      message: via === 'ra' ? `Void of ${doc.filename} sent as ${carrier?.filename ?? 'an ra'}` : `Void of ${doc.filename} goes into the next daily summary`,
+      data: { void: await presentVoid(deps, row) },
+    };
+  });
+
+  router.get('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+    const doc = await ownDocument(ctx);
+    const row = await findVoid(deps.db, doc.id);
+    if (!row) throw notFound(`No void was requested for ${doc.filename}`);
+    ctx.body = { success: true, message: `Void of ${doc.filename}`, data: { void: await presentVoid(deps, row) } };
+  });
+
+  return router;
+}
