@@ -2,9 +2,8 @@
  * `npm run bench:issue`: POST /v1/cpe against `chasqui start`'s whole stack on this machine (embedded PostgreSQL,
  * Temporal dev server, simulator, worker and API in one process tree), as integrators would load it: many companies,
  * each with its own signing token (the 120/minute limit is per token), keep-alive connections, distinct numbers.
- * Prints issued documents per second with p50/p99 latency, then how fast the worker drains them to the simulator.
- *
- * Then the CPU each process used (from /proc) while issuing and while draining: where the time goes.
+ * Prints issued documents per second with p50/p99 latency, how fast the worker drains them to the simulator, and the
+ * CPU each process used (from /proc) per document and while issuing and draining: where the time goes.
  *
  * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5);
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of chasqui's node process there (open it in Chrome DevTools).
@@ -79,8 +78,8 @@ function cpuByProcess(root: number): Map<string, number> {
   return totals;
 }
 
-function cpuLines(label: string, from: Map<string, number>, to: Map<string, number>, seconds: number): string[] {
-  const rows = [...to].map(([kind, cpu]) => [kind, cpu - (from.get(kind) ?? 0)] as const).filter(([, cpu]) => cpu > 0.05);
+function cpuLines(label: string, cpu: Map<string, number>, seconds: number): string[] {
+  const rows = [...cpu].filter(([, used]) => used > 0.05);
   rows.sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((sum, [, cpu]) => sum + cpu, 0);
   return [
@@ -204,8 +203,8 @@ async function main(): Promise<void> {
       `cpu per resolved document (issue to verdict): ${perDocument(spent(cpuAtStart, cpuAtDrained), resolved)}`,
       `  of which issuing (API, workflow start):     ${perDocument(issueCpu, issued)}`,
       `  of which delivering (worker, Temporal, sim): ${perDocument(drainCpu, Math.max(1, drainedAfter))}  (${drainedDuringIssue} resolved while issuing)`,
-      ...cpuLines('issuing', cpuAtStart, cpuAtStop, elapsed),
-      ...cpuLines('draining after issuing stopped', cpuAtStop, cpuAtDrained, drainSeconds),
+      ...cpuLines('issuing', spent(cpuAtStart, cpuAtStop), elapsed),
+      ...cpuLines('draining after issuing stopped', drainCpu, drainSeconds),
     ];
     console.log(lines.join('\n'));
   } finally {
