@@ -128,10 +128,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
     },
 
     async sendDocument(externalId) {
-      const { company } = await load(externalId);
       const before = await beginSend(deps.db, externalId);
       if (!before) throw new Error(`document ${externalId} does not exist`);
       if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+      const company = await findCompanyById(deps.db, before.company_id);
+      if (!company) throw new Error(`company of document ${externalId} does not exist`);
       const r = route(before, company);
       if (!('endpoints' in r)) return record(before, r, 'send');
       // An earlier attempt died after sending and before recording: ask before sending twice.

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
+import type { WorkflowStarts } from './cpe/workflow-starts';
 
 /** What request handlers may use; built once per process by the api entry (or the test harness). */
 export interface AppDeps {
@@ -9,4 +10,6 @@ export interface AppDeps {
   db: Db;
   temporal: Client;
   secrets: SecretBox;
+  /** Starts the workflows of committed documents after the answer (api/cpe/workflow-starts.ts). */
+  workflowStarts: WorkflowStarts;
 }

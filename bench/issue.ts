@@ -2,9 +2,11 @@
  * `npm run bench:issue`: POST /v1/cpe against `chasqui start`'s whole stack on this machine (embedded PostgreSQL,
  * Temporal dev server, simulator, worker and API in one process tree), as integrators would load it: many companies,
  * each with its own signing token (the 120/minute limit is per token), keep-alive connections, distinct numbers.
- * Prints issued documents per second with p50/p99 latency, then how fast the worker drains them to the simulator.
+ * Prints issued documents per second with p50/p99 latency, how fast the worker drains them to the simulator, and the
+ * CPU each process used (from /proc) per document and while issuing and draining: where the time goes.
  *
- * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5).
+ * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5);
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of chasqui's node process there (open it in Chrome DevTools).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +21,7 @@ const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -46,6 +49,63 @@ function ruc(i: number): string {
   return base + String((11 - (total % 11)) % 10);
 }
 
+/** CPU seconds used so far by each kind of process under `root` (chasqui's node, temporal, postgres), from /proc. */
+function cpuByProcess(root: number): Map<string, number> {
+  const tick = 100; // USER_HZ on Linux
+  const stats = new Map<number, { parent: number; name: string; cpu: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid ..." where comm may hold spaces; fields after the closing parenthesis are positional.
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), { parent: Number(fields[1]), name, cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+  }
+  const totals = new Map<string, number>();
+  for (const [pid, stat] of stats) {
+    let up = pid;
+    while (up !== root && up > 1) up = stats.get(up)?.parent ?? 1;
+    if (up !== root) continue;
+    const kind = pid === root ? 'chasqui node (API + worker + simulator)' : stat.name.startsWith('postgres') ? 'postgres' : stat.name;
+    totals.set(kind, (totals.get(kind) ?? 0) + stat.cpu);
+  }
+  totals.set('bench client (this process)', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+  return totals;
+}
+
+function cpuLines(label: string, cpu: Map<string, number>, seconds: number): string[] {
+  const rows = [...cpu].filter(([, used]) => used > 0.05);
+  rows.sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, cpu]) => sum + cpu, 0);
+  return [
+    `cpu while ${label} (${seconds.toFixed(1)} s wall, ${(total / seconds).toFixed(2)} of ${os.cpus().length} cores):`,
+    ...rows.map(([kind, cpu]) => `  ${kind.padEnd(42)} ${cpu.toFixed(1).padStart(6)} s  ${((100 * cpu) / total).toFixed(0).padStart(3)} %`),
+  ];
+}
+
+/** CPU seconds per kind of process between two readings. */
+function spent(from: Map<string, number>, to: Map<string, number>): Map<string, number> {
+  return new Map([...to].map(([kind, cpu]) => [kind, cpu - (from.get(kind) ?? 0)]));
+}
+
+/** Milliseconds of CPU per document for each kind of process: the figure a loaded machine does not distort. */
+function perDocument(cpu: Map<string, number>, documents: number): string {
+  const rows = [...cpu].map(([kind, seconds]) => [kind.split(' ')[0], (1000 * seconds) / documents] as const).filter(([, ms]) => ms >= 0.05);
+  const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${total.toFixed(1)} ms = ${rows.map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`).join(' + ')}`;
+}
+
+function sql(pgPort: number, query: string): string {
+  return spawnSync('psql', [`postgres://postgres:chasqui@127.0.0.1:${pgPort}/chasqui`, '-Atc', query], { encoding: 'utf8' }).stdout.trim();
+}
+
+const resolvedCount = (pgPort: number) => Number(sql(pgPort, 'select count(*) from documents where resolved'));
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -65,7 +125,7 @@ async function main(): Promise<void> {
   };
   delete (env as Record<string, unknown>).DATABASE_URL;
   delete (env as Record<string, unknown>).TEMPORAL_ADDRESS;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (b) => {
@@ -88,6 +148,8 @@ async function main(): Promise<void> {
 
     const latencies: number[] = [];
     const failures = new Map<number, number>();
+    const cpuAtStart = cpuByProcess(child.pid!);
+    const resolvedAtStart = resolvedCount(pgPort);
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
     let turn = 0;
@@ -103,6 +165,8 @@ async function main(): Promise<void> {
     }
     await Promise.all(Array.from({ length: CONCURRENCY }, client));
     const elapsed = (performance.now() - started) / 1000;
+    const cpuAtStop = cpuByProcess(child.pid!);
+    const resolvedAtStop = resolvedCount(pgPort);
     latencies.sort((a, b) => a - b);
     const issued = latencies.length;
 
@@ -110,14 +174,22 @@ async function main(): Promise<void> {
     const total = issued + companies.length;
     const drainStart = performance.now();
     let resolved = 0;
-    const counts = () =>
-      spawnSync('psql', [`postgres://postgres:chasqui@127.0.0.1:${pgPort}/chasqui`, '-Atc', 'select count(*) filter (where resolved), min(created_at), max(resolved_at) from documents'], { encoding: 'utf8' }).stdout.trim().split('|');
     for (;;) {
-      resolved = Number(counts()[0]);
+      resolved = resolvedCount(pgPort);
       if (resolved >= total || performance.now() - drainStart > 600_000) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const [, firstCreated, lastResolved] = counts();
+    const cpuAtDrained = cpuByProcess(child.pid!);
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const [firstCreated, lastResolved] = sql(pgPort, 'select min(created_at), max(resolved_at) from documents').split('|');
+    // The worker drains while the API issues: the drain's cost per document, measured once issuing stopped, is taken
+    // out of the issuing window to leave what the API and the workflow starts cost.
+    const drainCpu = spent(cpuAtStop, cpuAtDrained);
+    const drainedDuringIssue = resolvedAtStop - resolvedAtStart;
+    const drainedAfter = resolved - resolvedAtStop;
+    const issueCpu = new Map(
+      [...spent(cpuAtStart, cpuAtStop)].map(([kind, cpu]) => [kind, cpu - ((drainCpu.get(kind) ?? 0) * drainedDuringIssue) / Math.max(1, drainedAfter)]),
+    );
     const pipelineSeconds = (Date.parse(lastResolved) - Date.parse(firstCreated)) / 1000;
 
     const lines = [
@@ -126,8 +198,13 @@ async function main(): Promise<void> {
       `issued (202):     ${issued} in ${elapsed.toFixed(1)} s = ${(issued / elapsed).toFixed(0)} documents/s`,
       `latency:          p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies[latencies.length - 1].toFixed(1)} ms`,
       `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
-      `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${((performance.now() - drainStart) / 1000).toFixed(1)} s after issuing stopped`,
+      `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${drainSeconds.toFixed(1)} s after issuing stopped`,
       `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,
+      `cpu per resolved document (issue to verdict): ${perDocument(spent(cpuAtStart, cpuAtDrained), resolved)}`,
+      `  of which issuing (API, workflow start):     ${perDocument(issueCpu, issued)}`,
+      `  of which delivering (worker, Temporal, sim): ${perDocument(drainCpu, Math.max(1, drainedAfter))}  (${drainedDuringIssue} resolved while issuing)`,
+      ...cpuLines('issuing', spent(cpuAtStart, cpuAtStop), elapsed),
+      ...cpuLines('draining after issuing stopped', drainCpu, drainSeconds),
     ];
     console.log(lines.join('\n'));
   } finally {

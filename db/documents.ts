@@ -84,12 +84,15 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
 
 /** Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. */
 export async function beginSend(db: Db, id: string): Promise<DocumentRow | null> {
-  const before = await findDocument(db, id);
-  if (!before || before.resolved) return before;
-  await db('documents')
-    .where({ id, resolved: false })
-    .update({ send_started_at: db.fn.now(), send_attempts: db.raw('send_attempts + 1'), updated_at: db.fn.now() });
-  return before;
+  // One round trip: the row is locked, read, and marked unless already resolved.
+  const { rows } = await db.raw(
+    `with before as (select * from documents where id = ? for update),
+          marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
+                     from before where d.id = before.id and not before.resolved)
+     select * from before`,
+    [id],
+  );
+  return (rows[0] as DocumentRow | undefined) ?? null;
 }
 
 export interface Outcome {

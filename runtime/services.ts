@@ -6,6 +6,7 @@ import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
 import { createApp } from '../api/app';
+import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
@@ -124,11 +125,13 @@ export async function startWorker(config: Config, address: string, db: Db, secre
 export interface ApiHandle {
   server: http.Server;
   url: string;
+  workflowStarts: WorkflowStarts;
   stop(): Promise<void>;
 }
 
 export async function startApi(config: Config, db: Db, temporal: Client, secrets: SecretBox, port: number, host: string): Promise<ApiHandle> {
-  const app = createApp({ config, db, temporal, secrets });
+  const workflowStarts = new WorkflowStarts({ db, temporal, taskQueue: config.temporal.taskQueue });
+  const app = createApp({ config, db, temporal, secrets, workflowStarts });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -140,10 +143,13 @@ export async function startApi(config: Config, db: Db, temporal: Client, secrets
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    workflowStarts,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+      await workflowStarts.close();
+    },
   };
 }

@@ -3,7 +3,9 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -35,14 +37,19 @@ export function ticketPollMs(polls: number): number {
 /** Spec 3.1: a timed-out document's real state is queried every 10 minutes until the authority pronounces. */
 export const RECONCILIATION_MS = 10 * 60_000;
 
+// Activities return outcomes as values; what is retried here is infrastructure failure (database down, worker lost).
+const INFRASTRUCTURE_RETRY = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' };
+
 const { loadDocumentPlan, sendDocument, checkTicket, queryDocumentState } = proxyActivities<DocumentActivities>({
   // A SOAP call has its own connect/response timeouts well inside this; the rest is the DB.
   startToCloseTimeout: '3 minutes',
   // Activities heartbeat while they wait on the authority, so a worker that dies mid-send is noticed in seconds.
   heartbeatTimeout: '20 seconds',
-  // Activities return outcomes as values; what is retried here is infrastructure failure (database down, worker lost).
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: INFRASTRUCTURE_RETRY,
 });
+
+/** The plan is one database read: as a local activity it costs no workflow task or activity task of its own. */
+const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1 minute', retry: INFRASTRUCTURE_RETRY });
 
 /**
  * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
@@ -51,7 +58,9 @@ const { loadDocumentPlan, sendDocument, checkTicket, queryDocumentState } = prox
  */
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
-  const plan = await loadDocumentPlan(externalId);
+  // Histories written before the plan became a local activity replay the way they were written.
+  const planLocally = patched('document-plan-local-activity');
+  const plan = planLocally ? await local.loadDocumentPlan(externalId) : await loadDocumentPlan(externalId);
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -71,11 +80,15 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     state.ticket = outcome.ticket ?? state.ticket;
     upsertSearchAttributes([{ key: DocStatusKey, value: outcome.status }]);
   };
-  upsertSearchAttributes([
+  const attributes = [
     { key: RucKey, value: plan.ruc },
     { key: DocTypeKey, value: plan.docType },
     { key: DocStatusKey, value: plan.status },
-  ]);
+  ];
+  // The starter already set them; each upsert is a visibility write, so only what changed since is written.
+  const current = workflowInfo().typedSearchAttributes;
+  const changed = planLocally ? attributes.filter(({ key, value }) => current.get(key) !== value) : attributes;
+  if (changed.length) upsertSearchAttributes(changed);
 
   if (isResolved(plan.status)) return notified(externalId, plan.status);
   if (plan.status === 'to_send') {

@@ -4,23 +4,18 @@ import type { AppDeps } from '../deps';
 import { ApiError, badRequest, unauthorized } from '../errors';
 import { authOf } from '../auth';
 import { idempotencyClaim } from '../middleware/idempotency';
-import { logger } from '../../core/logger';
 import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
-import { insertDocument, markWorkflowStarted, type DocumentRow } from '../../db/documents';
+import { insertDocument, type DocumentRow } from '../../db/documents';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
 import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signBuiltXml } from '../../documents/signing';
 import { toValidationResponse } from '../../documents/validation-response';
 import type { DocStatus } from '../../workflows/document-types';
-import { startDocumentWorkflow } from '../../workflows/document-client';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../core/signing-keys';
-
-/** How long the API gives Temporal to accept a workflow start; past it the sweeper starts the committed document. */
-const WORKFLOW_START_DEADLINE_MS = 5_000;
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 
@@ -64,15 +59,6 @@ function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
   return issuer.certificate?.origin === 'own' ? 'own_certificate' : 'provider_certificate';
 }
 
-async function startWorkflow(deps: AppDeps, row: DocumentRow, requestId: string): Promise<void> {
-  try {
-    await deps.temporal.withDeadline(Date.now() + WORKFLOW_START_DEADLINE_MS, () => startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row));
-    await markWorkflowStarted(deps.db, [row.id]);
-  } catch (err) {
-    logger.warn({ err, externalId: row.id, requestId }, 'document committed but its workflow did not start; the sweeper will start it');
-  }
-}
-
 export interface Issued {
   row: DocumentRow;
   company: CompanyRow;
@@ -82,8 +68,9 @@ export interface Issued {
 
 /**
  * POST /v1/cpe and the legacy send: validate, check the plan (402 before signing), sign, then ONE transaction
- * (document + production use + idempotency record), then start the document's workflow without delaying the answer. `storedBody` is the answer
- * an Idempotency-Key replays; a failed workflow start leaves the committed document to the sweeper.
+ * (document + production use + idempotency record), then hand the document to `workflowStarts`, which starts its
+ * workflow after the answer (the committed row is the outbox; the sweeper starts what a crash loses). `storedBody` is
+ * the answer an Idempotency-Key replays.
  */
 export async function issueDocument(
   deps: AppDeps,
@@ -162,8 +149,8 @@ export async function issueDocument(
   body ??= storedBody(row);
 
   // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
-  // after the answer: the committed document is what the 202 promises, and a start lost to a crash or to Temporal
-  // being down is the sweeper's (docs/delivery.md).
-  if (status !== 'to_summarize') void startWorkflow(deps, row, ctx.state.requestId as string);
+  // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
+  // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
+  if (status !== 'to_summarize') deps.workflowStarts.enqueue(row);
   return { row, company, body };
 }

@@ -248,5 +248,7 @@ describe('issuing while Temporal is unreachable', function () {
     expect(Object.keys(res.body)).to.deep.equal(ISSUE_KEYS);
     const row = (await findDocument(env.stack.db, res.body.external_id))!;
     expect(row).to.include({ status: 'queued', workflow_started_at: null, hash: res.body.hash });
+    await env.stack.workflowStarts.idle();
+    expect((await findDocument(env.stack.db, row.id))!.workflow_started_at).to.equal(null);
   });
 });

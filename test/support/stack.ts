@@ -4,6 +4,7 @@ import { startApi, startWorker, type ApiHandle, type WorkerHandle } from '../../
 import { secretBoxFrom, type Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
+import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
@@ -14,6 +15,7 @@ export interface TestStack {
   db: Db;
   temporal: Client;
   secrets: SecretBox;
+  workflowStarts: WorkflowStarts;
   api: ApiHandle;
   worker: WorkerHandle | null;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
     db,
     temporal,
     secrets,
+    workflowStarts: api.workflowStarts,
     api,
     worker,
     stop: async () => {

@@ -1,0 +1,120 @@
+import type { Client } from '@temporalio/client';
+import { logger } from '../../core/logger';
+import { markWorkflowStarted } from '../../db/documents';
+import type { Db } from '../../db/knex';
+import { startDocumentWorkflow } from '../../workflows/document-client';
+
+/** What a workflow start needs from a committed document row. */
+export interface StartableDocument {
+  id: string;
+  ruc: string;
+  doc_type: string;
+  status: string;
+}
+
+export interface WorkflowStartsOptions {
+  /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
+  concurrency: number;
+  /** Documents waiting beyond this are left to the sweeper instead of growing memory without bound. */
+  maxQueued: number;
+  /** How long one start may take before it is given up (and left to the sweeper). */
+  startDeadlineMs: number;
+}
+
+const DEFAULTS: WorkflowStartsOptions = { concurrency: 32, maxQueued: 20_000, startDeadlineMs: 5_000 };
+
+/**
+ * Starts document workflows right after their commit, off the request's critical path. The committed row is the
+ * outbox: its `workflow_started_at` stays null until Temporal has accepted the start, so a start lost here (process
+ * killed, Temporal unreachable, queue full) is made by the sweeper instead. Starts are idempotent, so a document
+ * started twice (here and by the sweeper) still has one workflow. Confirmed starts are marked in batches.
+ */
+export class WorkflowStarts {
+  private readonly options: WorkflowStartsOptions;
+  private readonly queue: StartableDocument[] = [];
+  private inFlight = 0;
+  private confirmed: string[] = [];
+  private marking: Promise<void> | null = null;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly deps: { db: Db; temporal: Client; taskQueue: string },
+    options: Partial<WorkflowStartsOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Hands a committed document over; returns at once. */
+  enqueue(doc: StartableDocument): void {
+    if (this.closed || this.queue.length >= this.options.maxQueued) {
+      logger.warn({ externalId: doc.id, queued: this.queue.length }, 'workflow start not queued; the sweeper will start it');
+      return;
+    }
+    this.queue.push({ id: doc.id, ruc: doc.ruc, doc_type: doc.doc_type, status: doc.status });
+    this.pump();
+  }
+
+  /** Resolves once every document handed over so far has been started (or given up) and marked. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops taking documents and waits for those already handed over, at most `ms`; the rest is the sweeper's. */
+  async close(ms = 10_000): Promise<void> {
+    this.closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.options.concurrency && this.queue.length > 0) {
+      const doc = this.queue.shift()!;
+      this.inFlight++;
+      void this.start(doc).finally(() => {
+        this.inFlight--;
+        this.pump();
+        this.settle();
+      });
+    }
+  }
+
+  private async start(doc: StartableDocument): Promise<void> {
+    try {
+      await this.deps.temporal.withDeadline(Date.now() + this.options.startDeadlineMs, () =>
+        startDocumentWorkflow(this.deps.temporal, this.deps.taskQueue, doc),
+      );
+      this.confirmed.push(doc.id);
+      this.marking ??= this.markConfirmed();
+    } catch (err) {
+      logger.warn({ err, externalId: doc.id }, 'document committed but its workflow did not start; the sweeper will start it');
+    }
+  }
+
+  /** One UPDATE for every start confirmed while the previous one ran. */
+  private async markConfirmed(): Promise<void> {
+    while (this.confirmed.length > 0) {
+      const ids = this.confirmed;
+      this.confirmed = [];
+      try {
+        await markWorkflowStarted(this.deps.db, ids);
+      } catch (err) {
+        // Unmarked documents are started again by the sweeper, which is harmless (the start is idempotent).
+        logger.warn({ err, count: ids.length }, 'could not mark started workflows');
+      }
+    }
+    this.marking = null;
+    this.settle();
+  }
+
+  private isIdle(): boolean {
+    return this.queue.length === 0 && this.inFlight === 0 && this.marking === null;
+  }
+
+  private settle(): void {
+    if (!this.isIdle()) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}

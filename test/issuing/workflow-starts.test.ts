@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { WorkflowStarts } from '../../api/cpe/workflow-starts';
+import { createAccount } from '../../db/accounts';
+import { insertCompany, type CompanyRow } from '../../db/companies';
+import { findDocument, type DocumentRow } from '../../db/documents';
+import { createSigner, generateTestCertificate } from '../../documents/signing';
+import { documentWorkflowId } from '../../workflows/document';
+import { commitSignedDocument, fixture } from '../support/documents';
+import { startTestStack, type TestStack } from '../support/stack';
+
+const RUC = '20700000991';
+
+/**
+ * The in-process dispatcher that starts document workflows after the issue answer: every document handed over gets
+ * exactly one workflow and is marked started; what it cannot start stays unmarked for the sweeper. No worker runs,
+ * so the workflows just wait on their task queue.
+ */
+describe('WorkflowStarts (workflow starts after the commit)', function () {
+  this.timeout(60_000);
+  let stack: TestStack;
+  let company: CompanyRow;
+  let number = 0;
+  const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+
+  before(async function () {
+    this.timeout(120_000);
+    stack = await startTestStack({ worker: false });
+    const { account } = await createAccount(stack.db, { name: 'workflow-starts', quotaUnits: 0 });
+    await stack.db('companies').where({ ruc: RUC }).delete();
+    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Arranques S.A.C.', plan_type: '01', environment: '01' })).company;
+  });
+  after(() => stack?.stop());
+
+  function commit(): Promise<DocumentRow> {
+    const payload = fixture('invoice-basic.json');
+    payload.correlativo = String(++number);
+    payload.emisor.ruc = RUC;
+    return commitSignedDocument(stack.db, company, payload, signer);
+  }
+
+  const started = async (id: string) => (await findDocument(stack.db, id))!.workflow_started_at;
+
+  it('starts one workflow per document with bounded concurrency and marks each started', async () => {
+    const starts = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue }, { concurrency: 3 });
+    const docs = await Promise.all(Array.from({ length: 12 }, commit));
+    for (const doc of docs) starts.enqueue(doc);
+    // Handing a document over twice still gives it one workflow (starts are idempotent).
+    starts.enqueue(docs[0]);
+    await starts.idle();
+    for (const doc of docs) {
+      expect(await started(doc.id), doc.id).to.be.an.instanceOf(Date);
+      const description = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+      expect(description.status.name).to.equal('RUNNING');
+    }
+    const runs = await stack.temporal.workflow.count(`WorkflowId = '${documentWorkflowId(docs[0].id)}'`);
+    expect(runs.count).to.equal(1);
+  });
+
+  it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
+    const full = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue }, { maxQueued: 0 });
+    const refused = await commit();
+    full.enqueue(refused);
+    await full.idle();
+    expect(await started(refused.id)).to.equal(null);
+
+    const closing = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue });
+    const before = await commit();
+    closing.enqueue(before);
+    await closing.close();
+    const after = await commit();
+    closing.enqueue(after);
+    await closing.idle();
+    expect(await started(before.id)).to.be.an.instanceOf(Date);
+    expect(await started(after.id)).to.equal(null);
+  });
+});
