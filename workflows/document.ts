@@ -3,7 +3,6 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -40,7 +39,7 @@ export const RECONCILIATION_MS = 10 * 60_000;
 // Activities return outcomes as values; what is retried here is infrastructure failure (database down, worker lost).
 const INFRASTRUCTURE_RETRY = { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' };
 
-const { loadDocumentPlan, sendDocument, checkTicket, queryDocumentState } = proxyActivities<DocumentActivities>({
+const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<DocumentActivities>({
   // A SOAP call has its own connect/response timeouts well inside this; the rest is the DB.
   startToCloseTimeout: '3 minutes',
   // Activities heartbeat while they wait on the authority, so a worker that dies mid-send is noticed in seconds.
@@ -58,9 +57,7 @@ const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1
  */
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
-  // Histories written before the plan became a local activity replay the way they were written.
-  const planLocally = patched('document-plan-local-activity');
-  const plan = planLocally ? await local.loadDocumentPlan(externalId) : await loadDocumentPlan(externalId);
+  const plan = await local.loadDocumentPlan(externalId);
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -87,7 +84,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   ];
   // The starter already set them; each upsert is a visibility write, so only what changed since is written.
   const current = workflowInfo().typedSearchAttributes;
-  const changed = planLocally ? attributes.filter(({ key, value }) => current.get(key) !== value) : attributes;
+  const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
   if (isResolved(plan.status)) return notified(externalId, plan.status);

@@ -8,6 +8,7 @@ import { insertCompany, type CompanyRow } from '../../db/companies';
 import { findDocument, insertDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { commitSignedDocument, fixture } from '../support/documents';
+import { recordHistory } from '../support/histories';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
@@ -28,6 +29,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
   let stack: TestStack;
   let company: CompanyRow;
   let number = 1000;
+  let lastIssued: string | null = null;
   const signer = createSigner(generateTestCertificate({ ruc: RUC }));
 
   before(async function () {
@@ -46,12 +48,19 @@ describe('document delivery (workflow + activities + simulator)', function () {
     await sim?.close();
   });
   beforeEach(() => sim.clearRules());
+  // RECORD_HISTORIES=1 saves each scenario's finished document workflow for the replay test (test/workflows/replay).
+  afterEach(async function () {
+    if (!process.env.RECORD_HISTORIES || !lastIssued) return;
+    await recordHistory(stack.temporal, documentWorkflowId(lastIssued), this.currentTest!.title);
+    lastIssued = null;
+  });
 
   /** Commits a fixture with a fresh number the way POST /v1/cpe does, then starts its workflow. */
   async function issue(name: string, options: { status?: DocStatus; start?: boolean } = {}): Promise<DocumentRow> {
     const payload = fixture(name);
     payload.correlativo = String(++number);
     const doc = await commitSignedDocument(stack.db, company, payload, signer, options);
+    lastIssued = doc.id;
     if (options.start !== false) await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
     return doc;
   }
