@@ -8,15 +8,13 @@
  * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5);
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of chasqui's node process there (open it in Chrome DevTools).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../runtime/ports';
+import { CHASQUI_BIN, chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { invoicePayload } from './payloads';
 
-const ROOT = path.resolve(__dirname, '..');
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -111,31 +109,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-bench-'));
-  const [port, temporalPort, uiPort, pgPort, simPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    CHASQUI_DATA_DIR: dataDir,
-    PORT: String(port),
-    TEMPORAL_PORT: String(temporalPort),
-    TEMPORAL_UI_PORT: String(uiPort),
-    CHASQUI_EMBEDDED_PG_PORT: String(pgPort),
-    SIMULATOR_PORT: String(simPort),
-  };
-  delete (env as Record<string, unknown>).DATABASE_URL;
-  delete (env as Record<string, unknown>).TEMPORAL_ADDRESS;
-  const child: ChildProcess = spawn(process.execPath, [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), path.join(ROOT, 'bin/chasqui'), 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (b) => {
-      out += b;
-      if (out.includes('chasqui is running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`chasqui start exited with ${code}`)));
-  });
+  const { env, dataDir, port, pgPort } = await chasquiStartEnv();
+  const { child } = await spawnChasquiStart(env, CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []);
   try {
-    const account = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'accounts', 'create', '--name', 'bench', '--json'], { cwd: ROOT, env, encoding: 'utf8' });
+    const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
     const accountToken = JSON.parse(account.stdout).token as string;
     const companies: { ruc: string; token: string; next: number }[] = [];
     for (let i = 0; i < COMPANIES; i++) {
@@ -208,8 +185,7 @@ async function main(): Promise<void> {
     ];
     console.log(lines.join('\n'));
   } finally {
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('exit', r));
+    await stopChasqui(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

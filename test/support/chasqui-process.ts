@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../runtime/ports';
+
+const ROOT = path.resolve(__dirname, '../..');
+export const CHASQUI_BIN = path.join(ROOT, 'bin/chasqui');
+
+export interface ChasquiStartEnv {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  apiUrl: string;
+  port: number;
+  pgPort: number;
+}
+
+/** The environment of a `chasqui start` with everything embedded on free ports and a fresh data folder. */
+export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-start-'));
+  const [port, temporalPort, uiPort, pgPort, simPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    CHASQUI_DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    CHASQUI_EMBEDDED_PG_PORT: String(pgPort),
+    SIMULATOR_PORT: String(simPort),
+  };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'CHASQUI_MASTER_KEY', 'CHASQUI_AUTHORITY_URL']) delete env[name];
+  return { env, dataDir, apiUrl: `http://127.0.0.1:${port}`, port, pgPort };
+}
+
+/** Runs `chasqui start` and resolves once it printed that it is running (rejects if it exits or takes over 90 s). */
+export function spawnChasquiStart(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [...nodeArgs, CHASQUI_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (b) => (out += b));
+  child.stderr!.on('data', (b) => (out += b));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not running after 90 s:\n${out}`)), 90_000);
+    child.stdout!.on('data', () => {
+      if (out.includes('chasqui is running')) {
+        clearTimeout(timer);
+        resolve({ child, output: () => out });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+/** SIGINT, as Ctrl-C does; resolves with the exit code. */
+export function stopChasqui(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGINT');
+  });
+}
