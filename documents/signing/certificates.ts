@@ -2,6 +2,7 @@
  * Signing certificates: reading the PFX (PKCS#12) an issuer uploads, and self-signed test certificates for tests,
  * the CLI and the demo environment. A PFX that cannot be used is an outcome with a reason, not an exception.
  */
+import { isIP } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 
@@ -116,6 +117,8 @@ export interface TestCertificateOptions {
   validDays?: number;
   notBefore?: Date;
   notAfter?: Date;
+  /** Makes it a self-signed TLS server certificate for these host names and IP addresses (its own trust anchor). */
+  serverNames?: string[];
 }
 
 /** A self-signed RSA 2048 certificate (Node generates the key: node-forge's pure-JS key generation takes seconds). */
@@ -139,10 +142,17 @@ export function generateTestCertificate(options: TestCertificateOptions = {}): T
   if (options.ruc) attributes.push({ shortName: 'OU', value: `RUC ${options.ruc}` });
   cert.setSubject(attributes);
   cert.setIssuer(attributes);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
-  ]);
+  cert.setExtensions(
+    options.serverNames
+      ? [
+          { name: 'basicConstraints', cA: true },
+          { name: 'subjectAltName', altNames: options.serverNames.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })) },
+        ]
+      : [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+        ],
+  );
   cert.sign(key, forge.md.sha256.create());
   const certificatePem = forge.pki.certificateToPem(cert);
   return {

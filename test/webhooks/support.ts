@@ -1,11 +1,11 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import forge from 'node-forge';
+import { generateTestCertificate } from '../../documents/signing';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import { createAccount } from '../../db/accounts';
@@ -23,27 +23,11 @@ export interface TlsFiles {
 
 /** A self-signed TLS certificate for 127.0.0.1 and localhost, so receivers are real https endpoints. */
 export function localTlsCertificate(): TlsFiles {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  cert.serialNumber = '01' + randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-  const name = [{ shortName: 'CN', value: 'localhost' }];
-  cert.setSubject(name);
-  cert.setIssuer(name);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
-  ]);
-  cert.sign(key, forge.md.sha256.create());
-  const certPem = forge.pki.certificateToPem(cert);
+  const certificate = generateTestCertificate({ commonName: 'localhost', serverNames: ['localhost', '127.0.0.1'], validDays: 1 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-webhook-tls-'));
-  fs.writeFileSync(path.join(dir, 'cert.pem'), certPem);
-  fs.writeFileSync(path.join(dir, 'key.pem'), keyPem);
-  return { certPem, keyPem, certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };
+  fs.writeFileSync(path.join(dir, 'cert.pem'), certificate.certificatePem);
+  fs.writeFileSync(path.join(dir, 'key.pem'), certificate.privateKeyPem);
+  return { certPem: certificate.certificatePem, keyPem: certificate.privateKeyPem, certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };
 }
 
 export interface ReceivedRequest {
