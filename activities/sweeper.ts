@@ -1,5 +1,5 @@
 import type { ActivityDeps } from './deps';
-import { findDocument, findUnstartedDocuments, markWorkflowStarted } from '../db/documents';
+import { findUnstartedDocuments, markWorkflowStarted } from '../db/documents';
 import { startDocumentWorkflow } from '../workflows/document-client';
 import { logger } from '../core/logger';
 
@@ -14,11 +14,9 @@ export function createSweeperActivities(deps: ActivityDeps): SweeperActivities {
   return {
     async startUnstartedDocuments() {
       const pending = await findUnstartedDocuments(deps.db, GRACE_SECONDS);
-      for (const { id } of pending) {
-        const doc = await findDocument(deps.db, id);
-        if (!doc) continue;
+      for (const doc of pending) {
         await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, doc);
-        await markWorkflowStarted(deps.db, [id]);
+        await markWorkflowStarted(deps.db, [doc.id]);
       }
       if (pending.length) logger.warn({ count: pending.length }, 'sweeper started workflows of documents left unstarted');
       return pending.length;

@@ -149,9 +149,9 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
 }
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
-export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<{ id: string }[]> {
+export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<Pick<DocumentRow, 'id' | 'ruc' | 'doc_type' | 'status'>[]> {
   return db('documents')
-    .select('id')
+    .select('id', 'ruc', 'doc_type', 'status')
     .whereNull('workflow_started_at')
     .whereNotIn('status', ['to_summarize'])
     .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
