@@ -28,7 +28,7 @@ const GT = 62;
 const SLASH = 47;
 const SPACE = 32;
 
-// Sticky patterns run by test() (no allocation) to measure a start-tag name and an attribute's ` name="`.
+// Sticky patterns, run at a given offset: a start-tag name (test, no allocation) and an attribute's ` name="`.
 const ELEMENT_NAME = /[^\s<>/="'!?&]+/y;
 const ATTRIBUTE_HEAD = / ([^\s<>/="'&]+)="/y;
 
