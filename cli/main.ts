@@ -12,6 +12,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   },
   api: { summary: 'the HTTP API only (production; configured by environment)', run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand() },
   worker: { summary: 'the Temporal worker only (production; configured by environment)', run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand() },
+  xml: {
+    summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
+    run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
+  },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };
 

@@ -27,16 +27,22 @@ export async function connectTemporal(config: Config, address: string): Promise<
 
 let runtimeInstalled = false;
 
-/** Temporal's core logs go through chasqui's logger at warn and above, so operators see one JSON stream. */
-function installTemporalRuntime(): void {
+/**
+ * Temporal's core logs go through chasqui's logger (warn and above; errors only in tests), so operators see one JSON
+ * stream. Must run before the first Temporal connection of the process.
+ */
+export function installTemporalRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const level = (process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? (process.env.NODE_ENV === 'test' ? 'ERROR' : 'WARN');
   Runtime.install({
     // chasqui's entries handle SIGINT/SIGTERM themselves and stop the worker in order.
     shutdownSignals: [],
-    logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? 'WARN', (entry) => {
-      const level = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
-      logger[level]({ component: 'temporal-worker', ...entry.meta }, entry.message);
+    // The native core's own lines are forwarded too, instead of going to the console in their own format.
+    telemetryOptions: { logging: { filter: { core: level, other: 'ERROR' }, forward: {} } },
+    logger: new DefaultLogger(level, (entry) => {
+      const pinoLevel = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
+      logger[pinoLevel]({ component: 'temporal-worker', ...entry.meta }, entry.message);
     }),
   });
 }

@@ -8,13 +8,9 @@ import { generateTestCertificate, loadPfx, verifyXmlSignature } from '../../docu
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/documents');
 
-/** Runs `xmlCommand` in its own Node process, as `chasqui xml` does, and returns what a person would see. */
+/** Runs `chasqui xml` through the real bin entry, and returns what a person would see. */
 function chasquiXml(...args: string[]) {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '-e', "require('./cli/commands/xml.ts').xmlCommand(process.argv.slice(1)).then((code) => process.exit(code))", ...args],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'xml', ...args], { cwd: ROOT, encoding: 'utf8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 

@@ -6,7 +6,7 @@ import { Client } from '@temporalio/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../runtime/postgres';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../runtime/temporal-server';
 import { freePort } from '../../runtime/ports';
-import { openDatabase, connectTemporal } from '../../runtime/services';
+import { openDatabase, connectTemporal, installTemporalRuntime } from '../../runtime/services';
 import { loadConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
 
@@ -50,6 +50,7 @@ export function testTemporalAddress(): Promise<string> {
 }
 
 export async function getTestTemporalClient(config: Config): Promise<Client> {
+  installTemporalRuntime();
   const client = await connectTemporal(config, await testTemporalAddress());
   clients.push(client);
   return client;

@@ -1,0 +1,162 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTimeSkippingEnv } from '../support/time-skipping';
+import { documentWorkflow, recheckSignal, resendSignal, sendSignal, stateQuery, RECONCILIATION_MS } from '../../workflows/document';
+import type { DocumentActivities, DocumentPlan, StepOutcome } from '../../workflows/document-types';
+
+/**
+ * The document workflow's decisions on Temporal's time-skipping server: the activities are scripted (the authority's
+ * answers come from a list), the waits are the real ones (30 s backoff, 10-minute reconciliation), skipped by the
+ * server's virtual clock. End-to-end runs against the simulator live in the issuing suite.
+ */
+describe('document workflow (time-skipping)', function () {
+  this.timeout(120_000);
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    env = await createTimeSkippingEnv();
+    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+  });
+  after(() => env?.teardown());
+
+  const outcome = (kind: StepOutcome['kind'], status: StepOutcome['status'], extra: Partial<StepOutcome> = {}): StepOutcome => ({
+    kind,
+    status,
+    code: null,
+    ticket: null,
+    ...extra,
+  });
+
+  /** Activities that answer from scripts and log each call with the virtual time it happened at. */
+  function scripted(plan: Partial<DocumentPlan>, scripts: { send?: StepOutcome[]; ticket?: StepOutcome[]; query?: StepOutcome[] }) {
+    const calls: { name: string; at: number }[] = [];
+    const take = (name: string, list: StepOutcome[] | undefined) => async () => {
+      calls.push({ name, at: env.currentTimeMs ? await env.currentTimeMs() : Date.now() });
+      const next = list?.shift();
+      if (!next) throw new Error(`unexpected call to ${name}`);
+      return next;
+    };
+    const activities: DocumentActivities = {
+      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, ...plan }),
+      sendDocument: take('send', scripts.send),
+      checkTicket: take('ticket', scripts.ticket),
+      queryDocumentState: take('query', scripts.query),
+    };
+    return { activities, calls };
+  }
+
+  async function run<T>(activities: DocumentActivities, body: (workflowId: string) => Promise<T>): Promise<T> {
+    const taskQueue = `doc-${randomUUID()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
+    return worker.runUntil(async () => {
+      const workflowId = `cpe-${randomUUID()}`;
+      await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
+      return body(workflowId);
+    });
+  }
+
+  it('ends accepted after one send when the authority accepts', async () => {
+    const { activities, calls } = scripted({}, { send: [outcome('resolved', 'accepted', { code: '0' })] });
+    const status = await run(activities, (id) => env.client.workflow.getHandle(id).result());
+    expect(status).to.equal('accepted');
+    expect(calls.map((c) => c.name)).to.deep.equal(['send']);
+  });
+
+  it('ends rejected without retrying a rejection', async () => {
+    const { activities, calls } = scripted({}, { send: [outcome('resolved', 'rejected', { code: '2017' })] });
+    expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('rejected');
+    expect(calls).to.have.length(1);
+  });
+
+  it('retries connection failures with growing waits (30 s, then 60 s) and stays queued meanwhile', async () => {
+    const { activities, calls } = scripted({}, {
+      send: [outcome('retry', 'queued'), outcome('retry', 'queued'), outcome('resolved', 'accepted', { code: '0' })],
+    });
+    expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('accepted');
+    expect(calls.map((c) => c.name)).to.deep.equal(['send', 'send', 'send']);
+    expect(calls[1].at - calls[0].at).to.be.within(30_000, 35_000);
+    expect(calls[2].at - calls[1].at).to.be.within(60_000, 65_000);
+  });
+
+  it('never resends after a timeout; queries the real state every 10 minutes until the authority pronounces', async () => {
+    const { activities, calls } = scripted({ queryable: true }, {
+      send: [outcome('unknown', 'sent')],
+      query: [outcome('unknown', 'sent'), outcome('unknown', 'sent'), outcome('resolved', 'observed', { code: '4252' })],
+    });
+    expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('observed');
+    expect(calls.map((c) => c.name)).to.deep.equal(['send', 'query', 'query', 'query']);
+    for (let i = 1; i < calls.length; i++) expect(calls[i].at - calls[i - 1].at).to.be.within(RECONCILIATION_MS, RECONCILIATION_MS + 5_000);
+  });
+
+  it('for an OSE (no state query) a timeout waits for an explicit action, then resends on request', async () => {
+    const { activities, calls } = scripted({ queryable: false }, {
+      send: [outcome('unknown', 'sent'), outcome('resolved', 'accepted', { code: '0' })],
+    });
+    const status = await run(activities, async (id) => {
+      const handle = env.client.workflow.getHandle(id);
+      await env.sleep('6 hours');
+      const state = await handle.query(stateQuery);
+      expect(state).to.include({ status: 'sent', waitingFor: 'action' });
+      expect(calls).to.have.length(1);
+      await handle.signal(resendSignal);
+      return handle.result();
+    });
+    expect(status).to.equal('accepted');
+    expect(calls.map((c) => c.name)).to.deep.equal(['send', 'send']);
+  });
+
+  it('polls a ticket while it is at 98 and resolves with its verdict', async () => {
+    const { activities, calls } = scripted({ docType: 'rc', asynchronous: true }, {
+      send: [outcome('ticket', 'registered', { ticket: '1703154974517' })],
+      ticket: [outcome('ticket', 'registered', { ticket: '1703154974517', code: '98' }), outcome('resolved', 'accepted', { code: '0' })],
+    });
+    expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('accepted');
+    expect(calls.map((c) => c.name)).to.deep.equal(['send', 'ticket', 'ticket']);
+  });
+
+  it('in manual mode waits for the send signal before sending', async () => {
+    const { activities, calls } = scripted({ status: 'to_send' }, { send: [outcome('resolved', 'accepted', { code: '0' })] });
+    const status = await run(activities, async (id) => {
+      const handle = env.client.workflow.getHandle(id);
+      await env.sleep('3 days');
+      expect((await handle.query(stateQuery)).waitingFor).to.equal('send');
+      expect(calls).to.have.length(0);
+      await handle.signal(sendSignal);
+      return handle.result();
+    });
+    expect(status).to.equal('accepted');
+    expect(calls).to.have.length(1);
+  });
+
+  it('lets support staff cut a reconciliation wait short with recheck', async () => {
+    const { activities, calls } = scripted({ queryable: true }, {
+      send: [outcome('unknown', 'sent')],
+      query: [outcome('resolved', 'accepted', { code: '0' })],
+    });
+    const status = await run(activities, async (id) => {
+      const handle = env.client.workflow.getHandle(id);
+      await env.sleep('1 minute');
+      await handle.signal(recheckSignal);
+      return handle.result();
+    });
+    expect(status).to.equal('accepted');
+    expect(calls[1].at - calls[0].at).to.be.lessThan(RECONCILIATION_MS);
+  });
+});
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string, meta?: unknown) => console.error(message, meta),
+};

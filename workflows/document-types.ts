@@ -1,0 +1,61 @@
+/**
+ * The contract between the document workflow and its activities: small values only (ids, statuses, codes),
+ * never XML, keys or passwords.
+ */
+
+/**
+ * Spec 3.1 statuses. chasqui's meaning of the two unresolved ones:
+ * - `registered`: the authority acknowledged receipt and gave a ticket (rc, ra, rr, GRE); the verdict is polled.
+ * - `sent`: the document left chasqui and no verdict came back (timeout: Pending; or an answer chasqui could not
+ *   read): its real state is queried (SUNAT) or waits for an explicit action (OSE).
+ */
+export type DocStatus = 'queued' | 'to_send' | 'to_summarize' | 'registered' | 'sent' | 'accepted' | 'observed' | 'rejected';
+
+export const RESOLVED_STATUSES: readonly DocStatus[] = ['accepted', 'observed', 'rejected'];
+
+export interface DocumentPlan {
+  ruc: string;
+  docType: string;
+  status: DocStatus;
+  /** Ticket-based documents (rc, ra, rr, GRE 09/31). */
+  asynchronous: boolean;
+  /** The real state can be asked for (SUNAT's billConsultService for 01/07/08; not an OSE, not the beta). */
+  queryable: boolean;
+  ticket: string | null;
+}
+
+/**
+ * What one step (send, ticket check, state query) established, already recorded in the database by the activity.
+ * - resolved: accepted, observed or rejected;
+ * - retry: not received (connection failure): send again after a wait;
+ * - ticket: received, verdict pending under `ticket`;
+ * - unknown: no verdict (timeout, unreadable answer, already reported, not found yet): query or wait for action.
+ */
+export interface StepOutcome {
+  kind: 'resolved' | 'retry' | 'ticket' | 'unknown';
+  status: DocStatus;
+  code: string | null;
+  ticket: string | null;
+}
+
+export interface DocumentWorkflowInput {
+  externalId: string;
+  /** Carried over continue-as-new so connection backoff keeps growing. */
+  connectionFailures?: number;
+}
+
+/** What support staff and the API can ask a running document workflow. */
+export interface DocumentWorkflowState {
+  status: DocStatus;
+  connectionFailures: number;
+  ticket: string | null;
+  waitingFor: 'send' | 'retry' | 'ticket' | 'reconciliation' | 'action' | 'nothing';
+}
+
+/** Implemented by activities/documents.ts; each records its outcome in the database before returning it. */
+export interface DocumentActivities {
+  loadDocumentPlan(externalId: string): Promise<DocumentPlan>;
+  sendDocument(externalId: string): Promise<StepOutcome>;
+  checkTicket(externalId: string): Promise<StepOutcome>;
+  queryDocumentState(externalId: string): Promise<StepOutcome>;
+}

@@ -1,0 +1,120 @@
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
+import type { DocStatus, DocumentActivities, DocumentWorkflowInput, DocumentWorkflowState, StepOutcome } from './document-types';
+
+/** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
+export const sendSignal = defineSignal('send');
+/** `POST /v1/cpe/{id}/resend` or support staff: send the same signed XML again (no new signature). */
+export const resendSignal = defineSignal('resend');
+/** Support staff: query the real state now instead of waiting for the next reconciliation. */
+export const recheckSignal = defineSignal('recheck');
+export const stateQuery = defineQuery<DocumentWorkflowState>('state');
+
+export const documentWorkflowId = (externalId: string) => `cpe-${externalId}`;
+
+/** Connection failures are retried with waits of 30 s, 1, 2, 4 … minutes, never longer than 30 minutes. */
+export function connectionBackoffMs(failures: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, failures - 1), 30 * 60_000);
+}
+
+/** Tickets at 98 are polled after 10 s, 20 s, 40 s … up to every 5 minutes. */
+export function ticketPollMs(polls: number): number {
+  return Math.min(10_000 * 2 ** polls, 5 * 60_000);
+}
+
+/** Spec 3.1: a timed-out document's real state is queried every 10 minutes until the authority pronounces. */
+export const RECONCILIATION_MS = 10 * 60_000;
+
+const { loadDocumentPlan, sendDocument, checkTicket, queryDocumentState } = proxyActivities<DocumentActivities>({
+  // A SOAP call has its own connect/response timeouts well inside this; the rest is the DB.
+  startToCloseTimeout: '3 minutes',
+  // Activities return outcomes as values; what is retried here is infrastructure failure (database down, worker lost).
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
+ * timeouts, and ends when the authority has pronounced. The database row is the source of truth; activities keep it
+ * current and this workflow only decides what happens next.
+ */
+export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
+  const { externalId } = input;
+  const plan = await loadDocumentPlan(externalId);
+  const state: DocumentWorkflowState = {
+    status: plan.status,
+    connectionFailures: input.connectionFailures ?? 0,
+    ticket: plan.ticket,
+    waitingFor: 'nothing',
+  };
+  let sendRequested = false;
+  let resendRequested = false;
+  let recheckRequested = false;
+  setHandler(sendSignal, () => void (sendRequested = true));
+  setHandler(resendSignal, () => void (resendRequested = true));
+  setHandler(recheckSignal, () => void (recheckRequested = true));
+  setHandler(stateQuery, () => state);
+
+  const publish = (outcome: StepOutcome) => {
+    state.status = outcome.status;
+    state.ticket = outcome.ticket ?? state.ticket;
+    upsertSearchAttributes([{ key: DocStatusKey, value: outcome.status }]);
+  };
+  upsertSearchAttributes([
+    { key: RucKey, value: plan.ruc },
+    { key: DocTypeKey, value: plan.docType },
+    { key: DocStatusKey, value: plan.status },
+  ]);
+
+  if (isResolved(plan.status)) return plan.status;
+  if (plan.status === 'to_send') {
+    state.waitingFor = 'send';
+    await condition(() => sendRequested || resendRequested);
+  }
+
+  // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
+  let step: 'send' | 'ticket' | 'query' = state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
+  let ticketPolls = 0;
+  for (;;) {
+    resendRequested = recheckRequested = false;
+    const outcome = step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+    publish(outcome);
+    if (outcome.kind === 'resolved') return outcome.status;
+
+    if (outcome.kind === 'retry') {
+      state.connectionFailures++;
+      state.waitingFor = 'retry';
+      await condition(() => resendRequested, connectionBackoffMs(state.connectionFailures));
+      step = 'send';
+    } else if (outcome.kind === 'ticket') {
+      state.waitingFor = 'ticket';
+      await condition(() => recheckRequested, ticketPollMs(ticketPolls++));
+      step = 'ticket';
+    } else if (plan.queryable) {
+      state.waitingFor = 'reconciliation';
+      await condition(() => recheckRequested || resendRequested, RECONCILIATION_MS);
+      step = resendRequested ? 'send' : 'query';
+    } else {
+      // An OSE exposes no state query: a timeout does not resolve itself; the integrator or staff decide.
+      state.waitingFor = 'action';
+      await condition(() => recheckRequested || resendRequested);
+      step = resendRequested ? 'send' : state.ticket ? 'ticket' : 'query';
+    }
+
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof documentWorkflow>({ externalId, connectionFailures: state.connectionFailures });
+    }
+  }
+}
+
+function isResolved(status: DocStatus): boolean {
+  return status === 'accepted' || status === 'observed' || status === 'rejected';
+}
