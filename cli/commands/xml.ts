@@ -5,10 +5,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from '../args';
+import { parseArgs } from 'node:util';
 import { DocumentValidationError, prepareDocument } from '../../documents';
 import { parseJsonPayload } from '../../documents/input/json';
-import { createSigner, generateTestCertificate, loadPfx, signXml, type Signer } from '../../documents/signing';
+import { createSigner, generateTestCertificate, loadPfx, signBuiltXml, type Signer } from '../../documents/signing';
 import { toValidationResponse } from '../../documents/validation-response';
 
 const USAGE = 'usage: chasqui xml PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]';
@@ -21,12 +21,12 @@ function inputFiles(target: string): string[] {
     .map((f) => path.join(target, f));
 }
 
-function signerFrom(options: Record<string, string | true>): Signer | string {
+function signerFrom(options: { pfx?: string; password?: string }): Signer | string {
   if (options.pfx === undefined) {
     console.error('chasqui xml: no --pfx given; signing with a generated test certificate');
     return createSigner(generateTestCertificate());
   }
-  if (typeof options.pfx !== 'string' || typeof options.password !== 'string') return '--pfx needs a file and --password its password';
+  if (options.password === undefined) return '--pfx needs a file and --password its password';
   const loaded = loadPfx(readFileSync(options.pfx), options.password);
   return loaded.ok ? createSigner(loaded.certificate) : `cannot sign with ${options.pfx}: ${loaded.message}`;
 }
@@ -37,7 +37,18 @@ function describe(totals: Record<string, string> | null): string {
 
 /** Returns the exit code: 0 all signed, 1 some payload invalid, 2 usage or input problem. */
 export async function xmlCommand(argv: string[]): Promise<number> {
-  const { positional, options } = parseArgs(argv);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { out: { type: 'string' }, pfx: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+    });
+  } catch (err) {
+    console.error(`chasqui xml: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals: positional, values: options } = parsed;
   if (positional.length !== 1 || options.help) {
     console.error(USAGE);
     return 2;
@@ -58,7 +69,7 @@ export async function xmlCommand(argv: string[]): Promise<number> {
     console.error(`chasqui xml: ${signer}`);
     return 2;
   }
-  const outDir = typeof options.out === 'string' ? options.out : '.';
+  const outDir = options.out ?? '.';
   mkdirSync(outDir, { recursive: true });
   const several = files.length > 1;
   let invalid = 0;
@@ -66,7 +77,7 @@ export async function xmlCommand(argv: string[]): Promise<number> {
     const startedAt = Date.now();
     try {
       const prepared = prepareDocument(parseJsonPayload(readFileSync(file, 'utf8')));
-      const signed = signXml(prepared.xml, signer);
+      const signed = signBuiltXml(prepared.xml, signer);
       const written = path.join(outDir, `${prepared.filename}.xml`);
       writeFileSync(written, signed.xml);
       console.log(`${prepared.filename}.xml  (${file} → ${written})`);
