@@ -64,9 +64,15 @@ export function createDocumentActivities(deps: ActivityDeps) {
     } catch (err) {
       return connectionFailure('NO_ENDPOINT', (err as Error).message);
     }
-    const sol = company.sol_user && company.sol_password_sealed
+    const demo = doc.environment === '01' ? DEMO_SOL : null;
+    const principal = company.sol_user && company.sol_password_sealed
       ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
-      : doc.environment === '01' ? DEMO_SOL : null;
+      : null;
+    const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
+      ? { solUser: company.sol_secondary_user, solPassword: deps.secrets.open(company.sol_secondary_password_sealed) }
+      : null;
+    // Spec 1: with its own certificate a company sends to SUNAT with its secondary SOL user; otherwise either serves.
+    const sol = doc.signed_by === 'own_certificate' ? (secondary ?? demo) : (secondary ?? principal ?? demo);
     let creds: SolCredentials | null = null;
     if (doc.destination === 'own_ose') {
       if (company.ose_user && company.ose_password_sealed) {
@@ -78,7 +84,12 @@ export function createDocumentActivities(deps: ActivityDeps) {
     } else if (sol) {
       creds = { ruc: doc.ruc, ...sol };
     }
-    if (!creds) return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no credentials for ${doc.destination}; load them and chasqui sends on its next retry`);
+    if (!creds) {
+      const missing = doc.signed_by === 'own_certificate' && doc.destination === 'tax_authority'
+        ? 'its secondary SOL user (it signs with its own certificate): PATCH sol-credentials with secondary_user and secondary_password'
+        : `credentials for ${doc.destination}`;
+      return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no ${missing}; chasqui sends on its next retry once they are loaded`);
+    }
     let greCreds: GreCredentials | null = null;
     if (GRE_TYPES.has(doc.doc_type)) {
       if (!company.gre_client_id || !company.gre_client_secret_sealed || !sol) {

@@ -189,7 +189,11 @@ const SETTINGS: [string, Schema, string][] = [
   ['response', obj({ mode: enumOf(RESPONSE_MODES) }), 'Whether sending waits for the CDR'],
   ['destination', obj({ destination: enumOf(DESTINATIONS) }), 'Where documents go; own_ose needs OSE credentials first'],
   ['signing', obj({ signing: enumOf(SIGNINGS) }), 'Who signs; external needs destination provider_ose'],
-  ['sol-credentials', obj({ sol_user: str(), sol_password: str({ writeOnly: true }) }), 'Principal SOL user; starts the portal procedures'],
+  [
+    'sol-credentials',
+    obj({ sol_user: str(), sol_password: str({ writeOnly: true }), secondary_user: str(), secondary_password: str({ writeOnly: true }) }, ['sol_user', 'sol_password']),
+    'Principal SOL user (starts the portal procedures) and, optionally, the secondary user that sends with an own certificate',
+  ],
   ['ose-credentials', obj({ url: str({ format: 'uri' }), user: str(), password: str({ writeOnly: true }) }), 'Credentials of the company own OSE (public https URL)'],
   ['gre-credentials', obj({ client_id: str(), client_secret: str({ writeOnly: true }) }), 'Dispatch-guide (GRE) API credentials'],
 ];
@@ -225,7 +229,7 @@ const company = obj({
       uploaded_at: dateTime,
     }),
   ),
-  sol_credentials: nullable(obj({ sol_user: str(), updated_at: nullable(dateTime) })),
+  sol_credentials: nullable(obj({ sol_user: str(), secondary_user: nullable(str()), updated_at: nullable(dateTime) })),
   ose_credentials: nullable(obj({ url: str(), user: str(), updated_at: nullable(dateTime) })),
   gre_credentials: nullable(obj({ client_id: str(), updated_at: nullable(dateTime) })),
   webhook: nullable(obj({ url: str(), event: str({ const: 'cpe.resolved' }), updated_at: nullable(dateTime) })),

@@ -25,6 +25,9 @@ export interface CompanyRow {
   sol_user: string | null;
   sol_password_sealed: string | null;
   sol_updated_at: Date | null;
+  /** The secondary SOL user that sends to SUNAT when the company signs with its own certificate (spec 1). */
+  sol_secondary_user: string | null;
+  sol_secondary_password_sealed: string | null;
   ose_url: string | null;
   ose_user: string | null;
   ose_password_sealed: string | null;

@@ -61,7 +61,9 @@ export function presentCompany(company: CompanyRow, certificate: CertificateRow 
           uploaded_at: iso(certificate.created_at),
         }
       : null,
-    sol_credentials: company.sol_user ? { sol_user: company.sol_user, updated_at: iso(company.sol_updated_at) } : null,
+    sol_credentials: company.sol_user
+      ? { sol_user: company.sol_user, secondary_user: company.sol_secondary_user, updated_at: iso(company.sol_updated_at) }
+      : null,
     ose_credentials: company.ose_user ? { url: company.ose_url, user: company.ose_user, updated_at: iso(company.ose_updated_at) } : null,
     gre_credentials: company.gre_client_id ? { client_id: company.gre_client_id, updated_at: iso(company.gre_updated_at) } : null,
     webhook: company.webhook_url ? { url: company.webhook_url, event: WEBHOOK_EVENT, updated_at: iso(company.webhook_updated_at) } : null,

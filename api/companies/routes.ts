@@ -201,10 +201,18 @@ export function companiesRouter(deps: AppDeps): Router {
     'Signing updated',
     { rerunsProcedures: true },
   );
-  setting<{ sol_user: string; sol_password: string }>(
+  setting<{ sol_user: string; sol_password: string; secondary_user?: string; secondary_password?: string }>(
     'sol-credentials',
     schemas.solCredentialsSchema,
-    (_c, input) => ({ sol_user: input.sol_user, sol_password_sealed: deps.secrets.seal(input.sol_password), sol_updated_at: new Date() }),
+    (_c, input) => ({
+      sol_user: input.sol_user,
+      sol_password_sealed: deps.secrets.seal(input.sol_password),
+      sol_updated_at: new Date(),
+      // The secondary user is replaced only when sent: loading the principal one again keeps it.
+      ...(input.secondary_user
+        ? { sol_secondary_user: input.secondary_user, sol_secondary_password_sealed: deps.secrets.seal(input.secondary_password!) }
+        : {}),
+    }),
     'SOL credentials stored; the applicable portal procedures were started',
     { rerunsProcedures: true },
   );

@@ -39,7 +39,12 @@ export const receiptsSchema = Joi.object({ mode: Joi.string().valid(...RECEIPTS_
 export const responseSchema = Joi.object({ mode: Joi.string().valid(...RESPONSE_MODES).required() });
 export const destinationSchema = Joi.object({ destination: Joi.string().valid(...DESTINATIONS).required() });
 export const signingSchema = Joi.object({ signing: Joi.string().valid(...SIGNINGS).required() });
-export const solCredentialsSchema = Joi.object({ sol_user: solUser.required(), sol_password: password.required() });
+export const solCredentialsSchema = Joi.object({
+  sol_user: solUser.required(),
+  sol_password: password.required(),
+  secondary_user: solUser,
+  secondary_password: password,
+}).and('secondary_user', 'secondary_password');
 export const oseCredentialsSchema = Joi.object({ url: Joi.string().max(2000).required(), user: text(100).required(), password: password.required() });
 export const greCredentialsSchema = Joi.object({ client_id: text(200).required(), client_secret: password.required() });
 export const webhookSchema = Joi.object({ url: Joi.string().max(2000).allow(null).required() });

@@ -179,6 +179,19 @@ describe('company management (/v1/companies)', function () {
       expect(sol.body.errors).to.have.key('sol_password');
     });
 
+    it('keeps a secondary SOL user beside the principal one; loading the principal again keeps it', async () => {
+      const half = await patch('sol-credentials', { sol_user: 'MODDATOS', sol_password: 'moddatos', secondary_user: 'ENVIOS01' });
+      expect(half.status).to.equal(422);
+      const both = await patch('sol-credentials', { sol_user: 'MODDATOS', sol_password: 'moddatos', secondary_user: 'ENVIOS01', secondary_password: 'second-secret' });
+      expect(both.status).to.equal(200);
+      expect(both.body.data.company.sol_credentials).to.include({ sol_user: 'MODDATOS', secondary_user: 'ENVIOS01' });
+      expect(JSON.stringify(both.body)).not.to.contain('second-secret');
+      const row = await stack.db('companies').where({ ruc }).first();
+      expect(stack.secrets.open(row.sol_secondary_password_sealed)).to.equal('second-secret');
+      const again = await patch('sol-credentials', { sol_user: 'MODDATOS', sol_password: 'moddatos' });
+      expect(again.body.data.company.sol_credentials.secondary_user).to.equal('ENVIOS01');
+    });
+
     it('generates more signing tokens, each valid until revoked', async () => {
       const res = await call(stack, 'POST', `/v1/companies/${ruc}/token`, { token });
       expect(res.status).to.equal(201);

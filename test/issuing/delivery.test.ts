@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import got from 'got';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
@@ -185,6 +186,31 @@ describe('document delivery (workflow + activities + simulator)', function () {
     await stack.db('documents').where({ id: doc.id }).update({ status: 'queued' });
     await signalDocumentWorkflow(stack.temporal, doc.id, 'send');
     await until(doc.id, ['accepted']);
+  });
+
+  it('own certificate in production: sends with the secondary SOL user, and waits (queued) until one is loaded', async () => {
+    const { account } = await createAccount(stack.db, { name: 'own certificate', quotaUnits: 0 });
+    const ownRuc = '20600000005';
+    await stack.db('companies').where({ ruc: ownRuc }).delete();
+    const own = (await insertCompany(stack.db, { account_id: account.id, ruc: ownRuc, business_name: 'Distribuidora del Sur S.A.', plan_type: '01', environment: '02' })).company;
+    const payload = fixture('invoice-basic.json');
+    Object.assign(payload, { correlativo: String(++number), emisor: { ...payload.emisor, ruc: ownRuc }, cliente: { tipoDoc: '6', numDoc: RUC, nombre: 'Comercial Andina S.A.C.' } });
+    const doc = await commitSignedDocument(stack.db, own, payload, signer);
+    await stack.db('documents').where({ id: doc.id }).update({ signed_by: 'own_certificate' });
+    await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
+    const waiting = await until(doc.id, ['queued'], 20_000, (row) => row.result !== null);
+    expect(waiting.result).to.include({ code: 'NO_CREDENTIALS', origin: 'connection', reached_sunat: false, action: 'retry' });
+    expect(waiting.result!.message).to.contain('secondary SOL user');
+
+    // SUNAT (the simulator) knows only the secondary user of this RUC, so the send succeeds with it and nothing else.
+    await got.post(`${sim.url}/__admin/credentials`, { json: { ruc: ownRuc, user: 'ENVIOS01', password: 'second-secret' } });
+    await stack.db('companies').where({ id: own.id }).update({
+      sol_user: 'PRINCIPAL', sol_password_sealed: stack.secrets.seal('principal-secret'),
+      sol_secondary_user: 'ENVIOS01', sol_secondary_password_sealed: stack.secrets.seal('second-secret'),
+    });
+    await signalDocumentWorkflow(stack.temporal, doc.id, 'resend');
+    const done = await until(doc.id, ['accepted', 'rejected']);
+    expect(done.status).to.equal('accepted');
   });
 
   it('the sweeper starts the workflow of a committed document whose start was lost, once', async () => {
