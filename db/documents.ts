@@ -1,6 +1,6 @@
 import type { Db } from './knex';
 import type { Knex } from 'knex';
-import type { DocStatus } from '../workflows/document-types';
+import { isResolvedStatus, type DocStatus } from '../workflows/document-types';
 
 /** Spec 2.5 `status_code`: `09` is the spec's rejected; the rest are chasqui's (docs/issuing.md). */
 export const STATUS_CODES: Record<DocStatus, string> = {
@@ -13,10 +13,6 @@ export const STATUS_CODES: Record<DocStatus, string> = {
   observed: '07',
   rejected: '09',
 };
-
-export function isResolvedStatus(status: DocStatus): boolean {
-  return status === 'accepted' || status === 'observed' || status === 'rejected';
-}
 
 /** Spec 2.5 `result`. */
 export interface DocumentResult {

@@ -11,7 +11,10 @@
  */
 export type DocStatus = 'queued' | 'to_send' | 'to_summarize' | 'registered' | 'sent' | 'accepted' | 'observed' | 'rejected';
 
-export const RESOLVED_STATUSES: readonly DocStatus[] = ['accepted', 'observed', 'rejected'];
+/** Accepted, observed or rejected: the authority pronounced, and the document never changes again. */
+export function isResolvedStatus(status: DocStatus): boolean {
+  return status === 'accepted' || status === 'observed' || status === 'rejected';
+}
 
 export interface DocumentPlan {
   ruc: string;

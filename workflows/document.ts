@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
 import { startWebhookDelivery } from './webhook-delivery';
-import type { DocStatus, DocumentActivities, DocumentWorkflowInput, DocumentWorkflowState, StepOutcome } from './document-types';
+import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
 export const sendSignal = defineSignal('send');
@@ -87,7 +87,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
-  if (isResolved(plan.status)) return notified(externalId, plan.status);
+  if (isResolvedStatus(plan.status)) return notified(externalId, plan.status);
   if (plan.status === 'to_send') {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
@@ -132,8 +132,4 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
 async function notified(externalId: string, status: DocStatus): Promise<DocStatus> {
   await startWebhookDelivery(externalId);
   return status;
-}
-
-function isResolved(status: DocStatus): boolean {
-  return status === 'accepted' || status === 'observed' || status === 'rejected';
 }

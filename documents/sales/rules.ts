@@ -6,6 +6,7 @@ import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
+import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
 import { DETRACTION_CODES_WITH_OWN_OPERATION } from '../catalogs/detraction';
 import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
@@ -116,13 +117,13 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
       out.push(issue('SUNAT', '3001', 'an exported good needs its SUNAT product code (codigoSunat, UNSPSC)', `${path}.codigoSunat`));
     }
     if (code === '17') {
-      if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 4) {
+      if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== IVAP_RATE) {
         out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));
       }
       if (item.isc) out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
-      const rate = item.porcentajeIgv ?? 18;
-      if (rate !== 18 && rate !== 10) {
+      const rate = item.porcentajeIgv ?? IGV_RATE;
+      if (rate !== IGV_RATE && rate !== IGV_REDUCED_RATE) {
         out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate (18, or 10 for Ley 31556)`, `${path}.porcentajeIgv`));
       } else if (taxedRate === undefined) taxedRate = rate;
       else if (rate !== taxedRate) {
