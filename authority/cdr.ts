@@ -1,6 +1,21 @@
+import { X509Certificate } from 'node:crypto';
 import type { Element } from '@xmldom/xmldom';
+import { verifyXmlSignature } from '../documents/signing';
 import { childElements, childPath, firstChild, firstDescendant, NS, parseXml, textOf } from './xml';
 import { decodeXml, unzipFiles } from './zip';
+
+/** What the CDR's XMLDSig signature says, checked with whatever algorithms it names (SUNAT: rsa-sha512, exc-c14n#WithComments). */
+export interface CdrSignature {
+  signatureMethod: string | null;
+  canonicalization: string | null;
+  digestMethod: string | null;
+  /**
+   * true: digest and signature value hold for the certificate in KeyInfo; false: they do not (changed after
+   * signing); null: nothing to check against (SUNAT beta signs with a dummy key and puts no certificate).
+   */
+  verified: boolean | null;
+  reason: string | null;
+}
 
 export interface CdrNote {
   code: string | null;
@@ -24,8 +39,10 @@ export interface Cdr {
   responseCode: string | null;
   description: string | null;
   notes: CdrNote[];
-  /** True when the CDR carries an XMLDSig signature with a signature value (not verified: SUNAT beta signs with a dummy key). */
+  /** True when the CDR carries an XMLDSig signature with a signature value (whether it verifies: `signature`). */
   signed: boolean;
+  /** The signature's algorithms and its verification; null when the CDR carries none. */
+  signature: CdrSignature | null;
   /** Name of the XML inside the zip, when read from one. */
   fileName: string | null;
   xml: string;
@@ -38,6 +55,27 @@ const NOTE_CODE = /^\s*(\d{1,4})\s*-\s*([\s\S]*)$/;
 function partyId(party: Element | null): string | null {
   if (!party) return null;
   return textOf(childPath(party, [NS.cac, 'PartyIdentification'], [NS.cbc, 'ID'])) ?? textOf(firstDescendant(party, NS.cbc, 'CompanyID'));
+}
+
+function algorithm(signature: Element, name: string): string | null {
+  return firstDescendant(signature, NS.ds, name)?.getAttribute('Algorithm') ?? null;
+}
+
+/** Verifies the signature whatever its algorithms; a certificate that is not one (SUNAT beta) makes it uncheckable. */
+function checkCdrSignature(signature: Element, xml: string): CdrSignature {
+  const described = {
+    signatureMethod: algorithm(signature, 'SignatureMethod'),
+    canonicalization: algorithm(signature, 'CanonicalizationMethod'),
+    digestMethod: algorithm(signature, 'DigestMethod'),
+  };
+  const certificate = textOf(firstDescendant(signature, NS.ds, 'X509Certificate'))?.replace(/\s+/g, '') ?? '';
+  try {
+    new X509Certificate(Buffer.from(certificate, 'base64'));
+  } catch {
+    return { ...described, verified: null, reason: 'no usable certificate in KeyInfo (SUNAT beta signs with a dummy key)' };
+  }
+  const verification = verifyXmlSignature(xml);
+  return { ...described, verified: verification.ok, reason: verification.ok ? null : (verification.reason ?? 'the signature does not verify') };
 }
 
 export function readCdrXml(xml: string, fileName: string | null = null): CdrReadResult {
@@ -53,6 +91,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
   const responseCode = textOf(firstChild(response, NS.cbc, 'ResponseCode'));
   if (responseCode === null || !/^\d+$/.test(responseCode)) return { ok: false, reason: 'the CDR has no numeric ResponseCode' };
   const signature = firstDescendant(root, NS.ds, 'Signature');
+  const signed = !!signature && !!textOf(firstChild(signature, NS.ds, 'SignatureValue'));
   const basic = (name: string) => textOf(firstChild(root, NS.cbc, name));
   return {
     ok: true,
@@ -74,7 +113,8 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
         const m = NOTE_CODE.exec(text);
         return m ? { code: m[1].padStart(4, '0'), text: m[2].trim() } : { code: null, text };
       }),
-      signed: !!signature && !!textOf(firstChild(signature, NS.ds, 'SignatureValue')),
+      signed,
+      signature: signed ? checkCdrSignature(signature!, xml) : null,
       fileName,
       xml,
     },

@@ -77,8 +77,8 @@ async function main(): Promise<void> {
   perOp('signature check, xml-crypto (verifyXmlSignature)', 200, () => verifyXmlSignature(sampleXml));
   perOp('signature check, string path (simulator)', 2000, () => verifyCanonicalSignature(sampleXml));
   perOp('UBL facts scan', 2000, () => scanUbl(sampleXml));
-  const content = { name: `${RUC}-01-F001-1`, issuerRuc: RUC, docType: '01', referenceId: 'F001-1', issueDate: '2026-11-21', recipient: '6-20100070970', code: '0', description: 'La Factura numero F001-1, ha sido aceptada', notes: [] };
-  perOp('CDR build + RSA-SHA256 signature + zip', 1000, () => buildCdrZip(content));
+  const content = { name: `${RUC}-01-F001-1`, issuerRuc: RUC, docType: '01', referenceId: 'F001-1', issueDate: '2026-11-21', issueTime: '10:00:00', recipient: '6-20100070970', code: '0', description: 'La Factura numero F001-1, ha sido aceptada', notes: [] };
+  perOp('CDR build + RSA-SHA512 exc-c14n signature + zip', 1000, () => buildCdrZip(content));
 
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;

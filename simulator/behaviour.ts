@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
-import { acceptanceText, buildCdrZip, type CdrContent, type CdrVariant } from './cdr';
+import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
 import { messageFor } from './codes';
 import type { Fault } from './rules';
 import { checkSignature } from './signature';
-import { documentKey, type Credential, type SimulatorStore, type TicketRecord } from './store';
+import { documentKey, type Credential, type SimulatorStore, type StoredDocument, type TicketRecord } from './store';
 import { scanUbl, type UblFacts } from './ubl-scan';
 
 /** A file name split the way SUNAT reads it: `RUC-TT-SERIE-NUMERO` or `RUC-RC|RA|RR-YYYYMMDD-N`. */
@@ -33,7 +33,7 @@ export function parseFileName(name: string): FileName | null {
 /** Exceptions (0100–1999) come back as faults; verdicts come back in a CDR. */
 export type Verdict =
   | { kind: 'exception'; code: string; message: string }
-  | { kind: 'cdr'; status: 'accepted' | 'observed' | 'rejected'; code: string; content: CdrContent };
+  | { kind: 'cdr'; status: 'accepted' | 'observed' | 'rejected'; code: string; content: CdrContent; voids?: string[] };
 
 const ROOTS: Record<string, string> = {
   '01': 'Invoice',
@@ -85,6 +85,15 @@ function totalsProblem(facts: UblFacts): string | null {
   return null;
 }
 
+/**
+ * SUNAT's answer to a document number it already holds, identical content or not: 1033 when the earlier one was
+ * accepted (greenter#35: the message comes when "the same document is sent repeatedly"), 1032 when it was rejected.
+ * SUNAT does not compare the content, and neither does the simulator.
+ */
+export function resendCode(earlier: StoredDocument): '1032' | '1033' {
+  return earlier.status === 'rejected' ? '1032' : '1033';
+}
+
 /** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
 export class SunatBehaviour {
   constructor(private readonly store: SimulatorStore, private readonly ticketPolls: number) {}
@@ -114,6 +123,7 @@ export class SunatBehaviour {
     if (xmlFiles.length > 1) return exception('0158');
     if (xmlFiles[0].name !== `${file.base}.xml`) return exception('0161');
     const xml = decodeXml(xmlFiles[0].data);
+    if (!xml.trim()) return exception('0160');
     const facts = scanUbl(xml);
     if (!facts) return exception('0306');
     const mismatch = nameMismatch(file, facts);
@@ -122,7 +132,7 @@ export class SunatBehaviour {
     if (!signature.present) return exception('1059');
     if (checkDuplicate) {
       const earlier = this.store.documents.get(documentKey(file.ruc, file.docType, file.series, file.number));
-      if (earlier) return exception(earlier.status === 'rejected' ? '1032' : '1033');
+      if (earlier) return exception(resendCode(earlier));
     }
     const referenceId = file.summary ? `${file.docType}-${file.series}-${file.number}` : `${file.series}-${file.number}`;
     const content = (code: string, description: string, notes: string[] = []): CdrContent => ({
@@ -131,10 +141,12 @@ export class SunatBehaviour {
       docType: file.docType,
       referenceId,
       issueDate: facts.issueDate,
+      issueTime: facts.issueTime,
       recipient: facts.recipient,
       code,
       description,
       notes,
+      qrHash: file.docType === '09' || file.docType === '31' ? randomBytes(32).toString('hex') : undefined,
     });
     const rejected = (code: string, message = messageFor(code)): Verdict => ({
       kind: 'cdr',
@@ -153,7 +165,8 @@ export class SunatBehaviour {
       const note = `${fault.code} - ${fault.message ?? messageFor(fault.code)}`;
       return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), [note]) };
     }
-    return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)) };
+    const voids = file.docType === 'RA' ? facts.voided.map((v) => documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? '')) : undefined;
+    return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)), voids };
   }
 
   /** Stores the verdict (the real, signed CDR) and returns the CDR zip to answer, broken if a fault says so. */
@@ -164,11 +177,15 @@ export class SunatBehaviour {
     return variant ? buildCdrZip(verdict.content, variant) : cdrZip;
   }
 
-  /** Opens a ticket whose final answer is already decided; it stays at 98 for the configured number of polls. */
-  openTicket(kind: TicketRecord['kind'], file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>): TicketRecord {
-    const cdrZip = buildCdrZip(verdict.content);
+  /**
+   * Opens a ticket whose final answer is already decided; it stays at 98 for the configured number of polls. A GRE
+   * exception (no CDR) is answered at the status query as 99 with `indCdrGenerado` "0", and takes no number.
+   */
+  openTicket(kind: TicketRecord['kind'], file: FileName, verdict: Verdict): TicketRecord {
+    const cdrZip = verdict.kind === 'cdr' ? buildCdrZip(verdict.content) : '';
+    const rejected = verdict.kind === 'exception' || verdict.status === 'rejected';
     const record: TicketRecord = {
-      ticket: kind === 'gre' ? randomUUID() : `${Date.now()}${randomBytes(2).readUInt16BE() % 1000}`,
+      ticket: kind === 'gre' ? randomUUID() : sunatNumber(),
       kind,
       ruc: file.ruc,
       name: file.base,
@@ -178,15 +195,20 @@ export class SunatBehaviour {
       polls: 0,
       code: verdict.code,
       cdrZip,
-      error: verdict.status === 'rejected' ? { code: verdict.code, message: verdict.content.description } : null,
+      error: rejected ? { code: verdict.code, message: verdict.kind === 'cdr' ? verdict.content.description : verdict.message } : null,
     };
     this.store.saveTicket(record);
     // A rejected summary does not take its name; a rejected guide, like any document, burns its number.
-    if (verdict.status !== 'rejected' || kind === 'gre') this.remember(file, verdict, cdrZip);
+    if (verdict.kind === 'cdr' && (verdict.status !== 'rejected' || kind === 'gre')) this.remember(file, verdict, cdrZip);
     return record;
   }
 
   private remember(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, cdrZip: string): void {
+    // An accepted voided-documents communication (RA) puts the documents it lists "de baja" (getStatus 0003).
+    for (const key of verdict.status === 'rejected' ? [] : (verdict.voids ?? [])) {
+      const doc = this.store.documents.get(key);
+      if (doc) this.store.saveDocument(key, { ...doc, voided: true });
+    }
     this.store.saveDocument(documentKey(file.ruc, file.docType, file.series, file.number), {
       name: file.base,
       code: verdict.code,

@@ -1,7 +1,12 @@
 /** SUNAT's texts for the codes the simulator answers with (codes/return-codes.csv). */
 const MESSAGES: Record<string, string> = {
+  '0004': 'La constancia existe',
+  '0005': 'Código de comprobante no permitido o no valido',
+  '0011': 'Comprobante no encontrado o no existe',
+  '0101': 'El encabezado de seguridad es incorrecto',
   '0102': 'Usuario o contraseña incorrectos',
   '0111': 'No tiene el perfil para enviar comprobantes electronicos',
+  '0126': 'El ticket no le pertenece al usuario',
   '0127': 'El ticket no existe',
   '0151': 'El nombre del archivo ZIP es incorrecto',
   '0152': 'No se puede enviar por este método un archivo de resumen',
@@ -10,6 +15,7 @@ const MESSAGES: Record<string, string> = {
   '0156': 'El archivo ZIP esta corrupto',
   '0157': 'El archivo ZIP no contiene comprobantes',
   '0158': 'El archivo ZIP contiene demasiados comprobantes para este tipo de envío',
+  '0160': 'El archivo XML esta vacio',
   '0161': 'El nombre del archivo XML no coincide con el nombre del archivo ZIP',
   '0306': 'No se puede leer (parsear) el archivo XML',
   '1003': 'InvoiceTypeCode - El valor del tipo de documento es invalido o no coincide con el nombre del archivo',

@@ -2,7 +2,10 @@
 export const OPERATIONS = [
   'sendBill',
   'sendSummary',
+  'sendPack',
   'getStatus',
+  /** billConsultService getStatus: the validity of a document (0001/0002/0003/0011). */
+  'consultStatus',
   'getStatusCdr',
   'greToken',
   'greSend',

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { logger } from '../core/logger';
 import { parseFileName, SunatBehaviour, type FileName, type Verdict } from './behaviour';
 import { messageFor } from './codes';
 import { ruleMatches, ruleProblem, type Fault, type FaultRule, type Operation, type RequestSubject } from './rules';
-import { part, readSoapCall, soapFault, soapResponse, type SoapCall } from './soap';
+import { part, rawSoapFault, readSoapRequest, soapFault, soapResponse, type SoapCall } from './soap';
+import { BILL_CONSULT_SERVICE, BILL_SERVICE, wsdlDocument, type SoapServiceDefinition } from './wsdl';
 import { documentKey, SimulatorStore, type Credential, type PortalEntry, type TicketRecord } from './store';
 
 export interface SimulatorOptions {
@@ -70,7 +71,19 @@ const fault = (code: string | null, message = code ? messageFor(code) : 'Invalid
 
 /** Faults that apply to any operation, decided before the request is processed. */
 const TRANSPORT_FAULTS = new Set<Fault['kind']>(['reset', 'hang', 'http500', 'empty200']);
-const SOAP_OPERATIONS = new Set<Operation>(['sendBill', 'sendSummary', 'getStatus', 'getStatusCdr']);
+const SOAP_OPERATIONS = new Set<Operation>(['sendBill', 'sendSummary', 'sendPack', 'getStatus', 'consultStatus', 'getStatusCdr']);
+const GRE_SCOPE = 'https://api-cpe.sunat.gob.pe';
+
+/** Every SOAP service the simulator serves, by the last segment of its path. */
+const SOAP_SERVICES: readonly SoapServiceDefinition[] = [BILL_SERVICE, BILL_CONSULT_SERVICE];
+/** billConsultService answers only for facturas and their notes (greenter demo#32: "debe ser 01, 07, 08"). */
+const CONSULT_TYPES = new Set(['01', '07', '08']);
+/** billConsultService getStatus validity answers (PROTOCOL.md §2). */
+const VALIDITY: Record<string, string> = {
+  '0001': 'El comprobante existe y está aceptado',
+  '0002': 'El comprobante existe pero está rechazado',
+  '0003': 'El comprobante existe pero está de baja',
+};
 const GRE_OPERATIONS = new Set<Operation>(['greToken', 'greSend', 'greStatus']);
 
 function applicable(kind: Fault['kind'], operation: Operation): boolean {
@@ -114,6 +127,7 @@ class Simulator {
   private readonly tokens = new Map<string, { ruc: string; audience: 'gre' | 'portal'; expiresAt: number }>();
   private readonly ttlMs: number;
   private readonly logLimit: number;
+  private readonly tokenKey = randomBytes(32);
 
   constructor(options: SimulatorOptions) {
     this.store = new SimulatorStore(options.credentials ?? [], options.dataDir);
@@ -170,11 +184,14 @@ class Simulator {
   }
 
   /** Routes one request to its operation; null for paths the simulator does not serve. */
-  parse(method: string, path: string, body: string, headers: http.IncomingHttpHeaders): Parsed | null {
-    if (method === 'POST' && /\/billService$/.test(path)) return this.parseSoap(body, false);
-    if (method === 'POST' && /\/billConsultService$/.test(path)) return this.parseSoap(body, true);
-    if (method === 'POST' && /^\/v1\/clientessol\/[^/]+\/oauth2\/token\/?$/.test(path)) {
-      return { operation: 'greToken', subject: { operation: 'greToken' }, name: null, ticket: null, handle: () => this.greToken(body) };
+  parse(method: string, path: string, raw: Buffer, headers: http.IncomingHttpHeaders): Parsed | null {
+    const service = method === 'POST' ? SOAP_SERVICES.find((s) => path.endsWith(`/${s.name}`)) : undefined;
+    if (service) return this.parseSoap(service, raw, headers['content-type'] ?? '');
+    const body = raw.toString('utf8');
+    const token = /^\/v1\/clientessol\/([^/]+)\/oauth2\/token\/?$/.exec(path);
+    if (method === 'POST' && token) {
+      const clientId = decodeURIComponent(token[1]);
+      return { operation: 'greToken', subject: { operation: 'greToken' }, name: null, ticket: null, handle: () => this.greToken(clientId, body) };
     }
     const status = /^\/v1\/contribuyente\/gem\/comprobantes\/envios\/([^/]+)$/.exec(path);
     if (method === 'GET' && status) {
@@ -210,32 +227,33 @@ class Simulator {
     return record ? { ruc: record.ruc, docType: record.docType, series: record.series, number: record.number } : {};
   }
 
-  private parseSoap(body: string, consult: boolean): Parsed {
-    const call = readSoapCall(body);
-    const unknown: Parsed = { operation: 'unknown', subject: null, name: null, ticket: null, handle: () => fault(null, 'The request is not a SOAP message of this service') };
-    if (!call) return unknown;
-    const operations: Record<string, Operation> = consult ? { getStatusCdr: 'getStatusCdr' } : { sendBill: 'sendBill', sendSummary: 'sendSummary', getStatus: 'getStatus' };
-    const operation = operations[call.operation];
-    if (!operation) return unknown;
-    if (operation === 'getStatus') {
-      const ticket = call.params.ticket ?? '';
-      const record = this.store.tickets.get(ticket);
-      return { operation, subject: { operation, ...this.ticketSubject(record) }, name: record?.name ?? null, ticket, handle: (f) => this.getStatus(call, f) };
+  /**
+   * One SOAP request: read strictly against the service's contract (a refusal is answered before any rule or
+   * SUNAT check), then routed to the operation.
+   */
+  private parseSoap(service: SoapServiceDefinition, raw: Buffer, contentType: string): Parsed {
+    const read = readSoapRequest(raw, contentType, service.contract);
+    if (!read.ok) {
+      const { faultcode, faultstring } = read.refusal;
+      return { operation: 'unknown', subject: null, name: null, ticket: null, handle: () => ({ status: 500, body: rawSoapFault(faultcode, faultstring), type: XML, code: null }) };
     }
-    if (operation === 'getStatusCdr') {
-      const p = call.params;
+    const { call } = read;
+    const p = call.params;
+    if (service === BILL_CONSULT_SERVICE) {
+      const operation: Operation = call.operation === 'getStatusCdr' ? 'getStatusCdr' : 'consultStatus';
       const subject = { operation, ruc: p.rucComprobante, docType: p.tipoComprobante, series: p.serieComprobante, number: p.numeroComprobante };
-      return { operation, subject, name: null, ticket: null, handle: () => this.getStatusCdr(call) };
+      return { operation, subject, name: null, ticket: null, handle: () => this.consult(operation, call) };
     }
-    const name = call.params.fileName ?? null;
+    if (call.operation === 'getStatus') {
+      const ticket = p.ticket ?? '';
+      const record = this.store.tickets.get(ticket);
+      return { operation: 'getStatus', subject: { operation: 'getStatus', ...this.ticketSubject(record) }, name: record?.name ?? null, ticket, handle: (f) => this.getStatus(call, f) };
+    }
+    const operation = call.operation as 'sendBill' | 'sendSummary' | 'sendPack';
+    const name = p.fileName ?? null;
     const file = name ? parseFileName(name) : null;
-    return {
-      operation,
-      subject: { operation, ...file },
-      name,
-      ticket: null,
-      handle: (f) => (operation === 'sendBill' ? this.sendBill(call, file, f) : this.sendSummary(call, file, f)),
-    };
+    const handlers = { sendBill: this.sendBill, sendSummary: this.sendSummary, sendPack: this.sendPack };
+    return { operation, subject: { operation, ...file }, name, ticket: null, handle: (f) => handlers[operation].call(this, call, file, f) };
   }
 
   /** Applies a matching transport fault, else processes the request (passing a document-level fault along). */
@@ -264,13 +282,15 @@ class Simulator {
     }
   }
 
-  private soapUser(call: SoapCall): string | null {
-    return this.sunat.authenticateUsername(call.username, call.password);
+  /** The WS-Security user's RUC, or SUNAT's fault: 0101 without a UsernameToken, 0102 for wrong credentials. */
+  private soapUser(call: SoapCall): string | Reply {
+    if (call.username === null || call.password === null) return fault('0101');
+    return this.sunat.authenticateUsername(call.username, call.password) ?? fault('0102');
   }
 
   private sendBill(call: SoapCall, file: FileName | null, f: Fault | null): Reply {
     const userRuc = this.soapUser(call);
-    if (!userRuc) return fault('0102');
+    if (typeof userRuc !== 'string') return userRuc;
     if (!file) return fault('0151');
     if (file.summary) return fault('0152');
     if (file.ruc !== userRuc) return fault('0154');
@@ -282,7 +302,7 @@ class Simulator {
 
   private sendSummary(call: SoapCall, file: FileName | null, f: Fault | null): Reply {
     const userRuc = this.soapUser(call);
-    if (!userRuc) return fault('0102');
+    if (typeof userRuc !== 'string') return userRuc;
     if (!file || !file.summary) return fault('0151');
     if (file.ruc !== userRuc) return fault('0154');
     let verdict: Verdict = this.sunat.judge(file, call.params.contentFile ?? '', f, false);
@@ -294,12 +314,22 @@ class Simulator {
     return { status: 200, body: soapResponse('sendSummary', part('ticket', record.ticket)), type: XML, code: null };
   }
 
+  /**
+   * sendPack (lotes de facturas) is in SUNAT's WSDL, but no source read describes a pack's file name or its CDR: the
+   * simulator runs SUNAT's checks common to every method (user, then file name) and answers 0151 with that reason.
+   */
+  private sendPack(call: SoapCall): Reply {
+    const userRuc = this.soapUser(call);
+    if (typeof userRuc !== 'string') return userRuc;
+    return fault('0151', `${messageFor('0151')} - Detalle: the simulator knows no pack (lote) file name; send documents with sendBill or sendSummary`);
+  }
+
   private getStatus(call: SoapCall, f: Fault | null): Reply {
     const userRuc = this.soapUser(call);
-    if (!userRuc) return fault('0102');
+    if (typeof userRuc !== 'string') return userRuc;
     const record = this.store.tickets.get(call.params.ticket ?? '');
     if (!record || record.kind !== 'summary') return fault('0127');
-    if (record.ruc !== userRuc) return fault('0126', 'El ticket no le pertenece al usuario');
+    if (record.ruc !== userRuc) return fault('0126');
     if (this.sunat.stillProcessing(record, f?.kind === 'ticketStuck')) {
       return { status: 200, body: soapResponse('getStatus', `<status>${part('statusCode', '98')}</status>`), type: XML, code: '98' };
     }
@@ -307,20 +337,45 @@ class Simulator {
     return { status: 200, body: soapResponse('getStatus', `<status>${part('content', record.cdrZip)}${part('statusCode', statusCode)}</status>`), type: XML, code: statusCode };
   }
 
-  private getStatusCdr(call: SoapCall): Reply {
-    if (!this.soapUser(call)) return fault('0102');
+  /**
+   * billConsultService, production only and for facturas and their notes (01, 07, 08): getStatusCdr answers 0004
+   * with the CDR, getStatus the document's validity (0001 accepted, 0002 rejected, 0003 de baja); both 0011 when
+   * SUNAT has no such document.
+   */
+  private consult(operation: 'getStatusCdr' | 'consultStatus', call: SoapCall): Reply {
+    const userRuc = this.soapUser(call);
+    if (typeof userRuc !== 'string') return userRuc;
     const p = call.params;
+    const wrapper = operation === 'getStatusCdr' ? 'statusCdr' : 'status';
+    const answer = (code: string, message: string, content?: string): Reply => ({
+      status: 200,
+      body: soapResponse(operation === 'getStatusCdr' ? 'getStatusCdr' : 'getStatus', `<${wrapper}>${content ? part('content', content) : ''}${part('statusCode', code)}${part('statusMessage', message)}</${wrapper}>`),
+      type: XML,
+      code,
+    });
+    if (!CONSULT_TYPES.has(p.tipoComprobante ?? '')) return answer('0005', messageFor('0005'));
     const doc = this.store.documents.get(documentKey(p.rucComprobante ?? '', p.tipoComprobante ?? '', p.serieComprobante ?? '', p.numeroComprobante ?? ''));
-    const status = doc
-      ? part('content', doc.cdrZip) + part('statusCode', '0004') + part('statusMessage', 'La constancia existe')
-      : part('statusCode', '0011') + part('statusMessage', 'Comprobante no encontrado o no existe');
-    return { status: 200, body: soapResponse('getStatusCdr', `<statusCdr>${status}</statusCdr>`), type: XML, code: doc ? '0004' : '0011' };
+    if (!doc) return answer('0011', messageFor('0011'));
+    if (operation === 'getStatusCdr') return answer('0004', messageFor('0004'), doc.cdrZip);
+    if (doc.voided) return answer('0003', VALIDITY['0003']);
+    return doc.status === 'rejected' ? answer('0002', VALIDITY['0002']) : answer('0001', VALIDITY['0001']);
   }
 
+  /**
+   * A bearer token. GRE tokens are JWTs like SUNAT's (`token_type` "JWT"; signed with a per-process key the client
+   * never needs: it is opaque to it); portal tokens are random strings.
+   */
   private issueToken(ruc: string, audience: 'gre' | 'portal'): { token: string; expiresIn: number } {
-    const token = randomBytes(24).toString('base64url');
+    const expiresIn = Math.round(this.ttlMs / 1000);
+    let token = randomBytes(24).toString('base64url');
+    if (audience === 'gre') {
+      const now = Math.floor(Date.now() / 1000);
+      const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ iss: 'api-seguridad (chasqui simulator)', sub: ruc, aud: GRE_SCOPE, iat: now, exp: now + expiresIn, jti: token })}`;
+      token = `${unsigned}.${createHmac('sha256', this.tokenKey).update(unsigned).digest('base64url')}`;
+    }
     this.tokens.set(token, { ruc, audience, expiresAt: Date.now() + this.ttlMs });
-    return { token, expiresIn: Math.round(this.ttlMs / 1000) };
+    return { token, expiresIn };
   }
 
   private bearerRuc(headers: http.IncomingHttpHeaders, audience: 'gre' | 'portal'): string | null {
@@ -329,12 +384,29 @@ class Simulator {
     return known && known.audience === audience && known.expiresAt > Date.now() ? known.ruc : null;
   }
 
-  private greToken(body: string): Reply {
+  /**
+   * GRE OAuth2 password grant (PROTOCOL.md §4). The client is checked before the user: the `client_id` of the path
+   * and of the body must be one, a client registered in the credentials table must show its secret and belong to the
+   * user's RUC ("cliente no autorizado", lycet#613, greenter#219); an unregistered client is accepted only with the
+   * beta-style MODDATOS user, as SUNAT's community test host accepts its public test client.
+   */
+  private greToken(pathClientId: string, body: string): Reply {
     const form = new URLSearchParams(body);
-    const ruc = this.sunat.authenticateUsername(form.get('username'), form.get('password'));
-    if (form.get('grant_type') !== 'password' || !form.get('client_id') || !form.get('client_secret')) {
-      return json(400, { error: 'invalid_request', error_description: 'grant_type=password, client_id and client_secret are required' });
+    const field = (name: string) => form.get(name) ?? '';
+    const missing = ['grant_type', 'scope', 'client_id', 'client_secret', 'username', 'password'].filter((name) => !field(name));
+    if (missing.length) return json(400, { error: 'invalid_request', error_description: `Falta el parámetro ${missing.join(', ')}` }, 'invalid_request');
+    if (field('grant_type') !== 'password') return json(400, { error: 'unsupported_grant_type', error_description: 'grant_type debe ser password' }, 'unsupported_grant_type');
+    if (field('scope') !== GRE_SCOPE) return json(400, { error: 'invalid_scope', error_description: `scope debe ser ${GRE_SCOPE}` }, 'invalid_scope');
+    const unauthorised = json(401, { error: 'invalid_client', error_description: 'cliente no autorizado' }, 'invalid_client');
+    if (field('client_id') !== pathClientId) return unauthorised;
+    const username = field('username');
+    const registered = this.store.credentials.filter((c) => c.clientId === pathClientId);
+    if (registered.length) {
+      if (!registered.some((c) => c.clientSecret === field('client_secret') && username.startsWith(c.ruc))) return unauthorised;
+    } else if (username.slice(11).toUpperCase() !== 'MODDATOS') {
+      return unauthorised;
     }
+    const ruc = this.sunat.authenticateUsername(username, field('password'));
     if (!ruc) return json(401, { error: 'invalid_grant', error_description: messageFor('0102') }, '0102');
     const { token, expiresIn } = this.issueToken(ruc, 'gre');
     return json(200, { access_token: token, token_type: 'JWT', expires_in: expiresIn });
@@ -342,8 +414,8 @@ class Simulator {
 
   private greSend(name: string, body: string, headers: http.IncomingHttpHeaders, f: Fault | null): Reply {
     const ruc = this.bearerRuc(headers, 'gre');
+    if (!ruc) return json(401, { cod: '401', msg: 'No autorizado' }, '401');
     const file = parseFileName(name);
-    if (!ruc || (file && file.ruc !== ruc)) return json(401, { cod: '401', msg: 'No autorizado' }, '401');
     let archivo: { nomArchivo?: unknown; arcGreZip?: unknown; hashZip?: unknown } | undefined;
     try {
       archivo = (JSON.parse(body) as { archivo?: typeof archivo }).archivo;
@@ -352,11 +424,12 @@ class Simulator {
     }
     const invalid = (code: string, message = messageFor(code)) => json(422, { cod: code, msg: message, errors: [{ cod: code, msg: message }] }, code);
     if (!file || (file.docType !== '09' && file.docType !== '31') || archivo?.nomArchivo !== `${name}.zip`) return invalid('0151');
+    // Another RUC's guide is a refusal of this request (the token is fine): 422 like every send error, not 401.
+    if (file.ruc !== ruc) return invalid('0154');
     if (typeof archivo.arcGreZip !== 'string' || typeof archivo.hashZip !== 'string') return invalid('0155');
     if (SunatBehaviour.zipHash(archivo.arcGreZip) !== archivo.hashZip.toLowerCase()) return invalid('0156', 'El hashZip no corresponde al archivo enviado');
-    const verdict = this.sunat.judge(file, archivo.arcGreZip, f, true);
-    if (verdict.kind === 'exception') return invalid(verdict.code, verdict.message);
-    const record = this.sunat.openTicket('gre', file, verdict);
+    // The content is judged after the ticket is given: an exception comes back at the status query (99, no CDR).
+    const record = this.sunat.openTicket('gre', file, this.sunat.judge(file, archivo.arcGreZip, f, true));
     return json(200, { numTicket: record.ticket, fecRecepcion: new Date().toISOString() });
   }
 
@@ -367,7 +440,9 @@ class Simulator {
     if (!record || record.kind !== 'gre' || record.ruc !== ruc) return json(422, { cod: '0127', msg: messageFor('0127'), errors: [{ cod: '0127', msg: messageFor('0127') }] }, '0127');
     if (this.sunat.stillProcessing(record, f?.kind === 'ticketStuck')) return json(200, { codRespuesta: '98' }, '98');
     if (record.error) {
-      return json(200, { codRespuesta: '99', error: { numError: record.error.code, desError: record.error.message }, arcCdr: record.cdrZip, indCdrGenerado: '1' }, '99');
+      const error = { numError: record.error.code, desError: record.error.message };
+      const cdr = record.cdrZip ? { arcCdr: record.cdrZip, indCdrGenerado: '1' } : { indCdrGenerado: '0' };
+      return json(200, { codRespuesta: '99', error, ...cdr }, '99');
     }
     return json(200, { codRespuesta: '0', arcCdr: record.cdrZip, indCdrGenerado: '1' }, '0');
   }
@@ -478,7 +553,7 @@ class Simulator {
   }
 }
 
-function readBody(req: http.IncomingMessage): Promise<string | null> {
+function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -486,7 +561,7 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
       size += chunk.length;
       if (size <= MAX_BODY) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks)));
     req.on('error', () => resolve(null));
   });
 }
@@ -528,8 +603,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
+/** `GET …/billService?wsdl` and the documents it imports, with the address the client used. */
+function wsdlFor(path: string, query: string, host: string | undefined): string | null {
+  for (const service of SOAP_SERVICES) {
+    const at = path.lastIndexOf(`/${service.name}`);
+    if (at < 0) continue;
+    const endpointPath = path.slice(0, at + service.name.length + 1);
+    const found = wsdlDocument(service, path.slice(endpointPath.length), query, `http://${host ?? '127.0.0.1'}${endpointPath}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 async function serve(sim: Simulator, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  const [path, query = ''] = (req.url ?? '/').split(/\?(.*)/s);
   const method = req.method ?? 'GET';
   // A kept-alive connection opened before the rule is refused at its next request.
   if (!path.startsWith('/__admin/') && sim.refuseConnection()) {
@@ -546,7 +633,12 @@ async function serve(sim: Simulator, req: http.IncomingMessage, res: http.Server
     res.end(reply.body);
   };
   if (path.startsWith('/__admin/')) {
-    send(sim.admin(method, path, body));
+    send(sim.admin(method, path, body.toString('utf8')));
+    return;
+  }
+  const wsdl = method === 'GET' ? wsdlFor(path, query, req.headers.host) : null;
+  if (wsdl !== null) {
+    send({ status: 200, body: wsdl, type: XML });
     return;
   }
   const parsed = sim.parse(method, path, body, req.headers);

@@ -9,6 +9,8 @@ export interface StoredDocument {
   /** The CDR zip as it was answered, base64. */
   cdrZip: string;
   receivedAt: string;
+  /** Put "de baja" by an accepted voided-documents communication (RA). */
+  voided?: boolean;
 }
 
 export interface TicketRecord {
@@ -21,7 +23,7 @@ export interface TicketRecord {
   number: string;
   /** Polls answered so far. */
   polls: number;
-  /** Final answer once the polls run out: the CDR (accepted or rejected) and, for a rejection, its error. */
+  /** Final answer once the polls run out: the CDR (accepted or rejected; empty when none was generated) and, for a rejection, its error. */
   code: string;
   cdrZip: string;
   error: { code: string; message: string } | null;
@@ -31,6 +33,9 @@ export interface Credential {
   ruc: string;
   user: string;
   password: string;
+  /** GRE API client registered in Menú SOL for this RUC (optional). */
+  clientId?: string;
+  clientSecret?: string;
 }
 
 export interface PortalEntry {

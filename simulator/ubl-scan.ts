@@ -9,6 +9,7 @@ export interface UblFacts {
   /** InvoiceTypeCode (01/03) or DespatchAdviceTypeCode (09/31); null for notes and summaries (implied by the root). */
   typeCode: string | null;
   issueDate: string | null;
+  issueTime: string | null;
   supplierRuc: string | null;
   /** "<schemeID>-<id>" of the customer or recipient, as SUNAT echoes it in the CDR. */
   recipient: string | null;
@@ -16,6 +17,8 @@ export interface UblFacts {
   taxSubtotals: { schemeId: string | null; taxable: string | null; tax: string | null }[];
   lineExtension: string | null;
   taxInclusive: string | null;
+  /** The documents a voided-documents communication (RA) lists. */
+  voided: { type: string | null; series: string | null; number: string | null }[];
 }
 
 const TAG = /<(\/?)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)([^>]*?)(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>/g;
@@ -36,6 +39,10 @@ const WANTED = new Set([
   'InvoiceTypeCode',
   'DespatchAdviceTypeCode',
   'IssueDate',
+  'IssueTime',
+  'VoidedDocumentsLine/DocumentTypeCode',
+  'VoidedDocumentsLine/DocumentSerialID',
+  'VoidedDocumentsLine/DocumentNumberID',
   'AccountingSupplierParty/Party/PartyIdentification/ID',
   'AccountingSupplierParty/CustomerAssignedAccountID',
   'DespatchSupplierParty/Party/PartyIdentification/ID',
@@ -61,12 +68,14 @@ export function scanUbl(xml: string): UblFacts | null {
     id: null,
     typeCode: null,
     issueDate: null,
+    issueTime: null,
     supplierRuc: null,
     recipient: null,
     taxTotal: null,
     taxSubtotals: [],
     lineExtension: null,
     taxInclusive: null,
+    voided: [],
   };
   let path = '';
   let textStart = -1;
@@ -91,6 +100,7 @@ export function scanUbl(xml: string): UblFacts | null {
       stack.push(local);
       path = stack.length > 1 ? stack.slice(1).join('/') : '';
       if (path === 'TaxTotal/TaxSubtotal') facts.taxSubtotals.push({ schemeId: null, taxable: null, tax: null });
+      if (path === 'VoidedDocumentsLine') facts.voided.push({ type: null, series: null, number: null });
       textStart = TAG.lastIndex;
       attrs = m[4];
       cdata = '';
@@ -116,6 +126,18 @@ function record(facts: UblFacts, path: string, text: string, attrs: string): voi
       break;
     case 'IssueDate':
       facts.issueDate = text;
+      break;
+    case 'IssueTime':
+      facts.issueTime = text;
+      break;
+    case 'VoidedDocumentsLine/DocumentTypeCode':
+      facts.voided[facts.voided.length - 1].type = text;
+      break;
+    case 'VoidedDocumentsLine/DocumentSerialID':
+      facts.voided[facts.voided.length - 1].series = text;
+      break;
+    case 'VoidedDocumentsLine/DocumentNumberID':
+      facts.voided[facts.voided.length - 1].number = text;
       break;
     case 'AccountingCustomerParty/Party/PartyIdentification/ID':
     case 'DeliveryCustomerParty/Party/PartyIdentification/ID': {

@@ -38,7 +38,7 @@ describe('chasqui simulator command', () => {
       const cdr = strFromU8(files[`R-${doc.filename}.xml`]);
       expect(cdr).to.contain('<cbc:ResponseCode>0</cbc:ResponseCode>');
       expect(cdr).to.contain('<cbc:Description>La Factura numero F001-1, ha sido aceptada</cbc:Description>');
-      expect(cdr).to.contain('<ds:SignatureValue>');
+      expect(cdr).to.contain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">').and.to.contain('<SignatureValue>');
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
