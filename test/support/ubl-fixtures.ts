@@ -123,3 +123,31 @@ export function despatch(ruc: string, series: string, number: number): { filenam
   ).s;
   return { filename: `${ruc}-09-${id}`, xml };
 }
+
+/** A voided-documents communication (RA) listing documents of type 01/07/08 by series and number. */
+export function voided(ruc: string, date: string, seq: number, docs: { type: string; series: string; number: number }[]): { filename: string; xml: string } {
+  const id = `RA-${date.replace(/-/g, '')}-${seq}`;
+  const xml = el(
+    'VoidedDocuments',
+    { xmlns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:VoidedDocuments-1', ...NS, 'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1' },
+    extensions(),
+    el('cbc:UBLVersionID', '2.0'),
+    el('cbc:CustomizationID', '1.0'),
+    el('cbc:ID', id),
+    el('cbc:ReferenceDate', date),
+    el('cbc:IssueDate', date),
+    signatureBlock(ruc),
+    el('cac:AccountingSupplierParty', el('cbc:CustomerAssignedAccountID', ruc), el('cbc:AdditionalAccountID', '6')),
+    ...docs.map((d, i) =>
+      el(
+        'sac:VoidedDocumentsLine',
+        el('cbc:LineID', String(i + 1)),
+        el('cbc:DocumentTypeCode', d.type),
+        el('sac:DocumentSerialID', d.series),
+        el('sac:DocumentNumberID', String(d.number)),
+        el('sac:VoidReasonDescription', 'ERROR EN DATOS'),
+      ),
+    ),
+  ).s;
+  return { filename: `${ruc}-${id}`, xml };
+}
