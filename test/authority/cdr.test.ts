@@ -4,6 +4,8 @@ import path from 'node:path';
 import { readCdrXml, readCdrZip } from '../../authority/cdr';
 import { readSoapAnswer } from '../../authority/soap';
 import { firstChild, textOf } from '../../authority/xml';
+import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
+import { buildCdrZip } from '../../simulator/cdr';
 import { sample, SUNAT_DIR } from './support';
 
 function cdrOf(file: string) {
@@ -94,5 +96,39 @@ describe('authority CDR reader on SUNAT and OSE recorded CDRs', () => {
   it('takes the code of a recorded SOAP fault from faultcode', () => {
     const answer = readSoapAnswer(sample('soap/bill_service_response_fault.xml'), 'sendBillResponse');
     expect(answer).to.deep.include({ kind: 'fault', code: '0111', faultcode: 'soap-env:Client.0111' });
+  });
+
+  it('verifies signatures whatever their algorithms: the simulator\'s (rsa-sha512, exc-c14n#WithComments) and an rsa-sha256 one', () => {
+    const content = { name: '20123456789-01-F001-1', issuerRuc: '20123456789', docType: '01', referenceId: 'F001-1', issueDate: '2026-11-21', issueTime: null, recipient: '6-20100070970', code: '0', description: 'La Factura numero F001-1, ha sido aceptada', notes: [] };
+    const read = readCdrZip(Buffer.from(buildCdrZip(content), 'base64'));
+    if (!read.ok) throw new Error(read.reason);
+    expect(read.cdr.signature).to.deep.equal({
+      signatureMethod: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+      canonicalization: 'http://www.w3.org/2001/10/xml-exc-c14n#WithComments',
+      digestMethod: 'http://www.w3.org/2001/04/xmlenc#sha512',
+      verified: true,
+      reason: null,
+    });
+    const altered = readCdrXml(read.cdr.xml.replace('6-20100070970', '6-20100070971'));
+    expect(altered.ok && altered.cdr.signature).to.deep.include({ verified: false });
+    // A CDR signed the way chasqui signs documents (RSA-SHA256, inclusive C14N), as an OSE might.
+    const unsigned = cdrOf('R-20600995805-01-F001-1.xml').xml.replace(/^<\?xml[^>]*>\s*/, '');
+    const sha256 = readCdrXml(signXml(unsigned, createSigner(generateTestCertificate({ ruc: '20000000003' }))).xml);
+    expect(sha256.ok && sha256.cdr.signature).to.deep.include({ signatureMethod: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', verified: true });
+  });
+
+  it('reads SUNAT\'s real signed CDRs (rsa-sha512, exc-c14n#WithComments) and says their beta dummy key cannot be checked', () => {
+    const signedSamples = readdirSync(path.join(SUNAT_DIR, 'samples/cdr')).filter((file) => cdrOf(file).signed);
+    expect(signedSamples.length).to.be.greaterThanOrEqual(4);
+    for (const file of signedSamples) {
+      expect(cdrOf(file).signature, file).to.deep.equal({
+        signatureMethod: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+        canonicalization: 'http://www.w3.org/2001/10/xml-exc-c14n#WithComments',
+        digestMethod: 'http://www.w3.org/2001/04/xmlenc#sha512',
+        verified: null,
+        reason: 'no usable certificate in KeyInfo (SUNAT beta signs with a dummy key)',
+      });
+    }
+    expect(cdrOf('efact_cdr1.xml').signature).to.equal(null);
   });
 });
