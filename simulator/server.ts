@@ -534,16 +534,19 @@ class Simulator {
         this.clearLog();
         return { status: 204, body: '' };
       case 'GET /__admin/credentials':
-        return json(200, this.store.credentials.map(({ ruc, user }) => ({ ruc, user })));
+        return json(200, this.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })));
       case 'PUT /__admin/credentials':
       case 'POST /__admin/credentials': {
         const list = Array.isArray(input) ? input : [input];
-        const valid = list.every((c) => c && typeof c.ruc === 'string' && typeof c.user === 'string' && typeof c.password === 'string');
-        if (!valid) return json(400, { error: 'credentials are {ruc, user, password}' });
+        const optional = (v: unknown) => v === undefined || typeof v === 'string';
+        const valid = list.every(
+          (c) => c && typeof c.ruc === 'string' && typeof c.user === 'string' && typeof c.password === 'string' && optional(c.clientId) && optional(c.clientSecret) && !c.clientId === !c.clientSecret,
+        );
+        if (!valid) return json(400, { error: 'credentials are {ruc, user, password, clientId?, clientSecret?} (a GRE client needs both)' });
         const given = list as Credential[];
         const kept = route.startsWith('PUT') ? [] : this.store.credentials.filter((c) => !given.some((g) => g.ruc === c.ruc && g.user === c.user));
-        this.store.setCredentials([...kept, ...given.map(({ ruc, user, password }) => ({ ruc, user, password }))]);
-        return json(200, this.store.credentials.map(({ ruc, user }) => ({ ruc, user })));
+        this.store.setCredentials([...kept, ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({ ruc, user, password, ...(clientId ? { clientId, clientSecret } : {}) }))]);
+        return json(200, this.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })));
       }
       case 'GET /__admin/documents':
         return json(200, [...this.store.documents.entries()].map(([key, d]) => ({ key, name: d.name, code: d.code, status: d.status, receivedAt: d.receivedAt })));

@@ -118,4 +118,20 @@ describe('simulator GRE API through plain HTTP', () => {
     expect(res.statusCode).to.equal(422);
     expect(JSON.parse(res.body)).to.deep.include({ cod: '0154' });
   });
+
+  it('a GRE client registered through /__admin/credentials gets tokens for its RUC only; its secret is never listed', async () => {
+    const client = { ruc: '20555555551', user: 'GUIAS02', password: 'clave2', clientId: 'admin-client', clientSecret: 'admin-secret' };
+    const listed = await got.post(`${sim.url}/__admin/credentials`, { json: client }).json<Record<string, string>[]>();
+    expect(listed).to.deep.include({ ruc: client.ruc, user: client.user, clientId: client.clientId });
+    expect(JSON.stringify(listed)).to.not.contain('admin-secret');
+    const request = (username: string, password: string) =>
+      got.post(`${urls(sim).gre.auth}/clientessol/${client.clientId}/oauth2/token/`, {
+        form: { grant_type: 'password', scope: SCOPE, client_id: client.clientId, client_secret: client.clientSecret, username, password },
+        throwHttpErrors: false,
+      });
+    expect((await request(`${client.ruc}${client.user}`, client.password)).statusCode).to.equal(200);
+    expect((await request(`${RUC}GUIAS01`, 'clave1')).statusCode, 'another RUC through this client').to.equal(401);
+    const half = await got.post(`${sim.url}/__admin/credentials`, { json: { ...client, clientSecret: undefined }, throwHttpErrors: false });
+    expect(half.statusCode).to.equal(400);
+  });
 });
