@@ -85,23 +85,49 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
   return { filename: `${o.ruc}-${type}-${id}`, xml };
 }
 
-/** A daily summary (RC) of one receipt, UBL 2.0 as SUNAT wants it. */
-export function summary(ruc: string, date: string, seq: number): { filename: string; xml: string } {
-  const id = `RC-${date.replace(/-/g, '')}-${seq}`;
+/** A summary-family document (RC, RA): SUNAT's UBL 2.0 header, then its lines. */
+function summaryFamily(kind: 'RC' | 'RA', ruc: string, date: string, seq: number, lines: Xml[]): { filename: string; xml: string } {
+  const id = `${kind}-${date.replace(/-/g, '')}-${seq}`;
+  const root = kind === 'RC' ? 'SummaryDocuments' : 'VoidedDocuments';
   const xml = el(
-    'SummaryDocuments',
-    { xmlns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:SummaryDocuments-1', ...NS, 'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1' },
+    root,
+    { xmlns: `urn:sunat:names:specification:ubl:peru:schema:xsd:${root}-1`, ...NS, 'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1' },
     extensions(),
     el('cbc:UBLVersionID', '2.0'),
-    el('cbc:CustomizationID', '1.1'),
+    el('cbc:CustomizationID', kind === 'RC' ? '1.1' : '1.0'),
     el('cbc:ID', id),
     el('cbc:ReferenceDate', date),
     el('cbc:IssueDate', date),
     signatureBlock(ruc),
     el('cac:AccountingSupplierParty', el('cbc:CustomerAssignedAccountID', ruc), el('cbc:AdditionalAccountID', '6')),
-    el('sac:SummaryDocumentsLine', el('cbc:LineID', '1'), el('cbc:DocumentTypeCode', '03'), el('cbc:ID', 'B001-1')),
+    ...lines,
   ).s;
   return { filename: `${ruc}-${id}`, xml };
+}
+
+/** A daily summary (RC) of one receipt, UBL 2.0 as SUNAT wants it. */
+export function summary(ruc: string, date: string, seq: number): { filename: string; xml: string } {
+  return summaryFamily('RC', ruc, date, seq, [el('sac:SummaryDocumentsLine', el('cbc:LineID', '1'), el('cbc:DocumentTypeCode', '03'), el('cbc:ID', 'B001-1'))]);
+}
+
+/** A voided-documents communication (RA) listing documents of type 01/07/08 by series and number. */
+export function voided(ruc: string, date: string, seq: number, docs: { type: string; series: string; number: number }[]): { filename: string; xml: string } {
+  return summaryFamily(
+    'RA',
+    ruc,
+    date,
+    seq,
+    docs.map((d, i) =>
+      el(
+        'sac:VoidedDocumentsLine',
+        el('cbc:LineID', String(i + 1)),
+        el('cbc:DocumentTypeCode', d.type),
+        el('sac:DocumentSerialID', d.series),
+        el('sac:DocumentNumberID', String(d.number)),
+        el('sac:VoidReasonDescription', 'ERROR EN DATOS'),
+      ),
+    ),
+  );
 }
 
 /** A sender's dispatch guide (09), reduced to what SUNAT's file checks read. */
@@ -122,32 +148,4 @@ export function despatch(ruc: string, series: string, number: number): { filenam
     el('cac:DeliveryCustomerParty', party('20100070970', 'CLIENTE SA')),
   ).s;
   return { filename: `${ruc}-09-${id}`, xml };
-}
-
-/** A voided-documents communication (RA) listing documents of type 01/07/08 by series and number. */
-export function voided(ruc: string, date: string, seq: number, docs: { type: string; series: string; number: number }[]): { filename: string; xml: string } {
-  const id = `RA-${date.replace(/-/g, '')}-${seq}`;
-  const xml = el(
-    'VoidedDocuments',
-    { xmlns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:VoidedDocuments-1', ...NS, 'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1' },
-    extensions(),
-    el('cbc:UBLVersionID', '2.0'),
-    el('cbc:CustomizationID', '1.0'),
-    el('cbc:ID', id),
-    el('cbc:ReferenceDate', date),
-    el('cbc:IssueDate', date),
-    signatureBlock(ruc),
-    el('cac:AccountingSupplierParty', el('cbc:CustomerAssignedAccountID', ruc), el('cbc:AdditionalAccountID', '6')),
-    ...docs.map((d, i) =>
-      el(
-        'sac:VoidedDocumentsLine',
-        el('cbc:LineID', String(i + 1)),
-        el('cbc:DocumentTypeCode', d.type),
-        el('sac:DocumentSerialID', d.series),
-        el('sac:DocumentNumberID', String(d.number)),
-        el('sac:VoidReasonDescription', 'ERROR EN DATOS'),
-      ),
-    ),
-  ).s;
-  return { filename: `${ruc}-${id}`, xml };
 }
