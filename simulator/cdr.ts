@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { SignedXml } from 'xml-crypto';
+import { createHash, randomUUID, sign } from 'node:crypto';
 import { zipEntries } from '../authority/zip';
 import { el, frag } from '../documents/xml/canonical';
 import { createSigner, generateTestCertificate, type Signer } from '../documents/signing';
-import { ENVELOPED } from '../documents/signing/signer';
+import { DS_NS, ENVELOPED } from '../documents/signing/signer';
 import { DOCUMENT_NAMES } from './codes';
 
 export const SUNAT_RUC = '20131312955';
@@ -86,17 +85,52 @@ function heading(content: CdrContent, now: ReturnType<typeof limaNow>): { id: st
   return { id: sunatNumber(), issueDate: `${date}T${content.issueTime ?? '00:00:00'}`, issueTime: '00:00:00' };
 }
 
-/** Signs a CDR the way SUNAT does: enveloped, exc-c14n#WithComments, RSA-SHA512, SHA-512 digest, in ExtensionContent. */
-export function signCdr(xml: string, signer: Signer = simulatorSigner()): string {
-  const sig = new SignedXml({
-    privateKey: signer.key.export({ type: 'pkcs8', format: 'pem' }),
-    publicCert: signer.certificatePem,
-    signatureAlgorithm: CDR_SIGNATURE,
-    canonicalizationAlgorithm: CDR_C14N,
+/**
+ * Exclusive canonical XML of a CDR this module built (`el()` output: already canonical text, every namespace declared
+ * on the root, no other attributes, no comments): each element declares the namespace of its prefix unless an
+ * ancestor's output already did. Cheaper than a DOM (≈ 5 ms per CDR with xml-crypto, most of a sendBill).
+ */
+function exclusiveC14n(xml: string): string {
+  const uris = new Map<string, string>();
+  const rendered: ReadonlySet<string>[] = [new Set()];
+  return xml.replace(/<(\/?)([\w.-]+):([\w.-]+)([^>]*)>/g, (_tag, closing: string, prefix: string, local: string, attrs: string) => {
+    if (closing) {
+      rendered.pop();
+      return `</${prefix}:${local}>`;
+    }
+    for (const [, p, uri] of attrs.matchAll(/\sxmlns:([\w.-]+)="([^"]*)"/g)) uris.set(p, uri);
+    if (attrs.replace(/\sxmlns:[\w.-]+="[^"]*"/g, '').trim()) throw new Error('exclusiveC14n: only namespace declarations are expected as attributes');
+    const inherited = rendered[rendered.length - 1];
+    if (inherited.has(prefix)) {
+      rendered.push(inherited);
+      return `<${prefix}:${local}>`;
+    }
+    rendered.push(new Set(inherited).add(prefix));
+    return `<${prefix}:${local} xmlns:${prefix}="${uris.get(prefix)}">`;
   });
-  sig.addReference({ xpath: '/*', uri: '', isEmptyUri: true, transforms: [ENVELOPED, CDR_C14N], digestAlgorithm: CDR_DIGEST });
-  sig.computeSignature(xml, { location: { reference: "//*[local-name()='ExtensionContent']", action: 'append' } });
-  return sig.getSignedXml();
+}
+
+const EMPTY_EXTENSION = '<ext:ExtensionContent></ext:ExtensionContent>';
+
+/**
+ * Signs a CDR the way SUNAT does: enveloped, exc-c14n#WithComments, RSA-SHA512, SHA-512 digest, a default-namespace
+ * `Signature` in the (empty) ExtensionContent, KeyInfo with the certificate. Tests verify it with xml-crypto.
+ */
+export function signCdr(xml: string, signer: Signer = simulatorSigner()): string {
+  const at = xml.indexOf(EMPTY_EXTENSION);
+  if (at < 0) throw new Error('signCdr: the CDR has no empty ExtensionContent');
+  const digest = createHash('sha512').update(exclusiveC14n(xml), 'utf8').digest('base64');
+  const signedInfo =
+    `<CanonicalizationMethod Algorithm="${CDR_C14N}"></CanonicalizationMethod><SignatureMethod Algorithm="${CDR_SIGNATURE}"></SignatureMethod>` +
+    `<Reference URI=""><Transforms><Transform Algorithm="${ENVELOPED}"></Transform><Transform Algorithm="${CDR_C14N}"></Transform></Transforms>` +
+    `<DigestMethod Algorithm="${CDR_DIGEST}"></DigestMethod><DigestValue>${digest}</DigestValue></Reference>`;
+  // SignedInfo's exclusive canonical form: only the default namespace it uses is declared on it.
+  const value = sign('sha512', Buffer.from(`<SignedInfo xmlns="${DS_NS}">${signedInfo}</SignedInfo>`, 'utf8'), signer.key).toString('base64');
+  const signature =
+    `<Signature xmlns="${DS_NS}"><SignedInfo>${signedInfo}</SignedInfo><SignatureValue>${value}</SignatureValue>` +
+    `<KeyInfo><X509Data><X509Certificate>${signer.certificateBase64}</X509Certificate></X509Data></KeyInfo></Signature>`;
+  const insertAt = at + '<ext:ExtensionContent>'.length;
+  return xml.slice(0, insertAt) + signature + xml.slice(insertAt);
 }
 
 /** An ApplicationResponse with SUNAT's structure (UBL 2.0 CDR, signed like SignSUNAT) in a zip `R-<name>.zip`. */
