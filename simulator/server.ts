@@ -67,7 +67,7 @@ const MAX_BODY = 20 * 1024 * 1024;
 const ERROR_PAGE = '<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>';
 
 const json = (status: number, value: unknown, code: string | null = null): Reply => ({ status, body: JSON.stringify(value), type: JSON_TYPE, code });
-const fault = (code: string | null, message = code ? messageFor(code) : 'Invalid request'): Reply => ({ status: 500, body: soapFault(code, message), type: XML, code });
+const fault = (code: string, message = messageFor(code)): Reply => ({ status: 500, body: soapFault(code, message), type: XML, code });
 
 /** Faults that apply to any operation, decided before the request is processed. */
 const TRANSPORT_FAULTS = new Set<Fault['kind']>(['reset', 'hang', 'http500', 'empty200']);

@@ -147,10 +147,11 @@ export function part(name: string, value: string): string {
 }
 
 /** A SOAP 1.1 fault carrying the SUNAT code the way SUNAT does: `soap-env:Client.<code>`. */
-export function soapFault(code: string | null, message: string): string {
-  return rawSoapFault(code ? `soap-env:Client.${code}` : 'soap-env:Client', message);
+export function soapFault(code: string, message: string): string {
+  return rawSoapFault(`soap-env:Client.${code}`, message);
 }
 
+/** A SOAP 1.1 fault with any faultcode (`soap-env:VersionMismatch`, `soap-env:Client` for refused requests). */
 export function rawSoapFault(faultcode: string, faultstring: string): string {
   return `${ENVELOPE_OPEN}<soap-env:Fault><faultcode>${escapeText(faultcode)}</faultcode><faultstring>${escapeText(faultstring)}</faultstring></soap-env:Fault>${ENVELOPE_CLOSE}`;
 }

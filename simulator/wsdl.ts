@@ -65,8 +65,8 @@ function load(file: string): string {
 }
 
 /**
- * The WSDL or schema a GET asks for, or null. `endpointPath` is the request path up to the service name
- * (`/ol-ti-itcpfegem-beta/billService`), `suffix` what follows it, `query` the raw query string.
+ * The WSDL or schema a GET asks for, or null: `suffix` is what follows the service name in the path (`.ns1.wsdl`),
+ * `query` the raw query string (`wsdl`), `endpoint` the service's URL as the client reached it.
  */
 export function wsdlDocument(service: SoapServiceDefinition, suffix: string, query: string, endpoint: string): string | null {
   const doc = service.documents.find((d) => (d.suffix ? d.suffix === suffix && !query : !suffix && d.query?.toLowerCase() === query.toLowerCase()));
