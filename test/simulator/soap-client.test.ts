@@ -124,13 +124,16 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     expect(readCdrZip(Buffer.from(accepted.applicationResponse as string, 'base64'))).to.deep.nested.include({ 'cdr.responseCode': '0' });
   });
 
-  it('strict: an unknown operation and a namespace-qualified part are refused with soap-env:Client faults', async () => {
+  it('strict: an unknown operation, a body that is not SOAP and a namespace-qualified part are refused with soap-env:Client faults', async () => {
     const envelope = (body: string) =>
       `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ser="http://service.sunat.gob.pe"><soapenv:Header/><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
     const post = (body: string) => got.post(urls(sim).bill, { body: envelope(body), headers: { 'content-type': 'text/xml' }, throwHttpErrors: false });
     const unknown = await post('<ser:sendFactura><fileName>x.zip</fileName></ser:sendFactura>');
     expect(unknown.statusCode).to.equal(500);
     expect(unknown.body).to.contain('<faultcode>soap-env:Client</faultcode>').and.contain('sendFactura');
+    const notSoap = await got.post(urls(sim).bill, { body: 'fileName=x.zip', headers: { 'content-type': 'text/xml' }, throwHttpErrors: false });
+    expect(notSoap.statusCode).to.equal(500);
+    expect(notSoap.body).to.contain('<faultcode>soap-env:Client</faultcode><faultstring>The request is not a SOAP message</faultstring>');
     const qualified = await post('<ser:getStatus><ser:ticket>1703154974517</ser:ticket></ser:getStatus>');
     expect(qualified.statusCode).to.equal(500);
     expect(qualified.body).to.contain('Unmarshalling Error: unexpected element (uri:"http://service.sunat.gob.pe", local:"ticket")');
