@@ -24,6 +24,8 @@ export interface Cdr {
   responseCode: string | null;
   description: string | null;
   notes: CdrNote[];
+  /** DocumentReference/DocumentDescription: for a despatch guide, the link SUNAT's QR must carry (printed guides). */
+  documentLink: string | null;
   /** True when the CDR carries an XMLDSig signature with a signature value (not verified: SUNAT beta signs with a dummy key). */
   signed: boolean;
   /** Name of the XML inside the zip, when read from one. */
@@ -74,6 +76,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
         const m = NOTE_CODE.exec(text);
         return m ? { code: m[1].padStart(4, '0'), text: m[2].trim() } : { code: null, text };
       }),
+      documentLink: textOf(childPath(documentResponse, [NS.cac, 'DocumentReference'], [NS.cbc, 'DocumentDescription'])),
       signed: !!signature && !!textOf(firstChild(signature, NS.ds, 'SignatureValue')),
       fileName,
       xml,
