@@ -13,6 +13,7 @@ import type { PrintedDocument } from './model';
 import { isSaleRoot, readSale } from './sale';
 
 export { CHECK_PAGE, type PaperFormat } from './layout';
+export { PRINTABLE_TYPES } from './labels';
 export { validateLogo, LOGO_TYPES, type LogoCheck } from './logo';
 export type { PrintedDocument } from './model';
 
@@ -41,9 +42,6 @@ const READERS: Reader[] = [
   { accepts: isSaleRoot, read: (root) => readSale(root) },
   { accepts: isDespatchRoot, read: (root, options) => readDespatch(root, options.despatchQrLink ?? null) },
 ];
-
-/** Whether chasqui prints this document type (summaries and voids have no printed representation). */
-export const PRINTABLE_TYPES = new Set(['01', '03', '07', '08', '09', '31']);
 
 export function readPrinted(xml: string, options: PrintOptions): PrintedDocument {
   const root = parseRoot(xml);

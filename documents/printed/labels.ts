@@ -16,6 +16,9 @@ export const TITLES: Record<string, { title: string; heading: string }> = {
   '40': { title: 'COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO', heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO' },
 };
 
+/** The types chasqui prints (a reader exists for them); summaries and voids have no printed representation. */
+export const PRINTABLE_TYPES: ReadonlySet<string> = new Set(['01', '03', '07', '08', '09', '31']);
+
 /** Catalog 06, as printed before the number. */
 const IDENTITY_LABELS: Record<string, string> = {
   '0': 'DOC. TRIB. NO DOM. SIN RUC',
