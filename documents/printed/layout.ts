@@ -216,7 +216,10 @@ class Printer {
       return;
     }
     const colWidth = (this.width - (columns - 1) * 12) / columns;
-    const labelWidth = 100;
+    // Two columns share a fixed label width; a single list fits its longest label (within reason).
+    this.font('bold');
+    const longest = Math.max(...facts.map((f) => this.doc.widthOfString(`${f.label}:`)));
+    const labelWidth = columns > 1 ? 100 : Math.min(220, Math.max(100, longest + 10));
     const heightOf = (fact: Fact) => {
       this.font('bold');
       const label = this.textHeight(`${fact.label}:`, labelWidth - 4);
