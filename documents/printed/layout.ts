@@ -47,6 +47,10 @@ class Printer {
   readonly paper: Paper;
   readonly ticket: boolean;
   y = 0;
+  /** Where content starts below the header of a fresh page. */
+  private contentTop = 0;
+  /** Measuring only: positions advance, nothing is drawn and no page is added. */
+  private dry = false;
   private readonly left: number;
   private readonly width: number;
 
@@ -88,13 +92,13 @@ class Printer {
 
   /** Text in a box, wrapped to `width`; returns its height. */
   private write(text: string, x: number, y: number, width: number, align: 'left' | 'right' | 'center' = 'left'): number {
-    this.doc.text(text, x, y, { width, align, lineGap: 0.5 });
+    if (!this.dry) this.doc.text(text, x, y, { width, align, lineGap: 0.5 });
     return this.textHeight(text, width);
   }
 
   /** Starts a page when `height` does not fit below the current position. */
   private ensure(height: number): void {
-    if (this.y + height > this.bottom) this.newPage();
+    if (!this.dry && this.y + height > this.bottom) this.newPage();
   }
 
   newPage(): void {
@@ -102,6 +106,7 @@ class Printer {
     this.y = this.paper.margin;
     this.drawMarks();
     this.header();
+    this.contentTop = this.y;
   }
 
   /** The diagonal words behind the content of every page, and a framed banner under the header. */
@@ -294,6 +299,7 @@ class Printer {
         if (this.y + height > this.bottom) {
           this.newPage();
           this.tableHeader();
+          this.font('regular');
         }
         this.y += this.write(row[mainIndex], this.left, this.y, this.width);
         this.y += this.write(detail, this.left, this.y, this.width, 'right') + 2;
@@ -303,6 +309,7 @@ class Printer {
       if (this.y + height > this.bottom) {
         this.newPage();
         this.tableHeader();
+        this.font('regular');
       }
       let x = this.left;
       row.forEach((cell, i) => {
@@ -375,7 +382,7 @@ class Printer {
     const qrHeight = qr.kind === 'pending' ? 0 : paper.qr;
     this.ensure(this.ticket ? qrHeight + textHeight + 6 : Math.max(qrHeight, textHeight) + 6);
     const top = this.y;
-    if (qr.kind !== 'pending') {
+    if (qr.kind !== 'pending' && !this.dry) {
       const x = this.ticket ? this.left + (this.width - paper.qr) / 2 : this.left;
       drawQr(this.doc, qr.text, x, top, paper.qr);
     }
@@ -411,6 +418,28 @@ class Printer {
     }
   }
 
+  /** Totals, words, legends, sections and QR: the end of the document. */
+  private tail(): void {
+    this.amounts();
+    if (this.printed.amountInWords) this.block([{ text: this.printed.amountInWords, bold: true }]);
+    this.block(this.printed.legends.map((text) => ({ text })));
+    this.sections();
+    this.closing();
+  }
+
+  /** On A4 the last page shows the totals with the QR: the tail moves to a new page whole when it does not fit. */
+  private keepTailTogether(): void {
+    if (this.ticket) return;
+    const start = this.y;
+    this.dry = true;
+    this.y = 0;
+    this.tail();
+    const height = this.y;
+    this.dry = false;
+    this.y = start;
+    if (height <= this.bottom - this.contentTop) this.ensure(height);
+  }
+
   render(): Promise<Buffer> {
     const chunks: Buffer[] = [];
     const done = new Promise<Buffer>((resolve, reject) => {
@@ -425,11 +454,8 @@ class Printer {
     this.facts(printed.facts);
     this.y += 6;
     this.table();
-    this.amounts();
-    if (printed.amountInWords) this.block([{ text: printed.amountInWords, bold: true }]);
-    this.block(printed.legends.map((text) => ({ text })));
-    this.sections();
-    this.closing();
+    this.keepTailTogether();
+    this.tail();
     this.finish();
     this.doc.end();
     return done;

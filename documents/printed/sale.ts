@@ -38,13 +38,14 @@ const DISCOUNT_CODES = new Set(['00', '01', '02', '03']);
 const PERCEPTION_CODES = new Set(['51', '52', '53']);
 
 const COLUMNS: Column[] = [
-  { header: 'Cant.', width: 0.08, align: 'right', ticket: 'detail' },
+  { header: 'Cant.', width: 0.07, align: 'right', ticket: 'detail' },
   { header: 'Unid.', width: 0.06, align: 'center', ticket: 'detail' },
   { header: 'Código', width: 0.1, align: 'left', ticket: 'hide' },
-  { header: 'Descripción', width: 0.42, align: 'left', ticket: 'main' },
-  { header: 'V. unitario', width: 0.11, align: 'right', ticket: 'detail' },
-  { header: 'P. unitario', width: 0.11, align: 'right', ticket: 'hide' },
-  { header: 'Importe', width: 0.12, align: 'right', ticket: 'detail' },
+  // Unit values keep up to 10 decimals as signed: their columns are wide enough for them on one line.
+  { header: 'Descripción', width: 0.37, align: 'left', ticket: 'main' },
+  { header: 'V. unitario', width: 0.13, align: 'right', ticket: 'detail' },
+  { header: 'P. unitario', width: 0.14, align: 'right', ticket: 'hide' },
+  { header: 'Importe', width: 0.13, align: 'right', ticket: 'detail' },
 ];
 
 const amountOf = (e: Element | null): string | null => text(e);
