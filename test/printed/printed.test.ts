@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { prepareDocument } from '../../documents';
 import { createSigner, generateTestCertificate, signXml, type Signer } from '../../documents/signing';
 import { Decimal } from '../../documents/decimal';
@@ -10,7 +9,7 @@ import { CHECK_PAGE, printDocument, readPrinted, validateLogo, type PrintOptions
 import { readCdrXml } from '../../authority/cdr';
 import { fixture } from '../support/documents';
 import { invoicePayload } from '../../bench/payloads';
-import { PdfFile, requirePdfTools } from '../support/pdf-tools';
+import { PdfFile, requirePdfTools, testPng as png } from '../support/pdf-tools';
 
 const GUIDE_CDR = path.resolve(__dirname, '../../sunat/samples/cdr/R-20000000001-09-T001-1.xml');
 
@@ -23,25 +22,6 @@ function signed(payload: unknown) {
 
 async function pdf(xml: string, options: PrintOptions, name = 'doc'): Promise<PdfFile> {
   return new PdfFile(await printDocument(xml, options), name);
-}
-
-/** A minimal valid PNG (grey w×h) written by hand, so the logo checks have real input. */
-function png(width: number, height: number, corrupt = false): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(corrupt && type === 'IDAT' ? 0 : crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 0; // greyscale
-  const raw = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => ((x + y) % 2 ? 40 : 220))])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 describe('printed representation (documents/printed): PDF read back with poppler and zbar', function () {

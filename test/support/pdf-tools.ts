@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 
 /** The Debian tools the printed-document tests read PDFs with; a missing one fails in one line naming its package. */
 const TOOLS: Record<string, string> = { pdftoppm: 'poppler-utils', pdftotext: 'poppler-utils', pdfinfo: 'poppler-utils', pdffonts: 'poppler-utils', pdfimages: 'poppler-utils', zbarimg: 'zbar-tools' };
@@ -65,4 +66,23 @@ export class PdfFile {
     if (run.status !== 0 && run.status !== 4) throw new Error(`zbarimg failed: ${run.stderr}`);
     return run.stdout.split('\n').filter(Boolean);
   }
+}
+
+/** A small valid PNG (grey w×h) written by hand, so logo checks have real input; `corrupt` breaks the IDAT CRC. */
+export function testPng(width: number, height: number, corrupt = false): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(corrupt && type === 'IDAT' ? 0 : crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth; colour type 0 (grey)
+  const raw = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => ((x + y) % 2 ? 40 : 220))])));
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
