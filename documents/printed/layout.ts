@@ -69,11 +69,14 @@ class Printer {
       margin: this.paper.margin,
       autoFirstPage: false,
       bufferPages: true,
+      // No default Helvetica: pdfkit would read and parse its AFM metrics for every document, unused.
+      font: null as unknown as string,
       info: { Title: `${printed.title} ${printed.id}`, Author: printed.issuer.name, Creator: 'chasqui', Producer: 'chasqui (pdfkit)', CreationDate: created },
     });
     const { regular, bold } = fonts();
     this.doc.registerFont('regular', regular as unknown as Buffer);
     this.doc.registerFont('bold', bold as unknown as Buffer);
+    this.doc.font('regular');
   }
 
   private get bottom(): number {
