@@ -24,6 +24,16 @@ const TRANSFER_REASONS: Record<string, string> = {
   '18': 'Traslado emisor itinerante CP',
 };
 const TRANSPORT_MODES: Record<string, string> = { '01': 'Transporte público', '02': 'Transporte privado' };
+/** `cbc:SpecialInstructions` indicators, as a reader of the guide says them. */
+const INDICATORS: Record<string, string> = {
+  SUNAT_Envio_IndicadorTransbordoProgramado: 'Transbordo programado',
+  SUNAT_Envio_IndicadorTrasladoVehiculoM1L: 'Traslado en vehículos de categoría M1 o L',
+  SUNAT_Envio_IndicadorRetornoVehiculoEnvaseVacio: 'Retorno del vehículo con envases o embalajes vacíos',
+  SUNAT_Envio_IndicadorRetornoVehiculoVacio: 'Retorno del vehículo vacío',
+  SUNAT_Envio_IndicadorPagadorFlete_Remitente: 'Pagador del flete: remitente',
+  SUNAT_Envio_IndicadorPagadorFlete_Subcontratador: 'Pagador del flete: subcontratador',
+  SUNAT_Envio_IndicadorPagadorFlete_Tercero: 'Pagador del flete: tercero',
+};
 
 const COLUMNS: Column[] = [
   { header: 'N°', width: 0.06, align: 'right', ticket: 'hide' },
@@ -49,7 +59,9 @@ function transportFacts(shipment: Element | null): Fact[] {
   if (carrier) {
     const name = text(at(carrier, 'cac:PartyLegalEntity', 'cbc:RegistrationName'));
     const mtc = text(at(carrier, 'cac:PartyLegalEntity', 'cbc:CompanyID'));
-    out.push({ label: 'Transportista', value: [carrierRuc && `RUC ${carrierRuc}`, name, mtc && `MTC ${mtc}`].filter(Boolean).join(' - ') });
+    // A 31's carrier is its issuer: the guide then carries only its MTC registration.
+    if (!carrierRuc && !name) out.push({ label: 'Registro MTC', value: mtc ?? '' });
+    else out.push({ label: 'Transportista', value: [carrierRuc && `RUC ${carrierRuc}`, name, mtc && `MTC ${mtc}`].filter(Boolean).join(' - ') });
   }
   const unit = at(shipment, 'cac:TransportHandlingUnit');
   const plates = [text(at(unit, 'cac:TransportEquipment', 'cbc:ID')), ...all(at(unit, 'cac:TransportEquipment'), 'cac:AttachedTransportEquipment').map((v) => text(at(v, 'cbc:ID')))];
@@ -96,7 +108,7 @@ export function readDespatch(root: Element, qrLink: string | null): PrintedDocum
         { label: 'Punto de llegada', value: place(at(shipment, 'cac:Delivery', 'cac:DeliveryAddress')) },
         ...transportFacts(shipment),
       ],
-      notes: all(shipment, 'cbc:SpecialInstructions').map((i) => text(i) ?? ''),
+      notes: all(shipment, 'cbc:SpecialInstructions').map((i) => INDICATORS[text(i) ?? ''] ?? text(i) ?? ''),
     },
   ];
   const sender = readParty(at(shipment, 'cac:Delivery', 'cac:Despatch', 'cac:DespatchParty'));

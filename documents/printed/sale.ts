@@ -183,7 +183,7 @@ function referenceSections(root: Element, currency: string): Section[] {
       facts: [
         ...billing.map((ref) => ({ label: TITLES[text(at(ref, 'cbc:DocumentTypeCode')) ?? '']?.title ?? 'Documento', value: text(at(ref, 'cbc:ID')) ?? '' })),
         ...(discrepancy
-          ? [{ label: `Motivo ${text(at(discrepancy, 'cbc:ResponseCode')) ?? ''}`.trim(), value: text(at(discrepancy, 'cbc:Description')) ?? '' }]
+          ? [{ label: 'Motivo', value: `${text(at(discrepancy, 'cbc:ResponseCode')) ?? ''} ${text(at(discrepancy, 'cbc:Description')) ?? ''}`.trim() }]
           : []),
       ],
     });

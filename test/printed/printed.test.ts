@@ -174,7 +174,7 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(text).to.contain('NOTA DE CRÉDITO ELECTRÓNICA').and.contain('FC01-1');
     expect(text).to.contain('Documento que modifica');
     expect(text).to.match(/FACTURA ELECTRÓNICA:\s+F001-1/);
-    expect(text).to.match(/Motivo 01:\s+Anulación de la operación/);
+    expect(text).to.match(/Motivo:\s+01 Anulación de la operación/);
   });
 
   it('prepayments (anticipos) and their document', async () => {
@@ -221,6 +221,8 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(file.qr()).to.deep.equal([]);
     const text = file.text();
     expect(text).to.contain('GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA');
+    expect(text).to.match(/Registro MTC:\s+0001234567/);
+    expect(text).to.contain('Pagador del flete: remitente').and.not.contain('SUNAT_Envio');
     expect(text.replace(/\s+/g, ' ')).to.contain('Guía pendiente de la constancia de SUNAT (CDR)');
   });
 
