@@ -4,7 +4,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { all, at, text } from '../xml/read';
-import { digestValue, formatDate, readParty, TITLES } from './labels';
+import { digestValue, formatDate, NO_PARTY, readParty, TITLES } from './labels';
 import type { Column, Fact, PrintedDocument, PrintedQr, Section } from './model';
 
 /** Catalog 20, with SUNAT's names. */
@@ -130,7 +130,7 @@ export function readDespatch(root: Element, qrLink: string | null): PrintedDocum
     docType,
     ...(TITLES[docType] ?? TITLES['09']),
     id: text(at(root, 'cbc:ID')) ?? '',
-    issuer: readParty(at(root, 'cac:DespatchSupplierParty', 'cac:Party'))!,
+    issuer: readParty(at(root, 'cac:DespatchSupplierParty', 'cac:Party')) ?? NO_PARTY,
     counterpart: (() => {
       const party = readParty(at(root, 'cac:DeliveryCustomerParty', 'cac:Party'));
       return party ? { label: 'Destinatario', party } : null;

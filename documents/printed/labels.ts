@@ -75,6 +75,9 @@ export const formatMoney = (currency: string, value: string): string => `${curre
 /** `15/03/2024` from `2024-03-15`. */
 export const formatDate = (iso: string): string => iso.split('-').reverse().join('/');
 
+/** A party the XML does not carry (an issuer's XML signed elsewhere may lack parts): printed blank, not a failure. */
+export const NO_PARTY: PrintedParty = { idLabel: null, idNumber: null, name: '' };
+
 /** A UBL party (`cac:Party`) as printed: identity document, legal name, trade name, address lines joined. */
 export function readParty(party: Element | null): PrintedParty | null {
   if (!party) return null;

@@ -6,7 +6,7 @@ import type { Element } from '@xmldom/xmldom';
 import { Decimal, money } from '../decimal';
 import { amountInWords } from '../tax/words';
 import { all, at, text } from '../xml/read';
-import { CURRENCY_LABELS, digestValue, formatAmount, formatDate, formatMoney, OPERATION_TYPES, readParty, TITLES } from './labels';
+import { CURRENCY_LABELS, digestValue, NO_PARTY, formatAmount, formatDate, formatMoney, OPERATION_TYPES, readParty, TITLES } from './labels';
 import type { AmountRow, Column, Fact, PrintedDocument, Section } from './model';
 
 const ROOTS: Record<string, { docType?: string; line: string; quantity: string; total: string }> = {
@@ -243,7 +243,7 @@ export function readSale(root: Element): PrintedDocument {
   const currency = text(at(root, 'cbc:DocumentCurrencyCode')) ?? 'PEN';
   const id = text(at(root, 'cbc:ID')) ?? '';
   const issueDate = text(at(root, 'cbc:IssueDate')) ?? '';
-  const issuer = readParty(at(root, 'cac:AccountingSupplierParty', 'cac:Party'))!;
+  const issuer = readParty(at(root, 'cac:AccountingSupplierParty', 'cac:Party')) ?? NO_PARTY;
   const customer = readParty(at(root, 'cac:AccountingCustomerParty', 'cac:Party'));
   const notes = all(root, 'cbc:Note');
   const legend = (code: string) => notes.find((n) => n.getAttribute('languageLocaleID') === code);

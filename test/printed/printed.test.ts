@@ -168,6 +168,25 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(text).to.match(/Bien o servicio \(catálogo 54\):\s+037/);
   });
 
+  it('percepción (operation 2001, when a document carries it): regime, base, amount and the total with it', () => {
+    const { xml } = signed(fixture('invoice-basic.json'));
+    // The XML shape SUNAT asks for (charge 51 and PaymentTerms "Percepcion"); the builder for 2001 is another issue's.
+    const edited = xml
+      .replace(
+        '<cac:TaxTotal>',
+        '<cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator><cbc:AllowanceChargeReasonCode>51</cbc:AllowanceChargeReasonCode>' +
+          '<cbc:MultiplierFactorNumeric>0.02</cbc:MultiplierFactorNumeric><cbc:Amount currencyID="PEN">2.36</cbc:Amount><cbc:BaseAmount currencyID="PEN">118.00</cbc:BaseAmount></cac:AllowanceCharge><cac:TaxTotal>',
+      )
+      .replace('<cac:PaymentTerms>', '<cac:PaymentTerms><cbc:ID>Percepcion</cbc:ID><cbc:Amount currencyID="PEN">120.36</cbc:Amount></cac:PaymentTerms><cac:PaymentTerms>');
+    const section = readPrinted(edited, { format: 'a4' }).sections.find((s) => s.title === 'Operación sujeta a percepción');
+    expect(section?.facts).to.deep.equal([
+      { label: 'Régimen (catálogo 53)', value: '51' },
+      { label: 'Base imponible', value: 'S/ 118.00' },
+      { label: 'Monto de la percepción', value: 'S/ 2.36' },
+      { label: 'Total incluida la percepción', value: 'S/ 120.36' },
+    ]);
+  });
+
   it('credit note: its title and the document it modifies with the reason', async () => {
     const { xml } = signed(fixture('credit-note-01.json'));
     const text = (await pdf(xml, { format: 'a4' })).text();
