@@ -143,12 +143,9 @@ class Printer {
     this.y += height + 6;
   }
 
-  private partyLines(party: PrintedParty): string[] {
-    return [
-      party.idNumber ? `${party.idLabel ?? 'Doc.'}: ${party.idNumber}` : null,
-      party.tradeName && party.tradeName !== party.name ? party.tradeName : null,
-      party.address ?? null,
-    ].filter((l): l is string => !!l);
+  /** The issuer's trade name (when not its legal name) and address, under its name. */
+  private issuerLines(party: PrintedParty): string[] {
+    return [party.tradeName && party.tradeName !== party.name ? party.tradeName : null, party.address ?? null].filter((l): l is string => !!l);
   }
 
   /** Logo and issuer on the left, the RUC/title/number box on the right (A4); stacked and centred on a ticket. */
@@ -164,7 +161,7 @@ class Printer {
       this.font('bold', 9);
       this.y += this.write(issuer.name, this.left, this.y, this.width, 'center');
       this.font('regular');
-      for (const line of this.partyLines(issuer).filter((l) => !l.startsWith('RUC'))) this.y += this.write(line, this.left, this.y, this.width, 'center');
+      for (const line of this.issuerLines(issuer)) this.y += this.write(line, this.left, this.y, this.width, 'center');
       this.y += 3;
       this.font('bold', 9);
       for (const line of [`RUC ${issuer.idNumber ?? ''}`, printed.title, printed.id]) this.y += this.write(line, this.left, this.y, this.width, 'center');
@@ -177,7 +174,7 @@ class Printer {
     const top = this.y;
     const boxWidth = 190;
     const boxX = this.left + this.width - boxWidth;
-    let x = this.left;
+    const x = this.left;
     const textWidth = this.width - boxWidth - 12;
     let y = top;
     if (this.options.logo) {
@@ -188,7 +185,7 @@ class Printer {
     this.font('bold', 11);
     y += this.write(issuer.name, x, y, textWidth);
     this.font('regular', 8);
-    for (const line of this.partyLines(issuer).filter((l) => !l.startsWith('RUC'))) y += this.write(line, x, y, textWidth);
+    for (const line of this.issuerLines(issuer)) y += this.write(line, x, y, textWidth);
     // The box: RUC, document title and number, as SUNAT's printed representations frame them.
     this.font('bold', 11);
     const lines = [`R.U.C. ${issuer.idNumber ?? ''}`, printed.title, printed.id];
@@ -196,7 +193,6 @@ class Printer {
     doc.save().lineWidth(1).strokeColor('black').roundedRect(boxX, top, boxWidth, boxHeight, 4).stroke().restore();
     let by = top + 6;
     for (const line of lines) by += this.write(line, boxX + 6, by, boxWidth - 12, 'center') + 3;
-    x = this.left;
     this.y = Math.max(y, top + boxHeight) + 8;
     this.font('bold', 8);
     this.y += this.write(printed.heading, x, this.y, this.width, 'center') + 6;
