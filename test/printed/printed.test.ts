@@ -58,6 +58,8 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(text).to.match(/Op\. gravadas\s+S\/ 2,320\.20/);
     expect(text).to.match(/Op\. exoneradas\s+S\/ 80\.00/);
     expect(text).to.match(/ICBPER\s+S\/ 1\.00/);
+    expect(text).to.match(/Op\. gratuitas\s+S\/ 30\.00/);
+    expect(text).to.match(/Descuentos\s+S\/ 270\.00/);
     expect(text).to.contain(amountInWords(new Decimal(prepared.totals!.PayableAmount), 'PEN'));
     expect(text).to.contain('SON DOS MIL SETECIENTOS NOVENTA Y OCHO CON 84/100 SOLES');
     expect(text).to.contain(`Valor resumen (hash): ${hash}`);
@@ -131,6 +133,30 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(last).to.match(new RegExp(`Importe total\\s+${total.replace(/[/.]/g, '\\$&')}`));
     expect(last).to.contain(amountInWords(new Decimal(prepared.totals!.PayableAmount), 'PEN'));
     expect(file.qr(pages)).to.have.length(1);
+  });
+
+  it('taxes by kind: every amount row is the signed total of its kind (ISC, IGV, IVAP, exoneradas, inafectas, exportación, other charges)', async () => {
+    const money = (currency: string, value: string) => `${currency === 'PEN' ? 'S/' : currency} ${value.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+    const cases: [string, string, (t: Record<string, string>) => string][] = [
+      ['invoice-isc-al-valor.json', 'ISC', (t) => t['TaxAmount.2000']],
+      ['invoice-isc-al-valor.json', 'IGV 18 %', (t) => t['TaxAmount.1000']],
+      ['invoice-igv-17-ivap.json', 'IVAP', (t) => t['TaxAmount.1016']],
+      ['invoice-igv-17-ivap.json', 'Op. gravadas IVAP', (t) => t.LineExtensionAmount],
+      ['invoice-igv-20-exonerado.json', 'Op. exoneradas', (t) => t.LineExtensionAmount],
+      ['invoice-igv-30-inafecto.json', 'Op. inafectas', (t) => t.LineExtensionAmount],
+      ['invoice-igv-40-exportacion.json', 'Op. exportación', (t) => t.LineExtensionAmount],
+      ['invoice-charge-global.json', 'Otros cargos', (t) => t.ChargeTotalAmount],
+    ];
+    for (const [name, label, expected] of cases) {
+      const { prepared, xml } = signed(fixture(name));
+      const currency = xml.includes('>USD</cbc:DocumentCurrencyCode>') ? 'USD' : 'PEN';
+      const row = readPrinted(xml, { format: 'a4' }).amounts.find((a) => a.label === label);
+      expect(row, `${name}: ${label}`).to.not.equal(undefined);
+      expect(row!.value, `${name}: ${label}`).to.equal(money(currency, expected(prepared.totals!)));
+      const text = (await pdf(xml, { format: 'a4' })).text();
+      expect(text, name).to.match(new RegExp(`${label.replace(/[.%]/g, '\\$&')}\\s+${row!.value.replace(/[/.$]/g, '\\$&')}`));
+      expect(text, name).to.contain(`Importe total`).and.contain(money(currency, prepared.totals!.PayableAmount));
+    }
   });
 
   it('prints the amount in words in every currency chasqui issues in (PEN, USD)', async () => {
