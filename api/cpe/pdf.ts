@@ -26,15 +26,15 @@ async function marksOf(deps: AppDeps, row: DocumentRow): Promise<Mark[]> {
   return marks;
 }
 
-/** A guide's QR link from its CDR; null while there is none (the PDF then says the guide is pending). */
-function despatchQrLink(row: DocumentRow): string | null {
+/** A guide's CDR with the QR link it carries; null while there is none (the PDF then says the guide is pending). */
+function despatchCdr(row: DocumentRow): { link: string | null } | null {
   if (!DESPATCH_TYPES.has(row.doc_type) || !row.cdr_zip) return null;
   const read = readCdrZip(Buffer.from(row.cdr_zip, 'base64'));
   if (!read.ok) {
     logger.warn({ externalId: row.id, reason: read.reason }, 'stored CDR unreadable; guide printed as pending');
     return null;
   }
-  return read.cdr.documentLink;
+  return { link: read.cdr.documentLink };
 }
 
 /**
@@ -53,7 +53,7 @@ export function pdfRouter(deps: AppDeps): Router {
       throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries and voids are not printed'] });
     }
     const logo = await findLogo(deps.db, row.company_id);
-    const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchQrLink: despatchQrLink(row) });
+    const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `attachment; filename="${row.filename}.pdf"`);
     ctx.body = pdf;

@@ -77,8 +77,8 @@ function transportFacts(shipment: Element | null): Fact[] {
   return out;
 }
 
-/** `qrLink`: what the CDR's DocumentReference/DocumentDescription holds; null while there is no CDR. */
-export function readDespatch(root: Element, qrLink: string | null): PrintedDocument {
+/** `cdr`: the link SUNAT's CDR carries for the QR (DocumentReference/DocumentDescription); null while there is no CDR. */
+export function readDespatch(root: Element, cdr: { link: string | null } | null): PrintedDocument {
   const docType = text(at(root, 'cbc:DespatchAdviceTypeCode')) ?? '09';
   const issueDate = text(at(root, 'cbc:IssueDate')) ?? '';
   const shipment = at(root, 'cac:Shipment');
@@ -123,9 +123,11 @@ export function readDespatch(root: Element, qrLink: string | null): PrintedDocum
     });
   }
   const note = text(at(root, 'cbc:Note'));
-  const qr: PrintedQr = qrLink
-    ? { kind: 'link', text: qrLink }
-    : { kind: 'pending', text: 'Guía pendiente de la constancia de SUNAT (CDR): el código QR se imprime cuando SUNAT la entrega.' };
+  const qr: PrintedQr = cdr?.link
+    ? { kind: 'link', text: cdr.link }
+    : cdr
+      ? { kind: 'pending', text: 'La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR: consulte la guía en SUNAT por su número.' }
+      : { kind: 'pending', text: 'Guía pendiente de la constancia de SUNAT (CDR): el código QR se imprime cuando SUNAT la entrega.' };
   return {
     docType,
     ...(TITLES[docType] ?? TITLES['09']),

@@ -29,8 +29,11 @@ export interface PrintOptions {
   format: PaperFormat;
   marks?: Mark[];
   logo?: Buffer | null;
-  /** Despatch guides: the link of SUNAT's CDR (DocumentReference/DocumentDescription); null while there is no CDR. */
-  despatchQrLink?: string | null;
+  /**
+   * Despatch guides: SUNAT's CDR, or null while there is none (the guide then says it is pending); `link` is its
+   * DocumentReference/DocumentDescription, the QR's content.
+   */
+  despatchCdr?: { link: string | null } | null;
 }
 
 interface Reader {
@@ -40,7 +43,7 @@ interface Reader {
 
 const READERS: Reader[] = [
   { accepts: isSaleRoot, read: (root) => readSale(root) },
-  { accepts: isDespatchRoot, read: (root, options) => readDespatch(root, options.despatchQrLink ?? null) },
+  { accepts: isDespatchRoot, read: (root, options) => readDespatch(root, options.despatchCdr ?? null) },
 ];
 
 export function readPrinted(xml: string, options: PrintOptions): PrintedDocument {

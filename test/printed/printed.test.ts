@@ -246,7 +246,7 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(link).to.equal('https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx');
     const { xml, hash } = signed(fixture('gre-09-venta-privado.json'));
     for (const format of ['a4', 'ticket'] as const) {
-      const file = await pdf(xml, { format, despatchQrLink: link });
+      const file = await pdf(xml, { format, despatchCdr: { link } });
       expect(file.qr(), format).to.deep.equal([link]);
       const text = file.text().replace(/\s+/g, ' ');
       expect(text).to.contain('GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA').and.contain('T001-102');
@@ -260,9 +260,12 @@ describe('printed representation (documents/printed): PDF read back with poppler
     }
   });
 
-  it('despatch guide without its CDR: no QR, the PDF says it is pending', async () => {
+  it('despatch guide without its CDR: no QR, the PDF says it is pending (or, with a CDR without link, says so)', async () => {
     const { xml } = signed(fixture('gre-31-basico.json'));
-    const file = await pdf(xml, { format: 'a4', despatchQrLink: null });
+    const without = await pdf(xml, { format: 'a4', despatchCdr: { link: null } });
+    expect(without.qr()).to.deep.equal([]);
+    expect(without.text().replace(/\s+/g, ' ')).to.contain('La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR');
+    const file = await pdf(xml, { format: 'a4', despatchCdr: null });
     expect(file.qr()).to.deep.equal([]);
     const text = file.text();
     expect(text).to.contain('GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA');
