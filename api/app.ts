@@ -10,10 +10,12 @@ import { openApiRouter } from './openapi';
 import { cpeRouter } from './cpe/routes';
 import { voidRouter } from './cpe/void';
 import { webhooksRouter } from './webhooks/routes';
+import { pdfRouter } from './cpe/pdf';
+import { logoRouter } from './companies/logo';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), companiesRouter(deps), cpeRouter(deps), voidRouter(deps), webhooksRouter(deps), openApiRouter()];
+  return [healthRouter(deps), companiesRouter(deps), cpeRouter(deps), voidRouter(deps), pdfRouter(deps), logoRouter(deps), webhooksRouter(deps), openApiRouter()];
 }
 
 /** The Koa application: cross-cutting middleware first, then the routers. */

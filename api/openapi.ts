@@ -88,6 +88,11 @@ const documentSchema = obj({
   hash: str(),
   issued_at: dateTime,
   resolved_at: nullable(dateTime),
+  links: obj({
+    xml: str({ format: 'uri-reference' }),
+    cdr: nullable(str({ format: 'uri-reference' })),
+    pdf: nullable(str({ format: 'uri-reference', description: 'null for summaries and voids, which have no printed representation' })),
+  }),
 });
 const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };
 const legacyResponse = obj({
@@ -158,6 +163,8 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'The company or document does not exist',
   409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
+  413: 'The body is larger than the limit',
+  415: 'The body has a Content-Type the operation does not take',
   429: 'Rate limit exceeded; see Retry-After',
 };
 
@@ -409,6 +416,32 @@ export function openApiDocument() {
           [404, 422],
         ),
       },
+      '/v1/companies/{ruc}/logo': {
+        parameters: [rucParameter],
+        put: managed(
+          {
+            summary: 'Store (or replace) the logo printed on the company documents: the image as the body, PNG or JPEG',
+            operationId: 'put-logo',
+            requestBody: {
+              required: true,
+              content: { 'image/png': { schema: str({ contentMediaType: 'image/png' }) }, 'image/jpeg': { schema: str({ contentMediaType: 'image/jpeg' }) } },
+            },
+            responses: {
+              200: ok('Stored', obj({ logo: obj({ content_type: enumOf(['image/png', 'image/jpeg']), bytes: { type: 'integer' }, width: { type: 'integer' }, height: { type: 'integer' }, updated_at: dateTime }) })),
+            },
+          },
+          [404, 413, 415, 422],
+        ),
+        get: managed(
+          {
+            summary: 'The stored logo',
+            operationId: 'get-logo',
+            responses: { 200: { description: 'The image', content: { 'image/png': { schema: str() }, 'image/jpeg': { schema: str() } } } },
+          },
+          [404, 422],
+        ),
+        delete: managed({ summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } }, [404, 422]),
+      },
       '/v1/cpe': {
         post: signing({
           summary: 'Issue a document: validate, sign, queue (202 with the signed XML); response mode wait: 200 with the verdict',
@@ -434,6 +467,24 @@ export function openApiDocument() {
       '/v1/cpe/{external_id}': {
         parameters: [externalIdParameter],
         get: signing({ summary: 'The document and its result (200 even when rejected)', operationId: 'get-document', responses: { 200: documentAnswer('Document') } }, [404]),
+      },
+      '/v1/cpe/{external_id}/pdf': {
+        parameters: [externalIdParameter],
+        get: signing(
+          {
+            summary: 'The printed representation (PDF) of an invoice, receipt, note or despatch guide, rendered from the signed XML',
+            operationId: 'get-document-pdf',
+            parameters: [{ name: 'format', in: 'query', required: false, schema: { ...enumOf(['a4', 'ticket']), default: 'a4' }, description: 'a4, or ticket: an 80 mm roll as tall as the content' }],
+            responses: {
+              200: {
+                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf)',
+                headers: { 'Content-Disposition': { schema: str({ examples: ['attachment; filename="20123456786-01-F001-245.pdf"'] }) } },
+                content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
+              },
+            },
+          },
+          [404, 422],
+        ),
       },
       '/v1/cpe/{external_id}/send': {
         parameters: [externalIdParameter],

@@ -39,6 +39,8 @@ export interface Cdr {
   responseCode: string | null;
   description: string | null;
   notes: CdrNote[];
+  /** DocumentReference/DocumentDescription: for a despatch guide, the link SUNAT's QR must carry (printed guides). */
+  documentLink: string | null;
   /** True when the CDR carries an XMLDSig signature with a signature value (whether it verifies: `signature`). */
   signed: boolean;
   /** The signature's algorithms and its verification; null when the CDR carries none. */
@@ -113,6 +115,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
         const m = NOTE_CODE.exec(text);
         return m ? { code: m[1].padStart(4, '0'), text: m[2].trim() } : { code: null, text };
       }),
+      documentLink: textOf(childPath(documentResponse, [NS.cac, 'DocumentReference'], [NS.cbc, 'DocumentDescription'])),
       signed,
       signature: signed ? checkCdrSignature(signature!, xml) : null,
       fileName,

@@ -41,6 +41,8 @@ export interface Config {
   startSimulator: boolean;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
+  /** Largest logo accepted by PUT /v1/companies/{ruc}/logo: every PDF of the company embeds it. */
+  logoMaxBytes: number;
   issuing: {
     /** Thousandths of a plan 01 signature that signing with the company's own certificate consumes (1000 = one). */
     ownCertificateUnits: number;
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
     },
     certificateMaxBytes: int(env, 'CHASQUI_CERTIFICATE_MAX_BYTES', 64 * 1024),
+    logoMaxBytes: int(env, 'CHASQUI_LOGO_MAX_BYTES', 256 * 1024),
     issuing: {
       ownCertificateUnits: int(env, 'CHASQUI_OWN_CERTIFICATE_UNITS', 500),
       plan02ValidityDays: int(env, 'CHASQUI_PLAN02_VALIDITY_DAYS', 365),

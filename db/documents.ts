@@ -1,6 +1,7 @@
 import type { Db } from './knex';
 import type { Knex } from 'knex';
 import { isResolvedStatus, type DocStatus } from '../workflows/document-types';
+import { PRINTABLE_TYPES } from '../documents/printed/labels';
 
 /** Spec 2.5 `status_code`: `09` is the spec's rejected; the rest are chasqui's (docs/issuing.md). */
 export const STATUS_CODES: Record<DocStatus, string> = {
@@ -172,5 +173,11 @@ export function toApiDocument(row: DocumentRow) {
     hash: row.hash,
     issued_at: row.created_at.toISOString(),
     resolved_at: row.resolved_at ? row.resolved_at.toISOString() : null,
+    // Paths under the API's base URL: the signed XML, the CDR once there is one, the PDF for printable types.
+    links: {
+      xml: `/v1/cpe/${row.id}/xml`,
+      cdr: row.cdr_zip ? `/v1/cpe/${row.id}/cdr` : null,
+      pdf: PRINTABLE_TYPES.has(row.doc_type) ? `/v1/cpe/${row.id}/pdf` : null,
+    },
   };
 }

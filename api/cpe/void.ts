@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import Joi from 'joi';
-import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors';
-import { authenticate, authOf, requireScope } from '../auth';
+import { ApiError, badRequest, conflict, notFound } from '../errors';
+import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { validate } from '../companies/schemas';
 import { COMPANY_SCOPE } from '../../db/tokens';
@@ -15,6 +14,7 @@ import { readSignedSale, voidedPayload } from '../../documents/summaries/from-si
 import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../core/signing-keys';
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
+import { ownDocument } from './own-document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 
 /** SUNAT's VoidReasonDescription holds at most 100 characters. */
@@ -29,7 +29,7 @@ export function voidRoute(doc: Pick<DocumentRow, 'doc_type' | 'series'>): 'rc' |
 }
 
 /** The void as the API shows it: `pending` (waiting for the next daily summary), `sent`, or the verdict of what carried it. */
-async function presentVoid(deps: AppDeps, row: VoidRow) {
+export async function presentVoid(deps: AppDeps, row: VoidRow) {
   const carrier = row.via === 'ra' ? row.voided_by && (await findDocument(deps.db, row.voided_by)) : await voidSummaryOf(deps.db, row.document_id);
   const live = carrier && !(row.via === 'rc' && carrier.status === 'rejected');
   return {
@@ -65,13 +65,6 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
   const router = new Router();
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
 
-  async function ownDocument(ctx: Context): Promise<DocumentRow> {
-    const doc = await findDocument(deps.db, String(ctx.params.external_id));
-    if (!doc) throw notFound(`No document ${ctx.params.external_id}`);
-    if (doc.company_id !== authOf(ctx).companyId) throw forbidden('The document belongs to another company');
-    return doc;
-  }
-
   /** The signed ra voiding `doc`, numbered inside the void's transaction. */
   function voidedDocument(doc: DocumentRow, company: CompanyRow, reason: string) {
     return async (trx: Parameters<typeof nextVoidedSequence>[0]): Promise<NewDocument> => {
@@ -95,7 +88,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
   }
 
   router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
-    const doc = await ownDocument(ctx);
+    const doc = await ownDocument(deps, ctx);
     const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
     const company = (await findCompanyById(deps.db, doc.company_id))!;
     const via = voidRoute(doc);
@@ -128,7 +121,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
   });
 
   router.get('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
-    const doc = await ownDocument(ctx);
+    const doc = await ownDocument(deps, ctx);
     const row = await findVoid(deps.db, doc.id);
     if (!row) throw notFound(`No void was requested for ${doc.filename}`);
     ctx.body = { success: true, message: `Void of ${doc.filename}`, data: { void: await presentVoid(deps, row) } };

@@ -10,12 +10,12 @@ const ISSUE_PATHS = /^\/(v1\/cpe|api\/cpe\/enviar)\/?$/;
 
 /**
  * Reads JSON bodies. The raw text stays on `ctx.state.rawBody` (idempotency compares it); malformed JSON is a 422
- * naming line and column. Multipart requests are left to the route that expects them.
+ * naming line and column. Multipart and image bodies (certificate, logo) are left to the route that expects them.
  */
 export function jsonBody(limit = DEFAULT_LIMIT) {
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     const startedAt = Date.now();
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart')) return next();
+    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart') || ctx.is('image/*')) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
     const chunks: Buffer[] = [];

@@ -4,12 +4,10 @@
  * customer, totals, taxes, currency and, for notes, the referenced document. No I/O: XML text in, payload out; the
  * payloads then go through `prepareDocument` like any integrator's rc or ra.
  */
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { Element } from '@xmldom/xmldom';
+import { at, CAC, children, parseRoot, text } from '../xml/read';
 import { Decimal, money } from '../decimal';
 import { IDENTITY_DOC_TYPES } from '../input/parties';
-
-const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
-const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 
 /** Header tax subtotals (catalog 05) → the rc line bucket their taxable amount and their tax amount go to. */
 const SCHEMES: Record<string, { base?: RcBucket; tax?: RcBucket }> = {
@@ -41,27 +39,6 @@ export interface SignedSale {
   totals: Partial<Record<RcBucket, string>>;
 }
 
-function children(parent: Element, ns: string, name: string): Element[] {
-  const out: Element[] = [];
-  for (let n = parent.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name) out.push(n as Element);
-  }
-  return out;
-}
-
-/** First element down a path of `cac:`/`cbc:` steps (`cbc:` for the last one when it is a leaf). */
-function at(parent: Element | null, ...steps: string[]): Element | null {
-  let current = parent;
-  for (const step of steps) {
-    if (!current) return null;
-    const [prefix, name] = step.split(':');
-    current = children(current, prefix === 'cbc' ? CBC : CAC, name)[0] ?? null;
-  }
-  return current;
-}
-
-const text = (e: Element | null): string | null => e?.textContent?.trim() || null;
-
 function required(e: Element | null, what: string): string {
   const value = text(e);
   if (value === null) throw new Error(`signed document has no ${what}`);
@@ -72,8 +49,7 @@ const DOC_TYPES: Record<string, SignedSale['docType'] | undefined> = { CreditNot
 
 /** Reads a signed invoice, receipt or note (UBL 2.1 as chasqui builds it). Throws on anything else: a stored document is trusted input. */
 export function readSignedSale(xml: string): SignedSale {
-  const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
-  if (!root) throw new Error('signed document is not XML');
+  const root = parseRoot(xml);
   const docType = root.localName === 'Invoice' ? (text(at(root, 'cbc:InvoiceTypeCode')) as SignedSale['docType']) : DOC_TYPES[root.localName ?? ''];
   if (docType !== '01' && docType !== '03' && docType !== '07' && docType !== '08') throw new Error(`not an invoice, receipt or note: ${root.localName}`);
 

@@ -43,6 +43,13 @@ describe('authority CDR reader on SUNAT and OSE recorded CDRs', () => {
     expect(cdr.notes[2].text).to.contain('código de local anexo');
   });
 
+  it("reads a despatch guide's QR link (DocumentReference/DocumentDescription) and none from a sale's CDR", () => {
+    expect(cdrOf('R-20000000001-09-T001-1.xml').documentLink).to.equal(
+      'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    );
+    expect(cdrOf('efact_cdr1.xml').documentLink).to.equal(null);
+  });
+
   it('reads the default-namespace OSE style (efact)', () => {
     const cdr = cdrOf('efact_cdr1.xml');
     expect(cdr).to.deep.include({

@@ -1,0 +1,66 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps';
+import { ApiError, badRequest, notFound } from '../errors';
+import { authenticate, requireScope } from '../auth';
+import { rateLimit } from '../middleware/rate-limit';
+import { ACCOUNT_SCOPE } from '../../db/tokens';
+import { deleteLogo, findLogo, saveLogo } from '../../db/logos';
+import { LOGO_TYPES, validateLogo } from '../../documents/printed';
+import { loadCompany } from './routes';
+
+/** The raw body, refused past `maxBytes` without reading the rest. */
+async function readImage(ctx: Context, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new ApiError(413, `The logo is larger than ${maxBytes} bytes`, { errors: { logo: [`at most ${maxBytes} bytes`] } });
+  if (Number(ctx.get('Content-Length') || 0) > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `PUT /v1/companies/{ruc}/logo` (the image as the body, Content-Type image/png or image/jpeg), `GET` (the stored
+ * image) and `DELETE`, with the account token. Printed documents (GET /v1/cpe/{id}/pdf) carry the logo.
+ */
+export function logoRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1/companies' });
+  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+
+  router.put('/:ruc/logo', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    const declared = ctx.get('Content-Type').split(';')[0].trim().toLowerCase();
+    if (!(LOGO_TYPES as readonly string[]).includes(declared)) {
+      throw new ApiError(415, `Send the logo as the body with Content-Type ${LOGO_TYPES.join(' or ')} (got ${declared || 'none'})`);
+    }
+    const image = await readImage(ctx, deps.config.logoMaxBytes);
+    const check = validateLogo(image, declared, deps.config.logoMaxBytes);
+    if (!check.ok) throw badRequest(`The logo cannot be used: ${check.reason}`, { logo: [check.reason] });
+    const row = await saveLogo(deps.db, { company_id: company.id, content_type: check.type, image, width: check.width, height: check.height });
+    ctx.body = {
+      success: true,
+      message: `Logo of ${company.ruc} stored; its printed documents carry it from now on`,
+      data: { logo: { content_type: row.content_type, bytes: image.length, width: row.width, height: row.height, updated_at: row.updated_at.toISOString() } },
+    };
+  });
+
+  router.get('/:ruc/logo', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    const logo = await findLogo(deps.db, company.id);
+    if (!logo) throw notFound(`Company ${company.ruc} has no logo`);
+    ctx.type = logo.content_type;
+    ctx.body = logo.image;
+  });
+
+  router.delete('/:ruc/logo', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    if (!(await deleteLogo(deps.db, company.id))) throw notFound(`Company ${company.ruc} has no logo`);
+    ctx.body = { success: true, message: `Logo of ${company.ruc} removed` };
+  });
+
+  return router;
+}
