@@ -9,6 +9,8 @@ import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoin
 export interface Config {
   port: number;
   host: string;
+  /** Port of `chasqui worker`'s own GET /metrics (the API serves its metrics on its own port). */
+  metricsPort: number;
   databaseUrl: string | null;
   /** Port of the embedded PostgreSQL that `chasqui start` runs when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
@@ -88,6 +90,7 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int(env, 'PORT', 3000),
+    metricsPort: int(env, 'CHASQUI_METRICS_PORT', 9464),
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),

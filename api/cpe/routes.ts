@@ -14,6 +14,7 @@ import { issueDocument } from './issue';
 import { createKeyResolver } from '../../core/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
+import { ownDocumentOf } from './own-document';
 
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
@@ -37,13 +38,7 @@ export function cpeRouter(deps: AppDeps): Router {
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
   const waitMs = () => deps.config.issuing.waitTimeoutSeconds * 1000;
 
-  /** The caller's document named in the path: 404 unknown (or not an id at all), 403 another company's. */
-  async function ownDocument(ctx: Context): Promise<DocumentRow> {
-    const row = await findDocument(deps.db, String(ctx.params.external_id));
-    if (!row) throw notFound(`No document ${ctx.params.external_id}`);
-    if (row.company_id !== authOf(ctx).companyId) throw forbidden('The document belongs to another company');
-    return row;
-  }
+  const ownDocument = (ctx: Context) => ownDocumentOf(deps, ctx);
 
   router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
