@@ -23,6 +23,8 @@ export interface Config {
     /** Port of the dev server that `chasqui start` runs when TEMPORAL_ADDRESS is unset. */
     port: number;
     uiPort: number;
+    /** The Temporal UI's address, for links support staff follow (TEMPORAL_UI_URL; npm start's own UI otherwise). */
+    uiUrl: string | null;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bin: str(env, 'TEMPORAL_BIN'),
       port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
+      uiUrl: str(env, 'TEMPORAL_UI_URL'),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -141,3 +141,14 @@ export function findUnnotifiedResolutions(db: Db, event: string, olderThanSecond
     .orderBy('created_at')
     .limit(limit);
 }
+
+/** Documents whose latest delivery (original or redelivery) failed after `since`, newest first: `chasqui support redeliver`. */
+export async function listFailedDeliveries(db: Db, filter: { ruc?: string; since: Date; limit: number }): Promise<string[]> {
+  const q = db('webhook_deliveries as w')
+    .distinctOn('w.document_id')
+    .select('w.document_id', 'w.status', 'w.completed_at')
+    .orderBy([{ column: 'w.document_id' }, { column: 'w.created_at', order: 'desc' }]);
+  if (filter.ruc) q.join('companies as c', 'c.id', 'w.company_id').where('c.ruc', filter.ruc);
+  const latest = db.from(q.as('latest')).where('status', 'failed').where('completed_at', '>=', filter.since).orderBy('completed_at', 'desc').limit(filter.limit).pluck('document_id');
+  return latest;
+}

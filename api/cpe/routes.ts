@@ -9,7 +9,7 @@ import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, releaseForSending, toApiDocument, type DocumentRow } from '../../db/documents';
 import { holdForSending } from '../../db/issuing';
 import { logger } from '../../core/logger';
-import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
+import { resendRefusal, signalDocumentWorkflow, signalOrStart } from '../../workflows/document-client';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../core/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
@@ -19,16 +19,6 @@ import { ownDocumentOf } from './own-document';
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
   ctx.body = { success: true, message, data: { document: toApiDocument(row) } };
-}
-
-/** Why `resend` does not apply to a document, or null when it does (docs/issuing.md). */
-function resendRefusal(row: DocumentRow): string | null {
-  if (row.resolved) return `Document ${row.filename} is already ${row.status}; a resolved document is not sent again`;
-  if (row.status === 'to_send') return `Document ${row.filename} has not been sent yet: use POST /v1/cpe/${row.id}/send`;
-  if (row.status === 'to_summarize') return `Document ${row.filename} is reported by the daily summary, not sent on its own`;
-  if (row.status === 'registered') return `Document ${row.filename} was received with ticket ${row.ticket}; its verdict is being polled`;
-  if (row.status === 'queued' && !row.result) return `Document ${row.filename} is being sent now; there is nothing to resend yet`;
-  return null;
 }
 
 /** `/v1/cpe` (spec 2.3–2.5, 4) and the legacy `POST /api/cpe/enviar` (spec 9), all with a company signing token. */
@@ -90,9 +80,7 @@ export function cpeRouter(deps: AppDeps): Router {
     const refusal = resendRefusal(row);
     if (refusal) throw conflict(refusal);
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
-    if (!(await signalDocumentWorkflow(deps.temporal, row.id, 'resend'))) {
-      await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row);
-    }
+    await signalOrStart(deps.temporal, deps.config.temporal.taskQueue, row, 'resend');
     documentAnswer(ctx, 202, `Document ${row.filename} will be sent again (same signed XML, no new signature, no quota)`, row);
   });
 
