@@ -56,4 +56,4 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-export const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString().replace('.000Z', 'Z') : '-');
+export const iso = (d: Date | null | undefined) => (d ? `${new Date(d).toISOString().slice(0, 19).replace('T', ' ')}Z` : '-');
