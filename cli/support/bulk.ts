@@ -90,7 +90,7 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   const progress = new Progress(io.stderr, todo.length);
   const intervalMs = 1000 / o.rate;
   try {
-    for (const item of todo) {
+    for (const [index, item] of todo.entries()) {
       if (stop) break;
       const started = Date.now();
       try {
@@ -110,7 +110,7 @@ export async function runBulk(o: BulkOptions): Promise<number> {
       await recordSupportAction(o.db, { documentId: item.doc.id, operator: o.operator, action: o.action.name, result: item.outcome, detail: item.detail });
       progress.tick(item.outcome);
       const wait = intervalMs - (Date.now() - started);
-      if (wait > 0 && !stop) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0 && !stop && index < todo.length - 1) await new Promise((r) => setTimeout(r, wait));
     }
   } finally {
     process.off('SIGINT', onSigint);

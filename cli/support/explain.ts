@@ -7,6 +7,7 @@ export const REASONS = {
   timeout: 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
   ticket: 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
   connection: 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
+  not_received: 'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
   unreadable: 'the authority answered but the answer could not be processed: `recheck` queries the real state',
   not_started: 'committed but its workflow never started: the sweeper starts it within a minute',
   sending: 'being sent now (no attempt finished yet)',
@@ -24,6 +25,7 @@ export function reasonOf(doc: Pick<ListedDocument, 'status' | 'result' | 'workfl
   if (origin === 'timeout') return 'timeout';
   if (origin === 'system') return 'unreadable';
   if (origin === 'connection') return 'connection';
+  if (doc.result?.reached_sunat === false) return 'not_received';
   if (!doc.workflow_started_at) return 'not_started';
   return 'sending';
 }

@@ -5,6 +5,8 @@ import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
+import { markResolutionNotified, openOriginalDelivery } from '../../db/webhooks';
+import { companyWithWebhook, eventually, localTlsCertificate, resolvedDocument, startReceiver, type TlsFiles } from '../webhooks/support';
 
 const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
 
@@ -25,6 +27,7 @@ describe('chasqui support (CLI processes against the real stack)', function () {
   let env: NodeJS.ProcessEnv;
   let accepted: DocumentRow;
   let stuckDoc: DocumentRow;
+  let tls: TlsFiles;
 
   function support(...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
@@ -36,7 +39,8 @@ describe('chasqui support (CLI processes against the real stack)', function () {
 
   before(async function () {
     this.timeout(180_000);
-    s = await startIssuingStack();
+    tls = localTlsCertificate();
+    s = await startIssuingStack({ webhookAllowPrivate: true, webhookCaFile: tls.certFile });
     env = {
       ...process.env,
       DATABASE_URL: await testDatabaseUrl(),
@@ -125,7 +129,7 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     }
     await until(s.stack, stuckDoc.id, ['accepted']);
 
-    // Safe to run twice: the resolved document is left alone, and that is recorded too.
+    // Safe to run twice: the resolved document is left alone.
     const again = await support('recheck', stuckDoc.id, '--yes', '--operator', 'alice');
     expect(again.code).to.equal(0);
     expect(again.stdout).to.match(/nothing to recheck|1 skipped/);
@@ -136,6 +140,33 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     expect(find.stdout).to.match(/verdict\s+accepted/);
     const audit = await listSupportActions(s.stack.db, stuckDoc.id);
     expect(audit[0]).to.include({ operator: 'alice', action: 'recheck', result: 'done' });
+  });
+
+  it('redeliver: after the customer endpoint is back, failed notices go again as new deliveries', async () => {
+    const receiver = await startReceiver(tls);
+    try {
+      const { company: hooked } = await companyWithWebhook(s.stack.db, s.stack.secrets, receiver.url);
+      // As the delivery workflow leaves a notice after its 5 attempts failed.
+      const doc = await resolvedDocument(s.stack.db, hooked, 7);
+      await markResolutionNotified(s.stack.db, doc.id, 'cpe.resolved');
+      const original = await openOriginalDelivery(s.stack.db, doc, 'cpe.resolved');
+      await s.stack.db('webhook_deliveries').where({ id: original.id }).update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now(), last_error: 'connect ECONNREFUSED' });
+
+      const dry = JSON.parse((await support('redeliver', '--ruc', hooked.ruc, '--failed-since', '1h', '--dry-run', '--json')).stdout);
+      expect(dry.items.map((i: { external_id: string; outcome: string }) => [i.external_id, i.outcome])).to.deep.equal([[doc.id, 'would']]);
+      expect(receiver.requests).to.have.length(0);
+
+      const run = await support('redeliver', '--ruc', hooked.ruc, '--failed-since', '1h', '--yes', '--operator', 'bob');
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout).to.match(/redeliver finished: 1 done/);
+      const received = await eventually(() => receiver.requests[0]);
+      expect(received.headers['x-entrega']).to.be.a('string').and.not.equal(original.id);
+      const find = await support('find', doc.id);
+      expect(find.stdout).to.match(/webhook redelivery/);
+      expect(find.stdout).to.match(/support redeliver\s+by bob: done — new delivery/);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('prints help with examples and exit codes, without a database', async () => {
