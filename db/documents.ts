@@ -235,7 +235,8 @@ const LIST_COLUMNS = [
 export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'>;
 
 /**
- * Documents newest first (created_at, then id), `limit` of them after the `before` document. The cursor is compared
+ * Documents newest first (created_at, then id; issue_date first when a date range is given), `limit` of them after the
+ * `before` document. The cursor is compared
  * as a row value read in SQL, so microsecond timestamps survive and documents added meanwhile never shift a page.
  */
 export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDocument[]> {
@@ -252,8 +253,11 @@ export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDoc
   if (filter.customerDoc) q.where('customer_doc', filter.customerDoc);
   if (filter.createdBefore) q.where('created_at', '<', filter.createdBefore);
   if (filter.ids) q.whereIn('id', filter.ids);
-  if (filter.before) q.whereRaw('(created_at, id) < (select created_at, id from documents where id = ?)', [filter.before]);
-  return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit) as Promise<ListedDocument[]>;
+  // With an issue-date range the list runs by issue date (then issue instant): a page is then one range of the
+  // (company, issue_date desc, created_at desc, id desc) index however far back the range lies.
+  const order = filter.issuedFrom || filter.issuedTo ? ['issue_date', 'created_at', 'id'] : ['created_at', 'id'];
+  if (filter.before) q.whereRaw(`(${order.join(', ')}) < (select ${order.join(', ')} from documents where id = ?)`, [filter.before]);
+  return q.orderBy(order.map((column) => ({ column, order: 'desc' as const }))).limit(filter.limit) as Promise<ListedDocument[]>;
 }
 
 /**

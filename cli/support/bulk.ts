@@ -81,9 +81,11 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   }
 
   let stop = false;
+  let wake = () => {};
   const onSigint = () => {
     if (stop) process.exit(EXIT.interrupted);
     stop = true;
+    wake();
     io.stderr.write('\nstopping after the document in flight (Ctrl-C again to quit at once)\n');
   };
   process.on('SIGINT', onSigint);
@@ -110,7 +112,12 @@ export async function runBulk(o: BulkOptions): Promise<number> {
       await recordSupportAction(o.db, { documentId: item.doc.id, operator: o.operator, action: o.action.name, result: item.outcome, detail: item.detail });
       progress.tick(item.outcome);
       const wait = intervalMs - (Date.now() - started);
-      if (wait > 0 && !stop && index < todo.length - 1) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0 && !stop && index < todo.length - 1) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          wake = () => (clearTimeout(timer), resolve());
+        });
+      }
     }
   } finally {
     process.off('SIGINT', onSigint);
@@ -173,7 +180,7 @@ function report(o: BulkOptions, items: Item[], interrupted: boolean, headline: s
 class Progress {
   private done = 0;
   private readonly counts: Record<string, number> = {};
-  private readonly started = Date.now();
+  private firstTick = 0;
   private lastLine = 0;
   constructor(
     private readonly out: { write(text: string): unknown; isTTY?: boolean },
@@ -184,6 +191,7 @@ class Progress {
     this.done++;
     this.counts[outcome] = (this.counts[outcome] ?? 0) + 1;
     const now = Date.now();
+    if (this.done === 1) this.firstTick = now;
     if (this.out.isTTY) this.out.write(`\r${this.line()}\u001b[K`);
     else if (now - this.lastLine >= 2000 || this.done === this.total) {
       this.lastLine = now;
@@ -196,13 +204,14 @@ class Progress {
   }
 
   private line(): string {
-    const seconds = (Date.now() - this.started) / 1000;
-    const rate = seconds > 0 ? this.done / seconds : 0;
-    const eta = rate > 0 ? Math.ceil((this.total - this.done) / rate) : 0;
+    // Measured between finished documents, so --rate N reads as N/s.
+    const seconds = (Date.now() - this.firstTick) / 1000;
+    const rate = this.done > 1 && seconds > 0 ? (this.done - 1) / seconds : 0;
+    const eta = rate > 0 ? `${Math.ceil((this.total - this.done) / rate)}s` : '?';
     const width = 24;
     const filled = Math.round((this.done / this.total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
     const counts = Object.entries(this.counts).map(([k, n]) => `${k} ${n}`).join(', ');
-    return `${bar} ${this.done}/${this.total}  ${counts}  ${rate.toFixed(1)}/s  ETA ${eta}s`;
+    return `${bar} ${this.done}/${this.total}  ${counts}  ${rate.toFixed(1)}/s  ETA ${eta}`;
   }
 }

@@ -53,7 +53,7 @@ options:
   --json             one JSON document on stdout`;
 
 const COMMAND_HELP: Record<string, string> = {
-  find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--json]
+  find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--ruc RUC] [--json]
 
 Shows the document, why it has no verdict (if so), its timeline (issue, each send attempt and its classification,
 ticket polls and state queries, the verdict, webhook deliveries and their attempts, support actions) and the
@@ -187,7 +187,7 @@ function candidates(docs: ListedDocument[]): string {
 
 async function find(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
-  const found = await findDocumentsByReference(deps.db, positionals[0]);
+  const found = (await findDocumentsByReference(deps.db, positionals[0])).filter((d) => !values.ruc || d.ruc === values.ruc);
   if (found.length === 0) {
     if (values.json) io.stdout.write(JSON.stringify({ documents: [] }) + '\n');
     io.stderr.write(`no document matches '${positionals[0]}' (tried external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO and file name)\n`);

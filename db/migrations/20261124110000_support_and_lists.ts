@@ -21,7 +21,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index documents_page_status on documents (company_id, status, created_at desc, id desc)');
   await knex.raw('create index documents_page_type on documents (company_id, doc_type, created_at desc, id desc)');
   await knex.raw('create index documents_page_series on documents (company_id, series, created_at desc, id desc)');
-  await knex.raw('create index documents_page_issue_date on documents (company_id, issue_date, created_at desc, id desc)');
+  await knex.raw('create index documents_page_issue_date on documents (company_id, issue_date desc, created_at desc, id desc)');
   await knex.raw('create index documents_page_customer on documents (company_id, customer_doc, created_at desc, id desc) where customer_doc is not null');
   await knex.raw('create index documents_page_unresolved on documents (company_id, created_at desc, id desc) where not resolved');
   // `chasqui support stuck` across companies: unresolved by age.

@@ -67,7 +67,7 @@ describe('operations: document list, files, account, metrics, search attributes'
       ['?tipoDoc=03', [ids.b1]],
       ['?serie=F002', [ids.f2]],
       [`?serie=F001&correlativo=${f1.number}`, [ids.f1]],
-      ['?desde=2024-03-16&hasta=2024-03-20', [ids.b1, ids.f2]],
+      ['?desde=2024-03-16&hasta=2024-03-20', [ids.f2, ids.b1]],
       ['?desde=2024-03-21', [ids.m1]],
       ['?resolved=false', [ids.m1]],
       ['?resolved=true&tipoDoc=01', [ids.f2, ids.f1]],
