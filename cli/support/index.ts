@@ -105,8 +105,11 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-/** `chasqui support …`: returns the exit code (see HELP). */
-export async function supportCommand(argv: string[], deps: SupportDeps, io: Io = process as unknown as Io): Promise<number> {
+/** Runs `run` with the database (and lazily Temporal) open, and closes them after; the exit code passes through. */
+export type WithDeps = (run: (deps: SupportDeps) => Promise<number>) => Promise<number>;
+
+/** `chasqui support …`: returns the exit code (see HELP). Usage errors are found before anything is connected. */
+export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io = process as unknown as Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(HELP + '\n');
@@ -116,22 +119,35 @@ export async function supportCommand(argv: string[], deps: SupportDeps, io: Io =
     io.stderr.write(`chasqui support: unknown command '${sub}'\n\n${HELP}\n`);
     return EXIT.usage;
   }
+  const usage = (err: unknown) => {
+    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw err;
+    io.stderr.write(`chasqui support ${sub}: ${(err as Error).message}\n\n${COMMAND_HELP[sub]}\n`);
+    return EXIT.usage;
+  };
+  let parsed: { values: Values; positionals: string[] };
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
-    if (values.help) {
-      io.stdout.write(COMMAND_HELP[sub] + '\n');
-      return EXIT.done;
+    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
+    if (sub === 'find' && parsed.positionals.length !== 1 && !parsed.values.help) {
+      throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
     }
-    if (sub === 'find') return await find(deps, io, positionals, values);
-    if (sub === 'stuck') return await stuck(deps, io, positionals, values);
-    return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
+    if (sub === 'stuck' && parsed.positionals.length) throw new UsageError(`stuck takes only options, got '${parsed.positionals[0]}'`);
   } catch (err) {
-    if (err instanceof UsageError || String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`chasqui support ${sub}: ${(err as Error).message}\n\n${COMMAND_HELP[sub]}\n`);
-      return EXIT.usage;
-    }
-    throw err;
+    return usage(err);
   }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(COMMAND_HELP[sub] + '\n');
+    return EXIT.done;
+  }
+  return withDeps(async (deps) => {
+    try {
+      if (sub === 'find') return await find(deps, io, positionals, values);
+      if (sub === 'stuck') return await stuck(deps, io, values);
+      return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
+    } catch (err) {
+      return usage(err);
+    }
+  });
 }
 
 function statusesOf(values: Values): DocStatus[] | undefined {
@@ -186,7 +202,6 @@ function candidates(docs: ListedDocument[]): string {
 }
 
 async function find(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
   const found = (await findDocumentsByReference(deps.db, positionals[0])).filter((d) => !values.ruc || d.ruc === values.ruc);
   if (found.length === 0) {
     if (values.json) io.stdout.write(JSON.stringify({ documents: [] }) + '\n');
@@ -265,8 +280,7 @@ async function timelineOf(deps: SupportDeps, doc: ListedDocument): Promise<Timel
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-async function stuck(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
-  if (positionals.length) throw new UsageError(`stuck takes only options, got '${positionals[0]}'`);
+async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {
   const docs = await stuckSelection(deps, values);
   const groups = new Map<Reason, ListedDocument[]>();
   for (const doc of docs) {
