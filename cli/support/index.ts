@@ -52,7 +52,7 @@ options:
   --limit N          at most N documents (default 1000)
   --json             one JSON document on stdout`;
 
-const COMMAND_HELP: Record<string, string> = {
+export const COMMAND_HELP: Record<string, string> = {
   find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--ruc RUC] [--json]
 
 Shows the document, why it has no verdict (if so), its timeline (issue, each send attempt and its classification,
@@ -89,7 +89,8 @@ ${SELECTOR_HELP}
 
 class UsageError extends Error {}
 
-const OPTIONS = {
+/** Every option of `chasqui support` (docs/operations.md is checked against this list). */
+export const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'older-than': { type: 'string' },
