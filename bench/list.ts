@@ -6,7 +6,8 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { getTestDb, stopTestServices } from '../test/support/services';
-import { listDocuments, type DocumentFilter } from '../db/documents';
+import { listDocuments, listQuery, type DocumentFilter } from '../db/documents';
+import type { Db } from '../db/knex';
 
 const TOTAL = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -65,18 +66,38 @@ async function main(): Promise<void> {
     ['tipoDoc=01&status=rejected&desde', { docType: '01', statuses: ['rejected'], issuedFrom: '2026-10-01' }],
   ];
   console.log(`load average before measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
-  console.log(`\n${'filter (limit 50)'.padEnd(36)} ${'first page'.padStart(22)} ${'page 101 (before = row 5,000)'.padStart(30)}  rows`);
+  console.log('end to end: listDocuments through knex and pg, in this (pinned) process; in PostgreSQL: EXPLAIN ANALYZE execution time and buffers touched');
+  console.log(`\n${'filter (limit 50)'.padEnd(36)} ${'first page'.padStart(22)} ${'page 101 (before = row 5,000)'.padStart(30)}  rows   ${'in PostgreSQL, first page'.padStart(34)}`);
   for (const [label, filter] of cases) {
     const first = await measure(() => listDocuments(db, { ...filter, companyId: big, limit: 50 }));
     // A cursor as a client holds it after 100 pages of the same filter.
     const walked = await listDocuments(db, { ...filter, companyId: big, limit: 5000 });
     const cursor = walked.length ? walked[walked.length - 1].id : undefined;
     const deep = await measure(() => listDocuments(db, { ...filter, companyId: big, limit: 50, before: cursor }));
-    console.log(`${label.padEnd(36)} p50 ${first.p50} p99 ${first.p99} ms   p50 ${deep.p50} p99 ${deep.p99} ms       ${first.rows}/${deep.rows}`);
+    const inside = await explain(db, { ...filter, companyId: big, limit: 50 });
+    console.log(
+      `${label.padEnd(36)} p50 ${first.p50} p99 ${first.p99} ms   p50 ${deep.p50} p99 ${deep.p99} ms       ${`${first.rows}/${deep.rows}`.padEnd(6)} p50 ${inside.p50} p99 ${inside.p99} ms ${String(inside.buffers).padStart(5)} buffers`,
+    );
   }
   await db('companies').whereIn('id', companies).delete();
   await db('accounts').where({ id: account.id }).delete();
   await stopTestServices();
+}
+
+/** PostgreSQL's own execution time (no client, no network, no Node scheduling) and the pages the plan touched. */
+async function explain(db: Db, filter: DocumentFilter): Promise<{ p50: string; p99: string; buffers: number }> {
+  const { sql, bindings } = listQuery(db, filter).toSQL();
+  const times: number[] = [];
+  let buffers = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const { rows } = await db.raw(`explain (analyze, buffers, format json) ${sql}`, bindings as never);
+    const plan = rows[0]['QUERY PLAN'][0];
+    times.push(plan['Execution Time']);
+    buffers = plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks'];
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2).padStart(6);
+  return { p50: at(0.5), p99: at(0.99), buffers };
 }
 
 async function measure(run: () => Promise<unknown[]>): Promise<{ p50: string; p99: string; rows: number }> {

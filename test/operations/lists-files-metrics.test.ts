@@ -177,7 +177,7 @@ describe('operations: document list, files, account, metrics, search attributes'
     await until(s.stack, issued.body.external_id, ['accepted']);
   });
 
-  it('/metrics counts exactly one more accepted invoice after one is accepted', async () => {
+  it('/metrics counts exactly one more accepted invoice after one is accepted, and a 402 refusal', async () => {
     const labels = { doc_type: '01', status: 'accepted' };
     await updateCompany(s.stack.db, a.row.id, { sending_mode: 'automatic' });
     // Earlier documents of this suite (pagination) may still be resolving: wait until none is in flight.
@@ -186,6 +186,10 @@ describe('operations: document list, files, account, metrics, search attributes'
     const res = await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc));
     await until(s.stack, res.body.external_id, ['accepted']);
     expect(await metric(s.stack.url, 'chasqui_documents_total', labels)).to.equal(before + 1);
+    const refusedBefore = await metric(s.stack.url, 'chasqui_refusals_total', { reason: 'plan' });
+    const broke = await newCompany(s.stack, { quota: 0, environment: '02' });
+    expect((await issue(s.stack, broke.token, payload('invoice-basic.json', broke.ruc))).status).to.equal(402);
+    expect(await metric(s.stack.url, 'chasqui_refusals_total', { reason: 'plan' })).to.equal(refusedBefore + 1);
     const text = await got(`${s.stack.url}/metrics`).text();
     for (const name of ['chasqui_document_verdict_seconds_bucket', 'chasqui_authority_calls_total', 'chasqui_unresolved_documents', 'chasqui_http_request_seconds_bucket']) {
       expect(text, name).to.include(`${name}{`);
