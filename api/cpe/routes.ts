@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { ApiError, conflict, forbidden, notFound } from '../errors';
-import { authenticate, authOf, requireScope } from '../auth';
+import { ApiError, conflict } from '../errors';
+import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
