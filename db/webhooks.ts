@@ -70,10 +70,8 @@ export function listDeliveries(db: Db, companyId: string, filter: DeliveryFilter
   const query = db<DeliveryRow>('webhook_deliveries').where({ company_id: companyId });
   if (filter.status) query.where({ status: filter.status });
   if (filter.documentId) query.where({ document_id: filter.documentId });
-  if (filter.before) {
-    const { created_at, id } = filter.before;
-    query.where((q) => q.where('created_at', '<', created_at).orWhere((q2) => q2.where({ created_at }).andWhere('id', '<', id)));
-  }
+  // Compared in SQL: a JS Date keeps milliseconds only, and rows within the cursor's millisecond would be skipped.
+  if (filter.before) query.whereRaw('(created_at, id) < (select created_at, id from webhook_deliveries where id = ?)', [filter.before.id]);
   return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
 }
 
