@@ -16,6 +16,7 @@ import { connectionFailure } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
+import { authorityCalls } from '../core/metrics';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
@@ -111,7 +112,9 @@ export function createDocumentActivities(deps: ActivityDeps) {
 
   async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query'): Promise<StepOutcome> {
     const { kind, status } = classify(result, step, doc.status);
+    authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
     const stored = await recordOutcome(deps.db, doc.id, {
+      step,
       status,
       result: toDocumentResult(doc.id, result),
       ticket: result.ticket,

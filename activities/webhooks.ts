@@ -7,6 +7,7 @@ import got, { TimeoutError } from 'got';
 import type { ActivityDeps } from './deps';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { logger } from '../core/logger';
+import { webhookAttempts } from '../core/metrics';
 import { findCompanyById } from '../db/companies';
 import { findDocument, toApiDocument, type DocumentRow } from '../db/documents';
 import {
@@ -140,6 +141,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const startedAt = new Date();
       const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, doc);
       const delivered = result.error === null;
+      webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
       const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
       const row = await recordAttempt(
         db,

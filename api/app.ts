@@ -12,15 +12,23 @@ import { voidRouter } from './cpe/void';
 import { webhooksRouter } from './webhooks/routes';
 import { pdfRouter } from './cpe/pdf';
 import { logoRouter } from './companies/logo';
+import { metricsRouter, requestMetrics } from './metrics';
+import { accountRouter } from './account';
+import { cpeListRouter } from './cpe/list';
+import { cpeFilesRouter } from './cpe/files';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
-  return [healthRouter(deps), companiesRouter(deps), cpeRouter(deps), voidRouter(deps), pdfRouter(deps), logoRouter(deps), webhooksRouter(deps), openApiRouter()];
+  return [
+    healthRouter(deps), companiesRouter(deps), logoRouter(deps), accountRouter(deps), cpeListRouter(deps), cpeRouter(deps),
+    cpeFilesRouter(deps), pdfRouter(deps), voidRouter(deps), webhooksRouter(deps), metricsRouter(deps), openApiRouter(),
+  ];
 }
 
 /** The Koa application: cross-cutting middleware first, then the routers. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: true });
+  app.use(requestMetrics);
   app.use(requestId);
   app.use(envelope);
   app.use(jsonBody());

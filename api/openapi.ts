@@ -10,6 +10,7 @@ import {
 } from './companies/schemas';
 import { PROCEDURES } from '../db/procedures';
 import { DELIVERY_STATUSES } from './webhooks/routes';
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './cpe/list';
 
 /**
  * OpenAPI 3.1 description of every route that exists, served at /v1/openapi.json. Tests compare it with the
@@ -174,6 +175,8 @@ function errors(...codes: number[]) {
   );
 }
 
+const limitParameter = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } };
+const query = (name: string, schema: Schema, description: string) => ({ name, in: 'query', required: false, schema, description });
 const rucParameter = { name: 'ruc', in: 'path', required: true, schema: str({ pattern: '^\\d{11}$' }), description: '11-digit RUC' };
 const security = [{ accountToken: [] }];
 const managed = (operation: Schema, codes: number[] = []) => ({
@@ -351,7 +354,15 @@ export function openApiDocument() {
         get: { tags: ['operations'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
       },
       '/v1/companies': {
-        get: managed({ summary: 'List the account companies', operationId: 'list-companies', responses: { 200: ok('Companies', obj({ companies: { type: 'array', items: ref('Company') }, count: { type: 'integer' } })) } }),
+        get: managed(
+          {
+            summary: 'List the account companies, newest first',
+            operationId: 'list-companies',
+            parameters: [limitParameter, { name: 'before', in: 'query', required: false, schema: str({ pattern: '^\\d{11}$' }), description: 'next_before (a RUC) of the previous page' }],
+            responses: { 200: ok('Companies', obj({ companies: { type: 'array', items: ref('Company') }, count: { type: 'integer' }, next_before: nullable(str()) })) },
+          },
+          [422],
+        ),
         post: managed(
           {
             summary: 'Create a company; answers its signing token once',
@@ -443,6 +454,29 @@ export function openApiDocument() {
         delete: managed({ summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } }, [404, 422]),
       },
       '/v1/cpe': {
+        get: {
+          tags: ['cpe'],
+          security: [{ signingToken: [] }, { accountToken: [] }],
+          summary: 'List documents newest first: a company token its own; an account token one of its companies (ruc=)',
+          operationId: 'list-documents',
+          parameters: [
+            query('ruc', str({ pattern: '^\\d{11}$' }), 'Account token only (required there): the company whose documents are listed'),
+            { ...query('status', { type: 'array', items: enumOf(DOCUMENT_STATUSES) }, 'One or several statuses: status=a,b or status=a&status=b'), style: 'form', explode: true },
+            query('tipoDoc', enumOf(DOCUMENT_TYPES), 'Document type'),
+            query('serie', str({ pattern: '^[A-Za-z0-9]{4}$' }), 'Series, e.g. F001'),
+            query('correlativo', { type: 'integer', minimum: 1, maximum: 99999999 }, 'Number within the series'),
+            query('desde', str({ format: 'date' }), 'Issue date from (inclusive)'),
+            query('hasta', str({ format: 'date' }), 'Issue date up to (inclusive)'),
+            query('resolved', bool, 'true: accepted, observed or rejected; false: no verdict yet'),
+            query('cliente', str({ pattern: '^[A-Za-z0-9-]{1,20}$' }), 'Customer document number (RUC, DNI, ...)'),
+            limitParameter,
+            query('before', str({ format: 'uuid' }), 'next_before of the previous page'),
+          ],
+          responses: {
+            200: ok('Documents (spec 2.5 shape)', obj({ documents: { type: 'array', items: ref('Document') }, count: { type: 'integer' }, next_before: nullable(str({ format: 'uuid' })) })),
+            ...errors(401, 403, 404, 422, 429),
+          },
+        },
         post: signing({
           summary: 'Issue a document: validate, sign, queue (202 with the signed XML); response mode wait: 200 with the verdict',
           operationId: 'issue-document',
@@ -468,6 +502,28 @@ export function openApiDocument() {
         parameters: [externalIdParameter],
         get: signing({ summary: 'The document and its result (200 even when rejected)', operationId: 'get-document', responses: { 200: documentAnswer('Document') } }, [404]),
       },
+      '/v1/cpe/{external_id}/xml': {
+        parameters: [externalIdParameter],
+        get: signing(
+          {
+            summary: 'The signed XML exactly as stored and sent (Content-Disposition: RUC-TT-SERIE-NUMERO.xml)',
+            operationId: 'get-document-xml',
+            responses: { 200: { description: 'Signed UBL XML', content: { 'application/xml': { schema: str() } } } },
+          },
+          [404],
+        ),
+      },
+      '/v1/cpe/{external_id}/cdr': {
+        parameters: [externalIdParameter],
+        get: signing(
+          {
+            summary: 'The CDR zip exactly as the authority returned it (R-RUC-TT-SERIE-NUMERO.zip); 404 while there is none',
+            operationId: 'get-document-cdr',
+            responses: { 200: { description: 'CDR zip', content: { 'application/zip': { schema: str({ contentMediaType: 'application/zip' }) } } } },
+          },
+          [404],
+        ),
+      },
       '/v1/cpe/{external_id}/pdf': {
         parameters: [externalIdParameter],
         get: signing(
@@ -485,6 +541,40 @@ export function openApiDocument() {
           },
           [404, 422],
         ),
+      },
+      '/v1/account': {
+        get: {
+          tags: ['companies'],
+          security,
+          summary: 'The account balance: plan 01 signatures left and used, OSE package, companies per environment',
+          operationId: 'get-account',
+          responses: {
+            200: ok(
+              'Account',
+              obj({
+                account: obj({
+                  id: str({ format: 'uuid' }),
+                  name: str(),
+                  plan_01: obj({ signatures_left: str({ description: 'decimal' }), signatures_used: str({ description: 'decimal' }) }),
+                  ose_package: obj({ sends_left: { type: 'integer' } }),
+                  companies: { type: 'integer' },
+                  environments: obj({
+                    demo: obj({ companies: { type: 'integer' }, consumes_quota: { const: false } }),
+                    production: obj({ companies: { type: 'integer' }, documents_signed: { type: 'integer' }, consumes_quota: { const: true } }),
+                  }),
+                }),
+              }),
+            ),
+            ...errors(401, 403, 429),
+          },
+        },
+      },
+      '/metrics': {
+        get: {
+          tags: ['operations'],
+          summary: 'Prometheus metrics (chasqui_*, Node process, Temporal SDK runtime); docs/operations.md',
+          responses: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: str() } } } },
+        },
       },
       '/v1/cpe/{external_id}/send': {
         parameters: [externalIdParameter],

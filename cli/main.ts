@@ -38,6 +38,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: '[--port 4010] [--data-dir DIR]: the SUNAT/OSE/portal simulator with fault injection (docs/authority.md)',
     run: (argv) => load<typeof import('./commands/simulator')>('./commands/simulator').simulatorCommand(argv),
   },
+  support: {
+    summary: 'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
+    run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
+  },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };
 

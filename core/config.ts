@@ -9,6 +9,8 @@ import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoin
 export interface Config {
   port: number;
   host: string;
+  /** Port of `chasqui worker`'s own GET /metrics (the API serves its metrics on its own port). */
+  metricsPort: number;
   databaseUrl: string | null;
   /** Port of the embedded PostgreSQL that `chasqui start` runs when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
@@ -21,6 +23,8 @@ export interface Config {
     /** Port of the dev server that `chasqui start` runs when TEMPORAL_ADDRESS is unset. */
     port: number;
     uiPort: number;
+    /** The Temporal UI's address, for links support staff follow (TEMPORAL_UI_URL; npm start's own UI otherwise). */
+    uiUrl: string | null;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -90,6 +94,7 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int(env, 'PORT', 3000),
+    metricsPort: int(env, 'CHASQUI_METRICS_PORT', 9464),
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
@@ -101,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bin: str(env, 'TEMPORAL_BIN'),
       port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
+      uiUrl: str(env, 'TEMPORAL_UI_URL'),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -60,3 +60,25 @@ export async function ensureBootstrapAccount(db: Db, token: string): Promise<Acc
     throw err;
   }
 }
+
+/** GET /v1/account: the plan balances and the companies by environment (demo 01, production 02). */
+export async function accountBalance(db: Db, accountId: string) {
+  const account = await db('accounts').where({ id: accountId }).first('id', 'name', 'quota_units', 'quota_used_units', 'ose_package_units');
+  const companies: { environment: string; count: number; production_documents: number }[] = await db('companies')
+    .where({ account_id: accountId })
+    .groupBy('environment')
+    .select('environment', db.raw('count(*)::int as count'), db.raw('coalesce(sum(production_documents), 0)::int as production_documents'));
+  const by = (env: string) => companies.find((c) => c.environment === env);
+  return {
+    id: account.id as string,
+    name: account.name as string,
+    quota: { left: String(account.quota_units), used: String(account.quota_used_units) },
+    osePackage: { left: Number(account.ose_package_units) },
+    companies: {
+      total: companies.reduce((n, c) => n + c.count, 0),
+      demo: by('01')?.count ?? 0,
+      production: by('02')?.count ?? 0,
+    },
+    productionDocuments: by('02')?.production_documents ?? 0,
+  };
+}

@@ -57,8 +57,11 @@ export function findCompanyById(db: Db, id: string): Promise<CompanyRow | undefi
   return db<CompanyRow>('companies').where({ id }).first();
 }
 
-export function listCompanies(db: Db, accountId: string): Promise<CompanyRow[]> {
-  return db<CompanyRow>('companies').where({ account_id: accountId }).orderBy('created_at', 'asc').orderBy('ruc', 'asc');
+/** The account's companies newest first, `limit` of them after the company with RUC `before` (a previous page's last). */
+export function listCompanies(db: Db, accountId: string, page: { limit: number; before?: string }): Promise<CompanyRow[]> {
+  const q = db<CompanyRow>('companies').where({ account_id: accountId });
+  if (page.before) q.whereRaw('(created_at, id) < (select created_at, id from companies where account_id = ? and ruc = ?)', [accountId, page.before]);
+  return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit);
 }
 
 /** Whether another account holds this RUC (a new registration then needs `confirm: true`). */

@@ -1,7 +1,8 @@
 import type { Db } from './knex';
 import type { Knex } from 'knex';
-import { isResolvedStatus, type DocStatus } from '../workflows/document-types';
+import { isResolvedStatus, type DocStatus, type StartableDocument } from '../workflows/document-types';
 import { PRINTABLE_TYPES } from '../documents/printed/labels';
+import { AGE_BUCKETS, documentsTotal, verdictSeconds } from '../core/metrics';
 
 /** Spec 2.5 `status_code`: `09` is the spec's rejected; the rest are chasqui's (docs/issuing.md). */
 export const STATUS_CODES: Record<DocStatus, string> = {
@@ -51,6 +52,8 @@ export interface DocumentRow {
   hash: string;
   xml: string;
   cdr_zip: string | null;
+  /** The customer's document number (RUC, DNI…), for the list's `cliente` filter; null when the document has none. */
+  customer_doc: string | null;
   totals: Record<string, string> | null;
   warnings: string[];
   send_attempts: number;
@@ -65,7 +68,7 @@ export interface DocumentRow {
 export type NewDocument = Pick<
   DocumentRow,
   'account_id' | 'company_id' | 'ruc' | 'doc_type' | 'series' | 'filename' | 'currency' | 'environment' | 'destination' | 'signed_by' | 'status' | 'hash' | 'xml'
-> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[] };
+> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; customer_doc?: string | null };
 
 export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument): Promise<DocumentRow> {
   const [row] = await db('documents')
@@ -92,7 +95,11 @@ export async function beginSend(db: Db, id: string): Promise<DocumentRow | null>
   return (rows[0] as DocumentRow | undefined) ?? null;
 }
 
+export type Step = 'send' | 'ticket' | 'query';
+
 export interface Outcome {
+  /** The step that established it, recorded in the document's timeline (document_attempts). */
+  step?: Step;
   status: DocStatus;
   result: DocumentResult | null;
   ticket?: string | null;
@@ -107,7 +114,8 @@ export interface Outcome {
  * Returns the row as stored afterwards.
  */
 export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<DocumentRow> {
-  return db.transaction(async (trx) => {
+  let wasResolved = true;
+  const stored = await db.transaction(async (trx) => {
     const resolved = isResolvedStatus(outcome.status);
     const changes: Record<string, unknown> = {
       status: outcome.status,
@@ -122,7 +130,18 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     if (outcome.sent) changes.sent_at = trx.raw('coalesce(sent_at, now())');
     if (resolved) changes.resolved_at = trx.fn.now();
     const [row] = await trx('documents').where({ id, resolved: false }).update(changes).returning('*');
+    if (row && outcome.step) {
+      await trx('document_attempts').insert({
+        document_id: id,
+        step: outcome.step,
+        status: outcome.status,
+        code: outcome.result?.code ?? null,
+        origin: outcome.result?.origin ?? null,
+        message: outcome.result?.message ?? null,
+      });
+    }
     if (!row) return (await trx('documents').where({ id }).first()) as DocumentRow;
+    wasResolved = false;
     if (resolved) {
       await trx('document_events')
         .insert({ document_id: id, company_id: row.company_id, event: 'cpe.resolved', status: outcome.status })
@@ -131,6 +150,14 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     }
     return row as DocumentRow;
   });
+  if (stored.resolved && stored.resolved_at && !wasResolved) countVerdict(stored);
+  return stored;
+}
+
+/** A document just resolved: counted once, by the one transaction that resolved it. */
+export function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at' | 'resolved_at'>): void {
+  documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
+  verdictSeconds.observe({ doc_type: row.doc_type, status: row.status }, (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000);
 }
 
 /** Moves a manual-mode document to `queued` when its send is requested; false when it was not waiting. */
@@ -146,18 +173,20 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
 }
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
-export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<Pick<DocumentRow, 'id' | 'ruc' | 'doc_type' | 'status'>[]> {
-  return db('documents')
-    .select('id', 'ruc', 'doc_type', 'status')
-    .whereNull('workflow_started_at')
-    .whereNotIn('status', ['to_summarize'])
-    .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
-    .orderBy('created_at')
+export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<StartableDocument[]> {
+  return db('documents as d')
+    .join('companies as c', 'c.id', 'd.company_id')
+    .select('d.id', 'd.ruc', 'd.doc_type', 'd.status', 'd.series', 'd.number', 'd.filename', 'd.issue_date', 'c.business_name as company_name')
+    .whereNull('d.workflow_started_at')
+    .whereNotIn('d.status', ['to_summarize'])
+    .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
+    .orderBy('d.created_at')
     .limit(limit);
 }
 
 /** Spec 2.5: what GET /v1/cpe/{external_id} returns and what the webhook carries as `document`. */
-export function toApiDocument(row: DocumentRow) {
+export function toApiDocument(row: ListedDocument | DocumentRow) {
+  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip;
   return {
     external_id: row.id,
     filename: row.filename,
@@ -176,8 +205,116 @@ export function toApiDocument(row: DocumentRow) {
     // Paths under the API's base URL: the signed XML, the CDR once there is one, the PDF for printable types.
     links: {
       xml: `/v1/cpe/${row.id}/xml`,
-      cdr: row.cdr_zip ? `/v1/cpe/${row.id}/cdr` : null,
+      cdr: hasCdr ? `/v1/cpe/${row.id}/cdr` : null,
       pdf: PRINTABLE_TYPES.has(row.doc_type) ? `/v1/cpe/${row.id}/pdf` : null,
     },
   };
+}
+
+/** The filters of GET /v1/cpe and of `chasqui support` selections; every one is index-backed (bench:list). */
+export interface DocumentFilter {
+  /** One company (the API always scopes to one); absent only for support staff across companies. */
+  companyId?: string;
+  ruc?: string;
+  statuses?: DocStatus[];
+  docType?: string;
+  series?: string;
+  number?: number;
+  /** Issue date range, inclusive, YYYY-MM-DD. */
+  issuedFrom?: string;
+  issuedTo?: string;
+  resolved?: boolean;
+  customerDoc?: string;
+  /** Issued (committed) before this instant: `chasqui support stuck --older-than`. */
+  createdBefore?: Date;
+  ids?: string[];
+  /** The page after this document (the previous page's last external_id). */
+  before?: string;
+  limit: number;
+}
+
+/** The list's columns: everything but the signed XML and the CDR. */
+const LIST_COLUMNS = [
+  'id', 'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment',
+  'destination', 'signed_by', 'status', 'status_code', 'resolved', 'ticket', 'result', 'hash', 'customer_doc', 'totals',
+  'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
+] as const;
+
+/** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
+export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };
+
+function selectListed(db: Db): Knex.QueryBuilder {
+  return db('documents').select(...LIST_COLUMNS, db.raw('cdr_zip is not null as has_cdr'));
+}
+
+/**
+ * Documents newest first (created_at, then id; issue_date first when a date range is given), `limit` of them after the
+ * `before` document. The cursor is compared
+ * as a row value read in SQL, so microsecond timestamps survive and documents added meanwhile never shift a page.
+ */
+export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDocument[]> {
+  return listQuery(db, filter) as unknown as Promise<ListedDocument[]>;
+}
+
+/** The query of `listDocuments`, unrun (bench:list explains it). */
+export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
+  const q = selectListed(db);
+  if (filter.companyId) q.where('company_id', filter.companyId);
+  if (filter.ruc) q.where('ruc', filter.ruc);
+  if (filter.statuses?.length) q.whereIn('status', filter.statuses);
+  if (filter.docType) q.where('doc_type', filter.docType);
+  if (filter.series) q.where('series', filter.series);
+  if (filter.number !== undefined) q.where('number', filter.number);
+  if (filter.issuedFrom) q.where('issue_date', '>=', filter.issuedFrom);
+  if (filter.issuedTo) q.where('issue_date', '<=', filter.issuedTo);
+  if (filter.resolved !== undefined) q.where('resolved', filter.resolved);
+  if (filter.customerDoc) q.where('customer_doc', filter.customerDoc);
+  if (filter.createdBefore) q.where('created_at', '<', filter.createdBefore);
+  if (filter.ids) q.whereIn('id', filter.ids);
+  // With an issue-date range the list runs by issue date (then issue instant): a page is then one range of the
+  // (company, issue_date desc, created_at desc, id desc) index however far back the range lies.
+  const order = filter.issuedFrom || filter.issuedTo ? ['issue_date', 'created_at', 'id'] : ['created_at', 'id'];
+  if (filter.before) q.whereRaw(`(${order.join(', ')}) < (select ${order.join(', ')} from documents where id = ?)`, [filter.before]);
+  return q.orderBy(order.map((column) => ({ column, order: 'desc' as const }))).limit(filter.limit);
+}
+
+/**
+ * What support staff and customers quote: an external id, `RUC-TT-SERIE-NUMERO` (with or without `.xml`/`.zip`), or
+ * `SERIE-NUMERO` (every company's, newest first: the caller lists the candidates when there are several).
+ */
+export async function findDocumentsByReference(db: Db, reference: string, limit = 20): Promise<ListedDocument[]> {
+  const text = reference.trim().replace(/\.(xml|zip)$/i, '');
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) return listDocuments(db, { ids: [text], limit: 1 });
+  const full = /^(\d{11})-(\d{2})-([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
+  if (full) return listDocuments(db, { ruc: full[1], docType: full[2], series: full[3].toUpperCase(), number: Number(full[4]), limit });
+  const short = /^([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
+  if (short) return listDocuments(db, { series: short[1].toUpperCase(), number: Number(short[2]), limit });
+  // Summaries and voids are named RUC-RC-YYYYMMDD-N.
+  return selectListed(db).where('filename', text.toUpperCase()).orderBy('created_at', 'desc').limit(limit) as Promise<ListedDocument[]>;
+}
+
+/** Unresolved documents by status and age bucket (the `chasqui_unresolved_documents` gauge). */
+export async function countUnresolvedByAge(db: Db): Promise<{ status: string; age: string; count: number }[]> {
+  const cases = AGE_BUCKETS.filter((b) => Number.isFinite(b.seconds))
+    .map((b) => `when created_at > now() - interval '${b.seconds} seconds' then '${b.label}'`)
+    .join(' ');
+  const { rows } = await db.raw(
+    `select status, case ${cases} else '${AGE_BUCKETS[AGE_BUCKETS.length - 1].label}' end as age, count(*)::int as count
+       from documents where not resolved group by 1, 2`,
+  );
+  return rows;
+}
+
+export interface AttemptRecord {
+  step: Step;
+  status: DocStatus;
+  code: string | null;
+  origin: string | null;
+  message: string | null;
+  created_at: Date;
+}
+
+/** Each send, ticket poll and state query of the document, oldest first. */
+export function listDocumentAttempts(db: Db, documentId: string): Promise<AttemptRecord[]> {
+  return db('document_attempts').where({ document_id: documentId }).orderBy('id').select('step', 'status', 'code', 'origin', 'message', 'created_at');
 }

@@ -44,10 +44,11 @@ export type ConsumeOutcome = { ok: true } | { ok: false; lacking: 'signatures' |
  */
 export async function consumeProductionUse(trx: Knex.Transaction, use: ProductionUse): Promise<ConsumeOutcome> {
   const { rows } = await trx.raw(
-    `update accounts set quota_units = quota_units - ?::numeric, ose_package_units = ose_package_units - ?
+    `update accounts set quota_units = quota_units - ?::numeric, quota_used_units = quota_used_units + ?::numeric,
+            ose_package_units = ose_package_units - ?
        where id = ? and quota_units >= ?::numeric and ose_package_units >= ?
      returning id`,
-    [use.signatureUnits, use.osePackageUnits, use.accountId, use.signatureUnits, use.osePackageUnits],
+    [use.signatureUnits, use.signatureUnits, use.osePackageUnits, use.accountId, use.signatureUnits, use.osePackageUnits],
   );
   if (rows.length === 0) {
     const account = await trx('accounts').where({ id: use.accountId }).first('quota_units', 'ose_package_units');

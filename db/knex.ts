@@ -1,6 +1,7 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { logger } from '../core/logger';
 
 // A SQL `date` (issue dates) stays the 'YYYY-MM-DD' text it is: turning it into a JS Date would shift it by time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
@@ -13,6 +14,13 @@ export function createDb(databaseUrl: string, pool: { min?: number; max?: number
     connection: databaseUrl,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     migrations: migrationConfig,
+    // knex's own warnings carry stack traces on the console; one line in chasqui's log says the same.
+    log: {
+      warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message).split('\n')[0]),
+      error: (message: unknown) => logger.error({ component: 'knex' }, String(message).split('\n')[0]),
+      deprecate: (method: string, alternative: string) => logger.warn({ component: 'knex' }, `${method} is deprecated, use ${alternative}`),
+      debug: () => undefined,
+    },
   });
 }
 

@@ -70,10 +70,8 @@ export function listDeliveries(db: Db, companyId: string, filter: DeliveryFilter
   const query = db<DeliveryRow>('webhook_deliveries').where({ company_id: companyId });
   if (filter.status) query.where({ status: filter.status });
   if (filter.documentId) query.where({ document_id: filter.documentId });
-  if (filter.before) {
-    const { created_at, id } = filter.before;
-    query.where((q) => q.where('created_at', '<', created_at).orWhere((q2) => q2.where({ created_at }).andWhere('id', '<', id)));
-  }
+  // Compared in SQL: a JS Date keeps milliseconds only, and rows within the cursor's millisecond would be skipped.
+  if (filter.before) query.whereRaw('(created_at, id) < (select created_at, id from webhook_deliveries where id = ?)', [filter.before.id]);
   return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
 }
 
@@ -140,4 +138,15 @@ export function findUnnotifiedResolutions(db: Db, event: string, olderThanSecond
     .where('created_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
     .orderBy('created_at')
     .limit(limit);
+}
+
+/** Documents whose latest delivery (original or redelivery) failed after `since`, newest first: `chasqui support redeliver`. */
+export async function listFailedDeliveries(db: Db, filter: { ruc?: string; since: Date; limit: number }): Promise<string[]> {
+  const q = db('webhook_deliveries as w')
+    .distinctOn('w.document_id')
+    .select('w.document_id', 'w.status', 'w.completed_at')
+    .orderBy([{ column: 'w.document_id' }, { column: 'w.created_at', order: 'desc' }]);
+  if (filter.ruc) q.join('companies as c', 'c.id', 'w.company_id').where('c.ruc', filter.ruc);
+  const latest = db.from(q.as('latest')).where('status', 'failed').where('completed_at', '>=', filter.since).orderBy('completed_at', 'desc').limit(filter.limit).pluck('document_id');
+  return latest;
 }

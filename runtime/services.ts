@@ -11,6 +11,8 @@ import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
 import { LIMA_TIME_ZONE } from '../core/lima';
+import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
+import { freePort } from './ports';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -33,17 +35,22 @@ let runtimeInstalled = false;
 
 /**
  * Temporal's core logs go through chasqui's logger (warn and above; errors only in tests), so operators see one JSON
- * stream. Must run before the first Temporal connection of the process.
+ * stream. Must run before the first Temporal connection of the process. With `metricsAddress`, the SDK's runtime
+ * metrics are exported there (loopback) and appended to chasqui's own at /metrics.
  */
-export function installTemporalRuntime(): void {
+export function installTemporalRuntime(metricsAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  if (metricsAddress) setTemporalMetricsUrl(`http://${metricsAddress}/metrics`);
   const level = (process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? (process.env.NODE_ENV === 'test' ? 'ERROR' : 'WARN');
   Runtime.install({
     // chasqui's entries handle SIGINT/SIGTERM themselves and stop the worker in order.
     shutdownSignals: [],
     // The native core's own lines are forwarded too, instead of going to the console in their own format.
-    telemetryOptions: { logging: { filter: { core: level, other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: level, other: 'ERROR' }, forward: {} },
+      ...(metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+    },
     logger: new DefaultLogger(level, (entry) => {
       const pinoLevel = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
       logger[pinoLevel]({ component: 'temporal-worker', ...entry.meta }, entry.message);
@@ -99,7 +106,7 @@ export interface WorkerHandle {
 }
 
 export async function startWorker(config: Config, address: string, db: Db, secrets: SecretBox): Promise<WorkerHandle> {
-  installTemporalRuntime();
+  installTemporalRuntime(`127.0.0.1:${await freePort()}`);
   const connection = await NativeConnection.connect({ address });
   const temporal = await connectTemporal(config, address);
   await ensureSweeperSchedule(temporal, config);
@@ -152,4 +159,24 @@ export async function startApi(config: Config, db: Db, temporal: Client, secrets
       await workflowStarts.close();
     },
   };
+}
+
+/** The worker's own `GET /metrics` (CHASQUI_METRICS_PORT); the API serves the same text on its port. */
+export async function startMetricsServer(port: number, host: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n');
+      return;
+    }
+    metricsText().then(
+      (text) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE }).end(text),
+      (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${err.message}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: bound } = server.address() as { port: number };
+  return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}/metrics`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }

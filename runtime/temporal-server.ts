@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { logger } from '../core/logger';
 import { freePort, waitForPort } from './ports';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../workflows/search-attributes';
 
 export interface TemporalServerHandle {
   address: string;
@@ -55,7 +55,7 @@ export async function startTemporalDevServer(options: {
   }
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
-  for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa.name}=Keyword`);
+  for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type]}`);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   child.stdout?.on('data', (b: Buffer) => logger.debug({ component: 'temporal' }, b.toString().trim()));
@@ -93,7 +93,6 @@ async function startDownloadedServer(
 ): Promise<TemporalServerHandle> {
   logger.info('no temporal binary on TEMPORAL_BIN or PATH: downloading the dev server through the Temporal SDK');
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const { defineSearchAttributeKey, SearchAttributeType } = await import('@temporalio/common');
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'cached-download' },
@@ -102,7 +101,7 @@ async function startDownloadedServer(
       namespace: options.namespace ?? 'default',
       dbFilename: options.dbFile ?? undefined,
       ...(options.uiPort ? { ui: true, uiPort: options.uiPort } : { ui: false }),
-      searchAttributes: SEARCH_ATTRIBUTES.map((sa) => defineSearchAttributeKey(sa.name, SearchAttributeType.KEYWORD)),
+      searchAttributes: SEARCH_ATTRIBUTES,
     },
   });
   return {

@@ -1,16 +1,21 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { documentWorkflow, documentWorkflowId, recheckSignal, resendSignal, sendSignal } from './document';
-import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
+import type { StartableDocument } from './document-types';
+import { DocNumberKey, DocStatusKey, DocTypeKey, IssueDateKey, RucKey } from './search-attributes';
+
+/** Only the fields a start uses (a queued start must not hold a row's XML). */
+export function startable(doc: StartableDocument): StartableDocument {
+  const { id, ruc, doc_type, status, series, number, filename, issue_date, company_name } = doc;
+  return { id, ruc, doc_type, status, series, number, filename, issue_date, company_name };
+}
 
 /**
  * Client-side helpers for the document workflow (used by the API and the sweeper; never imported by workflow code).
  * Starting is idempotent: a running workflow is reused, a completed one is not started again, and one that failed or was terminated by an operator can be started anew.
+ * The search attributes operators filter on and the UI's summary (`20123456786-01-F001-10`) and details (company,
+ * external id) are set here, at start: no workflow task is spent upserting them.
  */
-export async function startDocumentWorkflow(
-  client: Client,
-  taskQueue: string,
-  doc: { id: string; ruc: string; doc_type: string; status: string },
-): Promise<void> {
+export async function startDocumentWorkflow(client: Client, taskQueue: string, doc: StartableDocument): Promise<void> {
   try {
     await client.workflow.start(documentWorkflow, {
       taskQueue,
@@ -22,13 +27,32 @@ export async function startDocumentWorkflow(
         { key: RucKey, value: doc.ruc },
         { key: DocTypeKey, value: doc.doc_type },
         { key: DocStatusKey, value: doc.status },
+        { key: DocNumberKey, value: docNumber(doc) },
+        { key: IssueDateKey, value: limaMidnight(doc.issue_date) },
       ],
-      staticSummary: `${doc.doc_type} document ${doc.id}`,
+      staticSummary: doc.filename,
+      staticDetails: [
+        doc.company_name ? `**${doc.company_name}** (RUC ${doc.ruc})` : `RUC ${doc.ruc}`,
+        `document ${doc.filename}, issued ${doc.issue_date}`,
+        `external_id \`${doc.id}\` — \`chasqui support find ${doc.id}\``,
+      ].join('\n\n'),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }
+
+/** `F001-10`, as customers quote it (summaries: `RC-20261124-1`). */
+export function docNumber(doc: { series: string; number: string | number }): string {
+  return `${doc.series}-${Number(doc.number)}`;
+}
+
+/** An issue date (a Lima calendar day) as the instant it starts: Peru is UTC−5 all year. */
+function limaMidnight(date: string): Date {
+  return new Date(`${date}T00:00:00-05:00`);
+}
+
+export type { StartableDocument };
 
 const SIGNALS = { send: sendSignal, resend: resendSignal, recheck: recheckSignal } as const;
 
@@ -44,4 +68,22 @@ export async function signalDocumentWorkflow(client: Client, externalId: string,
     if ((err as Error).name === 'WorkflowNotFoundError') return false;
     throw err;
   }
+}
+
+/**
+ * `resend` or `recheck` for a document whatever its workflow's state: signalled when it runs, started when it does not
+ * (never started, or ended by an operator); a new run reads the document and queries or sends as its status says.
+ */
+export async function signalOrStart(client: Client, taskQueue: string, doc: StartableDocument, signal: 'resend' | 'recheck'): Promise<void> {
+  if (!(await signalDocumentWorkflow(client, doc.id, signal))) await startDocumentWorkflow(client, taskQueue, doc);
+}
+
+/** Why `resend` does not apply to a document, or null when it does (docs/issuing.md); the API and support staff. */
+export function resendRefusal(row: { id: string; filename: string; status: string; resolved: boolean; ticket: string | null; result: unknown }): string | null {
+  if (row.resolved) return `Document ${row.filename} is already ${row.status}; a resolved document is not sent again`;
+  if (row.status === 'to_send') return `Document ${row.filename} has not been sent yet: use POST /v1/cpe/${row.id}/send`;
+  if (row.status === 'to_summarize') return `Document ${row.filename} is reported by the daily summary, not sent on its own`;
+  if (row.status === 'registered') return `Document ${row.filename} was received with ticket ${row.ticket}; its verdict is being polled`;
+  if (row.status === 'queued' && !row.result) return `Document ${row.filename} is being sent now; there is nothing to resend yet`;
+  return null;
 }

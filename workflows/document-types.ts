@@ -62,3 +62,17 @@ export interface DocumentActivities {
   checkTicket(externalId: string): Promise<StepOutcome>;
   queryDocumentState(externalId: string): Promise<StepOutcome>;
 }
+
+/** What a workflow start needs from a committed document row (small fields only: starts may queue by thousands). */
+export interface StartableDocument {
+  id: string;
+  ruc: string;
+  doc_type: string;
+  status: string;
+  series: string;
+  number: string | number;
+  filename: string;
+  issue_date: string;
+  /** The issuing company's business name, shown in the Temporal UI; absent where the caller does not have it. */
+  company_name?: string | null;
+}

@@ -46,9 +46,12 @@ async function companyData(deps: AppDeps, company: CompanyRow) {
 
 /** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
 export async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
-  const ruc = String(ctx.params.ruc);
-  if (!isValidRuc(ruc)) throw badRequest('Invalid RUC in the path', { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
-  const { accountId } = authOf(ctx);
+  return accountCompany(deps, authOf(ctx).accountId, String(ctx.params.ruc), 'Invalid RUC in the path');
+}
+
+/** The account's company with this RUC (path or query): 422 not a RUC, 404 no account has it, 403 another account does. */
+export async function accountCompany(deps: AppDeps, accountId: string, ruc: string, invalid = 'Invalid RUC'): Promise<CompanyRow> {
+  if (!isValidRuc(ruc)) throw badRequest(invalid, { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
   const company = await findCompany(deps.db, accountId, ruc);
   if (company) return company;
   if (await rucHeldElsewhere(deps.db, accountId, ruc)) throw forbidden(`Company ${ruc} belongs to another account`);
@@ -74,8 +77,14 @@ export function companiesRouter(deps: AppDeps): Router {
   const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
 
   router.get('/', ...guard, async (ctx) => {
-    const companies = await presentCompanies(deps.db, await listCompanies(deps.db, authOf(ctx).accountId));
-    ok(ctx, `${companies.length} companies`, { companies, count: companies.length });
+    const { accountId } = authOf(ctx);
+    const page = schemas.validate<{ limit: number; before?: string }>(schemas.companyPageSchema, ctx.query);
+    if (page.before && !(await findCompany(deps.db, accountId, page.before))) {
+      throw badRequest('Unknown company in before', { before: ['must be the next_before of a previous page of this list'] });
+    }
+    const rows = await listCompanies(deps.db, accountId, page);
+    const companies = await presentCompanies(deps.db, rows);
+    ok(ctx, `${companies.length} companies`, { companies, count: companies.length, next_before: rows.length === page.limit ? rows[rows.length - 1].ruc : null });
   });
 
   router.post('/', ...guard, idempotent(deps), async (ctx) => {

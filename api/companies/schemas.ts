@@ -60,3 +60,9 @@ export function validate<T>(schema: Joi.ObjectSchema, body: unknown): T {
   }
   throw badRequest('The request has invalid fields', errors);
 }
+
+/** GET /v1/companies: the pagination of the other lists (`before` = the previous page's `next_before`, a RUC). */
+export const companyPageSchema = Joi.object({
+  limit: Joi.number().integer().min(1).max(200).default(50),
+  before: ruc,
+});

@@ -12,6 +12,8 @@ import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../
 import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signBuiltXml } from '../../documents/signing';
+import { customerDocOf } from '../../documents/customer';
+import { documentsTotal } from '../../core/metrics';
 import { toValidationResponse } from '../../documents/validation-response';
 import type { DocStatus } from '../../workflows/document-types';
 import { exhausted, planBlock, productionCharge } from './plan';
@@ -128,6 +130,7 @@ export async function issueDocument(
       status,
       hash: signed.hash,
       xml: signed.xml,
+      customer_doc: customerDocOf(document.xml),
       totals: document.totals,
       warnings: document.warnings,
     });
@@ -147,10 +150,11 @@ export async function issueDocument(
           return inserted;
         });
   body ??= storedBody(row);
+  documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
 
   // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
   // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
   // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
-  if (status !== 'to_summarize') deps.workflowStarts.enqueue(row);
+  if (status !== 'to_summarize') deps.workflowStarts.enqueue({ ...row, company_name: company.business_name });
   return { row, company, body };
 }

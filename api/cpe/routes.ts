@@ -1,33 +1,24 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { ApiError, conflict, forbidden, notFound } from '../errors';
-import { authenticate, authOf, requireScope } from '../auth';
+import { ApiError, conflict } from '../errors';
+import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, releaseForSending, toApiDocument, type DocumentRow } from '../../db/documents';
 import { holdForSending } from '../../db/issuing';
 import { logger } from '../../core/logger';
-import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
+import { resendRefusal, signalDocumentWorkflow, signalOrStart } from '../../workflows/document-client';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../core/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
+import { ownDocument } from './own-document';
 
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
   ctx.body = { success: true, message, data: { document: toApiDocument(row) } };
-}
-
-/** Why `resend` does not apply to a document, or null when it does (docs/issuing.md). */
-function resendRefusal(row: DocumentRow): string | null {
-  if (row.resolved) return `Document ${row.filename} is already ${row.status}; a resolved document is not sent again`;
-  if (row.status === 'to_send') return `Document ${row.filename} has not been sent yet: use POST /v1/cpe/${row.id}/send`;
-  if (row.status === 'to_summarize') return `Document ${row.filename} is reported by the daily summary, not sent on its own`;
-  if (row.status === 'registered') return `Document ${row.filename} was received with ticket ${row.ticket}; its verdict is being polled`;
-  if (row.status === 'queued' && !row.result) return `Document ${row.filename} is being sent now; there is nothing to resend yet`;
-  return null;
 }
 
 /** `/v1/cpe` (spec 2.3–2.5, 4) and the legacy `POST /api/cpe/enviar` (spec 9), all with a company signing token. */
@@ -37,13 +28,6 @@ export function cpeRouter(deps: AppDeps): Router {
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
   const waitMs = () => deps.config.issuing.waitTimeoutSeconds * 1000;
 
-  /** The caller's document named in the path: 404 unknown (or not an id at all), 403 another company's. */
-  async function ownDocument(ctx: Context): Promise<DocumentRow> {
-    const row = await findDocument(deps.db, String(ctx.params.external_id));
-    if (!row) throw notFound(`No document ${ctx.params.external_id}`);
-    if (row.company_id !== authOf(ctx).companyId) throw forbidden('The document belongs to another company');
-    return row;
-  }
 
   router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
@@ -69,12 +53,12 @@ export function cpeRouter(deps: AppDeps): Router {
   });
 
   router.get('/v1/cpe/:external_id', ...guard, async (ctx) => {
-    const row = await ownDocument(ctx);
+    const row = await ownDocument(deps, ctx);
     documentAnswer(ctx, 200, `Document ${row.filename} is ${row.status}`, row);
   });
 
   router.post('/v1/cpe/:external_id/send', ...guard, async (ctx) => {
-    const row = await ownDocument(ctx);
+    const row = await ownDocument(deps, ctx);
     const refuse = (current: DocumentRow) =>
       conflict(`Document ${current.filename} is ${current.status}; only a document waiting in manual mode (to_send) can be sent`);
     if (row.status !== 'to_send') throw refuse(row);
@@ -91,13 +75,11 @@ export function cpeRouter(deps: AppDeps): Router {
   });
 
   router.post('/v1/cpe/:external_id/resend', ...guard, async (ctx) => {
-    const row = await ownDocument(ctx);
+    const row = await ownDocument(deps, ctx);
     const refusal = resendRefusal(row);
     if (refusal) throw conflict(refusal);
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
-    if (!(await signalDocumentWorkflow(deps.temporal, row.id, 'resend'))) {
-      await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, row);
-    }
+    await signalOrStart(deps.temporal, deps.config.temporal.taskQueue, row, 'resend');
     documentAnswer(ctx, 202, `Document ${row.filename} will be sent again (same signed XML, no new signature, no quota)`, row);
   });
 

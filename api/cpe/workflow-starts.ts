@@ -2,15 +2,8 @@ import type { Client } from '@temporalio/client';
 import { logger } from '../../core/logger';
 import { markWorkflowStarted } from '../../db/documents';
 import type { Db } from '../../db/knex';
-import { startDocumentWorkflow } from '../../workflows/document-client';
+import { startable, startDocumentWorkflow, type StartableDocument } from '../../workflows/document-client';
 
-/** What a workflow start needs from a committed document row. */
-export interface StartableDocument {
-  id: string;
-  ruc: string;
-  doc_type: string;
-  status: string;
-}
 
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
@@ -51,7 +44,7 @@ export class WorkflowStarts {
       logger.warn({ externalId: doc.id, queued: this.queue.length }, 'workflow start not queued; the sweeper will start it');
       return;
     }
-    this.queue.push({ id: doc.id, ruc: doc.ruc, doc_type: doc.doc_type, status: doc.status });
+    this.queue.push(startable(doc));
     this.pump();
   }
 

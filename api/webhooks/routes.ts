@@ -55,6 +55,26 @@ const listQuery = Joi.object({
 });
 
 /**
+ * A new delivery (new X-Entrega) of the same notice, started now; the API and `chasqui support redeliver`.
+ * 422 without a webhook, 409 while the delivery still has attempts pending.
+ */
+export async function queueRedelivery(deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>, company: CompanyRow, delivery: DeliveryRow): Promise<DeliveryRow> {
+  if (!company.webhook_url) throw badRequest('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first');
+  if (delivery.status === 'pending') {
+    throw new ApiError(409, `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
+  }
+  const redelivery = await insertRedelivery(deps.db, delivery);
+  try {
+    await startRedeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, delivery.document_id, redelivery.id);
+  } catch (err) {
+    // Without its workflow the row would stay pending forever: the caller retries instead.
+    await deleteDelivery(deps.db, redelivery.id);
+    throw err;
+  }
+  return redelivery;
+}
+
+/**
  * The account's view of its webhook notices (spec 6): deliveries with each attempt (time, URL, HTTP status, latency,
  * error), and redelivery on request. Account token, like the webhook configuration.
  */
@@ -91,18 +111,7 @@ export function webhooksRouter(deps: AppDeps): Router {
 
   router.post('/:id/redeliver', ...guard, async (ctx) => {
     const { company, delivery } = await loadDelivery(ctx);
-    if (!company.webhook_url) throw badRequest('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first');
-    if (delivery.status === 'pending') {
-      throw new ApiError(409, `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
-    }
-    const redelivery = await insertRedelivery(deps.db, delivery);
-    try {
-      await startRedeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, delivery.document_id, redelivery.id);
-    } catch (err) {
-      // Without its workflow the row would stay pending forever: the account retries the request instead.
-      await deleteDelivery(deps.db, redelivery.id);
-      throw err;
-    }
+    const redelivery = await queueRedelivery(deps, company, delivery);
     ctx.status = 202;
     ctx.body = { success: true, message: 'Redelivery queued with a new X-Entrega', data: { delivery: presentDelivery(redelivery) } };
   });

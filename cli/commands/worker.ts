@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, secretBoxFrom } from '../../core/config';
 import { logger } from '../../core/logger';
-import { openDatabase, startWorker } from '../../runtime/services';
+import { openDatabase, startMetricsServer, startWorker } from '../../runtime/services';
 import { stopAll, untilShutdownSignal } from '../lifecycle';
 
 /** Production worker process: runs the workflows and activities of the chasqui task queue. */
@@ -11,9 +11,11 @@ export async function workerCommand(): Promise<number> {
   if (!config.temporal.address) throw new ConfigError('TEMPORAL_ADDRESS is required for chasqui worker');
   const db = await openDatabase(config.databaseUrl, { migrate: false });
   const worker = await startWorker(config, config.temporal.address, db, secrets);
-  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'chasqui worker running');
+  const metrics = await startMetricsServer(config.metricsPort, config.host);
+  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, metrics: metrics.url }, 'chasqui worker running');
   const stopped = await Promise.race([untilShutdownSignal(), worker.running.then(() => 'worker-exit' as const)]);
   await stopAll([
+    ['metrics', metrics.stop],
     ['worker', worker.stop],
     ['database pool', () => db.destroy()],
   ]);

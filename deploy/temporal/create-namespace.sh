@@ -11,8 +11,10 @@ done
 temporal operator namespace describe --address "$TEMPORAL_ADDRESS" -n "$ns" >/dev/null 2>&1 ||
   temporal operator namespace create --address "$TEMPORAL_ADDRESS" -n "$ns" --retention 30d
 existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" -n "$ns")
-for name in Ruc DocType DocStatus; do
+# The same list as workflows/search-attributes.ts (SEARCH_ATTRIBUTES), as name:type.
+for attribute in Ruc:Keyword DocType:Keyword DocStatus:Keyword DocNumber:Keyword IssueDate:Datetime; do
+  name=${attribute%%:*}
   echo "$existing" | grep -qw "$name" ||
-    temporal operator search-attribute create --address "$TEMPORAL_ADDRESS" -n "$ns" --name "$name" --type Keyword
+    temporal operator search-attribute create --address "$TEMPORAL_ADDRESS" -n "$ns" --name "$name" --type "${attribute#*:}"
 done
 echo "namespace $ns ready"

@@ -32,7 +32,9 @@ export async function call(
     ...(options.json !== undefined ? { json: options.json } : {}),
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
-  return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : null };
+  // Files (XML, zip) and /metrics text come back as text; everything else is the JSON envelope.
+  const json = /json/.test(String(res.headers['content-type'] ?? 'application/json'));
+  return { status: res.statusCode, headers: res.headers, body: res.body ? (json ? JSON.parse(res.body) : res.body) : null };
 }
 
 export async function newAccountToken(stack: TestStack, quotaUnits = 0): Promise<{ accountId: string; token: string }> {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../../workflows/search-attributes';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -41,5 +43,21 @@ describe('docker-compose.yml', () => {
     const env = { ...process.env };
     delete env.CHASQUI_MASTER_KEY;
     expect(() => execFileSync(compose![0], [...compose!.slice(1), 'config', '-q'], { cwd: root, env, stdio: 'pipe' })).to.throw();
+  });
+});
+
+describe('compose: Prometheus and the namespace job', () => {
+  const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+  it('runs a Prometheus that scrapes the api and the worker with the alert rules', () => {
+    expect(read('docker-compose.yml')).to.match(/^ {2}prometheus:$/m);
+    const config = read('deploy/prometheus/prometheus.yml');
+    expect(config).to.include('api:3000').and.to.include('worker:9464').and.to.include('alerts.yml');
+    for (const alert of ['ChasquiDocumentsStuckOverOneHour', 'ChasquiRejectionRateHigh', 'ChasquiAuthorityDown']) expect(read('deploy/prometheus/alerts.yml')).to.include(alert);
+  });
+
+  it('registers every search attribute the workflows use, with its type', () => {
+    const script = read('deploy/temporal/create-namespace.sh');
+    for (const sa of SEARCH_ATTRIBUTES) expect(script).to.include(`${sa.name}:${SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type]}`);
   });
 });

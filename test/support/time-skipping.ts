@@ -18,7 +18,7 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   });
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((sa) => [sa.name, encodeSearchAttributeIndexedValueType('KEYWORD')!])),
+    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((sa) => [sa.name, encodeSearchAttributeIndexedValueType(sa.type)!])),
   });
   return env;
 }

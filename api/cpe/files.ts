@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { notFound } from '../errors';
+import { authenticate, requireScope } from '../auth';
+import { rateLimit } from '../middleware/rate-limit';
+import { COMPANY_SCOPE } from '../../db/tokens';
+import { ownDocument } from './own-document';
+
+/**
+ * A document's files, with the authorisation of `GET /v1/cpe/{external_id}` (company token, own documents only):
+ * the signed XML exactly as stored and sent, and the CDR zip exactly as the authority returned it.
+ */
+export function cpeFilesRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1/cpe/:external_id' });
+  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+
+  router.get('/xml', ...guard, async (ctx) => {
+    const row = await ownDocument(deps, ctx);
+    ctx.set('Content-Disposition', `attachment; filename="${row.filename}.xml"`);
+    ctx.type = 'application/xml';
+    ctx.body = row.xml;
+  });
+
+  router.get('/cdr', ...guard, async (ctx) => {
+    const row = await ownDocument(deps, ctx);
+    if (!row.cdr_zip) {
+      throw notFound(
+        row.resolved
+          ? `Document ${row.filename} is ${row.status} but no CDR was received for it (a verdict from a ticket or a summary carries none of its own)`
+          : `Document ${row.filename} has no CDR yet: it is ${row.status}; the CDR arrives with the verdict`,
+      );
+    }
+    // SUNAT names the CDR of F.zip "R-F.zip".
+    ctx.set('Content-Disposition', `attachment; filename="R-${row.filename}.zip"`);
+    ctx.type = 'application/zip';
+    ctx.body = Buffer.from(row.cdr_zip, 'base64');
+  });
+
+  return router;
+}

@@ -1,0 +1,411 @@
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../core/config';
+import type { Db } from '../../db/knex';
+import { findDocumentsByReference, listDocuments, listDocumentAttempts, toApiDocument, type ListedDocument } from '../../db/documents';
+import { findCompanyById } from '../../db/companies';
+import { findDelivery, listAttempts, listDeliveries, listFailedDeliveries } from '../../db/webhooks';
+import { listSupportActions } from '../../db/support-actions';
+import { resendRefusal, signalOrStart } from '../../workflows/document-client';
+import { queueRedelivery } from '../../api/webhooks/routes';
+import { ApiError } from '../../api/errors';
+import type { DocStatus } from '../../workflows/document-types';
+import { DOCUMENT_STATUSES } from '../../api/cpe/list';
+import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
+import { age, iso, parseDuration, reasonOf, REASONS, table, uiLink, type Reason } from './explain';
+
+export interface SupportDeps {
+  db: Db;
+  config: Config;
+  /** Connected on first use: find and stuck never need Temporal. */
+  temporal(): Promise<Client>;
+}
+
+const HELP = `chasqui support: find documents, see why they are stuck, and act on them (support staff)
+
+usage: chasqui support <command> [options]      (chasqui support <command> --help for more)
+
+  find <reference>       one document, its state, its timeline and its Temporal UI link
+                         e.g. chasqui support find 20123456786-01-F001-10   (or F001-10, the file name, the external_id)
+  stuck                  unresolved documents past a threshold, grouped by why
+                         e.g. chasqui support stuck --older-than 1h --ruc 20123456786
+  recheck <selector>     ask the authority for the real state now (timeouts, tickets)
+                         e.g. chasqui support recheck --older-than 30m --status sent --dry-run
+  resend <selector>      send the same signed XML again where spec 3.1 allows (not received: connection failures)
+                         e.g. chasqui support resend F001-10 --ruc 20123456786
+  redeliver <selector>   deliver the cpe.resolved webhook again (a new X-Entrega)
+                         e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
+
+Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
+Exit codes: 0 done, 1 failed (some action failed), 2 usage error, 3 nothing matched, 130 interrupted (Ctrl-C).`;
+
+const SELECTOR_HELP = `selector: external ids / references (F001-10, RUC-TT-SERIE-NUMERO, file names), or the filters of stuck:
+  --older-than 30m   issued longer ago than this (default 30m when no reference is given)
+  --status S[,S]     only these statuses (sent, registered, queued, …)
+  --ruc RUC          only this company
+options:
+  --dry-run          list what would happen and change nothing
+  --yes              do not ask for confirmation (needed when not on a terminal)
+  --rate N[/s]       at most N documents per second (default 5), to spare SUNAT
+  --operator NAME    who is acting, for the audit record (default: the OS user)
+  --limit N          at most N documents (default 1000)
+  --json             one JSON document on stdout`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--ruc RUC] [--json]
+
+Shows the document, why it has no verdict (if so), its timeline (issue, each send attempt and its classification,
+ticket polls and state queries, the verdict, webhook deliveries and their attempts, support actions) and the
+Temporal UI link. When several companies have the number, lists the candidates.
+  e.g. chasqui support find F001-10
+       chasqui support find 20123456786-01-F001-10.zip --json
+Exit codes: 0 found, 2 usage, 3 no document matches.`,
+  stuck: `usage: chasqui support stuck [--older-than 30m] [--status S[,S]] [--ruc RUC] [--limit 1000] [--json]
+
+Unresolved documents issued longer ago than --older-than, grouped by why they have no verdict yet.
+  e.g. chasqui support stuck --older-than 2h
+       chasqui support stuck --status sent --json | jq '.groups[].documents[].external_id'
+Exit codes: 0 some found, 2 usage, 3 none.`,
+  recheck: `usage: chasqui support recheck <selector> [options]
+
+Asks SUNAT (or the OSE) for the document's real state now: a timed-out send is queried, a ticket polled. Never sends.
+${SELECTOR_HELP}
+  e.g. chasqui support recheck --older-than 30m --status sent --dry-run
+       chasqui support recheck 20123456786-01-F001-10 --yes`,
+  resend: `usage: chasqui support resend <selector> [options]
+
+Sends the same signed XML again (no new signature, no quota), only where spec 3.1 allows: documents that never
+reached the authority (connection failures). A timed-out document may have arrived: recheck it instead.
+${SELECTOR_HELP}
+  e.g. chasqui support resend --ruc 20123456786 --status queued --dry-run`,
+  redeliver: `usage: chasqui support redeliver <selector> [options] [--failed-since 3h]
+
+Delivers the document's cpe.resolved webhook again, as a new delivery (new X-Entrega) to the URL configured now.
+With filters instead of references: documents whose last delivery failed within --failed-since (default 24h).
+${SELECTOR_HELP}
+  e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h --dry-run`,
+};
+
+class UsageError extends Error {}
+
+/** Every option of `chasqui support` (docs/operations.md is checked against this list). */
+export const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'older-than': { type: 'string' },
+  status: { type: 'string', multiple: true },
+  ruc: { type: 'string' },
+  limit: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  rate: { type: 'string' },
+  operator: { type: 'string' },
+  'failed-since': { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** Runs `run` with the database (and lazily Temporal) open, and closes them after; the exit code passes through. */
+export type WithDeps = (run: (deps: SupportDeps) => Promise<number>) => Promise<number>;
+
+/** `chasqui support …`: returns the exit code (see HELP). Usage errors are found before anything is connected. */
+export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io = process as unknown as Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.stdout.write(HELP + '\n');
+    return sub ? EXIT.done : EXIT.usage;
+  }
+  if (!COMMAND_HELP[sub]) {
+    io.stderr.write(`chasqui support: unknown command '${sub}'\n\n${HELP}\n`);
+    return EXIT.usage;
+  }
+  const usage = (err: unknown) => {
+    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw err;
+    io.stderr.write(`chasqui support ${sub}: ${(err as Error).message}\n\n${COMMAND_HELP[sub]}\n`);
+    return EXIT.usage;
+  };
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
+    if (sub === 'find' && parsed.positionals.length !== 1 && !parsed.values.help) {
+      throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
+    }
+    if (sub === 'stuck' && parsed.positionals.length) throw new UsageError(`stuck takes only options, got '${parsed.positionals[0]}'`);
+  } catch (err) {
+    return usage(err);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(COMMAND_HELP[sub] + '\n');
+    return EXIT.done;
+  }
+  return withDeps(async (deps) => {
+    try {
+      if (sub === 'find') return await find(deps, io, positionals, values);
+      if (sub === 'stuck') return await stuck(deps, io, values);
+      return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
+    } catch (err) {
+      return usage(err);
+    }
+  });
+}
+
+function statusesOf(values: Values): DocStatus[] | undefined {
+  if (!values.status) return undefined;
+  const list = values.status.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const wrong = list.filter((s) => !DOCUMENT_STATUSES.includes(s as DocStatus));
+  if (wrong.length) throw new UsageError(`unknown status ${wrong.join(', ')}; one of ${DOCUMENT_STATUSES.join(', ')}`);
+  return list as DocStatus[];
+}
+
+function durationOf(text: string | undefined, fallback: string, name: string): number {
+  const seconds = parseDuration(text ?? fallback);
+  if (seconds === null) throw new UsageError(`${name} must be a duration like 90s, 30m, 2h or 1d, got '${text}'`);
+  return seconds;
+}
+
+function positiveInt(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const n = Number(text.replace(/\/s$/, ''));
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a positive number, got '${text}'`);
+  return n;
+}
+
+/** The unresolved documents `stuck` (and a selector without references) selects. */
+function stuckSelection(deps: SupportDeps, values: Values): Promise<ListedDocument[]> {
+  const olderThan = durationOf(values['older-than'], '30m', '--older-than');
+  return listDocuments(deps.db, {
+    resolved: false,
+    statuses: statusesOf(values),
+    ruc: values.ruc,
+    createdBefore: new Date(Date.now() - olderThan * 1000),
+    limit: positiveInt(values.limit, 1000, '--limit'),
+  });
+}
+
+/** References (one document each; an ambiguous one is a usage error listing its candidates), narrowed by --ruc. */
+async function byReferences(deps: SupportDeps, references: string[], ruc: string | undefined): Promise<ListedDocument[]> {
+  const docs: ListedDocument[] = [];
+  for (const reference of references) {
+    const found = (await findDocumentsByReference(deps.db, reference)).filter((d) => !ruc || d.ruc === ruc);
+    if (found.length === 0) throw new UsageError(`no document matches '${reference}'${ruc ? ` for RUC ${ruc}` : ''}`);
+    if (found.length > 1) {
+      throw new UsageError(`'${reference}' matches ${found.length} documents; name one by external_id or add --ruc:\n${candidates(found)}`);
+    }
+    if (!docs.some((d) => d.id === found[0].id)) docs.push(found[0]);
+  }
+  return docs;
+}
+
+function candidates(docs: ListedDocument[]): string {
+  return table([['DOCUMENT', 'STATUS', 'ISSUED', 'EXTERNAL_ID'], ...docs.map((d) => [d.filename, d.status, iso(d.created_at), d.id])]);
+}
+
+async function find(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
+  const found = (await findDocumentsByReference(deps.db, positionals[0])).filter((d) => !values.ruc || d.ruc === values.ruc);
+  if (found.length === 0) {
+    if (values.json) io.stdout.write(JSON.stringify({ documents: [] }) + '\n');
+    io.stderr.write(`no document matches '${positionals[0]}' (tried external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO and file name)\n`);
+    return EXIT.nothingMatched;
+  }
+  if (found.length > 1) {
+    if (values.json) io.stdout.write(JSON.stringify({ documents: found.map(toApiDocument) }) + '\n');
+    else io.stdout.write(`${found.length} documents match '${positionals[0]}':\n${candidates(found)}\nshow one with: chasqui support find <EXTERNAL_ID>\n`);
+    return EXIT.done;
+  }
+  const doc = found[0];
+  const company = await findCompanyById(deps.db, doc.company_id);
+  const timeline = await timelineOf(deps, doc);
+  const reason = doc.resolved ? null : reasonOf(doc);
+  const link = uiLink(deps.config, doc.id);
+  if (values.json) {
+    io.stdout.write(
+      JSON.stringify({
+        document: { ...toApiDocument(doc), ruc: doc.ruc, company: company?.business_name ?? null, customer: doc.customer_doc, issue_date: doc.issue_date, send_attempts: doc.send_attempts },
+        waiting: reason ? { reason, explanation: REASONS[reason] } : null,
+        temporal_ui: link,
+        timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: t.event, detail: t.detail })),
+      }) + '\n',
+    );
+    return EXIT.done;
+  }
+  const result = doc.result ? `${doc.result.origin ?? 'verdict'}${doc.result.code ? ` ${doc.result.code}` : ''}: ${doc.result.message}` : '-';
+  const lines = [
+    `${doc.filename}  ${company?.business_name ?? ''}`,
+    table([
+      ['  external_id', doc.id],
+      ['  status', `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`],
+      ...(reason ? [['  why', REASONS[reason]]] : []),
+      ['  result', result],
+      ['  issued', `${iso(doc.created_at)} (issue date ${doc.issue_date}), environment ${doc.environment === '02' ? 'production' : 'demo'}, to ${doc.destination}`],
+      ['  customer', doc.customer_doc ?? '-'],
+      ['  ticket', doc.ticket ?? '-'],
+      ['  Temporal UI', link ?? `workflow cpe-${doc.id} (set TEMPORAL_UI_URL for a link)`],
+    ]),
+    '',
+    'timeline',
+    table(timeline.map((t) => [`  ${iso(t.at)}`, t.event, t.detail])),
+  ];
+  io.stdout.write(lines.join('\n') + '\n');
+  return EXIT.done;
+}
+
+interface TimelineEntry {
+  at: Date;
+  event: string;
+  detail: string;
+}
+
+/** Issue, each authority step, the verdict, webhook deliveries with their attempts, and support actions, by time. */
+async function timelineOf(deps: SupportDeps, doc: ListedDocument): Promise<TimelineEntry[]> {
+  const [attempts, deliveries, actions] = await Promise.all([
+    listDocumentAttempts(deps.db, doc.id),
+    listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 50 }),
+    listSupportActions(deps.db, doc.id),
+  ]);
+  const entries: TimelineEntry[] = [{ at: doc.created_at, event: 'issued', detail: `signed, hash ${doc.hash}` }];
+  const stepNames = { send: 'send attempt', ticket: 'ticket poll', query: 'state query' } as const;
+  for (const a of attempts) {
+    const classification = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
+    entries.push({ at: a.created_at, event: stepNames[a.step], detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}` });
+  }
+  if (doc.resolved_at) entries.push({ at: doc.resolved_at, event: 'verdict', detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}` });
+  for (const d of deliveries) {
+    entries.push({ at: d.created_at, event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery', detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)` });
+    for (const a of await listAttempts(deps.db, d.id)) {
+      entries.push({ at: a.started_at, event: `  webhook attempt ${a.number}`, detail: a.delivered ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)` : `failed: ${a.error ?? `HTTP ${a.http_status}`}` });
+    }
+  }
+  for (const s of actions) entries.push({ at: s.created_at, event: `support ${s.action}`, detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}` });
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {
+  const docs = await stuckSelection(deps, values);
+  const groups = new Map<Reason, ListedDocument[]>();
+  for (const doc of docs) {
+    const reason = reasonOf(doc);
+    groups.set(reason, [...(groups.get(reason) ?? []), doc]);
+  }
+  const olderThan = values['older-than'] ?? '30m';
+  if (values.json) {
+    io.stdout.write(
+      JSON.stringify({
+        older_than: olderThan,
+        count: docs.length,
+        groups: [...groups].map(([reason, list]) => ({
+          reason,
+          explanation: REASONS[reason],
+          documents: list.map((d) => ({ ...toApiDocument(d), ruc: d.ruc, age_seconds: Math.round((Date.now() - d.created_at.getTime()) / 1000) })),
+        })),
+      }) + '\n',
+    );
+  } else if (docs.length === 0) {
+    io.stderr.write(`nothing unresolved older than ${olderThan}${values.ruc ? ` for RUC ${values.ruc}` : ''}\n`);
+  } else {
+    const out: string[] = [`${docs.length} unresolved document(s) older than ${olderThan}`];
+    for (const [reason, list] of groups) {
+      out.push('', `${reason} (${list.length}): ${REASONS[reason]}`);
+      out.push(table([['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'], ...list.map((d) => [
+        `  ${d.filename}`, d.status, age(d.created_at), String(d.send_attempts), d.result ? `${d.result.origin ?? ''} ${d.result.code ?? ''}`.trim() || '-' : '-', d.id,
+      ])]));
+    }
+    io.stdout.write(out.join('\n') + '\n');
+  }
+  return docs.length ? EXIT.done : EXIT.nothingMatched;
+}
+
+async function act(deps: SupportDeps, io: Io, name: 'recheck' | 'resend' | 'redeliver', positionals: string[], values: Values, command: string): Promise<number> {
+  const docs = positionals.length
+    ? await byReferences(deps, positionals, values.ruc)
+    : name === 'redeliver'
+      ? await failedDeliverySelection(deps, values)
+      : await stuckSelection(deps, values);
+  if (docs.length === 0) {
+    if (values.json) io.stdout.write(JSON.stringify({ action: name, counts: {}, items: [] }) + '\n');
+    io.stderr.write('no document matches the selection\n');
+    return EXIT.nothingMatched;
+  }
+  return runBulk({
+    db: deps.db,
+    action: actionOf(deps, name),
+    docs,
+    operator: values.operator?.trim() || os.userInfo().username,
+    dryRun: !!values['dry-run'],
+    yes: !!values.yes,
+    rate: positiveInt(values.rate, 5, '--rate'),
+    json: !!values.json,
+    command,
+    io,
+  });
+}
+
+/** Documents whose latest webhook delivery failed within --failed-since. */
+async function failedDeliverySelection(deps: SupportDeps, values: Values): Promise<ListedDocument[]> {
+  const since = durationOf(values['failed-since'], '24h', '--failed-since');
+  const ids = await listFailedDeliveries(deps.db, { ruc: values.ruc, since: new Date(Date.now() - since * 1000), limit: positiveInt(values.limit, 1000, '--limit') });
+  return ids.length ? listDocuments(deps.db, { ids, limit: ids.length }) : [];
+}
+
+function actionOf(deps: SupportDeps, name: 'recheck' | 'resend' | 'redeliver'): SupportAction {
+  const { taskQueue } = deps.config.temporal;
+  // Each action re-reads the document: the plan may be minutes old when the document's turn comes.
+  const fresh = async (doc: ListedDocument) => (await listDocuments(deps.db, { ids: [doc.id], limit: 1 }))[0] ?? doc;
+  if (name === 'recheck') {
+    return {
+      name,
+      async refusal(doc) {
+        const d = await fresh(doc);
+        if (d.resolved) return `already ${d.status}`;
+        if (d.status === 'to_send' || d.status === 'to_summarize') return `not sent yet (${REASONS[reasonOf(d)]})`;
+        if (d.status === 'queued') return d.result ? 'never reached the authority (connection failure): nothing to query; use resend' : 'being sent now';
+        return null;
+      },
+      async run(doc) {
+        await signalOrStart(await deps.temporal(), taskQueue, doc, 'recheck');
+        return 'state query requested';
+      },
+    };
+  }
+  if (name === 'resend') {
+    return {
+      name,
+      async refusal(doc) {
+        const d = await fresh(doc);
+        const refusal = resendRefusal(d);
+        if (refusal) return refusal;
+        // Spec 3.1: only what never arrived is sent again; a timeout may have been received.
+        if (d.result?.reached_sunat !== false) return `it may have reached the authority (${d.result?.origin ?? 'unknown'}): recheck it instead`;
+        return null;
+      },
+      async run(doc) {
+        await signalOrStart(await deps.temporal(), taskQueue, doc, 'resend');
+        return 'send requested (same signed XML, no quota)';
+      },
+    };
+  }
+  const latest = async (doc: ListedDocument) => (await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 }))[0];
+  return {
+    name,
+    async refusal(doc) {
+      const delivery = await latest(doc);
+      if (!delivery) return doc.resolved ? 'no webhook delivery (no webhook was configured when it resolved)' : `no verdict yet (${doc.status}): nothing to deliver`;
+      const company = await findCompanyById(deps.db, doc.company_id);
+      if (!company?.webhook_url) return 'the company has no webhook configured now';
+      if (delivery.status === 'pending') return `delivery ${delivery.id} still has attempts pending`;
+      return null;
+    },
+    async run(doc) {
+      const delivery = (await findDelivery(deps.db, (await latest(doc))!.id))!;
+      const company = (await findCompanyById(deps.db, doc.company_id))!;
+      try {
+        const redelivery = await queueRedelivery({ db: deps.db, temporal: await deps.temporal(), config: deps.config }, company, delivery);
+        return `new delivery ${redelivery.id}`;
+      } catch (err) {
+        if (err instanceof ApiError) throw new Error(err.message);
+        throw err;
+      }
+    },
+  };
+}

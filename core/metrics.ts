@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's one Prometheus registry (docs/operations.md lists every series and the alerts built on them).
+ * Anything may record here; nothing reads a metric back to decide what to do.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+/** Every status a document enters, by type: issued (queued/to_send/to_summarize) and resolved (accepted/observed/rejected). */
+export const documentsTotal = new Counter({
+  name: 'chasqui_documents_total',
+  help: 'Documents that entered a status, by document type and status (issue-time statuses and verdicts)',
+  labelNames: ['doc_type', 'status'] as const,
+  registers: [registry],
+});
+
+export const verdictSeconds = new Histogram({
+  name: 'chasqui_document_verdict_seconds',
+  help: 'Time from issue to the authority verdict (accepted, observed or rejected)',
+  labelNames: ['doc_type', 'status'] as const,
+  // From an instant CDR to a day of reconciliation.
+  buckets: [1, 5, 15, 60, 300, 900, 3600, 4 * 3600, 24 * 3600],
+  registers: [registry],
+});
+
+export const authorityCalls = new Counter({
+  name: 'chasqui_authority_calls_total',
+  help: 'Calls to SUNAT or the OSE by operation (send, ticket, query) and classification (spec 7.4 origin; answered = a verdict or ticket without error)',
+  labelNames: ['operation', 'classification'] as const,
+  registers: [registry],
+});
+
+export const webhookAttempts = new Counter({
+  name: 'chasqui_webhook_attempts_total',
+  help: 'Webhook delivery attempts by outcome (delivered, failed)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const refusals = new Counter({
+  name: 'chasqui_refusals_total',
+  help: 'Requests refused by the rate limit (429) or by the plan (402: quota, certificate)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const httpRequestSeconds = new Histogram({
+  name: 'chasqui_http_request_seconds',
+  help: 'API requests by method, route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30],
+  registers: [registry],
+});
+
+/** Age buckets of the unresolved-documents gauge (upper bounds, seconds) and their labels. */
+export const AGE_BUCKETS: readonly { label: string; seconds: number }[] = [
+  { label: 'lt_5m', seconds: 300 },
+  { label: '5m_1h', seconds: 3600 },
+  { label: '1h_1d', seconds: 86_400 },
+  { label: 'gt_1d', seconds: Number.POSITIVE_INFINITY },
+];
+
+/**
+ * `chasqui_unresolved_documents{status,age}`, read from the database at scrape time (one grouped query over the
+ * partial index of unresolved documents). Registered by the API only, so two processes never report it twice.
+ */
+export function registerUnresolvedGauge(read: () => Promise<{ status: string; age: string; count: number }[]>): void {
+  if (registry.getSingleMetric('chasqui_unresolved_documents')) registry.removeSingleMetric('chasqui_unresolved_documents');
+  new Gauge({
+    name: 'chasqui_unresolved_documents',
+    help: 'Documents without a verdict yet, by status and age since issue',
+    labelNames: ['status', 'age'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await read()) this.set({ status: row.status, age: row.age }, row.count);
+    },
+  });
+}
+
+let temporalMetricsUrl: string | null = null;
+
+/** Where the Temporal SDK's own runtime metrics are exported (a loopback port of the worker process). */
+export function setTemporalMetricsUrl(url: string | null): void {
+  temporalMetricsUrl = url;
+}
+
+/** chasqui's series followed by the Temporal SDK's runtime ones (worker polls, task latencies, slots). */
+export async function metricsText(): Promise<string> {
+  const own = await registry.metrics();
+  if (!temporalMetricsUrl) return own;
+  try {
+    const res = await fetch(temporalMetricsUrl, { signal: AbortSignal.timeout(2_000) });
+    return `${own}\n${await res.text()}`;
+  } catch {
+    return own;
+  }
+}
+
+export const METRICS_CONTENT_TYPE = registry.contentType;
