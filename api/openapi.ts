@@ -411,13 +411,15 @@ export function openApiDocument() {
       },
       '/v1/cpe': {
         post: signing({
-          summary: 'Issue a document: validate, sign, queue (202 with the signed XML); response mode wait: 200 with the verdict',
+          summary: 'Issue a document: validate, sign, queue (202 with the signed XML; response mode wait adds the verdict when it came in time)',
           operationId: 'issue-document',
           parameters: issueParameters,
           requestBody: issueBodySchema,
           responses: {
-            200: json('Response mode wait: verdict or ticket in time', obj({ ...issueFields, ...verdictFields }, [...issueRequired, ...Object.keys(verdictFields)])),
-            202: json('Signed and queued (spec 2.4)', obj(issueFields, issueRequired)),
+            202: json(
+              'Signed and queued (spec 2.4). Response mode wait: the same body plus status_code, resolved, ticket, result and cdr_zip when the verdict or ticket came in time. A byte-identical repeat of an issued document answers it again with Idempotent-Replayed: true',
+              obj({ ...issueFields, ...verdictFields }, issueRequired),
+            ),
             ...ISSUE_ERRORS,
           },
         }),

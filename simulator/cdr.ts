@@ -26,6 +26,8 @@ export interface CdrContent {
   description: string;
   /** Observation notes, each "<code> - <text>". */
   notes: string[];
+  /** The received document's hash, written as OSE CDRs carry it (DocumentReference/Attachment); SUNAT's CDRs carry none. */
+  documentHash?: string | null;
 }
 
 export type CdrVariant = 'signed' | 'unsigned' | 'malformed';
@@ -77,7 +79,11 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
         el('cbc:ResponseCode', content.code),
         el('cbc:Description', content.description),
       ),
-      el('cac:DocumentReference', el('cbc:ID', content.referenceId)),
+      el(
+        'cac:DocumentReference',
+        el('cbc:ID', content.referenceId),
+        content.documentHash ? el('cac:Attachment', el('cac:ExternalReference', el('cbc:DocumentHash', content.documentHash))) : frag([]),
+      ),
       el('cac:RecipientParty', el('cac:PartyIdentification', el('cbc:ID', content.recipient ?? '-'))),
     ),
   ).s;

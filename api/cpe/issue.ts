@@ -7,7 +7,8 @@ import { idempotencyClaim } from '../middleware/idempotency';
 import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
-import { insertDocument, type DocumentRow } from '../../db/documents';
+import { insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
+import { checkNumber, payloadHash } from './number';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
 import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
@@ -64,6 +65,8 @@ export interface Issued {
   company: CompanyRow;
   /** What `storedBody` made of the committed row: the answer, byte for byte what a replay returns. */
   body: unknown;
+  /** The same company sent the very same bytes for a number it already holds: `row` is that document, nothing new was done. */
+  replayed: boolean;
 }
 
 /**
@@ -92,6 +95,9 @@ export async function issueDocument(
     throw err;
   }
   const { document } = payload;
+  const hash = payloadHash(ctx);
+  const replay = await checkNumber(deps.db, company, document, hash, startedAt);
+  if (replay) return { row: replay, company, body: storedBody(replay), replayed: true };
   const signedBy = signedByOf(issuer, payload.external !== null);
   const production = company.environment === '02';
   const charge = productionCharge(issuer, signedBy, deps.config);
@@ -130,13 +136,14 @@ export async function issueDocument(
       xml: signed.xml,
       totals: document.totals,
       warnings: document.warnings,
+      payload_hash: hash,
     });
   let body: unknown;
   // A demo issue without a key writes one row: it needs no transaction (two round trips fewer on the hot path).
-  const row =
+  const commit = () =>
     !production && !claim
-      ? await insert(deps.db)
-      : await deps.db.transaction(async (trx) => {
+      ? insert(deps.db)
+      : deps.db.transaction(async (trx) => {
           const inserted = await insert(trx);
           if (production) {
             const consumed = await consumeProductionUse(trx, charge);
@@ -146,11 +153,21 @@ export async function issueDocument(
           await claim?.storeWithin(trx, 202, body);
           return inserted;
         });
+  let row: DocumentRow;
+  try {
+    row = await commit();
+  } catch (err) {
+    // Another request took the number between the check and the insert: the index decided, nothing was committed.
+    if (!isNumberTaken(err)) throw err;
+    const winner = await checkNumber(deps.db, company, document, hash, startedAt);
+    if (!winner) throw err;
+    return { row: winner, company, body: storedBody(winner), replayed: true };
+  }
   body ??= storedBody(row);
 
   // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
   // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
   // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
   if (status !== 'to_summarize') deps.workflowStarts.enqueue(row);
-  return { row, company, body };
+  return { row, company, body, replayed: false };
 }
