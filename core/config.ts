@@ -31,6 +31,8 @@ export interface Config {
   /** PEM file of an extra CA trusted for webhook receivers besides the system's (a self-signed receiver in development). */
   webhookCaFile: string | null;
   rateLimitPerMinute: number;
+  /** The rate limit's sliding window; 60 s (spec 8) unless a test injects a shorter one. */
+  rateLimitWindowSeconds?: number;
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
   providerRuc: string;
   portalUrl: string | null;
