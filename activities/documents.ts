@@ -16,6 +16,7 @@ import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
+import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
@@ -146,6 +147,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!company) throw new Error(`company of document ${externalId} does not exist`);
       const r = route(before, company);
       if (!('endpoints' in r)) return record(before, r, 'send');
+      // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
+      if (before.destination === 'own_ose' && company.ose_url) {
+        const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
+        if (!target.ok) return record(before, connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
+      }
       // An earlier attempt died after sending and before recording: ask before sending twice.
       if (before.send_started_at && queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
