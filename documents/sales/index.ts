@@ -1,6 +1,7 @@
 /** Sales documents (01, 03, 07, 08): validated input → rules → totals → UBL 2.1 XML. */
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
-import { money } from '../decimal';
+import { Decimal, money } from '../decimal';
+import { MAX_INTEGER_DIGITS } from '../input/fields';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildInvoiceXml } from '../xml/invoice';
 import { buildNoteXml } from '../xml/notes';
@@ -8,10 +9,28 @@ import { normaliseSale } from './document';
 import { checkSaleRules } from './rules';
 import type { SaleInput } from './schema';
 
+const LIMIT = new Decimal(10).pow(MAX_INTEGER_DIGITS);
+
+/**
+ * Amounts chasqui computes must fit SUNAT's n(12,2) too: inputs within bounds can still multiply past them
+ * (a 12-digit quantity × a 12-digit unit value), and such an XML fails the XSD. Each with its element's format code.
+ */
+function computedAmountIssues(t: ReturnType<typeof normaliseSale>['doc']['totals']): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const check = (value: Decimal, code: string, what: string, path: string | null) => {
+    if (value.abs().gte(LIMIT)) out.push(issue('SUNAT', code, `${what} (${money(value)}) has more than ${MAX_INTEGER_DIGITS} integer digits`, path));
+  };
+  t.lines.forEach((line, i) => check(line.lineExtension, '2370', `the value of line ${i + 1}`, `items[${i}]`));
+  check(t.valorVenta, '2031', 'the total value of sale', null);
+  check(t.precioVenta, '3019', 'the total price of sale', null);
+  check(t.importeTotal, '2062', 'the payable total', null);
+  return out;
+}
+
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc);
-  const issues = [...earlier, ...report.issues];
+  const issues = [...earlier, ...report.issues, ...computedAmountIssues(doc.totals)];
   if (options.today && input.fechaEmision > options.today) {
     issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
   }
