@@ -27,6 +27,27 @@ function computedAmountIssues(t: ReturnType<typeof normaliseSale>['doc']['totals
   return out;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * SUNAT's sending window (2108: "la diferencia entre la fecha de recepción del XML y el valor del Tag UBL es mayor al
+ * límite del listado"): past its last day the document is refused before signing; on its last day (it closes within
+ * 24 hours, at midnight in Lima) the 202 carries a warning.
+ */
+function sendingWindow(issueDate: string, options: PrepareOptions): { closed: ValidationIssue | null; closing: string | null } {
+  const days = options.sendingWindowDays ?? 0;
+  if (!options.today || days <= 0) return { closed: null, closing: null };
+  const age = Math.round((Date.parse(`${options.today}T00:00:00Z`) - Date.parse(`${issueDate}T00:00:00Z`)) / DAY_MS);
+  if (age > days) {
+    const text = `fechaEmision ${issueDate} is ${age} days before today (${options.today}): SUNAT receives a document up to ${days} days after its issue date; issue it with today's date`;
+    return { closed: issue('SUNAT', '2108', text, 'fechaEmision'), closing: null };
+  }
+  if (age === days) {
+    return { closed: null, closing: `[SUNAT 2108] today is the last day SUNAT receives a document of fechaEmision ${issueDate}: its sending window closes at midnight (Lima), within 24 hours` };
+  }
+  return { closed: null, closing: null };
+}
+
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc);
@@ -34,6 +55,8 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
   if (options.today && input.fechaEmision > options.today) {
     issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
   }
+  const timing = sendingWindow(input.fechaEmision, options);
+  if (timing.closed) issues.push(timing.closed);
   if (issues.length) throw new DocumentValidationError(issues);
   const t = doc.totals;
   const totals: Record<string, string> = {
@@ -56,6 +79,6 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
     currency: input.tipoMoneda,
     xml: input.tipoDoc === '01' || input.tipoDoc === '03' ? buildInvoiceXml(doc) : buildNoteXml(doc),
     totals,
-    warnings: [...warnings, ...report.warnings],
+    warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
   };
 }

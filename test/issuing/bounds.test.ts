@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
 import { findDocument } from '../../db/documents';
+import { limaDate } from '../../core/lima';
 
 /** SUNAT's bounds are refused before signing: each with its SUNAT code and the path of what is wrong. */
 describe("SUNAT's bounds before signing", function () {
@@ -78,5 +79,43 @@ describe("SUNAT's bounds before signing", function () {
   it('a discount larger than its base names its path', async () => {
     const details = await refused((doc) => (doc.items[0].descuentos = [{ codigo: '00', monto: 500 }]));
     expect(details[0]).to.include({ code: '3290', path: 'items[0].descuentos' });
+  });
+});
+
+describe("SUNAT's sending window (2108)", function () {
+  this.timeout(60_000);
+  let env: IssuingStack;
+  let company: TestCompany;
+  before(async function () {
+    this.timeout(120_000);
+    env = await startIssuingStack({ issuing: { sendingWindowDays: 3 } as never }, { worker: false });
+    company = await newCompany(env.stack);
+  });
+  after(() => env?.stop());
+
+  const daysAgo = (n: number) => limaDate(new Date(Date.now() - n * 86_400_000));
+  const issueDated = (date: string) => issue(env.stack, company.token, { ...payload('invoice-basic.json', company.ruc), fechaEmision: date });
+
+  it('past the window: a 422 [SUNAT 2108] on fechaEmision, nothing signed', async () => {
+    const res = await issueDated(daysAgo(4));
+    expect(res.status).to.equal(422);
+    expect(res.body.details[0]).to.include({ code: '2108', path: 'fechaEmision' });
+    expect(res.body.errors[0]).to.match(/^\[SUNAT 2108\] .*up to 3 days after its issue date/);
+  });
+
+  it('on its last day (it closes within 24 hours): 202 with a warning; earlier: no warning', async () => {
+    const last = await issueDated(daysAgo(3));
+    expect(last.status).to.equal(202);
+    expect(last.body.warnings).to.be.an('array');
+    expect(last.body.warnings.join('\n')).to.match(/\[SUNAT 2108\] today is the last day .* within 24 hours/);
+    const fresh = await issueDated(daysAgo(0));
+    expect(fresh.status).to.equal(202);
+    expect(fresh.body).to.not.have.property('warnings');
+  });
+
+  it('a future date is refused as before', async () => {
+    const res = await issueDated(limaDate(new Date(Date.now() + 2 * 86_400_000)));
+    expect(res.status).to.equal(422);
+    expect(res.body.details[0]).to.include({ code: '2236', path: 'fechaEmision' });
   });
 });
