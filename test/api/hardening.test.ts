@@ -105,6 +105,14 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
     });
   }
 
+  it('malformed percent-encoding and NUL in paths and queries are client errors', async () => {
+    for (const path of ['/v1/cpe/%E0%A4%A', '/v1/cpe/%00', `/v1/companies/%ZZ`, '/v1/companies/20100066603/webhook/deliveries?limit=%FF', '/v1/companies/%C0%AF']) {
+      const token = path.startsWith('/v1/cpe') ? company.token : company.accountToken;
+      const res = await raw(env.stack.url, 'GET', path, null, { Authorization: `Bearer ${token}` });
+      expect(res.status, path).to.be.within(400, 499);
+    }
+  });
+
   it('a known method not routed on a path is a 405 with Allow', async () => {
     const res = await call(env.stack, 'PUT', '/v1/cpe', { token: company.token, json: {} });
     expect(res.status).to.equal(405);

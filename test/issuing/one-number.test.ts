@@ -44,6 +44,15 @@ describe('one series-number is one document (per RUC, across accounts)', functio
     expect(await documentCount(env.stack, company.row.id)).to.equal(before);
   });
 
+  it('a summary (rc) identifier follows the same rule', async () => {
+    const rc = payload('rc-add.json', company.ruc);
+    expect((await issue(env.stack, company.token, rc)).status).to.equal(202);
+    const other = { ...rc, fechaReferencia: rc.fechaReferencia === '2024-03-14' ? '2024-03-13' : '2024-03-14' };
+    const res = await issue(env.stack, company.token, other);
+    expect(res.status, JSON.stringify(res.body)).to.equal(422);
+    expect(res.body.errors[0]).to.match(/^\[SUNAT 1033\] RC-\d{8}-\d+ is already registered/);
+  });
+
   it('a number refused by local validation never held it', async () => {
     const body = payload('invoice-basic.json', company.ruc);
     const bad = await issue(env.stack, company.token, { ...body, tipoMoneda: 'XXX' });
