@@ -111,6 +111,18 @@ describe('one series-number is one document (per RUC, across accounts)', functio
     expect(done.cdr_zip).to.equal(null);
   });
 
+  it('through an OSE (no CDR query): a first send answered 1033 is rejected, not left for review', async () => {
+    const ose = await newCompany(env.stack, { environment: '02', quota: 3, settings: { destination: 'provider_ose' } });
+    await env.stack.db('accounts').where({ id: ose.accountId }).update({ ose_package_units: 3 });
+    const body = payload('invoice-basic.json', ose.ruc);
+    env.sim.seedDocument({ ruc: ose.ruc, docType: '01', series: 'F001', number: body.correlativo });
+    const res = await issue(env.stack, ose.token, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const done = await until(env.stack, res.body.external_id, ['accepted', 'rejected', 'sent']);
+    expect(done.status).to.equal('rejected');
+    expect(done.result).to.include({ code: '1033', origin: 'tax_authority', action: 'correct' });
+  });
+
   describe('after a send that may have reached the authority (timeout), the re-send answered 1033', () => {
     async function timedOut(): Promise<{ id: string; hash: string; correlativo: string }> {
       const body = payload('invoice-basic.json', company.ruc);
