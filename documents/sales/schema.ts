@@ -48,7 +48,7 @@ const itemSchema = Joi.object({
   codigoSunat: Joi.string()
     .pattern(/^\d{8}$/)
     .error(codes({ 'string.pattern.base': '[SUNAT 4332] {#label} must be an 8-digit UNSPSC code (catalog 25)' })),
-  descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required' }).required(),
+  descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required', 'string.max': '[SUNAT 2027] {#label} must be at most 500 characters' }).required(),
   cantidad: decimalSchema({ positive: true, maxDecimals: 10, formatCode: '2025' }, { 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }).required(),
   unidad: Joi.string()
     .custom((value: string, helpers) => (UNIT_CODES.has(value) ? value : helpers.error('any.invalid')))

@@ -76,6 +76,11 @@ describe("SUNAT's bounds before signing", function () {
     }
   });
 
+  it('text lengths as SUNAT checks them: a description over 500 characters is [SUNAT 2027], a customer name over 1500 is [SUNAT 2022]', async () => {
+    expect((await refused((doc) => (doc.items[0].descripcion = 'x'.repeat(501))))[0]).to.include({ code: '2027', path: 'items[0].descripcion' });
+    expect((await refused((doc) => (doc.cliente.nombre = 'x'.repeat(1501))))[0]).to.include({ code: '2022', path: 'cliente.nombre' });
+  });
+
   it('a discount larger than its base names its path', async () => {
     const details = await refused((doc) => (doc.items[0].descuentos = [{ codigo: '00', monto: 500 }]));
     expect(details[0]).to.include({ code: '3290', path: 'items[0].descuentos' });
