@@ -113,6 +113,14 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
     }
   });
 
+  it('a webhook URL spelling a private IPv4 as IPv6, decimal, hex or octal is a 422 at configuration', async () => {
+    for (const url of ['https://[::127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://[64:ff9b::10.0.0.1]/', 'https://[2002:c0a8:101::1]/', 'https://2130706433/', 'https://0x7f.1/', 'https://0300.0250.0.1/']) {
+      const res = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/webhook`, { token: company.accountToken, json: { url } });
+      expect(res.status, url).to.equal(422);
+      expect(JSON.stringify(res.body), url).to.contain('public address');
+    }
+  });
+
   it('a known method not routed on a path is a 405 with Allow', async () => {
     const res = await call(env.stack, 'PUT', '/v1/cpe', { token: company.token, json: {} });
     expect(res.status).to.equal(405);
