@@ -37,7 +37,8 @@ function fuzz(st: string, url: string, token: string, filter: string[]): Promise
     ...filter,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(st, args, { env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
+    // Run in the temporary folder: schemathesis and hypothesis keep caches in the working directory, never in the clone.
+    const child = spawn(st, args, { cwd: dir, env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
