@@ -186,7 +186,6 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded; see Retry-After and the RateLimit-* headers',
   // Answers outside spec 7.1, each with its reason (docs/issuing.md, "Answers beyond spec 7.1").
   400: 'The body is not valid UTF-8 (bad bytes, overlong forms, encoded surrogates)',
-  405: 'The method is not allowed on this path (any method not listed here, TRACE, QUERY, PROPFIND…); the Allow header lists those that are',
   413: `The body is larger than ${JSON_BODY_LIMIT} bytes`,
   415: 'The body is not application/json in UTF-8 (Accept-Post names the type)',
 };
@@ -350,7 +349,9 @@ export function openApiDocument() {
     info: {
       title: 'chasqui',
       version: '1',
-      description: 'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies, issuing under /v1/cpe.',
+      description:
+        'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies, issuing under /v1/cpe. ' +
+        'Any method a path does not list here (TRACE, QUERY, PROPFIND…) is answered 405 with an Allow header; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (docs/issuing.md).',
     },
     servers: [{ url: '/' }],
     components: {
