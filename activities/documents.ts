@@ -12,11 +12,12 @@ import {
   type SolCredentials,
 } from '../authority';
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
-import { connectionFailure } from '../authority/classify';
+import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
+import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
@@ -149,10 +150,15 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!company) throw new Error(`company of document ${externalId} does not exist`);
       const r = route(before, company);
       if (!('endpoints' in r)) return record(before, r, 'send');
+      // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
+      if (before.destination === 'own_ose' && company.ose_url) {
+        const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
+        if (!target.ok) return record(before, connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
+      }
       // An earlier attempt died after sending and before recording: ask before sending twice.
       if (before.send_started_at && queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
-        if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, known, 'query');
+        if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, whoseCdr(before, known, true), 'query');
       }
       const file = { filename: before.filename, xml: before.xml };
       const result = await heartbeating(() =>
@@ -162,10 +168,14 @@ export function createDocumentActivities(deps: ActivityDeps) {
             ? sendSummary(r.endpoints.billService, r.creds, file, callOptions)
             : sendBill(r.endpoints.billService, r.creds, file, callOptions),
       );
-      // "Already reported" is not a rejection: the real state decides.
-      if (result.alreadyReported && queryable(before, r.endpoints)) {
-        const known = await queryCdr(before, r);
-        if (known.status !== 'unknown') return record(before, known, 'query');
+      // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
+      if (result.alreadyReported) {
+        const mayHaveReached = earlierAttemptMayHaveReached(before);
+        if (queryable(before, r.endpoints)) {
+          const known = await queryCdr(before, r);
+          if (known.status !== 'unknown') return record(before, whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
+        }
+        if (!mayHaveReached) return record(before, numberTaken(result.code ?? '1033', result.httpStatus), 'send');
       }
       return record(before, result, 'send');
     },
@@ -192,10 +202,32 @@ export function createDocumentActivities(deps: ActivityDeps) {
       if (!('endpoints' in r) || !queryable(doc, r.endpoints)) {
         return { kind: 'unknown', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
       }
-      return record(doc, await queryCdr(doc, r), 'query');
+      // Reconciliation follows a send that may have reached the authority; a CDR with another document's hash is still not ours.
+      return record(doc, whoseCdr(doc, await queryCdr(doc, r), true), 'query');
     },
   };
   return activities;
+}
+
+/**
+ * Whether an earlier send of this document may have got through unseen: a worker died mid-send (`send_started_at`
+ * left), a send timed out (`reached_sunat` null), or it was left `sent` with no verdict.
+ */
+function earlierAttemptMayHaveReached(before: DocumentRow): boolean {
+  return before.send_started_at !== null || before.status === 'sent' || (before.result !== null && before.result.reached_sunat === null);
+}
+
+/**
+ * The CDR the authority holds for this document's number, judged as ours or another document's (docs/delivery.md):
+ * a CDR carrying a DocumentHash (OSE, GRE) is ours when the hash is ours; one without (SUNAT's invoice CDRs) is ours
+ * only when an earlier attempt of this very document may have reached the authority. Otherwise the document is
+ * rejected with the authority's code (1033, or 1032 for a number whose document was rejected): never reported accepted with another document's CDR.
+ */
+function whoseCdr(doc: DocumentRow, known: AuthorityResult, mayHaveReached: boolean, code = '1033'): AuthorityResult {
+  if (!known.cdr) return known;
+  const theirHash = known.cdr.documentHash;
+  const ours = theirHash !== null ? theirHash === doc.hash : mayHaveReached;
+  return ours ? known : numberTaken(code, known.httpStatus);
 }
 
 /** Heartbeats every 5 s while `work` runs (inside an activity), so Temporal tells a slow call from a dead worker. */

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { AppDeps } from './deps';
-import { envelope } from './middleware/envelope';
+import { envelope, onAppError } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
 import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
@@ -28,6 +28,7 @@ export function createRouters(deps: AppDeps): Router[] {
 /** The Koa application: cross-cutting middleware first, then the routers. */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: true });
+  app.on('error', onAppError);
   app.use(requestMetrics);
   app.use(requestId);
   app.use(envelope);

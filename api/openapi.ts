@@ -11,6 +11,7 @@ import {
 import { PROCEDURES } from '../db/procedures';
 import { DELIVERY_STATUSES } from './webhooks/routes';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './cpe/list';
+import { JSON_BODY_LIMIT } from './middleware/body';
 
 /**
  * OpenAPI 3.1 description of every route that exists, served at /v1/openapi.json. Tests compare it with the
@@ -131,6 +132,7 @@ const issueError = obj(
     origin_description: str(),
     action: { const: 'correct' },
     reached_sunat: { const: false },
+    external_id: str({ format: 'uuid', description: 'The document holding the series-number (1033/1032), when it belongs to the calling company' }),
     data: { type: 'object' },
   },
   ['success', 'message'],
@@ -139,22 +141,45 @@ const json = (description: string, schema: Schema) => ({ description, content: {
 const ISSUE_ERRORS = {
   402: json('Plan blocks the issue (7.3): no signatures left, plan 02 without certificate, certificate expired, OSE package used up', ref('IssueError')),
   409: json('X-Environment differs from the company environment', ref('IssueError')),
-  422: json('Document validation (7.2 body), or a request field error (X-Environment, xml)', ref('IssueError')),
+  422: json(
+    'Document validation (7.2 body; errors as "[<source> <code>] <text>"), including a series-number already held by another document ([SUNAT 1033], or [SUNAT 1032] once rejected or voided: details[].path correlativo, external_id of the holder when it is this company\'s), or a request field error (X-Environment, xml)',
+    ref('IssueError'),
+  ),
+  503: json('Signing is unavailable: the provider certificate (CHASQUI_PROVIDER_PFX) is not configured or cannot be read; nothing was signed', ref('Error')),
 };
 const externalIdParameter = { name: 'external_id', in: 'path', required: true, schema: str(), description: 'external_id returned at issue' };
 const issueParameters = [
   { name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) },
   { name: 'X-Environment', in: 'header', required: false, schema: enumOf(['01', '02', 'demo', 'production']), description: 'Declared environment; 409 when it is not the company\'s' },
 ];
-const issueBodySchema = jsonBody({
-  type: 'object',
-  description: 'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external',
-});
+/** A complete factura (docs/documents.md has every field): what a first request looks like. */
+const EXAMPLE_INVOICE = {
+  tipoDoc: '01',
+  serie: 'F001',
+  correlativo: '1',
+  fechaEmision: '2026-01-15',
+  tipoMoneda: 'PEN',
+  emisor: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.', establecimiento: { ubigeo: '150101', codLocal: '0000', direccion: 'Av. Abancay 123' } },
+  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.' },
+  items: [{ descripcion: 'Caja de clavos', cantidad: 1, unidad: 'NIU', valorUnitario: 100, afectacionIgv: '10', porcentajeIgv: 18 }],
+};
+const issueBodySchema = {
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        description: 'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external. At most 2 MiB, nested at most 32 levels, UTF-8 only, no control characters but tab and line breaks (docs/issuing.md, "Input rules")',
+      },
+      examples: { factura: { summary: 'A factura of one line', value: EXAMPLE_INVOICE } },
+    },
+  },
+};
 const signing = (operation: Schema, codes: number[] = []) => ({
   tags: ['cpe'],
   security: [{ signingToken: [] }],
   ...operation,
-  responses: { ...(operation.responses as Schema), ...errors(401, 403, 429, ...codes) },
+  responses: { ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])), ...(operation.responses as Schema) },
 });
 const documentAnswer = (description: string) => ok(description, obj({ document: ref('Document') }));
 
@@ -164,10 +189,14 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'The company or document does not exist',
   409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
-  413: 'The body is larger than the limit',
-  415: 'The body has a Content-Type the operation does not take',
-  429: 'Rate limit exceeded; see Retry-After',
+  429: 'Rate limit exceeded; see Retry-After and the RateLimit-* headers',
+  // Answers outside spec 7.1, each with its reason (docs/issuing.md, "Answers beyond spec 7.1").
+  400: 'The body is not valid UTF-8 (bad bytes, overlong forms, encoded surrogates)',
+  413: `The body is larger than the operation's limit (JSON: ${JSON_BODY_LIMIT} bytes; a logo: CHASQUI_LOGO_MAX_BYTES)`,
+  415: 'The body has a Content-Type the operation does not take (JSON operations: application/json in UTF-8; Accept-Post names the type)',
 };
+/** Answers any operation with a JSON body can give before it runs (docs/issuing.md, "Input rules"). */
+const BODY_ERRORS = [400, 413, 415];
 
 function errors(...codes: number[]) {
   return Object.fromEntries(
@@ -183,7 +212,7 @@ const managed = (operation: Schema, codes: number[] = []) => ({
   tags: ['companies'],
   security,
   ...operation,
-  responses: { ...(operation.responses as Schema), ...errors(401, 403, 429, ...codes) },
+  responses: { ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])), ...(operation.responses as Schema) },
 });
 function jsonBody(schema: Schema) {
   return { required: true, content: { 'application/json': { schema } } };
@@ -294,6 +323,25 @@ const voidRequest = obj({
   requested_at: dateTime,
 });
 
+/** OpenAPI links (what a client, or a stateful fuzzer, can do next with what an answer returned). */
+const link = (operationId: string, parameter: string, expression: string, description: string) => ({ operationId, parameters: { [parameter]: expression }, description });
+const documentLinks = {
+  GetDocument: link('get-document', 'external_id', '$response.body#/external_id', 'The issued document and its result'),
+  SendDocument: link('send-document', 'external_id', '$response.body#/external_id', 'Send it (manual sending mode)'),
+  ResendDocument: link('resend-document', 'external_id', '$response.body#/external_id', 'Send the same signed XML again'),
+  VoidDocument: link('void-document', 'external_id', '$response.body#/external_id', 'Void it once accepted'),
+  GetVoid: link('get-void', 'external_id', '$response.body#/external_id', 'Where its void stands'),
+};
+const RUC_FROM_COMPANY = '$response.body#/data/company/ruc';
+const companyLinks = () => ({
+  GetCompany: link('get-company', 'ruc', RUC_FROM_COMPANY, 'The company'),
+  NewToken: link('new-token', 'ruc', RUC_FROM_COMPANY, 'Another signing token'),
+  ConfigureWebhook: link('configure-webhook', 'ruc', RUC_FROM_COMPANY, 'Its webhook'),
+  ListWebhookDeliveries: link('list-webhook-deliveries', 'ruc', RUC_FROM_COMPANY, 'Its webhook deliveries'),
+  ...Object.fromEntries(SETTINGS.map(([path]) => [`Patch${path.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase())}`, link(`patch-${path}`, 'ruc', RUC_FROM_COMPANY, `Change ${path}`)])),
+});
+const withLinks = (response: Record<string, unknown>, links: Record<string, unknown>) => ({ ...response, links });
+
 export function openApiDocument() {
   const settingPaths = Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
@@ -309,7 +357,9 @@ export function openApiDocument() {
     info: {
       title: 'chasqui',
       version: '1',
-      description: 'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies, issuing under /v1/cpe.',
+      description:
+        'Signs Peru electronic tax documents (CPE) and delivers them to SUNAT or an OSE. Company management under /v1/companies, issuing under /v1/cpe. ' +
+        'Any method a path does not list here (TRACE, QUERY, PROPFIND…) is answered 405 with an Allow header; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (docs/issuing.md).',
     },
     servers: [{ url: '/' }],
     components: {
@@ -385,8 +435,8 @@ export function openApiDocument() {
               ),
             ),
             responses: {
-              200: ok('Already exists in this account; nothing changed', obj({ company: ref('Company'), exists: { const: true } })),
-              201: ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })),
+              200: withLinks(ok('Already exists in this account; nothing changed', obj({ company: ref('Company'), exists: { const: true } })), companyLinks()),
+              201: withLinks(ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })), companyLinks()),
             },
           },
           [409, 422],
@@ -394,7 +444,7 @@ export function openApiDocument() {
       },
       '/v1/companies/{ruc}': {
         parameters: [rucParameter],
-        get: managed({ summary: 'The company, with tax_procedures', operationId: 'get-company', responses: { 200: ok('Company', companyData) } }, [404, 422]),
+        get: managed({ summary: 'The company, with tax_procedures', operationId: 'get-company', responses: { 200: withLinks(ok('Company', companyData), companyLinks()) } }, [404, 422]),
         delete: managed(
           { summary: 'Delete a company without production movement; revokes its tokens', operationId: 'delete-company', responses: { 200: ok('Deleted') } },
           [404, 422],
@@ -478,13 +528,18 @@ export function openApiDocument() {
           },
         },
         post: signing({
-          summary: 'Issue a document: validate, sign, queue (202 with the signed XML); response mode wait: 200 with the verdict',
+          summary: 'Issue a document: validate, sign, queue (202 with the signed XML; response mode wait adds the verdict when it came in time)',
           operationId: 'issue-document',
           parameters: issueParameters,
           requestBody: issueBodySchema,
           responses: {
-            200: json('Response mode wait: verdict or ticket in time', obj({ ...issueFields, ...verdictFields }, [...issueRequired, ...Object.keys(verdictFields)])),
-            202: json('Signed and queued (spec 2.4)', obj(issueFields, issueRequired)),
+            202: withLinks(
+              json(
+                'Signed and queued (spec 2.4). Response mode wait: the same body plus status_code, resolved, ticket, result and cdr_zip when the verdict or ticket came in time. A byte-identical repeat of an issued document answers it again with Idempotent-Replayed: true',
+                obj({ ...issueFields, ...verdictFields }, issueRequired),
+              ),
+              documentLinks,
+            ),
             ...ISSUE_ERRORS,
           },
         }),

@@ -38,6 +38,11 @@ export interface Cdr {
   referenceId: string | null;
   responseCode: string | null;
   description: string | null;
+  /**
+   * The hash of the document the verdict is about (DocumentReference/Attachment/ExternalReference/DocumentHash), as
+   * OSE and GRE CDRs carry it; SUNAT's invoice CDRs carry none. It tells whose document a number's CDR belongs to.
+   */
+  documentHash: string | null;
   notes: CdrNote[];
   /** DocumentReference/DocumentDescription: for a despatch guide, the link SUNAT's QR must carry (printed guides). */
   documentLink: string | null;
@@ -110,6 +115,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
         textOf(childPath(documentResponse, [NS.cac, 'DocumentReference'], [NS.cbc, 'ID'])),
       responseCode,
       description: textOf(firstChild(response, NS.cbc, 'Description')),
+      documentHash: documentResponse ? textOf(firstDescendant(documentResponse, NS.cbc, 'DocumentHash')) : null,
       notes: childElements(root, NS.cbc, 'Note').map((note) => {
         const text = textOf(note) ?? '';
         const m = NOTE_CODE.exec(text);

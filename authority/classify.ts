@@ -160,6 +160,15 @@ export function rejection(code: string, message: string, httpStatus: number | nu
   return { ...base(), origin: 'tax_authority', action: 'correct', status: 'rejected', code, message, errors: [sunatError(code, message)], httpStatus };
 }
 
+/**
+ * The authority already holds this number (1033/1032/2223) with a document that is not ours: a rejection of ours,
+ * never an acceptance with the other document's CDR (docs/delivery.md, "A number the authority already has").
+ */
+export function numberTaken(code: string, httpStatus: number | null): AuthorityResult {
+  const message = `The authority already holds this series-number with another document (answer ${code}); this document was not registered: issue it again with the next correlativo`;
+  return rejection(code, message, httpStatus);
+}
+
 /** The authority has no record of the document (CDR query "not found"): it was never received, so sending is safe. */
 export function notRegistered(code: string, message: string, httpStatus: number | null): AuthorityResult {
   return { ...base(), origin: 'tax_authority', reached_sunat: false, action: 'retry', code, message, errors: [sunatError(code, message)], httpStatus };

@@ -35,6 +35,8 @@ export interface Config {
   /** PEM file of an extra CA trusted for webhook receivers besides the system's (a self-signed receiver in development). */
   webhookCaFile: string | null;
   rateLimitPerMinute: number;
+  /** The rate limit's sliding window; 60 s (spec 8) unless a test injects a shorter one. */
+  rateLimitWindowSeconds?: number;
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
   providerRuc: string;
   portalUrl: string | null;
@@ -57,6 +59,11 @@ export interface Config {
     /** The provider certificate that signs production documents of companies without one of their own. */
     providerPfxPath: string | null;
     providerPfxPassword: string;
+    /**
+     * SUNAT's sending window (error 2108): days after fechaEmision a factura, boleta or note is still received; issuing
+     * later is refused before signing, and the 202 warns on its last day. 0 turns the check off.
+     */
+    sendingWindowDays: number;
   };
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
@@ -132,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       waitTimeoutSeconds: int(env, 'CHASQUI_WAIT_TIMEOUT_SECONDS', 25),
       providerPfxPath: str(env, 'CHASQUI_PROVIDER_PFX'),
       providerPfxPassword: env.CHASQUI_PROVIDER_PFX_PASSWORD ?? '',
+      sendingWindowDays: int(env, 'CHASQUI_SENDING_WINDOW_DAYS', 3),
     },
     authorityTimeouts: {
       connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),

@@ -32,6 +32,8 @@ for (const [net, prefix] of [
   ['::1', 128], // loopback
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
+  ['2001::', 32], // Teredo: the IPv4 it reaches is hidden in the address
+  ['64:ff9b:1::', 48], // local-use NAT64
   ['fc00::', 7], // unique-local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -40,23 +42,39 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
 }
 
-/** IPv6 forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
+/** The eight 16-bit groups of an IPv6 address in any spelling (compressed, dotted IPv4 tail); null when it is not one. */
+export function ipv6Groups(address: string): number[] | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const fill = tail === null ? [] : Array(8 - left.length - right.length).fill('0');
+  const groups = [...left, ...fill, ...right].map((g) => parseInt(g, 16));
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries, whatever its spelling: IPv4-compatible (::/96), mapped (::ffff:0:0/96),
+ * translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16). Such an address reaches that IPv4 host,
+ * so it is judged as that host.
+ */
 function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = parseInt(hex[1], 16);
-    const lo = parseInt(hex[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  if (sixToFour) {
-    const hi = parseInt(sixToFour[1], 16);
-    const lo = parseInt(sixToFour[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
+  const g = ipv6Groups(address);
+  if (!g) return null;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 6)) return v4(g[6], g[7]);
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6], g[7]);
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6], g[7]);
+  if (g[0] === 0x2002) return v4(g[1], g[2]);
   return null;
 }
 
@@ -64,8 +82,8 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return isPublicAddress(v4);
+    const carried = embeddedIpv4(address);
+    if (carried !== null) return isPublicAddress(carried);
     return !NON_PUBLIC.check(address, 'ipv6');
   }
   return !NON_PUBLIC.check(address, 'ipv4');

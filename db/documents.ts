@@ -56,6 +56,8 @@ export interface DocumentRow {
   customer_doc: string | null;
   totals: Record<string, string> | null;
   warnings: string[];
+  /** SHA-256 (hex) of the request body that issued it; null for what chasqui generated itself (summaries, voids). */
+  payload_hash: string | null;
   send_attempts: number;
   send_started_at: Date | null;
   workflow_started_at: Date | null;
@@ -68,7 +70,27 @@ export interface DocumentRow {
 export type NewDocument = Pick<
   DocumentRow,
   'account_id' | 'company_id' | 'ruc' | 'doc_type' | 'series' | 'filename' | 'currency' | 'environment' | 'destination' | 'signed_by' | 'status' | 'hash' | 'xml'
-> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; customer_doc?: string | null };
+> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; payload_hash?: string | null; customer_doc?: string | null };
+
+/** The unique index that makes one series-number one document per RUC and environment (docs/issuing.md). */
+const ONE_NUMBER_INDEX = 'documents_one_number';
+
+/** True when `err` is PostgreSQL refusing a second document for a number already held. */
+export function isNumberTaken(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === ONE_NUMBER_INDEX;
+}
+
+/** The document holding a number, if any, and whether it was voided (SUNAT answers 1032 for both rejected and voided). */
+export async function findNumberHolder(
+  db: Db | Knex.Transaction,
+  key: { ruc: string; environment: string; doc_type: string; series: string; number: number },
+): Promise<(DocumentRow & { voided: boolean }) | null> {
+  const row = await db('documents as d')
+    .where({ 'd.ruc': key.ruc, 'd.environment': key.environment, 'd.doc_type': key.doc_type, 'd.series': key.series, 'd.number': key.number })
+    .first('d.*', db.raw('exists (select 1 from document_voids v where v.document_id = d.id) as voided'));
+  return (row as (DocumentRow & { voided: boolean }) | undefined) ?? null;
+}
 
 export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument): Promise<DocumentRow> {
   const [row] = await db('documents')

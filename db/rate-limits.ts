@@ -1,29 +1,32 @@
 import type { Db } from './knex';
 
-export interface RateWindow {
-  /** Requests counted in the current window, this one included. */
+export interface RateDecision {
+  admitted: boolean;
+  /** Requests admitted in the window, this one included when admitted. */
   count: number;
-  /** Seconds until the window ends (at least 1). */
+  /** Seconds until the oldest admitted request leaves the window, i.e. until one more is admitted when none is left (at least 1). */
   resetSeconds: number;
 }
 
 /**
- * Counts one request of a token in the current one-minute window of the database clock, so every API instance
- * shares the same counter (a fixed-window limiter: one upserted row per token per minute).
+ * A sliding-log limiter in PostgreSQL, so every API instance shares it: one row per token holding the times of the
+ * requests admitted in the last `windowSeconds` (at most `limit` of them). The upsert locks the row, so concurrent
+ * requests of one token are decided one after the other; a refused request is not recorded. Admitted is read back as
+ * "the log now ends with this statement's timestamp".
  */
-export async function countRequest(db: Db, tokenId: string): Promise<RateWindow> {
+export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
   const { rows } = await db.raw(
-    `insert into rate_limit_windows (token_id, window_start, count)
-       values (?, date_trunc('minute', now()), 1)
-     on conflict (token_id, window_start) do update set count = rate_limit_windows.count + 1
-     returning count, window_start,
-       greatest(1, ceil(extract(epoch from (window_start + interval '1 minute' - now()))))::int as reset_seconds`,
-    [tokenId],
+    `insert into rate_limit_log as l (token_id, hits) values (:token, array[statement_timestamp()])
+     on conflict (token_id) do update set hits = (
+       select case when count(*) < :limit then coalesce(array_agg(h order by h), '{}') || statement_timestamp()
+                   else coalesce(array_agg(h order by h), '{}') end
+         from unnest(l.hits) h
+        where h > statement_timestamp() - make_interval(secs => :window))
+     returning hits[cardinality(hits)] = statement_timestamp() as admitted,
+       cardinality(hits) as count,
+       greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => :window) - statement_timestamp()))))::int as reset_seconds`,
+    { token: tokenId, limit, window: windowSeconds },
   );
-  const row = rows[0] as { count: number; window_start: Date; reset_seconds: number };
-  if (row.count === 1) {
-    // First request of a new window: the token's older windows are history.
-    await db('rate_limit_windows').where({ token_id: tokenId }).where('window_start', '<', row.window_start).delete();
-  }
-  return { count: row.count, resetSeconds: row.reset_seconds };
+  const row = rows[0] as { admitted: boolean; count: number; reset_seconds: number };
+  return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };
 }

@@ -97,9 +97,15 @@ export async function findUnsettledResolvedSummaries(db: Db): Promise<string[]> 
   return rows.map((r: { document_id: string }) => r.document_id);
 }
 
-/** Next free correlativo of a summary type (`RC-20240315`) for a company: after every one issued, by the run or by the integrator. */
+/**
+ * Next free correlativo of a summary type (`RC-20240315`) for a company's RUC: after every one issued, by the run or
+ * by the integrator, from any account holding the RUC (one number is one document per RUC). The advisory lock, held
+ * until the transaction ends, keeps two accounts of one RUC from picking the same number at once.
+ */
 async function nextSequence(trx: Knex.Transaction, companyId: string, series: string): Promise<number> {
-  const row = await trx('documents').where({ company_id: companyId, series }).max<{ max: string | null }>('number as max').first();
+  const company = await trx('companies').where({ id: companyId }).first('ruc', 'environment');
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${company.ruc}/${company.environment}/${series}`]);
+  const row = await trx('documents').where({ ruc: company.ruc, environment: company.environment, series }).max<{ max: string | null }>('number as max').first();
   return Number(row?.max ?? 0) + 1;
 }
 

@@ -6,6 +6,8 @@ export interface PrepareOptions {
   issuerRuc?: string;
   /** Today's date in America/Lima (YYYY-MM-DD), for date-window rules; the library never reads the clock itself. */
   today?: string;
+  /** SUNAT's sending window in days after fechaEmision (2108), checked with `today`; 0 or absent: not checked. */
+  sendingWindowDays?: number;
 }
 
 export interface PreparedDocument {

@@ -50,6 +50,8 @@ export interface CdrContent {
   notes: string[];
   /** GRE: the hash of the QR link SUNAT puts in the CDR for the printed guide. */
   qrHash?: string;
+  /** The received document's hash, written as OSE CDRs carry it (DocumentReference/Attachment); SUNAT's CDRs carry none. */
+  documentHash?: string | null;
 }
 
 export type CdrVariant = 'signed' | 'unsigned' | 'malformed';
@@ -176,6 +178,7 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
         'cac:DocumentReference',
         el('cbc:ID', content.referenceId),
         content.qrHash ? el('cbc:DocumentDescription', `${GRE_QR_BASE}${content.qrHash}`) : frag([]),
+        content.documentHash ? el('cac:Attachment', el('cac:ExternalReference', el('cbc:DocumentHash', content.documentHash))) : frag([]),
       ),
       el('cac:RecipientParty', el('cac:PartyIdentification', el('cbc:ID', recipient))),
     ),

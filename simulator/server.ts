@@ -1,3 +1,4 @@
+import { seedDocument, seedProblem, type SeededDocument } from './seed';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -45,6 +46,8 @@ export interface SimulatorHandle {
   url: string;
   port: number;
   addRule(rule: Omit<FaultRule, 'id'> & { id?: string }): FaultRule;
+  /** A number the authority holds from elsewhere (simulator/seed.ts). */
+  seedDocument(doc: SeededDocument): void;
   clearRules(): void;
   log(): LogEntry[];
   reset(): void;
@@ -548,6 +551,12 @@ class Simulator {
         this.store.setCredentials([...kept, ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({ ruc, user, password, ...(clientId ? { clientId, clientSecret } : {}) }))]);
         return json(200, this.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })));
       }
+      case 'POST /__admin/documents': {
+        const problem = seedProblem(input as Partial<SeededDocument> | null);
+        if (problem) return json(400, { error: problem });
+        const doc = seedDocument(this.store, input as SeededDocument);
+        return json(201, { name: doc.name, code: doc.code, status: doc.status });
+      }
       case 'GET /__admin/documents':
         return json(200, [...this.store.documents.entries()].map(([key, d]) => ({ key, name: d.name, code: d.code, status: d.status, receivedAt: d.receivedAt })));
       default:
@@ -595,6 +604,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: `http://${host}:${port}`,
     port,
     addRule: (rule) => sim.addRule(rule),
+    seedDocument: (doc) => void seedDocument(sim.store, doc),
     clearRules: () => sim.store.setRules([]),
     log: () => sim.logEntries(),
     reset: () => sim.reset(),

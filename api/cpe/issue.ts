@@ -7,7 +7,8 @@ import { idempotencyClaim } from '../middleware/idempotency';
 import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
-import { insertDocument, type DocumentRow } from '../../db/documents';
+import { insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
+import { checkNumber, payloadHash } from './number';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
 import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
@@ -43,7 +44,7 @@ function initialStatus(company: CompanyRow, docType: string, series: string): Do
 }
 
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(ctx: Context, company: CompanyRow): { document: PreparedDocument; external: { hash: string } | null } {
+function readPayload(ctx: Context, company: CompanyRow, sendingWindowDays: number): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
   if (company.signing === 'external') {
@@ -53,7 +54,7 @@ function readPayload(ctx: Context, company: CompanyRow): { document: PreparedDoc
     return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
-  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()) }), external: null };
+  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()), sendingWindowDays }), external: null };
 }
 
 function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
@@ -66,6 +67,8 @@ export interface Issued {
   company: CompanyRow;
   /** What `storedBody` made of the committed row: the answer, byte for byte what a replay returns. */
   body: unknown;
+  /** The same company sent the very same bytes for a number it already holds: `row` is that document, nothing new was done. */
+  replayed: boolean;
 }
 
 /**
@@ -88,12 +91,15 @@ export async function issueDocument(
 
   let payload: ReturnType<typeof readPayload>;
   try {
-    payload = readPayload(ctx, company);
+    payload = readPayload(ctx, company, deps.config.issuing.sendingWindowDays);
   } catch (err) {
     if (err instanceof DocumentValidationError) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
     throw err;
   }
   const { document } = payload;
+  const hash = payloadHash(ctx);
+  const replay = await checkNumber(deps.db, company, document, hash, startedAt);
+  if (replay) return { row: replay, company, body: storedBody(replay), replayed: true };
   const signedBy = signedByOf(issuer, payload.external !== null);
   const production = company.environment === '02';
   const charge = productionCharge(issuer, signedBy, deps.config);
@@ -133,13 +139,14 @@ export async function issueDocument(
       customer_doc: customerDocOf(document.xml),
       totals: document.totals,
       warnings: document.warnings,
+      payload_hash: hash,
     });
   let body: unknown;
   // A demo issue without a key writes one row: it needs no transaction (two round trips fewer on the hot path).
-  const row =
+  const commit = () =>
     !production && !claim
-      ? await insert(deps.db)
-      : await deps.db.transaction(async (trx) => {
+      ? insert(deps.db)
+      : deps.db.transaction(async (trx) => {
           const inserted = await insert(trx);
           if (production) {
             const consumed = await consumeProductionUse(trx, charge);
@@ -149,6 +156,16 @@ export async function issueDocument(
           await claim?.storeWithin(trx, 202, body);
           return inserted;
         });
+  let row: DocumentRow;
+  try {
+    row = await commit();
+  } catch (err) {
+    // Another request took the number between the check and the insert: the index decided, nothing was committed.
+    if (!isNumberTaken(err)) throw err;
+    const winner = await checkNumber(deps.db, company, document, hash, startedAt);
+    if (!winner) throw err;
+    return { row: winner, company, body: storedBody(winner), replayed: true };
+  }
   body ??= storedBody(row);
   documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
 
@@ -156,5 +173,5 @@ export async function issueDocument(
   // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
   // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
   if (status !== 'to_summarize') deps.workflowStarts.enqueue({ ...row, company_name: company.business_name });
-  return { row, company, body };
+  return { row, company, body, replayed: false };
 }

@@ -31,22 +31,21 @@ export function cpeRouter(deps: AppDeps): Router {
 
   router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
-    const { row, company, body } = await issueDocument(deps, keys, ctx, startedAt, (r) => issueBody(r, startedAt));
-    if (company.response_mode === 'wait' && row.status === 'queued') {
-      const waited = await waitForVerdict(deps.db, row.id, waitMs());
-      if (waited.answered) {
-        ctx.status = 200;
-        ctx.body = verdictBody(waited.row, startedAt);
-        return;
-      }
-    }
+    const { row, company, body, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) => issueBody(r, startedAt));
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
+    // Spec 7.1: 202 always on /v1 issue; in response mode wait the body adds the verdict when it came in time.
     ctx.status = 202;
     ctx.body = body;
+    if (!replayed && company.response_mode === 'wait' && row.status === 'queued') {
+      const waited = await waitForVerdict(deps.db, row.id, waitMs());
+      if (waited.answered) ctx.body = verdictBody(waited.row, startedAt);
+    }
   });
 
   router.post('/api/cpe/enviar', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
-    const { row } = await issueDocument(deps, keys, ctx, startedAt, (r) => legacyBody(r, startedAt, false));
+    const { row, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) => legacyBody(r, startedAt, false));
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
     const waited = row.status === 'queued' ? await waitForVerdict(deps.db, row.id, waitMs()) : { row, answered: false };
     ctx.status = waited.answered ? 200 : 202;
     ctx.body = legacyBody(waited.row, startedAt, waited.answered);

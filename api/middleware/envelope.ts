@@ -14,6 +14,26 @@ export function errorBody(err: ApiError): Record<string, unknown> {
   );
 }
 
+/** An error that only says the client went away (an aborted upload, a cancelled call, a connection cut mid-body). */
+export function isClientAbort(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'ECONNRESET' || e?.code === 'ERR_STREAM_PREMATURE_CLOSE' || e?.message === 'aborted' || /^HPE_/.test(e?.code ?? '');
+}
+
+function clientAborted(ctx: Context, err: unknown): boolean {
+  return ctx.req.destroyed && isClientAbort(err);
+}
+
+/**
+ * What Koa reports outside a request's own handling (a response stream cut by the client): client aborts are not
+ * server errors; anything else is logged once as an error, never printed raw to stderr.
+ */
+export function onAppError(err: unknown, ctx?: Context): void {
+  const at = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx?.path };
+  if (isClientAbort(err)) logger.info({ ...at, code: (err as { code?: string }).code }, 'client aborted the request');
+  else logger.error({ ...at, err }, 'request stream failed');
+}
+
 /**
  * Every answer leaves in the standard envelope `{success, message, data}` (spec 2.7); errors never leak a stack trace.
  * Handlers set `ctx.body` to `{message, data}` (or a full body with `success`), and may set `ctx.status`.
@@ -24,10 +44,24 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new ApiError(404, `No route for ${ctx.method} ${ctx.path}`);
     }
+    // The router answers 501 to a method it does not implement (TRACE, QUERY, PROPFIND…): for a path that exists it
+    // is a method not allowed there, with the Allow header the router computed; for any other path, a 404.
+    if (ctx.status === 501 && ctx.body === undefined) {
+      const allow = ctx.response.get('Allow');
+      if (!allow) throw new ApiError(404, `No route for ${ctx.method} ${ctx.path}`);
+      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { headers: { Allow: allow } });
+    }
     if (ctx.status === 405 && ctx.body === undefined) {
-      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}`);
+      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, { headers: { Allow: ctx.response.get('Allow') } });
     }
   } catch (err) {
+    if (clientAborted(ctx, err)) {
+      // Nobody is left to answer: not a server error, and not logged as one.
+      logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client aborted the request');
+      ctx.status = 499;
+      ctx.body = null;
+      return;
+    }
     if (err instanceof ApiError) {
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.extra.headers ?? {})) ctx.set(k, v);

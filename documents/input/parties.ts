@@ -131,7 +131,10 @@ export const identityFields = {
 /** `cliente` (alias `client`, `rznSocial` → `nombre`), with an optional address. */
 export const customerSchema = Joi.object({
   ...identityFields,
-  nombre: textSchema(1500, { 'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required' }).required(),
+  nombre: textSchema(1500, {
+    'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required',
+    'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters',
+  }).required(),
   address: customerAddressSchema,
 });
 

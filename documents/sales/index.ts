@@ -1,6 +1,7 @@
 /** Sales documents (01, 03, 07, 08): validated input → rules → totals → UBL 2.1 XML. */
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
-import { money } from '../decimal';
+import { Decimal, money } from '../decimal';
+import { MAX_INTEGER_DIGITS } from '../input/fields';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildInvoiceXml } from '../xml/invoice';
 import { buildNoteXml } from '../xml/notes';
@@ -8,13 +9,54 @@ import { normaliseSale } from './document';
 import { checkSaleRules } from './rules';
 import type { SaleInput } from './schema';
 
+const LIMIT = new Decimal(10).pow(MAX_INTEGER_DIGITS);
+
+/**
+ * Amounts chasqui computes must fit SUNAT's n(12,2) too: inputs within bounds can still multiply past them
+ * (a 12-digit quantity × a 12-digit unit value), and such an XML fails the XSD. Each with its element's format code.
+ */
+function computedAmountIssues(t: ReturnType<typeof normaliseSale>['doc']['totals']): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const check = (value: Decimal, code: string, what: string, path: string | null) => {
+    if (value.abs().gte(LIMIT)) out.push(issue('SUNAT', code, `${what} (${money(value)}) has more than ${MAX_INTEGER_DIGITS} integer digits`, path));
+  };
+  t.lines.forEach((line, i) => check(line.lineExtension, '2370', `the value of line ${i + 1}`, `items[${i}]`));
+  check(t.valorVenta, '2031', 'the total value of sale', null);
+  check(t.precioVenta, '3019', 'the total price of sale', null);
+  check(t.importeTotal, '2062', 'the payable total', null);
+  return out;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * SUNAT's sending window (2108: "la diferencia entre la fecha de recepción del XML y el valor del Tag UBL es mayor al
+ * límite del listado"): past its last day the document is refused before signing; on its last day (it closes within
+ * 24 hours, at midnight in Lima) the 202 carries a warning.
+ */
+function sendingWindow(issueDate: string, options: PrepareOptions): { closed: ValidationIssue | null; closing: string | null } {
+  const days = options.sendingWindowDays ?? 0;
+  if (!options.today || days <= 0) return { closed: null, closing: null };
+  const age = Math.round((Date.parse(`${options.today}T00:00:00Z`) - Date.parse(`${issueDate}T00:00:00Z`)) / DAY_MS);
+  if (age > days) {
+    const text = `fechaEmision ${issueDate} is ${age} days before today (${options.today}): SUNAT receives a document up to ${days} days after its issue date; issue it with today's date`;
+    return { closed: issue('SUNAT', '2108', text, 'fechaEmision'), closing: null };
+  }
+  if (age === days) {
+    return { closed: null, closing: `[SUNAT 2108] today is the last day SUNAT receives a document of fechaEmision ${issueDate}: its sending window closes at midnight (Lima), within 24 hours` };
+  }
+  return { closed: null, closing: null };
+}
+
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc);
-  const issues = [...earlier, ...report.issues];
+  const issues = [...earlier, ...report.issues, ...computedAmountIssues(doc.totals)];
   if (options.today && input.fechaEmision > options.today) {
     issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
   }
+  const timing = sendingWindow(input.fechaEmision, options);
+  if (timing.closed) issues.push(timing.closed);
   if (issues.length) throw new DocumentValidationError(issues);
   const t = doc.totals;
   const totals: Record<string, string> = {
@@ -37,6 +79,6 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
     currency: input.tipoMoneda,
     xml: input.tipoDoc === '01' || input.tipoDoc === '03' ? buildInvoiceXml(doc) : buildNoteXml(doc),
     totals,
-    warnings: [...warnings, ...report.warnings],
+    warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
   };
 }

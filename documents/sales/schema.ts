@@ -3,7 +3,7 @@
  * real documents need. Compiled once at module load; domain rules that look across fields live in `rules.ts`.
  */
 import Joi from 'joi';
-import { amountSchema, codes, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
+import { amountSchema, codes, correlativoSchema, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
 import { customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
 import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
@@ -30,27 +30,31 @@ export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12'] as const;
 /** Catalog 51 operation types this library builds (1002–1004 and percepción need data it does not model yet). */
 export const OPERATION_TYPES = ['0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401', '1001'] as const;
 
-const adjustmentSchema = (allowed: readonly string[]) =>
+/** `formatCode`: SUNAT's format rule of the AllowanceCharge amount, 2955 on a line, 2968 on the document. */
+const adjustmentSchema = (allowed: readonly string[], formatCode: string) =>
   Joi.object({
     codigo: Joi.string()
       .valid(...allowed)
       .required()
       .error(codes({ 'any.only': `[SUNAT 3071] {#label} must be one of ${allowed.join(', ')} (catalog 53)` })),
-    monto: amountSchema.required(),
+    monto: decimalSchema({ maxDecimals: 2, formatCode }).required(),
   });
+
+/** SUNAT numbers lines with at most 3 digits (InvoiceLine/cbc:ID, error 2023). */
+export const MAX_LINES = 999;
 
 const itemSchema = Joi.object({
   codigo: textSchema(30),
   codigoSunat: Joi.string()
     .pattern(/^\d{8}$/)
     .error(codes({ 'string.pattern.base': '[SUNAT 4332] {#label} must be an 8-digit UNSPSC code (catalog 25)' })),
-  descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required' }).required(),
-  cantidad: decimalSchema({ positive: true, maxDecimals: 10 }, { 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }).required(),
+  descripcion: textSchema(500, { 'any.required': '[SUNAT 2026] {#label} is required', 'string.max': '[SUNAT 2027] {#label} must be at most 500 characters' }).required(),
+  cantidad: decimalSchema({ positive: true, maxDecimals: 10, formatCode: '2025' }, { 'decimal.positive': '[SUNAT 2024] {#label} must be greater than 0' }).required(),
   unidad: Joi.string()
     .custom((value: string, helpers) => (UNIT_CODES.has(value) ? value : helpers.error('any.invalid')))
     .default('NIU')
     .error(codes({ 'any.invalid': '[SUNAT 2936] {#label} must be a unit code of catalog 03 (e.g. NIU unit, ZZ service, KGM kilogram)' })),
-  valorUnitario: decimalSchema({ maxDecimals: 10 }).required(),
+  valorUnitario: decimalSchema({ maxDecimals: 10, formatCode: '2369' }).required(),
   afectacionIgv: Joi.string()
     .valid(...IGV_AFFECTATIONS)
     .default('10')
@@ -70,12 +74,12 @@ const itemSchema = Joi.object({
   }),
   /** The line sells plastic bags: ICBPER is charged per bag and `cantidad` is the bag count. */
   icbper: Joi.boolean().default(false),
-  descuentos: Joi.array().items(adjustmentSchema(['00', '01'])),
-  cargos: Joi.array().items(adjustmentSchema(['47', '48'])),
+  descuentos: Joi.array().items(adjustmentSchema(['00', '01'], '2955')),
+  cargos: Joi.array().items(adjustmentSchema(['47', '48'], '2955')),
 });
 
 const instalmentSchema = Joi.object({
-  monto: decimalSchema({ positive: true, maxDecimals: 2 }, { 'any.required': '[SUNAT 3254] {#label} is required' }).required(),
+  monto: decimalSchema({ positive: true, maxDecimals: 2, formatCode: '3250' }, { 'any.required': '[SUNAT 3254] {#label} is required' }).required(),
   fechaPago: dateField({ 'any.required': '[SUNAT 3256] {#label} is required' }).required(),
 });
 
@@ -93,9 +97,7 @@ export const saleSchema = Joi.object({
     .pattern(/^[A-Z][A-Z0-9]{3}$/)
     .required()
     .error(codes({ 'string.pattern.base': '[SUNAT 1001] {#label} must be 4 characters: a letter, then 3 letters or digits' })),
-  correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,8}$/), Joi.number().integer().min(1).max(99999999))
-    .required()
-    .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be a number of 1 to 8 digits' })),
+  correlativo: correlativoSchema(8, "[SUNAT 1001] 'correlativo' must be 1 to 99999999: a string of 1 to 8 digits or a JSON integer, not zero").required(),
   fechaEmision: dateSchema.required(),
   horaEmision: timeSchema,
   fechaVencimiento: dateSchema,
@@ -107,9 +109,14 @@ export const saleSchema = Joi.object({
   formaPago: paymentSchema,
   emisor: issuerSchema.required(),
   cliente: customerSchema.required(),
-  items: Joi.array().items(itemSchema).min(1).required().error(codes({ 'array.min': '[SUNAT 2023] {#label} needs at least one line' })),
-  descuentos: Joi.array().items(adjustmentSchema(['02', '03'])),
-  cargos: Joi.array().items(adjustmentSchema(['49', '50'])),
+  items: Joi.array()
+    .items(itemSchema)
+    .min(1)
+    .max(MAX_LINES)
+    .required()
+    .error(codes({ 'array.min': '[SUNAT 2023] {#label} needs at least one line', 'array.max': `[SUNAT 2023] {#label} has more than ${MAX_LINES} lines: SUNAT numbers lines with at most 3 digits; split the sale into several documents` })),
+  descuentos: Joi.array().items(adjustmentSchema(['02', '03'], '2968')),
+  cargos: Joi.array().items(adjustmentSchema(['49', '50'], '2968')),
   anticipos: Joi.array().items(
     Joi.object({
       tipoDoc: Joi.string().valid('02', '03').required().error(codes({ 'any.only': '[SUNAT 2505] {#label} must be 02 (factura) or 03 (boleta) of catalog 12' })),

@@ -3,7 +3,7 @@
  * de baja of facturas and their notes) and `rr` (resumen de reversiones of retention, perception and liquidación docs).
  */
 import Joi from 'joi';
-import { amountSchema, codes, currencySchema, dateSchema } from '../input/fields';
+import { amountSchema, codes, correlativoSchema, currencySchema, dateSchema } from '../input/fields';
 import { identityFields, issuerSchema, textSchema } from '../input/parties';
 import type { Decimal } from '../decimal';
 import type { Currency } from '../input/fields';
@@ -19,9 +19,7 @@ const serieNumero = (messageCode: string) =>
     .error(codes({ 'string.pattern.base': `[SUNAT ${messageCode}] {#label} must be SERIE-NUMERO (B001-123)` }));
 
 const header = {
-  correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,5}$/), Joi.number().integer().min(1).max(99999))
-    .required()
-    .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be the summary\'s sequence of the day, 1 to 5 digits' })),
+  correlativo: correlativoSchema(5, "[SUNAT 1001] 'correlativo' must be the summary's sequence of the day, 1 to 99999: a string of 1 to 5 digits or a JSON integer, not zero").required(),
   /** Date the summary is generated (its IssueDate and the date in its ID). */
   fechaEmision: dateSchema.required(),
   /** Issue date of the documents it lists (ReferenceDate). */

@@ -161,4 +161,46 @@ describe('rate limit shared by API instances', function () {
     // Another token is not affected.
     expect((await call(second, 'GET', '/v1/companies', { token: other.token })).status).to.equal(200);
   });
+
+  it('every authenticated route counts, token minting included, with RateLimit-* headers', async () => {
+    const { token } = await newAccountToken(first);
+    const ruc = randomRuc();
+    await createCompany(first, token, ruc);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | null = null;
+    for (let i = 0; i < LIMIT; i++) {
+      last = await call(i % 2 ? first : second, 'POST', `/v1/companies/${ruc}/token`, { token });
+      statuses.push(last.status);
+    }
+    expect(statuses).to.deep.equal([...Array(LIMIT - 1).fill(201), 429]);
+    expect(last!.headers).to.include({ 'ratelimit-limit': String(LIMIT), 'ratelimit-remaining': '0' });
+    expect(Number(last!.headers['ratelimit-reset'])).to.be.within(1, 60);
+  });
 });
+
+describe('rate limit: a sliding window, no double burst at a boundary', function () {
+  const LIMIT = 4;
+  const WINDOW_SECONDS = 2;
+  let stack: TestStack;
+  before(async function () {
+    this.timeout(120_000);
+    stack = await startTestStack({ worker: false, config: { rateLimitPerMinute: LIMIT, rateLimitWindowSeconds: WINDOW_SECONDS } });
+  });
+  after(() => stack?.stop());
+
+  it('after LIMIT requests, the next is admitted only once the first has left the window', async () => {
+    const { token } = await newAccountToken(stack);
+    const started = Date.now();
+    const burst: number[] = [];
+    for (let i = 0; i < LIMIT + 1; i++) burst.push((await call(stack, 'GET', '/v1/companies', { token })).status);
+    expect(burst).to.deep.equal([...Array(LIMIT).fill(200), 429]);
+    let admittedAt = 0;
+    while (!admittedAt) {
+      await new Promise((r) => setTimeout(r, 100));
+      if ((await call(stack, 'GET', '/v1/companies', { token })).status === 200) admittedAt = Date.now();
+    }
+    // A fixed window would admit a second full burst at its boundary, possibly at once.
+    expect(admittedAt - started).to.be.at.least(WINDOW_SECONDS * 1000 - 150);
+  });
+});
+

@@ -6,7 +6,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { createAccount } from '../../db/accounts';
 import { insertCompany, type CompanyRow } from '../../db/companies';
-import { findDocument, insertDocument, type DocumentRow } from '../../db/documents';
+import { findDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { commitSignedDocument, fixture } from '../support/documents';
 import { recordHistory } from '../support/histories';
@@ -149,22 +149,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(failed.result).to.include({ origin: 'system', action: 'review' });
   });
 
-  it('"already reported" (1033) triggers a state query instead of a rejection', async () => {
-    const first = await issue('invoice-basic.json');
-    await until(first.id, ['accepted']);
-    // The same series and number again (a re-issue whose first copy SUNAT already has).
-    const { account_id, company_id, ruc, doc_type, series, number: n, filename, issue_date, currency, environment, destination, signed_by, hash, xml, totals, warnings } =
-      (await findDocument(stack.db, first.id))!;
-    const again = await insertDocument(stack.db, {
-      account_id, company_id, ruc, doc_type, series, number: Number(n), filename, issue_date, currency, environment,
-      destination, signed_by, status: 'queued', hash, xml, totals, warnings,
-    });
-    await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, again);
-    const done = await until(again.id, ['accepted', 'rejected', 'observed']);
-    expect(done.status).to.equal('accepted');
-    const ops = sim.log().map((e) => e.operation);
-    expect(ops).to.include('getStatusCdr');
-  });
+  // "Already reported" (1033) and whose number it is: test/issuing/one-number.test.ts.
 
   it('summary (rc): gets a ticket, stays registered while it is at 98, then resolves', async () => {
     const doc = await issue('rc-add.json');

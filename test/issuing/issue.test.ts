@@ -142,7 +142,7 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(forbidden.body.message).to.contain('cpe:sign');
   });
 
-  it('Idempotency-Key: two concurrent identical requests make one document and one signature; a new key issues anew', async () => {
+  it('Idempotency-Key: two concurrent identical requests make one document and one signature; a new key with the same number answers the same document, a new number issues anew', async () => {
     const company = await newCompany(env.stack, { environment: '02', quota: 5 });
     const body = payload('invoice-basic.json', company.ruc);
     const headers = { 'Idempotency-Key': `issue-${company.ruc}` };
@@ -156,7 +156,10 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const replay = await issue(env.stack, company.token, body, headers);
     expect(replay.body.external_id).to.equal(a.body.external_id);
 
-    const fresh = await issue(env.stack, company.token, body, { 'Idempotency-Key': `issue-${company.ruc}-2` });
+    // One number is one document: the same body under a new key answers the same document again.
+    const sameNumber = await issue(env.stack, company.token, body, { 'Idempotency-Key': `issue-${company.ruc}-2` });
+    expect(sameNumber.body.external_id).to.equal(a.body.external_id);
+    const fresh = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc), { 'Idempotency-Key': `issue-${company.ruc}-3` });
     expect(fresh.status).to.equal(202);
     expect(fresh.body.external_id).to.not.equal(a.body.external_id);
     expect(await documentCount(env.stack, company.row.id)).to.equal(2);

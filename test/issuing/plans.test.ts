@@ -48,14 +48,16 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
   });
   after(() => env?.stop());
 
-  it('plan 01: one signature per issue, re-issuing the same number signs and consumes again; no quota is a 402 before signing', async () => {
+  it('plan 01: one signature per issue, the same bytes again are a replay that consumes nothing; no quota is a 402 before signing', async () => {
     const company = await newCompany(stack, { environment: '02', quota: 2 });
     const body = payload('invoice-basic.json', company.ruc);
     const first = await issue(stack, company.token, body);
     const again = await issue(stack, company.token, body);
-    expect([first.status, again.status]).to.deep.equal([202, 202]);
+    const second = await issue(stack, company.token, payload('invoice-basic.json', company.ruc));
+    expect([first.status, again.status, second.status]).to.deep.equal([202, 202, 202]);
     expect(first.body.environment_name).to.equal('production');
-    expect(again.body.external_id).to.not.equal(first.body.external_id);
+    expect(again.body.external_id).to.equal(first.body.external_id);
+    expect(second.body.external_id).to.not.equal(first.body.external_id);
     expect(await accountBalances(stack, company.accountId)).to.deep.equal({ quota: 0, osePackage: 0 });
     const row = (await stack.db('companies').where({ id: company.row.id }).first())!;
     expect(row.production_documents).to.equal(2);

@@ -22,9 +22,9 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
   after(() => env?.stop());
   beforeEach(() => env.sim.clearRules());
 
-  it('wait mode: 200 with the 2.4 fields plus the verdict and the CDR', async () => {
+  it('wait mode: 202 (spec 7.1, always on /v1 issue) with the 2.4 fields plus the verdict and the CDR', async () => {
     const res = await issue(env.stack, waiting.token, payload('invoice-basic.json', waiting.ruc));
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
     expect(res.body).to.include({ success: true, status: 'accepted', resolved: true, status_code: '06', ticket: null });
     expect(res.body.result).to.include({ code: '0' });
     expect(res.body.cdr_zip).to.be.a('string').with.length.above(100);
@@ -32,10 +32,10 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     await expectDocumented(env.stack, 'POST /v1/cpe', res);
   });
 
-  it('wait mode: a rejection is a 200 too (the HTTP code is never the verdict)', async () => {
+  it('wait mode: a rejection is a 202 too (the HTTP code is never the verdict)', async () => {
     env.sim.addRule({ operation: 'sendBill', ruc: waiting.ruc, fault: { kind: 'reject', code: '2017' } });
     const res = await issue(env.stack, waiting.token, payload('invoice-basic.json', waiting.ruc));
-    expect(res.status).to.equal(200);
+    expect(res.status).to.equal(202);
     expect(res.body).to.include({ status: 'rejected', status_code: '09', resolved: true });
     expect(res.body.result).to.include({ code: '2017', origin: 'tax_authority', action: 'correct' });
   });
@@ -59,9 +59,9 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(row.status).to.be.oneOf(['queued', 'sent']);
   });
 
-  it('wait mode: an asynchronous document answers 200 with its ticket', async () => {
+  it('wait mode: an asynchronous document answers 202 with its ticket', async () => {
     const res = await issue(env.stack, waiting.token, payload('rc-add.json', waiting.ruc));
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
     expect(res.body.ticket).to.be.a('string').and.not.empty;
     expect(res.body.status).to.be.oneOf(['registered', 'accepted', 'observed']);
     await expectDocumented(env.stack, 'POST /v1/cpe', res);

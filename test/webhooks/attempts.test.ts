@@ -112,6 +112,16 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect((await listAttempts(db, deliveryId))[0]).to.include({ http_status: null, latency_ms: null, delivered: false });
   });
 
+  it('an IPv6 spelling of a loopback IPv4 (::/96, ::ffff:0:0/96, 64:ff9b::/96) is refused at delivery time too', async () => {
+    const r = await receiver();
+    for (const host of ['[::127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '2130706433']) {
+      const { deliveryId } = await delivery(r.url.replace('127.0.0.1', host));
+      const outcome = await activities({ webhookAllowPrivate: false }).attemptWebhookDelivery(deliveryId, 1);
+      expect(outcome.error, host).to.match(/^target refused: the URL must point to a public address/);
+    }
+    expect(r.requests).to.have.length(0);
+  });
+
   it('a disabled webhook cancels the delivery before its next attempt; nothing is sent', async () => {
     const { deliveryId } = await delivery(null);
     const outcome = await activities().attemptWebhookDelivery(deliveryId, 1);
