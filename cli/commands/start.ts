@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, secretBoxFrom, type Config } from '../../core/config';
+import { ConfigError, loadConfig, secretBoxFrom, type Config } from '../../core/config';
 import { generateMasterKey } from '../../core/secretbox';
 import { logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
+import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
@@ -37,8 +38,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
     let temporalAddress = config.temporal.address;
     let temporalUi: string | null = null;
     if (!temporalAddress) {
+      const bin = await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
       const server = await startTemporalDevServer({
-        bin: config.temporal.bin,
+        bin,
         port: config.temporal.port,
         uiPort: config.temporal.uiPort,
         dbFile: path.join(config.dataDir, 'temporal.db'),
@@ -70,7 +72,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['api', api.stop]);
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
-    logger.error({ err }, 'start-up failed; stopping what was started');
+    // A ConfigError is the user's to fix and main prints it as one line; anything else is logged in full.
+    if (err instanceof ConfigError) logger.error(`start-up failed (${err.message}); stopping what was started`);
+    else logger.error({ err }, 'start-up failed; stopping what was started');
     await shutdown();
     throw err;
   }

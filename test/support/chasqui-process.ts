@@ -22,7 +22,8 @@ export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
+    // Info, so tests can follow start-up and shutdown by the lines operators read.
+    LOG_LEVEL: 'info',
     CHASQUI_DATA_DIR: dataDir,
     PORT: String(port),
     TEMPORAL_PORT: String(temporalPort),
@@ -49,6 +50,18 @@ export function spawnChasquiStart(env: NodeJS.ProcessEnv, nodeArgs: string[] = [
       }
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+/** The JSON log lines of a chasqui process's output (the welcome text and anything else that is not JSON is skipped). */
+export function logLines(output: string): { level: number; msg?: string; [key: string]: unknown }[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
   });
 }
 
