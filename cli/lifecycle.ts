@@ -16,6 +16,16 @@ export function untilShutdownSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/** The first SIGINT/SIGTERM as a promise and as an AbortSignal, for waits that must end when the operator stops. */
+export function onShutdownSignal(): { requested: Promise<NodeJS.Signals>; signal: AbortSignal } {
+  const controller = new AbortController();
+  const requested = untilShutdownSignal().then((signal) => {
+    controller.abort();
+    return signal;
+  });
+  return { requested, signal: controller.signal };
+}
+
 /**
  * Runs stop steps in order, logging each as it stops (with how long it took) and logging (not throwing) failures so
  * every later step still runs; ends with one line giving the total.
