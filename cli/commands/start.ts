@@ -73,7 +73,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
     // A ConfigError is the user's to fix and main prints it as one line; anything else is logged in full.
-    if (err instanceof ConfigError) logger.error(`start-up failed (${err.message}); stopping what was started`);
+    if (err instanceof ConfigError) logger.error('start-up failed; stopping what was started');
     else logger.error({ err }, 'start-up failed; stopping what was started');
     await shutdown();
     throw err;
