@@ -60,10 +60,14 @@ export async function startTemporalDevServer(options: {
   };
 }
 
+/** SIGTERM, then SIGKILL after 3 s (the dev server's SQLite file survives a kill), so Ctrl-C stays within seconds. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => {
+      logger.warn({ pid: child.pid }, 'Temporal dev server did not stop within 3 s of SIGTERM; killing it');
+      child.kill('SIGKILL');
+    }, 3_000);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
