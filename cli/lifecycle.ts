@@ -26,14 +26,16 @@ export function onShutdownSignal(): { requested: Promise<NodeJS.Signals>; signal
   return { requested, signal: controller.signal };
 }
 
+export type StopStep = [string, (() => Promise<void>) | undefined];
+
 /**
- * Runs stop steps in order, logging each as it stops (with how long it took) and logging (not throwing) failures so
- * every later step still runs; ends with one line giving the total.
+ * Runs stop steps in order (an inner list stops its parts at the same time), logging each as it stops, with how long
+ * it took, and logging (not throwing) failures so every later step still runs; ends with one line giving the total.
  */
-export async function stopAll(steps: [string, (() => Promise<void>) | undefined][]): Promise<void> {
+export async function stopAll(steps: (StopStep | StopStep[])[]): Promise<void> {
   const started = Date.now();
-  for (const [name, stop] of steps) {
-    if (!stop) continue;
+  const stopOne = async ([name, stop]: StopStep) => {
+    if (!stop) return;
     const at = Date.now();
     logger.info(`stopping ${name}`);
     try {
@@ -42,6 +44,10 @@ export async function stopAll(steps: [string, (() => Promise<void>) | undefined]
     } catch (err) {
       logger.error({ err }, `${name} did not stop cleanly`);
     }
+  };
+  for (const step of steps) {
+    if (typeof step[0] === 'string') await stopOne(step as StopStep);
+    else await Promise.all((step as StopStep[]).map(stopOne));
   }
   logger.info(`chasqui stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -9,7 +9,7 @@ import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
-import { stopAll, untilShutdownSignal } from '../lifecycle';
+import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
 
 /**
  * `npm start`: the whole service on one machine. Anything not configured is started here: PostgreSQL (embedded,
@@ -21,8 +21,11 @@ export async function startCommand(_argv: string[]): Promise<number> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   config.masterKey ??= localMasterKey(config.dataDir);
   const secrets = secretBoxFrom(config);
-  const stops: [string, (() => Promise<void>) | undefined][] = [];
-  const shutdown = () => stopAll([...stops].reverse());
+  // chasqui's own parts stop first, in reverse order of starting; then the servers they used, which do not depend on
+  // one another (Temporal keeps its history in SQLite), all at once.
+  const servers: StopStep[] = [];
+  const stops: StopStep[] = [];
+  const shutdown = () => stopAll([...[...stops].reverse(), servers]);
   try {
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
@@ -31,7 +34,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
         port: config.embeddedPostgresPort,
         persistent: true,
       });
-      stops.push(['embedded PostgreSQL', pg.stop]);
+      servers.push(['embedded PostgreSQL', pg.stop]);
       databaseUrl = pg.url;
       logger.info({ port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') }, 'embedded PostgreSQL running');
     }
@@ -46,7 +49,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
         dbFile: path.join(config.dataDir, 'temporal.db'),
         namespace: config.temporal.namespace,
       });
-      stops.push(['Temporal dev server', server.stop]);
+      servers.push(['Temporal dev server', server.stop]);
       temporalAddress = server.address;
       temporalUi = server.uiUrl;
       logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
@@ -55,7 +58,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     if (config.startSimulator && !config.authority.authorityUrl) {
       // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
       const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator') });
-      stops.push(['simulator', simulator.close]);
+      servers.push(['simulator', simulator.close]);
       simulatorUrl = simulator.url;
       config.authority = { ...config.authority, authorityUrl: simulator.url };
       config.portalUrl ??= simulator.url;
