@@ -25,16 +25,16 @@ export async function openDatabase(url: string, options: { migrate: boolean }): 
   return db;
 }
 
-export async function connectTemporal(config: Config, address: string): Promise<Client> {
-  const connection = await Connection.connect({ address, connectTimeout: '10s', channelArgs: RECONNECT });
-  return new Client({ connection, namespace: config.temporal.namespace });
-}
-
 /**
  * gRPC waits up to 2 minutes between reconnection attempts by default; a Temporal that comes back is noticed within
  * 5 s instead (`chasqui api` started before Temporal, or a Temporal restart).
  */
 const RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5_000 };
+
+export async function connectTemporal(config: Config, address: string): Promise<Client> {
+  const connection = await Connection.connect({ address, connectTimeout: '10s', channelArgs: RECONNECT });
+  return new Client({ connection, namespace: config.temporal.namespace });
+}
 
 /** A client that connects on first use, for an API that must listen (and say what it waits for) before Temporal is up. */
 export function lazyTemporalClient(config: Config, address: string): Client {
