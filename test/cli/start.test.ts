@@ -34,6 +34,8 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
   let stack: ChasquiStartEnv;
   before(async () => {
     stack = await chasquiStartEnv();
+    // Info, so the test follows start-up and shutdown by the lines an operator reads.
+    stack.env.LOG_LEVEL = 'info';
   });
 
   it('runs everything, answers the README first steps, stops part by part on SIGINT and keeps the data', async () => {

@@ -22,8 +22,7 @@ export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
-    // Info, so tests can follow start-up and shutdown by the lines operators read.
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: 'warn',
     CHASQUI_DATA_DIR: dataDir,
     PORT: String(port),
     TEMPORAL_PORT: String(temporalPort),
