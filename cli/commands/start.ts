@@ -27,6 +27,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const stops: StopStep[] = [];
   const shutdown = () => stopAll([...[...stops].reverse(), servers]);
   try {
+    // Found (or fetched) first: when there is none, start-up ends before anything was started.
+    const temporalBin = config.temporal.address ? null : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const pg = await startEmbeddedPostgres({
@@ -41,9 +43,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
     let temporalAddress = config.temporal.address;
     let temporalUi: string | null = null;
     if (!temporalAddress) {
-      const bin = await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
       const server = await startTemporalDevServer({
-        bin,
+        bin: temporalBin!,
         port: config.temporal.port,
         uiPort: config.temporal.uiPort,
         dbFile: path.join(config.dataDir, 'temporal.db'),
