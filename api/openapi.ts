@@ -393,7 +393,7 @@ export function openApiDocument() {
       '/readyz': {
         get: {
           tags: ['operations'],
-          summary: 'Readiness: PostgreSQL and Temporal reachable',
+          summary: 'Readiness: PostgreSQL and Temporal reachable (503 names the one that is not: `not ready: waiting for temporal`)',
           responses: {
             200: ok('Ready', obj({ database: str(), temporal: str() })),
             503: { description: 'Not ready', content: { 'application/json': { schema: obj({ success: { const: false }, message: str(), data: { type: 'object' } }) } } },

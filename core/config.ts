@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoints';
@@ -15,11 +16,15 @@ export interface Config {
   /** Port of the embedded PostgreSQL that `chasqui start` runs when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
   dataDir: string;
+  /** Where downloaded tools (the Temporal binaries) are kept between runs and clones: CHASQUI_CACHE_DIR, else the user's cache dir. */
+  cacheDir: string;
   temporal: {
     address: string | null;
     namespace: string;
     taskQueue: string;
     bin: string | null;
+    /** The time-skipping test server (tests only). */
+    testServerBin: string | null;
     /** Port of the dev server that `chasqui start` runs when TEMPORAL_ADDRESS is unset. */
     port: number;
     uiPort: number;
@@ -106,11 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: str(env, 'DATABASE_URL'),
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
+    cacheDir: path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui')),
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS'),
       namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
       taskQueue: str(env, 'TEMPORAL_TASK_QUEUE') ?? 'chasqui',
       bin: str(env, 'TEMPORAL_BIN'),
+      testServerBin: str(env, 'TEMPORAL_TEST_SERVER_BIN'),
       port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
       uiUrl: str(env, 'TEMPORAL_UI_URL'),

@@ -14,6 +14,8 @@ export const logger = pino({
     censor: '[redacted]',
   },
   timestamp: pino.stdTimeFunctions.isoTime,
-});
+  // Synchronous writes: lines reach stdout in the order they were logged, also in the last moments before exit
+  // (with the default asynchronous writer the last shutdown lines came out swapped).
+}, pino.destination({ dest: 1, sync: true }));
 
 export type Logger = typeof logger;

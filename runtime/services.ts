@@ -6,6 +6,7 @@ import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
 import { createApp } from '../api/app';
+import { reasonOf } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
@@ -26,10 +27,61 @@ export async function openDatabase(url: string, options: { migrate: boolean }): 
   return db;
 }
 
+/**
+ * gRPC waits up to 2 minutes between reconnection attempts by default; a Temporal that comes back is noticed within
+ * 5 s instead (`chasqui api` started before Temporal, or a Temporal restart).
+ */
+const RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 5_000 };
+
 export async function connectTemporal(config: Config, address: string): Promise<Client> {
-  const connection = await Connection.connect({ address, connectTimeout: '10s' });
+  const connection = await Connection.connect({ address, connectTimeout: '10s', channelArgs: RECONNECT });
   return new Client({ connection, namespace: config.temporal.namespace });
 }
+
+/** A client that connects on first use, for an API that must listen (and say what it waits for) before Temporal is up. */
+export function lazyTemporalClient(config: Config, address: string): Client {
+  return new Client({ connection: Connection.lazy({ address, connectTimeout: '3s', channelArgs: RECONNECT }), namespace: config.temporal.namespace });
+}
+
+/** Thrown by untilReachable when the process is told to stop while it still waits. */
+export class StoppedWhileWaiting extends Error {}
+
+/**
+ * Retries `attempt` until it succeeds: waits of 1 s doubling up to 30 s, each failed try logged with the reason and
+ * the next wait, so an operator sees what chasqui waits for. `signal` (Ctrl-C) ends the wait at once.
+ */
+export async function untilReachable<T>(dependency: string, where: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    if (signal?.aborted) throw new StoppedWhileWaiting(`stopped while waiting for ${dependency}`);
+    try {
+      const result = await attempt();
+      if (tries > 1) logger.info({ dependency, where, tries }, `${dependency} reachable`);
+      return result;
+    } catch (err) {
+      const retryInSeconds = Math.min(30, 2 ** (tries - 1));
+      logger.warn({ dependency, where, try: tries, retryInSeconds, reason: reasonOf(err) }, `${dependency} unreachable; retrying`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, retryInSeconds * 1000);
+        signal?.addEventListener('abort', done, { once: true });
+        function done() {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        }
+      });
+    }
+  }
+}
+
+/** host:port of a database URL, for logs (never the password). */
+export function databaseHost(url: string): string {
+  try {
+    return new URL(url).host || url.replace(/\/\/[^@]*@/, '//');
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
+}
+
 
 let runtimeInstalled = false;
 
@@ -108,17 +160,25 @@ export interface WorkerHandle {
 export async function startWorker(config: Config, address: string, db: Db, secrets: SecretBox): Promise<WorkerHandle> {
   installTemporalRuntime(`127.0.0.1:${await freePort()}`);
   const connection = await NativeConnection.connect({ address });
-  const temporal = await connectTemporal(config, address);
-  await ensureSweeperSchedule(temporal, config);
-  await ensureDailySummarySchedule(temporal, config);
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ config, db, secrets, temporal }),
-  });
-  const running = worker.run().finally(() => Promise.all([connection.close(), temporal.connection.close()]));
+  let temporal: Client | undefined;
+  let worker: Worker;
+  try {
+    temporal = await connectTemporal(config, address);
+    await ensureSweeperSchedule(temporal, config);
+    await ensureDailySummarySchedule(temporal, config);
+    worker = await Worker.create({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      workflowsPath: require.resolve('../workflows'),
+      activities: createActivities({ config, db, secrets, temporal }),
+    });
+  } catch (err) {
+    // A failed start leaves no open connection behind, so a caller can simply try again.
+    await Promise.allSettled([connection.close(), temporal?.connection.close()]);
+    throw err;
+  }
+  const running = worker.run().finally(() => Promise.all([connection.close(), temporal!.connection.close()]));
   return {
     worker,
     running,

@@ -11,35 +11,20 @@ export interface TemporalServerHandle {
   stop(): Promise<void>;
 }
 
-/** Where the `temporal` CLI is: TEMPORAL_BIN, then PATH, then the project's own venv that .ci/run fills; null if none. */
-export function findTemporalBinary(explicit: string | null, name = 'temporal'): string | null {
-  if (explicit) {
-    if (!fs.existsSync(explicit)) throw new Error(`TEMPORAL_BIN points at ${explicit}, which does not exist`);
-    return explicit;
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (dir && fs.existsSync(candidate)) return candidate;
-  }
-  const venv = path.resolve(__dirname, '..', '.venv-temporal', 'bin', name);
-  return fs.existsSync(venv) ? venv : null;
-}
-
 /**
- * The Temporal dev server (`temporal server start-dev`) with chasqui's search attributes registered.
- * `dbFile` keeps workflows across restarts (npm start); without it the server is in memory (tests).
- * With no binary found, the SDK downloads one (needs internet), as `@temporalio/testing` does.
+ * The Temporal dev server (`temporal server start-dev`, the binary from runtime/temporal-binaries.ts) with chasqui's
+ * search attributes registered. `dbFile` keeps workflows across restarts (npm start); without it the server is in
+ * memory (tests).
  */
 export async function startTemporalDevServer(options: {
-  bin: string | null;
+  bin: string;
   port?: number;
   uiPort?: number | null;
   dbFile?: string | null;
   namespace?: string;
 }): Promise<TemporalServerHandle> {
   const port = options.port ?? (await freePort());
-  const bin = findTemporalBinary(options.bin);
-  if (!bin) return startDownloadedServer(port, options);
+  const bin = options.bin;
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace ?? 'default'];
   args.push('--log-format', 'json', '--log-level', 'warn');
   args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');
@@ -75,38 +60,18 @@ export async function startTemporalDevServer(options: {
   };
 }
 
+/** SIGTERM, then SIGKILL after 3 s (the dev server's SQLite file survives a kill), so Ctrl-C stays within seconds. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => {
+      logger.warn({ pid: child.pid }, 'Temporal dev server did not stop within 3 s of SIGTERM; killing it');
+      child.kill('SIGKILL');
+    }, 3_000);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
     child.kill('SIGTERM');
   });
-}
-
-async function startDownloadedServer(
-  port: number,
-  options: { uiPort?: number | null; dbFile?: string | null; namespace?: string },
-): Promise<TemporalServerHandle> {
-  logger.info('no temporal binary on TEMPORAL_BIN or PATH: downloading the dev server through the Temporal SDK');
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'cached-download' },
-      ip: '127.0.0.1',
-      port,
-      namespace: options.namespace ?? 'default',
-      dbFilename: options.dbFile ?? undefined,
-      ...(options.uiPort ? { ui: true, uiPort: options.uiPort } : { ui: false }),
-      searchAttributes: SEARCH_ATTRIBUTES,
-    },
-  });
-  return {
-    address: `127.0.0.1:${port}`,
-    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : null,
-    stop: () => env.teardown(),
-  };
 }

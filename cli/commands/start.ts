@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, secretBoxFrom, type Config } from '../../core/config';
+import { ConfigError, loadConfig, secretBoxFrom, type Config } from '../../core/config';
 import { generateMasterKey } from '../../core/secretbox';
 import { logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
+import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
-import { stopAll, untilShutdownSignal } from '../lifecycle';
+import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
 
 /**
  * `npm start`: the whole service on one machine. Anything not configured is started here: PostgreSQL (embedded,
@@ -20,9 +21,14 @@ export async function startCommand(_argv: string[]): Promise<number> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   config.masterKey ??= localMasterKey(config.dataDir);
   const secrets = secretBoxFrom(config);
-  const stops: [string, (() => Promise<void>) | undefined][] = [];
-  const shutdown = () => stopAll([...stops].reverse());
+  // chasqui's own parts stop first, in reverse order of starting; then the servers they used, which do not depend on
+  // one another (Temporal keeps its history in SQLite), all at once.
+  const servers: StopStep[] = [];
+  const stops: StopStep[] = [];
+  const shutdown = () => stopAll([...[...stops].reverse(), servers]);
   try {
+    // Found (or fetched) first: when there is none, start-up ends before anything was started.
+    const temporalBin = config.temporal.address ? null : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const pg = await startEmbeddedPostgres({
@@ -30,7 +36,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
         port: config.embeddedPostgresPort,
         persistent: true,
       });
-      stops.push(['embedded PostgreSQL', pg.stop]);
+      servers.push(['embedded PostgreSQL', pg.stop]);
       databaseUrl = pg.url;
       logger.info({ port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') }, 'embedded PostgreSQL running');
     }
@@ -38,13 +44,13 @@ export async function startCommand(_argv: string[]): Promise<number> {
     let temporalUi: string | null = null;
     if (!temporalAddress) {
       const server = await startTemporalDevServer({
-        bin: config.temporal.bin,
+        bin: temporalBin!,
         port: config.temporal.port,
         uiPort: config.temporal.uiPort,
         dbFile: path.join(config.dataDir, 'temporal.db'),
         namespace: config.temporal.namespace,
       });
-      stops.push(['Temporal dev server', server.stop]);
+      servers.push(['Temporal dev server', server.stop]);
       temporalAddress = server.address;
       temporalUi = server.uiUrl;
       logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
@@ -53,7 +59,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     if (config.startSimulator && !config.authority.authorityUrl) {
       // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
       const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator') });
-      stops.push(['simulator', simulator.close]);
+      servers.push(['simulator', simulator.close]);
       simulatorUrl = simulator.url;
       config.authority = { ...config.authority, authorityUrl: simulator.url };
       config.portalUrl ??= simulator.url;
@@ -70,7 +76,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['api', api.stop]);
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
-    logger.error({ err }, 'start-up failed; stopping what was started');
+    // A ConfigError is the user's to fix and main prints it as one line; anything else is logged in full.
+    if (err instanceof ConfigError) logger.error('start-up failed; stopping what was started');
+    else logger.error({ err }, 'start-up failed; stopping what was started');
     await shutdown();
     throw err;
   }

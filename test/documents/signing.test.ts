@@ -12,7 +12,7 @@ import { createSigner, generateTestCertificate, loadPfx, signXml, verifyXmlSigna
 import { C14N, RSA_SHA256, SHA256 } from '../../documents/signing/signer';
 import { scanCanonical } from '../../documents/signing/canonical-scan';
 
-const SAMPLES = path.resolve(__dirname, '../../../shared/sunat/samples');
+const SAMPLES = path.resolve(__dirname, '../../sunat/samples');
 const NS = {
   xmlns: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   'xmlns:cac': 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',

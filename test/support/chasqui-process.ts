@@ -36,19 +36,54 @@ export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
 
 /** Runs `chasqui start` and resolves once it printed that it is running (rejects if it exits or takes over 90 s). */
 export function spawnChasquiStart(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [...nodeArgs, CHASQUI_BIN, 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnChasqui(['start'], env, 'chasqui is running', nodeArgs);
+}
+
+/** Runs `chasqui <args>` and resolves once its output contains `until` (rejects if it exits first or after 90 s). */
+export function spawnChasqui(args: string[], env: NodeJS.ProcessEnv, until: string, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [...nodeArgs, CHASQUI_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not running after 90 s:\n${out}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no '${until}' after 90 s:\n${out}`)), 90_000);
     child.stdout!.on('data', () => {
-      if (out.includes('chasqui is running')) {
+      if (out.includes(until)) {
         clearTimeout(timer);
         resolve({ child, output: () => out });
       }
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+/** Resolves once `predicate` holds for the output read so far (checked as output arrives; rejects after `ms`). */
+export function untilOutput(child: ChildProcess, output: () => string, predicate: (out: string) => boolean, ms = 60_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (predicate(output())) return resolve();
+    const timer = setTimeout(() => {
+      child.stdout!.off('data', check);
+      reject(new Error(`output never matched after ${ms / 1000} s:\n${output()}`));
+    }, ms);
+    function check() {
+      if (!predicate(output())) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      resolve();
+    }
+    child.stdout!.on('data', check);
+  });
+}
+
+/** The JSON log lines of a chasqui process's output (the welcome text and anything else that is not JSON is skipped). */
+export function logLines(output: string): { level: number; msg?: string; [key: string]: unknown }[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
   });
 }
 

@@ -6,6 +6,7 @@ import { Client } from '@temporalio/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../runtime/postgres';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../runtime/temporal-server';
 import { freePort } from '../../runtime/ports';
+import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { openDatabase, connectTemporal, installTemporalRuntime } from '../../runtime/services';
 import { loadConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
@@ -44,7 +45,9 @@ export function getTestDb(): Promise<Db> {
 export function testTemporalAddress(): Promise<string> {
   temporal ??= (async () => {
     if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS, handle: null };
-    const handle = await startTemporalDevServer({ bin: process.env.TEMPORAL_BIN ?? null, uiPort: null, dbFile: null });
+    const config = testConfig();
+    const bin = await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
+    const handle = await startTemporalDevServer({ bin, uiPort: null, dbFile: null });
     return { address: handle.address, handle };
   })();
   return temporal.then((t) => t.address);

