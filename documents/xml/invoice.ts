@@ -5,6 +5,7 @@ import {
   partyIdentification, rootNamespaces, signatureBlock, supplierParty,
 } from './ubl';
 import { despatchReferences, detractionXml, orderReference, paymentTermsXml } from './sales-common';
+import { perceptionCharge, perceptionTerms, railPaymentMeans } from './operations';
 import type { SaleDocument } from '../sales/document';
 
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -40,12 +41,15 @@ export function buildInvoiceXml(doc: SaleDocument): string {
       ),
     ),
     signatureBlock(d.emisor),
-    supplierParty(d.emisor),
+    supplierParty(d.emisor, d.transporteFerroviario?.agenteRuc),
     customerParty(d.cliente),
+    railPaymentMeans(d.transporteFerroviario),
     detractionXml(doc),
     paymentTermsXml(doc),
+    perceptionTerms(doc.perception),
     (d.anticipos ?? []).map((a, i) => el('cac:PrepaidPayment', el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)), amount('cbc:PaidAmount', a.monto, currency))),
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
+    perceptionCharge(doc.perception),
     documentTaxTotal(t, currency),
     monetaryTotal('cac:LegalMonetaryTotal', t, currency),
     t.lines.map((l, i) => documentLine(l, i, LINE, currency)),

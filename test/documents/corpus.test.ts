@@ -28,6 +28,11 @@ const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
   'invoice-credit-instalments': ['3249'],
   'invoice-complete': ['3249'],
   'invoice-detraccion-credito': ['3249'],
+  // 3129: the Factura XSL of SUNAT's SFS checks the detracción code of 1002–1004 on every PaymentTerms, FormaPago too
+  // (the production XSL only on the Detraccion one), so every such factura is observed.
+  'invoice-detraction-1002': ['3129'],
+  'invoice-detraction-1003': ['3129'],
+  'invoice-detraction-1004': ['3129'],
 };
 
 /** Fixtures built like one of the kit's goldens: their totals must match it to the cent. */

@@ -1,0 +1,144 @@
+/**
+ * Percepción (2001), detracciones 1002–1004 and the other catalog 51 operations with data of their own: amounts
+ * checked against an independent calculation in integer arithmetic (BigInt cents, not the library's decimals) on
+ * the example payloads' non-round amounts, and the XML pieces SUNAT reads for each operation.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
+const load = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, any>;
+
+/** A decimal text as an integer scaled by 10^scale (`"23.7288"`, 10 → 237288000000). */
+function scaled(text: string | number, scale: number): bigint {
+  const [int, frac = ''] = String(text).split('.');
+  return BigInt(int + frac.padEnd(scale, '0').slice(0, scale));
+}
+
+/** n / 10^scale rounded half-up to an integer (all values here are positive). */
+function roundDiv(n: bigint, divisor: bigint): bigint {
+  return (n * 2n + divisor) / (2n * divisor);
+}
+
+const cents = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+
+/** Taxed lines at 18 %: payable total in cents, each line rounded before summing as SUNAT does. */
+function payableCents(items: { cantidad: number | string; valorUnitario: number | string }[]): bigint {
+  let value = 0n;
+  let igv = 0n;
+  for (const it of items) {
+    const line = roundDiv(scaled(it.cantidad, 10) * scaled(it.valorUnitario, 10), 10n ** 18n);
+    value += line;
+    igv += roundDiv(line * 18n, 100n);
+  }
+  return value + igv;
+}
+
+function tag(xml: string, pattern: RegExp): string[] {
+  return [...xml.matchAll(pattern)].map((m) => m[1]);
+}
+
+function errors(payload: unknown): string[] {
+  try {
+    prepareDocument(payload);
+  } catch (e) {
+    if (e instanceof DocumentValidationError) return e.issues.map(formatIssue);
+    throw e;
+  }
+  return [];
+}
+
+describe('catalog 51 operations with data of their own', () => {
+  describe('percepción (2001)', () => {
+    it('charges the regime rate on the payable total, to the cent, and states the total with percepción', () => {
+      const payload = load('invoice-perception');
+      const doc = prepareDocument(payload);
+      const payable = payableCents(payload.items);
+      const perception = roundDiv(payable * 2n, 100n); // regime 51: 2 %
+      expect(doc.totals!.PayableAmount).to.equal(cents(payable));
+      const charge = /<cac:AllowanceCharge><cbc:ChargeIndicator>true<\/cbc:ChargeIndicator><cbc:AllowanceChargeReasonCode[^>]*>51<\/cbc:AllowanceChargeReasonCode>(.*?)<\/cac:AllowanceCharge>/.exec(doc.xml);
+      expect(charge, 'charge 51').to.not.equal(null);
+      expect(charge![1]).to.equal(
+        `<cbc:MultiplierFactorNumeric>0.02</cbc:MultiplierFactorNumeric><cbc:Amount currencyID="PEN">${cents(perception)}</cbc:Amount><cbc:BaseAmount currencyID="PEN">${cents(payable)}</cbc:BaseAmount>`,
+      );
+      expect(tag(doc.xml, /<cac:PaymentTerms><cbc:ID>Percepcion<\/cbc:ID><cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal([cents(payable + perception)]);
+      expect(doc.xml).to.include('<cbc:Note languageLocaleID="2000">COMPROBANTE DE PERCEPCIÓN</cbc:Note>');
+      // The percepción is not a charge of the sale: the payable total and ChargeTotalAmount do not include it.
+      expect(doc.totals!.ChargeTotalAmount).to.equal('0.00');
+    });
+
+    it('takes another rate and base when given (regime 53 at 0.5 % on part of the sale)', () => {
+      const payload: Record<string, any> = { ...load('invoice-perception'), percepcion: { codigo: '53', baseImponible: '1234.57' } };
+      const doc = prepareDocument(payload);
+      const amount = roundDiv(scaled('1234.57', 2) * 5n, 1000n); // 0.5 % of 1234.57 = 6.17285 → 6.17
+      expect(tag(doc.xml, /<cbc:AllowanceChargeReasonCode[^>]*>53<\/cbc:AllowanceChargeReasonCode><cbc:MultiplierFactorNumeric>([\d.]+)</g)).to.deep.equal(['0.005']);
+      expect(doc.xml).to.include(`<cbc:Amount currencyID="PEN">${cents(amount)}</cbc:Amount><cbc:BaseAmount currencyID="PEN">1234.57</cbc:BaseAmount>`);
+      expect(tag(doc.xml, /<cbc:ID>Percepcion<\/cbc:ID><cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal([cents(payableCents(payload.items) + amount)]);
+    });
+
+    it('is refused on a boleta and on credit, with SUNAT codes before anything is signed', () => {
+      const boleta = { ...load('invoice-perception'), tipoDoc: '03', serie: 'B001', formaPago: undefined };
+      expect(errors(boleta)).to.deep.equal(['[chasqui BR_PERCEPTION_DOC] chasqui states the percepción on facturas only']);
+      // Operation 2001 on credit carries no percepción (SUNAT's 3330): without it the factura is valid.
+      const credit: Record<string, any> = { ...load('invoice-perception'), formaPago: { tipo: 'Credito', cuotas: [{ monto: 100, fechaPago: '2024-04-15' }] } };
+      delete credit.percepcion;
+      expect(errors(credit)).to.deep.equal([]);
+    });
+  });
+
+  describe('detracciones 1002–1004', () => {
+    for (const [name, code, percent] of [['invoice-detraction-1002', '004', 4n], ['invoice-detraction-1003', '028', 4n], ['invoice-detraction-1004', '027', 4n]] as const) {
+      it(`${name}: the detracción is ${percent} % of the payable total (code ${code}) with legend 2006`, () => {
+        const payload = load(name);
+        const doc = prepareDocument(payload);
+        const payable = payableCents(payload.items);
+        expect(doc.totals!.PayableAmount).to.equal(cents(payable));
+        const terms = /<cac:PaymentTerms><cbc:ID>Detraccion<\/cbc:ID><cbc:PaymentMeansID[^>]*>(\d+)<\/cbc:PaymentMeansID><cbc:PaymentPercent>([\d.]+)<\/cbc:PaymentPercent><cbc:Amount currencyID="PEN">([\d.]+)</.exec(doc.xml);
+        expect(terms?.slice(1)).to.deep.equal([code, `${percent}.00`, cents(roundDiv(payable * percent, 100n))]);
+        expect(doc.xml).to.include('<cbc:Note languageLocaleID="2006">OPERACIÓN SUJETA A DETRACCIÓN</cbc:Note>');
+        expect(doc.xml).to.include(`listID="${payload.tipoOperacion}"`);
+      });
+    }
+
+    it('1002 writes the fishing data as catalog 55 properties of the line', () => {
+      const doc = prepareDocument(load('invoice-detraction-1002'));
+      expect(tag(doc.xml, /<cbc:NameCode[^>]*>(\d+)</g)).to.deep.equal(['3001', '3002', '3003', '3004', '3005', '3006']);
+      expect(doc.xml).to.include('<cbc:NameCode listAgencyName="PE:SUNAT" listName="Propiedad del item" listURI="urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55">3005</cbc:NameCode><cac:UsabilityPeriod><cbc:StartDate>2024-03-14</cbc:StartDate></cac:UsabilityPeriod>');
+      expect(doc.xml).to.include('<cbc:ValueQuantity unitCode="TNE">18.75</cbc:ValueQuantity>');
+    });
+
+    it('1004 writes the trip and the three reference values of each line', () => {
+      const doc = prepareDocument(load('invoice-detraction-1004'));
+      const delivery = /<cac:Delivery>(.*?)<\/cac:Delivery>/.exec(doc.xml)![1];
+      expect(tag(delivery, /<cac:DeliveryTerms><cbc:ID>(\d+)<\/cbc:ID><cbc:Amount currencyID="PEN">[\d.]+</g)).to.deep.equal(['01', '02', '03']);
+      expect(tag(delivery, /<cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal(['6215.40', '5980.16', '6420.88']);
+      expect(delivery).to.include('<cbc:Instructions>Transporte de 28 toneladas de urea en camión con semirremolque</cbc:Instructions>');
+      expect(tag(delivery, /<cbc:ID schemeAgencyName="PE:INEI" schemeName="Ubigeos">(\d+)</g)).to.deep.equal(['040101', '150101']);
+    });
+  });
+
+  describe('0301, 0302 and 2100–2105', () => {
+    it('every operation of catalog 51 for facturas and boletas is accepted', () => {
+      const fixtures = ['invoice-operation-0301', 'receipt-operation-0302', 'invoice-operation-2100', 'invoice-operation-2101', 'invoice-operation-2102', 'invoice-operation-2103', 'invoice-operation-2104', 'receipt-operation-2105'];
+      for (const name of fixtures) {
+        const payload = load(name);
+        const doc = prepareDocument(payload);
+        expect(doc.xml, name).to.include(`listID="${payload.tipoOperacion}"`);
+        expect(doc.totals!.PayableAmount, name).to.equal(cents(
+          payload.items.every((i: { afectacionIgv: string }) => i.afectacionIgv === '30')
+            ? payload.items.reduce((s: bigint, i: { cantidad: number; valorUnitario: number }) => s + roundDiv(scaled(i.cantidad, 10) * scaled(i.valorUnitario, 10), 10n ** 18n), 0n)
+            : payableCents(payload.items),
+        ));
+      }
+    });
+
+    it('0302 names the travel agent and how the ticket was paid', () => {
+      const doc = prepareDocument(load('receipt-operation-0302'));
+      expect(doc.xml).to.match(/<\/cac:PartyLegalEntity><cac:AgentParty><cac:PartyIdentification><cbc:ID schemeAgencyName="PE:SUNAT" schemeID="6"[^>]*>20600000005</);
+      expect(doc.xml).to.include('>005</cbc:PaymentMeansCode><cbc:PaymentID>VOU-884213</cbc:PaymentID></cac:PaymentMeans>');
+      expect(doc.xml).to.include('<cac:UsabilityPeriod><cbc:StartTime>07:45:00</cbc:StartTime></cac:UsabilityPeriod>');
+    });
+  });
+});
