@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+
+/** The catalog 51 operations with data of their own, issued through the API and delivered to the simulator. */
+const KINDS = [
+  'invoice-perception.json',
+  'invoice-detraction-1002.json',
+  'invoice-detraction-1003.json',
+  'invoice-detraction-1004.json',
+  'invoice-operation-0301.json',
+  'receipt-operation-0302.json',
+  'invoice-operation-2100.json',
+  'invoice-operation-2104.json',
+  'receipt-operation-2105.json',
+];
+
+describe('issuing percepción, detracciones 1002–1004 and the other catalog 51 operations (API → simulator)', function () {
+  this.timeout(90_000);
+  let env: IssuingStack;
+  let demo: TestCompany;
+  before(async function () {
+    this.timeout(120_000);
+    env = await startIssuingStack();
+    demo = await newCompany(env.stack);
+  });
+  after(() => env?.stop());
+
+  for (const fixture of KINDS) {
+    it(`${fixture}: 202, delivered and accepted`, async () => {
+      const body = payload(fixture, demo.ruc);
+      const res = await issue(env.stack, demo.token, body);
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const xml = Buffer.from(res.body.xml, 'base64').toString('utf8');
+      expect(xml).to.include(`listID="${body.tipoOperacion}"`);
+      const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']);
+      expect(done.status, JSON.stringify(done.result)).to.equal('accepted');
+      const got = await call(env.stack, 'GET', `/v1/cpe/${res.body.external_id}`, { token: demo.token });
+      expect(got.body.data.document).to.include({ status: 'accepted', resolved: true, document_type_id: body.tipoDoc });
+    });
+  }
+
+  it('SUNAT\'s refusals of a wrong percepción come back as 422 with SUNAT\'s codes; nothing is signed or stored', async () => {
+    const invalid = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/documents/invalid/perception-rules.json'), 'utf8'));
+    const body = { ...invalid.payload, emisor: { ...invalid.payload.emisor, ruc: demo.ruc } };
+    const before = await env.stack.db('documents').where({ company_id: demo.row.id }).count('* as n');
+    const res = await issue(env.stack, demo.token, body);
+    expect(res.status).to.equal(422);
+    expect(res.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false });
+    const codes = (res.body.errors as string[]).map((e) => /^\[SUNAT (\d{4})\]/.exec(e)?.[1]);
+    expect(codes).to.include.members(['2800', '3330', '2788', '2797', '3128']);
+    const after = await env.stack.db('documents').where({ company_id: demo.row.id }).count('* as n');
+    expect(after).to.deep.equal(before);
+  });
+});
