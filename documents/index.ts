@@ -9,6 +9,7 @@ import { joiIssues } from './input/joi-issues';
 import { prepareDespatch } from './despatch';
 import { prepareSale } from './sales';
 import { saleSchema, type SaleInput } from './sales/schema';
+import { purchaseSchema } from './sales/purchase';
 import { prepareSummary } from './summaries';
 import { rcSchema, voidedSchema, type RcInput, type VoidedInput } from './summaries/schema';
 import type { DocType, PrepareOptions, PreparedDocument } from './types';
@@ -21,6 +22,7 @@ const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, s
 const SCHEMAS: Partial<Record<DocType, Joi.ObjectSchema>> = {
   '01': saleSchema,
   '03': saleSchema,
+  '04': purchaseSchema,
   '07': saleSchema,
   '08': saleSchema,
   rc: rcSchema,
@@ -58,7 +60,7 @@ export function prepareDocument(payload: unknown, options: PrepareOptions = {}):
   const schema = SCHEMAS[docType];
   if (!schema) {
     throw new DocumentValidationError([
-      issue('SUNAT', '1003', `tipoDoc must be one of 01, 03, 07, 08, 09, 31, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`, 'tipoDoc'),
+      issue('SUNAT', '1003', `tipoDoc must be one of 01, 03, 04, 07, 08, 09, 31, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`, 'tipoDoc'),
     ]);
   }
   const { value, issues } = validate<SaleInput | RcInput | VoidedInput>(schema, normalised);

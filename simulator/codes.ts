@@ -33,6 +33,7 @@ export function messageFor(code: string): string {
 export const DOCUMENT_NAMES: Record<string, string> = {
   '01': 'Factura',
   '03': 'Boleta de Venta',
+  '04': 'Liquidacion de compra',
   '07': 'Nota de Credito',
   '08': 'Nota de Debito',
   '09': 'Guia de Remision Remitente',

@@ -8,6 +8,7 @@ import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
 import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
 import { operationRules } from './operations';
+import { purchaseRules } from './purchase';
 import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
 
@@ -76,7 +77,7 @@ const NOT_FOR_INVOICES = new Set(['0113', '2105']);
 const NON_RESIDENT_ONLY = new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208']);
 
 function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
-  const c = input.cliente;
+  const c = input.cliente!;
   const op = input.tipoOperacion;
   const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
   if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
@@ -259,8 +260,11 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
 export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
   const totals = doc.totals;
   const report: RuleReport = { issues: [], warnings: [] };
-  seriesRules(input, report.issues);
-  customerRules(input, totals, report);
+  if (input.tipoDoc === '04') purchaseRules(input, report.issues);
+  else {
+    seriesRules(input, report.issues);
+    customerRules(input, totals, report);
+  }
   lineRules(input, report.issues);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);

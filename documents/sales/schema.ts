@@ -11,6 +11,7 @@ import type { Decimal } from '../decimal';
 import {
   freightSchema, itemPropertySchema, perceptionSchema, railSchema, type Freight, type ItemProperty, type PerceptionInput, type RailService,
 } from './operations';
+import type { Place, Seller } from './purchase';
 import type { Currency } from '../input/fields';
 import type { Customer, Issuer } from '../input/parties';
 
@@ -248,9 +249,9 @@ export type ClientTotals = Partial<Record<
   Decimal
 >>;
 
-/** The payload after joi: defaults applied, amounts as Decimal. */
+/** The payload after joi: defaults applied, amounts as Decimal. A liquidación de compra (04) has a seller, not a customer. */
 export interface SaleInput {
-  tipoDoc: SaleDocType;
+  tipoDoc: SaleDocType | '04';
   serie: string;
   correlativo: string | number;
   fechaEmision: string;
@@ -260,7 +261,9 @@ export interface SaleInput {
   tipoOperacion: string;
   formaPago?: 'Contado' | 'Credito' | { tipo: 'Contado' | 'Credito'; cuotas?: Instalment[] };
   emisor: Issuer;
-  cliente: Customer;
+  cliente?: Customer;
+  vendedor?: Seller;
+  lugarOperacion?: Place;
   items: SaleItem[];
   descuentos?: Adjustment[];
   cargos?: Adjustment[];

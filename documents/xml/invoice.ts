@@ -42,7 +42,7 @@ export function buildInvoiceXml(doc: SaleDocument): string {
     ),
     signatureBlock(d.emisor),
     supplierParty(d.emisor, d.transporteFerroviario?.agenteRuc),
-    customerParty(d.cliente),
+    customerParty(d.cliente!),
     railPaymentMeans(d.transporteFerroviario),
     detractionXml(doc),
     paymentTermsXml(doc),

@@ -118,9 +118,13 @@ function party(docType: string, number: string, legalName: string, address: Addr
   );
 }
 
-/** The issuer; `agentRuc` is the travel agent who sold a rail ticket (operation 0302). */
+/** The issuer's `cac:Party`; `agentRuc` is the travel agent who sold a rail ticket (operation 0302). */
+export function issuerParty(issuer: Issuer, agentRuc?: string): Xml {
+  return party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial, agentRuc);
+}
+
 export function supplierParty(issuer: Issuer, agentRuc?: string): Xml {
-  return el('cac:AccountingSupplierParty', party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial, agentRuc));
+  return el('cac:AccountingSupplierParty', issuerParty(issuer, agentRuc));
 }
 
 export function customerParty(customer: Customer): Xml {

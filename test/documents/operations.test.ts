@@ -141,4 +141,24 @@ describe('catalog 51 operations with data of their own', () => {
       expect(doc.xml).to.include('<cac:UsabilityPeriod><cbc:StartTime>07:45:00</cbc:StartTime></cac:UsabilityPeriod>');
     });
   });
+
+  describe('liquidación de compra (04)', () => {
+    it('totals as a factura, the seller as supplier and the issuing buyer as customer, with the place of purchase', () => {
+      const payload = load('liquidacion-compra');
+      const doc = prepareDocument(payload);
+      expect(doc).to.include({ docType: '04', filename: '20123456786-04-L001-15' });
+      expect(doc.totals!.PayableAmount).to.equal(cents(payableCents(payload.items)));
+      expect(doc.xml).to.include('<cbc:InvoiceTypeCode listAgencyName="PE:SUNAT" listID="0501"');
+      expect(doc.xml).to.match(/<cac:AccountingSupplierParty><cac:Party><cac:PartyIdentification><cbc:ID [^>]*schemeID="1"[^>]*>40123456<\/cbc:ID>.*<cbc:AddressTypeCode [^>]*>02<\/cbc:AddressTypeCode>/);
+      expect(doc.xml).to.match(/<cac:AccountingCustomerParty><cac:Party><cac:PartyIdentification><cbc:ID [^>]*schemeID="6"[^>]*>20123456786</);
+      expect(doc.xml).to.include('<cac:DeliveryTerms><cac:DeliveryLocation><cbc:LocationTypeCode');
+      expect(doc.xml).to.not.include('PaymentTerms');
+    });
+
+    it('0503 (compra de oro) carries the mining data of each line', () => {
+      const doc = prepareDocument(load('liquidacion-compra-oro'));
+      expect(tag(doc.xml, /<cbc:NameCode[^>]*>(\d+)</g)).to.deep.equal(['6000', '6004', '6005', '6006']);
+      expect(doc.totals!.PayableAmount).to.equal(cents(payableCents(load('liquidacion-compra-oro').items)));
+    });
+  });
 });

@@ -14,6 +14,8 @@ const KINDS = [
   'invoice-operation-2100.json',
   'invoice-operation-2104.json',
   'receipt-operation-2105.json',
+  'liquidacion-compra.json',
+  'liquidacion-compra-oro.json',
 ];
 
 describe('issuing percepción, detracciones 1002–1004 and the other catalog 51 operations (API → simulator)', function () {
