@@ -42,6 +42,8 @@ const ROOTS: Record<string, string> = {
   '07': 'CreditNote',
   '08': 'DebitNote',
   '09': 'DespatchAdvice',
+  '20': 'Retention',
+  '40': 'Perception',
   '31': 'DespatchAdvice',
   RC: 'SummaryDocuments',
   RA: 'VoidedDocuments',

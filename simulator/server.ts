@@ -7,6 +7,7 @@ import { messageFor } from './codes';
 import { ruleMatches, ruleProblem, type Fault, type FaultRule, type Operation, type RequestSubject } from './rules';
 import { part, readSoapCall, soapFault, soapResponse, type SoapCall } from './soap';
 import { documentKey, SimulatorStore, type Credential, type PortalEntry, type TicketRecord } from './store';
+import { wrongService } from './other-cpe';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -171,7 +172,7 @@ class Simulator {
 
   /** Routes one request to its operation; null for paths the simulator does not serve. */
   parse(method: string, path: string, body: string, headers: http.IncomingHttpHeaders): Parsed | null {
-    if (method === 'POST' && /\/billService$/.test(path)) return this.parseSoap(body, false);
+    if (method === 'POST' && /\/billService$/.test(path)) return this.parseSoap(body, false, path);
     if (method === 'POST' && /\/billConsultService$/.test(path)) return this.parseSoap(body, true);
     if (method === 'POST' && /^\/v1\/clientessol\/[^/]+\/oauth2\/token\/?$/.test(path)) {
       return { operation: 'greToken', subject: { operation: 'greToken' }, name: null, ticket: null, handle: () => this.greToken(body) };
@@ -210,7 +211,7 @@ class Simulator {
     return record ? { ruc: record.ruc, docType: record.docType, series: record.series, number: record.number } : {};
   }
 
-  private parseSoap(body: string, consult: boolean): Parsed {
+  private parseSoap(body: string, consult: boolean, path = ''): Parsed {
     const call = readSoapCall(body);
     const unknown: Parsed = { operation: 'unknown', subject: null, name: null, ticket: null, handle: () => fault(null, 'The request is not a SOAP message of this service') };
     if (!call) return unknown;
@@ -234,7 +235,11 @@ class Simulator {
       subject: { operation, ...file },
       name,
       ticket: null,
-      handle: (f) => (operation === 'sendBill' ? this.sendBill(call, file, f) : this.sendSummary(call, file, f)),
+      handle: (f) => {
+        const misrouted = file && wrongService(path, file.docType);
+        if (misrouted) return fault(misrouted);
+        return operation === 'sendBill' ? this.sendBill(call, file, f) : this.sendSummary(call, file, f);
+      },
     };
   }
 

@@ -165,7 +165,7 @@ describe('document corpus (build → sign → cpe-validate)', function () {
 
   it('has fixtures for every document type', () => {
     const types = new Set([...built.values()].map((b) => b.prepared.docType));
-    expect([...types].sort()).to.deep.equal(['01', '03', '04', '07', '08', '09', '31', 'ra', 'rc', 'rr']);
+    expect([...types].sort()).to.deep.equal(['01', '03', '04', '07', '08', '09', '20', '31', '40', 'ra', 'rc', 'rr']);
     expect(fixtureNames.length).to.be.at.least(60);
   });
 

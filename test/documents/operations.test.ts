@@ -161,4 +161,43 @@ describe('catalog 51 operations with data of their own', () => {
       expect(doc.totals!.PayableAmount).to.equal(cents(payableCents(load('liquidacion-compra-oro').items)));
     });
   });
+
+  describe('comprobantes de retención (20) and percepción (40)', () => {
+    /** Per line, in cents: the payment in soles, the retención/percepción at `rate` thousandths of a percent, and the net. */
+    function expected(payload: Record<string, any>, ratePer100k: bigint, sign: 1n | -1n) {
+      const lines = payload.items.map((it: any) => {
+        const paid = it.pago ?? it.cobro;
+        const soles = it.tipoCambio ? roundDiv(scaled(paid.importe, 2) * scaled(it.tipoCambio.factor, 6), 10n ** 6n) : scaled(paid.importe, 2);
+        const amount = roundDiv(soles * ratePer100k, 100_000n);
+        return { soles, amount, net: soles + sign * amount };
+      });
+      return { lines, total: lines.reduce((a: bigint, l: any) => a + l.amount, 0n), net: lines.reduce((a: bigint, l: any) => a + l.net, 0n) };
+    }
+
+    it('retention.json: 3 % of each payment in soles (USD at the payment\'s rate), net paid = paid − retención', () => {
+      const payload = load('retention');
+      const doc = prepareDocument(payload);
+      const want = expected(payload, 3000n, -1n);
+      expect(doc.totals).to.deep.equal({ TotalInvoiceAmount: cents(want.total), SUNATTotalPaid: cents(want.net) });
+      expect(tag(doc.xml, /<sac:SUNATRetentionAmount currencyID="PEN">([\d.]+)</g)).to.deep.equal(want.lines.map((l: any) => cents(l.amount)));
+      expect(tag(doc.xml, /<sac:SUNATNetTotalPaid currencyID="PEN">([\d.]+)</g)).to.deep.equal(want.lines.map((l: any) => cents(l.net)));
+      expect(doc.xml).to.include('<cac:ExchangeRate><cbc:SourceCurrencyCode>USD</cbc:SourceCurrencyCode><cbc:TargetCurrencyCode>PEN</cbc:TargetCurrencyCode><cbc:CalculationRate>3.713</cbc:CalculationRate><cbc:Date>2024-03-15</cbc:Date></cac:ExchangeRate>');
+      expect(doc.xml).to.include('<sac:SUNATRetentionSystemCode>01</sac:SUNATRetentionSystemCode><sac:SUNATRetentionPercent>3.00</sac:SUNATRetentionPercent>');
+      expect(doc.filename).to.equal('20123456786-20-R001-27');
+      // The issuer is the agent; the supplier the receiver; cac:Signature comes before cbc:ID in this schema.
+      expect(doc.xml).to.match(/<cbc:CustomizationID>1\.0<\/cbc:CustomizationID><cac:Signature>.*<\/cac:Signature><cbc:ID>R001-27<\/cbc:ID>/);
+      expect(doc.xml).to.match(/<cac:ReceiverParty><cac:PartyIdentification><cbc:ID [^>]*schemeID="6"[^>]*>20600000005</);
+    });
+
+    it('perception.json and perception-combustible.json: 2 % and 1 % on top of what is collected', () => {
+      for (const [name, rate] of [['perception', 2000n], ['perception-combustible', 1000n]] as const) {
+        const payload = load(name);
+        const doc = prepareDocument(payload);
+        const want = expected(payload, rate, 1n);
+        expect(doc.totals, name).to.deep.equal({ TotalInvoiceAmount: cents(want.total), SUNATTotalCashed: cents(want.net) });
+        expect(tag(doc.xml, /<sac:SUNATPerceptionAmount currencyID="PEN">([\d.]+)</g), name).to.deep.equal(want.lines.map((l: any) => cents(l.amount)));
+        expect(tag(doc.xml, /<sac:SUNATNetTotalCashed currencyID="PEN">([\d.]+)</g), name).to.deep.equal(want.lines.map((l: any) => cents(l.net)));
+      }
+    });
+  });
 });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sendBill } from '../../authority';
+import { signalDocumentWorkflow } from '../../workflows/document-client';
 import { call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
 
 /** The catalog 51 operations with data of their own, issued through the API and delivered to the simulator. */
@@ -16,9 +18,12 @@ const KINDS = [
   'receipt-operation-2105.json',
   'liquidacion-compra.json',
   'liquidacion-compra-oro.json',
+  'retention.json',
+  'perception.json',
+  'perception-combustible.json',
 ];
 
-describe('issuing percepción, detracciones 1002–1004 and the other catalog 51 operations (API → simulator)', function () {
+describe('issuing percepción, detracciones 1002–1004, the other catalog 51 operations, 04, 20 and 40 (API → simulator)', function () {
   this.timeout(90_000);
   let env: IssuingStack;
   let demo: TestCompany;
@@ -35,7 +40,7 @@ describe('issuing percepción, detracciones 1002–1004 and the other catalog 51
       const res = await issue(env.stack, demo.token, body);
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       const xml = Buffer.from(res.body.xml, 'base64').toString('utf8');
-      expect(xml).to.include(`listID="${body.tipoOperacion}"`);
+      if (body.tipoOperacion) expect(xml).to.include(`listID="${body.tipoOperacion}"`);
       const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']);
       expect(done.status, JSON.stringify(done.result)).to.equal('accepted');
       const got = await call(env.stack, 'GET', `/v1/cpe/${res.body.external_id}`, { token: demo.token });
@@ -54,5 +59,38 @@ describe('issuing percepción, detracciones 1002–1004 and the other catalog 51
     expect(codes).to.include.members(['2800', '3330', '2788', '2797', '3128']);
     const after = await env.stack.db('documents').where({ company_id: demo.row.id }).count('* as n');
     expect(after).to.deep.equal(before);
+  });
+
+  it('retención and percepción go to the "otros CPE" billService, and an rr reverses a retención there', async () => {
+    const issued = [];
+    for (const fixture of ['retention.json', 'perception.json']) {
+      const res = await issue(env.stack, demo.token, payload(fixture, demo.ruc));
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      issued.push(await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']));
+    }
+    const paths = (name: string) => env.sim.log().filter((e) => e.name === `${name}.zip`).map((e) => `${e.operation} ${e.path}`);
+    expect(paths(issued[0].filename)).to.deep.equal(['sendBill /ol-ti-itemision-otroscpe-gem-beta/billService']);
+    expect(paths(issued[1].filename)).to.deep.equal(['sendBill /ol-ti-itemision-otroscpe-gem-beta/billService']);
+
+    const reversal = payload('rr-retention.json', demo.ruc, { fechaReferencia: issued[0].issue_date });
+    reversal.items = [{ tipoDoc: '20', serieNumero: `${issued[0].series}-${issued[0].number}`, motivo: 'Retención mal calculada' }];
+    const res = await issue(env.stack, demo.token, reversal);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    // A ticket: polls run after 10 s, 20 s …; recheck asks at once (first 98, then the verdict).
+    const registered = await until(env.stack, res.body.external_id, ['registered']);
+    expect(registered.ticket).to.be.a('string');
+    await signalDocumentWorkflow(env.stack.temporal, registered.id, 'recheck');
+    await until(env.stack, registered.id, ['registered'], 30_000, (row) => row.result?.code === '98');
+    await signalDocumentWorkflow(env.stack.temporal, registered.id, 'recheck');
+    const done = await until(env.stack, registered.id, ['accepted', 'observed', 'rejected']);
+    expect(done.status, JSON.stringify(done.result)).to.equal('accepted');
+    expect(paths(done.filename)).to.deep.equal(['sendSummary /ol-ti-itemision-otroscpe-gem-beta/billService']);
+  });
+
+  it('the CPE billService refuses a retención (0302): each service takes only its own documents', async () => {
+    const res = await issue(env.stack, demo.token, payload('retention.json', demo.ruc));
+    const row = await until(env.stack, res.body.external_id, ['accepted']);
+    const refused = await sendBill(`${env.sim.url}/ol-ti-itcpfegem-beta/billService`, { ruc: demo.ruc, solUser: 'MODDATOS', solPassword: 'moddatos' }, { filename: row.filename, xml: row.xml });
+    expect(refused).to.include({ code: '0302' });
   });
 });
