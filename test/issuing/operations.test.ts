@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sendBill } from '../../authority';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
-import { call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import { accountBalances, call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
 
 /** The catalog 51 operations with data of their own, issued through the API and delivered to the simulator. */
 const KINDS = [
@@ -92,5 +92,19 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
     const row = await until(env.stack, res.body.external_id, ['accepted']);
     const refused = await sendBill(`${env.sim.url}/ol-ti-itcpfegem-beta/billService`, { ruc: demo.ruc, solUser: 'MODDATOS', solPassword: 'moddatos' }, { filename: row.filename, xml: row.xml });
     expect(refused).to.include({ code: '0302' });
+  });
+
+  it('in production a retención consumes one signature, goes to the production otros CPE service and records its cpe.resolved event', async () => {
+    const company = await newCompany(env.stack, { environment: '02', quota: 1 });
+    const res = await issue(env.stack, company.token, payload('retention.json', company.ruc));
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    expect(res.body).to.include({ environment: '02' });
+    const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']);
+    expect(done.status).to.equal('accepted');
+    expect(await accountBalances(env.stack, company.accountId)).to.deep.equal({ quota: 0, osePackage: 0 });
+    expect(env.sim.log().filter((e) => e.name === `${done.filename}.zip`).map((e) => e.path)).to.deep.equal(['/ol-ti-itemision-otroscpe-gem/billService']);
+    expect(await env.stack.db('document_events').where({ document_id: done.id })).to.have.length(1);
+    // Without quota the next one is refused before signing, as for any document.
+    expect((await issue(env.stack, company.token, payload('perception.json', company.ruc))).status).to.equal(402);
   });
 });
