@@ -3,15 +3,11 @@
  * issuing company, with the place of the purchase (ValidaExprRegLiquidacion-2.0.1.xsl).
  */
 import { el, opt, preAttrs, type Xml } from './canonical';
-import {
-  allowanceCharge, currencyCode, documentHead, documentLine, documentTaxTotal, issuerParty, legends, monetaryTotal,
-  partyIdentification, rootNamespaces, signatureBlock,
-} from './ubl';
+import { allowanceCharge, documentLine, documentTaxTotal, issuerParty, monetaryTotal, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
+import { INVOICE_LINE, INVOICE_NS, invoiceHeader } from './invoice';
 import type { SaleDocument } from '../sales/document';
 import type { Place } from '../sales/purchase';
 
-const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-const LINE = { line: 'cac:InvoiceLine', quantity: 'cbc:InvoicedQuantity', allowanceFirst: true };
 const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
 const PLACE_TYPE_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Tipo de dirección', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo60' });
 const COUNTRY_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' });
@@ -38,16 +34,7 @@ export function buildPurchaseXml(doc: SaleDocument): string {
   return el(
     'Invoice',
     rootNamespaces(INVOICE_NS),
-    documentHead('2.1', '2.0', doc.id),
-    el('cbc:IssueDate', d.fechaEmision),
-    d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
-    el(
-      'cbc:InvoiceTypeCode',
-      { listAgencyName: 'PE:SUNAT', listID: d.tipoOperacion, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01', name: 'Tipo de Operacion' },
-      '04',
-    ),
-    legends(doc.legends),
-    currencyCode(currency),
+    invoiceHeader(doc),
     signatureBlock(d.emisor),
     el(
       'cac:AccountingSupplierParty',
@@ -63,6 +50,6 @@ export function buildPurchaseXml(doc: SaleDocument): string {
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
     documentTaxTotal(t, currency),
     monetaryTotal('cac:LegalMonetaryTotal', t, currency),
-    t.lines.map((l, i) => documentLine(l, i, LINE, currency)),
+    t.lines.map((l, i) => documentLine(l, i, INVOICE_LINE, currency)),
   ).s;
 }
