@@ -5,6 +5,7 @@
 import { el, opt, preAttrs, type Xml } from './canonical';
 import { allowanceCharge, documentLine, documentTaxTotal, issuerParty, monetaryTotal, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
 import { INVOICE_LINE, INVOICE_NS, invoiceHeader } from './invoice';
+import { despatchReferences, orderReference } from './sales-common';
 import type { SaleDocument } from '../sales/document';
 import type { Place } from '../sales/purchase';
 
@@ -35,6 +36,8 @@ export function buildPurchaseXml(doc: SaleDocument): string {
     'Invoice',
     rootNamespaces(INVOICE_NS),
     invoiceHeader(doc),
+    orderReference(doc),
+    despatchReferences(doc),
     signatureBlock(d.emisor),
     el(
       'cac:AccountingSupplierParty',
