@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sendBill } from '../../authority';
+import { prepareDocument } from '../../documents';
+import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
 import { accountBalances, call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
 
@@ -106,5 +108,19 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
     expect(await env.stack.db('document_events').where({ document_id: done.id })).to.have.length(1);
     // Without quota the next one is refused before signing, as for any document.
     expect((await issue(env.stack, company.token, payload('perception.json', company.ruc))).status).to.equal(402);
+  });
+
+  it('externally signed 04, 20 and 40 are read (issuer from the customer party or AgentParty), kept as sent and delivered', async () => {
+    const company = await newCompany(env.stack, { environment: '02', settings: { destination: 'provider_ose', signing: 'external' } });
+    await env.stack.db('accounts').where({ id: company.accountId }).update({ ose_package_units: 3 });
+    const signer = createSigner(generateTestCertificate({ ruc: company.ruc }));
+    for (const [fixture, type] of [['liquidacion-compra.json', '04'], ['retention.json', '20'], ['perception.json', '40']]) {
+      const signed = signXml(prepareDocument(payload(fixture, company.ruc)).xml, signer);
+      const res = await issue(env.stack, company.token, { xml: Buffer.from(signed.xml, 'utf8').toString('base64') });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      expect(res.body).to.include({ hash: signed.hash });
+      const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']);
+      expect(done, fixture).to.include({ doc_type: type, signed_by: 'external', status: 'accepted' });
+    }
   });
 });
