@@ -7,7 +7,7 @@
 import Joi from 'joi';
 import { Decimal } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
-import { amountSchema, codes, dateField, decimalSchema } from '../input/fields';
+import { amountSchema, codes, dateField, decimalSchema, timeSchema } from '../input/fields';
 import { rucSchema, textSchema } from '../input/parties';
 import { ITEM_PROPERTIES } from '../catalogs/item-properties';
 import { PAYMENT_MEANS } from '../catalogs/detraction';
@@ -99,7 +99,7 @@ export const itemPropertySchema = Joi.object({
   valor: textSchema(500),
   fecha: dateField(),
   fechaFin: dateField(),
-  hora: Joi.string().pattern(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/).error(codes({ 'string.pattern.base': '{#label} must be a time HH:MM:SS' })),
+  hora: timeSchema,
   dias: Joi.number().integer().min(0).max(9999),
   /** A quantity: tonnes for 3006 (cantidad de especie vendida), the amount for 7019 (interés moratorio AFP). */
   cantidad: decimalSchema({ maxDecimals: 2 }),
