@@ -5,6 +5,7 @@ import { computeTotals, type DocumentTotals } from '../tax/totals';
 import { amountInWords } from '../tax/words';
 import { paymentTerms, type PaymentTerms } from './rules';
 import { computePerception, PERCEPTION_LEGEND, type Perception } from './operations';
+import { purchaseTotals } from './purchase';
 import type { SaleInput } from './schema';
 
 export const FREE_TRANSFER_LEGEND = 'TRANSFERENCIA GRATUITA DE UN BIEN Y/O SERVICIO PRESTADO GRATUITAMENTE';
@@ -38,7 +39,7 @@ export interface SaleDocument {
 }
 
 export function normaliseSale(input: SaleInput): { doc: SaleDocument; warnings: string[] } {
-  const totals = computeTotals(input);
+  const totals = purchaseTotals(input, computeTotals(input));
   const warnings: string[] = [];
   const generated = [{ codigo: '1000', valor: amountInWords(totals.importeTotal, input.tipoMoneda) }];
   if (totals.lines.some((l) => l.affectation.free)) generated.push({ codigo: '1002', valor: FREE_TRANSFER_LEGEND });

@@ -9,6 +9,7 @@ import { issue, type ValidationIssue } from '../errors';
 import { codes } from '../input/fields';
 import { identityFields, textSchema } from '../input/parties';
 import { saleSchema, type SaleInput } from './schema';
+import type { DocumentTotals } from '../tax/totals';
 
 /** Catalog 51 operations of the liquidación de compra. */
 export const PURCHASE_OPERATIONS = ['0501', '0502', '0503'] as const;
@@ -65,6 +66,15 @@ export interface Seller {
   numDoc: string;
   nombre: string;
   direccion: Place;
+}
+
+/**
+ * What the buyer pays the seller: the buyer withholds the IGV (it pays it to SUNAT for the seller), so the payable
+ * total of a 04 is the total with taxes less the IGV (SUNAT's 4312: PayableAmount = TaxInclusiveAmount − IGV − IR −
+ * prepaid). Other documents keep their totals.
+ */
+export function purchaseTotals(input: Pick<SaleInput, 'tipoDoc'>, totals: DocumentTotals): DocumentTotals {
+  return input.tipoDoc === '04' ? { ...totals, importeTotal: totals.importeTotal.minus(totals.igv) } : totals;
 }
 
 /** Series, seller and the gold data of 0503; the lines, totals and client totals follow the sales rules. */

@@ -36,6 +36,11 @@ function payableCents(items: { cantidad: number | string; valorUnitario: number 
   return value + igv;
 }
 
+/** Σ line values in cents (each line rounded), taxes left out. */
+function valueCents(items: { cantidad: number | string; valorUnitario: number | string }[]): bigint {
+  return items.reduce((sum, it) => sum + roundDiv(scaled(it.cantidad, 10) * scaled(it.valorUnitario, 10), 10n ** 18n), 0n);
+}
+
 function tag(xml: string, pattern: RegExp): string[] {
   return [...xml.matchAll(pattern)].map((m) => m[1]);
 }
@@ -128,7 +133,7 @@ describe('catalog 51 operations with data of their own', () => {
         expect(doc.xml, name).to.include(`listID="${payload.tipoOperacion}"`);
         expect(doc.totals!.PayableAmount, name).to.equal(cents(
           payload.items.every((i: { afectacionIgv: string }) => i.afectacionIgv === '30')
-            ? payload.items.reduce((s: bigint, i: { cantidad: number; valorUnitario: number }) => s + roundDiv(scaled(i.cantidad, 10) * scaled(i.valorUnitario, 10), 10n ** 18n), 0n)
+            ? valueCents(payload.items)
             : payableCents(payload.items),
         ));
       }
@@ -143,11 +148,13 @@ describe('catalog 51 operations with data of their own', () => {
   });
 
   describe('liquidación de compra (04)', () => {
-    it('totals as a factura, the seller as supplier and the issuing buyer as customer, with the place of purchase', () => {
+    it('taxes as a factura but the buyer withholds the IGV: payable = value; the seller is the supplier, the issuing buyer the customer', () => {
       const payload = load('liquidacion-compra');
       const doc = prepareDocument(payload);
       expect(doc).to.include({ docType: '04', filename: '20123456786-04-L001-15' });
-      expect(doc.totals!.PayableAmount).to.equal(cents(payableCents(payload.items)));
+      expect(doc.totals!.TaxInclusiveAmount).to.equal(cents(payableCents(payload.items)));
+      expect(doc.totals!.PayableAmount).to.equal(cents(valueCents(payload.items)));
+      expect(doc.xml).to.include('<cbc:Note languageLocaleID="1000">SON CINCO MIL OCHENTA Y CUATRO CON 49/100 SOLES</cbc:Note>');
       expect(doc.xml).to.include('<cbc:InvoiceTypeCode listAgencyName="PE:SUNAT" listID="0501"');
       expect(doc.xml).to.match(/<cac:AccountingSupplierParty><cac:Party><cac:PartyIdentification><cbc:ID [^>]*schemeID="1"[^>]*>40123456<\/cbc:ID>.*<cbc:AddressTypeCode [^>]*>02<\/cbc:AddressTypeCode>/);
       expect(doc.xml).to.match(/<cac:AccountingCustomerParty><cac:Party><cac:PartyIdentification><cbc:ID [^>]*schemeID="6"[^>]*>20123456786</);
@@ -158,7 +165,7 @@ describe('catalog 51 operations with data of their own', () => {
     it('0503 (compra de oro) carries the mining data of each line', () => {
       const doc = prepareDocument(load('liquidacion-compra-oro'));
       expect(tag(doc.xml, /<cbc:NameCode[^>]*>(\d+)</g)).to.deep.equal(['6000', '6004', '6005', '6006']);
-      expect(doc.totals!.PayableAmount).to.equal(cents(payableCents(load('liquidacion-compra-oro').items)));
+      expect(doc.totals!.PayableAmount).to.equal(cents(valueCents(load('liquidacion-compra-oro').items)));
     });
   });
 
