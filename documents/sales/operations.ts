@@ -241,7 +241,7 @@ function transportRules(input: SaleInput, out: ValidationIssue[]): void {
 /** The detracción operations and the catalog 54 code each one requires (1001 takes any other). */
 export const DETRACTION_OPERATIONS: Readonly<Record<string, string | null>> = { '1001': null, '1002': '004', '1003': '028', '1004': '027' };
 
-/** Operations 1001–1004 and their detracción come together, on facturas in soles, with the code each one covers. */
+/** Operations 1001–1004 and their detracción come together, on facturas and boletas in soles, with the code each one covers. */
 function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
   const d = input.detraccion;
   const op = input.tipoOperacion;
@@ -252,7 +252,7 @@ function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
     const why = op === '2001' ? ': a sale is subject to percepción or to detracción, not both' : '';
     out.push(issue('SUNAT', '3128', `detraccion belongs to operations 1001–1004, not ${op}${why}`, 'detraccion'));
   }
-  if (input.tipoDoc !== '01') out.push(issue('chasqui', 'BR_DETRACTION_DOC', 'chasqui writes the detracción on facturas only', 'detraccion'));
+  if (input.tipoDoc !== '01' && input.tipoDoc !== '03') out.push(issue('chasqui', 'BR_DETRACTION_DOC', 'the detracción is written on facturas and boletas, not on notes', 'detraccion'));
   if (input.tipoMoneda !== 'PEN') out.push(issue('SUNAT', '3208', 'the detracción is stated in soles: issue the factura in PEN', 'tipoMoneda'));
   const required = DETRACTION_OPERATIONS[op];
   const own = Object.entries(DETRACTION_OPERATIONS).find(([, code]) => code === d.codigo)?.[0];

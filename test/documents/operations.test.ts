@@ -107,6 +107,16 @@ describe('catalog 51 operations with data of their own', () => {
       });
     }
 
+    it('a boleta carries a detracción too (receipt-detraccion.json); a note does not', () => {
+      const payload = load('receipt-detraccion');
+      const doc = prepareDocument(payload);
+      const payable = payableCents(payload.items);
+      expect(tag(doc.xml, /<cbc:ID>Detraccion<\/cbc:ID><cbc:PaymentMeansID[^>]*>\d+<\/cbc:PaymentMeansID><cbc:PaymentPercent>[\d.]+<\/cbc:PaymentPercent><cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal([cents(roundDiv(payable * 10n, 100n))]);
+      expect(doc.xml).to.not.include('FormaPago');
+      const note = { ...load('credit-note-01'), tipoOperacion: '1001', detraccion: payload.detraccion };
+      expect(errors(note)).to.include('[chasqui BR_DETRACTION_DOC] the detracción is written on facturas and boletas, not on notes');
+    });
+
     it('1002 writes the fishing data as catalog 55 properties of the line', () => {
       const doc = prepareDocument(load('invoice-detraction-1002'));
       expect(tag(doc.xml, /<cbc:NameCode[^>]*>(\d+)</g)).to.deep.equal(['3001', '3002', '3003', '3004', '3005', '3006']);
