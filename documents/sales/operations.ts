@@ -64,9 +64,7 @@ function perceptionRules(input: SaleInput, totals: DocumentTotals, out: Validati
     out.push(issue('SUNAT', '3093', 'operation 2001 (sujeta a percepción) paid Contado needs percepcion {codigo}', 'percepcion'));
   }
   if (!p) return;
-  // SUNAT's two Boleta rule sets read the percepción rate differently (percent in one, factor in the other), so a
-  // boleta with a percepción above a few soles fails one of them: chasqui states it on facturas only.
-  if (input.tipoDoc !== '01') out.push(issue('chasqui', 'BR_PERCEPTION_DOC', 'chasqui states the percepción on facturas only', 'percepcion'));
+  if (input.tipoDoc !== '01' && input.tipoDoc !== '03') out.push(issue('chasqui', 'BR_PERCEPTION_DOC', 'the percepción is stated on facturas and boletas, not on notes', 'percepcion'));
   if (op !== '2001') out.push(issue('SUNAT', '3308', `percepcion belongs to operation 2001 (sujeta a percepción), not ${op}`, 'percepcion'));
   if (credit) out.push(issue('SUNAT', '3330', 'the percepción is stated only on sales paid Contado, not Credito', 'percepcion'));
   if (input.tipoMoneda !== 'PEN') out.push(issue('SUNAT', '2788', 'the percepción is stated in soles: issue the document in PEN', 'tipoMoneda'));

@@ -66,7 +66,10 @@ export function freightDelivery(f: Freight | undefined): Xml | null {
   );
 }
 
-/** Percepción: the total with it (`cac:PaymentTerms` Percepcion) and the charge of catalog 53 (rate as a factor, 0.02). */
+/**
+ * Percepción: the total with it (`cac:PaymentTerms` Percepcion) and the charge of catalog 53. The rate goes as a factor
+ * (0.02): the Factura and Boleta XSL check Amount = BaseAmount × MultiplierFactorNumeric.
+ */
 export function perceptionTerms(p: Perception | null): Xml | null {
   return p ? el('cac:PaymentTerms', el('cbc:ID', 'Percepcion'), soles('cbc:Amount', p.total)) : null;
 }

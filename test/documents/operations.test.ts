@@ -83,9 +83,13 @@ describe('catalog 51 operations with data of their own', () => {
       expect(tag(doc.xml, /<cbc:ID>Percepcion<\/cbc:ID><cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal([cents(payableCents(payload.items) + amount)]);
     });
 
-    it('is refused on a boleta and on credit, with SUNAT codes before anything is signed', () => {
-      const boleta = { ...load('invoice-perception'), tipoDoc: '03', serie: 'B001', formaPago: undefined };
-      expect(errors(boleta)).to.deep.equal(['[chasqui BR_PERCEPTION_DOC] chasqui states the percepción on facturas only']);
+    it('a boleta carries it too (regime 52, 1 %); a note does not; on credit none is stated', () => {
+      const boleta = load('receipt-perception');
+      const doc = prepareDocument(boleta);
+      const payable = payableCents(boleta.items);
+      expect(tag(doc.xml, /<cbc:ID>Percepcion<\/cbc:ID><cbc:Amount currencyID="PEN">([\d.]+)</g)).to.deep.equal([cents(payable + roundDiv(payable, 100n))]);
+      const note = { ...load('credit-note-01'), percepcion: { codigo: '51' } };
+      expect(errors(note)).to.include('[chasqui BR_PERCEPTION_DOC] the percepción is stated on facturas and boletas, not on notes');
       // Operation 2001 on credit carries no percepción (SUNAT's 3330): without it the factura is valid.
       const credit: Record<string, any> = { ...load('invoice-perception'), formaPago: { tipo: 'Credito', cuotas: [{ monto: 100, fechaPago: '2024-04-15' }] } };
       delete credit.percepcion;

@@ -10,6 +10,7 @@ import { accountBalances, call, issue, newCompany, payload, startIssuingStack, u
 /** The catalog 51 operations with data of their own, issued through the API and delivered to the simulator. */
 const KINDS = [
   'invoice-perception.json',
+  'receipt-perception.json',
   'receipt-detraccion.json',
   'invoice-detraction-1002.json',
   'invoice-detraction-1003.json',
