@@ -137,6 +137,12 @@ const LINE_PROPERTIES: Readonly<Record<string, readonly [string, string][]>> = {
     ['4046', '3165'], ['4047', '3166'], ['4048', '3167'], ['4049', '3204'],
   ],
   '2105': [['7017', '2595'], ['7018', '2596'], ['7019', '2597']],
+  // Hospedaje to a non-domiciled guest (0202) and tourist packages (0205): the guest and the stay.
+  '0202': [
+    ['4000', '3138'], ['4001', '3140'], ['4002', '3141'], ['4003', '3142'], ['4004', '3143'], ['4005', '3145'],
+    ['4006', '3144'], ['4007', '3139'], ['4008', '3137'], ['4009', '3136'],
+  ],
+  '0205': [['4000', '3138'], ['4007', '3139'], ['4008', '3137'], ['4009', '3136']],
 };
 
 /** Operations where at least one line must carry a set of properties (the credit or the policy it bills). */

@@ -140,17 +140,27 @@ describe('catalog 51 operations with data of their own', () => {
 
   describe('0301, 0302 and 2100–2105', () => {
     it('every operation of catalog 51 for facturas and boletas is accepted', () => {
-      const fixtures = ['invoice-operation-0301', 'receipt-operation-0302', 'invoice-operation-2100', 'invoice-operation-2101', 'invoice-operation-2102', 'invoice-operation-2103', 'invoice-operation-2104', 'receipt-operation-2105'];
+      const fixtures = ['invoice-operation-0202', 'invoice-operation-0301', 'receipt-operation-0302', 'invoice-operation-2100', 'invoice-operation-2101', 'invoice-operation-2102', 'invoice-operation-2103', 'invoice-operation-2104', 'receipt-operation-2105'];
       for (const name of fixtures) {
         const payload = load(name);
         const doc = prepareDocument(payload);
         expect(doc.xml, name).to.include(`listID="${payload.tipoOperacion}"`);
         expect(doc.totals!.PayableAmount, name).to.equal(cents(
-          payload.items.every((i: { afectacionIgv: string }) => i.afectacionIgv === '30')
+          payload.items.every((i: { afectacionIgv: string }) => i.afectacionIgv === '30' || i.afectacionIgv === '40')
             ? valueCents(payload.items)
             : payableCents(payload.items),
         ));
       }
+    });
+
+    it('0202 (hospedaje to a non-domiciled guest) needs the guest and the stay on every line, each with its SUNAT code', () => {
+      const payload = load('invoice-operation-0202');
+      payload.items[0].propiedades = payload.items[0].propiedades.filter((p: { codigo: string }) => !['4002', '4005', '4009'].includes(p.codigo));
+      expect(errors(payload)).to.deep.equal([
+        '[SUNAT 3141] operation 0202 needs property 4002 (Beneficio Hospedajes: Fecha de ingreso al país) on every line',
+        '[SUNAT 3145] operation 0202 needs property 4005 (Beneficio Hospedajes: Número de Días de Permanencia) on every line',
+        '[SUNAT 3136] operation 0202 needs property 4009 (Beneficio Hospedajes: Número de documento de identidad del huesped) on every line',
+      ]);
     });
 
     it('0302 names the travel agent and how the ticket was paid', () => {
