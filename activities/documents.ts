@@ -22,6 +22,8 @@ import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
+/** Retención, percepción and their reversals go to SUNAT's "otros CPE" billService (greenter sends RR there too). */
+const OTHER_CPE_TYPES = new Set(['20', '40', 'rr']);
 const GRE_TYPES = new Set(['09', '31']);
 /** SUNAT's CDR query (billConsultService getStatusCdr) answers for invoices and their notes only. */
 const QUERYABLE_TYPES = new Set(['01', '07', '08']);
@@ -165,8 +167,8 @@ export function createDocumentActivities(deps: ActivityDeps) {
         GRE_TYPES.has(before.doc_type)
           ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
           : SUMMARY_TYPES.has(before.doc_type)
-            ? sendSummary(r.endpoints.billService, r.creds, file, callOptions)
-            : sendBill(r.endpoints.billService, r.creds, file, callOptions),
+            ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, callOptions)
+            : sendBill(billServiceOf(before, r.endpoints), r.creds, file, callOptions),
       );
       // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
       if (result.alreadyReported) {
@@ -190,7 +192,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
       const result = await heartbeating(() =>
         GRE_TYPES.has(doc.doc_type)
           ? gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, ticket, callOptions)
-          : getStatus(r.endpoints.billService, r.creds, ticket, callOptions),
+          : getStatus(billServiceOf(doc, r.endpoints), r.creds, ticket, callOptions),
       );
       return record(doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
     },
@@ -228,6 +230,10 @@ function whoseCdr(doc: DocumentRow, known: AuthorityResult, mayHaveReached: bool
   const theirHash = known.cdr.documentHash;
   const ours = theirHash !== null ? theirHash === doc.hash : mayHaveReached;
   return ours ? known : numberTaken(code, known.httpStatus);
+}
+
+function billServiceOf(doc: DocumentRow, endpoints: ResolvedEndpoints): string {
+  return OTHER_CPE_TYPES.has(doc.doc_type) ? endpoints.otherCpeService : endpoints.billService;
 }
 
 /** Heartbeats every 5 s while `work` runs (inside an activity), so Temporal tells a slow call from a dead worker. */

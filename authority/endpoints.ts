@@ -8,6 +8,8 @@ export interface CompanyRoute {
 
 export interface ResolvedEndpoints {
   billService: string;
+  /** The billService of the "otros CPE": retención (20), percepción (40) and their reversals (RR). An OSE takes them at its one billService. */
+  otherCpeService: string;
   /** SUNAT's CDR query service: production only, and never through an OSE. */
   billConsultService: string | null;
   greAuth: string;
@@ -17,6 +19,8 @@ export interface ResolvedEndpoints {
 export interface EndpointConfig {
   billBeta: string;
   billProd: string;
+  otherBeta: string;
+  otherProd: string;
   consult: string;
   greAuth: string;
   greApi: string;
@@ -32,6 +36,8 @@ export interface EndpointConfig {
 export const SUNAT_DEFAULTS = {
   billBeta: 'https://e-beta.sunat.gob.pe/ol-ti-itcpfegem-beta/billService',
   billProd: 'https://e-factura.sunat.gob.pe/ol-ti-itcpfegem/billService',
+  otherBeta: 'https://e-beta.sunat.gob.pe/ol-ti-itemision-otroscpe-gem-beta/billService',
+  otherProd: 'https://e-factura.sunat.gob.pe/ol-ti-itemision-otroscpe-gem/billService',
   consult: 'https://e-factura.sunat.gob.pe/ol-it-wsconscpegem/billConsultService',
   greAuth: 'https://api-seguridad.sunat.gob.pe/v1',
   greApi: 'https://api-cpe.sunat.gob.pe/v1',
@@ -42,6 +48,8 @@ export const SUNAT_DEFAULTS = {
 export const SUNAT_PATHS = {
   billBeta: '/ol-ti-itcpfegem-beta/billService',
   billProd: '/ol-ti-itcpfegem/billService',
+  otherBeta: '/ol-ti-itemision-otroscpe-gem-beta/billService',
+  otherProd: '/ol-ti-itemision-otroscpe-gem/billService',
   consult: '/ol-it-wsconscpegem/billConsultService',
   gre: '/v1',
 } as const;
@@ -52,7 +60,7 @@ function trimSlash(url: string): string {
 
 /**
  * Reads the endpoint configuration from the environment:
- * SUNAT_BILL_URL_BETA, SUNAT_BILL_URL_PROD, SUNAT_CONSULT_URL, SUNAT_GRE_AUTH_URL, SUNAT_GRE_API_URL,
+ * SUNAT_BILL_URL_BETA, SUNAT_BILL_URL_PROD, SUNAT_OTHER_CPE_URL_BETA, SUNAT_OTHER_CPE_URL_PROD, SUNAT_CONSULT_URL, SUNAT_GRE_AUTH_URL, SUNAT_GRE_API_URL,
  * SUNAT_GRE_AUTH_URL_BETA, SUNAT_GRE_API_URL_BETA, PROVIDER_OSE_URL, PROVIDER_OSE_URL_BETA (defaults to
  * PROVIDER_OSE_URL), and CHASQUI_AUTHORITY_URL (the simulator switch, overriding all of them).
  */
@@ -62,6 +70,8 @@ export function endpointConfigFromEnv(env: NodeJS.ProcessEnv = process.env): End
   return {
     billBeta: pick('SUNAT_BILL_URL_BETA', SUNAT_DEFAULTS.billBeta),
     billProd: pick('SUNAT_BILL_URL_PROD', SUNAT_DEFAULTS.billProd),
+    otherBeta: pick('SUNAT_OTHER_CPE_URL_BETA', SUNAT_DEFAULTS.otherBeta),
+    otherProd: pick('SUNAT_OTHER_CPE_URL_PROD', SUNAT_DEFAULTS.otherProd),
     consult: pick('SUNAT_CONSULT_URL', SUNAT_DEFAULTS.consult),
     greAuth: pick('SUNAT_GRE_AUTH_URL', SUNAT_DEFAULTS.greAuth),
     greApi: pick('SUNAT_GRE_API_URL', SUNAT_DEFAULTS.greApi),
@@ -85,6 +95,7 @@ export function resolveEndpoints(company: CompanyRoute, config: EndpointConfig):
     const base = config.authorityUrl;
     return {
       billService: base + (production ? SUNAT_PATHS.billProd : SUNAT_PATHS.billBeta),
+      otherCpeService: base + (production ? SUNAT_PATHS.otherProd : SUNAT_PATHS.otherBeta),
       billConsultService: company.destination === 'tax_authority' ? base + SUNAT_PATHS.consult : null,
       greAuth: base + SUNAT_PATHS.gre,
       greApi: base + SUNAT_PATHS.gre,
@@ -95,16 +106,17 @@ export function resolveEndpoints(company: CompanyRoute, config: EndpointConfig):
     case 'tax_authority':
       return {
         billService: production ? config.billProd : config.billBeta,
+        otherCpeService: production ? config.otherProd : config.otherBeta,
         billConsultService: production ? config.consult : null,
         ...gre,
       };
     case 'own_ose':
       if (!company.oseUrl) throw new EndpointConfigError('destination own_ose needs the company OSE URL');
-      return { billService: trimSlash(company.oseUrl), billConsultService: null, ...gre };
+      return { billService: trimSlash(company.oseUrl), otherCpeService: trimSlash(company.oseUrl), billConsultService: null, ...gre };
     case 'provider_ose': {
       const url = production ? config.providerOse : config.providerOseBeta;
       if (!url) throw new EndpointConfigError(`destination provider_ose needs ${production ? 'PROVIDER_OSE_URL' : 'PROVIDER_OSE_URL_BETA or PROVIDER_OSE_URL'}`);
-      return { billService: url, billConsultService: null, ...gre };
+      return { billService: url, otherCpeService: url, billConsultService: null, ...gre };
     }
   }
 }

@@ -32,9 +32,13 @@ function childElement(parent: Element, localName: string): Element | null {
   return null;
 }
 
-/** The issuer RUC: `PartyIdentification/ID` (UBL 2.1) or `CustomerAssignedAccountID` (UBL 2.0 summaries). */
-function supplierRuc(root: Element): string | null {
-  const supplier = childElement(root, 'AccountingSupplierParty') ?? childElement(root, 'DespatchSupplierParty');
+/**
+ * The issuer RUC: `PartyIdentification/ID` (UBL 2.1) or `CustomerAssignedAccountID` (UBL 2.0 summaries) of the
+ * supplier; of the customer in a liquidación de compra (04), whose issuer buys; of the AgentParty in a 20 or 40.
+ */
+function issuerRuc(root: Element, docType: DocType): string | null {
+  const issuerParty = docType === '04' ? 'AccountingCustomerParty' : docType === '20' || docType === '40' ? 'AgentParty' : null;
+  const supplier = issuerParty ? childElement(root, issuerParty) : childElement(root, 'AccountingSupplierParty') ?? childElement(root, 'DespatchSupplierParty');
   if (!supplier) return null;
   const assigned = childText(supplier, 'CustomerAssignedAccountID');
   if (assigned) return assigned;
@@ -46,7 +50,7 @@ function docTypeOf(root: Element, id: string): DocType | null {
   switch (root.localName) {
     case 'Invoice': {
       const code = childText(root, 'InvoiceTypeCode');
-      return code === '01' || code === '03' ? code : null;
+      return code === '01' || code === '03' || code === '04' ? code : null;
     }
     case 'CreditNote':
       return '07';
@@ -56,6 +60,10 @@ function docTypeOf(root: Element, id: string): DocType | null {
       const code = childText(root, 'DespatchAdviceTypeCode');
       return code === '09' || code === '31' ? code : null;
     }
+    case 'Retention':
+      return '20';
+    case 'Perception':
+      return '40';
     case 'SummaryDocuments':
       return 'rc';
     case 'VoidedDocuments':
@@ -84,7 +92,7 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
   const id = childText(root, 'ID') ?? '';
   const docType = docTypeOf(root, id);
   if (!docType) throw reject('BR_XML_TYPE', `a ${root.localName} document with these type codes is not an electronic tax document chasqui sends`);
-  const ruc = supplierRuc(root);
+  const ruc = issuerRuc(root, docType);
   if (!ruc) throw reject('BR_XML_ISSUER', 'the XML names no issuer RUC (AccountingSupplierParty or DespatchSupplierParty)');
   if (ruc !== options.issuerRuc) throw reject('BR_ISSUER_MISMATCH', `the issuer RUC ${ruc} is not the company of the token (${options.issuerRuc})`);
   const summary = docType === 'rc' || docType === 'ra' || docType === 'rr';

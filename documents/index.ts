@@ -9,6 +9,9 @@ import { joiIssues } from './input/joi-issues';
 import { prepareDespatch } from './despatch';
 import { prepareSale } from './sales';
 import { saleSchema, type SaleInput } from './sales/schema';
+import { purchaseSchema } from './sales/purchase';
+import { prepareOther } from './other';
+import { perceptionSchema, retentionSchema, type OtherInput } from './other/schema';
 import { prepareSummary } from './summaries';
 import { rcSchema, voidedSchema, type RcInput, type VoidedInput } from './summaries/schema';
 import type { DocType, PrepareOptions, PreparedDocument } from './types';
@@ -21,8 +24,11 @@ const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, s
 const SCHEMAS: Partial<Record<DocType, Joi.ObjectSchema>> = {
   '01': saleSchema,
   '03': saleSchema,
+  '04': purchaseSchema,
   '07': saleSchema,
   '08': saleSchema,
+  '20': retentionSchema,
+  '40': perceptionSchema,
   rc: rcSchema,
   ra: voidedSchema,
   rr: voidedSchema,
@@ -38,6 +44,10 @@ function issuerIssues(payload: Record<string, unknown>, options: PrepareOptions)
   const ruc = (payload.emisor as { ruc?: unknown } | undefined)?.ruc;
   if (!options.issuerRuc || ruc === undefined || ruc === options.issuerRuc) return [];
   return [issue('chasqui', 'BR_ISSUER_MISMATCH', `emisor.ruc ${String(ruc)} is not the company of the token (${options.issuerRuc})`, 'emisor.ruc')];
+}
+
+function isOther(value: SaleInput | RcInput | VoidedInput | OtherInput): value is OtherInput {
+  return value.tipoDoc === '20' || value.tipoDoc === '40';
 }
 
 function isSummary(value: SaleInput | RcInput | VoidedInput): value is RcInput | VoidedInput {
@@ -58,11 +68,12 @@ export function prepareDocument(payload: unknown, options: PrepareOptions = {}):
   const schema = SCHEMAS[docType];
   if (!schema) {
     throw new DocumentValidationError([
-      issue('SUNAT', '1003', `tipoDoc must be one of 01, 03, 07, 08, 09, 31, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`, 'tipoDoc'),
+      issue('SUNAT', '1003', `tipoDoc must be one of 01, 03, 04, 07, 08, 09, 20, 31, 40, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`, 'tipoDoc'),
     ]);
   }
-  const { value, issues } = validate<SaleInput | RcInput | VoidedInput>(schema, normalised);
+  const { value, issues } = validate<SaleInput | RcInput | VoidedInput | OtherInput>(schema, normalised);
   const earlier = [...issues, ...issuerIssues(normalised, options)];
   if (!value) throw new DocumentValidationError(earlier);
+  if (isOther(value)) return prepareOther(value, options, earlier);
   return isSummary(value) ? prepareSummary(value, options, earlier) : prepareSale(value, options, earlier);
 }

@@ -1,5 +1,5 @@
 /** What every document family hands back: the XML ready to sign and what the service stores about it. */
-export type DocType = '01' | '03' | '07' | '08' | '09' | '31' | 'rc' | 'ra' | 'rr';
+export type DocType = '01' | '03' | '04' | '07' | '08' | '09' | '20' | '31' | '40' | 'rc' | 'ra' | 'rr';
 
 export interface PrepareOptions {
   /** The RUC of the company whose token issues the document; `emisor.ruc` must match it (spec 4, issue rule 2). */

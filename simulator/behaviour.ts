@@ -18,7 +18,7 @@ export interface FileName {
   summary: boolean;
 }
 
-const DOCUMENT_NAME = /^(\d{11})-(01|03|07|08|09|20|31|40)-([A-Z0-9]{4})-(\d{1,8})$/;
+const DOCUMENT_NAME = /^(\d{11})-(01|03|04|07|08|09|20|31|40)-([A-Z0-9]{4})-(\d{1,8})$/;
 const SUMMARY_NAME = /^(\d{11})-(RC|RA|RR)-(\d{8})-(\d{1,5})$/;
 
 export function parseFileName(name: string): FileName | null {
@@ -38,9 +38,12 @@ export type Verdict =
 const ROOTS: Record<string, string> = {
   '01': 'Invoice',
   '03': 'Invoice',
+  '04': 'Invoice',
   '07': 'CreditNote',
   '08': 'DebitNote',
   '09': 'DespatchAdvice',
+  '20': 'Retention',
+  '40': 'Perception',
   '31': 'DespatchAdvice',
   RC: 'SummaryDocuments',
   RA: 'VoidedDocuments',
@@ -51,7 +54,9 @@ const exception = (code: string, message = messageFor(code)): Verdict => ({ kind
 
 /** 1034/1003/1035/1036: the name of the file against its content, compared as raw strings like SUNAT's XSL. */
 function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
-  if (facts.supplierRuc !== file.ruc) return exception('1034');
+  // A liquidación de compra (04) is issued by the buyer: its RUC is the customer party's.
+  const issuer = file.docType === '04' ? facts.recipient?.replace(/^6-/, '') : facts.supplierRuc;
+  if (issuer !== file.ruc) return exception('1034');
   if (facts.root !== ROOTS[file.docType] || (facts.typeCode !== null && facts.typeCode !== file.docType)) return exception('1003');
   if (file.summary) return facts.id === `${file.docType}-${file.series}-${file.number}` ? null : exception('1036');
   const [series, number] = (facts.id ?? '').split('-');

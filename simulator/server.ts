@@ -9,6 +9,7 @@ import { ruleMatches, ruleProblem, type Fault, type FaultRule, type Operation, t
 import { part, rawSoapFault, readSoapRequest, soapFault, soapResponse, type SoapCall } from './soap';
 import { BILL_CONSULT_SERVICE, BILL_SERVICE, wsdlDocument, type SoapServiceDefinition } from './wsdl';
 import { documentKey, SimulatorStore, type Credential, type PortalEntry, type TicketRecord } from './store';
+import { wrongService } from './other-cpe';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -189,7 +190,7 @@ class Simulator {
   /** Routes one request to its operation; null for paths the simulator does not serve. */
   parse(method: string, path: string, raw: Buffer, headers: http.IncomingHttpHeaders): Parsed | null {
     const service = method === 'POST' ? SOAP_SERVICES.find((s) => path.endsWith(`/${s.name}`)) : undefined;
-    if (service) return this.parseSoap(service, raw, headers['content-type'] ?? '');
+    if (service) return this.parseSoap(service, raw, headers['content-type'] ?? '', path);
     const body = raw.toString('utf8');
     const token = /^\/v1\/clientessol\/([^/]+)\/oauth2\/token\/?$/.exec(path);
     if (method === 'POST' && token) {
@@ -234,7 +235,7 @@ class Simulator {
    * One SOAP request: read strictly against the service's contract (a refusal is answered before any rule or
    * SUNAT check), then routed to the operation.
    */
-  private parseSoap(service: SoapServiceDefinition, raw: Buffer, contentType: string): Parsed {
+  private parseSoap(service: SoapServiceDefinition, raw: Buffer, contentType: string, path: string): Parsed {
     const read = readSoapRequest(raw, contentType, service.contract);
     if (!read.ok) {
       const { faultcode, faultstring } = read.refusal;
@@ -256,7 +257,12 @@ class Simulator {
     const name = p.fileName ?? null;
     const file = name ? parseFileName(name) : null;
     const handlers = { sendBill: this.sendBill, sendSummary: this.sendSummary, sendPack: this.sendPack };
-    return { operation, subject: { operation, ...file }, name, ticket: null, handle: (f) => handlers[operation].call(this, call, file, f) };
+    const handle = (f: Fault | null) => {
+      // Each billService (CPE, otros CPE) takes only its own document types.
+      const misrouted = file && wrongService(path, file.docType);
+      return misrouted ? fault(misrouted) : handlers[operation].call(this, call, file, f);
+    };
+    return { operation, subject: { operation, ...file }, name, ticket: null, handle };
   }
 
   /** Applies a matching transport fault, else processes the request (passing a document-level fault along). */

@@ -10,9 +10,6 @@ export const DETRACTION_RATES: Readonly<Record<string, string>> = {
   '041': '15', '099': '8',
 };
 
-/** Codes that have an operation type of their own (1002 hidrobiológicos, 1003 pasajeros, 1004 carga). */
-export const DETRACTION_CODES_WITH_OWN_OPERATION: Readonly<Record<string, string>> = { '004': '1002', '028': '1003', '027': '1004' };
-
 export const PAYMENT_MEANS = [
   '001', '002', '003', '004', '005', '006', '007', '008', '009', '010', '011', '012', '013',
   '101', '102', '103', '104', '105', '106', '107', '108', '999',

@@ -1,11 +1,12 @@
-/** Sales documents (01, 03, 07, 08): validated input → rules → totals → UBL 2.1 XML. */
+/** Sales documents (01, 03, 07, 08) and the liquidación de compra (04): validated input → rules → totals → UBL 2.1 XML. */
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { Decimal, money } from '../decimal';
 import { MAX_INTEGER_DIGITS } from '../input/fields';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildInvoiceXml } from '../xml/invoice';
 import { buildNoteXml } from '../xml/notes';
-import { normaliseSale } from './document';
+import { buildPurchaseXml } from '../xml/purchase';
+import { normaliseSale, type SaleDocument } from './document';
 import { checkSaleRules } from './rules';
 import type { SaleInput } from './schema';
 
@@ -48,6 +49,11 @@ function sendingWindow(issueDate: string, options: PrepareOptions): { closed: Va
   return { closed: null, closing: null };
 }
 
+function builderOf(docType: SaleInput['tipoDoc']): (doc: SaleDocument) => string {
+  if (docType === '04') return buildPurchaseXml;
+  return docType === '01' || docType === '03' ? buildInvoiceXml : buildNoteXml;
+}
+
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc);
@@ -77,7 +83,7 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
     filename: `${input.emisor.ruc}-${input.tipoDoc}-${doc.id}`,
     issueDate: input.fechaEmision,
     currency: input.tipoMoneda,
-    xml: input.tipoDoc === '01' || input.tipoDoc === '03' ? buildInvoiceXml(doc) : buildNoteXml(doc),
+    xml: builderOf(input.tipoDoc)(doc),
     totals,
     warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
   };

@@ -7,7 +7,8 @@ import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
 import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
-import { DETRACTION_CODES_WITH_OWN_OPERATION } from '../catalogs/detraction';
+import { operationRules } from './operations';
+import { purchaseRules } from './purchase';
 import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
 
@@ -71,12 +72,12 @@ function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
 
 /** Catalog 51 operations a boleta (and its notes) cannot carry, and those a factura cannot. */
 const NOT_FOR_RECEIPTS = new Set(['0112', '0202', '0205']);
-const NOT_FOR_INVOICES = new Set(['0113']);
+const NOT_FOR_INVOICES = new Set(['0113', '2105']);
 /** Exports whose customer must not be a RUC (SUNAT's Factura and Boleta XSL, 2800); boletas add 0401. */
 const NON_RESIDENT_ONLY = new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208']);
 
 function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
-  const c = input.cliente;
+  const c = input.cliente!;
   const op = input.tipoOperacion;
   const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
   if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
@@ -186,19 +187,6 @@ function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-/** Operation 1001 and its detracción come together, on facturas in soles, with a code 1001 covers. */
-function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
-  const d = input.detraccion;
-  const op = input.tipoOperacion;
-  if (op === '1001' && !d) out.push(issue('SUNAT', '3127', 'operation 1001 (sujeta a detracción) needs detraccion {codigo, cuenta}', 'detraccion'));
-  if (!d) return;
-  if (op !== '1001') out.push(issue('SUNAT', '3128', `detraccion belongs to operation 1001, not ${op}`, 'detraccion'));
-  if (input.tipoDoc !== '01') out.push(issue('chasqui', 'BR_DETRACTION_DOC', 'chasqui writes the detracción on facturas only', 'detraccion'));
-  if (input.tipoMoneda !== 'PEN') out.push(issue('SUNAT', '3208', 'the detracción is stated in soles: issue the factura in PEN', 'tipoMoneda'));
-  const own = DETRACTION_CODES_WITH_OWN_OPERATION[d.codigo];
-  if (own) out.push(issue('SUNAT', '3129', `detraccion.codigo ${d.codigo} belongs to operation ${own}, which chasqui does not build yet`, 'detraccion.codigo'));
-}
-
 function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): void {
   const totals = doc.totals;
   const out = report.issues;
@@ -272,12 +260,15 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
 export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
   const totals = doc.totals;
   const report: RuleReport = { issues: [], warnings: [] };
-  seriesRules(input, report.issues);
-  customerRules(input, totals, report);
+  if (input.tipoDoc === '04') purchaseRules(input, report.issues);
+  else {
+    seriesRules(input, report.issues);
+    customerRules(input, totals, report);
+  }
   lineRules(input, report.issues);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
-  detractionRules(input, report.issues);
+  operationRules(input, totals, report.issues);
   paymentRules(input, doc, report);
   clientTotalsRules(input, totals, report.issues);
   return report;

@@ -8,6 +8,10 @@ import { customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
 import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
 import type { Decimal } from '../decimal';
+import {
+  freightSchema, itemPropertySchema, perceptionSchema, railSchema, type Freight, type ItemProperty, type PerceptionInput, type RailService,
+} from './operations';
+import type { Place, Seller } from './purchase';
 import type { Currency } from '../input/fields';
 import type { Customer, Issuer } from '../input/parties';
 
@@ -27,8 +31,11 @@ export const LEGEND_CODES = ['1000', '1002', '2000', '2001', '2002', '2003', '20
 /** Catalog 09 (credit note reasons) and 10 (debit note reasons). */
 export const CREDIT_NOTE_REASONS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13'] as const;
 export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12'] as const;
-/** Catalog 51 operation types this library builds (1002–1004 and percepción need data it does not model yet). */
-export const OPERATION_TYPES = ['0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401', '1001'] as const;
+/** Catalog 51 operation types of facturas and boletas (0303, regalía petrolera, is no longer issued). */
+export const OPERATION_TYPES = [
+  '0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0301', '0302', '0401',
+  '1001', '1002', '1003', '1004', '2001', '2100', '2101', '2102', '2103', '2104', '2105',
+] as const;
 
 /** `formatCode`: SUNAT's format rule of the AllowanceCharge amount, 2955 on a line, 2968 on the document. */
 const adjustmentSchema = (allowed: readonly string[], formatCode: string) =>
@@ -76,6 +83,10 @@ const itemSchema = Joi.object({
   icbper: Joi.boolean().default(false),
   descuentos: Joi.array().items(adjustmentSchema(['00', '01'], '2955')),
   cargos: Joi.array().items(adjustmentSchema(['47', '48'], '2955')),
+  /** Catalog 55 properties of the item (fishing data of 1002, passengers of 0302, credits of 2100–2102, …). */
+  propiedades: Joi.array().items(itemPropertySchema).max(50),
+  /** Operation 1004: the trip and its reference values. */
+  transporte: freightSchema,
 });
 
 const instalmentSchema = Joi.object({
@@ -158,6 +169,10 @@ export const saleSchema = Joi.object({
       .default('001')
       .error(codes({ 'any.only': '[SUNAT 3174] {#label} must be a means of payment of catalog 59 (001 depósito en cuenta, …)' })),
   }),
+  /** Percepción of operation 2001: catalog 53 regime, rate and base. */
+  percepcion: perceptionSchema,
+  /** Operation 0302: travel agent and payment of the rail service. */
+  transporteFerroviario: railSchema,
   /** The customer's purchase order (cac:OrderReference), letters and digits. */
   ordenCompra: Joi.string()
     .pattern(/^[0-9a-zA-Z]{1,20}$/)
@@ -226,6 +241,8 @@ export interface SaleItem {
   icbper: boolean;
   descuentos?: Adjustment[];
   cargos?: Adjustment[];
+  propiedades?: ItemProperty[];
+  transporte?: Freight;
 }
 
 export interface Instalment {
@@ -239,9 +256,9 @@ export type ClientTotals = Partial<Record<
   Decimal
 >>;
 
-/** The payload after joi: defaults applied, amounts as Decimal. */
+/** The payload after joi: defaults applied, amounts as Decimal. A liquidación de compra (04) has a seller, not a customer. */
 export interface SaleInput {
-  tipoDoc: SaleDocType;
+  tipoDoc: SaleDocType | '04';
   serie: string;
   correlativo: string | number;
   fechaEmision: string;
@@ -251,7 +268,9 @@ export interface SaleInput {
   tipoOperacion: string;
   formaPago?: 'Contado' | 'Credito' | { tipo: 'Contado' | 'Credito'; cuotas?: Instalment[] };
   emisor: Issuer;
-  cliente: Customer;
+  cliente?: Customer;
+  vendedor?: Seller;
+  lugarOperacion?: Place;
   items: SaleItem[];
   descuentos?: Adjustment[];
   cargos?: Adjustment[];
@@ -259,6 +278,8 @@ export interface SaleInput {
   documentoAfectado?: { tipoDoc: '01' | '03'; serieNumero: string };
   motivo?: { codigo: string; descripcion: string };
   detraccion?: { codigo: string; porcentaje?: Decimal; cuenta: string; medioPago: string };
+  percepcion?: PerceptionInput;
+  transporteFerroviario?: RailService;
   ordenCompra?: string;
   guias?: { tipoDoc: '09' | '31'; serieNumero: string }[];
   leyendas?: { codigo: string; valor: string }[];

@@ -1,22 +1,20 @@
 /** Factura (01) and boleta (03): UBL 2.1 Invoice as in SUNAT's guide, element order enforced by UBL-Invoice-2.1.xsd. */
-import { el } from './canonical';
+import { el, frag, type Xml } from './canonical';
 import {
   allowanceCharge, amount, currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal,
   partyIdentification, rootNamespaces, signatureBlock, supplierParty,
 } from './ubl';
 import { despatchReferences, detractionXml, orderReference, paymentTermsXml } from './sales-common';
+import { perceptionCharge, perceptionTerms, railPaymentMeans } from './operations';
 import type { SaleDocument } from '../sales/document';
 
-const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-const LINE = { line: 'cac:InvoiceLine', quantity: 'cbc:InvoicedQuantity', allowanceFirst: true };
+export const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
+export const INVOICE_LINE = { line: 'cac:InvoiceLine', quantity: 'cbc:InvoicedQuantity', allowanceFirst: true };
 
-export function buildInvoiceXml(doc: SaleDocument): string {
+/** What every UBL Invoice (01, 03, 04) starts with: head, dates, type and operation, legends, currency. */
+export function invoiceHeader(doc: SaleDocument): Xml {
   const d = doc.input;
-  const currency = d.tipoMoneda;
-  const t = doc.totals;
-  return el(
-    'Invoice',
-    rootNamespaces(INVOICE_NS),
+  return frag(
     documentHead('2.1', '2.0', doc.id),
     el('cbc:IssueDate', d.fechaEmision),
     d.horaEmision ? el('cbc:IssueTime', d.horaEmision) : null,
@@ -27,7 +25,18 @@ export function buildInvoiceXml(doc: SaleDocument): string {
       d.tipoDoc,
     ),
     legends(doc.legends),
-    currencyCode(currency),
+    currencyCode(d.tipoMoneda),
+  );
+}
+
+export function buildInvoiceXml(doc: SaleDocument): string {
+  const d = doc.input;
+  const currency = d.tipoMoneda;
+  const t = doc.totals;
+  return el(
+    'Invoice',
+    rootNamespaces(INVOICE_NS),
+    invoiceHeader(doc),
     orderReference(doc),
     despatchReferences(doc),
     (d.anticipos ?? []).map((a, i) =>
@@ -40,14 +49,17 @@ export function buildInvoiceXml(doc: SaleDocument): string {
       ),
     ),
     signatureBlock(d.emisor),
-    supplierParty(d.emisor),
-    customerParty(d.cliente),
+    supplierParty(d.emisor, d.transporteFerroviario?.agenteRuc),
+    customerParty(d.cliente!),
+    railPaymentMeans(d.transporteFerroviario),
     detractionXml(doc),
     paymentTermsXml(doc),
+    perceptionTerms(doc.perception),
     (d.anticipos ?? []).map((a, i) => el('cac:PrepaidPayment', el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)), amount('cbc:PaidAmount', a.monto, currency))),
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
+    perceptionCharge(doc.perception),
     documentTaxTotal(t, currency),
     monetaryTotal('cac:LegalMonetaryTotal', t, currency),
-    t.lines.map((l, i) => documentLine(l, i, LINE, currency)),
+    t.lines.map((l, i) => documentLine(l, i, INVOICE_LINE, currency)),
   ).s;
 }

@@ -44,7 +44,7 @@ export function buildNoteXml(doc: SaleDocument): string {
     despatchReferences(doc),
     signatureBlock(d.emisor),
     supplierParty(d.emisor),
-    customerParty(d.cliente),
+    customerParty(d.cliente!),
     paymentTermsXml(doc),
     documentTaxTotal(t, currency),
     monetaryTotal(kind.total, t, currency),

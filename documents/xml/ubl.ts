@@ -7,6 +7,7 @@ import { money, unitValue, type Decimal } from '../decimal';
 import type { Issuer, Customer } from '../input/parties';
 import type { DocumentTotals, LineAdjustment, LineTotals, SubtotalTotals } from '../tax/totals';
 import { TAX_SCHEMES } from '../tax/rates';
+import { freightDelivery, itemProperties } from './operations';
 
 export const NS = {
   cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
@@ -107,17 +108,23 @@ function registrationAddress(a: AddressFields): Xml {
   );
 }
 
-function party(docType: string, number: string, legalName: string, address: AddressFields | undefined, tradeName?: string): Xml {
+function party(docType: string, number: string, legalName: string, address: AddressFields | undefined, tradeName?: string, agentRuc?: string): Xml {
   return el(
     'cac:Party',
     partyIdentification(docType, number),
     tradeName ? el('cac:PartyName', el('cbc:Name', tradeName)) : null,
     el('cac:PartyLegalEntity', el('cbc:RegistrationName', legalName), address ? registrationAddress(address) : null),
+    agentRuc ? el('cac:AgentParty', partyIdentification('6', agentRuc)) : null,
   );
 }
 
-export function supplierParty(issuer: Issuer): Xml {
-  return el('cac:AccountingSupplierParty', party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial));
+/** The issuer's `cac:Party`; `agentRuc` is the travel agent who sold a rail ticket (operation 0302). */
+export function issuerParty(issuer: Issuer, agentRuc?: string): Xml {
+  return party('6', issuer.ruc, issuer.razonSocial, issuer.establecimiento, issuer.nombreComercial, agentRuc);
+}
+
+export function supplierParty(issuer: Issuer, agentRuc?: string): Xml {
+  return el('cac:AccountingSupplierParty', issuerParty(issuer, agentRuc));
 }
 
 export function customerParty(customer: Customer): Xml {
@@ -290,6 +297,7 @@ export function documentLine(
         l.affectation.free ? PRICE_TYPE.free : PRICE_TYPE.paid,
       ),
     ),
+    freightDelivery(it.transporte),
     names.allowanceFirst ? adjustments : null,
     lineTaxTotal(l, currency),
     names.allowanceFirst ? null : adjustments,
@@ -300,6 +308,7 @@ export function documentLine(
       it.codigoSunat
         ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', UNSPSC_ATTRS, it.codigoSunat))
         : null,
+      itemProperties(it.propiedades),
     ),
     el('cac:Price', el('cbc:PriceAmount', currencyAttrs(currency), unitValue(l.priceAmount))),
   );

@@ -96,6 +96,23 @@ describe('chasqui xml', function () {
     expect(run.stdout).to.include(`${path.join(dir, 'zz-broken.json')}: not issued (422)`);
   });
 
+  it('issues the percepción, detracción, retención, percepción (40) and liquidación de compra examples, signed', () => {
+    const dir = mkdtempSync(path.join(work, 'operations-'));
+    const examples = ['invoice-perception', 'invoice-detraction-1002', 'invoice-detraction-1003', 'invoice-detraction-1004', 'retention', 'perception', 'liquidacion-compra'];
+    for (const name of examples) writeFileSync(path.join(dir, `${name}.json`), readFileSync(path.join(FIXTURES, `${name}.json`)));
+    const out = path.join(work, 'operations-out');
+    const run = chasquiXml(dir, '--out', out);
+    expect(run.code, run.stderr).to.equal(0);
+    const files = readdirSync(out).sort();
+    expect(files).to.deep.equal([
+      '20123456786-01-F001-401.xml', '20123456786-01-F001-402.xml', '20123456786-01-F001-403.xml', '20123456786-01-F001-404.xml',
+      '20123456786-04-L001-15.xml', '20123456786-20-R001-27.xml', '20123456786-40-P001-9.xml',
+    ]);
+    for (const file of files) expect(verifyXmlSignature(readFileSync(path.join(out, file), 'utf8')).ok, file).to.equal(true);
+    expect(run.stdout).to.include('totals   TotalInvoiceAmount=181.95 SUNATTotalPaid=5883.10');
+    expect(run.stdout).to.include('totals   TotalInvoiceAmount=161.70 SUNATTotalCashed=8246.68');
+  });
+
   it('explains its usage', () => {
     const run = chasquiXml();
     expect(run.code).to.equal(2);

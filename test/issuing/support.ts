@@ -91,12 +91,12 @@ export function issue(stack: TestStack, token: string, body: unknown, headers: R
   return call(stack, 'POST', '/v1/cpe', { token, json: body, headers });
 }
 
-/** Polls the documents row (the source of truth) until it reaches one of `statuses`. */
-export async function until(stack: TestStack, id: string, statuses: DocStatus[], ms = 30_000): Promise<DocumentRow> {
+/** Polls the documents row (the source of truth) until it reaches one of `statuses` (and `also` holds). */
+export async function until(stack: TestStack, id: string, statuses: DocStatus[], ms = 30_000, also: (row: DocumentRow) => boolean = () => true): Promise<DocumentRow> {
   const deadline = Date.now() + ms;
   for (;;) {
     const doc = (await findDocument(stack.db, id))!;
-    if (statuses.includes(doc.status)) return doc;
+    if (statuses.includes(doc.status) && also(doc)) return doc;
     if (Date.now() > deadline) throw new Error(`document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
