@@ -78,15 +78,18 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
   return ((await db('documents').where({ id }).first()) as DocumentRow | undefined) ?? null;
 }
 
-/** Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. */
-export async function beginSend(db: Db, id: string): Promise<DocumentRow | null> {
+/**
+ * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. With
+ * `expected`, a row no longer in that status is returned unmarked (an earlier run already sent it).
+ */
+export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<DocumentRow | null> {
   // One round trip: the row is locked, read, and marked unless already resolved.
   const { rows } = await db.raw(
     `with before as (select * from documents where id = ? for update),
           marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
-                     from before where d.id = before.id and not before.resolved)
+                     from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
      select * from before`,
-    [id],
+    [id, expected ?? null, expected ?? null],
   );
   return (rows[0] as DocumentRow | undefined) ?? null;
 }
@@ -100,36 +103,51 @@ export interface Outcome {
   sent?: boolean;
 }
 
+/** A row as `recordOutcome` stored it. */
+export type RecordedRow = DocumentRow & {
+  /**
+   * Set when this call resolved the document: whether its `cpe.resolved` notice needs a webhook delivery (false: the
+   * company has no webhook, so the event is stored as already handled and no delivery workflow is started). Null when
+   * the document was resolved before this call.
+   */
+  webhook_due: boolean | null;
+};
+
 /**
- * Records what a step established. A resolved document is never changed again (resolved exactly once, even when a
- * retried activity reports twice), and resolving writes the `cpe.resolved` event in the same transaction.
+ * Records what a step established, in one statement (atomic on its own, one round trip). A resolved document is never
+ * changed again (resolved exactly once, even when a retried activity reports twice), and resolving writes the
+ * `cpe.resolved` event in the same statement; when the company has no webhook configured the event is stored as
+ * handled, so neither the workflow nor the sweeper starts a delivery that has nothing to deliver.
  * Returns the row as stored afterwards.
  */
-export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<DocumentRow> {
-  return db.transaction(async (trx) => {
-    const resolved = isResolvedStatus(outcome.status);
-    const changes: Record<string, unknown> = {
-      status: outcome.status,
-      status_code: STATUS_CODES[outcome.status],
-      resolved,
-      result: outcome.result && JSON.stringify(outcome.result),
-      send_started_at: null,
-      updated_at: trx.fn.now(),
-    };
-    if (outcome.ticket !== undefined && outcome.ticket !== null) changes.ticket = outcome.ticket;
-    if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
-    if (outcome.sent) changes.sent_at = trx.raw('coalesce(sent_at, now())');
-    if (resolved) changes.resolved_at = trx.fn.now();
-    const [row] = await trx('documents').where({ id, resolved: false }).update(changes).returning('*');
-    if (!row) return (await trx('documents').where({ id }).first()) as DocumentRow;
-    if (resolved) {
-      await trx('document_events')
-        .insert({ document_id: id, company_id: row.company_id, event: 'cpe.resolved', status: outcome.status })
-        .onConflict(['document_id', 'event'])
-        .ignore();
-    }
-    return row as DocumentRow;
-  });
+export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<RecordedRow> {
+  const resolved = isResolvedStatus(outcome.status);
+  const changes: Record<string, unknown> = {
+    status: outcome.status,
+    status_code: STATUS_CODES[outcome.status],
+    resolved,
+    result: outcome.result && JSON.stringify(outcome.result),
+    send_started_at: null,
+    updated_at: db.fn.now(),
+  };
+  if (outcome.ticket !== undefined && outcome.ticket !== null) changes.ticket = outcome.ticket;
+  if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
+  if (outcome.sent) changes.sent_at = db.raw('coalesce(sent_at, now())');
+  if (resolved) changes.resolved_at = db.fn.now();
+  const update = db('documents').where({ id, resolved: false }).update(changes).returning('*').toSQL();
+  const { rows } = await db.raw(
+    `with updated as (${update.sql}),
+          event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
+                    select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
+                    from updated u join companies c on c.id = u.company_id
+                    where u.resolved
+                    on conflict (document_id, event) do nothing
+                    returning webhook_started_at)
+     select updated.*, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
+    update.bindings,
+  );
+  if (rows[0]) return rows[0] as RecordedRow;
+  return { ...((await db('documents').where({ id }).first()) as DocumentRow), webhook_due: null };
 }
 
 /** Moves a manual-mode document to `queued` when its send is requested; false when it was not waiting. */

@@ -51,6 +51,16 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
 const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1 minute', retry: INFRASTRUCTURE_RETRY });
 
 /**
+ * The first send of a queued document runs as a local activity too, in the workflow task that started the workflow:
+ * an accepted invoice then costs one workflow task in all. Its SOAP call is bounded by the connector's own timeouts
+ * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs. A worker lost
+ * mid-send loses the workflow task instead of the activity: the next run finds `send_started_at` set and queries
+ * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
+ * activities with heartbeats: they wait on the authority for longer and less often.
+ */
+const localSend = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3 minutes', retry: INFRASTRUCTURE_RETRY });
+
+/**
  * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
  * timeouts, and ends when the authority has pronounced. The database row is the source of truth; activities keep it
  * current and this workflow only decides what happens next.
@@ -58,6 +68,10 @@ const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
   const plan = await local.loadDocumentPlan(externalId);
+  // Versioning by recorded data rather than `patched()`: the SDK upserts TemporalChangeVersion for every patch, one
+  // more visibility write per document. Plans recorded before this shape lack the flag, so their histories replay the
+  // older commands (test/workflows/replay.test.ts).
+  const oneTask = plan.oneTask === true;
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -87,7 +101,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
-  if (isResolvedStatus(plan.status)) return notified(externalId, plan.status);
+  if (isResolvedStatus(plan.status)) return notified(externalId, plan.status, true);
   if (plan.status === 'to_send') {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
@@ -96,11 +110,15 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
   let step: 'send' | 'ticket' | 'query' = state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
   let ticketPolls = 0;
+  let firstSend = oneTask && step === 'send' && plan.status === 'queued';
   for (;;) {
     resendRequested = recheckRequested = false;
-    const outcome = step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+    const outcome = firstSend
+      ? await localSend.sendDocument(externalId, 'queued')
+      : step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+    firstSend = false;
     publish(outcome);
-    if (outcome.kind === 'resolved') return notified(externalId, outcome.status);
+    if (outcome.kind === 'resolved') return notified(externalId, outcome.status, !oneTask || outcome.webhook !== false);
 
     if (outcome.kind === 'retry') {
       state.connectionFailures++;
@@ -128,8 +146,12 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   }
 }
 
-/** Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved` (a no-op when it was already started). */
-async function notified(externalId: string, status: DocStatus): Promise<DocStatus> {
-  await startWebhookDelivery(externalId);
+/**
+ * Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved` (a no-op when it was already started). A
+ * company without webhook has nothing to deliver: the step that resolved the document said so (`webhook: false`) and
+ * marked the event handled, so no delivery workflow is started for it.
+ */
+async function notified(externalId: string, status: DocStatus, deliver: boolean): Promise<DocStatus> {
+  if (deliver) await startWebhookDelivery(externalId);
   return status;
 }

@@ -5,6 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/time-skipping';
 import { documentWorkflow, recheckSignal, resendSignal, sendSignal, stateQuery, RECONCILIATION_MS } from '../../workflows/document';
 import type { DocumentActivities, DocumentPlan, StepOutcome } from '../../workflows/document-types';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 /**
  * The document workflow's decisions on Temporal's time-skipping server: the activities are scripted (the authority's
@@ -44,7 +45,7 @@ describe('document workflow (time-skipping)', function () {
       return next;
     };
     const activities: DocumentActivities = {
-      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, ...plan }),
+      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, ...plan }),
       sendDocument: take('send', scripts.send),
       checkTicket: take('ticket', scripts.ticket),
       queryDocumentState: take('query', scripts.query),
@@ -58,7 +59,7 @@ describe('document workflow (time-skipping)', function () {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      // Resolution starts the webhook delivery child; these companies have no webhook configured.
+      // Resolution starts the webhook delivery child unless the step said there is none; it finds no webhook here.
       activities: { ...activities, openWebhookDelivery: async () => null },
     });
     return worker.runUntil(async () => {
@@ -154,6 +155,80 @@ describe('document workflow (time-skipping)', function () {
     });
     expect(status).to.equal('accepted');
     expect(calls[1].at - calls[0].at).to.be.lessThan(RECONCILIATION_MS);
+  });
+});
+
+describe('document workflow: the cost of one accepted document', function () {
+  this.timeout(120_000);
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+  });
+  beforeEach(async () => {
+    env = await createTimeSkippingEnv();
+  });
+  afterEach(() => env?.teardown());
+
+  /** Runs one queued document whose send resolves it with `outcome`; returns its history's event types. */
+  async function accepted(outcome: Partial<StepOutcome>) {
+    const taskQueue = `doc-${randomUUID()}`;
+    const delivered: string[] = [];
+    const sends: (string | undefined)[] = [];
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: {
+        loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true }),
+        sendDocument: async (_id: string, expected?: string) => {
+          sends.push(expected);
+          return { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
+        },
+        openWebhookDelivery: async (externalId: string) => {
+          delivered.push(externalId);
+          return null;
+        },
+      },
+    });
+    const workflowId = `cpe-${randomUUID()}`;
+    const events = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
+      expect(await handle.result()).to.equal('accepted');
+      // The delivery child (when there is one) runs on the same worker; give it the moment it needs.
+      if (outcome.webhook !== false) await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
+      const history = await handle.fetchHistory();
+      return (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+    });
+    return { events, delivered, sends };
+  }
+
+  it('without a webhook: one workflow task, the send as a local activity, no delivery workflow', async () => {
+    const { events, delivered, sends } = await accepted({ webhook: false });
+    // In production the starter already set Ruc/DocType/DocStatus; this test server's start did not, hence the extra
+    // upsert of the plan's attributes (the first one here).
+    expect(events).to.deep.equal([
+      'WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_TASK_SCHEDULED',
+      'WORKFLOW_TASK_STARTED',
+      'WORKFLOW_TASK_COMPLETED',
+      'MARKER_RECORDED', // loadDocumentPlan
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // Ruc, DocType, DocStatus (set at start in production)
+      'MARKER_RECORDED', // sendDocument
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // DocStatus=accepted
+      'WORKFLOW_EXECUTION_COMPLETED',
+    ]);
+    // The local send is told what the workflow saw, so a rerun after a lost workflow task never sends twice.
+    expect(sends).to.deep.equal(['queued']);
+    expect(delivered).to.deep.equal([]);
+  });
+
+  it('with a webhook (or when the step could not tell): the delivery workflow is started once', async () => {
+    const { events, delivered } = await accepted({});
+    expect(events.filter((e) => e === 'START_CHILD_WORKFLOW_EXECUTION_INITIATED')).to.have.length(1);
+    expect(events).to.not.include('ACTIVITY_TASK_SCHEDULED');
+    expect(delivered).to.have.length(1);
   });
 });
 
