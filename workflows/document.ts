@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
-import { startWebhookDelivery } from './webhook-delivery';
+import { deliverResolution, startWebhookDelivery } from './webhook-delivery';
 import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -101,7 +101,13 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
-  if (isResolvedStatus(plan.status)) return notified(externalId, plan.status, true);
+  // The notice of a resolution: in this workflow (today), or by a child delivery workflow (histories of older code).
+  const notified = async (status: DocStatus, webhook = true): Promise<DocStatus> => {
+    if (!oneTask) await startWebhookDelivery(externalId);
+    else if (webhook) await deliverResolution(externalId);
+    return status;
+  };
+  if (isResolvedStatus(plan.status)) return notified(plan.status);
   if (plan.status === 'to_send') {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
@@ -118,7 +124,9 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       : step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
     firstSend = false;
     publish(outcome);
-    if (outcome.kind === 'resolved') return notified(externalId, outcome.status, !oneTask || outcome.webhook !== false);
+    // Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved`. `webhook: false`: the company has none,
+    // and the step that resolved the document already stored the event as handled.
+    if (outcome.kind === 'resolved') return notified(outcome.status, outcome.webhook);
 
     if (outcome.kind === 'retry') {
       state.connectionFailures++;
@@ -144,14 +152,4 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       await continueAsNew<typeof documentWorkflow>({ externalId, connectionFailures: state.connectionFailures });
     }
   }
-}
-
-/**
- * Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved` (a no-op when it was already started). A
- * company without webhook has nothing to deliver: the step that resolved the document said so (`webhook: false`) and
- * marked the event handled, so no delivery workflow is started for it.
- */
-async function notified(externalId: string, status: DocStatus, deliver: boolean): Promise<DocStatus> {
-  if (deliver) await startWebhookDelivery(externalId);
-  return status;
 }

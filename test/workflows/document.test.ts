@@ -171,11 +171,16 @@ describe('document workflow: the cost of one accepted document', function () {
   });
   afterEach(() => env?.teardown());
 
-  /** Runs one queued document whose send resolves it with `outcome`; returns its history's event types. */
-  async function accepted(outcome: Partial<StepOutcome>) {
+  /**
+   * Runs one queued document whose send resolves it with `outcome`; the receiver answers attempt n with
+   * `receiver[n - 1]` ('delivered' or 'pending'). Returns the history's event types and what the activities saw.
+   */
+  async function accepted(outcome: Partial<StepOutcome>, webhook: boolean, receiver: ('delivered' | 'pending')[] = ['delivered']) {
     const taskQueue = `doc-${randomUUID()}`;
-    const delivered: string[] = [];
+    const opened: string[] = [];
+    const attempts: { number: number; at: number }[] = [];
     const sends: (string | undefined)[] = [];
+    const recorded = new Map<number, 'delivered' | 'pending'>();
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
@@ -187,8 +192,16 @@ describe('document workflow: the cost of one accepted document', function () {
           return { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
         },
         openWebhookDelivery: async (externalId: string) => {
-          delivered.push(externalId);
-          return null;
+          opened.push(externalId);
+          return webhook ? { deliveryId: 'd-1', status: 'pending', attempts: 0 } : null;
+        },
+        // As the real activity: an attempt already recorded is returned as it was, never made again.
+        attemptWebhookDelivery: async (_deliveryId: string, number: number) => {
+          if (!recorded.has(number)) {
+            attempts.push({ number, at: await env.currentTimeMs() });
+            recorded.set(number, receiver[number - 1]);
+          }
+          return { status: recorded.get(number)!, attempts: number, httpStatus: null, error: null };
         },
       },
     });
@@ -196,16 +209,17 @@ describe('document workflow: the cost of one accepted document', function () {
     const events = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
       expect(await handle.result()).to.equal('accepted');
-      // The delivery child (when there is one) runs on the same worker; give it the moment it needs.
-      if (outcome.webhook !== false) await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
       const history = await handle.fetchHistory();
-      return (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+      const types = (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+      // A delivery handed to the delivery workflow runs on the same worker; wait for it to end.
+      if (types.includes('START_CHILD_WORKFLOW_EXECUTION_INITIATED')) await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
+      return types;
     });
-    return { events, delivered, sends };
+    return { events, opened, attempts, sends };
   }
 
-  it('without a webhook: one workflow task, the send as a local activity, no delivery workflow', async () => {
-    const { events, delivered, sends } = await accepted({ webhook: false });
+  it('without a webhook: one workflow task, the send as a local activity, no delivery at all', async () => {
+    const { events, opened, sends } = await accepted({ webhook: false }, false);
     // In production the starter already set Ruc/DocType/DocStatus; this test server's start did not, hence the extra
     // upsert of the plan's attributes (the first one here).
     expect(events).to.deep.equal([
@@ -221,14 +235,27 @@ describe('document workflow: the cost of one accepted document', function () {
     ]);
     // The local send is told what the workflow saw, so a rerun after a lost workflow task never sends twice.
     expect(sends).to.deep.equal(['queued']);
-    expect(delivered).to.deep.equal([]);
+    expect(opened).to.deep.equal([]);
   });
 
-  it('with a webhook (or when the step could not tell): the delivery workflow is started once', async () => {
-    const { events, delivered } = await accepted({});
+  it('with a webhook answering 2xx: the first attempt in the same workflow task, no delivery workflow', async () => {
+    const { events, attempts } = await accepted({}, true);
+    expect(events.filter((e) => e === 'WORKFLOW_TASK_COMPLETED')).to.have.length(1);
+    expect(events.filter((e) => e === 'MARKER_RECORDED')).to.have.length(4); // plan, send, open, attempt 1
+    expect(events).to.not.include('START_CHILD_WORKFLOW_EXECUTION_INITIATED');
+    expect(attempts.map((a) => a.number)).to.deep.equal([1]);
+  });
+
+  it('with a webhook failing its first attempt: the delivery workflow carries on with attempt 2 after 30 s, once each', async () => {
+    const { events, attempts } = await accepted({}, true, ['pending', 'delivered']);
     expect(events.filter((e) => e === 'START_CHILD_WORKFLOW_EXECUTION_INITIATED')).to.have.length(1);
-    expect(events).to.not.include('ACTIVITY_TASK_SCHEDULED');
-    expect(delivered).to.have.length(1);
+    expect(attempts.map((a) => a.number)).to.deep.equal([1, 2]);
+    expect(attempts[1].at - attempts[0].at).to.be.within(30_000, 35_000);
+  });
+
+  it('when the resolving step could not tell (an older activity, a repeated report): the delivery is opened', async () => {
+    const { opened } = await accepted({}, false);
+    expect(opened).to.have.length(1);
   });
 });
 
