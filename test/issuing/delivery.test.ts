@@ -10,6 +10,7 @@ import { findDocument, insertDocument, type DocumentRow } from '../../db/documen
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { commitSignedDocument, fixture } from '../support/documents';
 import { recordHistory } from '../support/histories';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
@@ -78,6 +79,9 @@ describe('document delivery (workflow + activities + simulator)', function () {
     }
   }
 
+  const eventTypes = (history: Parameters<typeof historyToJSON>[0]) =>
+    (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+
   async function events(id: string) {
     return (stack.db as Knex)('document_events').where({ document_id: id });
   }
@@ -99,6 +103,17 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect((await events(doc.id))[0].webhook_started_at).to.be.an.instanceOf(Date);
     const delivery = await stack.temporal.workflow.getHandle(`webhook-cpe-${doc.id}`).describe().catch((err: Error) => err);
     expect(delivery).to.have.property('name', 'WorkflowNotFoundError');
+    // One workflow task: plan and send as local activities, DocStatus upserted, done (docs/architecture.md).
+    expect(eventTypes(await handle.fetchHistory())).to.deep.equal([
+      'WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_TASK_SCHEDULED',
+      'WORKFLOW_TASK_STARTED',
+      'WORKFLOW_TASK_COMPLETED',
+      'MARKER_RECORDED',
+      'MARKER_RECORDED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'WORKFLOW_EXECUTION_COMPLETED',
+    ]);
   });
 
   it('a first send run again (its workflow task lost after it recorded a timeout) returns that outcome and sends nothing', async () => {

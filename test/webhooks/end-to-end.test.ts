@@ -63,7 +63,10 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
 
     // Delivered at the first attempt: by the document workflow itself, whose history holds ids, not the secret; no
     // delivery workflow was needed.
-    const history = historyText(await env.stack.temporal.workflow.getHandle(documentWorkflowId(id)).fetchHistory());
+    const raw = await env.stack.temporal.workflow.getHandle(documentWorkflowId(id)).fetchHistory();
+    // One workflow task: markers of the plan, the send, the opened delivery and attempt 1 (docs/architecture.md).
+    expect(raw.events!.length).to.equal(10);
+    const history = historyText(raw);
     expect(history).to.contain(id).and.to.contain(delivery.id);
     expect(history).not.to.contain(secret);
     const child = await env.stack.temporal.workflow.getHandle(webhookWorkflowId(id)).describe().catch((err: Error) => err);
