@@ -156,21 +156,8 @@ describe('document workflow (time-skipping)', function () {
     expect(status).to.equal('accepted');
     expect(calls[1].at - calls[0].at).to.be.lessThan(RECONCILIATION_MS);
   });
-});
 
-describe('document workflow: the cost of one accepted document', function () {
-  this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  let bundle: WorkflowBundleWithSourceMap;
-
-  before(async () => {
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
-  });
-  beforeEach(async () => {
-    env = await createTimeSkippingEnv();
-  });
-  afterEach(() => env?.teardown());
-
+  // What one accepted document costs: workflow tasks, markers, and whether a delivery workflow exists.
   /**
    * Runs one queued document whose send resolves it with `outcome`; the receiver answers attempt n with
    * `receiver[n - 1]` ('delivered' or 'pending'). Returns the history's event types and what the activities saw.
