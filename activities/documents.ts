@@ -125,8 +125,14 @@ export function createDocumentActivities(deps: ActivityDeps) {
       sent: result.reached_sunat !== false,
     });
     logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
-    if (stored.resolved) return { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+    if (stored.resolved) return { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket, ...(stored.webhook_due === false && { webhook: false }) };
     return { kind, status: stored.status, code: result.code, ticket: stored.ticket };
+  }
+
+  /** What an earlier run of a step recorded, as that step's outcome. */
+  function recorded(doc: DocumentRow): StepOutcome {
+    const kind = doc.status === 'registered' ? 'ticket' : doc.status === 'sent' ? 'unknown' : 'retry';
+    return { kind, status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
   }
 
   const activities: DocumentActivities = {
@@ -140,14 +146,16 @@ export function createDocumentActivities(deps: ActivityDeps) {
         asynchronous: SUMMARY_TYPES.has(doc.doc_type) || GRE_TYPES.has(doc.doc_type),
         queryable: 'endpoints' in r ? queryable(doc, r.endpoints) : false,
         ticket: doc.ticket,
+        oneTask: true,
       };
       return plan;
     },
 
-    async sendDocument(externalId) {
-      const before = await beginSend(deps.db, externalId);
+    async sendDocument(externalId, expected) {
+      const before = await beginSend(deps.db, externalId, expected);
       if (!before) throw new Error(`document ${externalId} does not exist`);
       if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+      if (expected && before.status !== expected) return recorded(before);
       const company = await findCompanyById(deps.db, before.company_id);
       if (!company) throw new Error(`company of document ${externalId} does not exist`);
       const r = route(before, company);
@@ -244,7 +252,8 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   } catch {
     // Called outside an activity (a direct call in a test): nothing to tell Temporal.
   }
-  const timer = context ? setInterval(() => context!.heartbeat(), 5_000) : null;
+  // A local activity has no heartbeat of its own (the SDK keeps its workflow task alive instead).
+  const timer = context && !context.info.isLocal ? setInterval(() => context!.heartbeat(), 5_000) : null;
   try {
     return await work();
   } finally {

@@ -5,7 +5,8 @@
  * Prints issued documents per second with p50/p99 latency, how fast the worker drains them to the simulator, and the
  * CPU each process used (from /proc) per document and while issuing and draining: where the time goes.
  *
- * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5);
+ * Options (env): BENCH_COMPANIES (60), BENCH_SECONDS (15), BENCH_CONCURRENCY (32), BENCH_LINES (5); BENCH_WEBHOOK=1
+ * gives every company a webhook to an https receiver in this process (answering 200) and waits for every notice;
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of chasqui's node process there (open it in Chrome DevTools).
  */
 import { spawnSync } from 'node:child_process';
@@ -14,12 +15,14 @@ import http from 'node:http';
 import os from 'node:os';
 import { CHASQUI_BIN, chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { invoicePayload } from './payloads';
+import { localTlsCertificate, startReceiver } from '../test/webhooks/support';
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const WEBHOOK = process.env.BENCH_WEBHOOK === '1';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -110,6 +113,9 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const { env, dataDir, port, pgPort } = await chasquiStartEnv();
+  const tls = WEBHOOK ? localTlsCertificate() : null;
+  const receiver = tls ? await startReceiver(tls) : null;
+  if (tls) Object.assign(env, { CHASQUI_WEBHOOK_CA_FILE: tls.certFile, CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { child } = await spawnChasquiStart(env, CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []);
   try {
     const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
@@ -119,6 +125,10 @@ async function main(): Promise<void> {
       const created = await request(port, 'POST', '/v1/companies', accountToken, { ruc: ruc(i), business_name: `Bench ${i}`, plan_type: '01', environment: '01' });
       if (created.status !== 201) throw new Error(`company ${i}: ${created.status} ${JSON.stringify(created.body)}`);
       companies.push({ ruc: ruc(i), token: created.body.data.token, next: 1 });
+      if (receiver) {
+        const hooked = await request(port, 'PATCH', `/v1/companies/${ruc(i)}/webhook`, accountToken, { url: receiver.url });
+        if (hooked.status !== 200) throw new Error(`webhook of company ${i}: ${hooked.status} ${JSON.stringify(hooked.body)}`);
+      }
     }
     // Warm-up: one document per company (JIT, pools, Temporal task queues), not counted.
     await Promise.all(companies.map((c) => request(port, 'POST', '/v1/cpe', c.token, invoicePayload(LINES, { ruc: c.ruc, correlativo: String(c.next++) }))));
@@ -153,7 +163,8 @@ async function main(): Promise<void> {
     let resolved = 0;
     for (;;) {
       resolved = resolvedCount(pgPort);
-      if (resolved >= total || performance.now() - drainStart > 600_000) break;
+      const notified = receiver ? receiver.requests.length >= total : true;
+      if ((resolved >= total && notified) || performance.now() - drainStart > 600_000) break;
       await new Promise((r) => setTimeout(r, 500));
     }
     const cpuAtDrained = cpuByProcess(child.pid!);
@@ -174,6 +185,7 @@ async function main(): Promise<void> {
       `load: ${COMPANIES} companies (one token each), ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s, ${LINES}-line facturas`,
       `issued (202):     ${issued} in ${elapsed.toFixed(1)} s = ${(issued / elapsed).toFixed(0)} documents/s`,
       `latency:          p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies[latencies.length - 1].toFixed(1)} ms`,
+      ...(receiver ? [`webhooks:         ${receiver.requests.length} notices received (one https receiver in this process, 200 to all)`] : []),
       `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
       `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${drainSeconds.toFixed(1)} s after issuing stopped`,
       `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,
@@ -185,6 +197,7 @@ async function main(): Promise<void> {
     ];
     console.log(lines.join('\n'));
   } finally {
+    await receiver?.close();
     await stopChasqui(child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -104,15 +104,18 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
   return ((await db('documents').where({ id }).first()) as DocumentRow | undefined) ?? null;
 }
 
-/** Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. */
-export async function beginSend(db: Db, id: string): Promise<DocumentRow | null> {
+/**
+ * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. With
+ * `expected`, a row no longer in that status is returned unmarked (an earlier run already sent it).
+ */
+export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<DocumentRow | null> {
   // One round trip: the row is locked, read, and marked unless already resolved.
   const { rows } = await db.raw(
     `with before as (select * from documents where id = ? for update),
           marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
-                     from before where d.id = before.id and not before.resolved)
+                     from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
      select * from before`,
-    [id],
+    [id, expected ?? null, expected ?? null],
   );
   return (rows[0] as DocumentRow | undefined) ?? null;
 }
@@ -130,53 +133,67 @@ export interface Outcome {
   sent?: boolean;
 }
 
+/** A row as `recordOutcome` stored it. */
+export type RecordedRow = DocumentRow & {
+  /**
+   * Set when this call resolved the document: whether its `cpe.resolved` notice needs a webhook delivery (false: the
+   * company has no webhook, so the event is stored as already handled and no delivery workflow is started). Null when
+   * the document was resolved before this call.
+   */
+  webhook_due: boolean | null;
+};
+
 /**
- * Records what a step established. A resolved document is never changed again (resolved exactly once, even when a
- * retried activity reports twice), and resolving writes the `cpe.resolved` event in the same transaction.
+ * Records what a step established, in one statement (atomic on its own, one round trip). A resolved document is never
+ * changed again (resolved exactly once, even when a retried activity reports twice), and resolving writes the
+ * `cpe.resolved` event in the same statement; when the company has no webhook configured the event is stored as
+ * handled, so neither the workflow nor the sweeper starts a delivery that has nothing to deliver.
  * Returns the row as stored afterwards.
  */
-export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<DocumentRow> {
-  let wasResolved = true;
-  const stored = await db.transaction(async (trx) => {
-    const resolved = isResolvedStatus(outcome.status);
-    const changes: Record<string, unknown> = {
-      status: outcome.status,
-      status_code: STATUS_CODES[outcome.status],
-      resolved,
-      result: outcome.result && JSON.stringify(outcome.result),
-      send_started_at: null,
-      updated_at: trx.fn.now(),
-    };
-    if (outcome.ticket !== undefined && outcome.ticket !== null) changes.ticket = outcome.ticket;
-    if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
-    if (outcome.sent) changes.sent_at = trx.raw('coalesce(sent_at, now())');
-    if (resolved) changes.resolved_at = trx.fn.now();
-    const [row] = await trx('documents').where({ id, resolved: false }).update(changes).returning('*');
-    if (row && outcome.step) {
-      await trx('document_attempts').insert({
-        document_id: id,
-        step: outcome.step,
-        status: outcome.status,
-        code: outcome.result?.code ?? null,
-        origin: outcome.result?.origin ?? null,
-        message: outcome.result?.message ?? null,
-      });
-    }
-    if (!row) return (await trx('documents').where({ id }).first()) as DocumentRow;
-    wasResolved = false;
-    if (resolved) {
-      await trx('document_events')
-        .insert({ document_id: id, company_id: row.company_id, event: 'cpe.resolved', status: outcome.status })
-        .onConflict(['document_id', 'event'])
-        .ignore();
-    }
-    return row as DocumentRow;
-  });
-  if (stored.resolved && stored.resolved_at && !wasResolved) countVerdict(stored);
-  return stored;
+export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<RecordedRow> {
+  const resolved = isResolvedStatus(outcome.status);
+  const changes: Record<string, unknown> = {
+    status: outcome.status,
+    status_code: STATUS_CODES[outcome.status],
+    resolved,
+    result: outcome.result && JSON.stringify(outcome.result),
+    send_started_at: null,
+    updated_at: db.fn.now(),
+  };
+  if (outcome.ticket !== undefined && outcome.ticket !== null) changes.ticket = outcome.ticket;
+  if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
+  if (outcome.sent) changes.sent_at = db.raw('coalesce(sent_at, now())');
+  if (resolved) changes.resolved_at = db.fn.now();
+  const update = db('documents').where({ id, resolved: false }).update(changes).returning('*').toSQL();
+  // The step's attempt (support's timeline), written only when the row changed: a resolved document never changes.
+  const attempt = outcome.step
+    ? `attempt as (insert into document_attempts (document_id, step, status, code, origin, message)
+                   select id, ?, ?, ?, ?, ? from updated),`
+    : '';
+  const attemptBindings = outcome.step
+    ? [outcome.step, outcome.status, outcome.result?.code ?? null, outcome.result?.origin ?? null, outcome.result?.message ?? null]
+    : [];
+  const { rows } = await db.raw(
+    `with updated as (${update.sql}),
+          ${attempt}
+          event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
+                    select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
+                    from updated u join companies c on c.id = u.company_id
+                    where u.resolved
+                    on conflict (document_id, event) do nothing
+                    returning webhook_started_at)
+     select updated.*, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
+    [...update.bindings, ...attemptBindings],
+  );
+  if (rows[0]) {
+    const row = rows[0] as RecordedRow;
+    if (row.resolved) countVerdict(row);
+    return row;
+  }
+  return { ...((await db('documents').where({ id }).first()) as DocumentRow), webhook_due: null };
 }
 
-/** A document just resolved: counted once, by the one transaction that resolved it. */
+/** A document just resolved: counted once, by the one statement that resolved it. */
 export function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at' | 'resolved_at'>): void {
   documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
   verdictSeconds.observe({ doc_type: row.doc_type, status: row.status }, (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000);

@@ -25,6 +25,12 @@ export interface DocumentPlan {
   /** The real state can be asked for (SUNAT's billConsultService for 01/07/08; not an OSE, not the beta). */
   queryable: boolean;
   ticket: string | null;
+  /**
+   * Always true from today's activity: the workflow sends first as a local activity and starts no delivery workflow
+   * for a company without webhook (one workflow task for an accepted invoice). Absent in plans recorded by older
+   * workers: their histories replay the older command sequence.
+   */
+  oneTask?: true;
 }
 
 /**
@@ -39,6 +45,11 @@ export interface StepOutcome {
   status: DocStatus;
   code: string | null;
   ticket: string | null;
+  /**
+   * On the step that resolved the document: false when its `cpe.resolved` notice has nothing to deliver (the company
+   * has no webhook; the resolution is already marked handled). Absent when unknown, so a delivery workflow is started.
+   */
+  webhook?: boolean;
 }
 
 export interface DocumentWorkflowInput {
@@ -58,7 +69,12 @@ export interface DocumentWorkflowState {
 /** Implemented by activities/documents.ts; each records its outcome in the database before returning it. */
 export interface DocumentActivities {
   loadDocumentPlan(externalId: string): Promise<DocumentPlan>;
-  sendDocument(externalId: string): Promise<StepOutcome>;
+  /**
+   * `expected`: the status the workflow last saw. When the row has moved on from it, an earlier run of this same step
+   * already sent and recorded (a local activity run again after a lost workflow task): that outcome is returned and
+   * nothing is sent.
+   */
+  sendDocument(externalId: string, expected?: DocStatus): Promise<StepOutcome>;
   checkTicket(externalId: string): Promise<StepOutcome>;
   queryDocumentState(externalId: string): Promise<StepOutcome>;
 }

@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
-import { startWebhookDelivery } from './webhook-delivery';
+import { deliverResolution, startWebhookDelivery } from './webhook-delivery';
 import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -51,6 +51,16 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
 const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1 minute', retry: INFRASTRUCTURE_RETRY });
 
 /**
+ * The first send of a queued document runs as a local activity too, in the workflow task that started the workflow:
+ * an accepted invoice then costs one workflow task in all. Its SOAP call is bounded by the connector's own timeouts
+ * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs. A worker lost
+ * mid-send loses the workflow task instead of the activity: the next run finds `send_started_at` set and queries
+ * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
+ * activities with heartbeats: they wait on the authority for longer and less often.
+ */
+const localSend = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3 minutes', retry: INFRASTRUCTURE_RETRY });
+
+/**
  * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
  * timeouts, and ends when the authority has pronounced. The database row is the source of truth; activities keep it
  * current and this workflow only decides what happens next.
@@ -58,6 +68,10 @@ const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
   const plan = await local.loadDocumentPlan(externalId);
+  // Versioning by recorded data rather than `patched()`: the SDK upserts TemporalChangeVersion for every patch, one
+  // more visibility write per document. Plans recorded before this shape lack the flag, so their histories replay the
+  // older commands (test/workflows/replay.test.ts).
+  const oneTask = plan.oneTask === true;
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -87,7 +101,13 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
-  if (isResolvedStatus(plan.status)) return notified(externalId, plan.status);
+  // The notice of a resolution: in this workflow (today), or by a child delivery workflow (histories of older code).
+  const notified = async (status: DocStatus, webhook = true): Promise<DocStatus> => {
+    if (!oneTask) await startWebhookDelivery(externalId);
+    else if (webhook) await deliverResolution(externalId);
+    return status;
+  };
+  if (isResolvedStatus(plan.status)) return notified(plan.status);
   if (plan.status === 'to_send') {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
@@ -96,11 +116,17 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
   let step: 'send' | 'ticket' | 'query' = state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
   let ticketPolls = 0;
+  let firstSend = oneTask && step === 'send' && plan.status === 'queued';
   for (;;) {
     resendRequested = recheckRequested = false;
-    const outcome = step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+    const outcome = firstSend
+      ? await localSend.sendDocument(externalId, 'queued')
+      : step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+    firstSend = false;
     publish(outcome);
-    if (outcome.kind === 'resolved') return notified(externalId, outcome.status);
+    // Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved`. `webhook: false`: the company has none,
+    // and the step that resolved the document already stored the event as handled.
+    if (outcome.kind === 'resolved') return notified(outcome.status, outcome.webhook);
 
     if (outcome.kind === 'retry') {
       state.connectionFailures++;
@@ -126,10 +152,4 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
       await continueAsNew<typeof documentWorkflow>({ externalId, connectionFailures: state.connectionFailures });
     }
   }
-}
-
-/** Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved` (a no-op when it was already started). */
-async function notified(externalId: string, status: DocStatus): Promise<DocStatus> {
-  await startWebhookDelivery(externalId);
-  return status;
 }

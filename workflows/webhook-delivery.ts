@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, sleep, startChild } from '@temporalio/workflow';
 import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_WAITS_MS,
@@ -8,12 +8,14 @@ import {
   type WebhookDeliveryInput,
 } from './webhook-types';
 
-const { openWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
+const WEBHOOK_ACTIVITY_OPTIONS = {
   // One POST has its own 10 s budget (CHASQUI_WEBHOOK_TIMEOUT_MS); the rest is DNS and the database.
   startToCloseTimeout: '1 minute',
   // Attempts are counted by this workflow; what Temporal retries here is infrastructure failure (database down, worker lost).
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+} as const;
+const { openWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>(WEBHOOK_ACTIVITY_OPTIONS);
+const local = proxyLocalActivities<WebhookActivities>(WEBHOOK_ACTIVITY_OPTIONS);
 
 /** The original delivery of a document's resolution: one workflow per document, started once. */
 export const webhookWorkflowId = (externalId: string) => `webhook-cpe-${externalId}`;
@@ -40,14 +42,28 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 /**
+ * The document workflow's own delivery of its resolution: opening the delivery and its first attempt run as local
+ * activities in the workflow task that resolved the document, so a receiver answering 2xx costs no workflow of its
+ * own. A failed first attempt hands the rest (waits of 30 s to 30 min, attempts 2 to 5) to the delivery workflow,
+ * which finds attempt 1 recorded and carries on after it.
+ */
+export async function deliverResolution(externalId: string): Promise<void> {
+  const opened = await local.openWebhookDelivery(externalId);
+  if (!opened || opened.status !== 'pending') return;
+  const { status } = await local.attemptWebhookDelivery(opened.deliveryId, opened.attempts + 1);
+  if (status === 'pending') await startWebhookDelivery(externalId, opened.deliveryId);
+}
+
+/**
  * For workflows that resolve documents (the document workflow, the daily summary): starts the document's webhook
  * delivery as a child that outlives its parent. Its id makes it start once; a second call is harmless.
+ * `deliveryId`: the delivery was already opened (and its first attempts made) by the caller.
  */
-export async function startWebhookDelivery(externalId: string): Promise<void> {
+export async function startWebhookDelivery(externalId: string, deliveryId?: string): Promise<void> {
   try {
     await startChild(webhookDeliveryWorkflow, {
       workflowId: webhookWorkflowId(externalId),
-      args: [{ externalId }],
+      args: [deliveryId ? { externalId, deliveryId } : { externalId }],
       parentClosePolicy: 'ABANDON',
       // Not even after it has completed: a resolution is notified once; the account asks for redeliveries.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

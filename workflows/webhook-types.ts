@@ -23,7 +23,11 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 export interface WebhookDeliveryInput {
   externalId: string;
-  /** Set for a redelivery (the API created its row); the original delivery opens its own row. */
+  /**
+   * Set when the delivery's row exists already: a redelivery (the API created it), or an original delivery whose first
+   * attempt the document workflow made (attempts already recorded are returned as they were, never sent again).
+   * Otherwise the original delivery opens its own row.
+   */
   deliveryId?: string;
 }
 

@@ -10,9 +10,11 @@ import { findDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { commitSignedDocument, fixture } from '../support/documents';
 import { recordHistory } from '../support/histories';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
+import { createDocumentActivities } from '../../activities/documents';
 import type { DocStatus } from '../../workflows/document-types';
 import { DocStatusKey, RucKey } from '../../workflows/search-attributes';
 
@@ -77,6 +79,9 @@ describe('document delivery (workflow + activities + simulator)', function () {
     }
   }
 
+  const eventTypes = (history: Parameters<typeof historyToJSON>[0]) =>
+    (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+
   async function events(id: string) {
     return (stack.db as Knex)('document_events').where({ document_id: id });
   }
@@ -94,6 +99,34 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(state.status.name).to.equal('COMPLETED');
     expect(state.typedSearchAttributes.get(DocStatusKey)).to.equal('accepted');
     expect(state.typedSearchAttributes.get(RucKey)).to.equal(RUC);
+    // The company has no webhook: the resolution is stored handled and no delivery workflow is started for it.
+    expect((await events(doc.id))[0].webhook_started_at).to.be.an.instanceOf(Date);
+    const delivery = await stack.temporal.workflow.getHandle(`webhook-cpe-${doc.id}`).describe().catch((err: Error) => err);
+    expect(delivery).to.have.property('name', 'WorkflowNotFoundError');
+    // One workflow task: plan and send as local activities, DocStatus upserted, done (docs/architecture.md).
+    expect(eventTypes(await handle.fetchHistory())).to.deep.equal([
+      'WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_TASK_SCHEDULED',
+      'WORKFLOW_TASK_STARTED',
+      'WORKFLOW_TASK_COMPLETED',
+      'MARKER_RECORDED',
+      'MARKER_RECORDED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'WORKFLOW_EXECUTION_COMPLETED',
+    ]);
+  });
+
+  it('a first send run again (its workflow task lost after it recorded a timeout) returns that outcome and sends nothing', async () => {
+    sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
+    const doc = await issue('invoice-basic.json', { start: false });
+    lastIssued = null; // no workflow to record: the activity is called directly
+    const activities = createDocumentActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
+    expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
+    const sends = () => sim.log().filter((e) => e.ruc === RUC && e.operation === 'sendBill' && !!e.name?.startsWith(doc.filename)).length;
+    expect(sends()).to.equal(1);
+    expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
+    expect(sends()).to.equal(1);
+    expect(await findDocument(stack.db, doc.id)).to.include({ send_attempts: 1, send_started_at: null });
   });
 
   it('observed: accepted with the observation codes in the result', async () => {

@@ -17,8 +17,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const RUC = '20600000005';
 
 /**
- * A worker process killed (SIGKILL) while its send is in flight: another worker takes the document over once the
- * heartbeat stops, asks SUNAT for the real state before sending again, and the document resolves exactly once.
+ * A worker process killed (SIGKILL) while its send is in flight: the first send is a local activity, so what is lost is
+ * the workflow task; another worker takes it over once it times out, asks SUNAT for the real state before sending
+ * again, and the document resolves exactly once.
  */
 describe('worker killed mid-send', function () {
   this.timeout(120_000);
@@ -71,7 +72,7 @@ describe('worker killed mid-send', function () {
     expect((await findDocument(stack.db, doc.id))!.send_started_at).to.be.an.instanceOf(Date);
     child.kill('SIGKILL');
 
-    // A new worker takes over after the heartbeat timeout (20 s) and finishes the job.
+    // A new worker takes over once the lost workflow task times out (10 s) and finishes the job.
     const worker = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);
     try {
       const status = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).result();

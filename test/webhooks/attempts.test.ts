@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { verifySignature } from '../../examples/webhook-receiver';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { secretBoxFrom } from '../../core/config';
-import { findDocument, toApiDocument } from '../../db/documents';
+import { findDocument, recordOutcome, toApiDocument } from '../../db/documents';
 import { findDelivery, listAttempts } from '../../db/webhooks';
 import type { Db } from '../../db/knex';
 import { getTestDb, testConfig } from '../support/services';
@@ -152,5 +152,18 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect(await activities().openWebhookDelivery(plain.id)).to.equal(null);
     const events = await db('document_events').whereIn('document_id', [doc.id, plain.id]);
     expect(events.map((e) => e.webhook_started_at)).to.have.length(2).and.satisfy((dates: unknown[]) => dates.every((d) => d instanceof Date));
+  });
+
+  it('resolving decides in the same statement: no webhook, the event is stored handled (no delivery to start); a webhook, it waits for one', async () => {
+    const plain = await resolvedDocument(db, (await companyWithWebhook(db, secrets, null)).company, 2);
+    expect(plain.webhook_due).to.equal(false);
+    const hooked = await resolvedDocument(db, (await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/x')).company, 2);
+    expect(hooked.webhook_due).to.equal(true);
+    const events = await db('document_events').whereIn('document_id', [plain.id, hooked.id]);
+    expect(events.find((e) => e.document_id === plain.id).webhook_started_at).to.be.an.instanceOf(Date);
+    expect(events.find((e) => e.document_id === hooked.id).webhook_started_at).to.equal(null);
+    // A second report of the same resolution changes nothing and cannot tell: the workflow then starts the delivery.
+    const again = await recordOutcome(db, plain.id, { status: 'rejected', result: null });
+    expect(again).to.include({ status: 'accepted', webhook_due: null });
   });
 });

@@ -3,11 +3,13 @@ import got from 'got';
 import { webhookSignature } from '../../activities/webhooks';
 import { startIssuingStack, newCompany, payload, issue, call, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
 import { webhookWorkflowId } from '../../workflows/webhook-delivery';
+import { documentWorkflowId } from '../../workflows/document';
 import { createWebhookSweeperActivities } from '../../activities/webhooks';
 import { eventually, historyText, resolvedDocument, localTlsCertificate, spawnExampleReceiver, type ExampleReceiver, type TlsFiles } from './support';
 
 /**
- * The whole path an integrator sees: POST /v1/cpe → document workflow → simulator verdict → webhook workflow →
+ * The whole path an integrator sees: POST /v1/cpe → document workflow → simulator verdict → webhook (first attempt
+ * in the document workflow, later ones in the delivery workflow) →
  * the documented example receiver (examples/webhook-receiver.js, its own process, over https) → the account reads the
  * delivery and asks for a redelivery.
  */
@@ -59,10 +61,16 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
     expect(one.body.data.delivery.attempts).to.have.length(1);
     expect(one.body.data.delivery.attempts[0]).to.include({ number: 1, url: receiver.url, http_status: 200, error: null, delivered: true });
 
-    // The history of the delivery workflow holds ids, not the secret.
-    const history = historyText(await env.stack.temporal.workflow.getHandle(webhookWorkflowId(id)).fetchHistory());
-    expect(history).to.contain(id);
+    // Delivered at the first attempt: by the document workflow itself, whose history holds ids, not the secret; no
+    // delivery workflow was needed.
+    const raw = await env.stack.temporal.workflow.getHandle(documentWorkflowId(id)).fetchHistory();
+    // One workflow task: markers of the plan, the send, the opened delivery and attempt 1 (docs/architecture.md).
+    expect(raw.events!.length).to.equal(10);
+    const history = historyText(raw);
+    expect(history).to.contain(id).and.to.contain(delivery.id);
     expect(history).not.to.contain(secret);
+    const child = await env.stack.temporal.workflow.getHandle(webhookWorkflowId(id)).describe().catch((err: Error) => err);
+    expect(child).to.have.property('name', 'WorkflowNotFoundError');
 
     // A redelivery is a new delivery (new X-Entrega) of the same document; the receiver processes it as new.
     const again = await call(env.stack, 'POST', deliveries(`/${delivery.id}/redeliver`), { token: company.accountToken });

@@ -10,7 +10,7 @@ import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import { createAccount } from '../../db/accounts';
 import { insertCompany, type CompanyRow } from '../../db/companies';
-import { insertDocument, recordOutcome, type DocumentRow } from '../../db/documents';
+import { insertDocument, recordOutcome, type DocumentRow, type RecordedRow } from '../../db/documents';
 import { randomRuc } from '../companies/helpers';
 
 export interface TlsFiles {
@@ -118,7 +118,7 @@ export async function companyWithWebhook(db: Db, secrets: SecretBox, url: string
 }
 
 /** A document of the company resolved as accepted (its cpe.resolved event written), without going to an authority. */
-export async function resolvedDocument(db: Db, company: CompanyRow, number = 1): Promise<DocumentRow> {
+export async function resolvedDocument(db: Db, company: CompanyRow, number = 1): Promise<RecordedRow> {
   const doc = await insertDocument(db, {
     account_id: company.account_id,
     company_id: company.id,

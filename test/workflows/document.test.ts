@@ -5,6 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/time-skipping';
 import { documentWorkflow, recheckSignal, resendSignal, sendSignal, stateQuery, RECONCILIATION_MS } from '../../workflows/document';
 import type { DocumentActivities, DocumentPlan, StepOutcome } from '../../workflows/document-types';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 /**
  * The document workflow's decisions on Temporal's time-skipping server: the activities are scripted (the authority's
@@ -44,7 +45,7 @@ describe('document workflow (time-skipping)', function () {
       return next;
     };
     const activities: DocumentActivities = {
-      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, ...plan }),
+      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, ...plan }),
       sendDocument: take('send', scripts.send),
       checkTicket: take('ticket', scripts.ticket),
       queryDocumentState: take('query', scripts.query),
@@ -58,7 +59,7 @@ describe('document workflow (time-skipping)', function () {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      // Resolution starts the webhook delivery child; these companies have no webhook configured.
+      // Resolution starts the webhook delivery child unless the step said there is none; it finds no webhook here.
       activities: { ...activities, openWebhookDelivery: async () => null },
     });
     return worker.runUntil(async () => {
@@ -154,6 +155,94 @@ describe('document workflow (time-skipping)', function () {
     });
     expect(status).to.equal('accepted');
     expect(calls[1].at - calls[0].at).to.be.lessThan(RECONCILIATION_MS);
+  });
+
+  // What one accepted document costs: workflow tasks, markers, and whether a delivery workflow exists.
+  /**
+   * Runs one queued document whose send resolves it with `outcome`; the receiver answers attempt n with
+   * `receiver[n - 1]` ('delivered' or 'pending'). Returns the history's event types and what the activities saw.
+   */
+  async function accepted(outcome: Partial<StepOutcome>, webhook: boolean, receiver: ('delivered' | 'pending')[] = ['delivered']) {
+    const taskQueue = `doc-${randomUUID()}`;
+    const opened: string[] = [];
+    const attempts: { number: number; at: number }[] = [];
+    const sends: (string | undefined)[] = [];
+    const recorded = new Map<number, 'delivered' | 'pending'>();
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: {
+        loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true }),
+        sendDocument: async (_id: string, expected?: string) => {
+          sends.push(expected);
+          return { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
+        },
+        openWebhookDelivery: async (externalId: string) => {
+          opened.push(externalId);
+          return webhook ? { deliveryId: 'd-1', status: 'pending', attempts: 0 } : null;
+        },
+        // As the real activity: an attempt already recorded is returned as it was, never made again.
+        attemptWebhookDelivery: async (_deliveryId: string, number: number) => {
+          if (!recorded.has(number)) {
+            attempts.push({ number, at: await env.currentTimeMs() });
+            recorded.set(number, receiver[number - 1]);
+          }
+          return { status: recorded.get(number)!, attempts: number, httpStatus: null, error: null };
+        },
+      },
+    });
+    const workflowId = `cpe-${randomUUID()}`;
+    const events = await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
+      expect(await handle.result()).to.equal('accepted');
+      const history = await handle.fetchHistory();
+      const types = (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+      // A delivery handed to the delivery workflow runs on the same worker; wait for it to end.
+      if (types.includes('START_CHILD_WORKFLOW_EXECUTION_INITIATED')) await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
+      return types;
+    });
+    return { events, opened, attempts, sends };
+  }
+
+  it('without a webhook: one workflow task, the send as a local activity, no delivery at all', async () => {
+    const { events, opened, sends } = await accepted({ webhook: false }, false);
+    // In production the starter already set Ruc/DocType/DocStatus; this test server's start did not, hence the extra
+    // upsert of the plan's attributes (the first one here).
+    expect(events).to.deep.equal([
+      'WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_TASK_SCHEDULED',
+      'WORKFLOW_TASK_STARTED',
+      'WORKFLOW_TASK_COMPLETED',
+      'MARKER_RECORDED', // loadDocumentPlan
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // Ruc, DocType, DocStatus (set at start in production)
+      'MARKER_RECORDED', // sendDocument
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // DocStatus=accepted
+      'WORKFLOW_EXECUTION_COMPLETED',
+    ]);
+    // The local send is told what the workflow saw, so a rerun after a lost workflow task never sends twice.
+    expect(sends).to.deep.equal(['queued']);
+    expect(opened).to.deep.equal([]);
+  });
+
+  it('with a webhook answering 2xx: the first attempt in the same workflow task, no delivery workflow', async () => {
+    const { events, attempts } = await accepted({}, true);
+    expect(events.filter((e) => e === 'WORKFLOW_TASK_COMPLETED')).to.have.length(1);
+    expect(events.filter((e) => e === 'MARKER_RECORDED')).to.have.length(4); // plan, send, open, attempt 1
+    expect(events).to.not.include('START_CHILD_WORKFLOW_EXECUTION_INITIATED');
+    expect(attempts.map((a) => a.number)).to.deep.equal([1]);
+  });
+
+  it('with a webhook failing its first attempt: the delivery workflow carries on with attempt 2 after 30 s, once each', async () => {
+    const { events, attempts } = await accepted({}, true, ['pending', 'delivered']);
+    expect(events.filter((e) => e === 'START_CHILD_WORKFLOW_EXECUTION_INITIATED')).to.have.length(1);
+    expect(attempts.map((a) => a.number)).to.deep.equal([1, 2]);
+    expect(attempts[1].at - attempts[0].at).to.be.within(30_000, 35_000);
+  });
+
+  it('when the resolving step could not tell (an older activity, a repeated report): the delivery is opened', async () => {
+    const { opened } = await accepted({}, false);
+    expect(opened).to.have.length(1);
   });
 });
 
