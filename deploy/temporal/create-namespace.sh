@@ -8,12 +8,13 @@ here=$(dirname "$0")
 . "$here/retry.sh"
 ns="${TEMPORAL_NAMESPACE:-default}"
 t() { "${TEMPORAL_CLI:-temporal}" "$@" --address "$TEMPORAL_ADDRESS"; }
-attributes=$(grep -v '^[[:space:]]*\(#\|$\)' "$here/search-attributes")
+attributes=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$here/search-attributes")
 
 healthy() { t operator cluster health | grep -q SERVING; }
 retry "Temporal at $TEMPORAL_ADDRESS to be healthy" healthy
-t operator namespace describe -n "$ns" >/dev/null 2>&1 || retry "namespace $ns to be created" t operator namespace create -n "$ns" --retention 30d
-retry "namespace $ns to be known to the frontend" t operator namespace describe -n "$ns" >/dev/null
+# Created at most once: a create whose answer was lost is seen by the next describe.
+namespace() { t operator namespace describe -n "$ns" >/dev/null 2>&1 || t operator namespace create -n "$ns" --retention 30d; }
+retry "namespace $ns to be created" namespace
 
 register() {
   existing=$(t operator search-attribute list -n "$ns") || return 1
