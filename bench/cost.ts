@@ -1,0 +1,360 @@
+/**
+ * `npm run bench:cost` (issue 13): the CPU one document costs the whole system, in both shapes chasqui runs in:
+ *  - `npm start`: one node process (API + worker + simulator), Temporal dev server (SQLite), embedded PostgreSQL;
+ *  - production: docker-compose.yml's shape without Docker (test/support/production-shape.ts): `chasqui api`,
+ *    `chasqui worker`, `chasqui simulator`, Temporal server 1.30.1 on PostgreSQL.
+ * In each: BENCH_WARMUP (20) invoices, then BENCH_DOCUMENTS (400) invoices of one company at BENCH_CONCURRENCY (16)
+ * until all are resolved, once without a webhook and once with one to a local https receiver; then the floor on the
+ * same Temporal server: BENCH_DOCUMENTS workflows of one local activity from a worker in this process.
+ * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
+ * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
+ * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process.
+ * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL (warn) is chasqui's LOG_LEVEL.
+ */
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { Client as PgClient } from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
+import { ProductionShape } from '../test/support/production-shape';
+import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
+import { randomRuc } from '../test/companies/helpers';
+import { embeddedPostgresUrl } from '../runtime/postgres';
+import { invoicePayload } from './payloads';
+import { descendants, ownCpu, postgresKind, readProcesses, type ProcessInfo } from './proc';
+
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const LINES = Number(process.env.BENCH_LINES ?? 5);
+const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const BENCH = 'bench (load, receiver, floor SDK)';
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+
+interface Shape {
+  title: string;
+  apiUrl: string;
+  temporalAddress: string;
+  db: PgClient;
+  accountToken: string;
+  /** Processes that are chasqui's (left out of the floor, which is Temporal's). */
+  chasquiKinds: Set<string>;
+  processes(): { kind: string; info: ProcessInfo }[];
+  /** A client of the shape's Temporal server (made once). */
+  temporal(): Promise<Client>;
+  stop(): Promise<void>;
+}
+
+function lazyClient(address: string): { get(): Promise<Client>; close(): Promise<void> } {
+  let client: Client | null = null;
+  return {
+    get: async () => (client ??= new Client({ connection: await Connection.connect({ address }) })),
+    close: async () => void (await client?.connection.close()),
+  };
+}
+
+const PG_DATABASES = { chasqui: 'postgres (chasqui)', temporal: 'postgres (temporal)', temporal_visibility: 'postgres (temporal)' };
+
+function cpuNow(shape: Shape): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const { kind, info } of shape.processes()) totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
+  totals.set(BENCH, ownCpu());
+  return totals;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const delta = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]));
+
+async function commits(db: PgClient): Promise<Map<string, number>> {
+  const { rows } = await db.query(`select datname, xact_commit::float8 as n from pg_stat_database where datname in ('chasqui', 'temporal', 'temporal_visibility')`);
+  return new Map(rows.map((r) => [r.datname, r.n]));
+}
+
+async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
+  const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
+  // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
+  const env = { CHASQUI_RATE_LIMIT_PER_MINUTE: '0', CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tlsCaFile, LOG_LEVEL: LOG_LEVEL };
+  if (name === 'start') {
+    const started = await chasquiStartEnv();
+    const { child } = await spawnChasquiStart({ ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken });
+    const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
+    await db.connect();
+    const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
+    return {
+      title: 'npm start: one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL',
+      apiUrl: started.apiUrl,
+      temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
+      db,
+      accountToken,
+      chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)']),
+      processes: () =>
+        descendants(readProcesses(), child.pid!).map((info) => ({
+          info,
+          kind: info.pid === child.pid ? 'node (API + worker + simulator)' : info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name,
+        })),
+      temporal: temporal.get,
+      stop: async () => {
+        await temporal.close();
+        await db.end();
+        await stopChasqui(child);
+        fs.rmSync(started.dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const shape = await ProductionShape.start({ logLevel: LOG_LEVEL, env, say: (l) => console.error(`  ${l}`) });
+  const apiUrl = await shape.startApi();
+  await shape.startWorker();
+  const db = new PgClient({ connectionString: shape.pgUrl() });
+  await db.connect();
+  return {
+    title: 'production: chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL',
+    apiUrl,
+    temporalAddress: shape.temporalAddress,
+    db,
+    accountToken: shape.accountToken,
+    chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)']),
+    processes: () => {
+      const roles = new Map(shape.alive('api').concat(shape.alive('worker'), shape.alive('simulator'), shape.alive('temporal')).map((p) => [p.pid, p.role]));
+      return descendants(readProcesses(), process.pid)
+        .filter((info) => info.pid !== process.pid)
+        .map((info) => ({ info, kind: roles.get(info.pid) ?? (info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name) }));
+    },
+    temporal: () => shape.temporalClient(),
+    stop: async () => {
+      await db.end();
+      await shape.stop();
+    },
+  };
+}
+
+async function post(url: string, token: string, body: unknown, method = 'POST'): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface RunResult {
+  label: string;
+  issuedPerSecond: number;
+  p50: number;
+  p99: number;
+  resolvedPerSecond: number;
+  cpu: Map<string, number>; // seconds
+  commits: Map<string, number>;
+  documents: number;
+}
+
+/** Issues `count` invoices at CONCURRENCY and waits until all are resolved (and notified, with a receiver). */
+interface BenchCompany {
+  ruc: string;
+  token: string;
+  id: string;
+  /** Next correlativo; documents issued so far are next - 1. */
+  next: number;
+  /** Documents issued before the webhook was configured (not notified). */
+  beforeWebhook: number;
+}
+
+async function issueAndResolve(shape: Shape, company: BenchCompany, count: number, receiver: Receiver | null): Promise<{ latencies: number[]; issuedSeconds: number }> {
+  const latencies: number[] = [];
+  let left = count;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left > 0) {
+        left--;
+        const t0 = performance.now();
+        const res = await post(`${shape.apiUrl}/v1/cpe`, company.token, invoicePayload(LINES, { ruc: company.ruc, correlativo: String(company.next++) }));
+        if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const issuedSeconds = (performance.now() - started) / 1000;
+  const expected = company.next - 1;
+  const deadline = Date.now() + 900_000;
+  for (;;) {
+    const { rows } = await shape.db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company.id]);
+    const notified = receiver ? receiver.requests.length : Infinity;
+    if (rows[0].n >= expected && notified >= expected - company.beforeWebhook) break;
+    if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
+    await sleep(1000);
+  }
+  return { latencies, issuedSeconds };
+}
+
+/**
+ * Waits until no document or webhook workflow is still running: a document counts as resolved when its row says so,
+ * but its workflow still records the delivery and closes after that, and that work is the document's too.
+ */
+async function quiesce(shape: Shape): Promise<void> {
+  const client = await shape.temporal();
+  const query = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
+  const deadline = Date.now() + 300_000;
+  while ((await client.workflow.count(query)).count > 0) {
+    if (Date.now() > deadline) throw new Error('document and webhook workflows still running 5 minutes after their documents resolved');
+    await sleep(500);
+  }
+}
+
+/**
+ * One measured window: `load(WARMUP)`, quiet, then CPU and commits read around `load(DOCUMENTS)` and the quiet after it
+ * (PostgreSQL's statistics lag a moment behind its commits).
+ */
+async function measure(shape: Shape, label: string, load: (count: number) => Promise<{ latencies: number[]; issuedSeconds: number }>): Promise<RunResult> {
+  await load(WARMUP);
+  await quiesce(shape);
+  await sleep(1500);
+  const cpu0 = cpuNow(shape);
+  const commits0 = await commits(shape.db);
+  const t0 = performance.now();
+  const { latencies, issuedSeconds } = await load(DOCUMENTS);
+  const elapsed = (performance.now() - t0) / 1000;
+  await quiesce(shape);
+  const cpu1 = cpuNow(shape);
+  await sleep(1500);
+  const commits1 = await commits(shape.db);
+  latencies.sort((x, y) => x - y);
+  return {
+    label,
+    issuedPerSecond: DOCUMENTS / issuedSeconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    resolvedPerSecond: DOCUMENTS / elapsed,
+    cpu: delta(cpu0, cpu1),
+    commits: delta(commits0, commits1),
+    documents: DOCUMENTS,
+  };
+}
+
+/** The floor: one-local-activity workflows on the same Temporal server, started and run from this process. */
+async function floor(shape: Shape): Promise<RunResult> {
+  const taskQueue = `bench-floor-${randomBytes(4).toString('hex')}`;
+  const connection = await NativeConnection.connect({ address: shape.temporalAddress });
+  const client = await shape.temporal();
+  const worker = await Worker.create({ connection, taskQueue, workflowsPath: require.resolve('./floor-workflow'), activities: { floorActivity: async () => undefined } });
+  const many = async (count: number) => {
+    let left = count;
+    const latencies: number[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) {
+          const t0 = performance.now();
+          await client.workflow.execute('floorWorkflow', { taskQueue, workflowId: `floor-${randomBytes(8).toString('hex')}` });
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { latencies, issuedSeconds: (performance.now() - started) / 1000 };
+  };
+  try {
+    return await worker.runUntil(measure(shape, 'floor: 1 local activity', many));
+  } finally {
+    await connection.close();
+  }
+}
+
+/** CPU each process burns with nothing to do (timers, polls, scanners), in ms per second: paid per document at low rates. */
+async function idleCpu(shape: Shape, seconds: number): Promise<Map<string, number>> {
+  await quiesce(shape);
+  const cpu0 = cpuNow(shape);
+  await sleep(seconds * 1000);
+  const spent = delta(cpu0, cpuNow(shape));
+  spent.delete(BENCH);
+  // One line for PostgreSQL: a pooled backend closed while idle moves its CPU to the postmaster (reaped child).
+  const idle = new Map<string, number>();
+  for (const [kind, cpu] of spent) {
+    const key = kind.startsWith('postgres') ? 'postgres' : kind;
+    idle.set(key, (idle.get(key) ?? 0) + (1000 * cpu) / seconds);
+  }
+  return idle;
+}
+
+/** CPU ms per document of the system, without the bench's own load generation and receiver (but the floor's SDK). */
+function systemMs(result: RunResult, include: (kind: string) => boolean): number {
+  return ([...result.cpu].filter(([k]) => include(k)).reduce((sum, [, s]) => sum + s, 0) * 1000) / result.documents;
+}
+
+function report(shape: Shape, results: RunResult[], floorResult: RunResult, rss: Map<string, number>, idle: Map<string, number>): string[] {
+  const notChasqui = (k: string) => !shape.chasquiKinds.has(k);
+  const floorMs = systemMs(floorResult, notChasqui);
+  const kinds = [...new Set(results.flatMap((r) => [...r.cpu.keys()]).concat([...floorResult.cpu.keys()]))].filter(
+    (k) => Math.max(...[...results, floorResult].map((r) => r.cpu.get(k) ?? 0)) > 0.05,
+  );
+  kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (results[0].cpu.get(b) ?? 0) - (results[0].cpu.get(a) ?? 0)));
+  const lines = [`shape: ${shape.title}`];
+  lines.push(`  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}`);
+  for (const r of [...results, floorResult]) {
+    const isFloor = r === floorResult;
+    const ms = isFloor ? floorMs : systemMs(r, (k) => k !== BENCH);
+    lines.push(
+      `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / floorMs).toFixed(2).padStart(8)}`,
+    );
+  }
+  lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floor's, as its SDK;`);
+  lines.push(`  postgres (server) also holds backends that exited, their CPU moved to the postmaster):`);
+  lines.push(`    ${''.padEnd(38)} ${[...results, floorResult].map((r) => r.label.slice(0, 14).padStart(14)).join(' ')}`);
+  for (const kind of kinds) lines.push(`    ${kind.padEnd(38)} ${[...results, floorResult].map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`);
+  const dbs = ['chasqui', 'temporal', 'temporal_visibility'].filter((d) => [...results, floorResult].some((r) => r.commits.has(d)));
+  lines.push(`  PostgreSQL commits per document: ${[...results, floorResult].map((r) => `${r.label}: ${dbs.map((d) => `${d} ${((r.commits.get(d) ?? 0) / r.documents).toFixed(1)}`).join(', ')}`).join('; ')}`);
+  const idleTotal = [...idle.values()].reduce((a, b) => a + b, 0);
+  lines.push(
+    `  idle (nothing issued, ${IDLE_SECONDS} s): ${idleTotal.toFixed(0)} ms of CPU per second (${[...idle].filter(([, ms]) => ms >= 0.5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}) = ${(idleTotal / results[0].resolvedPerSecond).toFixed(1)} ms per document at ${results[0].resolvedPerSecond.toFixed(1)} resolved/s`,
+  );
+  lines.push(`  peak RSS (MB, VmHWM, largest process of each kind): ${[...rss].map(([k, mb]) => `${k} ${mb.toFixed(0)}`).join(', ')}`);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') }); // the floor's worker, quiet
+  const out = [
+    `bench:cost  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL=${LOG_LEVEL}`,
+  ];
+  const tls = localTlsCertificate();
+  for (const name of SHAPES) {
+    const receiver = await startReceiver(tls);
+    const shape = await startShape(name, tls.certFile);
+    try {
+      const ruc = randomRuc();
+      const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, { ruc, business_name: 'Bench Cost S.A.C.', plan_type: '01', environment: '01' });
+      if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+      const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
+      const company: BenchCompany = { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
+      const documents = (receiver: Receiver | null) => (count: number) => issueAndResolve(shape, company, count, receiver);
+      const results = [await measure(shape, 'no webhook', documents(null))];
+      const idle = await idleCpu(shape, IDLE_SECONDS);
+      const hook = await post(`${shape.apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
+      if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
+      company.beforeWebhook = company.next - 1;
+      results.push(await measure(shape, 'webhook (local https)', documents(receiver)));
+      const floorResult = await floor(shape);
+      const rss = new Map<string, number>();
+      for (const { kind, info } of shape.processes()) rss.set(kind, Math.max(rss.get(kind) ?? 0, info.peakRssMb));
+      rss.set(BENCH, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
+      const lines = report(shape, results, floorResult, rss, idle);
+      console.error(lines.join('\n'));
+      out.push(...lines);
+    } finally {
+      await shape.stop();
+      await receiver.close();
+    }
+  }
+  console.log(out.join('\n'));
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,263 @@
+import { expect } from 'chai';
+import { Client as PgClient } from 'pg';
+import { ProductionShape, identityOf, type ShapeProcess } from '../support/production-shape';
+import { call, companyBody, randomRuc, type ApiResponse } from '../companies/helpers';
+import { payload } from '../issuing/support';
+import { localTlsCertificate, startReceiver, type Receiver } from '../webhooks/support';
+
+/**
+ * `npm run test:production` (not part of `npm test`: it builds Temporal's server the first time): docker-compose.yml's
+ * shape run for real — Temporal server on PostgreSQL set up by deploy/temporal/*.sh, `chasqui api`, `chasqui worker`
+ * and `chasqui simulator` as separate processes — then crashed: the worker and the Temporal server get kill -9
+ * mid-run, and a second worker and api join. Nothing may be lost, and each resolution is notified once.
+ */
+describe('production shape (Temporal server on PostgreSQL, separate api and worker)', function () {
+  this.timeout(600_000);
+  let shape: ProductionShape;
+  let receiver: Receiver;
+  let db: PgClient;
+  let worker: ShapeProcess;
+  const say = (line: string) => console.log(`    [production] ${line}`);
+
+  before(async function () {
+    this.timeout(1_800_000); // the first run builds the server (about 7 minutes on two idle cores)
+    const tls = localTlsCertificate();
+    receiver = await startReceiver(tls);
+    shape = await ProductionShape.start({ say, env: { CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tls.certFile } });
+    await shape.startApi();
+    worker = await shape.startWorker();
+    say(`api ${shape.apiUrls[0]}, worker pid ${worker.pid}, run folder ${shape.runDir}`);
+    db = new PgClient({ connectionString: shape.pgUrl() });
+    await db.connect();
+  });
+  after(async function () {
+    this.timeout(120_000);
+    await db?.end();
+    await receiver?.close();
+    await shape?.stop();
+  });
+
+  const api = (i = 0) => ({ url: shape.apiUrls[i] });
+
+  /** A demo company of the bootstrap account, notified by webhook at the local https receiver. */
+  async function company(): Promise<{ ruc: string; token: string }> {
+    const ruc = randomRuc();
+    // The simulator's SOL user and a GRE API client, so guías (REST + OAuth) are delivered too.
+    const created = await call(api(), 'POST', '/v1/companies', { token: shape.accountToken, json: companyBody(ruc, { sol_user: 'MODDATOS', sol_password: 'moddatos' }) });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const gre = await call(api(), 'PATCH', `/v1/companies/${ruc}/gre-credentials`, { token: shape.accountToken, json: { client_id: 'chasqui-gre', client_secret: 'gre-secret-value' } });
+    expect(gre.status, JSON.stringify(gre.body)).to.equal(200);
+    const hook = await call(api(), 'PATCH', `/v1/companies/${ruc}/webhook`, { token: shape.accountToken, json: { url: receiver.url } });
+    expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
+    return { ruc, token: created.body.data.token };
+  }
+
+  /** Polls GET /v1/cpe/{id} (the integrator's view) until every document is resolved. */
+  async function verdicts(token: string, ids: string[], ms = 300_000): Promise<Map<string, any>> {
+    const done = new Map<string, any>();
+    const deadline = Date.now() + ms;
+    while (done.size < ids.length) {
+      for (const id of ids.filter((i) => !done.has(i))) {
+        const res = await call(api(), 'GET', `/v1/cpe/${id}`, { token });
+        if (res.status === 200 && res.body.data.document.resolved) done.set(id, res.body.data.document);
+      }
+      if (done.size === ids.length) break;
+      if (Date.now() > deadline) {
+        const open = ids.filter((i) => !done.has(i));
+        throw new Error(`${open.length} of ${ids.length} documents unresolved after ${ms / 1000} s: ${open.slice(0, 5).join(', ')}`);
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    return done;
+  }
+
+  /** Webhook notices received per document: delivery ids (X-Entrega) and raw POSTs. */
+  function notices(): Map<string, { deliveries: Set<string>; posts: number }> {
+    const byDocument = new Map<string, { deliveries: Set<string>; posts: number }>();
+    for (const request of receiver.requests) {
+      const id = JSON.parse(request.body).document.external_id as string;
+      const entry = byDocument.get(id) ?? { deliveries: new Set<string>(), posts: 0 };
+      entry.deliveries.add(String(request.headers['x-entrega']));
+      entry.posts++;
+      byDocument.set(id, entry);
+    }
+    return byDocument;
+  }
+
+  async function noticesFor(ids: string[], ms = 180_000): Promise<Map<string, { deliveries: Set<string>; posts: number }>> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const seen = notices();
+      const missing = ids.filter((id) => !seen.has(id));
+      if (!missing.length) return seen;
+      if (Date.now() > deadline) throw new Error(`no webhook for ${missing.length} of ${ids.length} resolved documents after ${ms / 1000} s`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  async function unresolved(ruc: string): Promise<number> {
+    const { rows } = await db.query('select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and not d.resolved', [ruc]);
+    return rows[0].n;
+  }
+
+  async function issueMany(apis: number[], token: string, ruc: string, count: number, concurrency: number): Promise<string[]> {
+    const ids: string[] = [];
+    const failures: ApiResponse[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) {
+          const n = next++;
+          const res = await call(api(apis[n % apis.length]), 'POST', '/v1/cpe', { token, json: payload('invoice-basic.json', ruc) });
+          if (res.status === 202) ids.push(res.body.external_id);
+          else failures.push(res);
+        }
+      }),
+    );
+    expect(failures.map((f) => `${f.status} ${JSON.stringify(f.body)}`)).to.deep.equal([]);
+    return ids;
+  }
+
+  it('runs the deploy scripts compose runs, and again on a set-up cluster (idempotent)', async () => {
+    const schema = await shape.script('setup-postgres.sh', {
+      POSTGRES_SEEDS: '127.0.0.1',
+      DB_PORT: String(shape.pgPort),
+      POSTGRES_USER: 'postgres',
+      POSTGRES_PWD: 'chasqui',
+      TEMPORAL_SCHEMA_DIR: `${shape.serverDir}/schema`,
+    });
+    expect(schema).to.contain('temporal schema ready');
+    const namespace = await shape.script('create-namespace.sh', { TEMPORAL_ADDRESS: shape.temporalAddress, TEMPORAL_NAMESPACE: 'default' });
+    expect(namespace).to.match(/namespace default ready with search attributes Ruc DocType DocStatus/);
+  });
+
+  it('fails with a clear message, in bounded time, when PostgreSQL is not there', async () => {
+    const started = Date.now();
+    const failure = await shape
+      .script('setup-postgres.sh', { POSTGRES_SEEDS: '127.0.0.1', DB_PORT: '1', POSTGRES_USER: 'postgres', POSTGRES_PWD: 'x', DEPLOY_WAIT_SECONDS: '3', RETRY_INTERVAL: '1' })
+      .then(() => null, (err: Error) => err);
+    expect(failure?.message).to.contain('gave up after 3s waiting for PostgreSQL at 127.0.0.1:1 to create database temporal');
+    expect(Date.now() - started).to.be.below(30_000);
+  });
+
+  it('issues a document of each kind through `chasqui api` and `chasqui worker` to a verdict, each notified once', async () => {
+    const { ruc, token } = await company();
+    const kinds = [
+      'invoice-basic.json',
+      'receipt-basic.json',
+      'credit-note-01.json',
+      'debit-note-01.json',
+      'gre-09-venta-privado.json',
+      'gre-31-basico.json',
+      'rr-retention.json',
+      'rr-perception.json',
+    ];
+    const ids: string[] = [];
+    for (const kind of kinds) {
+      const res = await call(api(), 'POST', '/v1/cpe', { token, json: payload(kind, ruc) });
+      expect(res.status, `${kind}: ${JSON.stringify(res.body)}`).to.equal(202);
+      ids.push(res.body.external_id);
+    }
+    const done = await verdicts(token, ids);
+    const statuses = ids.map((id, i) => `${kinds[i]} ${done.get(id).status}`);
+    expect(statuses).to.deep.equal(kinds.map((k) => `${k} accepted`));
+    const seen = await noticesFor(ids);
+    for (const id of ids) expect(seen.get(id)!.deliveries.size, id).to.equal(1);
+  });
+
+  it('loses nothing when the worker and then the Temporal server are killed -9 mid-run; one webhook per resolution', async () => {
+    const { ruc, token } = await company();
+    const ids = await issueMany([0], token, ruc, 15, 4);
+    // Documents in flight: the worker dies, more are issued while its replacement starts.
+    const [, duringWorker] = await Promise.all([
+      (async () => {
+        const open = await unresolved(ruc);
+        await shape.kill(worker);
+        say(`killed -9 worker ${worker.pid} with ${ids.length} documents issued, ${open} not yet resolved`);
+        worker = await shape.startWorker();
+        say(`worker ${worker.pid} started`);
+      })(),
+      issueMany([0], token, ruc, 10, 2),
+    ]);
+    ids.push(...duringWorker);
+    // Then the Temporal server dies under the replacement worker; the API keeps answering 202 (the documents wait in
+    // PostgreSQL for their workflow starts).
+    const open = await unresolved(ruc);
+    await shape.kill(shape.temporalProcess!);
+    say(`killed -9 the Temporal server with ${ids.length} documents issued, ${open} not yet resolved`);
+    ids.push(...(await issueMany([0], token, ruc, 10, 2)));
+    say('10 documents issued while Temporal was down');
+    await shape.startTemporal();
+    say('Temporal server restarted on the same database');
+    if (!shape.alive('worker').includes(worker)) {
+      // compose restarts a worker that exits (restart: unless-stopped); the test does the same, and says so.
+      say(`worker ${worker.pid} exited while Temporal was down; starting another, as compose's restart policy would`);
+      worker = await shape.startWorker();
+    }
+    ids.push(...(await issueMany([0], token, ruc, 10, 4)));
+
+    const done = await verdicts(token, ids);
+    expect([...done.values()].filter((d) => d.status !== 'accepted').map((d) => `${d.external_id} ${d.status}`)).to.deep.equal([]);
+    // Nothing lost, nothing doubled: the company has exactly the documents the API answered 202 for.
+    const { rows } = await db.query('select count(*)::int as n, count(*) filter (where resolved)::int as resolved from documents d join companies c on c.id = d.company_id where c.ruc = $1', [ruc]);
+    expect(rows[0]).to.deep.equal({ n: ids.length, resolved: ids.length });
+    const seen = await noticesFor(ids);
+    const notOnce = ids.filter((id) => seen.get(id)!.deliveries.size !== 1).map((id) => `${id}: ${seen.get(id)!.deliveries.size} deliveries`);
+    expect(notOnce).to.deep.equal([]);
+    const posts = ids.reduce((sum, id) => sum + seen.get(id)!.posts, 0);
+    say(`${ids.length} documents, ${ids.length} deliveries, ${posts} webhook POSTs (a retry of the same delivery keeps its X-Entrega)`);
+  });
+
+  it('a second worker and a second api share the load; rate limit and idempotency are shared in PostgreSQL', async () => {
+    await shape.startApi();
+    const second = await shape.startWorker();
+    const pollers = await shape.pollerIdentities();
+    expect(pollers).to.include.members([identityOf(worker), identityOf(second)]);
+
+    const { ruc, token } = await company();
+    const ids = await issueMany([0, 1], token, ruc, 60, 8);
+    const done = await verdicts(token, ids);
+    expect([...done.values()].every((d) => d.status === 'accepted')).to.equal(true);
+    // Which worker ran each document's workflow tasks and activities, from Temporal's own histories.
+    const temporal = await shape.temporalClient();
+    const identities = new Map<string, number>();
+    for await (const execution of temporal.workflow.list({ query: `Ruc = "${ruc}"` })) {
+      const history = await temporal.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+      for (const event of history.events ?? []) {
+        const identity = event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
+        if (identity) identities.set(identity, (identities.get(identity) ?? 0) + 1);
+      }
+    }
+    say(`tasks by worker: ${[...identities].map(([who, n]) => `${who} ${n}`).join(', ')}`);
+    expect(identities.get(identityOf(worker)) ?? 0).to.be.above(0);
+    expect(identities.get(identityOf(second)) ?? 0).to.be.above(0);
+    const seen = await noticesFor(ids);
+    expect(ids.filter((id) => seen.get(id)!.deliveries.size !== 1)).to.deep.equal([]);
+
+    // Idempotency: the same key sent to both APIs at once makes one document.
+    const body = payload('invoice-basic.json', ruc);
+    const headers = { 'Idempotency-Key': `prod-${Date.now()}` };
+    const [a, b] = await Promise.all([0, 1].map((i) => call(api(i), 'POST', '/v1/cpe', { token, json: body, headers })));
+    expect([a.status, b.status]).to.deep.equal([202, 202]);
+    expect(a.body.external_id).to.equal(b.body.external_id);
+    const { rows } = await db.query('select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and d.series = $2 and d.number = $3', [
+      ruc,
+      body.serie,
+      Number(body.correlativo),
+    ]);
+    expect(rows[0].n).to.equal(1);
+
+    // Rate limit: one token's 120 requests a minute are counted once across both APIs (a fixed window of the
+    // database clock; started early in a minute so the burst stays inside one window).
+    const fresh = await company();
+    for (;;) {
+      const { rows: clock } = await db.query('select extract(second from now())::int as s');
+      if (clock[0].s < 30) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const answers = await Promise.all(Array.from({ length: 130 }, (_, i) => call(api(i % 2), 'GET', '/v1/cpe/00000000-0000-0000-0000-000000000000', { token: fresh.token })));
+    const limited = answers.filter((r) => r.status === 429);
+    expect(limited).to.have.length(10);
+    expect(answers.filter((r) => r.status === 404)).to.have.length(120);
+  });
+});
