@@ -98,11 +98,12 @@ function adapt(rel: string, text: string): string {
   }
   if (!rel.includes('/') && rel.endsWith('.xsl')) {
     let t = text.replaceAll('href="local:///commons/', 'href="commons/');
+    t = t.replaceAll('href="commons/error/validate_utils.xsl"', `href="commons/error/${DATAPOWER_UTILS}"`);
     t = t.replaceAll("dp:variable('var://context/cpe/nombreArchivoEnviado')", '$nombreArchivoEnviado');
     if (!t.includes('xsl:param name="nombreArchivoEnviado"')) t = insertAfterStylesheetTag(t, '<xsl:param name="nombreArchivoEnviado"/>');
     // dp:ignore-multiple="yes": DataPower skips a module included twice (error_utils.xsl, directly and through
     // validate_utils.xsl); XSLT refuses the duplicate templates (XTSE0660).
-    if (t.includes('href="commons/error/validate_utils.xsl"')) {
+    if (t.includes(`href="commons/error/${DATAPOWER_UTILS}"`)) {
       t = t.replace(/<xsl:include\s+href="commons\/error\/error_utils\.xsl"[^>]*\/>/g, '');
     }
     return t;
@@ -111,6 +112,19 @@ function adapt(rel: string, text: string): string {
     // matches(…, '!'): Saxon-HE 9.9's flag for its native (Java) regex engine, which SaxonJS refuses (FORX0001) and
     // SUNAT's patterns need (lookaheads, `\/`): the shim's native-matches uses JavaScript's engine instead.
     return replaceCounted(text, /matches\((\$node|string\(\$node\)), \$regexp,'!'\)/, 'Q{urn:chasqui:validator}native-matches($1, $regexp)', 2, rel);
+  }
+  if (rel === `commons/error/${DATAPOWER_UTILS}`) {
+    // The only copy of validate_utils.xsl SUNAT publishes is the SFS one, where findElementInCatalogProperty looks
+    // up the catalog attribute `gre-r` whatever property it is asked for (an SFS edit for the guides), so a
+    // retention (2619) or perception (2603, 2891 in an rc) is always rejected. The DataPower variants get a copy
+    // with DataPower's own test back: the dyn:evaluate line SUNAT left commented beside it.
+    return replaceCounted(
+      text,
+      /<xsl:if test="count\(\$idCatalogo\) &gt;= 1 and count\(document\(\$url_catalogo\)\/l\/c\[@id=\$idCatalogo and @gre-r=\$valorPropiedad\]\) &lt; 1 ">(\s*)<!-- (<xsl:if test="count\(dyn:evaluate\(\$dynEval\)\) &lt; 1 ">) -->/,
+      '$2$1',
+      1,
+      rel,
+    );
   }
   if (rel === 'commons/error/error_utils.xsl') {
     let t = insertAfterStylesheetTag(text, '<xsl:include href="exslt-shim.xsl"/>');
@@ -133,6 +147,9 @@ function copyAdapted(from: string, to: string, rel = ''): void {
   }
 }
 
+/** validate_utils.xsl as the DataPower variants need it (see adapt). */
+const DATAPOWER_UTILS = 'validate_utils-datapower.xsl';
+
 export interface PreparedRules {
   /** The adapted working copy of sunat/xsl. */
   dir: string;
@@ -148,6 +165,8 @@ export function prepareRules(cacheDir: string): PreparedRules {
   const tmp = fs.mkdtempSync(path.join(cacheDir, '.prep-'));
   try {
     copyAdapted(SUNAT_XSL, path.join(tmp, 'xsl'));
+    const utils = path.join(tmp, 'xsl/commons/error');
+    fs.writeFileSync(path.join(utils, DATAPOWER_UTILS), adapt(`commons/error/${DATAPOWER_UTILS}`, fs.readFileSync(path.join(utils, 'validate_utils.xsl'), 'utf8')));
     fs.copyFileSync(SHIM, path.join(tmp, 'xsl/commons/error/exslt-shim.xsl'));
     fs.mkdirSync(path.join(tmp, 'sef'));
     fs.writeFileSync(path.join(tmp, '.prepared'), `${new Date().toISOString()}\n`);

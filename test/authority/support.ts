@@ -4,7 +4,8 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 
-export const SUNAT_DIR = path.resolve(__dirname, '../../../shared/sunat');
+/** SUNAT's published files as the repository carries them (sunat/SOURCES.md). */
+export const SUNAT_DIR = path.resolve(__dirname, '../../sunat');
 
 export function sample(relative: string): string {
   return readFileSync(path.join(SUNAT_DIR, 'samples', relative), 'utf8');
