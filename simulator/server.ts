@@ -7,6 +7,7 @@ import { messageFor } from './codes';
 import { ruleMatches, ruleProblem, type Fault, type FaultRule, type Operation, type RequestSubject } from './rules';
 import { part, readSoapCall, soapFault, soapResponse, type SoapCall } from './soap';
 import { documentKey, SimulatorStore, type Credential, type PortalEntry, type TicketRecord } from './store';
+import { sunatRules } from './sunat-rules';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -22,6 +23,8 @@ export interface SimulatorOptions {
   credentials?: Credential[];
   /** Entries kept in the request log (default 1000). */
   logLimit?: number;
+  /** Judge with SUNAT's own XSL rules compiled into this cache directory (simulator/sunat-rules.ts); off when absent. */
+  sunatRules?: { cacheDir: string; warmUp?: boolean };
 }
 
 export interface LogEntry {
@@ -117,7 +120,7 @@ class Simulator {
 
   constructor(options: SimulatorOptions) {
     this.store = new SimulatorStore(options.credentials ?? [], options.dataDir);
-    this.sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1);
+    this.sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1, options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null);
     this.ttlMs = (options.tokenTtlSeconds ?? 3600) * 1000;
     this.logLimit = options.logLimit ?? 1000;
   }
