@@ -110,11 +110,17 @@ export class NotXmlError extends Error {}
 /** Parse a document (throws NotXmlError when it is not well-formed) and describe it. */
 export function describeDocument(xml: string, fileName: string, options: { nameFromContent?: boolean } = {}): DocumentFacts {
   const problems: string[] = [];
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') problems.push(message);
-    },
-  }).parseFromString(xml, 'text/xml');
+  let doc;
+  try {
+    doc = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') problems.push(message);
+      },
+    }).parseFromString(xml, 'text/xml');
+  } catch (err) {
+    // xmldom throws on fatal errors (an undeclared prefix, …) after reporting them.
+    throw new NotXmlError(`not well-formed XML: ${problems[0] ?? (err as Error).message}`);
+  }
   const root = doc.documentElement;
   if (problems.length || !root) throw new NotXmlError(`not well-formed XML: ${problems[0] ?? 'no root element'}`);
   const type = typeOf(root);
