@@ -22,6 +22,8 @@ export interface ValidatorOptions {
   nameFromContent?: boolean;
   /** Told before a rule set is compiled (tens of seconds, once per SUNAT release). */
   onCompile?: (type: string, file: string) => void;
+  /** Told after each document's XSL step (the longest), for progress on big batches. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -193,7 +195,8 @@ export class Validator {
   }
 
   private async runXsl(entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[]): Promise<void> {
-    for (const { doc, report } of entries) {
+    for (const [index, { doc, report }] of entries.entries()) {
+      this.options.onProgress?.(index, entries.length);
       if (!report.xsl_file) {
         report.xsl = 'n/a';
         continue;

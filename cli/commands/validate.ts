@@ -11,8 +11,13 @@ import { Validator, type ValidationReport } from '../../validator';
 
 const USAGE = `usage: chasqui validate FILE.xml|DIR [FILE.xml|DIR …] [--json] [--require-signature] [--name-from-content]
                         [--no-xsd] [--no-xsl] [--no-sig] [-v]
-  Directories are searched for *.xml. Exit 0: every file passed (xsd=ok, xsl=accepted|observed, sig=ok|none);
-  1: some file failed; 2: usage error or no .xml file.`;
+  XSD, SUNAT's own validation rules (XSL) and the XMLDSig signature, with the codes SUNAT's CDR would carry.
+  Directories are searched for *.xml. Name files as they will be sent (RUC-TT-SERIE-NUMERO.xml): SUNAT's rules
+  compare the name with the content. Exit 0: every file passed (xsd=ok, xsl=accepted|observed, sig=ok|none);
+  1: some file failed; 2: usage error or no .xml file. See docs/validator.md.
+examples:
+  chasqui validate 20123456786-01-F001-1.xml
+  chasqui validate --json --require-signature out/ | jq 'select(.pass | not)'`;
 
 /** Files named, and every *.xml below directories named, in a stable order. */
 function collect(targets: string[]): string[] {
@@ -89,9 +94,13 @@ export async function validateCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const { positionals, values: o } = parsed;
-  if (o.help || positionals.length === 0) {
+  if (o.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
     console.error(USAGE);
-    return o.help ? 0 : 2;
+    return 2;
   }
   let files: string[];
   try {
@@ -106,6 +115,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const requireSignature = o['require-signature'] ?? false;
+  let lastProgress = Date.now();
   const validator = new Validator({
     cacheDir: config.validatorCacheDir,
     skip: { xsd: o['no-xsd'], xsl: o['no-xsl'], sig: o['no-sig'] },
@@ -113,6 +123,11 @@ export async function validateCommand(argv: string[]): Promise<number> {
     nameFromContent: o['name-from-content'],
     onCompile: (type, file) =>
       console.error(`chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, about 5–30 s`),
+    onProgress: (done, total) => {
+      if (Date.now() - lastProgress < 3000) return;
+      lastProgress = Date.now();
+      console.error(`chasqui validate: ${done}/${total} files judged`);
+    },
   });
   const documents = files.map((file) => ({ file, xml: fs.readFileSync(file, 'utf8') }));
   const reports = await validator.validate(documents);
