@@ -86,9 +86,10 @@ function insertAfterStylesheetTag(text: string, snippet: string): string {
 
 /** Replace exactly `count` occurrences, or fail loudly: a new SUNAT release must not be adapted half-way. */
 function replaceCounted(text: string, pattern: RegExp, replacement: string, count: number, file: string): string {
-  const found = text.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))?.length ?? 0;
+  const all = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const found = text.match(all)?.length ?? 0;
   if (found !== count) throw new Error(`unexpected layout of ${file}: ${found} × ${pattern} (expected ${count})`);
-  return text.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`), replacement);
+  return text.replace(all, replacement);
 }
 
 /** The edits, file by file (relative to the working copy of sunat/xsl). */
@@ -157,11 +158,18 @@ export interface PreparedRules {
 
 /** The adapted working copy under `cacheDir`, made once per content of sunat/xsl, the shim and this file's edits. */
 export function prepareRules(cacheDir: string): PreparedRules {
-  const hash = createHash('sha256').update(`${saxonVersion()}\n`).update(fs.readFileSync(SHIM)).update(String(adapt)).update(String(copyAdapted));
+  const hash = createHash('sha256').update(`${saxonVersion()}\n`).update(fs.readFileSync(SHIM))
+    .update([adapt, copyAdapted, replaceCounted, insertAfterStylesheetTag].map(String).join('\n'));
   hashTree(SUNAT_XSL, hash);
   const dir = path.join(cacheDir, `rules-${hash.digest('hex').slice(0, 16)}`);
-  if (fs.existsSync(path.join(dir, '.prepared'))) return { dir };
+  const marker = path.join(dir, '.prepared');
+  if (fs.existsSync(marker)) {
+    const now = new Date();
+    fs.utimesSync(marker, now, now); // in use: kept by the clean-up below
+    return { dir };
+  }
   fs.mkdirSync(cacheDir, { recursive: true });
+  removeUnused(cacheDir);
   const tmp = fs.mkdtempSync(path.join(cacheDir, '.prep-'));
   try {
     copyAdapted(SUNAT_XSL, path.join(tmp, 'xsl'));
@@ -180,6 +188,16 @@ export function prepareRules(cacheDir: string): PreparedRules {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   return { dir };
+}
+
+/** Working copies of other versions (another checkout, an older SUNAT release) unused for a week: 16 MB each. */
+function removeUnused(cacheDir: string): void {
+  const weekAgo = Date.now() - 7 * 86_400_000;
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (!name.startsWith('rules-')) continue;
+    const marker = fs.statSync(path.join(cacheDir, name, '.prepared'), { throwIfNoEntry: false });
+    if (marker && marker.mtimeMs < weekAgo) fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true });
+  }
 }
 
 const XSLT3 = require.resolve('xslt3/xslt3.js');
