@@ -13,7 +13,7 @@ import { sign, urls } from './support';
 const EXTERNAL = { ruc: '12345678912', solUser: 'MODDATOS', solPassword: 'moddatos' };
 
 describe('simulator judging with SUNAT\'s own rules (CHASQUI_SIMULATOR_SUNAT_RULES)', function () {
-  // The first run on a machine compiles SUNAT's rules (about a minute); later runs take seconds.
+  // The first run on a machine compiles SUNAT's rules (about 76 s of CPU for all types); later runs take seconds.
   this.timeout(600_000);
   let withRules: SimulatorHandle;
   let plain: SimulatorHandle;
