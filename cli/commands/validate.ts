@@ -122,7 +122,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     requireSignature,
     nameFromContent: o['name-from-content'],
     onCompile: (type, file) =>
-      console.error(`chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, 5–30 s of CPU`),
+      console.error(`chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, 2–13 s of CPU`),
     onProgress: (done, total) => {
       if (Date.now() - lastProgress < 3000) return;
       lastProgress = Date.now();
