@@ -34,6 +34,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
     run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
   },
+  validate: {
+    summary: 'FILE.xml|DIR [--json] [--require-signature]: XSD, SUNAT\'s own rules (XSL) and signature, with SUNAT\'s codes',
+    run: (argv) => load<typeof import('./commands/validate')>('./commands/validate').validateCommand(argv),
+  },
   simulator: {
     summary: '[--port 4010] [--data-dir DIR]: the SUNAT/OSE/portal simulator with fault injection (docs/authority.md)',
     run: (argv) => load<typeof import('./commands/simulator')>('./commands/simulator').simulatorCommand(argv),

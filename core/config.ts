@@ -50,6 +50,10 @@ export interface Config {
   simulatorPort: number;
   /** `chasqui start` runs the simulator as the demo authority unless CHASQUI_SIMULATOR=false or CHASQUI_AUTHORITY_URL is set. */
   startSimulator: boolean;
+  /** The simulator judges received documents with SUNAT's own XSL rules (validator/); off by default, for speed. */
+  simulatorSunatRules: boolean;
+  /** Where `chasqui validate` and the simulator keep SUNAT's rules compiled (outside the clone; made on first use). */
+  validatorCacheDir: string;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
   certificateMaxBytes: number;
   /** Largest logo accepted by PUT /v1/companies/{ruc}/logo: every PDF of the company embeds it. */
@@ -134,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authority: endpointConfigFromEnv(env),
     simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
     startSimulator: env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
+    simulatorSunatRules: bool(env, 'CHASQUI_SIMULATOR_SUNAT_RULES'),
+    validatorCacheDir: path.resolve(
+      str(env, 'CHASQUI_VALIDATOR_CACHE') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(os.homedir(), '.cache'), 'chasqui', 'validator'),
+    ),
     procedures: {
       retryInitialSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_INITIAL_SECONDS', 30),
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),

@@ -2,10 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
+import { sunatMessage } from '../validator/codes';
 import { messageFor } from './codes';
 import type { Fault } from './rules';
 import { checkSignature } from './signature';
 import { documentKey, type Credential, type SimulatorStore, type StoredDocument, type TicketRecord } from './store';
+import type { SunatRules } from './sunat-rules';
 import { scanUbl, type UblFacts } from './ubl-scan';
 
 /** A file name split the way SUNAT reads it: `RUC-TT-SERIE-NUMERO` or `RUC-RC|RA|RR-YYYYMMDD-N`. */
@@ -101,7 +103,8 @@ export function resendCode(earlier: StoredDocument): '1032' | '1033' {
 
 /** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
 export class SunatBehaviour {
-  constructor(private readonly store: SimulatorStore, private readonly ticketPolls: number) {}
+  /** `rules`: SUNAT's own XSL decides rejections and observations (simulator/sunat-rules.ts); null: the simulator's own checks. */
+  constructor(private readonly store: SimulatorStore, private readonly ticketPolls: number, private readonly rules: SunatRules | null = null) {}
 
   /** WS-Security / portal / GRE user check: the credentials table, plus MODDATOS / moddatos for any RUC (like beta). */
   authenticate(ruc: string, user: string, password: string): boolean {
@@ -160,16 +163,21 @@ export class SunatBehaviour {
       content: content(code, message),
     });
     if (!signature.ok) return rejected('2335', `${messageFor('2335')} - Detalle: ${signature.reason ?? ''}`.trim());
-    const arithmetic = totalsProblem(facts);
+    const xsl = this.rules?.judge(file.docType, xml, `${file.base}.xml`) ?? null;
+    if (xsl?.rejection) {
+      const { code, message } = xsl.rejection;
+      const text = `${sunatMessage(code) ?? messageFor(code)} - Detalle: ${message}`;
+      return Number(code) < 2000 ? exception(code, text) : rejected(code, text);
+    }
+    const arithmetic = xsl ? null : totalsProblem(facts);
     if (arithmetic) return rejected(arithmetic);
     if (fault?.kind === 'reject') {
       const message = fault.message ?? messageFor(fault.code);
       return fault.asFault || Number(fault.code) < 2000 ? exception(fault.code, message) : rejected(fault.code, message);
     }
-    if (fault?.kind === 'observe') {
-      const note = `${fault.code} - ${fault.message ?? messageFor(fault.code)}`;
-      return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), [note]) };
-    }
+    const notes = [...new Set(xsl?.observations.map((o) => o.code))].map((code) => `${code} - ${sunatMessage(code) ?? messageFor(code)}`);
+    if (fault?.kind === 'observe') notes.push(`${fault.code} - ${fault.message ?? messageFor(fault.code)}`);
+    if (notes.length) return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), notes) };
     const voids = file.docType === 'RA' ? facts.voided.map((v) => documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? '')) : undefined;
     return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)), voids };
   }

@@ -10,6 +10,7 @@ import { part, rawSoapFault, readSoapRequest, soapFault, soapResponse, type Soap
 import { BILL_CONSULT_SERVICE, BILL_SERVICE, wsdlDocument, type SoapServiceDefinition } from './wsdl';
 import { documentKey, SimulatorStore, type Credential, type PortalEntry, type TicketRecord } from './store';
 import { wrongService } from './other-cpe';
+import { sunatRules } from './sunat-rules';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -25,6 +26,8 @@ export interface SimulatorOptions {
   credentials?: Credential[];
   /** Entries kept in the request log (default 1000). */
   logLimit?: number;
+  /** Judge with SUNAT's own XSL rules compiled into this cache directory (simulator/sunat-rules.ts); off when absent. */
+  sunatRules?: { cacheDir: string; warmUp?: boolean };
 }
 
 export interface LogEntry {
@@ -135,7 +138,7 @@ class Simulator {
 
   constructor(options: SimulatorOptions) {
     this.store = new SimulatorStore(options.credentials ?? [], options.dataDir);
-    this.sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1);
+    this.sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1, options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null);
     this.ttlMs = (options.tokenTtlSeconds ?? 3600) * 1000;
     this.logLimit = options.logLimit ?? 1000;
   }

@@ -5,10 +5,11 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../core/config';
 import { untilShutdownSignal } from '../lifecycle';
 
-const USAGE = `usage: chasqui simulator [--port 4010] [--host 127.0.0.1] [--data-dir DIR] [--ticket-polls 1]
+const USAGE = `usage: chasqui simulator [--port 4010] [--host 127.0.0.1] [--data-dir DIR] [--ticket-polls 1] [--sunat-rules]
 
 Serves SUNAT's billService, billConsultService, GRE REST and portal paths, with fault rules under /__admin/.
-Point chasqui at it with CHASQUI_AUTHORITY_URL=http://127.0.0.1:4010 (see docs/authority.md).`;
+Point chasqui at it with CHASQUI_AUTHORITY_URL=http://127.0.0.1:4010 (see docs/authority.md).
+--sunat-rules (or CHASQUI_SIMULATOR_SUNAT_RULES=true): verdicts from SUNAT's own XSL, as \`chasqui validate\` runs it.`;
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -30,6 +31,7 @@ export async function simulatorCommand(argv: string[]): Promise<number> {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         'ticket-polls': { type: 'string' },
+        'sunat-rules': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -45,7 +47,9 @@ export async function simulatorCommand(argv: string[]): Promise<number> {
   }
   const dataDir = options['data-dir'] === undefined ? undefined : path.resolve(options['data-dir']);
   const host = options.host ?? '127.0.0.1';
-  const sim = await startSimulator({ port, host, dataDir, ticketPolls });
+  const config = loadConfig();
+  const sunatRules = options['sunat-rules'] || config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
+  const sim = await startSimulator({ port, host, dataDir, ticketPolls, sunatRules });
   console.log(`SUNAT simulator on ${sim.url} (billService ${sim.url}/ol-ti-itcpfegem-beta/billService, admin ${sim.url}/__admin/rules)`);
   await untilShutdownSignal();
   await sim.close();

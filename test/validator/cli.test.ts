@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { testValidator } from '../support/validator';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SAMPLES = path.join(ROOT, 'sunat/samples');
+
+function chasqui(...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'validate', ...args], { cwd: ROOT, encoding: 'utf8', env: process.env });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('chasqui validate (the command integrators run)', function () {
+  this.timeout(600_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'chasqui-validate-'));
+
+  before(async () => {
+    await testValidator().compile(['01', '03', '07', '08', 'RA', 'RC']);
+  });
+
+  it('prints one line per file with SUNAT\'s codes, the reasons of a failure, a count, and exits 1 when one fails', () => {
+    const run = chasqui('sunat/samples/signed-rsa-sha256');
+    expect(run.status).to.equal(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).to.match(/^sunat\/samples\/signed-rsa-sha256\/12345678912-01-F001-1\.xml\s+xsd=ok {2}xsl=accepted {2}sig=ok$/);
+    expect(run.stdout).to.match(/12345678912-03-BB50-1\.xml\s+xsd=ok {2}xsl=rejected\(3128\) {2}sig=ok\n {4}xsl: 3128 INFO : errorCode 3128 \(nodo: "cac:PaymentTerms\/cbc:PaymentMeansID" valor: "Contado"\)/);
+    expect(run.stdout).to.match(/12345678912-RC-20191224-1\.xml\s+xsd=ok {2}xsl=observed\(4027\) {2}sig=ok/);
+    expect(run.stderr.trim().split('\n').at(-1)).to.equal('chasqui validate: 7 file(s), 6 passed, 1 failed');
+  });
+
+  it('--json: one object per file with the fields of SUNAT\'s kit; exit 0 when all pass', () => {
+    const run = chasqui('--json', path.join(SAMPLES, 'signed-rsa-sha256/12345678912-RA-20220131-1.xml'));
+    expect(run.status).to.equal(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).to.deep.include({
+      type: 'RA',
+      schema: '2.0/maindoc/UBLPE-VoidedDocuments-1.0.xsd',
+      xsl_file: 'ValidaExprRegSummaryVoided-1.0.1.xsl',
+      nombreArchivoEnviado: '12345678912-RA-20220131-1.xml',
+      name_source: 'file name',
+      xsd: 'ok',
+      xsl: 'accepted',
+      sig: 'ok',
+      pass: true,
+    });
+  });
+
+  it('says what is wrong with a tampered, an unsigned (--require-signature) and a broken file', () => {
+    const signed = readFileSync(path.join(SAMPLES, 'signed-rsa-sha256/12345678912-01-FF11-1.xml'), 'utf8');
+    writeFileSync(path.join(dir, '12345678912-01-FF11-1.xml'), signed.replace('<cbc:PayableAmount currencyID="PEN">', '<cbc:PayableAmount currencyID="PEN">1'));
+    writeFileSync(path.join(dir, 'unsigned.xml'), readFileSync(path.join(SAMPLES, 'golden/renderer/invoice/InvoiceTest/icb.xml'), 'utf8'));
+    writeFileSync(path.join(dir, 'broken.xml'), '<Invoice><cbc:ID>');
+    const run = chasqui('--require-signature', dir);
+    expect(run.status).to.equal(1);
+    expect(run.stdout).to.include('sig: digest mismatch: the signed content was changed after signing');
+    expect(run.stdout).to.match(/unsigned\.xml\s+xsd=ok\(empty-ext-removed\) {2}xsl=accepted {2}sig=none\n {4}sig: no ds:Signature \(required by --require-signature\)/);
+    expect(run.stdout).to.match(/broken\.xml\s+xsd=fail {2}xsl=error {2}sig=n\/a\n {4}not well-formed XML/);
+  });
+
+  it('exits 2 with the usage or the problem for a wrong call', () => {
+    expect(chasqui()).to.deep.include({ status: 2 });
+    expect(chasqui().stderr).to.match(/^usage: chasqui validate FILE\.xml\|DIR/);
+    const missing = chasqui('no-such-file.xml');
+    expect(missing).to.deep.include({ status: 2, stderr: 'chasqui validate: no such file or directory: no-such-file.xml\n' });
+    expect(chasqui(path.join(ROOT, 'docs'))).to.deep.include({ status: 2, stderr: 'chasqui validate: no .xml files found\n' });
+    expect(chasqui('--bogus', 'x.xml').status).to.equal(2);
+  });
+});
