@@ -19,8 +19,11 @@ export type Fault =
   | { kind: 'refuse' }
   /** Read the request, then reset the connection (TCP RST). */
   | { kind: 'reset' }
-  /** Read the request and never answer (until the client gives up or the simulator closes). */
-  | { kind: 'hang' }
+  /**
+   * Read the request and never answer (until the client gives up or the simulator closes). `afterReceipt`: SUNAT
+   * received and judged the document first (its verdict is there for getStatusCdr), only the answer is lost.
+   */
+  | { kind: 'hang'; afterReceipt?: boolean }
   | { kind: 'http500' }
   | { kind: 'empty200' }
   | { kind: 'soapFault'; code: string; message?: string }

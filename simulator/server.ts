@@ -276,6 +276,7 @@ class Simulator {
       case 'reset':
         return { outcome: { kind: 'reset' }, fault: f };
       case 'hang':
+        if (f.afterReceipt) parsed.handle(null);
         return { outcome: { kind: 'hang' }, fault: f };
       case 'http500':
         return { outcome: { status: 500, body: ERROR_PAGE, type: 'text/html' }, fault: f };

@@ -160,7 +160,8 @@ describe('document corpus (build → sign → chasqui validate)', function () {
       expect(v.xsl, v.rejection_message ?? '').to.equal(expected);
       for (const code of v.observations) expect([...declared], `observation ${code} of ${name}`).to.include(code);
       for (const code of EXPECTED_OBSERVATIONS[name] ?? []) expect(v.observations, `expected observation ${code}`).to.include(code);
-      expect(v.pass).to.equal(true);
+      // `pass` needs a verdict of SUNAT's rules; without rules, XSD and signature above are the whole check.
+      if (expected !== 'n/a') expect(v.pass).to.equal(true);
       const check = verifyXmlSignature(fixture.xml);
       expect(check.ok, check.reason).to.equal(true);
       // The builder's output is provably canonical, so the signer digests it as it is (no DOM round trip).

@@ -74,7 +74,8 @@ describe('chasqui support (CLI processes against the real stack)', function () {
   });
 
   it('stuck: finds the document whose send timed out (simulator hang), grouped as waiting for reconciliation', async () => {
-    s.sim.addRule({ operation: 'sendBill', ruc: company.ruc, fault: { kind: 'hang' }, times: 1 });
+    // SUNAT received and judged it; only the answer was lost (the case reconciliation exists for).
+    s.sim.addRule({ operation: 'sendBill', ruc: company.ruc, fault: { kind: 'hang', afterReceipt: true }, times: 1 });
     const res = await issue(s.stack, company.token, payload('invoice-basic.json', company.ruc));
     stuckDoc = await until(s.stack, res.body.external_id, ['sent']);
     expect(stuckDoc.result).to.include({ origin: 'timeout' });
@@ -119,15 +120,12 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     const run = await support('recheck', stuckDoc.id, '--yes', '--operator', 'alice', '--json');
     expect(run.code, run.stderr).to.equal(0);
     expect(JSON.parse(run.stdout).items[0]).to.include({ outcome: 'done' });
-    // SUNAT has no record of the hung send: the document was never received, which makes sending it again safe.
-    const rechecked = await until(s.stack, stuckDoc.id, ['queued', 'accepted']);
-    expect(s.sim.log().some((e) => e.operation === 'getStatusCdr' && e.ruc === company.ruc)).to.equal(true);
-    if (rechecked.status === 'queued') {
-      const resend = await support('resend', stuckDoc.id, '--yes', '--operator', 'alice', '--rate', '2/s');
-      expect(resend.code, resend.stderr).to.equal(0);
-      expect(resend.stdout).to.match(/resend finished: 1 done/);
-    }
+    const sends = () => s.sim.log().filter((e) => e.operation === 'sendBill' && e.ruc === company.ruc).length;
+    const sendsBefore = sends();
+    // The state query finds SUNAT's verdict: accepted at once, without sending again.
     await until(s.stack, stuckDoc.id, ['accepted']);
+    expect(s.sim.log().some((e) => e.operation === 'getStatusCdr' && e.ruc === company.ruc)).to.equal(true);
+    expect(sends()).to.equal(sendsBefore);
 
     // Safe to run twice: the resolved document is left alone.
     const again = await support('recheck', stuckDoc.id, '--yes', '--operator', 'alice');
@@ -140,6 +138,21 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     expect(find.stdout).to.match(/verdict\s+accepted/);
     const audit = await listSupportActions(s.stack.db, stuckDoc.id);
     expect(audit[0]).to.include({ operator: 'alice', action: 'recheck', result: 'done' });
+  });
+
+  it('resend: a document SUNAT never received (its send hung before receipt) is found queued by recheck, then sent again', async () => {
+    s.sim.addRule({ operation: 'sendBill', ruc: company.ruc, fault: { kind: 'hang' }, times: 1 });
+    const res = await issue(s.stack, company.token, payload('invoice-basic.json', company.ruc));
+    const lost = await until(s.stack, res.body.external_id, ['sent']);
+    s.sim.clearRules();
+    expect((await support('recheck', lost.id, '--yes', '--operator', 'alice')).code).to.equal(0);
+    // SUNAT has no record of it: sending it again is safe, and support does so on request.
+    await until(s.stack, lost.id, ['queued']);
+    const resend = await support('resend', lost.id, '--yes', '--operator', 'alice', '--rate', '2/s');
+    expect(resend.code, resend.stderr).to.equal(0);
+    expect(resend.stdout).to.match(/resend finished: 1 done/);
+    await until(s.stack, lost.id, ['accepted']);
+    expect((await listSupportActions(s.stack.db, lost.id)).map((a) => a.action).sort()).to.deep.equal(['recheck', 'resend']);
   });
 
   it('redeliver: after the customer endpoint is back, failed notices go again as new deliveries', async () => {

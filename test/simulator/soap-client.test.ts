@@ -14,6 +14,9 @@ import { readCdrZip } from '../../authority/cdr';
 import { zipXml } from '../../authority/zip';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { invoice, summary, voided } from '../support/ubl-fixtures';
+import { prepareDocument } from '../../documents';
+import { fixture } from '../support/documents';
+import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
 import { RUC, sign, urls } from './support';
 
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -233,5 +236,31 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
       expect(text(cdr, 'cbc:ID')).to.match(/^\d{13}$/);
       expect(cdr).to.contain('<cac:RecipientParty><cac:PartyIdentification><cbc:ID>6-</cbc:ID>');
     }
+  });
+
+  it('the otros CPE billService (retention 20, perception 40): its own ?wsdl, a retention gets its CDR, an invoice gets 0302', async () => {
+    // A retention needs a RUC with a valid check digit (the fixture's); its own signer and SOL user.
+    const ruc = '20123456786';
+    const signer = createSigner(generateTestCertificate({ ruc }));
+    const signed = (doc: { filename: string; xml: string }) => ({ filename: doc.filename, xml: signXml(doc.xml, signer).xml });
+    const other = await client(urls(sim).otherCpe, {}, `${ruc}MODDATOS`);
+    expect(Object.keys(other.describe().billService.BillServicePort).sort()).to.deep.equal(['getStatus', 'sendBill', 'sendPack', 'sendSummary']);
+    const wsdl = await got(`${urls(sim).otherCpe}?wsdl`).text();
+    for (const m of wsdl.matchAll(/address location="([^"]+)"/g)) expect(m[1]).to.equal(urls(sim).otherCpe);
+
+    const base = fixture('retention.json');
+    const payload = { ...base, correlativo: '901' };
+    const retention = prepareDocument(payload);
+    const [answer] = await other.sendBillAsync(fileArgs(signed(retention)));
+    const cdr = cdrXml(answer.applicationResponse as string);
+    expect(text(cdr, 'cbc:ResponseCode')).to.equal('0');
+    expect(cdr).to.contain(`R001-901`);
+
+    const misrouted = await faultOf(other.sendBillAsync(fileArgs(signed(invoice({ ruc, series: 'F001', number: 901 })))));
+    expect(misrouted.faultcode).to.match(/0302$/);
+    // And the CPE billService does not take a retention.
+    const cpe = await client(urls(sim).bill, {}, `${ruc}MODDATOS`);
+    const wrong = await faultOf(cpe.sendBillAsync(fileArgs(signed({ xml: retention.xml.replace('R001-901', 'R001-902'), filename: retention.filename.replace(/901$/, '902') }))));
+    expect(wrong.faultcode).to.match(/0302$/);
   });
 });

@@ -18,6 +18,7 @@ export function urls(sim: SimulatorHandle) {
     bill: sim.url + SUNAT_PATHS.billBeta,
     billProd: sim.url + SUNAT_PATHS.billProd,
     consult: sim.url + SUNAT_PATHS.consult,
+    otherCpe: sim.url + SUNAT_PATHS.otherBeta,
     gre: { auth: sim.url + SUNAT_PATHS.gre, api: sim.url + SUNAT_PATHS.gre },
   };
 }
