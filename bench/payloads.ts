@@ -1,3 +1,5 @@
+import { limaDate } from '../core/lima';
+
 /**
  * The invoice every benchmark issues: a factura of `lines` taxed lines (every `exoneratedEvery`-th line exonerated,
  * when given), so figures from bench:sign, bench:documents and bench:issue describe the same document.
@@ -8,7 +10,8 @@ export function invoicePayload(lines: number, options: { exoneratedEvery?: numbe
     tipoDoc: '01',
     serie: options.serie ?? 'F001',
     correlativo: options.correlativo ?? '1',
-    fechaEmision: '2024-03-15',
+    // Today in Lima: SUNAT's sending window (on in `chasqui start`) refuses old dates.
+    fechaEmision: limaDate(new Date()),
     horaEmision: '10:30:00',
     tipoMoneda: 'PEN',
     formaPago: 'Contado',

@@ -219,7 +219,8 @@ export class ProductionShape {
 
   /** `chasqui worker`; resolves once it polls the task queue (Temporal lists it by its identity, pid@host). */
   async startWorker(env: Record<string, string> = {}): Promise<ShapeProcess> {
-    const proc = await this.spawn('worker', ['worker'], env);
+    // Each worker serves its own /metrics: on one machine they need a port each (compose gives each its container).
+    const proc = await this.spawn('worker', ['worker'], { CHASQUI_METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', ...env });
     await until(`chasqui worker (pid ${proc.pid}) polling ${TASK_QUEUE}`, proc, async () => (await this.pollerIdentities()).includes(identityOf(proc)), 90_000);
     return proc;
   }
