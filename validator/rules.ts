@@ -12,6 +12,7 @@
  *  - error_utils.xsl's rejection and observation messages are tagged `@@CPE-REJECT code …` / `@@CPE-OBS code …` so
  *    that the code is read from the template parameter (not every message carries it);
  *  - bytes that are not UTF-8 (stray Latin-1 in some comments) are dropped.
+ *  - 04 (DataPower): a misplaced xsl:param and three undeclared variables, see adaptLiquidacion.
  * Each stylesheet is then compiled once by xslt3 into a SEF file kept in the same working copy; the working copy is
  * keyed by a hash of sunat/xsl, the shim, the code of these edits and the SaxonJS version, so a change of any of them
  * recompiles. Compiling is slow (tens of seconds for the invoice rules), running is fast, hence the cache.
@@ -33,6 +34,8 @@ const run = promisify(execFile);
 const SUNAT_XSL = path.resolve(__dirname, '../sunat/xsl');
 const SHIM = path.join(__dirname, 'xsl/exslt-shim.xsl');
 
+const LIQUIDACION = 'ValidaExprRegLiquidacion-2.0.1.xsl';
+
 /** Document type → SUNAT validation XSL (relative to sunat/xsl). */
 export const RULE_FILES: Record<string, string> = {
   // SFS variants: the DataPower copies of 01/03/07/08 do not compile in a standard processor (dead code with
@@ -43,8 +46,9 @@ export const RULE_FILES: Record<string, string> = {
   '08': 'commons/xsl/ValidaExprRegND-2.0.1.xsl',
   '09': 'commons/xsl/ValidaExprRegGreRemitente-2.0.1.xsl',
   '31': 'commons/xsl/ValidaExprRegGreTransportista-2.0.1.xsl',
-  // DataPower variants. Not here: 04 (the DataPower ValidaExprRegLiquidacion does not compile: xsl:param after
-  // xsl:variable, then undeclared variables; the SFS ValidaExprLiq is an empty stub that checks nothing).
+  // DataPower variants. 04: the SFS ValidaExprLiq is an empty stub that checks nothing; the DataPower copy runs
+  // after the edits of adaptLiquidacion (a misplaced xsl:param, three undeclared variables).
+  '04': LIQUIDACION,
   RC: 'ValidaExprRegSummary-1.1.0.xsl',
   RA: 'ValidaExprRegSummaryVoided-1.0.1.xsl',
   RR: 'ValidaExprRegOtrosVoided-1.0.1.xsl',
@@ -107,7 +111,7 @@ function adapt(rel: string, text: string): string {
     if (t.includes(`href="commons/error/${DATAPOWER_UTILS}"`)) {
       t = t.replace(/<xsl:include\s+href="commons\/error\/error_utils\.xsl"[^>]*\/>/g, '');
     }
-    return t;
+    return rel === LIQUIDACION ? adaptLiquidacion(t) : t;
   }
   if (rel === 'commons/error/validate_utils.xsl') {
     // matches(…, '!'): Saxon-HE 9.9's flag for its native (Java) regex engine, which SaxonJS refuses (FORX0001) and
@@ -135,6 +139,36 @@ function adapt(rel: string, text: string): string {
   return text;
 }
 
+/**
+ * The 04 rules (DataPower) as a standard processor accepts them; what they check is unchanged:
+ *  - in the cac:InvoiceLine template, its two xsl:params come after two xsl:variables (XTSE0010): the params go first;
+ *    its 2337 messages name `$codigoTributo`, undeclared there: declared as the siblings declare it (it names no
+ *    tribute at line level, so the message just has none; the checks do not use it);
+ *  - the root template passes `$nroLinea` to the line-level templates it applies (tributes, properties, charges)
+ *    without declaring it (XPST0008). It is declared there as every sibling declares it (`cbc:ID` of the context):
+ *    at the root that is the document's number; it only feeds messages and the per-line duplicate-tribute key, which
+ *    a document number never matches (line numbers are 1–3 digits, 2023), so that check stays as inert as SUNAT wrote it;
+ *  - the cac:AccountingCustomerParty template (the issuer of a 04 is its buyer) compares `$numeroRuc` with the buyer's
+ *    RUC (1034) but only the root template declares it: declared there too, from the file name as the root does.
+ */
+function adaptLiquidacion(text: string): string {
+  let t = replaceCounted(
+    text,
+    /(<xsl:template match="cac:InvoiceLine">\s*)(<xsl:variable name="nroLinea" select="cbc:ID" \/>\s*<xsl:variable name="valorVenta" select="cbc:LineExtensionAmount" \/>\s*)(<xsl:param name="root" \/>\s*<xsl:param name="tipoOperacion" \/>\s*)/,
+    '$1$3$2<xsl:variable name="codigoTributo" select="cac:TaxCategory/cac:TaxScheme/cbc:ID"/>\n\t\t',
+    1,
+    LIQUIDACION,
+  );
+  t = replaceCounted(t, /(<xsl:template match="\/\*">)/, '$1\n\t\t<xsl:variable name="nroLinea" select="cbc:ID"/>', 1, LIQUIDACION);
+  return replaceCounted(
+    t,
+    /(<xsl:template match="cac:AccountingCustomerParty">\s*<xsl:param name="tipoOperacion" select="'-'" \/>)/,
+    `$1\n\t\t<xsl:variable name="numeroRuc" select="substring($nombreArchivoEnviado, 1, 11)"/>`,
+    1,
+    LIQUIDACION,
+  );
+}
+
 function copyAdapted(from: string, to: string, rel = ''): void {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
@@ -159,7 +193,7 @@ export interface PreparedRules {
 /** The adapted working copy under `cacheDir`, made once per content of sunat/xsl, the shim and this file's edits. */
 export function prepareRules(cacheDir: string): PreparedRules {
   const hash = createHash('sha256').update(`${saxonVersion()}\n`).update(fs.readFileSync(SHIM))
-    .update([adapt, copyAdapted, replaceCounted, insertAfterStylesheetTag].map(String).join('\n'));
+    .update([adapt, adaptLiquidacion, copyAdapted, replaceCounted, insertAfterStylesheetTag].map(String).join('\n'));
   hashTree(SUNAT_XSL, hash);
   const dir = path.join(cacheDir, `rules-${hash.digest('hex').slice(0, 16)}`);
   const marker = path.join(dir, '.prepared');

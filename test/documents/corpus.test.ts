@@ -154,14 +154,12 @@ describe('document corpus (build → sign → chasqui validate)', function () {
       expect(v.sig, v.sig_errors.join('\n')).to.equal('ok');
       // An observation is fine only where it is expected: listed above, or announced to the integrator as a warning.
       const declared = new Set([...(EXPECTED_OBSERVATIONS[name] ?? []), ...announcedCodes(fixture.prepared.warnings)]);
-      // SUNAT publishes no runnable rules for some types (04: the SFS copy is empty, the DataPower one does not compile;
-      // docs/validator.md): those pass on the XSD and the signature, and the validator says n/a rather than accepted.
-      const expected = RULE_FILES[fixture.prepared.docType.toUpperCase()] ? (v.observations.length ? 'observed' : 'accepted') : 'n/a';
-      expect(v.xsl, v.rejection_message ?? '').to.equal(expected);
+      // Every type runs SUNAT's rules (04 too, on the adapted DataPower copy: docs/validator.md), so none is n/a.
+      expect(RULE_FILES, 'SUNAT rules for the type').to.have.property(fixture.prepared.docType.toUpperCase());
+      expect(v.xsl, v.rejection_message ?? '').to.equal(v.observations.length ? 'observed' : 'accepted');
       for (const code of v.observations) expect([...declared], `observation ${code} of ${name}`).to.include(code);
       for (const code of EXPECTED_OBSERVATIONS[name] ?? []) expect(v.observations, `expected observation ${code}`).to.include(code);
-      // `pass` needs a verdict of SUNAT's rules; without rules, XSD and signature above are the whole check.
-      if (expected !== 'n/a') expect(v.pass).to.equal(true);
+      expect(v.pass).to.equal(true);
       const check = verifyXmlSignature(fixture.xml);
       expect(check.ok, check.reason).to.equal(true);
       // The builder's output is provably canonical, so the signer digests it as it is (no DOM round trip).
@@ -171,6 +169,18 @@ describe('document corpus (build → sign → chasqui validate)', function () {
       expect(builtXmlLayout(fixture.prepared.xml)).to.deep.equal({ insertAt: scan!.insertAt, namespaces: scan!.namespaces });
     });
   }
+
+  // The 04 rules run after chasqui's edits (validator/rules.ts adaptLiquidacion) still check what SUNAT wrote: the
+  // issuer's RUC against the file name (1034, the check whose variable the edits declare) and the line currency (2337).
+  it('liquidacion-compra: SUNAT\'s 04 rules refuse another RUC in the file name (1034) and a line in another currency (2337)', async () => {
+    const fixture = built.get('liquidacion-compra')!;
+    const [otherRuc, otherCurrency] = await validateDocuments([
+      { file: `20999999991${fixture.filename.slice(11)}.xml`, xml: fixture.xml },
+      { file: `${fixture.filename}.xml`, xml: fixture.xml.replace(/(<cac:InvoiceLine>[\s\S]*?<cbc:LineExtensionAmount currencyID=")PEN"/, '$1USD"') },
+    ]);
+    expect([otherRuc.xsl, otherRuc.rejection]).to.deep.equal(['rejected', '1034']);
+    expect([otherCurrency.xsl, otherCurrency.rejection]).to.deep.equal(['rejected', '2337']);
+  });
 
   for (const [name, golden] of Object.entries(GOLDEN_TWINS)) {
     it(`${name}: totals equal the golden ${path.basename(golden)} to the cent`, () => {
