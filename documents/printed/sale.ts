@@ -29,6 +29,8 @@ const SCHEMES: Record<string, { base?: string; tax?: string }> = {
   '2000': { tax: 'ISC' },
   '7152': { tax: 'ICBPER' },
   '9999': { tax: 'Otros tributos' },
+  // Liquidación de compra: income tax the buyer withholds, deducted (not added) before the total.
+  '3000': { tax: 'Renta retenida' },
 };
 /** Order of the amounts block: operation buckets, then discounts, then taxes. */
 const BASE_ORDER = ['1000', '1016', '9995', '9997', '9998', '9996'];
@@ -106,6 +108,7 @@ function amountRows(root: Element, totalName: string, currency: string): AmountR
   }
   push('Otros cargos', text(at(totals, 'cbc:ChargeTotalAmount')));
   push('Anticipos', text(at(totals, 'cbc:PrepaidAmount')));
+  push('Renta retenida', taxes.get('3000'));
   const payable = text(at(totals, 'cbc:PayableAmount')) ?? '0.00';
   rows.push({ label: 'Importe total', value: formatMoney(currency, payable), strong: true });
   return rows;

@@ -10,6 +10,7 @@ import { codes } from '../input/fields';
 import { identityFields, textSchema } from '../input/parties';
 import { saleSchema, type SaleInput } from './schema';
 import type { DocumentTotals } from '../tax/totals';
+import { affectationOf } from '../tax/rates';
 
 /** Catalog 51 operations of the liquidación de compra. */
 export const PURCHASE_OPERATIONS = ['0501', '0502', '0503'] as const;
@@ -71,19 +72,29 @@ export interface Seller {
 /**
  * What the buyer pays the seller: the buyer withholds the IGV (it pays it to SUNAT for the seller), so the payable
  * total of a 04 is the total with taxes less the IGV (SUNAT's 4312: PayableAmount = TaxInclusiveAmount − IGV − IR −
- * prepaid). Other documents keep their totals.
+ * prepaid), the income tax withheld (retencionRenta) too. Other documents keep their totals.
  */
 export function purchaseTotals(input: Pick<SaleInput, 'tipoDoc'>, totals: DocumentTotals): DocumentTotals {
-  return input.tipoDoc === '04' ? { ...totals, importeTotal: totals.importeTotal.minus(totals.igv) } : totals;
+  return input.tipoDoc === '04' ? { ...totals, importeTotal: totals.importeTotal.minus(totals.igv).minus(totals.ir) } : totals;
 }
 
 /** Series, seller and the gold data of 0503; the lines, totals and client totals follow the sales rules. */
-export function purchaseRules(input: SaleInput, out: ValidationIssue[]): void {
+export function purchaseRules(input: SaleInput, out: ValidationIssue[], warnings: string[]): void {
   if (input.serie[0] !== 'L') out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a liquidación de compra must start with L`, 'serie'));
   const seller = input.vendedor!;
   if (!SELLER_DOC_TYPES.includes(seller.tipoDoc)) {
     out.push(issue('SUNAT', '2800', 'the seller of a liquidación de compra has no RUC: tipoDoc 1 (DNI), 4 (carné de extranjería) or 7 (pasaporte)', 'vendedor.tipoDoc'));
   }
+  input.items.forEach((item, i) => {
+    const rate = item.retencionRenta?.porcentaje;
+    if (rate && !rate.eq(1.5) && !rate.eq(4)) {
+      warnings.push(`[SUNAT 4237] items[${i}].retencionRenta.porcentaje ${rate.toString()}: SUNAT expects 1.5 or 4 and observes any other rate`);
+    }
+    if (item.retencionRenta && affectationOf(item.afectacionIgv).free) {
+      // SUNAT's sums of the withholding (4312, 4346) leave free lines out.
+      out.push(issue('chasqui', 'BR_IR_FREE_LINE', 'a free line (transferencia gratuita) has no value to withhold income tax from', `items[${i}].retencionRenta`));
+    }
+  });
   if (input.tipoOperacion !== '0503') return;
   input.items.forEach((item, i) => {
     const have = new Set((item.propiedades ?? []).map((p) => p.codigo));

@@ -260,10 +260,13 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
 export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
   const totals = doc.totals;
   const report: RuleReport = { issues: [], warnings: [] };
-  if (input.tipoDoc === '04') purchaseRules(input, report.issues);
+  if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {
     seriesRules(input, report.issues);
     customerRules(input, totals, report);
+    input.items.forEach((item, i) => {
+      if (item.retencionRenta) report.issues.push(issue('chasqui', 'BR_IR_PURCHASE_ONLY', 'income tax is withheld (retencionRenta) only in a liquidación de compra (04)', `items[${i}].retencionRenta`));
+    });
   }
   lineRules(input, report.issues);
   noteReasonRules(input, report.issues);

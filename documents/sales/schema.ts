@@ -81,6 +81,10 @@ const itemSchema = Joi.object({
   }),
   /** The line sells plastic bags: ICBPER is charged per bag and `cantidad` is the bag count. */
   icbper: Joi.boolean().default(false),
+  /** Liquidación de compra (04): income tax (tribute 3000) the buyer withholds from the seller, percent of the line value. */
+  retencionRenta: Joi.object({
+    porcentaje: decimalSchema({ positive: true, maxDecimals: 5, formatCode: '3102' }).required(),
+  }),
   descuentos: Joi.array().items(adjustmentSchema(['00', '01'], '2955')),
   cargos: Joi.array().items(adjustmentSchema(['47', '48'], '2955')),
   /** Catalog 55 properties of the item (fishing data of 1002, passengers of 0302, credits of 2100–2102, …). */
@@ -239,6 +243,7 @@ export interface SaleItem {
   porcentajeIgv?: number;
   isc?: { sistema: (typeof ISC_SYSTEMS)[number]; tasa: Decimal; precioSugerido?: Decimal };
   icbper: boolean;
+  retencionRenta?: { porcentaje: Decimal };
   descuentos?: Adjustment[];
   cargos?: Adjustment[];
   propiedades?: ItemProperty[];

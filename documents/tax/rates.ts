@@ -7,6 +7,7 @@ export const TAX_SCHEMES = {
   '1000': { name: 'IGV', typeCode: 'VAT' },
   '1016': { name: 'IVAP', typeCode: 'VAT' },
   '2000': { name: 'ISC', typeCode: 'EXC' },
+  '3000': { name: 'IR', typeCode: 'TOX' },
   '7152': { name: 'ICBPER', typeCode: 'OTH' },
   '9995': { name: 'EXP', typeCode: 'FRE' },
   '9996': { name: 'GRA', typeCode: 'FRE' },

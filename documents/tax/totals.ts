@@ -56,6 +56,8 @@ export interface LineTotals {
   igv: Decimal;
   icbper: Decimal;
   icbperRate: Decimal;
+  /** Income tax withheld (tribute 3000, liquidación de compra): percent of the line value; not among the line's taxes. */
+  ir: Decimal;
   /** cac:TaxTotal/cbc:TaxAmount of the line: the taxes the customer pays on it (a free line's IGV is not among them). */
   taxAmount: Decimal;
   /** PricingReference: unit price with taxes (01) or, for free lines, the referential unit value (02). */
@@ -84,6 +86,8 @@ export interface DocumentTotals {
   igvIvap: Decimal;
   isc: Decimal;
   icbper: Decimal;
+  /** Income tax withheld on the lines (tribute 3000): deducted from what a 04 pays, not part of totalImpuestos. */
+  ir: Decimal;
   /** Header cac:TaxTotal/cbc:TaxAmount. */
   totalImpuestos: Decimal;
   subtotals: SubtotalTotals[];
@@ -127,6 +131,8 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   const igvBase = isc.isZero() ? lineExtension : lineExtension.plus(isc);
   const igv = rate ? r2(igvBase.times(factor(rate))) : ZERO;
   const icbper = item.icbper ? r2(bagRate.times(item.cantidad)) : ZERO;
+  // SUNAT's 4294 and 2464: the base is the line value, the amount its percent (rounded to the cent).
+  const ir = item.retencionRenta ? r2(lineExtension.times(item.retencionRenta.porcentaje).div(HUNDRED)) : ZERO;
   const lineTaxes = isc.isZero() ? igv : igv.plus(isc);
   const taxAmount = affectation.free ? icbper : icbper.isZero() ? lineTaxes : lineTaxes.plus(icbper);
   // SUNAT's 4287: unit price ≈ (line value + its IGV/ISC − discounts 01 + charges 48) / quantity; ICBPER stays out.
@@ -144,6 +150,7 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
     igv,
     icbper,
     icbperRate: bagRate,
+    ir,
     taxAmount,
     referencePrice,
     priceAmount: affectation.free ? ZERO : item.valorUnitario,
@@ -162,6 +169,8 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
   let iscBase = ZERO;
   let isc = ZERO;
   let icbper = ZERO;
+  let irBase = ZERO;
+  let ir = ZERO;
   let lineAllowances = ZERO;
   let lineCharges = ZERO;
   let igvRate = 0;
@@ -182,6 +191,10 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
       isc = isc.plus(l.isc);
     }
     if (!l.icbper.isZero()) icbper = icbper.plus(l.icbper);
+    if (l.item.retencionRenta) {
+      irBase = irBase.plus(l.lineExtension);
+      ir = ir.plus(l.ir);
+    }
     for (const a of l.adjustments) {
       if (a.code === '01') lineAllowances = lineAllowances.plus(a.amount);
       if (a.code === '48') lineCharges = lineCharges.plus(a.amount);
@@ -227,6 +240,8 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
   if (lines.some((l) => l.affectation.scheme === '9998')) subtotals.push({ scheme: '9998', taxable: buckets.inafectas, amount: ZERO });
   if (lines.some((l) => l.affectation.free)) subtotals.push({ scheme: '9996', taxable: buckets.gratuitas, amount: igvGratuitas });
   if (!icbper.isZero()) subtotals.push({ scheme: '7152', taxable: ZERO, amount: icbper });
+  // 4346: the header 3000 subtotal is the sum of the lines' withholdings.
+  if (lines.some((l) => l.item.retencionRenta)) subtotals.push({ scheme: '3000', taxable: irBase, amount: ir });
 
   const taxedBase = buckets.gravadas;
   const globalAdjustments: LineAdjustment[] = [];
@@ -246,6 +261,7 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
     igvIvap,
     isc,
     icbper,
+    ir,
     totalImpuestos,
     subtotals,
     globalAdjustments,

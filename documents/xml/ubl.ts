@@ -182,7 +182,7 @@ function quantityAttrs(unit: string): SerialisedAttrs {
   return attrs;
 }
 const HEADER_CATEGORY: Partial<Record<keyof typeof TAX_SCHEMES, string>> = {
-  '1000': 'S', '1016': 'S', '2000': 'S', '9995': 'G', '9996': 'Z', '9997': 'E', '9998': 'O',
+  '1000': 'S', '1016': 'S', '2000': 'S', '3000': 'S', '9995': 'G', '9996': 'Z', '9997': 'E', '9998': 'O',
 };
 
 function headerSubtotal(s: SubtotalTotals, currency: string): Xml {
@@ -226,25 +226,20 @@ export function monetaryTotal(name: string, totals: DocumentTotals, currency: st
   );
 }
 
+/** A line subtotal of a tribute charged as a percent of its base (ISC, income tax withheld), category S. */
+function percentSubtotal(scheme: '2000' | '3000', base: Decimal, tax: Decimal, percent: Decimal, currency: string, tier: Xml | null = null): Xml {
+  return el(
+    'cac:TaxSubtotal',
+    amount('cbc:TaxableAmount', base, currency),
+    amount('cbc:TaxAmount', tax, currency),
+    el('cac:TaxCategory', el('cbc:ID', CATEGORY_ATTRS, 'S'), el('cbc:Percent', unitValue(percent)), tier, taxScheme(scheme)),
+  );
+}
+
 function lineTaxTotal(l: LineTotals, currency: string): Xml {
   const it = l.item;
   const subtotals: Xml[] = [];
-  if (it.isc) {
-    subtotals.push(
-      el(
-        'cac:TaxSubtotal',
-        amount('cbc:TaxableAmount', l.iscBase, currency),
-        amount('cbc:TaxAmount', l.isc, currency),
-        el(
-          'cac:TaxCategory',
-          el('cbc:ID', CATEGORY_ATTRS, 'S'),
-          el('cbc:Percent', unitValue(it.isc.tasa)),
-          el('cbc:TierRange', it.isc.sistema),
-          taxScheme('2000'),
-        ),
-      ),
-    );
-  }
+  if (it.isc) subtotals.push(percentSubtotal('2000', l.iscBase, l.isc, it.isc.tasa, currency, el('cbc:TierRange', it.isc.sistema)));
   subtotals.push(
     el(
       'cac:TaxSubtotal',
@@ -269,6 +264,8 @@ function lineTaxTotal(l: LineTotals, currency: string): Xml {
       ),
     );
   }
+  // Liquidación de compra: the income tax withheld; no TaxExemptionReasonCode (3050).
+  if (it.retencionRenta) subtotals.push(percentSubtotal('3000', l.lineExtension, l.ir, it.retencionRenta.porcentaje, currency));
   return el('cac:TaxTotal', amount('cbc:TaxAmount', l.taxAmount, currency), subtotals);
 }
 

@@ -22,6 +22,7 @@ const KINDS = [
   'receipt-operation-2105.json',
   'liquidacion-compra.json',
   'liquidacion-compra-oro.json',
+  'liquidacion-compra-renta.json',
   'retention.json',
   'perception.json',
   'perception-combustible.json',

@@ -213,6 +213,15 @@ describe('printed representation (documents/printed): PDF read back with poppler
     ]);
   });
 
+  it('liquidación de compra with income tax withheld: the withholding is a row of its own before the total it reduces', async () => {
+    const { xml, prepared } = signed(fixture('liquidacion-compra-renta.json'));
+    const rows = readPrinted(xml, { format: 'a4' }).amounts.map((r) => `${r.label}: ${r.value}`);
+    expect(rows.slice(-3)).to.deep.equal(['IGV 18 %: S/ 951.01', 'Renta retenida: S/ 84.22', 'Importe total: S/ 5,199.14']);
+    expect(prepared.totals!.PayableAmount).to.equal('5199.14');
+    const text = (await pdf(xml, { format: 'a4' }, 'liquidacion-renta')).text();
+    expect(text).to.match(/Renta retenida\s+S\/ 84\.22/);
+  });
+
   it('credit note: its title and the document it modifies with the reason', async () => {
     const { xml } = signed(fixture('credit-note-01.json'));
     const text = (await pdf(xml, { format: 'a4' })).text();
