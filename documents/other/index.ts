@@ -1,15 +1,16 @@
 /** Retención (20) and percepción (40): validated input → rules → amounts per line and totals → UBL 2.0 XML. */
-import { Decimal, money, sum } from '../decimal';
+import { Decimal, money, sum, ZERO } from '../decimal';
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { RUC_DOC_TYPE } from '../input/parties';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildOtherXml } from '../xml/other';
 import { REGIMES, type OtherInput, type OtherLine } from './schema';
 
-/** One paid document as the XML states it; amounts of the retención/percepción in soles. */
+/** One paid document as the XML states it; amounts of the retención/percepción in soles (zero for a credit note). */
 export interface OtherLineAmounts {
   line: OtherLine;
-  payment: { numero: number; fecha: string; importe: Decimal };
+  /** null for a credit note (07): listed without payment. */
+  payment: { numero: number; fecha: string; importe: Decimal } | null;
   /** What was paid or collected, in soles (at the exchange rate when the document is in another currency). */
   soles: Decimal;
   /** The amount withheld (20) or collected on top (40). */
@@ -32,8 +33,9 @@ export interface OtherDocument {
 
 export function computeOther(input: OtherInput): OtherDocument {
   const percent = new Decimal(REGIMES[input.tipoDoc][input.regimen]);
-  const lines = input.items.map((line) => {
-    const payment = (input.tipoDoc === '20' ? line.pago : line.cobro)!;
+  const lines = input.items.map((line): OtherLineAmounts => {
+    const payment = (input.tipoDoc === '20' ? line.pago : line.cobro) ?? null;
+    if (!payment) return { line, payment, soles: ZERO, amount: ZERO, net: ZERO };
     const soles = line.documento.tipoMoneda === 'PEN' || !line.tipoCambio ? payment.importe : payment.importe.times(line.tipoCambio.factor).toDecimalPlaces(2);
     const amount = soles.times(percent).div(100).toDecimalPlaces(2);
     return { line, payment, soles, amount, net: input.tipoDoc === '20' ? soles.minus(amount) : soles.plus(amount) };
@@ -57,17 +59,21 @@ function otherRules(doc: OtherDocument, options: PrepareOptions): ValidationIssu
   if (retention && party.tipoDoc !== RUC_DOC_TYPE) {
     out.push(issue('SUNAT', '2511', 'the supplier of a retención is identified by its RUC (tipoDoc 6)', 'proveedor.tipoDoc'));
   }
+  if (doc.lines.every((l) => !l.payment)) {
+    out.push(issue('SUNAT', '2669', `a ${retention ? 'retención' : 'percepción'} needs at least one ${retention ? 'payment' : 'collection'}: credit notes alone give a total of 0`, 'items'));
+  }
   const seen = new Set<string>();
   doc.lines.forEach(({ line, payment }, i) => {
     const at = `items[${i}]`;
+    if (line.documento.fechaEmision > input.fechaEmision) {
+      out.push(issue('chasqui', 'BR_REFERENCE_DATE', `the ${payment ? 'paid' : 'listed'} document is dated ${line.documento.fechaEmision}, after this document (${input.fechaEmision})`, `${at}.documento.fechaEmision`));
+    }
+    if (!payment) return;
     const foreign = line.documento.tipoMoneda !== 'PEN';
     if (foreign && !line.tipoCambio) out.push(issue('SUNAT', '2721', `a document in ${line.documento.tipoMoneda} needs tipoCambio {factor, fecha} of the payment`, `${at}.tipoCambio`));
     if (!foreign && line.tipoCambio) out.push(issue('chasqui', 'BR_EXCHANGE_RATE_PEN', 'a document in PEN has no exchange rate', `${at}.tipoCambio`));
     if (payment.importe.gt(line.documento.importeTotal)) {
       out.push(issue('chasqui', 'BR_PAYMENT_ABOVE_TOTAL', `the ${retention ? 'payment' : 'collection'} (${money(payment.importe)}) is more than the document's total (${money(line.documento.importeTotal)})`, `${at}.${retention ? 'pago' : 'cobro'}.importe`));
-    }
-    if (line.documento.fechaEmision > input.fechaEmision) {
-      out.push(issue('chasqui', 'BR_REFERENCE_DATE', `the paid document is dated ${line.documento.fechaEmision}, after this document (${input.fechaEmision})`, `${at}.documento.fechaEmision`));
     }
     const key = `${line.documento.tipoDoc} ${line.documento.serieNumero} ${payment.numero}`;
     if (seen.has(key)) out.push(issue('SUNAT', '2626', `payment ${payment.numero} of ${line.documento.serieNumero} is listed twice`, at));

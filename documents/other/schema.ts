@@ -19,14 +19,21 @@ export const REGIMES: Readonly<Record<OtherDocType, Readonly<Record<string, stri
   '40': { '01': '2', '02': '1', '03': '0.5' },
 };
 
-/** Documents a line may pay: retención (SUNAT 2692) 01 factura, 08 nota de débito, 12 ticket; percepción adds 03 boleta. */
-const PAID_TYPES: Readonly<Record<OtherDocType, readonly string[]>> = { '20': ['01', '08', '12'], '40': ['01', '03', '08', '12'] };
+/**
+ * Documents a line may list: retención (SUNAT 2692) 01 factura, 07 nota de crédito, 08 nota de débito, 12 ticket;
+ * percepción adds 03 boleta. A credit note is listed without payment: it reduces what its document owes, and SUNAT
+ * leaves its lines out of the totals.
+ */
+const PAID_TYPES: Readonly<Record<OtherDocType, readonly string[]>> = { '20': ['01', '07', '08', '12'], '40': ['01', '03', '07', '08', '12'] };
+export const CREDIT_NOTE = '07';
 
 /** Series of a paid document as SUNAT's XSL accepts them (electronic F/B, printed 4 digits, E001/EB01 issued in SOL). */
 const PAID_SERIES: Readonly<Record<OtherDocType, RegExp>> = {
   '20': /^(E001|[FR][A-Z0-9]{3}|\d{4})-(?!0+$)\d{1,8}$/,
   '40': /^(E001|EB01|[FBP][A-Z0-9]{3}|\d{4})-(?!0+$)\d{1,8}$/,
 };
+
+const creditNoteForbidden = Joi.forbidden().error(codes({ 'any.unknown': '{#label} is not allowed: a credit note (07) is listed without payment' }));
 
 function lineSchema(type: OtherDocType) {
   const paid = type === '20' ? 'pago' : 'cobro';
@@ -51,12 +58,12 @@ function lineSchema(type: OtherDocType) {
       fecha: dateField({ 'any.required': '[SUNAT 2737] {#label} is required' }).required(),
       /** What was paid (retención) or collected (percepción), in the document's currency. */
       importe: decimalSchema({ positive: true, maxDecimals: 2 }, { 'decimal.positive': '[SUNAT 2736] {#label} must be greater than 0' }).required(),
-    }).required(),
+    }).when('documento.tipoDoc', { is: CREDIT_NOTE, then: creditNoteForbidden, otherwise: Joi.required() }),
     /** Exchange rate of the payment date, required when the document is not in soles. */
     tipoCambio: Joi.object({
       factor: decimalSchema({ positive: true, maxDecimals: 6 }, { 'decimal.positive': '[SUNAT 2716] {#label} must be greater than 0' }).required(),
       fecha: dateSchema.required(),
-    }),
+    }).when('documento.tipoDoc', { is: CREDIT_NOTE, then: creditNoteForbidden }),
   });
 }
 

@@ -37,8 +37,10 @@ function reference(l: OtherLineAmounts, kind: 'Retention' | 'Perception', net: '
     el('cbc:ID', { schemeID: d.tipoDoc }, d.serieNumero),
     el('cbc:IssueDate', d.fechaEmision),
     amount('cbc:TotalInvoiceAmount', d.importeTotal, d.tipoMoneda),
-    el('cac:Payment', el('cbc:ID', String(l.payment.numero)), amount('cbc:PaidAmount', l.payment.importe, d.tipoMoneda), el('cbc:PaidDate', l.payment.fecha)),
-    el(
+    // A credit note (07) is listed without payment nor retención/percepción (optional in the schema; SUNAT's XSL
+    // checks them on every other type).
+    l.payment ? el('cac:Payment', el('cbc:ID', String(l.payment.numero)), amount('cbc:PaidAmount', l.payment.importe, d.tipoMoneda), el('cbc:PaidDate', l.payment.fecha)) : null,
+    l.payment && el(
       `sac:SUNAT${kind}Information`,
       soles(`sac:SUNAT${kind}Amount`, l.amount),
       el(`sac:SUNAT${kind}Date`, l.payment.fecha),

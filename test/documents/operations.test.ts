@@ -229,7 +229,8 @@ describe('catalog 51 operations with data of their own', () => {
   describe('comprobantes de retención (20) and percepción (40)', () => {
     /** Per line, in cents: the payment in soles, the retención/percepción at `rate` thousandths of a percent, and the net. */
     function expected(payload: Record<string, any>, ratePer100k: bigint, sign: 1n | -1n) {
-      const lines = payload.items.map((it: any) => {
+      // A credit note (07) is listed without payment: it adds nothing.
+      const lines = payload.items.filter((it: any) => it.documento.tipoDoc !== '07').map((it: any) => {
         const paid = it.pago ?? it.cobro;
         const soles = it.tipoCambio ? roundDiv(scaled(paid.importe, 2) * scaled(it.tipoCambio.factor, 6), 10n ** 6n) : scaled(paid.importe, 2);
         const amount = roundDiv(soles * ratePer100k, 100_000n);
@@ -262,6 +263,30 @@ describe('catalog 51 operations with data of their own', () => {
         expect(tag(doc.xml, /<sac:SUNATPerceptionAmount currencyID="PEN">([\d.]+)</g), name).to.deep.equal(want.lines.map((l: any) => cents(l.amount)));
         expect(tag(doc.xml, /<sac:SUNATNetTotalCashed currencyID="PEN">([\d.]+)</g), name).to.deep.equal(want.lines.map((l: any) => cents(l.net)));
       }
+    });
+
+    it('retention-credit-note.json and perception-credit-note.json: a credit note (07) is listed without payment and changes no total', () => {
+      for (const [name, plain, rate, sign, kind] of [['retention-credit-note', 'retention', 3000n, -1n, 'Retention'], ['perception-credit-note', 'perception', 2000n, 1n, 'Perception']] as const) {
+        const payload = load(name);
+        const doc = prepareDocument(payload);
+        const want = expected(payload, rate, sign);
+        expect(Object.values(doc.totals!), name).to.deep.equal([cents(want.total), cents(want.net)]);
+        expect(doc.totals, name).to.deep.equal(prepareDocument(load(plain)).totals);
+        const references = tag(doc.xml, new RegExp(`(<sac:SUNAT${kind}DocumentReference>[\\s\\S]*?</sac:SUNAT${kind}DocumentReference>)`, 'g'));
+        const note = references.find((r) => r.includes('schemeID="07"'))!;
+        expect(note, name).to.match(/^<sac:SUNAT\w+DocumentReference><cbc:ID schemeID="07">FC01-\d+<\/cbc:ID><cbc:IssueDate>[\d-]+<\/cbc:IssueDate><cbc:TotalInvoiceAmount currencyID="PEN">[\d.]+<\/cbc:TotalInvoiceAmount><\/sac:SUNAT\w+DocumentReference>$/);
+        expect(references.filter((r) => r.includes('<cac:Payment>')), name).to.have.length(payload.items.length - 1);
+      }
+    });
+
+    it('a credit note line takes no payment nor exchange rate, and cannot be the only line (SUNAT 2669)', () => {
+      const payload = load('retention-credit-note');
+      const note = payload.items[1];
+      expect(errors({ ...payload, items: [{ ...note, pago: { fecha: '2024-03-15', importe: 10 } }] })).to.deep.equal(["'items[0].pago' is not allowed: a credit note (07) is listed without payment"]);
+      expect(errors({ ...payload, items: [note] })).to.deep.equal(['[SUNAT 2669] a retención needs at least one payment: credit notes alone give a total of 0']);
+      expect(errors({ ...payload, items: [{ ...note, tipoCambio: { factor: 3.7, fecha: '2024-03-15' } }, payload.items[0]] })).to.deep.equal(["'items[0].tipoCambio' is not allowed: a credit note (07) is listed without payment"]);
+      // Any other document still needs its payment.
+      expect(errors({ ...payload, items: [{ documento: payload.items[0].documento }] })).to.have.length(1);
     });
   });
 });

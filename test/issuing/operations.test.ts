@@ -26,6 +26,8 @@ const KINDS = [
   'retention.json',
   'perception.json',
   'perception-combustible.json',
+  'retention-credit-note.json',
+  'perception-credit-note.json',
 ];
 
 describe('issuing percepción, detracciones 1002–1004, the other catalog 51 operations, 04, 20 and 40 (API → simulator)', function () {
