@@ -246,21 +246,26 @@ export function readSale(root: Element): PrintedDocument {
   const currency = text(at(root, 'cbc:DocumentCurrencyCode')) ?? 'PEN';
   const id = text(at(root, 'cbc:ID')) ?? '';
   const issueDate = text(at(root, 'cbc:IssueDate')) ?? '';
-  const issuer = readParty(at(root, 'cac:AccountingSupplierParty', 'cac:Party')) ?? NO_PARTY;
-  const customer = readParty(at(root, 'cac:AccountingCustomerParty', 'cac:Party'));
+  // A liquidación de compra (04) is issued by the buyer: the company is its customer party, the seller its supplier.
+  const purchase = docType === '04';
+  const [issuerParty, otherParty] = purchase
+    ? ['cac:AccountingCustomerParty', 'cac:AccountingSupplierParty']
+    : ['cac:AccountingSupplierParty', 'cac:AccountingCustomerParty'];
+  const issuer = readParty(at(root, issuerParty, 'cac:Party')) ?? NO_PARTY;
+  const customer = readParty(at(root, otherParty, 'cac:Party'));
   const notes = all(root, 'cbc:Note');
   const legend = (code: string) => notes.find((n) => n.getAttribute('languageLocaleID') === code);
   const totals = at(root, `cac:${names.total}`);
   const payable = text(at(totals, 'cbc:PayableAmount')) ?? '0.00';
   const igv = all(at(root, 'cac:TaxTotal'), 'cac:TaxSubtotal').find((s) => text(at(s, 'cac:TaxCategory', 'cac:TaxScheme', 'cbc:ID')) === '1000');
   const hash = digestValue(root);
-  const customerId = at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyIdentification', 'cbc:ID');
+  const customerId = at(root, otherParty, 'cac:Party', 'cac:PartyIdentification', 'cbc:ID');
   return {
     docType,
     ...(TITLES[docType] ?? { title: `DOCUMENTO ${docType}`, heading: `REPRESENTACIÓN IMPRESA DEL DOCUMENTO ELECTRÓNICO ${docType}` }),
     id,
     issuer,
-    counterpart: customer ? { label: docType === '04' ? 'Vendedor' : 'Cliente', party: customer } : null,
+    counterpart: customer ? { label: purchase ? 'Vendedor' : 'Cliente', party: customer } : null,
     facts: facts(root, currency),
     table: { columns: COLUMNS, rows: lineRows(root, names) },
     amounts: amountRows(root, names.total, currency),

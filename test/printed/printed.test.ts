@@ -220,6 +220,14 @@ describe('printed representation (documents/printed): PDF read back with poppler
     expect(prepared.totals!.PayableAmount).to.equal('5199.14');
     const text = (await pdf(xml, { format: 'a4' }, 'liquidacion-renta')).text();
     expect(text).to.match(/Renta retenida\s+S\/ 84\.22/);
+    // Issued by the buyer: the company heads the page and the QR, the seller is the counterpart.
+    const printed = readPrinted(xml, { format: 'a4' });
+    expect(printed.issuer.idNumber).to.equal('20123456786');
+    expect(printed.counterpart).to.deep.include({ label: 'Vendedor' });
+    expect(printed.counterpart!.party.idNumber).to.equal('40123456');
+    expect(text).to.contain('R.U.C. 20123456786').and.contain('Teodoro Mamani Quispe');
+    expect(printed.qr).to.deep.include({ kind: 'content' });
+    expect((printed.qr as { text: string }).text).to.match(/^20123456786\|04\|.*\|1\|40123456\|/);
   });
 
   it('credit note: its title and the document it modifies with the reason', async () => {
