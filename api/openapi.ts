@@ -93,7 +93,7 @@ const documentSchema = obj({
   links: obj({
     xml: str({ format: 'uri-reference' }),
     cdr: nullable(str({ format: 'uri-reference' })),
-    pdf: nullable(str({ format: 'uri-reference', description: 'null for summaries and voids, which have no printed representation' })),
+    pdf: nullable(str({ format: 'uri-reference', description: 'null for what has no printed representation: summaries, voids, retentions (20), perceptions (40)' })),
   }),
 });
 const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };

@@ -50,7 +50,7 @@ export function pdfRouter(deps: AppDeps): Router {
     if (!FORMATS.includes(format)) throw badRequest(`Unknown format ${String(ctx.query.format)}`, { format: [`must be ${FORMATS.join(' or ')}`] });
     const row = await ownDocument(deps, ctx);
     if (!PRINTABLE_TYPES.has(row.doc_type)) {
-      throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries and voids are not printed'] });
+      throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'] });
     }
     const logo = await findLogo(deps.db, row.company_id);
     const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });

@@ -16,8 +16,11 @@ export const TITLES: Record<string, { title: string; heading: string }> = {
   '40': { title: 'COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO', heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO' },
 };
 
-/** The types chasqui prints (a reader exists for them); summaries and voids have no printed representation. */
-export const PRINTABLE_TYPES: ReadonlySet<string> = new Set(['01', '03', '07', '08', '09', '31']);
+/**
+ * The types chasqui prints (a reader exists for them: the liquidación de compra is an Invoice too). Summaries and voids
+ * have no printed representation; retention and perception (20, 40) have no reader yet.
+ */
+export const PRINTABLE_TYPES: ReadonlySet<string> = new Set(['01', '03', '04', '07', '08', '09', '31']);
 
 /** Catalog 06, as printed before the number. */
 const IDENTITY_LABELS: Record<string, string> = {
