@@ -107,6 +107,11 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+/** Where fetched Temporal servers, compiled SUNAT rules and test tools are kept: one folder shared by every clone. */
+function cacheDirOf(env: NodeJS.ProcessEnv): string {
+  return path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui'));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int(env, 'PORT', 3000),
@@ -115,7 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: str(env, 'DATABASE_URL'),
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
-    cacheDir: path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui')),
+    cacheDir: cacheDirOf(env),
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS'),
       namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
@@ -139,9 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
     startSimulator: env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
     simulatorSunatRules: bool(env, 'CHASQUI_SIMULATOR_SUNAT_RULES'),
-    validatorCacheDir: path.resolve(
-      str(env, 'CHASQUI_VALIDATOR_CACHE') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(os.homedir(), '.cache'), 'chasqui', 'validator'),
-    ),
+    validatorCacheDir: path.resolve(str(env, 'CHASQUI_VALIDATOR_CACHE') ?? path.join(cacheDirOf(env), 'validator')),
     procedures: {
       retryInitialSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_INITIAL_SECONDS', 30),
       retryMaxSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_MAX_SECONDS', 3600),
