@@ -194,7 +194,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
 }
 
 /** A document just resolved: counted once, by the one statement that resolved it. */
-export function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at' | 'resolved_at'>): void {
+function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at' | 'resolved_at'>): void {
   documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
   verdictSeconds.observe({ doc_type: row.doc_type, status: row.status }, (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000);
 }
