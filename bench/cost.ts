@@ -33,6 +33,8 @@ const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const BENCH = 'bench (load, receiver, floor SDK)';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+/** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Shape {
   title: string;
@@ -80,7 +82,7 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
   const env = { CHASQUI_RATE_LIMIT_PER_MINUTE: '0', CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tlsCaFile, LOG_LEVEL: LOG_LEVEL };
   if (name === 'start') {
     const started = await chasquiStartEnv();
-    const { child } = await spawnChasquiStart({ ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken });
+    const { child } = await spawnChasquiStart({ ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken }, NODE_ARGS);
     const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
     await db.connect();
     const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
