@@ -1,5 +1,5 @@
-import { X509Certificate } from 'node:crypto';
-import type { Element } from '@xmldom/xmldom';
+import type { Document, Element } from '@xmldom/xmldom';
+import { publicKeyOf } from '../documents/signing/public-keys';
 import { verifyXmlSignature } from '../documents/signing';
 import { childElements, childPath, firstChild, firstDescendant, NS, parseXml, textOf } from './xml';
 import { decodeXml, unzipFiles } from './zip';
@@ -69,7 +69,7 @@ function algorithm(signature: Element, name: string): string | null {
 }
 
 /** Verifies the signature whatever its algorithms; a certificate that is not one (SUNAT beta) makes it uncheckable. */
-function checkCdrSignature(signature: Element, xml: string): CdrSignature {
+function checkCdrSignature(signature: Element, xml: string, doc: Document): CdrSignature {
   const described = {
     signatureMethod: algorithm(signature, 'SignatureMethod'),
     canonicalization: algorithm(signature, 'CanonicalizationMethod'),
@@ -77,11 +77,11 @@ function checkCdrSignature(signature: Element, xml: string): CdrSignature {
   };
   const certificate = textOf(firstDescendant(signature, NS.ds, 'X509Certificate'))?.replace(/\s+/g, '') ?? '';
   try {
-    new X509Certificate(Buffer.from(certificate, 'base64'));
+    publicKeyOf(certificate);
   } catch {
     return { ...described, verified: null, reason: 'no usable certificate in KeyInfo (SUNAT beta signs with a dummy key)' };
   }
-  const verification = verifyXmlSignature(xml);
+  const verification = verifyXmlSignature(xml, doc as unknown as globalThis.Document);
   return { ...described, verified: verification.ok, reason: verification.ok ? null : (verification.reason ?? 'the signature does not verify') };
 }
 
@@ -123,7 +123,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
       }),
       documentLink: textOf(childPath(documentResponse, [NS.cac, 'DocumentReference'], [NS.cbc, 'DocumentDescription'])),
       signed,
-      signature: signed ? checkCdrSignature(signature!, xml) : null,
+      signature: signed ? checkCdrSignature(signature!, xml, doc) : null,
       fileName,
       xml,
     },

@@ -9,7 +9,8 @@
  * with the namespaces in scope) and verify the RSA-SHA256 value with the certificate from KeyInfo. Anything else —
  * another signer's layout, other algorithms, a pretty-printed file — goes to xml-crypto (`verifyXmlSignature`).
  */
-import { createHash, verify, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, verify } from 'node:crypto';
+import { publicKeyOf } from '../documents/signing/public-keys';
 import { scanCanonical } from '../documents/signing/canonical-scan';
 import { C14N, DS_NS, ENVELOPED, RSA_SHA256, SHA256 } from '../documents/signing/signer';
 import { verifyXmlSignature, type SignatureVerification } from '../documents/signing/verify';
@@ -27,19 +28,6 @@ const SIGNED_INFO = new RegExp(
     '<ds:KeyInfo><ds:X509Data><ds:X509Certificate>([A-Za-z0-9+/=]+)</ds:X509Certificate></ds:X509Data></ds:KeyInfo>' +
     '</ds:Signature>$',
 );
-
-/** Issuers sign many documents with one certificate: parse each certificate once (bounded, oldest dropped). */
-const publicKeys = new Map<string, KeyObject>();
-
-function publicKeyOf(certificateBase64: string): KeyObject {
-  let key = publicKeys.get(certificateBase64);
-  if (!key) {
-    key = new X509Certificate(Buffer.from(certificateBase64, 'base64')).publicKey;
-    if (publicKeys.size >= 1000) publicKeys.delete(publicKeys.keys().next().value!);
-    publicKeys.set(certificateBase64, key);
-  }
-  return key;
-}
 
 export type SignatureCheck = SignatureVerification & { present: boolean; path: 'string' | 'xml-crypto' };
 

@@ -3,10 +3,11 @@
  * referenced content and the signature value against the certificate carried in KeyInfo. Like
  * `xmlsec1 --insecure`, it does not judge the certificate itself (issuer, expiry, owner).
  */
-import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { DS_NS } from './signer';
+import { verifiesExclusive } from './exclusive';
+import { publicKeyOf } from './public-keys';
 
 export interface SignatureVerification {
   ok: boolean;
@@ -23,10 +24,11 @@ function firstText(parent: Element, localName: string): string | undefined {
   return node?.textContent ? node.textContent.replace(/\s+/g, '') : undefined;
 }
 
-export function verifyXmlSignature(xml: string): SignatureVerification {
+/** `parsed`: the same document already parsed by the caller (it is read, never changed). */
+export function verifyXmlSignature(xml: string, parsed?: Document): SignatureVerification {
   let doc: Document;
   try {
-    doc = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;
+    doc = parsed ?? (new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document);
   } catch (err) {
     return { ok: false, reason: `not well-formed XML: ${(err as Error).message}` };
   }
@@ -35,8 +37,10 @@ export function verifyXmlSignature(xml: string): SignatureVerification {
   const digest = firstText(signatureNode, 'DigestValue');
   const certificateBase64 = firstText(signatureNode, 'X509Certificate');
   if (!certificateBase64) return { ok: false, reason: 'no X509Certificate in KeyInfo', digest };
+  // SUNAT's and the OSEs' CDRs (exclusive C14N) are decided on this DOM; everything else, and every failure, by xml-crypto.
+  if (verifiesExclusive(doc, signatureNode, certificateBase64)) return { ok: true, digest, certificateBase64 };
   try {
-    const { publicKey } = new X509Certificate(Buffer.from(certificateBase64, 'base64'));
+    const publicKey = publicKeyOf(certificateBase64);
     const signed = new SignedXml({ publicCert: publicKey });
     signed.loadSignature(signatureNode as unknown as Node);
     if (signed.checkSignature(xml)) {
