@@ -135,59 +135,77 @@ export function createDocumentActivities(deps: ActivityDeps) {
     return { kind, status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
   }
 
+  function planOf(doc: DocumentRow, company: CompanyRow): DocumentPlan {
+    const r = route(doc, company);
+    return {
+      ruc: doc.ruc,
+      docType: doc.doc_type,
+      status: doc.status,
+      asynchronous: SUMMARY_TYPES.has(doc.doc_type) || GRE_TYPES.has(doc.doc_type),
+      queryable: 'endpoints' in r ? queryable(doc, r.endpoints) : false,
+      ticket: doc.ticket,
+      oneTask: true,
+    };
+  }
+
+  /** The send of a row `beginSend` has just marked (and returned as it was before). */
+  async function sendMarked(before: DocumentRow, expected?: DocStatus, knownCompany?: CompanyRow): Promise<StepOutcome> {
+    if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+    if (expected && before.status !== expected) return recorded(before);
+    const company = knownCompany ?? (await findCompanyById(deps.db, before.company_id));
+    if (!company) throw new Error(`company of document ${before.id} does not exist`);
+    const r = route(before, company);
+    if (!('endpoints' in r)) return record(before, r, 'send');
+    // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
+    if (before.destination === 'own_ose' && company.ose_url) {
+      const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
+      if (!target.ok) return record(before, connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
+    }
+    // An earlier attempt died after sending and before recording: ask before sending twice.
+    if (before.send_started_at && queryable(before, r.endpoints)) {
+      const known = await queryCdr(before, r);
+      if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, whoseCdr(before, known, true), 'query');
+    }
+    const file = { filename: before.filename, xml: before.xml };
+    const result = await heartbeating(() =>
+      GRE_TYPES.has(before.doc_type)
+        ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
+        : SUMMARY_TYPES.has(before.doc_type)
+          ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, callOptions)
+          : sendBill(billServiceOf(before, r.endpoints), r.creds, file, callOptions),
+    );
+    // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
+    if (result.alreadyReported) {
+      const mayHaveReached = earlierAttemptMayHaveReached(before);
+      if (queryable(before, r.endpoints)) {
+        const known = await queryCdr(before, r);
+        if (known.status !== 'unknown') return record(before, whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
+      }
+      if (!mayHaveReached) return record(before, numberTaken(result.code ?? '1033', result.httpStatus), 'send');
+    }
+    return record(before, result, 'send');
+  }
+
   const activities: DocumentActivities = {
-    async loadDocumentPlan(externalId) {
-      const { doc, company } = await load(externalId);
-      const r = route(doc, company);
-      const plan: DocumentPlan = {
-        ruc: doc.ruc,
-        docType: doc.doc_type,
-        status: doc.status,
-        asynchronous: SUMMARY_TYPES.has(doc.doc_type) || GRE_TYPES.has(doc.doc_type),
-        queryable: 'endpoints' in r ? queryable(doc, r.endpoints) : false,
-        ticket: doc.ticket,
-        oneTask: true,
-      };
-      return plan;
+    async loadDocumentPlan(externalId, options) {
+      if (!options?.sendQueued) {
+        const { doc, company } = await load(externalId);
+        return planOf(doc, company);
+      }
+      // The row is read as the send marks it (a document that is not queued is left unmarked): one round trip.
+      const before = await beginSend(deps.db, externalId, 'queued');
+      if (!before) throw new Error(`document ${externalId} does not exist`);
+      const company = await findCompanyById(deps.db, before.company_id);
+      if (!company) throw new Error(`company of document ${externalId} does not exist`);
+      const plan = planOf(before, company);
+      if (before.resolved || before.status !== 'queued') return plan;
+      return { ...plan, firstSend: await sendMarked(before, 'queued', company) };
     },
 
     async sendDocument(externalId, expected) {
       const before = await beginSend(deps.db, externalId, expected);
       if (!before) throw new Error(`document ${externalId} does not exist`);
-      if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
-      if (expected && before.status !== expected) return recorded(before);
-      const company = await findCompanyById(deps.db, before.company_id);
-      if (!company) throw new Error(`company of document ${externalId} does not exist`);
-      const r = route(before, company);
-      if (!('endpoints' in r)) return record(before, r, 'send');
-      // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
-      if (before.destination === 'own_ose' && company.ose_url) {
-        const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
-        if (!target.ok) return record(before, connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
-      }
-      // An earlier attempt died after sending and before recording: ask before sending twice.
-      if (before.send_started_at && queryable(before, r.endpoints)) {
-        const known = await queryCdr(before, r);
-        if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, whoseCdr(before, known, true), 'query');
-      }
-      const file = { filename: before.filename, xml: before.xml };
-      const result = await heartbeating(() =>
-        GRE_TYPES.has(before.doc_type)
-          ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
-          : SUMMARY_TYPES.has(before.doc_type)
-            ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, callOptions)
-            : sendBill(billServiceOf(before, r.endpoints), r.creds, file, callOptions),
-      );
-      // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
-      if (result.alreadyReported) {
-        const mayHaveReached = earlierAttemptMayHaveReached(before);
-        if (queryable(before, r.endpoints)) {
-          const known = await queryCdr(before, r);
-          if (known.status !== 'unknown') return record(before, whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
-        }
-        if (!mayHaveReached) return record(before, numberTaken(result.code ?? '1033', result.httpStatus), 'send');
-      }
-      return record(before, result, 'send');
+      return sendMarked(before, expected);
     },
 
     async checkTicket(externalId) {

@@ -14,11 +14,16 @@ export function startable(doc: StartableDocument): StartableDocument {
  * Starting is idempotent: a running workflow is reused, a completed one is not started again, and one that failed or was terminated by an operator can be started anew.
  * The search attributes operators filter on and the UI's summary (`20123456786-01-F001-10`) and details (company,
  * external id) are set here, at start: no workflow task is spent upserting them.
+ * `eager`: the client shares a NativeConnection with a worker of this process (see runtime/services.ts). Returns whether
+ * Temporal handed the first workflow task to that worker in its answer.
  */
-export async function startDocumentWorkflow(client: Client, taskQueue: string, doc: StartableDocument): Promise<void> {
+export async function startDocumentWorkflow(client: Client, taskQueue: string, doc: StartableDocument, options: { eager?: boolean } = {}): Promise<boolean> {
   try {
-    await client.workflow.start(documentWorkflow, {
+    const handle = await client.workflow.start(documentWorkflow, {
       taskQueue,
+      // A worker in this very process (`chasqui start`) takes the first workflow task from the start's answer: no trip
+      // through Temporal's matching service and no poll. The client must share the worker's NativeConnection.
+      requestEagerStart: options.eager,
       workflowId: documentWorkflowId(doc.id),
       args: [{ externalId: doc.id }],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -37,8 +42,10 @@ export async function startDocumentWorkflow(client: Client, taskQueue: string, d
         `external_id \`${doc.id}\` — \`chasqui support find ${doc.id}\``,
       ].join('\n\n'),
     });
+    return handle.eagerlyStarted;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return false;
   }
 }
 

@@ -31,6 +31,12 @@ export interface DocumentPlan {
    * workers: their histories replay the older command sequence.
    */
   oneTask?: true;
+  /**
+   * The outcome of the first send, when the plan was asked to send a queued document at once (`sendQueued`): plan and
+   * first send are then one local activity. Absent in plans recorded by older workers (they sent in a second local
+   * activity) and when the document was not queued.
+   */
+  firstSend?: StepOutcome;
 }
 
 /**
@@ -68,7 +74,8 @@ export interface DocumentWorkflowState {
 
 /** Implemented by activities/documents.ts; each records its outcome in the database before returning it. */
 export interface DocumentActivities {
-  loadDocumentPlan(externalId: string): Promise<DocumentPlan>;
+  /** With `sendQueued`, a queued document is also sent, and the plan carries that step's outcome (`firstSend`). */
+  loadDocumentPlan(externalId: string, options?: { sendQueued?: boolean }): Promise<DocumentPlan>;
   /**
    * `expected`: the status the workflow last saw. When the row has moved on from it, an earlier run of this same step
    * already sent and recorded (a local activity run again after a lost workflow task): that outcome is returned and

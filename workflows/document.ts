@@ -47,18 +47,15 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
   retry: INFRASTRUCTURE_RETRY,
 });
 
-/** The plan is one database read: as a local activity it costs no workflow task or activity task of its own. */
-const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '1 minute', retry: INFRASTRUCTURE_RETRY });
-
 /**
- * The first send of a queued document runs as a local activity too, in the workflow task that started the workflow:
- * an accepted invoice then costs one workflow task in all. Its SOAP call is bounded by the connector's own timeouts
+ * Plan and first send run as one local activity, in the workflow task that started the workflow: an accepted invoice
+ * costs one workflow task and one local activity in all. Its SOAP call is bounded by the connector's own timeouts
  * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs. A worker lost
  * mid-send loses the workflow task instead of the activity: the next run finds `send_started_at` set and queries
  * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
  * activities with heartbeats: they wait on the authority for longer and less often.
  */
-const localSend = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3 minutes', retry: INFRASTRUCTURE_RETRY });
+const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3 minutes', retry: INFRASTRUCTURE_RETRY });
 
 /**
  * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
@@ -67,11 +64,12 @@ const localSend = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout
  */
 export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
-  const plan = await local.loadDocumentPlan(externalId);
+  const plan = await local.loadDocumentPlan(externalId, { sendQueued: true });
   // Versioning by recorded data rather than `patched()`: the SDK upserts TemporalChangeVersion for every patch, one
-  // more visibility write per document. Plans recorded before this shape lack the flag, so their histories replay the
-  // older commands (test/workflows/replay.test.ts).
+  // more visibility write per document. Plans recorded before each shape lack its field (`oneTask`: one workflow task;
+  // `firstSend`: the plan sent too), so their histories replay the older commands (test/workflows/replay.test.ts).
   const oneTask = plan.oneTask === true;
+  let planned = plan.firstSend;
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -119,10 +117,13 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   let firstSend = oneTask && step === 'send' && plan.status === 'queued';
   for (;;) {
     resendRequested = recheckRequested = false;
-    const outcome = firstSend
-      ? await localSend.sendDocument(externalId, 'queued')
+    const outcome = planned
+      ? planned
+      : firstSend
+      ? await local.sendDocument(externalId, 'queued')
       : step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
     firstSend = false;
+    planned = undefined;
     publish(outcome);
     // Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved`. `webhook: false`: the company has none,
     // and the step that resolved the document already stored the event as handled.

@@ -32,7 +32,7 @@ export class WorkflowStarts {
   private idleWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly deps: { db: Db; temporal: Client; taskQueue: string },
+    private readonly deps: { db: Db; temporal: Client; taskQueue: string; eager?: boolean },
     options: Partial<WorkflowStartsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
@@ -77,7 +77,7 @@ export class WorkflowStarts {
   private async start(doc: StartableDocument): Promise<void> {
     try {
       await this.deps.temporal.withDeadline(Date.now() + this.options.startDeadlineMs, () =>
-        startDocumentWorkflow(this.deps.temporal, this.deps.taskQueue, doc),
+        startDocumentWorkflow(this.deps.temporal, this.deps.taskQueue, doc, { eager: this.deps.eager }),
       );
       this.confirmed.push(doc.id);
       this.marking ??= this.markConfirmed();

@@ -6,7 +6,7 @@ import { logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
-import { connectTemporal, openDatabase, startApi, startWorker } from '../../runtime/services';
+import { connectTemporal, eagerStarter, openDatabase, startApi, startWorker } from '../../runtime/services';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
@@ -73,7 +73,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['temporal client', () => temporal.connection.close()]);
     const worker = await startWorker(config, temporalAddress, db, secrets);
     stops.push(['worker', worker.stop]);
-    const api = await startApi(config, db, temporal, secrets, config.port, config.host);
+    const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));
     stops.push(['api', api.stop]);
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {

@@ -103,13 +103,12 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect((await events(doc.id))[0].webhook_started_at).to.be.an.instanceOf(Date);
     const delivery = await stack.temporal.workflow.getHandle(`webhook-cpe-${doc.id}`).describe().catch((err: Error) => err);
     expect(delivery).to.have.property('name', 'WorkflowNotFoundError');
-    // One workflow task: plan and send as local activities, DocStatus upserted, done (docs/architecture.md).
+    // One workflow task: plan and send as one local activity, DocStatus upserted, done (docs/architecture.md).
     expect(eventTypes(await handle.fetchHistory())).to.deep.equal([
       'WORKFLOW_EXECUTION_STARTED',
       'WORKFLOW_TASK_SCHEDULED',
       'WORKFLOW_TASK_STARTED',
       'WORKFLOW_TASK_COMPLETED',
-      'MARKER_RECORDED',
       'MARKER_RECORDED',
       'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
       'WORKFLOW_EXECUTION_COMPLETED',

@@ -5,6 +5,10 @@ import { insertCompany, type CompanyRow } from '../../db/companies';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
+import { startDocumentWorkflow } from '../../workflows/document-client';
+import { eagerStarter } from '../../runtime/services';
+import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { testConfig } from '../support/services';
 import { commitSignedDocument, fixture } from '../support/documents';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -72,5 +76,50 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     await closing.idle();
     expect(await started(before.id)).to.be.an.instanceOf(Date);
     expect(await started(after.id)).to.equal(null);
+  });
+});
+
+/**
+ * `chasqui start` (and the test stack) start documents through the worker's own connection with eager start: Temporal
+ * answers the start with the first workflow task, which the worker of the same process runs (plan and first send).
+ */
+describe('eager workflow start (API and worker in one process)', function () {
+  this.timeout(60_000);
+  let stack: TestStack;
+  let sim: SimulatorHandle;
+  let company: CompanyRow;
+  const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+
+  before(async function () {
+    this.timeout(120_000);
+    sim = await startSimulator({ port: 0 });
+    stack = await startTestStack({ config: { authority: { ...testConfig().authority, authorityUrl: sim.url } } });
+    const { account } = await createAccount(stack.db, { name: 'eager-starts', quotaUnits: 0 });
+    await stack.db('companies').where({ ruc: RUC }).delete();
+    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Arranques S.A.C.', plan_type: '01', environment: '01' })).company;
+  });
+  after(async () => {
+    await stack?.stop();
+    await sim?.close();
+  });
+
+  it('hands the first workflow task to the local worker, and the document resolves in that one task', async () => {
+    const payload = fixture('invoice-basic.json');
+    payload.correlativo = '501';
+    payload.emisor.ruc = RUC;
+    const doc = await commitSignedDocument(stack.db, company, payload, signer);
+    const client = eagerStarter(stack.config, stack.worker!);
+    const eager = await startDocumentWorkflow(client, stack.config.temporal.taskQueue, doc, { eager: true });
+    const handle = stack.temporal.workflow.getHandle(documentWorkflowId(doc.id));
+    expect(eager).to.equal(true);
+    expect(await handle.result()).to.equal('accepted');
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.workflowTaskStartedEventAttributes).length).to.equal(1);
+    // One local activity (plan and send together), no regular activity.
+    expect(events.filter((e) => e.markerRecordedEventAttributes).length).to.equal(1);
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes).length).to.equal(0);
+    // Not eager without the worker's connection: the API's own client must not ask for it.
+    const other = await commitSignedDocument(stack.db, company, { ...payload, correlativo: '502' }, signer);
+    expect(await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, other)).to.equal(false);
   });
 });

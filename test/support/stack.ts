@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { startApi, startWorker, type ApiHandle, type WorkerHandle } from '../../runtime/services';
+import { eagerStarter, startApi, startWorker, type ApiHandle, type WorkerHandle } from '../../runtime/services';
 import { secretBoxFrom, type Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
@@ -36,7 +36,8 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
   if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
-  const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1');
+  // As in `chasqui start`: documents are started eagerly on the stack's own worker when there is one.
+  const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1', worker ? eagerStarter(config, worker) : undefined);
   return {
     url: api.url,
     config,

@@ -45,7 +45,11 @@ describe('document workflow (time-skipping)', function () {
       return next;
     };
     const activities: DocumentActivities = {
-      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, ...plan }),
+      // As the real activity: asked to, it sends a queued document itself and returns that outcome with the plan.
+      loadDocumentPlan: async (_id, options) => {
+        const planned: DocumentPlan = { ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, ...plan };
+        return options?.sendQueued && planned.status === 'queued' ? { ...planned, firstSend: await take('send', scripts.send)() } : planned;
+      },
       sendDocument: take('send', scripts.send),
       checkTicket: take('ticket', scripts.ticket),
       queryDocumentState: take('query', scripts.query),
@@ -173,7 +177,12 @@ describe('document workflow (time-skipping)', function () {
       taskQueue,
       workflowBundle: bundle,
       activities: {
-        loadDocumentPlan: async () => ({ ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true }),
+        loadDocumentPlan: async (_id: string, options?: { sendQueued?: boolean }) => {
+          expect(options).to.deep.equal({ sendQueued: true });
+          sends.push('plan');
+          const firstSend: StepOutcome = { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
+          return { ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, firstSend };
+        },
         sendDocument: async (_id: string, expected?: string) => {
           sends.push(expected);
           return { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
@@ -205,7 +214,7 @@ describe('document workflow (time-skipping)', function () {
     return { events, opened, attempts, sends };
   }
 
-  it('without a webhook: one workflow task, the send as a local activity, no delivery at all', async () => {
+  it('without a webhook: one workflow task, plan and send as one local activity, no delivery at all', async () => {
     const { events, opened, sends } = await accepted({ webhook: false }, false);
     // In production the starter already set Ruc/DocType/DocStatus; this test server's start did not, hence the extra
     // upsert of the plan's attributes (the first one here).
@@ -214,21 +223,20 @@ describe('document workflow (time-skipping)', function () {
       'WORKFLOW_TASK_SCHEDULED',
       'WORKFLOW_TASK_STARTED',
       'WORKFLOW_TASK_COMPLETED',
-      'MARKER_RECORDED', // loadDocumentPlan
+      'MARKER_RECORDED', // loadDocumentPlan, which sent the queued document too
       'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // Ruc, DocType, DocStatus (set at start in production)
-      'MARKER_RECORDED', // sendDocument
       'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES', // DocStatus=accepted
       'WORKFLOW_EXECUTION_COMPLETED',
     ]);
-    // The local send is told what the workflow saw, so a rerun after a lost workflow task never sends twice.
-    expect(sends).to.deep.equal(['queued']);
+    // The send happened inside the plan (which marks only a queued row), and no second send followed it.
+    expect(sends).to.deep.equal(['plan']);
     expect(opened).to.deep.equal([]);
   });
 
   it('with a webhook answering 2xx: the first attempt in the same workflow task, no delivery workflow', async () => {
     const { events, attempts } = await accepted({}, true);
     expect(events.filter((e) => e === 'WORKFLOW_TASK_COMPLETED')).to.have.length(1);
-    expect(events.filter((e) => e === 'MARKER_RECORDED')).to.have.length(4); // plan, send, open, attempt 1
+    expect(events.filter((e) => e === 'MARKER_RECORDED')).to.have.length(3); // plan with send, open, attempt 1
     expect(events).to.not.include('START_CHILD_WORKFLOW_EXECUTION_INITIATED');
     expect(attempts.map((a) => a.number)).to.deep.equal([1]);
   });
