@@ -8,7 +8,7 @@ import type { ActivityDeps } from './deps';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { webhookAttempts } from '../core/metrics';
-import { findCompanyById } from '../db/companies';
+import { findCompanyById, type CompanyRow } from '../db/companies';
 import { findDocument, toApiDocument, type DocumentRow } from '../db/documents';
 import {
   cancelDelivery,
@@ -117,15 +117,43 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     error: row.last_error,
   });
 
+  /** Makes attempt `number` of a pending delivery with the company and document as they are now, and records it. */
+  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | undefined, doc: DocumentRow): Promise<AttemptOutcome> {
+    if (!company?.webhook_url || !company.webhook_secret_sealed) {
+      return outcomeOf(await cancelDelivery(db, delivery.id, 'the webhook was disabled before this attempt'));
+    }
+    const startedAt = new Date();
+    const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, doc);
+    const delivered = result.error === null;
+    webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
+    const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
+    const row = await recordAttempt(
+      db,
+      delivery.id,
+      { number, url: result.url, started_at: startedAt, http_status: result.httpStatus, latency_ms: result.latencyMs, error: result.error, delivered },
+      { status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null },
+    );
+    logger.info(
+      { deliveryId: delivery.id, externalId: doc.id, ruc: doc.ruc, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
+      'webhook attempt recorded',
+    );
+    return outcomeOf(row, result.httpStatus);
+  }
+
   return {
-    async openWebhookDelivery(externalId) {
+    async openWebhookDelivery(externalId, options) {
       const doc = await findDocument(db, externalId);
       if (!doc) throw new Error(`document ${externalId} does not exist`);
       await markResolutionNotified(db, doc.id, WEBHOOK_EVENT);
       const company = await findCompanyById(db, doc.company_id);
       if (!company?.webhook_url) return null;
       const delivery = await openOriginalDelivery(db, doc, WEBHOOK_EVENT);
-      return { deliveryId: delivery.id, status: delivery.status, attempts: delivery.attempts };
+      const opened = { deliveryId: delivery.id, status: delivery.status, attempts: delivery.attempts };
+      if (!options?.attemptFirst) return opened;
+      // The first attempt with the rows just read. A rerun (its workflow task lost after the attempt) finds it made and
+      // returns the delivery as it stands: the delivery workflow carries on after it, never sooner than its wait.
+      const fresh = delivery.status === 'pending' && delivery.attempts === 0;
+      return { ...opened, first: fresh ? await attempt(delivery, 1, company, doc) : outcomeOf(delivery) };
     },
 
     async attemptWebhookDelivery(deliveryId, number) {
@@ -134,27 +162,9 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const recorded = await findAttempt(db, deliveryId, number);
       if (delivery.status !== 'pending' || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
       const company = await findCompanyById(db, delivery.company_id);
-      if (!company?.webhook_url || !company.webhook_secret_sealed) {
-        return outcomeOf(await cancelDelivery(db, deliveryId, 'the webhook was disabled before this attempt'));
-      }
       const doc = await findDocument(db, delivery.document_id);
       if (!doc) throw new Error(`document ${delivery.document_id} of delivery ${deliveryId} does not exist`);
-      const startedAt = new Date();
-      const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, doc);
-      const delivered = result.error === null;
-      webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
-      const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
-      const row = await recordAttempt(
-        db,
-        deliveryId,
-        { number, url: result.url, started_at: startedAt, http_status: result.httpStatus, latency_ms: result.latencyMs, error: result.error, delivered },
-        { status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null },
-      );
-      logger.info(
-        { deliveryId, externalId: doc.id, ruc: doc.ruc, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
-        'webhook attempt recorded',
-      );
-      return outcomeOf(row, result.httpStatus);
+      return attempt(delivery, number, company, doc);
     },
   };
 }

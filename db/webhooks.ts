@@ -84,8 +84,8 @@ export function findAttempt(db: Db, deliveryId: string, number: number): Promise
 }
 
 /**
- * Records attempt `attempt.number` and moves the delivery on, in one transaction. A second record of the same attempt
- * (a retried activity) changes nothing. `nextAttemptAt` is null when no attempt follows.
+ * Records attempt `attempt.number` and moves the delivery on, in one statement (one round trip, one commit). A second
+ * record of the same attempt (a retried activity) changes nothing. `nextAttemptAt` is null when no attempt follows.
  */
 export async function recordAttempt(
   db: Db,
@@ -93,26 +93,27 @@ export async function recordAttempt(
   attempt: NewAttempt,
   next: { status: DeliveryStatus; nextAttemptAt: Date | null },
 ): Promise<DeliveryRow> {
-  return db.transaction(async (trx) => {
-    const inserted = await trx('webhook_attempts')
-      .insert({ delivery_id: deliveryId, ...attempt })
-      .onConflict(['delivery_id', 'number'])
-      .ignore()
-      .returning('id');
-    if (inserted.length) {
-      await trx('webhook_deliveries')
-        .where({ id: deliveryId })
-        .update({
-          status: next.status,
-          attempts: attempt.number,
-          next_attempt_at: next.nextAttemptAt,
-          last_error: attempt.error,
-          updated_at: trx.fn.now(),
-          completed_at: next.status === 'pending' ? null : trx.fn.now(),
-        });
-    }
-    return (await trx('webhook_deliveries').where({ id: deliveryId }).first()) as DeliveryRow;
-  });
+  const inserted = db('webhook_attempts').insert({ delivery_id: deliveryId, ...attempt }).onConflict(['delivery_id', 'number']).ignore().returning('id');
+  const moved = db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .whereExists(db.select(db.raw('1')).from('inserted'))
+    .update({
+      status: next.status,
+      attempts: attempt.number,
+      next_attempt_at: next.nextAttemptAt,
+      last_error: attempt.error,
+      updated_at: db.fn.now(),
+      completed_at: next.status === 'pending' ? null : db.fn.now(),
+    })
+    .returning('*');
+  // The statement's own snapshot does not see its update: the row comes from the update, or unchanged when none ran.
+  const rows = await db
+    .with('inserted', inserted)
+    .with('moved', moved)
+    .select('*')
+    .from('moved')
+    .unionAll((q) => q.select('*').from('webhook_deliveries').where({ id: deliveryId }).whereNotExists((e) => e.select(db.raw('1')).from('moved')));
+  return rows[0] as DeliveryRow;
 }
 
 /** Ends a pending delivery without another attempt (the webhook was disabled). */

@@ -42,15 +42,16 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 /**
- * The document workflow's own delivery of its resolution: opening the delivery and its first attempt run as local
- * activities in the workflow task that resolved the document, so a receiver answering 2xx costs no workflow of its
+ * The document workflow's own delivery of its resolution: opening the delivery and its first attempt run as one local
+ * activity in the workflow task that resolved the document, so a receiver answering 2xx costs no workflow of its
  * own. A failed first attempt hands the rest (waits of 30 s to 30 min, attempts 2 to 5) to the delivery workflow,
  * which finds attempt 1 recorded and carries on after it.
  */
 export async function deliverResolution(externalId: string): Promise<void> {
-  const opened = await local.openWebhookDelivery(externalId);
+  const opened = await local.openWebhookDelivery(externalId, { attemptFirst: true });
   if (!opened || opened.status !== 'pending') return;
-  const { status } = await local.attemptWebhookDelivery(opened.deliveryId, opened.attempts + 1);
+  // Openings recorded by older workers made no attempt: theirs is a local activity of its own (replayed as recorded).
+  const { status } = opened.first ?? (await local.attemptWebhookDelivery(opened.deliveryId, opened.attempts + 1));
   if (status === 'pending') await startWebhookDelivery(externalId, opened.deliveryId);
 }
 

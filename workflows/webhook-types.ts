@@ -36,6 +36,11 @@ export interface OpenedDelivery {
   status: DeliveryStatus;
   /** Attempts already made (a restarted workflow resumes after them). */
   attempts: number;
+  /**
+   * Attempt 1, when the opening was asked to make it (`attemptFirst`) and the delivery was new: opening and first
+   * attempt are then one local activity. Absent in openings recorded by older workers.
+   */
+  first?: AttemptOutcome;
 }
 
 export interface AttemptOutcome {
@@ -48,7 +53,7 @@ export interface AttemptOutcome {
 /** Implemented by activities/webhooks.ts. */
 export interface WebhookActivities {
   /** The document's original delivery, created on first call; null when the company has no webhook configured. */
-  openWebhookDelivery(externalId: string): Promise<OpenedDelivery | null>;
+  openWebhookDelivery(externalId: string, options?: { attemptFirst?: boolean }): Promise<OpenedDelivery | null>;
   /** Makes attempt `number` with the company's current URL and secret and records it (once, even if run twice). */
   attemptWebhookDelivery(deliveryId: string, number: number): Promise<AttemptOutcome>;
 }

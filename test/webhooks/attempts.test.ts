@@ -44,6 +44,24 @@ describe('webhook attempts (activities against real receivers)', function () {
     return { company, secret, doc, deliveryId: opened.deliveryId };
   }
 
+  it('opens a delivery and makes attempt 1 in one call when asked (the document workflow), once even when run again', async () => {
+    const r = await receiver();
+    const { company } = await companyWithWebhook(db, secrets, r.url);
+    const doc = await resolvedDocument(db, company);
+    const opened = await activities().openWebhookDelivery(doc.id, { attemptFirst: true });
+    expect(opened).to.deep.include({ status: 'pending', attempts: 0 });
+    expect(opened!.first).to.deep.equal({ status: 'delivered', attempts: 1, httpStatus: 200, error: null });
+    expect(r.requests).to.have.length(1);
+    expect(r.requests[0].headers).to.include({ 'x-entrega': opened!.deliveryId });
+    // A rerun (its workflow task lost after the attempt) gets the delivery as it stands and POSTs nothing more.
+    const again = await activities().openWebhookDelivery(doc.id, { attemptFirst: true });
+    expect(again).to.deep.include({ deliveryId: opened!.deliveryId, status: 'delivered', attempts: 1 });
+    expect(again!.first).to.include({ status: 'delivered', attempts: 1 });
+    expect(r.requests).to.have.length(1);
+    const stored = await db('webhook_attempts').where({ delivery_id: opened!.deliveryId });
+    expect(stored).to.have.length(1);
+  });
+
   it('POSTs the signed notice: headers, X-Firma verifiable by the example receiver, document equal to the API one', async () => {
     const r = await receiver();
     const { secret, doc, deliveryId } = await delivery(r.url);
