@@ -8,7 +8,8 @@
  * same Temporal server: BENCH_DOCUMENTS workflows of one local activity from a worker in this process.
  * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
  * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
- * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process.
+ * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process; in the
+ * production shape also the issuing phase alone (worker stopped): issued/s, p50/p99 and CPU ms per document.
  * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL (warn) is chasqui's LOG_LEVEL.
  */
 import os from 'node:os';
@@ -47,6 +48,8 @@ interface Shape {
   processes(): { kind: string; info: ProcessInfo }[];
   /** A client of the shape's Temporal server (made once). */
   temporal(): Promise<Client>;
+  /** Stops the worker (ordered shutdown) and returns how to start it again; only where it is a process of its own. */
+  pauseWorker?(): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -126,6 +129,10 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
         .map((info) => ({ info, kind: roles.get(info.pid) ?? (info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name) }));
     },
     temporal: () => shape.temporalClient(),
+    pauseWorker: async () => {
+      await Promise.all(shape.alive('worker').map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))));
+      return async () => void (await shape.startWorker());
+    },
     stop: async () => {
       await db.end();
       await shape.stop();
@@ -164,7 +171,7 @@ interface BenchCompany {
   beforeWebhook: number;
 }
 
-async function issueAndResolve(shape: Shape, company: BenchCompany, count: number, receiver: Receiver | null): Promise<{ latencies: number[]; issuedSeconds: number }> {
+async function issueAndResolve(shape: Shape, company: BenchCompany, count: number, receiver: Receiver | null, wait = true): Promise<{ latencies: number[]; issuedSeconds: number }> {
   const latencies: number[] = [];
   let left = count;
   const started = performance.now();
@@ -180,6 +187,11 @@ async function issueAndResolve(shape: Shape, company: BenchCompany, count: numbe
     }),
   );
   const issuedSeconds = (performance.now() - started) / 1000;
+  if (wait) await untilResolved(shape, company, receiver);
+  return { latencies, issuedSeconds };
+}
+
+async function untilResolved(shape: Shape, company: BenchCompany, receiver: Receiver | null): Promise<void> {
   const expected = company.next - 1;
   const deadline = Date.now() + 900_000;
   for (;;) {
@@ -189,7 +201,32 @@ async function issueAndResolve(shape: Shape, company: BenchCompany, count: numbe
     if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
     await sleep(1000);
   }
-  return { latencies, issuedSeconds };
+}
+
+/**
+ * The issuing phase alone (issue 13: API + PostgreSQL + workflow start): the worker is stopped, BENCH_DOCUMENTS
+ * invoices are issued, and the CPU of every other process during the POSTs is divided among them; then the worker
+ * comes back and delivers them (not measured).
+ */
+async function issuingAlone(shape: Shape, company: BenchCompany): Promise<string[]> {
+  if (!shape.pauseWorker) return [];
+  await quiesce(shape);
+  const resume = await shape.pauseWorker();
+  await sleep(1500);
+  const cpu0 = cpuNow(shape);
+  const { latencies, issuedSeconds } = await issueAndResolve(shape, company, DOCUMENTS, null, false);
+  const spent = delta(cpu0, cpuNow(shape));
+  spent.delete(BENCH);
+  spent.delete('worker');
+  await resume();
+  await untilResolved(shape, company, null);
+  latencies.sort((x, y) => x - y);
+  const perDoc = [...spent].map(([k, s]) => [k, (1000 * s) / DOCUMENTS] as const).filter(([, ms]) => ms >= 0.05).sort((a, b) => b[1] - a[1]);
+  const total = perDoc.reduce((sum, [, ms]) => sum + ms, 0);
+  return [
+    `  issuing alone (worker stopped, ${DOCUMENTS} invoices at concurrency ${CONCURRENCY}): ${(DOCUMENTS / issuedSeconds).toFixed(1)} issued/s, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms,`,
+    `    ${total.toFixed(1)} CPU ms per document (${perDoc.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ')})`,
+  ];
 }
 
 /**
@@ -342,7 +379,7 @@ async function main(): Promise<void> {
       const rss = new Map<string, number>();
       for (const { kind, info } of shape.processes()) rss.set(kind, Math.max(rss.get(kind) ?? 0, info.peakRssMb));
       rss.set(BENCH, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
-      const lines = report(shape, results, floorResult, rss, idle);
+      const lines = [...report(shape, results, floorResult, rss, idle), ...(await issuingAlone(shape, company))];
       console.error(lines.join('\n'));
       out.push(...lines);
     } finally {
