@@ -14,6 +14,7 @@ import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/da
 import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
+import { workflowBundle } from './workflow-bundle';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -170,7 +171,7 @@ export async function startWorker(config: Config, address: string, db: Db, secre
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      workflowsPath: require.resolve('../workflows'),
+      workflowBundle: await workflowBundle(),
       activities: createActivities({ config, db, secrets, temporal }),
     });
   } catch (err) {
