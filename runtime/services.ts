@@ -5,7 +5,6 @@ import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
-import { createApp } from '../api/app';
 import { reasonOf } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
@@ -199,6 +198,8 @@ export interface ApiHandle {
 
 export async function startApi(config: Config, db: Db, temporal: Client, secrets: SecretBox, port: number, host: string): Promise<ApiHandle> {
   const workflowStarts = new WorkflowStarts({ db, temporal, taskQueue: config.temporal.taskQueue });
+  // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
+  const { createApp } = require('../api/app') as typeof import('../api/app');
   const app = createApp({ config, db, temporal, secrets, workflowStarts });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
