@@ -120,6 +120,8 @@ async function main(): Promise<void> {
     }
 
     clearInterval(watcher);
+    // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
+    const evictions = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(workerMetrics)).text());
     const seconds = (performance.now() - started) / 1000;
     const first = series[1] ?? series[0];
     const end = series[series.length - 1];
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
       'V8 heap in use (MB) of api and worker; CPU of the worker per document of the step:',
       ...rows,
       `peak RSS (MB, VmHWM): ${ROLES.map((r) => `${r} ${memoryOf(pids[r]).peak.toFixed(0)}`).join(', ')}`,
+      `workflows evicted from the worker's full cache: ${evictions ? evictions[1] : 'not reported'}`,
       `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${ROLES.map((r) => `${r} ${(end.rss[r] - first.rss[r]).toFixed(0)}`).join(', ')}`,
     ];
     console.log(out.join('\n'));
