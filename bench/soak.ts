@@ -133,7 +133,7 @@ async function main(): Promise<void> {
       'V8 heap in use (MB) of api and worker; CPU of the worker per document of the step:',
       ...rows,
       `peak RSS (MB, VmHWM): ${ROLES.map((r) => `${r} ${memoryOf(pids[r]).peak.toFixed(0)}`).join(', ')}`,
-      `workflows evicted from the worker's full cache: ${evictions ? evictions[1] : 'not reported'}`,
+      `workflows evicted from the worker's full cache: ${evictions ? evictions[1] : 'none (the series appears with the first one)'}`,
       `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${ROLES.map((r) => `${r} ${(end.rss[r] - first.rss[r]).toFixed(0)}`).join(', ')}`,
     ];
     console.log(out.join('\n'));
