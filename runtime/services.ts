@@ -5,7 +5,6 @@ import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
-import { createApp } from '../api/app';
 import { reasonOf } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
@@ -14,6 +13,7 @@ import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/da
 import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
+import { workflowBundle } from './workflow-bundle';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -172,7 +172,7 @@ export async function startWorker(config: Config, address: string, db: Db, secre
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      workflowsPath: require.resolve('../workflows'),
+      workflowBundle: await workflowBundle(),
       activities: createActivities({ config, db, secrets, temporal }),
     });
   } catch (err) {
@@ -211,6 +211,8 @@ export function eagerStarter(config: Config, worker: WorkerHandle): Client {
 
 export async function startApi(config: Config, db: Db, temporal: Client, secrets: SecretBox, port: number, host: string, eagerClient?: Client): Promise<ApiHandle> {
   const workflowStarts = new WorkflowStarts({ db, temporal: eagerClient ?? temporal, taskQueue: config.temporal.taskQueue, eager: !!eagerClient });
+  // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
+  const { createApp } = require('../api/app') as typeof import('../api/app');
   const app = createApp({ config, db, temporal, secrets, workflowStarts });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;

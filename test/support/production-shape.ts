@@ -137,12 +137,13 @@ export class ProductionShape {
     return `postgres://postgres:chasqui@127.0.0.1:${this.pgPort}/${database}`;
   }
 
-  /** What compose's x-chasqui-env gives api and worker, pointed at this machine's services. */
+  /** What the image (its ENV lines) and compose's x-chasqui-env give api and worker, pointed at this machine's services. */
   chasquiEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of Object.keys(env)) if (name.startsWith('CHASQUI_') || name.startsWith('SUNAT_') || name === 'PORT') delete env[name];
     return {
       ...env,
+      ...imageEnv(),
       NODE_ENV: 'production',
       LOG_LEVEL: this.options.logLevel ?? 'info',
       DATABASE_URL: this.pgUrl(),
@@ -270,6 +271,16 @@ export class ProductionShape {
     await this.pg.stop().catch(() => undefined);
     if (!process.env.KEEP_PRODUCTION_RUN) fs.rmSync(this.runDir, { recursive: true, force: true });
   }
+}
+
+/** The Dockerfile's `ENV` settings (Node's heap flags, malloc arenas): the processes here run as the image runs them. */
+function imageEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').split('\n')) {
+    if (!line.startsWith('ENV ')) continue;
+    for (const [, name, quoted, bare] of line.slice(4).matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) env[name] = quoted ?? bare;
+  }
+  return env;
 }
 
 export function identityOf(proc: ShapeProcess): string {
