@@ -221,7 +221,7 @@ export class ProductionShape {
   /** `chasqui worker`; resolves once it polls the task queue (Temporal lists it by its identity, pid@host). */
   async startWorker(env: Record<string, string> = {}): Promise<ShapeProcess> {
     // Each worker serves its own /metrics: on one machine they need a port each (compose gives each its container).
-    const proc = await this.spawn('worker', ['worker'], { CHASQUI_METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', ...env });
+    const proc = await this.spawn('worker', ['worker'], { ...composeServiceEnv('worker'), CHASQUI_METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', ...env });
     await until(`chasqui worker (pid ${proc.pid}) polling ${TASK_QUEUE}`, proc, async () => (await this.pollerIdentities()).includes(identityOf(proc)), 90_000);
     return proc;
   }
@@ -280,6 +280,15 @@ function imageEnv(): Record<string, string> {
     if (!line.startsWith('ENV ')) continue;
     for (const [, name, quoted, bare] of line.slice(4).matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) env[name] = quoted ?? bare;
   }
+  return env;
+}
+
+/** What docker-compose.yml's service sets beyond x-chasqui-env (`NAME: "value"` lines of its environment). */
+function composeServiceEnv(service: string): Record<string, string> {
+  const compose = fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+  const block = new RegExp(`\\n  ${service}:\\n([\\s\\S]*?)(?=\\n  \\w|$)`).exec(compose)?.[1] ?? '';
+  const env: Record<string, string> = {};
+  for (const [, name, value] of block.matchAll(/^ {6}([A-Z_]+): "([^"]*)"$/gm)) env[name] = value;
   return env;
 }
 
