@@ -166,7 +166,8 @@ describe('document workflow (time-skipping)', function () {
    * Runs one queued document whose send resolves it with `outcome`; the receiver answers attempt n with
    * `receiver[n - 1]` ('delivered' or 'pending'). Returns the history's event types and what the activities saw.
    */
-  async function accepted(outcome: Partial<StepOutcome>, webhook: boolean, receiver: ('delivered' | 'pending')[] = ['delivered']) {
+  /** `olderOpening`: the opening activity ignores `attemptFirst`, as one recorded by an older worker did. */
+  async function accepted(outcome: Partial<StepOutcome>, webhook: boolean, receiver: ('delivered' | 'pending')[] = ['delivered'], olderOpening = false) {
     const taskQueue = `doc-${randomUUID()}`;
     const opened: string[] = [];
     const attempts: { number: number; at: number }[] = [];
@@ -200,7 +201,7 @@ describe('document workflow (time-skipping)', function () {
           opened.push(externalId);
           if (!webhook) return null;
           const delivery = { deliveryId: 'd-1', status: 'pending' as const, attempts: 0 };
-          return options?.attemptFirst ? { ...delivery, first: await attempt('d-1', 1) } : delivery;
+          return options?.attemptFirst && !olderOpening ? { ...delivery, first: await attempt('d-1', 1) } : delivery;
         },
         attemptWebhookDelivery: attempt,
       },
@@ -250,6 +251,13 @@ describe('document workflow (time-skipping)', function () {
     expect(events.filter((e) => e === 'START_CHILD_WORKFLOW_EXECUTION_INITIATED')).to.have.length(1);
     expect(attempts.map((a) => a.number)).to.deep.equal([1, 2]);
     expect(attempts[1].at - attempts[0].at).to.be.within(30_000, 35_000);
+  });
+
+  it('an opening without attempt 1 (older worker): attempt 1 runs as its own local activity, once', async () => {
+    const { events, attempts } = await accepted({}, true, ['delivered'], true);
+    expect(events.filter((e) => e === 'MARKER_RECORDED')).to.have.length(3); // plan with send, opening, attempt 1
+    expect(events).to.not.include('START_CHILD_WORKFLOW_EXECUTION_INITIATED');
+    expect(attempts.map((a) => a.number)).to.deep.equal([1]);
   });
 
   it('when the resolving step could not tell (an older activity, a repeated report): the delivery is opened', async () => {
