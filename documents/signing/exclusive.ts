@@ -33,9 +33,13 @@ const escapeText = (s: string) => s.replace(/[&<>\r]/g, (c) => (c === '&' ? '&am
 const escapeAttribute = (s: string) =>
   s.replace(/[&<"\t\n\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '"' ? '&quot;' : c === '\t' ? '&#x9;' : c === '\n' ? '&#xA;' : '&#xD;'));
 
+/** Thrown for what this rendering leaves to xml-crypto: a comment or a processing instruction inside the element. */
+class Unrendered extends Error {}
+
 /**
  * Exclusive canonical form (without comments) of `element`'s subtree, leaving out `omit` (the enveloped signature).
- * `rendered`: the namespace declarations already in force from output ancestors (none for an apex element).
+ * `rendered`: the namespace declarations already in force from output ancestors (none for an apex element). Throws
+ * `Unrendered` at a comment or processing instruction (a same-document reference drops comments; xml-crypto decides).
  */
 export function exclusiveCanonical(element: Element, omit: Node | null = null, rendered: ReadonlyMap<string, string> = new Map()): string {
   const prefix = element.prefix ?? '';
@@ -66,25 +70,17 @@ export function exclusiveCanonical(element: Element, omit: Node | null = null, r
     if (child === omit) continue;
     if (child.nodeType === ELEMENT) out += exclusiveCanonical(child as Element, omit, inScope);
     else if (child.nodeType === TEXT || child.nodeType === CDATA) out += escapeText((child as Text).data);
+    else if (child.nodeType === COMMENT || child.nodeType === PROCESSING_INSTRUCTION) throw new Unrendered();
   }
   return `${out}</${element.tagName}>`;
 }
 
-/** Whether anything in the document would need more than `exclusiveCanonical` renders (comments, PIs, a DTD). */
-function plain(doc: Document): boolean {
-  // Outside the root only the XML declaration and whitespace (neither is canonicalised) may stand.
+/** Outside the root only the XML declaration and whitespace (neither is canonicalised) may stand; inside, see `Unrendered`. */
+function plainProlog(doc: Document): boolean {
   for (let child = doc.firstChild; child; child = child.nextSibling) {
     const declaration = child.nodeType === PROCESSING_INSTRUCTION && (child as ProcessingInstruction).target === 'xml';
     const blank = child.nodeType === TEXT && !(child as Text).data.trim();
     if (child.nodeType !== ELEMENT && !declaration && !blank) return false;
-  }
-  const stack: Node[] = [doc.documentElement];
-  while (stack.length) {
-    const node = stack.pop()!;
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === ELEMENT) stack.push(child);
-      else if (child.nodeType === COMMENT || child.nodeType === PROCESSING_INSTRUCTION) return false;
-    }
   }
   return true;
 }
@@ -103,7 +99,7 @@ const algorithmOf = (element: Element | undefined, localName: string) =>
  * null when it cannot tell (another shape, or something does not hold: the caller's full verifier decides then).
  */
 export function verifiesExclusive(doc: Document, signature: Element, certificateBase64: string): true | null {
-  if (!plain(doc)) return null;
+  if (!plainProlog(doc)) return null;
   const [signedInfo, signatureValue] = elementChildren(signature);
   if (signedInfo?.namespaceURI !== DS_NS || signedInfo.localName !== 'SignedInfo' || signatureValue?.localName !== 'SignatureValue') return null;
   const [canonicalization, method, reference, ...more] = elementChildren(signedInfo);
@@ -118,12 +114,13 @@ export function verifiesExclusive(doc: Document, signature: Element, certificate
   if (transforms.length !== 2 || transforms[0] !== ENVELOPED || (transforms[1] !== EXC_C14N && transforms[1] !== EXC_C14N_WITH_COMMENTS)) return null;
   const digestAlgorithm = DIGESTS[algorithmOf(digestMethod, 'DigestMethod') ?? ''];
   if (!digestAlgorithm) return null;
-  const digest = createHash(digestAlgorithm).update(exclusiveCanonical(doc.documentElement, signature), 'utf8').digest('base64');
-  if (digest !== (digestValue.textContent ?? '').replace(/\s+/g, '')) return null;
-  const value = Buffer.from((signatureValue.textContent ?? '').replace(/\s+/g, ''), 'base64');
   try {
+    const digest = createHash(digestAlgorithm).update(exclusiveCanonical(doc.documentElement, signature), 'utf8').digest('base64');
+    if (digest !== (digestValue.textContent ?? '').replace(/\s+/g, '')) return null;
+    const value = Buffer.from((signatureValue.textContent ?? '').replace(/\s+/g, ''), 'base64');
     return verify(hash, Buffer.from(exclusiveCanonical(signedInfo), 'utf8'), publicKeyOf(certificateBase64), value) ? true : null;
   } catch {
+    // Unrendered content, or a key or value the crypto library refuses: xml-crypto decides and says why.
     return null;
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Independent signature check with xml-crypto's DOM implementation (not the signer's fast path): digest of the
  * referenced content and the signature value against the certificate carried in KeyInfo. Like
- * `xmlsec1 --insecure`, it does not judge the certificate itself (issuer, expiry, owner).
+ * `xmlsec1 --insecure`, it does not judge the certificate itself (issuer, expiry, owner). Exclusive-C14N signatures
+ * of the plain shape (CDRs) are first checked directly on the DOM (`exclusive.ts`), which only ever confirms; chasqui's
+ * own signatures use inclusive C14N, so they are always checked by xml-crypto, apart from the signer.
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
