@@ -32,3 +32,9 @@ export function invoicePayload(lines: number, options: { exoneratedEvery?: numbe
     })),
   };
 }
+
+/** One JSON call to chasqui's API as the benches make it, with the token; the body parsed when it is JSON. */
+export async function post(url: string, token: string, body: unknown, method = 'POST'): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}

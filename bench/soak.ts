@@ -14,7 +14,7 @@ import { ProductionShape, type Role } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
 import { freePort } from '../runtime/ports';
-import { invoicePayload } from './payloads';
+import { invoicePayload, post } from './payloads';
 import { readProcesses } from './proc';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -38,11 +38,6 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 async function heapUsed(metricsUrl: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)![1]) / 2 ** 20;
-}
-
-async function post(url: string, token: string, body: unknown, method = 'POST'): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json().catch(() => null) };
 }
 
 async function main(): Promise<void> {
