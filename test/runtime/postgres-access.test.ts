@@ -6,6 +6,7 @@ import path from 'node:path';
 import { assertReachableBy, firstBlockedDirectory, startEmbeddedPostgres } from '../../runtime/postgres';
 import { ConfigError } from '../../core/config';
 import { CHASQUI_BIN, chasquiStartEnv } from '../support/chasqui-process';
+import { getTestDb, testDatabaseUrl } from '../support/services';
 
 /**
  * Run as root, the embedded PostgreSQL runs as the OS user `postgres`, which must be able to enter every directory on
@@ -58,5 +59,21 @@ describe('embedded PostgreSQL as root: directories the postgres user cannot ente
     expect(lines, run.stderr).to.have.length(1);
     expect(lines[0]).to.match(/^chasqui: the embedded PostgreSQL runs as the OS user 'postgres'/);
     expect(run.stdout + run.stderr).to.not.match(/EACCES|\n\s+at /);
+  });
+});
+
+/** chasqui reaches its embedded PostgreSQL over the Unix socket (cheaper per query than loopback TCP: bench:cost). */
+describe('embedded PostgreSQL connection', function () {
+  this.timeout(120_000);
+  it('goes over the Unix socket, while TCP stays open for other tools', async function () {
+    if (process.platform === 'win32' || process.env.TEST_DATABASE_URL) this.skip();
+    const db = await getTestDb();
+    const { rows } = await db.raw('select inet_server_addr() as address, current_setting(\'unix_socket_directories\') as sockets');
+    // A socket connection has no server address; the directory is the one the URL names.
+    expect(rows[0].address).to.equal(null);
+    expect(rows[0].sockets).to.equal(os.tmpdir());
+    const url = new URL(await testDatabaseUrl());
+    expect(url.searchParams.get('host')).to.equal(os.tmpdir());
+    expect(url.hostname).to.equal('127.0.0.1');
   });
 });
