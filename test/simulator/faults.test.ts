@@ -108,3 +108,17 @@ describe('simulator fault injection through the admin API, classified by the con
     expect(await sendBill(urls(sim).bill, CREDS, doc)).to.deep.include({ status: 'accepted' });
   });
 });
+
+describe('simulator request log', () => {
+  it('keeps the newest logLimit entries, in order, however many requests come', async () => {
+    const sim = await startSimulator({ logLimit: 3 });
+    try {
+      for (let i = 0; i < 8; i++) await got(`${sim.url}/nowhere-${i}`, { throwHttpErrors: false });
+      const log = sim.log();
+      expect(log.map((e) => e.path)).to.deep.equal(['/nowhere-5', '/nowhere-6', '/nowhere-7']);
+      expect(log.map((e) => e.seq)).to.deep.equal([6, 7, 8]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
