@@ -57,6 +57,14 @@ export function createDocumentActivities(deps: ActivityDeps) {
     return { doc, company };
   }
 
+  /** `beginSend`, for a document and company that must exist. */
+  async function begin(externalId: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow }> {
+    const marked = await beginSend(deps.db, externalId, expected);
+    if (!marked) throw new Error(`document ${externalId} does not exist`);
+    if (!marked.company) throw new Error(`company of document ${externalId} does not exist`);
+    return { doc: marked.doc, company: marked.company };
+  }
+
   /** Where the document goes and as whom; a value explaining why not when the company is not ready to send. */
   function route(doc: DocumentRow, company: CompanyRow): Route | AuthorityResult {
     let endpoints: ResolvedEndpoints;
@@ -149,11 +157,9 @@ export function createDocumentActivities(deps: ActivityDeps) {
   }
 
   /** The send of a row `beginSend` has just marked (and returned as it was before). */
-  async function sendMarked(before: DocumentRow, expected?: DocStatus, knownCompany?: CompanyRow): Promise<StepOutcome> {
+  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus): Promise<StepOutcome> {
     if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
     if (expected && before.status !== expected) return recorded(before);
-    const company = knownCompany ?? (await findCompanyById(deps.db, before.company_id));
-    if (!company) throw new Error(`company of document ${before.id} does not exist`);
     const r = route(before, company);
     if (!('endpoints' in r)) return record(before, r, 'send');
     // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
@@ -193,19 +199,15 @@ export function createDocumentActivities(deps: ActivityDeps) {
         return planOf(doc, company);
       }
       // The row is read as the send marks it (a document that is not queued is left unmarked): one round trip.
-      const before = await beginSend(deps.db, externalId, 'queued');
-      if (!before) throw new Error(`document ${externalId} does not exist`);
-      const company = await findCompanyById(deps.db, before.company_id);
-      if (!company) throw new Error(`company of document ${externalId} does not exist`);
+      const { doc: before, company } = await begin(externalId, 'queued');
       const plan = planOf(before, company);
       if (before.resolved || before.status !== 'queued') return plan;
-      return { ...plan, firstSend: await sendMarked(before, 'queued', company) };
+      return { ...plan, firstSend: await sendMarked(before, company, 'queued') };
     },
 
     async sendDocument(externalId, expected) {
-      const before = await beginSend(deps.db, externalId, expected);
-      if (!before) throw new Error(`document ${externalId} does not exist`);
-      return sendMarked(before, expected);
+      const { doc: before, company } = await begin(externalId, expected);
+      return sendMarked(before, company, expected);
     },
 
     async checkTicket(externalId) {

@@ -2,6 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from './deps';
 import { forbidden, unauthorized } from './errors';
 import { ACCOUNT_SCOPE, COMPANY_SCOPE, findToken, type TokenScope } from '../db/tokens';
+import type { IssuerAccount } from '../db/issuing';
 
 /** Who is calling, set on `ctx.state.auth` by `authenticate`. */
 export interface AuthState {
@@ -10,6 +11,8 @@ export interface AuthState {
   accountId: string;
   /** The company of a signing token; null for account tokens. */
   companyId: string | null;
+  /** A signing token's company and account balances as read with the token; null for account tokens. */
+  issuer: IssuerAccount | null;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -35,6 +38,7 @@ export function authenticate(deps: AppDeps): Middleware {
       scope: principal.scope,
       accountId: principal.accountId,
       companyId: principal.companyId,
+      issuer: principal.issuer,
     };
     ctx.state.auth = auth;
     return next();

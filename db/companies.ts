@@ -44,6 +44,16 @@ export interface CompanyRow {
   updated_at: Date;
 }
 
+/** The timestamp columns of companies: JSON carries them as text. */
+const COMPANY_TIMESTAMPS = ['sol_updated_at', 'ose_updated_at', 'gre_updated_at', 'webhook_updated_at', 'created_at', 'updated_at'] as const;
+
+/** A companies row read as JSON (`to_jsonb(c)`, joined into another statement), its timestamps as Dates again. */
+export function companyFromJson(json: Record<string, unknown>): CompanyRow {
+  const row: Record<string, unknown> = { ...json };
+  for (const column of COMPANY_TIMESTAMPS) if (typeof row[column] === 'string') row[column] = new Date(row[column] as string);
+  return row as unknown as CompanyRow;
+}
+
 export type CompanyInsert = Pick<CompanyRow, 'account_id' | 'ruc' | 'business_name' | 'plan_type' | 'environment'> &
   Partial<Pick<CompanyRow, 'destination' | 'signing' | 'sol_user' | 'sol_password_sealed' | 'sol_updated_at'>>;
 

@@ -1,5 +1,6 @@
 import type { Db } from './knex';
 import type { Knex } from 'knex';
+import { companyFromJson, type CompanyRow } from './companies';
 import { isResolvedStatus, type DocStatus, type StartableDocument } from '../workflows/document-types';
 import { PRINTABLE_TYPES } from '../documents/printed/labels';
 import { AGE_BUCKETS, documentsTotal, verdictSeconds } from '../core/metrics';
@@ -72,6 +73,13 @@ export type NewDocument = Pick<
   'account_id' | 'company_id' | 'ruc' | 'doc_type' | 'series' | 'filename' | 'currency' | 'environment' | 'destination' | 'signed_by' | 'status' | 'hash' | 'xml'
 > & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; payload_hash?: string | null; customer_doc?: string | null };
 
+/** Every column but the signed XML and the CDR: what a list shows, and what writes read back. */
+const LIST_COLUMNS = [
+  'id', 'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment',
+  'destination', 'signed_by', 'status', 'status_code', 'resolved', 'ticket', 'result', 'hash', 'customer_doc', 'totals',
+  'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
+] as const;
+
 /** The unique index that makes one series-number one document per RUC and environment (docs/issuing.md). */
 const ONE_NUMBER_INDEX = 'documents_one_number';
 
@@ -95,8 +103,9 @@ export async function findNumberHolder(
 export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument): Promise<DocumentRow> {
   const [row] = await db('documents')
     .insert({ ...doc, status_code: STATUS_CODES[doc.status], totals: doc.totals && JSON.stringify(doc.totals), warnings: JSON.stringify(doc.warnings) })
-    .returning('*');
-  return row as DocumentRow;
+    // The signed XML (the row's largest value) is not read back: the caller holds it already.
+    .returning([...LIST_COLUMNS]);
+  return { ...row, xml: doc.xml, cdr_zip: null } as DocumentRow;
 }
 
 export async function findDocument(db: Db, id: string): Promise<DocumentRow | null> {
@@ -105,19 +114,22 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
 }
 
 /**
- * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected. With
- * `expected`, a row no longer in that status is returned unmarked (an earlier run already sent it).
+ * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected, and the
+ * document's company (read in the same statement: the send needs its credentials). With `expected`, a row no longer
+ * in that status is returned unmarked (an earlier run already sent it).
  */
-export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<DocumentRow | null> {
+export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
   // One round trip: the row is locked, read, and marked unless already resolved.
   const { rows } = await db.raw(
     `with before as (select * from documents where id = ? for update),
           marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
                      from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
-     select * from before`,
+     select before.*, to_jsonb(c) as company_json from before left join companies c on c.id = before.company_id`,
     [id, expected ?? null, expected ?? null],
   );
-  return (rows[0] as DocumentRow | undefined) ?? null;
+  if (!rows[0]) return null;
+  const { company_json, ...doc } = rows[0] as DocumentRow & { company_json: Record<string, unknown> | null };
+  return { doc, company: company_json && companyFromJson(company_json) };
 }
 
 export type Step = 'send' | 'ticket' | 'query';
@@ -133,8 +145,8 @@ export interface Outcome {
   sent?: boolean;
 }
 
-/** A row as `recordOutcome` stored it. */
-export type RecordedRow = DocumentRow & {
+/** A row as `recordOutcome` stored it, without its XML and CDR (a write does not read them back). */
+export type RecordedRow = Omit<DocumentRow, 'xml' | 'cdr_zip'> & {
   /**
    * Set when this call resolved the document: whether its `cpe.resolved` notice needs a webhook delivery (false: the
    * company has no webhook, so the event is stored as already handled and no delivery workflow is started). Null when
@@ -164,7 +176,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
   if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
   if (outcome.sent) changes.sent_at = db.raw('coalesce(sent_at, now())');
   if (resolved) changes.resolved_at = db.fn.now();
-  const update = db('documents').where({ id, resolved: false }).update(changes).returning('*').toSQL();
+  const update = db('documents').where({ id, resolved: false }).update(changes).returning([...LIST_COLUMNS]).toSQL();
   // The step's attempt (support's timeline), written only when the row changed: a resolved document never changes.
   const attempt = outcome.step
     ? `attempt as (insert into document_attempts (document_id, step, status, code, origin, message)
@@ -190,7 +202,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     if (row.resolved) countVerdict(row);
     return row;
   }
-  return { ...((await db('documents').where({ id }).first()) as DocumentRow), webhook_due: null };
+  return { ...((await db('documents').where({ id }).first(...LIST_COLUMNS)) as RecordedRow), webhook_due: null };
 }
 
 /** A document just resolved: counted once, by the one statement that resolved it. */
@@ -272,12 +284,6 @@ export interface DocumentFilter {
   limit: number;
 }
 
-/** The list's columns: everything but the signed XML and the CDR. */
-const LIST_COLUMNS = [
-  'id', 'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment',
-  'destination', 'signed_by', 'status', 'status_code', 'resolved', 'ticket', 'result', 'hash', 'customer_doc', 'totals',
-  'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
-] as const;
 
 /** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
 export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };

@@ -4,24 +4,23 @@ import type { CompanyRow } from './companies';
 import { findCertificate, type CertificateRow } from './certificates';
 import { STATUS_CODES } from './documents';
 
-/** What issuing needs to know about the calling company: the company, its certificate, its account's plan balances. */
-export interface IssuerContext {
+/** The calling company and its account's plan balances, as the token's lookup reads them (db/tokens.ts). */
+export interface IssuerAccount {
   company: CompanyRow;
-  certificate: CertificateRow | null;
   /** Plan 01 signatures left (decimal string, e.g. "12.500"). */
   quotaUnits: string;
   osePackageUnits: number;
 }
 
-export async function loadIssuerContext(db: Db, companyId: string): Promise<IssuerContext | null> {
-  const row = await db('companies as c')
-    .join('accounts as a', 'a.id', 'c.account_id')
-    .where('c.id', companyId)
-    .first('c.*', 'a.quota_units as account_quota_units', 'a.ose_package_units as account_ose_package_units');
-  if (!row) return null;
-  const { account_quota_units, account_ose_package_units, ...company } = row;
-  const certificate = company.certificate_id ? ((await findCertificate(db, company.certificate_id)) ?? null) : null;
-  return { company: company as CompanyRow, certificate, quotaUnits: String(account_quota_units), osePackageUnits: Number(account_ose_package_units) };
+/** What issuing needs to know about the calling company: the company, its certificate, its account's plan balances. */
+export interface IssuerContext extends IssuerAccount {
+  certificate: CertificateRow | null;
+}
+
+/** The issuer as read with its token, and its certificate when it has one of its own. */
+export async function loadIssuerContext(db: Db, issuer: IssuerAccount): Promise<IssuerContext> {
+  const { certificate_id } = issuer.company;
+  return { ...issuer, certificate: certificate_id ? ((await findCertificate(db, certificate_id)) ?? null) : null };
 }
 
 export interface ProductionUse {

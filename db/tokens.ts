@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from './knex';
+import { companyFromJson } from './companies';
+import type { IssuerAccount } from './issuing';
 
 /**
  * API tokens (spec 2.2, 5). A token is a random string with a prefix that tells a person what it is
@@ -47,6 +49,8 @@ export interface TokenPrincipal {
   /** Null for account tokens, and for a signing token whose company no longer exists. */
   companyId: string | null;
   companyActive: boolean | null;
+  /** A signing token's company and its account's balances, read with the token (issuing needs nothing else first). */
+  issuer: IssuerAccount | null;
 }
 
 export async function findToken(db: Db, token: string): Promise<TokenPrincipal | null> {
@@ -54,7 +58,10 @@ export async function findToken(db: Db, token: string): Promise<TokenPrincipal |
     .join('accounts as a', 'a.id', 't.account_id')
     .leftJoin('companies as c', 'c.id', 't.company_id')
     .where('t.token_hash', hashToken(token))
-    .first('t.id', 't.scope', 't.revoked_at', 't.account_id', 'a.active as account_active', 't.company_id', 'c.active as company_active');
+    .first(
+      't.id', 't.scope', 't.revoked_at', 't.account_id', 'a.active as account_active', 't.company_id', 'c.active as company_active',
+      'a.quota_units', 'a.ose_package_units', db.raw('case when c.id is not null then to_jsonb(c) end as company_json'),
+    );
   if (!row) return null;
   return {
     tokenId: row.id,
@@ -64,6 +71,9 @@ export async function findToken(db: Db, token: string): Promise<TokenPrincipal |
     accountActive: row.account_active,
     companyId: row.company_id,
     companyActive: row.company_active ?? null,
+    issuer: row.company_json
+      ? { company: companyFromJson(row.company_json), quotaUnits: String(row.quota_units), osePackageUnits: Number(row.ose_package_units) }
+      : null,
   };
 }
 

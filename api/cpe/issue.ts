@@ -84,8 +84,9 @@ export async function issueDocument(
   startedAt: number,
   storedBody: (row: DocumentRow) => unknown,
 ): Promise<Issued> {
-  const issuer = await loadIssuerContext(deps.db, authOf(ctx).companyId!);
-  if (!issuer) throw unauthorized('The token has no company');
+  const auth = authOf(ctx).issuer;
+  if (!auth) throw unauthorized('The token has no company');
+  const issuer = await loadIssuerContext(deps.db, auth);
   const { company } = issuer;
   checkDeclaredEnvironment(ctx, company);
 
