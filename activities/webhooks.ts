@@ -9,8 +9,9 @@ import { checkPublicHttpsUrl } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { webhookAttempts } from '../core/metrics';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { findDocument, toApiDocument, type DocumentRow } from '../db/documents';
+import { findDocument, toApiDocument, type DocumentRow, type ListedDocument } from '../db/documents';
 import {
+  beginResolutionNotice,
   cancelDelivery,
   findAttempt,
   findDelivery,
@@ -32,7 +33,7 @@ import {
 } from '../workflows/webhook-types';
 
 /** Spec 6 body: `document` is exactly what GET /v1/cpe/{external_id} returns. */
-export function webhookBody(doc: DocumentRow, sentAt: Date): string {
+export function webhookBody(doc: DocumentRow | ListedDocument, sentAt: Date): string {
   return JSON.stringify({ event: WEBHOOK_EVENT, sent_at: limaTimestamp(sentAt), document: toApiDocument(doc) });
 }
 
@@ -76,7 +77,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     ? { https: new https.Agent({ keepAlive: true, secureContext: createSecureContext({ ca: [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')] }) }) }
     : undefined;
 
-  async function post(target: string, secret: string, delivery: DeliveryRow, doc: DocumentRow): Promise<PostResult> {
+  async function post(target: string, secret: string, delivery: DeliveryRow, doc: DocumentRow | ListedDocument): Promise<PostResult> {
     const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
     if (!check.ok) return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
     const body = webhookBody(doc, new Date());
@@ -118,7 +119,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
   });
 
   /** Makes attempt `number` of a pending delivery with the company and document as they are now, and records it. */
-  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | undefined, doc: DocumentRow): Promise<AttemptOutcome> {
+  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | null | undefined, doc: DocumentRow | ListedDocument): Promise<AttemptOutcome> {
     if (!company?.webhook_url || !company.webhook_secret_sealed) {
       return outcomeOf(await cancelDelivery(db, delivery.id, 'the webhook was disabled before this attempt'));
     }
@@ -142,10 +143,9 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
 
   return {
     async openWebhookDelivery(externalId, options) {
-      const doc = await findDocument(db, externalId);
-      if (!doc) throw new Error(`document ${externalId} does not exist`);
-      await markResolutionNotified(db, doc.id, WEBHOOK_EVENT);
-      const company = await findCompanyById(db, doc.company_id);
+      const notice = await beginResolutionNotice(db, externalId, WEBHOOK_EVENT);
+      if (!notice) throw new Error(`document ${externalId} does not exist`);
+      const { doc, company } = notice;
       if (!company?.webhook_url) return null;
       const delivery = await openOriginalDelivery(db, doc, WEBHOOK_EVENT);
       const opened = { deliveryId: delivery.id, status: delivery.status, attempts: delivery.attempts };

@@ -288,8 +288,13 @@ export interface DocumentFilter {
 /** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
 export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };
 
+/** The list's columns of `documents` read under `alias`, `has_cdr` included (for statements that join it). */
+export function listedColumns(db: Db, alias: string): (string | Knex.Raw)[] {
+  return [...LIST_COLUMNS.map((column) => `${alias}.${column}`), db.raw('??.cdr_zip is not null as has_cdr', [alias])];
+}
+
 function selectListed(db: Db): Knex.QueryBuilder {
-  return db('documents').select(...LIST_COLUMNS, db.raw('cdr_zip is not null as has_cdr'));
+  return db('documents').select(...listedColumns(db, 'documents'));
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { Db } from './knex';
+import { companyFromJson, type CompanyRow } from './companies';
+import { listedColumns, type ListedDocument } from './documents';
 import type { DeliveryStatus } from '../workflows/webhook-types';
 
 /** A webhook_deliveries row; its id is the X-Entrega header of every attempt. */
@@ -31,13 +33,36 @@ export interface AttemptRow {
 
 export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
 
-/** The document's original delivery of `event`, created on first call (concurrent calls get the same row). */
+/** The document's original delivery of `event`, created on first call (concurrent calls get the same row); one statement. */
 export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
-  await db('webhook_deliveries')
-    .insert({ company_id: doc.company_id, document_id: doc.id, event })
-    .onConflict(db.raw('(document_id, event) where redelivery_of is null'))
-    .ignore();
-  return db<DeliveryRow>('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first() as Promise<DeliveryRow>;
+  // The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two answers.
+  const { rows } = await db.raw(
+    `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values (?, ?, ?)
+                       on conflict (document_id, event) where redelivery_of is null do nothing
+                       returning *)
+     select * from inserted
+     union all
+     select * from webhook_deliveries where document_id = ? and event = ? and redelivery_of is null
+     limit 1`,
+    [doc.company_id, doc.id, event, doc.id, event],
+  );
+  return rows[0] as DeliveryRow;
+}
+
+/**
+ * A resolution's notice begins: its event is marked as taken by a workflow (the sweeper leaves it alone), and the
+ * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
+ */
+export async function beginResolutionNotice(db: Db, documentId: string, event: string): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
+  const row = await db
+    .with('notified', db.raw('update document_events set webhook_started_at = now() where document_id = ? and event = ? and webhook_started_at is null', [documentId, event]))
+    .from('documents as d')
+    .leftJoin('companies as c', 'c.id', 'd.company_id')
+    .where('d.id', documentId)
+    .first(...listedColumns(db, 'd'), db.raw('to_jsonb(c) as company_json'));
+  if (!row) return null;
+  const { company_json, ...doc } = row as ListedDocument & { company_json: Record<string, unknown> | null };
+  return { doc, company: company_json && companyFromJson(company_json) };
 }
 
 /** A new delivery (new X-Entrega) of the same document and event. */

@@ -3,7 +3,8 @@ import { verifySignature } from '../../examples/webhook-receiver';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { secretBoxFrom } from '../../core/config';
 import { findDocument, recordOutcome, toApiDocument } from '../../db/documents';
-import { findDelivery, listAttempts } from '../../db/webhooks';
+import { beginResolutionNotice, findDelivery, listAttempts, openOriginalDelivery } from '../../db/webhooks';
+import { findCompanyById } from '../../db/companies';
 import type { Db } from '../../db/knex';
 import { getTestDb, testConfig } from '../support/services';
 import { companyWithWebhook, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
@@ -43,6 +44,31 @@ describe('webhook attempts (activities against real receivers)', function () {
     if (url === null) await db('companies').where({ id: company.id }).update({ webhook_url: null, webhook_secret_sealed: null });
     return { company, secret, doc, deliveryId: opened.deliveryId };
   }
+
+  it('begins a notice in one statement: the event is marked taken, the document comes without XML or CDR, with its company', async () => {
+    const { company } = await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/hook');
+    const doc = await resolvedDocument(db, company);
+    const notice = await beginResolutionNotice(db, doc.id, 'cpe.resolved');
+    expect(notice!.doc).to.include({ id: doc.id, status: 'accepted', has_cdr: false });
+    expect(notice!.doc).to.not.have.any.keys('xml', 'cdr_zip');
+    expect(notice!.company).to.deep.equal(await findCompanyById(db, company.id));
+    const event = await db('document_events').where({ document_id: doc.id, event: 'cpe.resolved' }).first();
+    expect(event.webhook_started_at).to.be.an.instanceOf(Date);
+    // Begun again (a rerun), the mark stays the first one.
+    await beginResolutionNotice(db, doc.id, 'cpe.resolved');
+    expect((await db('document_events').where({ id: event.id }).first()).webhook_started_at).to.deep.equal(event.webhook_started_at);
+    expect(await beginResolutionNotice(db, '00000000-0000-4000-8000-000000000000', 'cpe.resolved')).to.equal(null);
+  });
+
+  it('opens one original delivery per document and event, however many open it at once', async () => {
+    const { company } = await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/hook');
+    const doc = await resolvedDocument(db, company);
+    const opened = await Promise.all(Array.from({ length: 8 }, () => openOriginalDelivery(db, doc, 'cpe.resolved')));
+    expect(new Set(opened.map((d) => d.id)).size).to.equal(1);
+    expect(opened[0]).to.include({ document_id: doc.id, company_id: company.id, status: 'pending', attempts: 0, redelivery_of: null });
+    expect(opened[0].created_at).to.be.an.instanceOf(Date);
+    expect(await db('webhook_deliveries').where({ document_id: doc.id })).to.have.length(1);
+  });
 
   it('opens a delivery and makes attempt 1 in one call when asked (the document workflow), once even when run again', async () => {
     const r = await receiver();
