@@ -20,6 +20,7 @@ import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
+import type { WebhookActivities } from '../workflows/webhook-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
 /** Retención, percepción and their reversals go to SUNAT's "otros CPE" billService (greenter sends RR there too). */
@@ -45,7 +46,7 @@ type Route = { endpoints: ResolvedEndpoints; creds: SolCredentials; gre: GreCred
  * external id), talks to SUNAT or the OSE through the connectors, records the outcome, and returns a small summary.
  * All are safe to run twice: a resolved document is never sent or changed again.
  */
-export function createDocumentActivities(deps: ActivityDeps) {
+export function createDocumentActivities(deps: ActivityDeps, notices: Pick<WebhookActivities, 'openWebhookDelivery'>) {
   const gre = new GreConnector(new PgGreTokenStore(deps.db, deps.secrets));
   const callOptions = { timeouts: deps.config.authorityTimeouts };
 
@@ -121,7 +122,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
     return heartbeating(() => getStatusCdr(r.endpoints.billConsultService!, r.creds, key, callOptions));
   }
 
-  async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query'): Promise<StepOutcome> {
+  /**
+   * `notify`: a resolution whose company has a webhook is notified by this same activity (delivery opened, attempt 1
+   * made): no local activity of its own in the workflow. Only the first send asks; other steps leave it to the workflow.
+   */
+  async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query', notify = false): Promise<StepOutcome> {
     const { kind, status } = classify(result, step, doc.status);
     authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
     const stored = await recordOutcome(deps.db, doc.id, {
@@ -133,7 +138,12 @@ export function createDocumentActivities(deps: ActivityDeps) {
       sent: result.reached_sunat !== false,
     });
     logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
-    if (stored.resolved) return { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket, ...(stored.webhook_due === false && { webhook: false }) };
+    if (stored.resolved) {
+      const resolved: StepOutcome = { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+      if (stored.webhook_due === false) return { ...resolved, webhook: false };
+      if (stored.webhook_due && notify) return { ...resolved, notice: await notices.openWebhookDelivery(doc.id, { attemptFirst: true }) };
+      return resolved;
+    }
     return { kind, status: stored.status, code: result.code, ticket: stored.ticket };
   }
 
@@ -157,20 +167,21 @@ export function createDocumentActivities(deps: ActivityDeps) {
   }
 
   /** The send of a row `beginSend` has just marked (and returned as it was before). */
-  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus): Promise<StepOutcome> {
+  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false): Promise<StepOutcome> {
+    const done = (result: AuthorityResult, step: 'send' | 'query') => record(before, result, step, notify);
     if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
     if (expected && before.status !== expected) return recorded(before);
     const r = route(before, company);
-    if (!('endpoints' in r)) return record(before, r, 'send');
+    if (!('endpoints' in r)) return done(r, 'send');
     // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
     if (before.destination === 'own_ose' && company.ose_url) {
       const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
-      if (!target.ok) return record(before, connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
+      if (!target.ok) return done(connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
     }
     // An earlier attempt died after sending and before recording: ask before sending twice.
     if (before.send_started_at && queryable(before, r.endpoints)) {
       const known = await queryCdr(before, r);
-      if (known.status !== 'unknown' || known.reached_sunat !== false) return record(before, whoseCdr(before, known, true), 'query');
+      if (known.status !== 'unknown' || known.reached_sunat !== false) return done(whoseCdr(before, known, true), 'query');
     }
     const file = { filename: before.filename, xml: before.xml };
     const result = await heartbeating(() =>
@@ -185,11 +196,11 @@ export function createDocumentActivities(deps: ActivityDeps) {
       const mayHaveReached = earlierAttemptMayHaveReached(before);
       if (queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
-        if (known.status !== 'unknown') return record(before, whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
+        if (known.status !== 'unknown') return done(whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
       }
-      if (!mayHaveReached) return record(before, numberTaken(result.code ?? '1033', result.httpStatus), 'send');
+      if (!mayHaveReached) return done(numberTaken(result.code ?? '1033', result.httpStatus), 'send');
     }
-    return record(before, result, 'send');
+    return done(result, 'send');
   }
 
   const activities: DocumentActivities = {
@@ -202,7 +213,7 @@ export function createDocumentActivities(deps: ActivityDeps) {
       const { doc: before, company } = await begin(externalId, 'queued');
       const plan = planOf(before, company);
       if (before.resolved || before.status !== 'queued') return plan;
-      return { ...plan, firstSend: await sendMarked(before, company, 'queued') };
+      return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
     },
 
     async sendDocument(externalId, expected) {

@@ -8,11 +8,13 @@ import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {
+  const webhooks = createWebhookActivities(deps);
   return {
     ...createCompanyProcedureActivities(deps),
-    ...createDocumentActivities(deps),
+    // A first send that resolves a document notifies it in the same activity (issue 13).
+    ...createDocumentActivities(deps, webhooks),
     ...createSweeperActivities(deps),
-    ...createWebhookActivities(deps),
+    ...webhooks,
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
   };

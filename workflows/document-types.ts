@@ -1,3 +1,4 @@
+import type { OpenedDelivery } from './webhook-types';
 /**
  * The contract between the document workflow and its activities: small values only (ids, statuses, codes),
  * never XML, keys or passwords.
@@ -56,6 +57,12 @@ export interface StepOutcome {
    * has no webhook; the resolution is already marked handled). Absent when unknown, so a delivery workflow is started.
    */
   webhook?: boolean;
+  /**
+   * On the first send that resolved a document whose company has a webhook: the notice's delivery as the same local
+   * activity opened it, attempt 1 made (null: the webhook was removed meanwhile). Absent on every other step and in
+   * outcomes recorded by older workers: the workflow then opens the delivery itself.
+   */
+  notice?: OpenedDelivery | null;
 }
 
 export interface DocumentWorkflowInput {

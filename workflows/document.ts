@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
-import { deliverResolution, startWebhookDelivery } from './webhook-delivery';
+import { deliverResolution, followNotice, startWebhookDelivery } from './webhook-delivery';
 import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -99,10 +99,12 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   const changed = attributes.filter(({ key, value }) => current.get(key) !== value);
   if (changed.length) upsertSearchAttributes(changed);
 
-  // The notice of a resolution: in this workflow (today), or by a child delivery workflow (histories of older code).
-  const notified = async (status: DocStatus, webhook = true): Promise<DocStatus> => {
+  // The notice of a resolution: opened by the step that resolved the document (today's first send), else by a local
+  // activity of this workflow, or by a child delivery workflow (histories of older code).
+  const notified = async (status: DocStatus, outcome?: StepOutcome): Promise<DocStatus> => {
     if (!oneTask) await startWebhookDelivery(externalId);
-    else if (webhook) await deliverResolution(externalId);
+    else if (outcome?.notice !== undefined) await followNotice(externalId, outcome.notice);
+    else if (outcome?.webhook !== false) await deliverResolution(externalId);
     return status;
   };
   if (isResolvedStatus(plan.status)) return notified(plan.status);
@@ -127,7 +129,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     publish(outcome);
     // Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved`. `webhook: false`: the company has none,
     // and the step that resolved the document already stored the event as handled.
-    if (outcome.kind === 'resolved') return notified(outcome.status, outcome.webhook);
+    if (outcome.kind === 'resolved') return notified(outcome.status, outcome);
 
     if (outcome.kind === 'retry') {
       state.connectionFailures++;

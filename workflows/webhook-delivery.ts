@@ -4,6 +4,7 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_WAITS_MS,
   type DeliveryStatus,
+  type OpenedDelivery,
   type WebhookActivities,
   type WebhookDeliveryInput,
 } from './webhook-types';
@@ -48,7 +49,11 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
  * which finds attempt 1 recorded and carries on after it.
  */
 export async function deliverResolution(externalId: string): Promise<void> {
-  const opened = await local.openWebhookDelivery(externalId, { attemptFirst: true });
+  await followNotice(externalId, await local.openWebhookDelivery(externalId, { attemptFirst: true }));
+}
+
+/** After the opening (attempt 1 made, or not by older workers): what remains of the delivery goes to its own workflow. */
+export async function followNotice(externalId: string, opened: OpenedDelivery | null): Promise<void> {
   if (!opened || opened.status !== 'pending') return;
   // Openings recorded by older workers made no attempt: theirs is a local activity of its own (replayed as recorded).
   const { status } = opened.first ?? (await local.attemptWebhookDelivery(opened.deliveryId, opened.attempts + 1));

@@ -14,6 +14,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
+import { createWebhookActivities } from '../../activities/webhooks';
 import { createDocumentActivities } from '../../activities/documents';
 import type { DocStatus } from '../../workflows/document-types';
 import { DocStatusKey, RucKey } from '../../workflows/search-attributes';
@@ -119,7 +120,8 @@ describe('document delivery (workflow + activities + simulator)', function () {
     sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
     const doc = await issue('invoice-basic.json', { start: false });
     lastIssued = null; // no workflow to record: the activity is called directly
-    const activities = createDocumentActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
+    const deps = { config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal };
+    const activities = createDocumentActivities(deps, createWebhookActivities(deps));
     expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
     const sends = () => sim.log().filter((e) => e.ruc === RUC && e.operation === 'sendBill' && !!e.name?.startsWith(doc.filename)).length;
     expect(sends()).to.equal(1);
