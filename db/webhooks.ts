@@ -35,7 +35,8 @@ export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
 
 /** The document's original delivery of `event`, created on first call (concurrent calls get the same row); one statement. */
 export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
-  // The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two answers.
+  // The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two
+  // answers. A row another transaction was inserting at that moment is visible to neither: then it is read again.
   const { rows } = await db.raw(
     `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values (?, ?, ?)
                        on conflict (document_id, event) where redelivery_of is null do nothing
@@ -46,7 +47,7 @@ export async function openOriginalDelivery(db: Db, doc: { id: string; company_id
      limit 1`,
     [doc.company_id, doc.id, event, doc.id, event],
   );
-  return rows[0] as DeliveryRow;
+  return (rows[0] as DeliveryRow | undefined) ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
 }
 
 /**

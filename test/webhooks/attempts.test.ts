@@ -68,6 +68,16 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect(opened[0]).to.include({ document_id: doc.id, company_id: company.id, status: 'pending', attempts: 0, redelivery_of: null });
     expect(opened[0].created_at).to.be.an.instanceOf(Date);
     expect(await db('webhook_deliveries').where({ document_id: doc.id })).to.have.length(1);
+
+    // The row of a transaction still inserting it: the opening waits for it and reads it once committed (its own
+    // statement's snapshot predates that row).
+    const other = await resolvedDocument(db, company, 2);
+    const trx = await db.transaction();
+    const [held] = await trx('webhook_deliveries').insert({ company_id: company.id, document_id: other.id, event: 'cpe.resolved' }).returning('id');
+    const waiting = openOriginalDelivery(db, other, 'cpe.resolved');
+    await new Promise((r) => setTimeout(r, 200));
+    await trx.commit();
+    expect((await waiting).id).to.equal(held.id);
   });
 
   it('opens a delivery and makes attempt 1 in one call when asked (the document workflow), once even when run again', async () => {
