@@ -284,7 +284,6 @@ export interface DocumentFilter {
   limit: number;
 }
 
-
 /** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
 export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };
 

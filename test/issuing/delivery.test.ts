@@ -8,7 +8,7 @@ import { createAccount } from '../../db/accounts';
 import { insertCompany, type CompanyRow } from '../../db/companies';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
-import { commitSignedDocument, fixture } from '../support/documents';
+import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
 import { recordHistory } from '../support/histories';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { signalDocumentWorkflow, startDocumentWorkflow } from '../../workflows/document-client';
@@ -43,9 +43,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
     stack = await startTestStack({
       config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } },
     });
-    const { account } = await createAccount(stack.db, { name: 'delivery', quotaUnits: 0 });
-    await stack.db('companies').where({ ruc: RUC }).delete();
-    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Comercial Andina S.A.C.', plan_type: '01', environment: '01' })).company;
+    company = await companyWithRuc(stack.db, RUC, 'Comercial Andina S.A.C.');
   });
   after(async () => {
     await stack?.stop();

@@ -4,11 +4,9 @@ import path from 'node:path';
 import { startSimulator, type SimulatorHandle } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testDatabaseUrl, testTemporalAddress } from '../support/services';
-import { createAccount } from '../../db/accounts';
-import { insertCompany } from '../../db/companies';
 import { findDocument } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
-import { commitSignedDocument, fixture } from '../support/documents';
+import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { startWorker } from '../../runtime/services';
 import { documentWorkflowId } from '../../workflows/document';
@@ -40,9 +38,7 @@ describe('worker killed mid-send', function () {
   });
 
   it('resolves once after the worker dies during sendBill', async () => {
-    const { account } = await createAccount(stack.db, { name: 'crash', quotaUnits: 0 });
-    await stack.db('companies').where({ ruc: RUC }).delete();
-    const { company } = await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Distribuidora del Sur S.A.', plan_type: '01', environment: '01' });
+    const company = await companyWithRuc(stack.db, RUC, 'Distribuidora del Sur S.A.');
     const payload = fixture('invoice-basic.json');
     payload.emisor.ruc = RUC;
     payload.cliente = { tipoDoc: '6', numDoc: '20123456786', nombre: 'Comercial Andina S.A.C.' };

@@ -1,15 +1,13 @@
 import { expect } from 'chai';
 import { WorkflowStarts } from '../../api/cpe/workflow-starts';
-import { createAccount } from '../../db/accounts';
-import { insertCompany, type CompanyRow } from '../../db/companies';
+import type { CompanyRow } from '../../db/companies';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { eagerStarter } from '../../runtime/services';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
-import { testConfig } from '../support/services';
-import { commitSignedDocument, fixture } from '../support/documents';
+import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
+import { startIssuingStack, type IssuingStack } from './support';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const RUC = '20700000991';
@@ -29,9 +27,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   before(async function () {
     this.timeout(120_000);
     stack = await startTestStack({ worker: false });
-    const { account } = await createAccount(stack.db, { name: 'workflow-starts', quotaUnits: 0 });
-    await stack.db('companies').where({ ruc: RUC }).delete();
-    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Arranques S.A.C.', plan_type: '01', environment: '01' })).company;
+    company = await companyWithRuc(stack.db, RUC, 'Arranques S.A.C.');
   });
   after(() => stack?.stop());
 
@@ -85,23 +81,18 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
  */
 describe('eager workflow start (API and worker in one process)', function () {
   this.timeout(60_000);
+  let issuing: IssuingStack;
   let stack: TestStack;
-  let sim: SimulatorHandle;
   let company: CompanyRow;
   const signer = createSigner(generateTestCertificate({ ruc: RUC }));
 
   before(async function () {
     this.timeout(120_000);
-    sim = await startSimulator({ port: 0 });
-    stack = await startTestStack({ config: { authority: { ...testConfig().authority, authorityUrl: sim.url } } });
-    const { account } = await createAccount(stack.db, { name: 'eager-starts', quotaUnits: 0 });
-    await stack.db('companies').where({ ruc: RUC }).delete();
-    company = (await insertCompany(stack.db, { account_id: account.id, ruc: RUC, business_name: 'Arranques S.A.C.', plan_type: '01', environment: '01' })).company;
+    issuing = await startIssuingStack();
+    stack = issuing.stack;
+    company = await companyWithRuc(stack.db, RUC, 'Arranques S.A.C.');
   });
-  after(async () => {
-    await stack?.stop();
-    await sim?.close();
-  });
+  after(() => issuing?.stop());
 
   it('hands the first workflow task to the local worker, and the document resolves in that one task', async () => {
     const payload = fixture('invoice-basic.json');

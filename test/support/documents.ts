@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../db/knex';
-import type { CompanyRow } from '../../db/companies';
+import { insertCompany, type CompanyRow } from '../../db/companies';
+import { createAccount } from '../../db/accounts';
 import { insertDocument, type DocumentRow } from '../../db/documents';
 import { prepareDocument } from '../../documents';
 import type { Signer } from '../../documents/signing';
@@ -12,6 +13,16 @@ export const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 
 export function fixture(name: string): Record<string, any> {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
+}
+
+/**
+ * A company holding a fixed RUC (the one a test certificate and fixtures are made for), in an account of its own; any
+ * company left with that RUC by an earlier test is removed first.
+ */
+export async function companyWithRuc(db: Db, ruc: string, businessName: string): Promise<CompanyRow> {
+  const { account } = await createAccount(db, { name: businessName, quotaUnits: 0 });
+  await db('companies').where({ ruc }).delete();
+  return (await insertCompany(db, { account_id: account.id, ruc, business_name: businessName, plan_type: '01', environment: '01' })).company;
 }
 
 /**
