@@ -1,4 +1,4 @@
-import type { Db } from './knex';
+import { prepared, type Db } from './knex';
 import type { Knex } from 'knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { isResolvedStatus, type DocStatus, type StartableDocument } from '../workflows/document-types';
@@ -80,6 +80,9 @@ const LIST_COLUMNS = [
   'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
 ] as const;
 
+/** Every column of documents, as the prepared statements that read whole rows name them. */
+export const DOCUMENT_COLUMNS = [...LIST_COLUMNS, 'payload_hash', 'xml', 'cdr_zip'] as const;
+
 /** The unique index that makes one series-number one document per RUC and environment (docs/issuing.md). */
 const ONE_NUMBER_INDEX = 'documents_one_number';
 
@@ -94,17 +97,23 @@ export async function findNumberHolder(
   db: Db | Knex.Transaction,
   key: { ruc: string; environment: string; doc_type: string; series: string; number: number },
 ): Promise<(DocumentRow & { voided: boolean }) | null> {
-  const row = await db('documents as d')
-    .where({ 'd.ruc': key.ruc, 'd.environment': key.environment, 'd.doc_type': key.doc_type, 'd.series': key.series, 'd.number': key.number })
-    .first('d.*', db.raw('exists (select 1 from document_voids v where v.document_id = d.id) as voided'));
+  const row = await prepared(
+    db('documents as d')
+      .where({ 'd.ruc': key.ruc, 'd.environment': key.environment, 'd.doc_type': key.doc_type, 'd.series': key.series, 'd.number': key.number })
+      .first(...DOCUMENT_COLUMNS.map((c) => `d.${c}`), db.raw('exists (select 1 from document_voids v where v.document_id = d.id) as voided')),
+    'number_holder',
+  );
   return (row as (DocumentRow & { voided: boolean }) | undefined) ?? null;
 }
 
 export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument): Promise<DocumentRow> {
-  const [row] = await db('documents')
-    .insert({ ...doc, status_code: STATUS_CODES[doc.status], totals: doc.totals && JSON.stringify(doc.totals), warnings: JSON.stringify(doc.warnings) })
-    // The signed XML (the row's largest value) is not read back: the caller holds it already.
-    .returning([...LIST_COLUMNS]);
+  const [row] = await prepared(
+    db('documents')
+      .insert({ ...doc, status_code: STATUS_CODES[doc.status], totals: doc.totals && JSON.stringify(doc.totals), warnings: JSON.stringify(doc.warnings) })
+      // The signed XML (the row's largest value) is not read back: the caller holds it already.
+      .returning([...LIST_COLUMNS]),
+    'insert_document',
+  );
   return { ...row, xml: doc.xml, cdr_zip: null } as DocumentRow;
 }
 
@@ -120,12 +129,16 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
  */
 export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
   // One round trip: the row is locked, read, and marked unless already resolved.
-  const { rows } = await db.raw(
-    `with before as (select * from documents where id = ? for update),
-          marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
-                     from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
-     select before.*, to_jsonb(c) as company_json from before left join companies c on c.id = before.company_id`,
-    [id, expected ?? null, expected ?? null],
+  const { rows } = await prepared(
+    db.raw(
+      `with before as (select ${DOCUMENT_COLUMNS.join(', ')} from documents where id = ? for update),
+            marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
+                       from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
+       select ${DOCUMENT_COLUMNS.map((c) => `before.${c}`).join(', ')}, to_jsonb(c) as company_json
+         from before left join companies c on c.id = before.company_id`,
+      [id, expected ?? null, expected ?? null],
+    ),
+    'begin_send',
   );
   if (!rows[0]) return null;
   const { company_json, ...doc } = rows[0] as DocumentRow & { company_json: Record<string, unknown> | null };
@@ -185,17 +198,20 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
   const attemptBindings = outcome.step
     ? [outcome.step, outcome.status, outcome.result?.code ?? null, outcome.result?.origin ?? null, outcome.result?.message ?? null]
     : [];
-  const { rows } = await db.raw(
-    `with updated as (${update.sql}),
-          ${attempt}
-          event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
-                    select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
-                    from updated u join companies c on c.id = u.company_id
-                    where u.resolved
-                    on conflict (document_id, event) do nothing
-                    returning webhook_started_at)
-     select updated.*, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
-    [...update.bindings, ...attemptBindings],
+  const { rows } = await prepared(
+    db.raw(
+      `with updated as (${update.sql}),
+            ${attempt}
+            event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
+                      select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
+                      from updated u join companies c on c.id = u.company_id
+                      where u.resolved
+                      on conflict (document_id, event) do nothing
+                      returning webhook_started_at)
+       select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')}, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
+      [...update.bindings, ...attemptBindings],
+    ),
+    'record_outcome',
   );
   if (rows[0]) {
     const row = rows[0] as RecordedRow;
@@ -220,7 +236,8 @@ export async function releaseForSending(db: Db, id: string): Promise<boolean> {
 }
 
 export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> {
-  if (ids.length) await db('documents').whereIn('id', ids).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+  // One text for any number of ids (= any of an array), so the statement stays one prepared statement.
+  if (ids.length) await prepared(db('documents').whereRaw('id = any(?::uuid[])', [ids]).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() }), 'mark_started');
 }
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */

@@ -1,4 +1,4 @@
-import type { Db } from './knex';
+import { prepared, type Db } from './knex';
 
 export interface RateDecision {
   admitted: boolean;
@@ -15,17 +15,20 @@ export interface RateDecision {
  * "the log now ends with this statement's timestamp".
  */
 export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-  const { rows } = await db.raw(
-    `insert into rate_limit_log as l (token_id, hits) values (:token, array[statement_timestamp()])
-     on conflict (token_id) do update set hits = (
-       select case when count(*) < :limit then coalesce(array_agg(h order by h), '{}') || statement_timestamp()
-                   else coalesce(array_agg(h order by h), '{}') end
-         from unnest(l.hits) h
-        where h > statement_timestamp() - make_interval(secs => :window))
-     returning hits[cardinality(hits)] = statement_timestamp() as admitted,
-       cardinality(hits) as count,
-       greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => :window) - statement_timestamp()))))::int as reset_seconds`,
-    { token: tokenId, limit, window: windowSeconds },
+  const { rows } = await prepared(
+    db.raw(
+      `insert into rate_limit_log as l (token_id, hits) values (:token, array[statement_timestamp()])
+       on conflict (token_id) do update set hits = (
+         select case when count(*) < :limit then coalesce(array_agg(h order by h), '{}') || statement_timestamp()
+                     else coalesce(array_agg(h order by h), '{}') end
+           from unnest(l.hits) h
+          where h > statement_timestamp() - make_interval(secs => :window))
+       returning hits[cardinality(hits)] = statement_timestamp() as admitted,
+         cardinality(hits) as count,
+         greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => :window) - statement_timestamp()))))::int as reset_seconds`,
+      { token: tokenId, limit, window: windowSeconds },
+    ),
+    'admit_request',
   );
   const row = rows[0] as { admitted: boolean; count: number; reset_seconds: number };
   return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };

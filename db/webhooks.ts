@@ -1,4 +1,4 @@
-import type { Db } from './knex';
+import { prepared, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { listedColumns, type ListedDocument } from './documents';
 import type { DeliveryStatus } from '../workflows/webhook-types';
@@ -33,19 +33,28 @@ export interface AttemptRow {
 
 export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
 
+/** Every column of webhook_deliveries, as the prepared statements below read them. */
+export const DELIVERY_COLUMNS = [
+  'id', 'company_id', 'document_id', 'event', 'redelivery_of', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'completed_at',
+] as const;
+const DELIVERY_LIST = DELIVERY_COLUMNS.join(', ');
+
 /** The document's original delivery of `event`, created on first call (concurrent calls get the same row); one statement. */
 export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
   // The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two
   // answers. A row another transaction was inserting at that moment is visible to neither: then it is read again.
-  const { rows } = await db.raw(
-    `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values (?, ?, ?)
-                       on conflict (document_id, event) where redelivery_of is null do nothing
-                       returning *)
-     select * from inserted
-     union all
-     select * from webhook_deliveries where document_id = ? and event = ? and redelivery_of is null
-     limit 1`,
-    [doc.company_id, doc.id, event, doc.id, event],
+  const { rows } = await prepared(
+    db.raw(
+      `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values (?, ?, ?)
+                         on conflict (document_id, event) where redelivery_of is null do nothing
+                         returning ${DELIVERY_LIST})
+       select ${DELIVERY_LIST} from inserted
+       union all
+       select ${DELIVERY_LIST} from webhook_deliveries where document_id = ? and event = ? and redelivery_of is null
+       limit 1`,
+      [doc.company_id, doc.id, event, doc.id, event],
+    ),
+    'open_delivery',
   );
   return (rows[0] as DeliveryRow | undefined) ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
 }
@@ -55,12 +64,15 @@ export async function openOriginalDelivery(db: Db, doc: { id: string; company_id
  * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
  */
 export async function beginResolutionNotice(db: Db, documentId: string, event: string): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
-  const row = await db
-    .with('notified', db.raw('update document_events set webhook_started_at = now() where document_id = ? and event = ? and webhook_started_at is null', [documentId, event]))
-    .from('documents as d')
-    .leftJoin('companies as c', 'c.id', 'd.company_id')
-    .where('d.id', documentId)
-    .first(...listedColumns(db, 'd'), db.raw('to_jsonb(c) as company_json'));
+  const row = await prepared(
+    db
+      .with('notified', db.raw('update document_events set webhook_started_at = now() where document_id = ? and event = ? and webhook_started_at is null', [documentId, event]))
+      .from('documents as d')
+      .leftJoin('companies as c', 'c.id', 'd.company_id')
+      .where('d.id', documentId)
+      .first(...listedColumns(db, 'd'), db.raw('to_jsonb(c) as company_json')),
+    'begin_notice',
+  );
   if (!row) return null;
   const { company_json, ...doc } = row as ListedDocument & { company_json: Record<string, unknown> | null };
   return { doc, company: company_json && companyFromJson(company_json) };
@@ -131,14 +143,17 @@ export async function recordAttempt(
       updated_at: db.fn.now(),
       completed_at: next.status === 'pending' ? null : db.fn.now(),
     })
-    .returning('*');
+    .returning([...DELIVERY_COLUMNS]);
   // The statement's own snapshot does not see its update: the row comes from the update, or unchanged when none ran.
-  const rows = await db
-    .with('inserted', inserted)
-    .with('moved', moved)
-    .select('*')
-    .from('moved')
-    .unionAll((q) => q.select('*').from('webhook_deliveries').where({ id: deliveryId }).whereNotExists((e) => e.select(db.raw('1')).from('moved')));
+  const rows = await prepared(
+    db
+      .with('inserted', inserted)
+      .with('moved', moved)
+      .select(...DELIVERY_COLUMNS)
+      .from('moved')
+      .unionAll((q) => q.select(...DELIVERY_COLUMNS).from('webhook_deliveries').where({ id: deliveryId }).whereNotExists((e) => e.select(db.raw('1')).from('moved'))),
+    'record_attempt',
+  );
   return rows[0] as DeliveryRow;
 }
 
