@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { crc32 } from 'node:zlib';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { decodeXml, unzipFiles, zipEntries, zipXml } from '../../authority/zip';
 
 describe('authority zip', () => {
@@ -25,5 +25,25 @@ describe('authority zip', () => {
     expect(decodeXml(latin1)).to.equal('<?xml version="1.0" encoding="ISO-8859-1"?><a>Año</a>');
     expect(unzipFiles(new Uint8Array())).to.deep.equal({ ok: false, reason: 'empty' });
     expect(unzipFiles(Buffer.from('definitely not a zip file'))).to.deep.equal({ ok: false, reason: 'corrupt' });
+  });
+
+  it('reads another writer's stored and deflated entries, and refuses damaged ones', () => {
+    const xml = Buffer.from('<ApplicationResponse>ñandú</ApplicationResponse>'.repeat(50));
+    // fflate's own zips: a stored entry, a deflated one (level 9) and a folder; names in UTF-8.
+    const theirs = zipSync({ 'dummy/': new Uint8Array(), 'R-1.xml': [xml, { level: 9 }], 'año.txt': [Buffer.from('sin comprimir'), { level: 0 }] });
+    const read = unzipFiles(theirs);
+    expect(read.ok && read.entries.map((e) => [e.name, Buffer.from(e.data).toString()])).to.deep.equal([
+      ['R-1.xml', xml.toString()],
+      ['año.txt', 'sin comprimir'],
+    ]);
+    // A damaged entry (its compressed bytes cut short, its header intact) is refused, not read as something else.
+    const ours = zipXml('R-2', xml.toString());
+    const cut = Buffer.concat([ours.subarray(0, 40), ours.subarray(60)]);
+    expect(unzipFiles(cut)).to.deep.equal({ ok: false, reason: 'corrupt' });
+    // A declared size smaller than the entry inflates to (a zip bomb's trick) is refused.
+    const lying = Buffer.from(ours);
+    const central = lying.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    lying.writeUInt32LE(10, central + 24);
+    expect(unzipFiles(lying)).to.deep.equal({ ok: false, reason: 'corrupt' });
   });
 });
