@@ -48,6 +48,9 @@ export function limaTimestamp(at: Date): string {
 }
 
 /** Connects to the addresses the target check approved, so a DNS answer that changes in between is never used. */
+/** One attempt, one request: got's options every delivery shares are merged once (see authority/http.ts). */
+const webhookClient = got.extend({ followRedirect: false, retry: { limit: 0 }, throwHttpErrors: false });
+
 function pinnedLookup(addresses: string[]): LookupFunction {
   const entries = addresses.map((address) => ({ address, family: isIP(address) }));
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -84,7 +87,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     try {
-      const res = await got.post(check.url, {
+      const res = await webhookClient.post(check.url, {
         body,
         headers: {
           'Content-Type': 'application/json',
@@ -94,9 +97,6 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
           'X-Firma': webhookSignature(secret, body),
         },
         timeout: { request: config.webhookTimeoutMs },
-        followRedirect: false,
-        retry: { limit: 0 },
-        throwHttpErrors: false,
         dnsLookup: pinnedLookup(check.addresses),
         agent,
       });
