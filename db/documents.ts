@@ -1,4 +1,4 @@
-import { prepared, type Db } from './knex';
+import { run, statement, type Db } from './knex';
 import type { Knex } from 'knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { isResolvedStatus, type DocStatus, type StartableDocument } from '../workflows/document-types';
@@ -93,28 +93,46 @@ export function isNumberTaken(err: unknown): boolean {
 }
 
 /** The document holding a number, if any, and whether it was voided (SUNAT answers 1032 for both rejected and voided). */
+const NUMBER_HOLDER = statement(
+  'number_holder',
+  `select ${DOCUMENT_COLUMNS.map((c) => `d.${c}`).join(', ')}, exists (select 1 from document_voids v where v.document_id = d.id) as voided
+     from documents d
+    where d.ruc = $1 and d.environment = $2 and d.doc_type = $3 and d.series = $4 and d.number = $5
+    limit 1`,
+);
+
 export async function findNumberHolder(
   db: Db | Knex.Transaction,
   key: { ruc: string; environment: string; doc_type: string; series: string; number: number },
 ): Promise<(DocumentRow & { voided: boolean }) | null> {
-  const row = await prepared(
-    db('documents as d')
-      .where({ 'd.ruc': key.ruc, 'd.environment': key.environment, 'd.doc_type': key.doc_type, 'd.series': key.series, 'd.number': key.number })
-      .first(...DOCUMENT_COLUMNS.map((c) => `d.${c}`), db.raw('exists (select 1 from document_voids v where v.document_id = d.id) as voided')),
-    'number_holder',
-  );
-  return (row as (DocumentRow & { voided: boolean }) | undefined) ?? null;
+  const [row] = await run<DocumentRow & { voided: boolean }>(db, NUMBER_HOLDER, [key.ruc, key.environment, key.doc_type, key.series, key.number]);
+  return row ?? null;
 }
 
+/** What `insertDocument` writes; a column a caller leaves out gets its default (an id is drawn when none is given). */
+const INSERTED_COLUMNS = [
+  'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment', 'destination',
+  'signed_by', 'status', 'status_code', 'hash', 'xml', 'customer_doc', 'totals', 'warnings', 'payload_hash',
+] as const;
+const INSERT_DOCUMENT = statement(
+  'insert_document',
+  // The signed XML (the row's largest value) is not read back: the caller holds it already.
+  `insert into documents (id, ${INSERTED_COLUMNS.join(', ')})
+   values (coalesce($1::uuid, gen_random_uuid()), ${INSERTED_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')})
+   returning ${LIST_COLUMNS.join(', ')}`,
+);
+
 export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument): Promise<DocumentRow> {
-  const [row] = await prepared(
-    db('documents')
-      .insert({ ...doc, status_code: STATUS_CODES[doc.status], totals: doc.totals && JSON.stringify(doc.totals), warnings: JSON.stringify(doc.warnings) })
-      // The signed XML (the row's largest value) is not read back: the caller holds it already.
-      .returning([...LIST_COLUMNS]),
-    'insert_document',
-  );
-  return { ...row, xml: doc.xml, cdr_zip: null } as DocumentRow;
+  const values: Record<(typeof INSERTED_COLUMNS)[number], unknown> = {
+    ...doc,
+    status_code: STATUS_CODES[doc.status],
+    customer_doc: doc.customer_doc ?? null,
+    totals: doc.totals && JSON.stringify(doc.totals),
+    warnings: JSON.stringify(doc.warnings),
+    payload_hash: doc.payload_hash ?? null,
+  };
+  const [row] = await run<DocumentRow>(db, INSERT_DOCUMENT, [doc.id ?? null, ...INSERTED_COLUMNS.map((c) => values[c])]);
+  return { ...row, xml: doc.xml, cdr_zip: null };
 }
 
 export async function findDocument(db: Db, id: string): Promise<DocumentRow | null> {
@@ -127,21 +145,20 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
  * document's company (read in the same statement: the send needs its credentials). With `expected`, a row no longer
  * in that status is returned unmarked (an earlier run already sent it).
  */
+// One round trip: the row is locked, read, and marked unless already resolved.
+const BEGIN_SEND = statement(
+  'begin_send',
+  `with before as (select ${DOCUMENT_COLUMNS.join(', ')} from documents where id = $1 for update),
+        marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
+                   from before where d.id = before.id and not before.resolved and ($2::text is null or before.status = $2))
+   select ${DOCUMENT_COLUMNS.map((c) => `before.${c}`).join(', ')}, to_jsonb(c) as company_json
+     from before left join companies c on c.id = before.company_id`,
+);
+
 export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
-  // One round trip: the row is locked, read, and marked unless already resolved.
-  const { rows } = await prepared(
-    db.raw(
-      `with before as (select ${DOCUMENT_COLUMNS.join(', ')} from documents where id = ? for update),
-            marked as (update documents d set send_started_at = now(), send_attempts = d.send_attempts + 1, updated_at = now()
-                       from before where d.id = before.id and not before.resolved and (?::text is null or before.status = ?))
-       select ${DOCUMENT_COLUMNS.map((c) => `before.${c}`).join(', ')}, to_jsonb(c) as company_json
-         from before left join companies c on c.id = before.company_id`,
-      [id, expected ?? null, expected ?? null],
-    ),
-    'begin_send',
-  );
-  if (!rows[0]) return null;
-  const { company_json, ...doc } = rows[0] as DocumentRow & { company_json: Record<string, unknown> | null };
+  const [row] = await run<DocumentRow & { company_json: Record<string, unknown> | null }>(db, BEGIN_SEND, [id, expected ?? null]);
+  if (!row) return null;
+  const { company_json, ...doc } = row;
   return { doc, company: company_json && companyFromJson(company_json) };
 }
 
@@ -175,46 +192,46 @@ export type RecordedRow = Omit<DocumentRow, 'xml' | 'cdr_zip'> & {
  * handled, so neither the workflow nor the sweeper starts a delivery that has nothing to deliver.
  * Returns the row as stored afterwards.
  */
+// A ticket or a CDR left null keeps the stored one; `sent` stamps sent_at once; the step's attempt (support's timeline)
+// is written only when there is a step and the row changed (a resolved document never changes).
+const RECORD_OUTCOME = statement(
+  'record_outcome',
+  `with updated as (update documents
+                       set status = $2, status_code = $3, resolved = $4, result = $5, send_started_at = null, updated_at = now(),
+                           ticket = coalesce($6, ticket), cdr_zip = coalesce($7, cdr_zip),
+                           sent_at = case when $8 then coalesce(sent_at, now()) else sent_at end,
+                           resolved_at = case when $4 then now() else resolved_at end
+                     where id = $1 and not resolved
+                     returning ${LIST_COLUMNS.join(', ')}),
+        attempt as (insert into document_attempts (document_id, step, status, code, origin, message)
+                    select id, $9, $2, $10, $11, $12 from updated where $9::text is not null),
+        event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
+                  select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
+                  from updated u join companies c on c.id = u.company_id
+                  where u.resolved
+                  on conflict (document_id, event) do nothing
+                  returning webhook_started_at)
+   select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')}, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
+);
+
 export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<RecordedRow> {
   const resolved = isResolvedStatus(outcome.status);
-  const changes: Record<string, unknown> = {
-    status: outcome.status,
-    status_code: STATUS_CODES[outcome.status],
+  const [stored] = await run<RecordedRow>(db, RECORD_OUTCOME, [
+    id,
+    outcome.status,
+    STATUS_CODES[outcome.status],
     resolved,
-    result: outcome.result && JSON.stringify(outcome.result),
-    send_started_at: null,
-    updated_at: db.fn.now(),
-  };
-  if (outcome.ticket !== undefined && outcome.ticket !== null) changes.ticket = outcome.ticket;
-  if (outcome.cdrZip) changes.cdr_zip = outcome.cdrZip;
-  if (outcome.sent) changes.sent_at = db.raw('coalesce(sent_at, now())');
-  if (resolved) changes.resolved_at = db.fn.now();
-  const update = db('documents').where({ id, resolved: false }).update(changes).returning([...LIST_COLUMNS]).toSQL();
-  // The step's attempt (support's timeline), written only when the row changed: a resolved document never changes.
-  const attempt = outcome.step
-    ? `attempt as (insert into document_attempts (document_id, step, status, code, origin, message)
-                   select id, ?, ?, ?, ?, ? from updated),`
-    : '';
-  const attemptBindings = outcome.step
-    ? [outcome.step, outcome.status, outcome.result?.code ?? null, outcome.result?.origin ?? null, outcome.result?.message ?? null]
-    : [];
-  const { rows } = await prepared(
-    db.raw(
-      `with updated as (${update.sql}),
-            ${attempt}
-            event as (insert into document_events (document_id, company_id, event, status, webhook_started_at)
-                      select u.id, u.company_id, 'cpe.resolved', u.status, case when c.webhook_url is null then now() end
-                      from updated u join companies c on c.id = u.company_id
-                      where u.resolved
-                      on conflict (document_id, event) do nothing
-                      returning webhook_started_at)
-       select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')}, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
-      [...update.bindings, ...attemptBindings],
-    ),
-    'record_outcome',
-  );
-  if (rows[0]) {
-    const row = rows[0] as RecordedRow;
+    outcome.result && JSON.stringify(outcome.result),
+    outcome.ticket ?? null,
+    outcome.cdrZip || null,
+    outcome.sent === true,
+    outcome.step ?? null,
+    outcome.result?.code ?? null,
+    outcome.result?.origin ?? null,
+    outcome.result?.message ?? null,
+  ]);
+  if (stored) {
+    const row = stored;
     if (row.resolved) countVerdict(row);
     return row;
   }
@@ -235,9 +252,11 @@ export async function releaseForSending(db: Db, id: string): Promise<boolean> {
   return n === 1;
 }
 
+// One text for any number of ids (= any of an array), so the statement stays one prepared statement.
+const MARK_STARTED = statement('mark_started', 'update documents set workflow_started_at = now() where id = any($1::uuid[]) and workflow_started_at is null');
+
 export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> {
-  // One text for any number of ids (= any of an array), so the statement stays one prepared statement.
-  if (ids.length) await prepared(db('documents').whereRaw('id = any(?::uuid[])', [ids]).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() }), 'mark_started');
+  if (ids.length) await run(db, MARK_STARTED, [ids]);
 }
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
@@ -304,13 +323,13 @@ export interface DocumentFilter {
 /** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
 export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };
 
-/** The list's columns of `documents` read under `alias`, `has_cdr` included (for statements that join it). */
-export function listedColumns(db: Db, alias: string): (string | Knex.Raw)[] {
-  return [...LIST_COLUMNS.map((column) => `${alias}.${column}`), db.raw('??.cdr_zip is not null as has_cdr', [alias])];
+/** The list's columns of `documents` read under `alias`, `has_cdr` included, as SQL (for statements that join it). */
+export function listedColumns(alias: string): string {
+  return [...LIST_COLUMNS.map((column) => `${alias}.${column}`), `${alias}.cdr_zip is not null as has_cdr`].join(', ');
 }
 
 function selectListed(db: Db): Knex.QueryBuilder {
-  return db('documents').select(...listedColumns(db, 'documents'));
+  return db('documents').select(db.raw(listedColumns('documents')));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { prepared, type Db } from './knex';
+import { run, statement, type Db } from './knex';
 
 export interface RateDecision {
   admitted: boolean;
@@ -14,22 +14,20 @@ export interface RateDecision {
  * requests of one token are decided one after the other; a refused request is not recorded. Admitted is read back as
  * "the log now ends with this statement's timestamp".
  */
+const ADMIT_REQUEST = statement(
+  'admit_request',
+  `insert into rate_limit_log as l (token_id, hits) values ($1, array[statement_timestamp()])
+   on conflict (token_id) do update set hits = (
+     select case when count(*) < $2 then coalesce(array_agg(h order by h), '{}') || statement_timestamp()
+                 else coalesce(array_agg(h order by h), '{}') end
+       from unnest(l.hits) h
+      where h > statement_timestamp() - make_interval(secs => $3))
+   returning hits[cardinality(hits)] = statement_timestamp() as admitted,
+     cardinality(hits) as count,
+     greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => $3) - statement_timestamp()))))::int as reset_seconds`,
+);
+
 export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-  const { rows } = await prepared(
-    db.raw(
-      `insert into rate_limit_log as l (token_id, hits) values (:token, array[statement_timestamp()])
-       on conflict (token_id) do update set hits = (
-         select case when count(*) < :limit then coalesce(array_agg(h order by h), '{}') || statement_timestamp()
-                     else coalesce(array_agg(h order by h), '{}') end
-           from unnest(l.hits) h
-          where h > statement_timestamp() - make_interval(secs => :window))
-       returning hits[cardinality(hits)] = statement_timestamp() as admitted,
-         cardinality(hits) as count,
-         greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => :window) - statement_timestamp()))))::int as reset_seconds`,
-      { token: tokenId, limit, window: windowSeconds },
-    ),
-    'admit_request',
-  );
-  const row = rows[0] as { admitted: boolean; count: number; reset_seconds: number };
+  const [row] = await run<{ admitted: boolean; count: number; reset_seconds: number }>(db, ADMIT_REQUEST, [tokenId, limit, windowSeconds]);
   return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };
 }

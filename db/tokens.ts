@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { prepared, type Db } from './knex';
+import { run, statement, type Db } from './knex';
 import { companyFromJson } from './companies';
 import type { IssuerAccount } from './issuing';
 
@@ -53,18 +53,17 @@ export interface TokenPrincipal {
   issuer: IssuerAccount | null;
 }
 
+const FIND_TOKEN = statement(
+  'find_token',
+  `select t.id, t.scope, t.revoked_at, t.account_id, a.active as account_active, t.company_id, c.active as company_active,
+          a.quota_units, a.ose_package_units, case when c.id is not null then to_jsonb(c) end as company_json
+     from api_tokens t join accounts a on a.id = t.account_id left join companies c on c.id = t.company_id
+    where t.token_hash = $1
+    limit 1`,
+);
+
 export async function findToken(db: Db, token: string): Promise<TokenPrincipal | null> {
-  const row = await prepared(
-    db('api_tokens as t')
-      .join('accounts as a', 'a.id', 't.account_id')
-      .leftJoin('companies as c', 'c.id', 't.company_id')
-      .where('t.token_hash', hashToken(token))
-      .first(
-        't.id', 't.scope', 't.revoked_at', 't.account_id', 'a.active as account_active', 't.company_id', 'c.active as company_active',
-        'a.quota_units', 'a.ose_package_units', db.raw('case when c.id is not null then to_jsonb(c) end as company_json'),
-      ),
-    'find_token',
-  );
+  const [row] = await run<Record<string, any>>(db, FIND_TOKEN, [hashToken(token)]);
   if (!row) return null;
   return {
     tokenId: row.id,

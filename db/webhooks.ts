@@ -1,4 +1,4 @@
-import { prepared, type Db } from './knex';
+import { run, statement, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { listedColumns, type ListedDocument } from './documents';
 import type { DeliveryStatus } from '../workflows/webhook-types';
@@ -39,42 +39,41 @@ export const DELIVERY_COLUMNS = [
 ] as const;
 const DELIVERY_LIST = DELIVERY_COLUMNS.join(', ');
 
+// The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two
+// answers. A row another transaction was inserting at that moment is visible to neither: then it is read again.
+const OPEN_DELIVERY = statement(
+  'open_delivery',
+  `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values ($1, $2, $3)
+                     on conflict (document_id, event) where redelivery_of is null do nothing
+                     returning ${DELIVERY_LIST})
+   select ${DELIVERY_LIST} from inserted
+   union all
+   select ${DELIVERY_LIST} from webhook_deliveries where document_id = $2 and event = $3 and redelivery_of is null
+   limit 1`,
+);
+
 /** The document's original delivery of `event`, created on first call (concurrent calls get the same row); one statement. */
 export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
-  // The existing row is read by the same statement: the insert's own row is not visible to it, so one of the two
-  // answers. A row another transaction was inserting at that moment is visible to neither: then it is read again.
-  const { rows } = await prepared(
-    db.raw(
-      `with inserted as (insert into webhook_deliveries (company_id, document_id, event) values (?, ?, ?)
-                         on conflict (document_id, event) where redelivery_of is null do nothing
-                         returning ${DELIVERY_LIST})
-       select ${DELIVERY_LIST} from inserted
-       union all
-       select ${DELIVERY_LIST} from webhook_deliveries where document_id = ? and event = ? and redelivery_of is null
-       limit 1`,
-      [doc.company_id, doc.id, event, doc.id, event],
-    ),
-    'open_delivery',
-  );
-  return (rows[0] as DeliveryRow | undefined) ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
+  const [row] = await run<DeliveryRow>(db, OPEN_DELIVERY, [doc.company_id, doc.id, event]);
+  return row ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
 }
 
 /**
  * A resolution's notice begins: its event is marked as taken by a workflow (the sweeper leaves it alone), and the
  * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
  */
+const BEGIN_NOTICE = statement(
+  'begin_notice',
+  `with notified as (update document_events set webhook_started_at = now() where document_id = $1 and event = $2 and webhook_started_at is null)
+   select ${listedColumns('d')}, to_jsonb(c) as company_json
+     from documents d left join companies c on c.id = d.company_id
+    where d.id = $1`,
+);
+
 export async function beginResolutionNotice(db: Db, documentId: string, event: string): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
-  const row = await prepared(
-    db
-      .with('notified', db.raw('update document_events set webhook_started_at = now() where document_id = ? and event = ? and webhook_started_at is null', [documentId, event]))
-      .from('documents as d')
-      .leftJoin('companies as c', 'c.id', 'd.company_id')
-      .where('d.id', documentId)
-      .first(...listedColumns(db, 'd'), db.raw('to_jsonb(c) as company_json')),
-    'begin_notice',
-  );
+  const [row] = await run<ListedDocument & { company_json: Record<string, unknown> | null }>(db, BEGIN_NOTICE, [documentId, event]);
   if (!row) return null;
-  const { company_json, ...doc } = row as ListedDocument & { company_json: Record<string, unknown> | null };
+  const { company_json, ...doc } = row;
   return { doc, company: company_json && companyFromJson(company_json) };
 }
 
@@ -121,6 +120,23 @@ export function findAttempt(db: Db, deliveryId: string, number: number): Promise
   return db<AttemptRow>('webhook_attempts').where({ delivery_id: deliveryId, number }).first();
 }
 
+// The statement's own snapshot does not see its update: the row comes from the update, or unchanged when none ran.
+const RECORD_ATTEMPT = statement(
+  'record_attempt',
+  `with inserted as (insert into webhook_attempts (delivery_id, number, url, started_at, http_status, latency_ms, error, delivered)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8)
+                     on conflict (delivery_id, number) do nothing
+                     returning id),
+        moved as (update webhook_deliveries
+                     set status = $9, attempts = $2, next_attempt_at = $10, last_error = $7, updated_at = now(),
+                         completed_at = case when $9 = 'pending' then null else now() end
+                   where id = $1 and exists (select 1 from inserted)
+                   returning ${DELIVERY_LIST})
+   select ${DELIVERY_LIST} from moved
+   union all
+   select ${DELIVERY_LIST} from webhook_deliveries where id = $1 and not exists (select 1 from moved)`,
+);
+
 /**
  * Records attempt `attempt.number` and moves the delivery on, in one statement (one round trip, one commit). A second
  * record of the same attempt (a retried activity) changes nothing. `nextAttemptAt` is null when no attempt follows.
@@ -131,30 +147,19 @@ export async function recordAttempt(
   attempt: NewAttempt,
   next: { status: DeliveryStatus; nextAttemptAt: Date | null },
 ): Promise<DeliveryRow> {
-  const inserted = db('webhook_attempts').insert({ delivery_id: deliveryId, ...attempt }).onConflict(['delivery_id', 'number']).ignore().returning('id');
-  const moved = db('webhook_deliveries')
-    .where({ id: deliveryId })
-    .whereExists(db.select(db.raw('1')).from('inserted'))
-    .update({
-      status: next.status,
-      attempts: attempt.number,
-      next_attempt_at: next.nextAttemptAt,
-      last_error: attempt.error,
-      updated_at: db.fn.now(),
-      completed_at: next.status === 'pending' ? null : db.fn.now(),
-    })
-    .returning([...DELIVERY_COLUMNS]);
-  // The statement's own snapshot does not see its update: the row comes from the update, or unchanged when none ran.
-  const rows = await prepared(
-    db
-      .with('inserted', inserted)
-      .with('moved', moved)
-      .select(...DELIVERY_COLUMNS)
-      .from('moved')
-      .unionAll((q) => q.select(...DELIVERY_COLUMNS).from('webhook_deliveries').where({ id: deliveryId }).whereNotExists((e) => e.select(db.raw('1')).from('moved'))),
-    'record_attempt',
-  );
-  return rows[0] as DeliveryRow;
+  const [row] = await run<DeliveryRow>(db, RECORD_ATTEMPT, [
+    deliveryId,
+    attempt.number,
+    attempt.url,
+    attempt.started_at,
+    attempt.http_status,
+    attempt.latency_ms,
+    attempt.error,
+    attempt.delivered,
+    next.status,
+    next.nextAttemptAt,
+  ]);
+  return row;
 }
 
 /** Ends a pending delivery without another attempt (the webhook was disabled). */

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
-import { createDb, prepared, type Db } from '../../db/knex';
-import { DOCUMENT_COLUMNS, findNumberHolder } from '../../db/documents';
+import { createDb, run, statement, type Db } from '../../db/knex';
+import { DOCUMENT_COLUMNS, findNumberHolder, insertDocument } from '../../db/documents';
 import { DELIVERY_COLUMNS } from '../../db/webhooks';
 import { getTestDb, testDatabaseUrl } from '../support/services';
+import { companyWithRuc } from '../support/documents';
+import { randomRuc } from '../companies/helpers';
 
 /**
  * The per-document statements run as named prepared statements (issue 13: PostgreSQL parsed and planned each of them
@@ -31,34 +33,57 @@ describe('prepared statements', function () {
   });
 
   it('gives a different text its own statement under the same label', async () => {
-    await prepared(db.raw('select 1 as one'), 'scratch_variant');
-    await prepared(db.raw('select 2 as two'), 'scratch_variant');
-    const rows = await prepared(db.raw('select 1 as one'), 'scratch_variant');
-    expect(rows.rows).to.deep.equal([{ one: 1 }]);
+    const one = statement('scratch_variant', 'select 1 as one');
+    expect(await run(db, one, [])).to.deep.equal([{ one: 1 }]);
+    expect(await run(db, statement('scratch_variant', 'select 2 as two'), [])).to.deep.equal([{ two: 2 }]);
+    expect(await run(db, one, [])).to.deep.equal([{ one: 1 }]);
     expect(await preparedNames('scratch_variant')).to.have.length(2);
   });
 
-  it('refuses a prepared statement that selects *, before it reaches PostgreSQL', async () => {
+  it('refuses a statement that selects *, before it reaches PostgreSQL', async () => {
     for (const sql of ['select * from documents limit 1', 'select d.* from documents d limit 1', 'delete from rate_limit_log where false returning *']) {
-      const err = await prepared(db.raw(sql), 'scratch_star').then(() => null, (e: Error) => e);
-      expect(err?.message, sql).to.match(/selects \* \(name its columns\)/);
+      expect(() => statement('scratch_star', sql), sql).to.throw(/selects \* \(name its columns\)/);
     }
-    expect(await preparedNames('scratch_star')).to.deep.equal([]);
     // count(*) is not a column list.
-    expect((await prepared(db.raw('select count(*)::int as n from documents where false'), 'scratch_count')).rows).to.deep.equal([{ n: 0 }]);
+    expect(await run(db, statement('scratch_count', 'select count(*)::int as n from documents where false'), [])).to.deep.equal([{ n: 0 }]);
+  });
+
+  it("runs on a transaction's own connection: rolled back with it, unseen by others until it commits", async () => {
+    const count = statement('scratch_count_documents', 'select count(*)::int as n from documents where ruc = $1');
+    const ruc = randomRuc();
+    const pool = createDb(await testDatabaseUrl(), { min: 0, max: 2 });
+    try {
+      const company = await companyWithRuc(pool, ruc, 'Statements S.A.C.');
+      const doc = { account_id: company.account_id, company_id: company.id, ruc, doc_type: '01', series: 'F001', number: 1, filename: `${ruc}-01-F001-1`, issue_date: '2026-01-01', currency: 'PEN', environment: '01', destination: 'tax_authority', signed_by: 'provider_certificate', status: 'queued' as const, hash: 'h', xml: '<x/>', totals: null, warnings: [] };
+      const seen: { inside?: number; outside?: number } = {};
+      const rolledBack = new Error('roll back');
+      const err = await pool
+        .transaction(async (trx) => {
+          await insertDocument(trx, doc);
+          seen.inside = (await run<{ n: number }>(trx, count, [ruc]))[0].n;
+          seen.outside = (await run<{ n: number }>(pool, count, [ruc]))[0].n;
+          throw rolledBack;
+        })
+        .catch((e: unknown) => e);
+      expect(err).to.equal(rolledBack);
+      expect(seen).to.deep.equal({ inside: 1, outside: 0 });
+      expect((await run<{ n: number }>(pool, count, [ruc]))[0].n).to.equal(0);
+    } finally {
+      await pool.destroy();
+    }
   });
 
   it('why: a prepared * stops working once a column is added; named columns keep working', async () => {
     await db.transaction(async (trx) => {
       await trx.raw('create temporary table scratch_prepared (a int) on commit drop');
       await trx.raw('insert into scratch_prepared values (1)');
-      // Named by hand (not through `prepared`, which refuses *), to show what the rule avoids.
+      // Named by hand (not through `statement`, which refuses *), to show what the rule avoids.
       const star = (q: typeof trx) => q.raw('select * from scratch_prepared').options({ name: 'scratch_raw_star' });
-      const named = () => prepared(trx.raw('select a from scratch_prepared'), 'scratch_named');
+      const named = () => run(trx, statement('scratch_named', 'select a from scratch_prepared'), []);
       await star(trx);
       await named();
       await trx.raw('alter table scratch_prepared add column b int');
-      expect((await named()).rows).to.deep.equal([{ a: 1 }]);
+      expect(await named()).to.deep.equal([{ a: 1 }]);
       const err = await trx.transaction((savepoint) => star(savepoint)).then(() => null, (e: Error) => e);
       expect(err?.message).to.match(/cached plan must not change result type/);
     });
