@@ -27,7 +27,7 @@ describe('authority zip', () => {
     expect(unzipFiles(Buffer.from('definitely not a zip file'))).to.deep.equal({ ok: false, reason: 'corrupt' });
   });
 
-  it('reads another writer's stored and deflated entries, and refuses damaged ones', () => {
+  it("reads another writer's stored and deflated entries, and refuses damaged ones", () => {
     const xml = Buffer.from('<ApplicationResponse>ñandú</ApplicationResponse>'.repeat(50));
     // fflate's own zips: a stored entry, a deflated one (level 9) and a folder; names in UTF-8.
     const theirs = zipSync({ 'dummy/': new Uint8Array(), 'R-1.xml': [xml, { level: 9 }], 'año.txt': [Buffer.from('sin comprimir'), { level: 0 }] });
