@@ -4,8 +4,9 @@
  *  - production: docker-compose.yml's shape without Docker (test/support/production-shape.ts): `chasqui api`,
  *    `chasqui worker`, `chasqui simulator`, Temporal server 1.30.1 on PostgreSQL.
  * In each: BENCH_WARMUP (20) invoices, then BENCH_DOCUMENTS (400) invoices of one company at BENCH_CONCURRENCY (16)
- * until all are resolved, once without a webhook and once with one to a local https receiver; then the floor on the
- * same Temporal server: BENCH_DOCUMENTS workflows of one local activity from a worker in this process.
+ * until all are resolved, once without a webhook and once with one to a local https receiver; before, between and
+ * after them the floor on the same Temporal server: BENCH_DOCUMENTS workflows of one local activity from a worker in
+ * this process. Each run's ratio is against the mean of the floors just before and after it.
  * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
  * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
  * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process; in the
@@ -17,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Client as PgClient } from 'pg';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
@@ -274,11 +275,11 @@ async function measure(shape: Shape, label: string, load: (count: number) => Pro
 }
 
 /** The floor: one-local-activity workflows on the same Temporal server, started and run from this process. */
-async function floor(shape: Shape): Promise<RunResult> {
+async function floor(shape: Shape, label: string, workflowBundle: WorkflowBundle): Promise<RunResult> {
   const taskQueue = `bench-floor-${randomBytes(4).toString('hex')}`;
   const connection = await NativeConnection.connect({ address: shape.temporalAddress });
   const client = await shape.temporal();
-  const worker = await Worker.create({ connection, taskQueue, workflowsPath: require.resolve('./floor-workflow'), activities: { floorActivity: async () => undefined } });
+  const worker = await Worker.create({ connection, taskQueue, workflowBundle, activities: { floorActivity: async () => undefined } });
   const many = async (count: number) => {
     let left = count;
     const latencies: number[] = [];
@@ -295,7 +296,7 @@ async function floor(shape: Shape): Promise<RunResult> {
     return { latencies, issuedSeconds: (performance.now() - started) / 1000 };
   };
   try {
-    return await worker.runUntil(measure(shape, 'floor: 1 local activity', many));
+    return await worker.runUntil(measure(shape, label, many));
   } finally {
     await connection.close();
   }
@@ -322,31 +323,37 @@ function systemMs(result: RunResult, include: (kind: string) => boolean): number
   return ([...result.cpu].filter(([k]) => include(k)).reduce((sum, [, s]) => sum + s, 0) * 1000) / result.documents;
 }
 
-function report(shape: Shape, results: RunResult[], floorResult: RunResult, rss: Map<string, number>, idle: Map<string, number>): string[] {
+/**
+ * `runs` alternate floors and document runs (floor, run, floor, run, floor): each run is compared with the mean of
+ * the two floors measured just before and just after it, so a machine that speeds up or slows down during the bench
+ * (shared with other work) moves a run and its floor together.
+ */
+function report(shape: Shape, runs: RunResult[], rss: Map<string, number>, idle: Map<string, number>): string[] {
   const notChasqui = (k: string) => !shape.chasquiKinds.has(k);
-  const floorMs = systemMs(floorResult, notChasqui);
-  const kinds = [...new Set(results.flatMap((r) => [...r.cpu.keys()]).concat([...floorResult.cpu.keys()]))].filter(
-    (k) => Math.max(...[...results, floorResult].map((r) => r.cpu.get(k) ?? 0)) > 0.05,
-  );
-  kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (results[0].cpu.get(b) ?? 0) - (results[0].cpu.get(a) ?? 0)));
+  const isFloor = (i: number) => i % 2 === 0;
+  const floorMs = (i: number) => systemMs(runs[i], notChasqui);
+  const meanFloor = runs.filter((_, i) => isFloor(i)).reduce((sum, _r, j) => sum + floorMs(2 * j), 0) / Math.ceil(runs.length / 2);
+  const kinds = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))].filter((k) => Math.max(...runs.map((r) => r.cpu.get(k) ?? 0)) > 0.05);
+  kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (runs[1].cpu.get(b) ?? 0) - (runs[1].cpu.get(a) ?? 0)));
   const lines = [`shape: ${shape.title}`];
   lines.push(`  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}`);
-  for (const r of [...results, floorResult]) {
-    const isFloor = r === floorResult;
-    const ms = isFloor ? floorMs : systemMs(r, (k) => k !== BENCH);
+  runs.forEach((r, i) => {
+    const ms = isFloor(i) ? floorMs(i) : systemMs(r, (k) => k !== BENCH);
+    const against = isFloor(i) ? meanFloor : (floorMs(i - 1) + floorMs(i + 1)) / 2;
     lines.push(
-      `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / floorMs).toFixed(2).padStart(8)}`,
+      `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / against).toFixed(2).padStart(8)}`,
     );
-  }
-  lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floor's, as its SDK;`);
+  });
+  lines.push(`  (a run's "vs floor" is against the mean of the floors before and after it; a floor's, against the mean of all floors)`);
+  lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floors', as their SDK;`);
   lines.push(`  postgres (server) also holds backends that exited, their CPU moved to the postmaster):`);
-  lines.push(`    ${''.padEnd(38)} ${[...results, floorResult].map((r) => r.label.slice(0, 14).padStart(14)).join(' ')}`);
-  for (const kind of kinds) lines.push(`    ${kind.padEnd(38)} ${[...results, floorResult].map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`);
-  const dbs = ['chasqui', 'temporal', 'temporal_visibility'].filter((d) => [...results, floorResult].some((r) => r.commits.has(d)));
-  lines.push(`  PostgreSQL commits per document: ${[...results, floorResult].map((r) => `${r.label}: ${dbs.map((d) => `${d} ${((r.commits.get(d) ?? 0) / r.documents).toFixed(1)}`).join(', ')}`).join('; ')}`);
+  lines.push(`    ${''.padEnd(38)} ${runs.map((r) => r.label.slice(0, 14).padStart(14)).join(' ')}`);
+  for (const kind of kinds) lines.push(`    ${kind.padEnd(38)} ${runs.map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`);
+  const dbs = ['chasqui', 'temporal', 'temporal_visibility'].filter((d) => runs.some((r) => r.commits.has(d)));
+  lines.push(`  PostgreSQL commits per document: ${runs.map((r) => `${r.label}: ${dbs.map((d) => `${d} ${((r.commits.get(d) ?? 0) / r.documents).toFixed(1)}`).join(', ')}`).join('; ')}`);
   const idleTotal = [...idle.values()].reduce((a, b) => a + b, 0);
   lines.push(
-    `  idle (nothing issued, ${IDLE_SECONDS} s): ${idleTotal.toFixed(0)} ms of CPU per second (${[...idle].filter(([, ms]) => ms >= 0.5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}) = ${(idleTotal / results[0].resolvedPerSecond).toFixed(1)} ms per document at ${results[0].resolvedPerSecond.toFixed(1)} resolved/s`,
+    `  idle (nothing issued, ${IDLE_SECONDS} s): ${idleTotal.toFixed(0)} ms of CPU per second (${[...idle].filter(([, ms]) => ms >= 0.5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}) = ${(idleTotal / runs[1].resolvedPerSecond).toFixed(1)} ms per document at ${runs[1].resolvedPerSecond.toFixed(1)} resolved/s`,
   );
   lines.push(`  peak RSS (MB, VmHWM, largest process of each kind): ${[...rss].map(([k, mb]) => `${k} ${mb.toFixed(0)}`).join(', ')}`);
   return lines;
@@ -359,6 +366,7 @@ async function main(): Promise<void> {
     `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL=${LOG_LEVEL}`,
   ];
   const tls = localTlsCertificate();
+  const floorBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflow'), logger: new DefaultLogger('WARN') });
   for (const name of SHAPES) {
     const receiver = await startReceiver(tls);
     const shape = await startShape(name, tls.certFile);
@@ -369,17 +377,17 @@ async function main(): Promise<void> {
       const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
       const company: BenchCompany = { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
       const documents = (receiver: Receiver | null) => (count: number) => issueAndResolve(shape, company, count, receiver);
-      const results = [await measure(shape, 'no webhook', documents(null))];
+      const runs = [await floor(shape, 'floor 1: 1 local act.', floorBundle), await measure(shape, 'no webhook', documents(null))];
       const idle = await idleCpu(shape, IDLE_SECONDS);
+      runs.push(await floor(shape, 'floor 2', floorBundle));
       const hook = await post(`${shape.apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
       if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
       company.beforeWebhook = company.next - 1;
-      results.push(await measure(shape, 'webhook (local https)', documents(receiver)));
-      const floorResult = await floor(shape);
+      runs.push(await measure(shape, 'webhook (local https)', documents(receiver)), await floor(shape, 'floor 3', floorBundle));
       const rss = new Map<string, number>();
       for (const { kind, info } of shape.processes()) rss.set(kind, Math.max(rss.get(kind) ?? 0, info.peakRssMb));
       rss.set(BENCH, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
-      const lines = [...report(shape, results, floorResult, rss, idle), ...(await issuingAlone(shape, company))];
+      const lines = [...report(shape, runs, rss, idle), ...(await issuingAlone(shape, company))];
       console.error(lines.join('\n'));
       out.push(...lines);
     } finally {
