@@ -6,7 +6,7 @@
  * In each, three series of BENCH_DOCUMENTS (400) at BENCH_CONCURRENCY (16), after BENCH_WARMUP (20) of each: invoices
  * of a company without a webhook, invoices of a company whose webhook is a local https receiver (each until resolved
  * and notified), and the floor on the same Temporal server (workflows of one local activity from a worker in this
- * process). The series run interleaved in BENCH_ROUNDS (6) rounds of balanced orders (`roundOrder`), so that all three meet
+ * process). The series run interleaved in BENCH_ROUNDS (4) rounds, the order turned each round, so that all three meet
  * the same conditions on a machine whose speed moves within minutes; each round's ratio is printed beside the total's.
  * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
  * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
@@ -35,7 +35,7 @@ const LINES = Number(process.env.BENCH_LINES ?? 5);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const BENCH = 'bench (load, receiver, floor SDK)';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 /** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -274,21 +274,9 @@ const sum = (maps: Map<string, number>[]) => {
 };
 
 /**
- * Round `round`'s order of `n` series: the rotations, then the rotations reversed (a Williams design): over 2n rounds
- * every series is as often first, middle and last, and follows each other series within a round once, so whatever a
- * batch leaves behind for the next (Temporal finishing a closed workflow's tasks, a garbage collector) lands on every
- * series alike.
- */
-function roundOrder(round: number, n: number): number[] {
-  const rotation = Array.from({ length: n }, (_, k) => (k + round) % n);
-  return Math.floor(round / n) % 2 === 0 ? rotation : rotation.reverse();
-}
-
-/**
- * The floor and the document runs measured in ROUNDS interleaved batches of DOCUMENTS / ROUNDS each (the order of
- * each round from `roundOrder`), after WARMUP of each: on a machine shared with other work, whose speed moves within
- * minutes, each series then meets the same conditions, and a batch's ratio to the floor batch of its round shows the
- * spread.
+ * The floor and the document runs measured in ROUNDS interleaved batches of DOCUMENTS / ROUNDS each (the order turned
+ * every round), after WARMUP of each: on a machine shared with other work, whose speed moves within minutes, each
+ * series then meets the same conditions, and a batch's ratio to the floor batch of its round shows the spread.
  */
 async function interleaved(shape: Shape, series: { label: string; load: Load }[]): Promise<{ results: RunResult[]; roundRatios: number[][] }> {
   for (const { load } of series) await load(WARMUP);
@@ -297,7 +285,10 @@ async function interleaved(shape: Shape, series: { label: string; load: Load }[]
   const per = Math.ceil(DOCUMENTS / ROUNDS);
   const batches: Batch[][] = series.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const i of roundOrder(round, series.length)) batches[i].push(await batch(shape, series[i].load, per));
+    for (let k = 0; k < series.length; k++) {
+      const i = (k + round) % series.length;
+      batches[i].push(await batch(shape, series[i].load, per));
+    }
   }
   const results = series.map(({ label }, i): RunResult => {
     const latencies = batches[i].flatMap((b) => b.latencies).sort((x, y) => x - y);
