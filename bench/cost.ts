@@ -3,11 +3,10 @@
  *  - `npm start`: one node process (API + worker + simulator), Temporal dev server (SQLite), embedded PostgreSQL;
  *  - production: docker-compose.yml's shape without Docker (test/support/production-shape.ts): `chasqui api`,
  *    `chasqui worker`, `chasqui simulator`, Temporal server 1.30.1 on PostgreSQL.
- * In each, three series of BENCH_DOCUMENTS (400) at BENCH_CONCURRENCY (16), after BENCH_WARMUP (20) of each: invoices
- * of a company without a webhook, invoices of a company whose webhook is a local https receiver (each until resolved
- * and notified), and the floor on the same Temporal server (workflows of one local activity from a worker in this
- * process). The series run interleaved in BENCH_ROUNDS (4) rounds, the order turned each round, so that all three meet
- * the same conditions on a machine whose speed moves within minutes; each round's ratio is printed beside the total's.
+ * In each: BENCH_WARMUP (20) invoices, then BENCH_DOCUMENTS (400) invoices of one company at BENCH_CONCURRENCY (16)
+ * until all are resolved, once without a webhook and once with one to a local https receiver; before, between and
+ * after them the floor on the same Temporal server: BENCH_DOCUMENTS workflows of one local activity from a worker in
+ * this process. Each run's ratio is against the mean of the floors just before and after it.
  * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
  * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
  * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process; in the
@@ -19,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Client as PgClient } from 'pg';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
@@ -35,7 +34,6 @@ const LINES = Number(process.env.BENCH_LINES ?? 5);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const BENCH = 'bench (load, receiver, floor SDK)';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 /** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -164,6 +162,8 @@ interface BenchCompany {
   id: string;
   /** Next correlativo; documents issued so far are next - 1. */
   next: number;
+  /** Documents issued before the webhook was configured (not notified). */
+  beforeWebhook: number;
 }
 
 /** Issues `count` invoices at CONCURRENCY and waits until all are resolved (and notified, with a receiver). */
@@ -198,9 +198,9 @@ async function untilResolved(shape: Shape, company: BenchCompany, receiver: Rece
   for (;;) {
     const { rows } = await shape.db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company.id]);
     const notified = receiver ? receiver.requests.length : Infinity;
-    if (rows[0].n >= expected && notified >= expected) break;
+    if (rows[0].n >= expected && notified >= expected - company.beforeWebhook) break;
     if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
-    await sleep(200); // short: the idle CPU of every process while it waits is in the batch's CPU
+    await sleep(1000);
   }
 }
 
@@ -240,79 +240,47 @@ async function quiesce(shape: Shape): Promise<void> {
   const deadline = Date.now() + 300_000;
   while ((await client.workflow.count(query)).count > 0) {
     if (Date.now() > deadline) throw new Error('document and webhook workflows still running 5 minutes after their documents resolved');
-    await sleep(200);
+    await sleep(500);
   }
 }
 
-type Load = (count: number) => Promise<{ latencies: number[]; issuedSeconds: number }>;
-
-interface Batch {
-  latencies: number[];
-  issuedSeconds: number;
-  elapsed: number;
-  cpu: Map<string, number>;
-  commits: Map<string, number>;
-}
-
-/** CPU read around `load(count)` and the quiet after it; commits a moment later (PostgreSQL's statistics lag behind). */
-async function batch(shape: Shape, load: Load, count: number): Promise<Batch> {
+/**
+ * One measured window: `load(WARMUP)`, quiet, then CPU and commits read around `load(DOCUMENTS)` and the quiet after it
+ * (PostgreSQL's statistics lag a moment behind its commits).
+ */
+async function measure(shape: Shape, label: string, load: (count: number) => Promise<{ latencies: number[]; issuedSeconds: number }>): Promise<RunResult> {
+  await load(WARMUP);
+  await quiesce(shape);
+  await sleep(1500);
   const cpu0 = cpuNow(shape);
   const commits0 = await commits(shape.db);
   const t0 = performance.now();
-  const { latencies, issuedSeconds } = await load(count);
+  const { latencies, issuedSeconds } = await load(DOCUMENTS);
   const elapsed = (performance.now() - t0) / 1000;
   await quiesce(shape);
   const cpu1 = cpuNow(shape);
   await sleep(1500);
-  return { latencies, issuedSeconds, elapsed, cpu: delta(cpu0, cpu1), commits: delta(commits0, await commits(shape.db)) };
+  const commits1 = await commits(shape.db);
+  latencies.sort((x, y) => x - y);
+  return {
+    label,
+    issuedPerSecond: DOCUMENTS / issuedSeconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    resolvedPerSecond: DOCUMENTS / elapsed,
+    cpu: delta(cpu0, cpu1),
+    commits: delta(commits0, commits1),
+    documents: DOCUMENTS,
+  };
 }
 
-const sum = (maps: Map<string, number>[]) => {
-  const total = new Map<string, number>();
-  for (const m of maps) for (const [k, v] of m) total.set(k, (total.get(k) ?? 0) + v);
-  return total;
-};
-
-/**
- * The floor and the document runs measured in ROUNDS interleaved batches of DOCUMENTS / ROUNDS each (the order turned
- * every round), after WARMUP of each: on a machine shared with other work, whose speed moves within minutes, each
- * series then meets the same conditions, and a batch's ratio to the floor batch of its round shows the spread.
- */
-async function interleaved(shape: Shape, series: { label: string; load: Load }[]): Promise<{ results: RunResult[]; roundRatios: number[][] }> {
-  for (const { load } of series) await load(WARMUP);
-  await quiesce(shape);
-  await sleep(1500);
-  const per = Math.ceil(DOCUMENTS / ROUNDS);
-  const batches: Batch[][] = series.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < series.length; k++) {
-      const i = (k + round) % series.length;
-      batches[i].push(await batch(shape, series[i].load, per));
-    }
-  }
-  const results = series.map(({ label }, i): RunResult => {
-    const latencies = batches[i].flatMap((b) => b.latencies).sort((x, y) => x - y);
-    const documents = per * ROUNDS;
-    return {
-      label,
-      issuedPerSecond: documents / batches[i].reduce((t, b) => t + b.issuedSeconds, 0),
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      resolvedPerSecond: documents / batches[i].reduce((t, b) => t + b.elapsed, 0),
-      cpu: sum(batches[i].map((b) => b.cpu)),
-      commits: sum(batches[i].map((b) => b.commits)),
-      documents,
-    };
-  });
-  const ms = (b: Batch, include: (kind: string) => boolean) => ([...b.cpu].filter(([k]) => include(k)).reduce((t, [, v]) => t + v, 0) * 1000) / per;
-  const notChasqui = (k: string) => !shape.chasquiKinds.has(k);
-  const roundRatios = series.map((_, i) => batches[i].map((b, round) => ms(b, i === 0 ? notChasqui : (k) => k !== BENCH) / ms(batches[0][round], notChasqui)));
-  return { results, roundRatios };
-}
-
-/** The floor's load: one-local-activity workflows on the shape's Temporal server, started and run from this process. */
-function floorLoad(client: Client, taskQueue: string): Load {
-  return async (count) => {
+/** The floor: one-local-activity workflows on the same Temporal server, started and run from this process. */
+async function floor(shape: Shape, label: string, workflowBundle: WorkflowBundle): Promise<RunResult> {
+  const taskQueue = `bench-floor-${randomBytes(4).toString('hex')}`;
+  const connection = await NativeConnection.connect({ address: shape.temporalAddress });
+  const client = await shape.temporal();
+  const worker = await Worker.create({ connection, taskQueue, workflowBundle, activities: { floorActivity: async () => undefined } });
+  const many = async (count: number) => {
     let left = count;
     const latencies: number[] = [];
     const started = performance.now();
@@ -327,6 +295,11 @@ function floorLoad(client: Client, taskQueue: string): Load {
     );
     return { latencies, issuedSeconds: (performance.now() - started) / 1000 };
   };
+  try {
+    return await worker.runUntil(measure(shape, label, many));
+  } finally {
+    await connection.close();
+  }
 }
 
 /** CPU each process burns with nothing to do (timers, polls, scanners), in ms per second: paid per document at low rates. */
@@ -350,23 +323,29 @@ function systemMs(result: RunResult, include: (kind: string) => boolean): number
   return ([...result.cpu].filter(([k]) => include(k)).reduce((sum, [, s]) => sum + s, 0) * 1000) / result.documents;
 }
 
-/** `runs[0]` is the floor; every run is compared with it (all measured in the same interleaved rounds). */
-function report(shape: Shape, runs: RunResult[], roundRatios: number[][], rss: Map<string, number>, idle: Map<string, number>): string[] {
+/**
+ * `runs` alternate floors and document runs (floor, run, floor, run, floor): each run is compared with the mean of
+ * the two floors measured just before and just after it, so a machine that speeds up or slows down during the bench
+ * (shared with other work) moves a run and its floor together.
+ */
+function report(shape: Shape, runs: RunResult[], rss: Map<string, number>, idle: Map<string, number>): string[] {
   const notChasqui = (k: string) => !shape.chasquiKinds.has(k);
-  const floorMs = systemMs(runs[0], notChasqui);
+  const isFloor = (i: number) => i % 2 === 0;
+  const floorMs = (i: number) => systemMs(runs[i], notChasqui);
+  const meanFloor = runs.filter((_, i) => isFloor(i)).reduce((sum, _r, j) => sum + floorMs(2 * j), 0) / Math.ceil(runs.length / 2);
   const kinds = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))].filter((k) => Math.max(...runs.map((r) => r.cpu.get(k) ?? 0)) > 0.05);
   kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (runs[1].cpu.get(b) ?? 0) - (runs[1].cpu.get(a) ?? 0)));
   const lines = [`shape: ${shape.title}`];
-  lines.push(`  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}  rounds`);
+  lines.push(`  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}`);
   runs.forEach((r, i) => {
-    const ms = i === 0 ? floorMs : systemMs(r, (k) => k !== BENCH);
-    const rounds = i === 0 ? '' : `  ${roundRatios[i].map((x) => x.toFixed(2)).join(' ')}`;
+    const ms = isFloor(i) ? floorMs(i) : systemMs(r, (k) => k !== BENCH);
+    const against = isFloor(i) ? meanFloor : (floorMs(i - 1) + floorMs(i + 1)) / 2;
     lines.push(
-      `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / floorMs).toFixed(2).padStart(8)}${rounds}`,
+      `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / against).toFixed(2).padStart(8)}`,
     );
   });
-  lines.push(`  (${ROUNDS} interleaved rounds of ${runs[0].documents / ROUNDS} per run; "rounds": each round's ratio to that round's floor batch)`);
-  lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floor's, as its SDK;`);
+  lines.push(`  (a run's "vs floor" is against the mean of the floors before and after it; a floor's, against the mean of all floors)`);
+  lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floors', as their SDK;`);
   lines.push(`  postgres (server) also holds backends that exited, their CPU moved to the postmaster):`);
   lines.push(`    ${''.padEnd(38)} ${runs.map((r) => r.label.slice(0, 14).padStart(14)).join(' ')}`);
   for (const kind of kinds) lines.push(`    ${kind.padEnd(38)} ${runs.map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`);
@@ -378,19 +357,6 @@ function report(shape: Shape, runs: RunResult[], roundRatios: number[][], rss: M
   );
   lines.push(`  peak RSS (MB, VmHWM, largest process of each kind): ${[...rss].map(([k, mb]) => `${k} ${mb.toFixed(0)}`).join(', ')}`);
   return lines;
-}
-
-/** A company of the shape's account issuing the bench's invoices; its webhook, when given, is the receiver. */
-async function benchCompany(shape: Shape, receiver: Receiver | null): Promise<BenchCompany> {
-  const ruc = randomRuc();
-  const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, { ruc, business_name: 'Bench Cost S.A.C.', plan_type: '01', environment: '01' });
-  if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
-  if (receiver) {
-    const hook = await post(`${shape.apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
-    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
-  }
-  const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
-  return { ruc, token: created.body.data.token, id: rows[0].id, next: 1 };
 }
 
 async function main(): Promise<void> {
@@ -405,29 +371,23 @@ async function main(): Promise<void> {
     const receiver = await startReceiver(tls);
     const shape = await startShape(name, tls.certFile);
     try {
-      // Two companies of the same account: one without a webhook, one whose webhook is the local receiver.
-      const company = await benchCompany(shape, null);
-      const hooked = await benchCompany(shape, receiver);
-      const taskQueue = `bench-floor-${randomBytes(4).toString('hex')}`;
-      const connection = await NativeConnection.connect({ address: shape.temporalAddress });
-      const worker = await Worker.create({ connection, taskQueue, workflowBundle: floorBundle, activities: { floorActivity: async () => undefined } });
-      let measured: Awaited<ReturnType<typeof interleaved>>;
-      try {
-        measured = await worker.runUntil(
-          interleaved(shape, [
-            { label: 'floor: 1 local activity', load: floorLoad(await shape.temporal(), taskQueue) },
-            { label: 'no webhook', load: (count) => issueAndResolve(shape, company, count, null) },
-            { label: 'webhook (local https)', load: (count) => issueAndResolve(shape, hooked, count, receiver) },
-          ]),
-        );
-      } finally {
-        await connection.close();
-      }
+      const ruc = randomRuc();
+      const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, { ruc, business_name: 'Bench Cost S.A.C.', plan_type: '01', environment: '01' });
+      if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+      const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
+      const company: BenchCompany = { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
+      const documents = (receiver: Receiver | null) => (count: number) => issueAndResolve(shape, company, count, receiver);
+      const runs = [await floor(shape, 'floor 1: 1 local act.', floorBundle), await measure(shape, 'no webhook', documents(null))];
       const idle = await idleCpu(shape, IDLE_SECONDS);
+      runs.push(await floor(shape, 'floor 2', floorBundle));
+      const hook = await post(`${shape.apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
+      if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
+      company.beforeWebhook = company.next - 1;
+      runs.push(await measure(shape, 'webhook (local https)', documents(receiver)), await floor(shape, 'floor 3', floorBundle));
       const rss = new Map<string, number>();
       for (const { kind, info } of shape.processes()) rss.set(kind, Math.max(rss.get(kind) ?? 0, info.peakRssMb));
       rss.set(BENCH, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
-      const lines = [...report(shape, measured.results, measured.roundRatios, rss, idle), ...(await issuingAlone(shape, company))];
+      const lines = [...report(shape, runs, rss, idle), ...(await issuingAlone(shape, company))];
       console.error(lines.join('\n'));
       out.push(...lines);
     } finally {
