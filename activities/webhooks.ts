@@ -47,10 +47,10 @@ export function limaTimestamp(at: Date): string {
   return new Date(at.getTime() - 5 * 3_600_000).toISOString().replace('Z', '-05:00');
 }
 
-/** Connects to the addresses the target check approved, so a DNS answer that changes in between is never used. */
 /** One attempt, one request: got's options every delivery shares are merged once (see authority/http.ts). */
 const webhookClient = got.extend({ followRedirect: false, retry: { limit: 0 }, throwHttpErrors: false });
 
+/** Connects to the addresses the target check approved, so a DNS answer that changes in between is never used. */
 function pinnedLookup(addresses: string[]): LookupFunction {
   const entries = addresses.map((address) => ({ address, family: isIP(address) }));
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {

@@ -92,7 +92,6 @@ export function isNumberTaken(err: unknown): boolean {
   return e?.code === '23505' && e.constraint === ONE_NUMBER_INDEX;
 }
 
-/** The document holding a number, if any, and whether it was voided (SUNAT answers 1032 for both rejected and voided). */
 const NUMBER_HOLDER = statement(
   'number_holder',
   `select ${DOCUMENT_COLUMNS.map((c) => `d.${c}`).join(', ')}, exists (select 1 from document_voids v where v.document_id = d.id) as voided
@@ -101,6 +100,7 @@ const NUMBER_HOLDER = statement(
     limit 1`,
 );
 
+/** The document holding a number, if any, and whether it was voided (SUNAT answers 1032 for both rejected and voided). */
 export async function findNumberHolder(
   db: Db | Knex.Transaction,
   key: { ruc: string; environment: string; doc_type: string; series: string; number: number },
@@ -140,11 +140,6 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | nu
   return ((await db('documents').where({ id }).first()) as DocumentRow | undefined) ?? null;
 }
 
-/**
- * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected, and the
- * document's company (read in the same statement: the send needs its credentials). With `expected`, a row no longer
- * in that status is returned unmarked (an earlier run already sent it).
- */
 // One round trip: the row is locked, read, and marked unless already resolved.
 const BEGIN_SEND = statement(
   'begin_send',
@@ -155,6 +150,11 @@ const BEGIN_SEND = statement(
      from before left join companies c on c.id = before.company_id`,
 );
 
+/**
+ * Marks a send as under way; returns the row as it was before, so a crashed earlier attempt can be detected, and the
+ * document's company (read in the same statement: the send needs its credentials). With `expected`, a row no longer
+ * in that status is returned unmarked (an earlier run already sent it).
+ */
 export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
   const [row] = await run<DocumentRow & { company_json: Record<string, unknown> | null }>(db, BEGIN_SEND, [id, expected ?? null]);
   if (!row) return null;
@@ -185,13 +185,6 @@ export type RecordedRow = Omit<DocumentRow, 'xml' | 'cdr_zip'> & {
   webhook_due: boolean | null;
 };
 
-/**
- * Records what a step established, in one statement (atomic on its own, one round trip). A resolved document is never
- * changed again (resolved exactly once, even when a retried activity reports twice), and resolving writes the
- * `cpe.resolved` event in the same statement; when the company has no webhook configured the event is stored as
- * handled, so neither the workflow nor the sweeper starts a delivery that has nothing to deliver.
- * Returns the row as stored afterwards.
- */
 // A ticket or a CDR left null keeps the stored one; `sent` stamps sent_at once; the step's attempt (support's timeline)
 // is written only when there is a step and the row changed (a resolved document never changes).
 const RECORD_OUTCOME = statement(
@@ -214,6 +207,13 @@ const RECORD_OUTCOME = statement(
    select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')}, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
 );
 
+/**
+ * Records what a step established, in one statement (atomic on its own, one round trip). A resolved document is never
+ * changed again (resolved exactly once, even when a retried activity reports twice), and resolving writes the
+ * `cpe.resolved` event in the same statement; when the company has no webhook configured the event is stored as
+ * handled, so neither the workflow nor the sweeper starts a delivery that has nothing to deliver.
+ * Returns the row as stored afterwards.
+ */
 export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promise<RecordedRow> {
   const resolved = isResolvedStatus(outcome.status);
   const [stored] = await run<RecordedRow>(db, RECORD_OUTCOME, [
@@ -231,9 +231,8 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     outcome.result?.message ?? null,
   ]);
   if (stored) {
-    const row = stored;
-    if (row.resolved) countVerdict(row);
-    return row;
+    if (stored.resolved) countVerdict(stored);
+    return stored;
   }
   return { ...((await db('documents').where({ id }).first(...LIST_COLUMNS)) as RecordedRow), webhook_due: null };
 }

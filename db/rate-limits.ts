@@ -8,12 +8,6 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/**
- * A sliding-log limiter in PostgreSQL, so every API instance shares it: one row per token holding the times of the
- * requests admitted in the last `windowSeconds` (at most `limit` of them). The upsert locks the row, so concurrent
- * requests of one token are decided one after the other; a refused request is not recorded. Admitted is read back as
- * "the log now ends with this statement's timestamp".
- */
 const ADMIT_REQUEST = statement(
   'admit_request',
   `insert into rate_limit_log as l (token_id, hits) values ($1, array[statement_timestamp()])
@@ -27,6 +21,12 @@ const ADMIT_REQUEST = statement(
      greatest(1, ceil(extract(epoch from ((select min(h) from unnest(hits) h) + make_interval(secs => $3) - statement_timestamp()))))::int as reset_seconds`,
 );
 
+/**
+ * A sliding-log limiter in PostgreSQL, so every API instance shares it: one row per token holding the times of the
+ * requests admitted in the last `windowSeconds` (at most `limit` of them). The upsert locks the row, so concurrent
+ * requests of one token are decided one after the other; a refused request is not recorded. Admitted is read back as
+ * "the log now ends with this statement's timestamp".
+ */
 export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
   const [row] = await run<{ admitted: boolean; count: number; reset_seconds: number }>(db, ADMIT_REQUEST, [tokenId, limit, windowSeconds]);
   return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };

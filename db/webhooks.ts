@@ -58,10 +58,6 @@ export async function openOriginalDelivery(db: Db, doc: { id: string; company_id
   return row ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
 }
 
-/**
- * A resolution's notice begins: its event is marked as taken by a workflow (the sweeper leaves it alone), and the
- * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
- */
 const BEGIN_NOTICE = statement(
   'begin_notice',
   `with notified as (update document_events set webhook_started_at = now() where document_id = $1 and event = $2 and webhook_started_at is null)
@@ -70,6 +66,10 @@ const BEGIN_NOTICE = statement(
     where d.id = $1`,
 );
 
+/**
+ * A resolution's notice begins: its event is marked as taken by a workflow (the sweeper leaves it alone), and the
+ * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
+ */
 export async function beginResolutionNotice(db: Db, documentId: string, event: string): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
   const [row] = await run<ListedDocument & { company_json: Record<string, unknown> | null }>(db, BEGIN_NOTICE, [documentId, event]);
   if (!row) return null;
