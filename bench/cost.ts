@@ -332,7 +332,8 @@ function report(shape: Shape, runs: RunResult[], rss: Map<string, number>, idle:
   const notChasqui = (k: string) => !shape.chasquiKinds.has(k);
   const isFloor = (i: number) => i % 2 === 0;
   const floorMs = (i: number) => systemMs(runs[i], notChasqui);
-  const meanFloor = runs.filter((_, i) => isFloor(i)).reduce((sum, _r, j) => sum + floorMs(2 * j), 0) / Math.ceil(runs.length / 2);
+  const floors = runs.flatMap((_, i) => (isFloor(i) ? [floorMs(i)] : []));
+  const meanFloor = floors.reduce((sum, ms) => sum + ms, 0) / floors.length;
   const kinds = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))].filter((k) => Math.max(...runs.map((r) => r.cpu.get(k) ?? 0)) > 0.05);
   kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (runs[1].cpu.get(b) ?? 0) - (runs[1].cpu.get(a) ?? 0)));
   const lines = [`shape: ${shape.title}`];
