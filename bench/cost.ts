@@ -222,12 +222,47 @@ async function issuingAlone(shape: Shape, company: BenchCompany): Promise<string
   await resume();
   await untilResolved(shape, company, null);
   latencies.sort((x, y) => x - y);
-  const perDoc = [...spent].map(([k, s]) => [k, (1000 * s) / DOCUMENTS] as const).filter(([, ms]) => ms >= 0.05).sort((a, b) => b[1] - a[1]);
-  const total = perDoc.reduce((sum, [, ms]) => sum + ms, 0);
+  const starts = await bareStarts(shape);
   return [
     `  issuing alone (worker stopped, ${DOCUMENTS} invoices at concurrency ${CONCURRENCY}): ${(DOCUMENTS / issuedSeconds).toFixed(1)} issued/s, p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms,`,
-    `    ${total.toFixed(1)} CPU ms per document (${perDoc.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ')})`,
+    `    ${perDocument(spent)}`,
+    `  Temporal's own start, same server (${DOCUMENTS} starts of an empty workflow nobody polls, concurrency ${CONCURRENCY}): ${(DOCUMENTS / starts.seconds).toFixed(1)} started/s,`,
+    `    ${perDocument(starts.spent, 'start')}; the starting client (grpc-js, this process) ${((1000 * starts.client) / DOCUMENTS).toFixed(1)} ms`,
   ];
+}
+
+/** `spent` (CPU seconds by process for DOCUMENTS items) as "T CPU ms per <item> (process ms, …)", largest first. */
+function perDocument(spent: Map<string, number>, item = 'document'): string {
+  const perItem = [...spent].map(([k, s]) => [k, (1000 * s) / DOCUMENTS] as const).filter(([, ms]) => ms >= 0.05).sort((a, b) => b[1] - a[1]);
+  const total = perItem.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${total.toFixed(1)} CPU ms per ${item} (${perItem.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ')})`;
+}
+
+/**
+ * The floor of the issuing phase: what Temporal and its PostgreSQL spend on a bare workflow start (no search
+ * attributes, no input, on a task queue nobody polls, as the documents' starts with the worker stopped), and what the
+ * starting client spends. The workflows stay queued; the shape is torn down after this.
+ */
+async function bareStarts(shape: Shape): Promise<{ spent: Map<string, number>; client: number; seconds: number }> {
+  await quiesce(shape);
+  const client = await shape.temporal();
+  const taskQueue = `bench-nobody-${randomBytes(4).toString('hex')}`;
+  const start = () => client.workflow.start('bareStart', { taskQueue, workflowId: `bare-${randomBytes(8).toString('hex')}` });
+  for (let i = 0; i < WARMUP; i++) await start();
+  await sleep(1500);
+  const cpu0 = cpuNow(shape);
+  const started = performance.now();
+  let left = DOCUMENTS;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await start();
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const spent = delta(cpu0, cpuNow(shape));
+  const own = spent.get(BENCH) ?? 0;
+  for (const kind of [BENCH, ...shape.chasquiKinds]) spent.delete(kind);
+  return { spent, client: own, seconds };
 }
 
 /**
