@@ -10,7 +10,8 @@
  * CPU comes from /proc (every process below the bench or `chasqui start`, PostgreSQL's setsid'd backends included,
  * sorted by the database they serve). Prints CPU ms per document by process, the floor, the ratio, issued/s, p50/p99
  * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process; in the
- * production shape also the issuing phase alone (worker stopped): issued/s, p50/p99 and CPU ms per document.
+ * production shape also the issuing phase alone (worker stopped): issued/s, p50/p99 and CPU ms per document, and
+ * what a bare workflow start costs Temporal, its PostgreSQL and the client on the same server (the phase's floor).
  * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL (warn) is chasqui's LOG_LEVEL.
  */
 import os from 'node:os';
