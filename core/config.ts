@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoints';
+import { parseRuleDates, RuleCalendar } from '../documents/calendar';
 
 /**
  * The one place that reads the environment. Every variable is documented in docs/configuration.md;
@@ -80,9 +81,21 @@ export interface Config {
   providerOseCredentials: { user: string; password: string } | null;
   /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
   summary: { hour: number; maxLines: number };
+  /** SUNAT's dated rules with CHASQUI_RULE_DATES applied (docs/rules.md); asked with each document's issue date. */
+  rules: RuleCalendar;
+  /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
+  ruleWarnDays: number;
 }
 
 export class ConfigError extends Error {}
+
+function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
+  try {
+    return new RuleCalendar(parseRuleDates(str(env, 'CHASQUI_RULE_DATES') ?? ''));
+  } catch (err) {
+    throw new ConfigError(`CHASQUI_RULE_DATES: ${(err as Error).message}`);
+  }
+}
 
 /** SUNAT accepts at most 500 lines in one resumen diario (rc). */
 export const SUNAT_SUMMARY_MAX_LINES = 500;
@@ -171,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hour: int(env, 'CHASQUI_SUMMARY_HOUR', 23),
       maxLines: int(env, 'CHASQUI_SUMMARY_MAX_LINES', SUNAT_SUMMARY_MAX_LINES),
     },
+    rules: ruleCalendarOf(env),
+    ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
   };
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);

@@ -1,7 +1,14 @@
 /** What every document family hands back: the XML ready to sign and what the service stores about it. */
 export type DocType = '01' | '03' | '04' | '07' | '08' | '09' | '20' | '31' | '40' | 'rc' | 'ra' | 'rr';
 
+import type { RuleCalendar } from './calendar';
+
 export interface PrepareOptions {
+  /**
+   * SUNAT's dated rules, asked with the document's issue date (CHASQUI_RULE_DATES applied); DEFAULT_CALENDAR when
+   * absent.
+   */
+  calendar?: RuleCalendar;
   /** The RUC of the company whose token issues the document; `emisor.ruc` must match it (spec 4, issue rule 2). */
   issuerRuc?: string;
   /** Today's date in America/Lima (YYYY-MM-DD), for date-window rules; the library never reads the clock itself. */
