@@ -53,6 +53,13 @@ export const httpRequestSeconds = new Histogram({
   registers: [registry],
 });
 
+export const workflowStartFailures = new Counter({
+  name: 'chasqui_workflow_start_failures_total',
+  help: 'Document workflow starts Temporal refused or did not answer, by reason (namespace, search_attributes, unavailable, other); the document waits in PostgreSQL for the sweeper',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 /** Age buckets of the unresolved-documents gauge (upper bounds, seconds) and their labels. */
 export const AGE_BUCKETS: readonly { label: string; seconds: number }[] = [
   { label: 'lt_5m', seconds: 300 },

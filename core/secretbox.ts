@@ -33,6 +33,11 @@ export class SecretBox {
     return this.current.id;
   }
 
+  /** Every key this box opens with, the current one first. */
+  get keyIds(): string[] {
+    return [...this.byId.keys()];
+  }
+
   seal(plain: string | Buffer): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);

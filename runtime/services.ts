@@ -5,7 +5,7 @@ import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
 import { createDb, migrate, type Db } from '../db/knex';
-import { reasonOf } from '../api/health';
+import { reasonOf, readinessAnswer, type Readiness } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
@@ -236,11 +236,25 @@ export async function startApi(config: Config, db: Db, temporal: Client, secrets
   };
 }
 
-/** The worker's own `GET /metrics` (CHASQUI_METRICS_PORT); the API serves the same text on its port. */
-export async function startMetricsServer(port: number, host: string): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * The worker's own `GET /metrics` (CHASQUI_METRICS_PORT; the API serves the same text on its port) and, given a
+ * readiness, `GET /readyz`: 503 naming what is wrong, as the API's.
+ */
+export async function startMetricsServer(port: number, host: string, ready?: () => Promise<Readiness>): Promise<{ url: string; stop(): Promise<void> }> {
   const server = http.createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics here\n');
+    const route = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
+    if (route === '/readyz' && ready) {
+      ready().then(
+        (checks) => {
+          const { status, body } = readinessAnswer(checks);
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        },
+        (err: Error) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`readiness unknown: ${err.message}\n`),
+      );
+      return;
+    }
+    if (route !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`only GET /metrics${ready ? ' and /readyz' : ''} here\n`);
       return;
     }
     metricsText().then(

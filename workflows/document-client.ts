@@ -49,6 +49,40 @@ export async function startDocumentWorkflow(client: Client, taskQueue: string, d
   }
 }
 
+/**
+ * Why a start failed, as the label of `chasqui_workflow_start_failures_total`: the namespace is missing, it lacks a
+ * search attribute (or has one with another type), Temporal did not answer, or something else.
+ */
+export type StartFailureReason = 'namespace' | 'search_attributes' | 'unavailable' | 'other';
+
+/** What an operator does about each reason (the readiness check, /readyz, names the exact command). */
+export const START_FAILURE_FIXES: Record<StartFailureReason, string> = {
+  namespace: 'create the Temporal namespace (docker compose run --rm temporal-namespace); /readyz names it',
+  search_attributes: "register chasqui's search attributes, deploy/temporal/search-attributes (docker compose run --rm temporal-namespace); /readyz names the missing ones",
+  unavailable: 'Temporal did not answer; check the Temporal server',
+  other: 'see the cause',
+};
+
+/** The reason and a one-line cause (the first line of the error and of its causes). */
+export function startFailure(err: unknown): { reason: StartFailureReason; cause: string } {
+  const parts: string[] = [];
+  const names: string[] = [];
+  for (let e = err as { name?: string; message?: string; cause?: unknown } | undefined; e && parts.length < 4; e = e.cause as typeof e) {
+    const line = (e.message ?? String(e)).split('\n')[0];
+    if (line && !parts.includes(line)) parts.push(line);
+    if (e.name) names.push(e.name);
+  }
+  const text = [...names, ...parts].join(' | ');
+  const reason: StartFailureReason = /namespace\b.*\bnot found|NamespaceNotFound/i.test(text)
+    ? 'namespace'
+    : /search attribute/i.test(text)
+      ? 'search_attributes'
+      : /deadline|unavailable|connect|ECONNREFUSED|timed? ?out/i.test(text)
+        ? 'unavailable'
+        : 'other';
+  return { reason, cause: parts.join(': ') };
+}
+
 /** `F001-10`, as customers quote it (summaries: `RC-20261124-1`). */
 export function docNumber(doc: { series: string; number: string | number }): string {
   return `${doc.series}-${Number(doc.number)}`;

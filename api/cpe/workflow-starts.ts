@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { logger } from '../../core/logger';
 import { markWorkflowStarted } from '../../db/documents';
 import type { Db } from '../../db/knex';
-import { startable, startDocumentWorkflow, type StartableDocument } from '../../workflows/document-client';
+import { workflowStartFailures } from '../../core/metrics';
+import { START_FAILURE_FIXES, startable, startDocumentWorkflow, startFailure, type StartableDocument, type StartFailureReason } from '../../workflows/document-client';
 
 
 export interface WorkflowStartsOptions {
@@ -30,6 +31,8 @@ export class WorkflowStarts {
   private marking: Promise<void> | null = null;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  /** Per reason: when a failed start was last logged, and how many failed since (one line a minute per cause). */
+  private readonly failuresLogged = new Map<StartFailureReason, { at: number; since: number }>();
 
   constructor(
     private readonly deps: { db: Db; temporal: Client; taskQueue: string; eager?: boolean },
@@ -82,8 +85,24 @@ export class WorkflowStarts {
       this.confirmed.push(doc.id);
       this.marking ??= this.markConfirmed();
     } catch (err) {
-      logger.warn({ err, externalId: doc.id }, 'document committed but its workflow did not start; the sweeper will start it');
+      this.failed(doc.id, err);
     }
+  }
+
+  /** Counted each time; logged once a minute per cause (600 documents refused for one reason are one line, not 600). */
+  private failed(externalId: string, err: unknown): void {
+    const { reason, cause } = startFailure(err);
+    workflowStartFailures.inc({ reason });
+    const last = this.failuresLogged.get(reason);
+    if (last && Date.now() - last.at < 60_000) {
+      last.since++;
+      return;
+    }
+    this.failuresLogged.set(reason, { at: Date.now(), since: 0 });
+    logger.warn(
+      { externalId, reason, cause, failedSinceLastLine: last?.since ?? 0 },
+      `document committed but its workflow did not start (${reason}: ${cause}); the sweeper will start it; fix: ${START_FAILURE_FIXES[reason]}`,
+    );
   }
 
   /** One UPDATE for every start confirmed while the previous one ran. */

@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, eagerStarter, openDatabase, startApi, startWorker } from '../../runtime/services';
+import { checkAtStart } from '../../runtime/start-checks';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
@@ -71,6 +72,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);
     const temporal = await connectTemporal(config, temporalAddress);
     stops.push(['temporal client', () => temporal.connection.close()]);
+    await checkAtStart({ db, temporal, secrets, namespace: config.temporal.namespace });
     const worker = await startWorker(config, temporalAddress, db, secrets);
     stops.push(['worker', worker.stop]);
     const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));

@@ -1,8 +1,9 @@
 import { ConfigError, loadConfig, secretBoxFrom } from '../../core/config';
 import { logger } from '../../core/logger';
 import { createDb } from '../../db/knex';
-import { databaseHost, startMetricsServer, startWorker, StoppedWhileWaiting, untilReachable } from '../../runtime/services';
-import { dependencyChecks } from '../../api/health';
+import { databaseHost, lazyTemporalClient, startMetricsServer, startWorker, StoppedWhileWaiting, untilReachable } from '../../runtime/services';
+import { checkAtStart } from '../../runtime/start-checks';
+import { dependencyChecks, readiness } from '../../api/health';
 import { onShutdownSignal, stopAll } from '../lifecycle';
 
 /**
@@ -17,22 +18,27 @@ export async function workerCommand(): Promise<number> {
   const address = config.temporal.address;
   const shutdown = onShutdownSignal();
   const db = createDb(config.databaseUrl);
+  // Its own client for the checks: /readyz answers (503, naming what is missing) while the worker waits.
+  const probe = lazyTemporalClient(config, address);
+  const readinessDeps = { db, temporal: probe, secrets, namespace: config.temporal.namespace };
+  const metrics = await startMetricsServer(config.metricsPort, config.host, () => readiness(readinessDeps));
+  const stopBase: Parameters<typeof stopAll>[0] = [
+    ['metrics', metrics.stop],
+    ['temporal client', () => probe.connection.close()],
+  ];
   let worker;
   try {
     await untilReachable('PostgreSQL', databaseHost(config.databaseUrl), () => dependencyChecks.database(db), shutdown.signal);
+    await untilReachable('Temporal', address, () => dependencyChecks.temporal(probe), shutdown.signal);
+    await checkAtStart(readinessDeps, shutdown.signal);
     worker = await untilReachable('Temporal', address, () => startWorker(config, address, db, secrets), shutdown.signal);
   } catch (err) {
-    await stopAll([['database pool', () => db.destroy()]]);
+    await stopAll([...stopBase, ['database pool', () => db.destroy()]]);
     if (err instanceof StoppedWhileWaiting) return 0;
     throw err;
   }
-  const metrics = await startMetricsServer(config.metricsPort, config.host);
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, metrics: metrics.url }, 'chasqui worker running');
   const stopped = await Promise.race([shutdown.requested, worker.running.then(() => 'worker-exit' as const)]);
-  await stopAll([
-    ['metrics', metrics.stop],
-    ['worker', worker.stop],
-    ['database pool', () => db.destroy()],
-  ]);
+  await stopAll([stopBase[0], ['worker', worker.stop], stopBase[1], ['database pool', () => db.destroy()]]);
   return stopped === 'worker-exit' ? 1 : 0;
 }

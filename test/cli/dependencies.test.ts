@@ -6,7 +6,7 @@ import { freePort } from '../../runtime/ports';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
-import { getTestDb, testConfig, testDatabaseUrl } from '../support/services';
+import { getTestDb, testConfig, testDatabaseUrl, TEST_MASTER_KEY } from '../support/services';
 import { logLines, spawnChasqui, stopChasqui, untilOutput } from '../support/chasqui-process';
 
 /**
@@ -39,7 +39,7 @@ describe('chasqui worker / api started before their dependencies', function () {
       DATABASE_URL: await testDatabaseUrl(),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      CHASQUI_MASTER_KEY: randomBytes(32).toString('base64'),
+      CHASQUI_MASTER_KEY: TEST_MASTER_KEY,
     };
   });
   afterEach(async () => {
@@ -83,7 +83,7 @@ describe('chasqui worker / api started before their dependencies', function () {
     try {
       const both = await readyz();
       expect(both.status).to.equal(503);
-      expect(both.body.message).to.equal('not ready: waiting for database and temporal');
+      expect(both.body.message).to.match(/^not ready: database: unreachable: .*; temporal: unreachable: /);
       expect(both.body.data.database).to.match(/^unreachable: /);
       expect(both.body.data.temporal).to.match(/^unreachable: /);
       await untilOutput(api.child, api.output, (out) => tries(out, 'PostgreSQL').length >= 1 && tries(out, 'Temporal').length >= 1);
@@ -100,12 +100,12 @@ describe('chasqui worker / api started before their dependencies', function () {
       await untilOutput(late.child, late.output, (out) => tries(out, 'Temporal').length >= 1);
       const waiting = await readyz();
       expect(waiting.status).to.equal(503);
-      expect(waiting.body.message).to.equal('not ready: waiting for temporal');
+      expect(waiting.body.message).to.match(/^not ready: temporal: unreachable: /);
       expect(waiting.body.data.database).to.equal('ok');
       await startTemporal();
       await untilOutput(late.child, late.output, (out) => out.includes('chasqui api ready'));
       const ready = await readyz();
-      expect(ready).to.deep.equal({ status: 200, body: { success: true, message: 'ready', data: { database: 'ok', temporal: 'ok' } } });
+      expect(ready).to.deep.equal({ status: 200, body: { success: true, message: 'ready', data: { database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' } } });
     } finally {
       expect(await stopChasqui(late.child)).to.equal(0);
     }

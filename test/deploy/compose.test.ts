@@ -52,6 +52,6 @@ describe('compose: Prometheus and the namespace job', () => {
     expect(read('docker-compose.yml')).to.match(/^ {2}prometheus:$/m);
     const config = read('deploy/prometheus/prometheus.yml');
     expect(config).to.include('api:3000').and.to.include('worker:9464').and.to.include('alerts.yml');
-    for (const alert of ['ChasquiDocumentsStuckOverOneHour', 'ChasquiRejectionRateHigh', 'ChasquiAuthorityDown']) expect(read('deploy/prometheus/alerts.yml')).to.include(alert);
+    for (const alert of ['ChasquiDocumentsStuckOverOneHour', 'ChasquiRejectionRateHigh', 'ChasquiAuthorityDown', 'ChasquiWorkflowStartsFailing']) expect(read('deploy/prometheus/alerts.yml')).to.include(alert);
   });
 });

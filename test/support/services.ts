@@ -20,9 +20,15 @@ let temporal: Promise<{ address: string; handle: TemporalServerHandle | null }> 
 let db: Promise<Db> | null = null;
 const clients: Client[] = [];
 
+/**
+ * The run's master key: the suites share one database, and its secrets (and its master key check) are sealed with
+ * one key, as in a deployment.
+ */
+export const TEST_MASTER_KEY = randomBytes(32).toString('base64');
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Fixtures carry fixed historical issue dates: the sending window is off unless a suite turns it on.
-  const base = loadConfig({ CHASQUI_SENDING_WINDOW_DAYS: '0', ...process.env, CHASQUI_MASTER_KEY: randomBytes(32).toString('base64') });
+  const base = loadConfig({ CHASQUI_SENDING_WINDOW_DAYS: '0', ...process.env, CHASQUI_MASTER_KEY: TEST_MASTER_KEY });
   return { ...base, ...overrides, temporal: { ...base.temporal, ...(overrides.temporal ?? {}) } };
 }
 
