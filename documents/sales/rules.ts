@@ -9,6 +9,7 @@ import type { DocumentTotals } from '../tax/totals';
 import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
 import { operationRules } from './operations';
 import { purchaseRules } from './purchase';
+import { zeroAmountRules } from './zero-amounts';
 import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
 
@@ -269,6 +270,7 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport 
     });
   }
   lineRules(input, report.issues);
+  zeroAmountRules(input, totals, report.issues);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
   operationRules(input, totals, report.issues);
