@@ -46,6 +46,15 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
     run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
   },
+  keys: {
+    summary: 'status [--json] | rotate [--dry-run] [--yes]: which master key seals how many secrets; re-seal them under the current key',
+    run: (argv) => {
+      const keys = load<typeof import('./commands/keys')>('./commands/keys');
+      // Help and usage errors need neither the database nor a key.
+      if (!['status', 'rotate'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h')) return keys.keysCommand(argv, null);
+      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) => keys.keysCommand(argv, { ...deps, secrets: localSecretBox(deps.config) }));
+    },
+  },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };
 

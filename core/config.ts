@@ -195,6 +195,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
   }
   if (config.masterKey) parseMasterKey(config.masterKey);
+  config.retiredMasterKeys.forEach((key, i) => {
+    try {
+      parseMasterKey(key);
+    } catch (err) {
+      throw new ConfigError(`CHASQUI_MASTER_KEYS_OLD: key ${i + 1}: ${(err as Error).message}`);
+    }
+  });
   return config;
 }
 

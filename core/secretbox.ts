@@ -3,7 +3,8 @@ import { createCipheriv, createDecipheriv, randomBytes, createHash } from 'node:
 /**
  * Encryption at rest for secrets (SOL passwords, private keys, OAuth secrets, webhook secrets).
  * AES-256-GCM; every sealed value names the key that sealed it ("v1:<keyId>:<iv>:<tag>:<data>", base64url),
- * so keys can rotate: CHASQUI_MASTER_KEY is the current key, CHASQUI_MASTER_KEYS_OLD holds retired ones.
+ * so keys can rotate: CHASQUI_MASTER_KEY is the current key, CHASQUI_MASTER_KEYS_OLD holds older ones still read, and
+ * `chasqui keys rotate` re-seals every stored secret (db/sealed-secrets.ts) under the current key.
  * A key is 32 random bytes in base64 or hex; its id is the first 8 hex chars of its SHA-256.
  */
 export interface MasterKey {

@@ -7,26 +7,15 @@ import { freePort } from '../../runtime/ports';
 import { connectTemporal } from '../../runtime/services';
 import { checkAtStart } from '../../runtime/start-checks';
 import { readiness } from '../../api/health';
-import { createDb, migrate, migrationConfig, type Db } from '../../db/knex';
+import { migrate, migrationConfig } from '../../db/knex';
 import { masterKeyProblem } from '../../db/sealed-secrets';
 import { parseMasterKey, SecretBox, generateMasterKey } from '../../core/secretbox';
 import { registry } from '../../core/metrics';
 import { createSweeperActivities } from '../../activities/sweeper';
-import { getTestDb, testConfig, testDatabaseUrl, testTemporalAddress } from '../support/services';
+import { freshTestDatabase, testConfig, testTemporalAddress } from '../support/services';
 import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack } from '../issuing/support';
 import { startWorker } from '../../runtime/services';
 import { logLines, spawnChasqui, stopChasqui, untilOutput } from '../support/chasqui-process';
-
-/** A database of its own on the run's PostgreSQL, migrated (what `chasqui migrate` leaves). */
-async function freshDatabase(): Promise<{ db: Db; url: string }> {
-  const name = `readiness_${randomBytes(4).toString('hex')}`;
-  await (await getTestDb()).raw(`create database ${name}`);
-  const url = new URL(await testDatabaseUrl());
-  url.pathname = `/${name}`;
-  const db = createDb(url.toString());
-  await migrate(db);
-  return { db, url: url.toString() };
-}
 
 /** A namespace of its own on the run's dev server, created without chasqui's search attributes. */
 async function bareNamespace(client: Client): Promise<string> {
@@ -133,7 +122,7 @@ describe('readiness: namespace, migrations, master key', function () {
 
   describe('the database and the master key', () => {
     it('names the migrations a database lacks and `chasqui migrate`, and is ready once migrated', async () => {
-      const { db } = await freshDatabase();
+      const { db } = await freshTestDatabase();
       try {
         const [latest] = (await db.migrate.list(migrationConfig))[0].slice(-1) as { name: string }[];
         await db.migrate.down(migrationConfig);
@@ -147,7 +136,7 @@ describe('readiness: namespace, migrations, master key', function () {
     });
 
     it('refuses a key that cannot open the stored secrets, by the check value or, before there is one, by a stored secret', async () => {
-      const { db } = await freshDatabase();
+      const { db } = await freshTestDatabase();
       const [a, b] = [generateMasterKey(), generateMasterKey()];
       try {
         // Secrets stored before the check existed (an upgrade): a wrong key is refused and does not record itself.
@@ -155,7 +144,7 @@ describe('readiness: namespace, migrations, master key', function () {
         const wrong = await masterKeyProblem(db, box(b));
         expect(wrong).to.equal(
           `the master key cannot open the stored secrets: they are sealed with key ${box(a).keyId}, this process has ${box(b).keyId}; ` +
-            'fix: set CHASQUI_MASTER_KEY to the key that sealed them (or add it to CHASQUI_MASTER_KEYS) and restart',
+            'fix: set CHASQUI_MASTER_KEY to the key that sealed them (or add it to CHASQUI_MASTER_KEYS_OLD) and restart',
         );
         expect(await db('master_key_check').count<{ count: string }[]>('*')).to.deep.equal([{ count: '0' }]);
         // The right key writes the check value; from then on it alone decides.
@@ -171,7 +160,7 @@ describe('readiness: namespace, migrations, master key', function () {
     });
 
     it('chasqui worker says each problem once at start, in one line with its fix, and its /readyz names them', async () => {
-      const { db, url } = await freshDatabase();
+      const { db, url } = await freshTestDatabase();
       const [a, b] = [generateMasterKey(), generateMasterKey()];
       await db('gre_tokens').insert({ client_id: 'c', ruc: '20100066603', access_token_sealed: box(a).seal('token'), expires_at: new Date() });
       await db.migrate.down(migrationConfig);

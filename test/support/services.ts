@@ -59,6 +59,16 @@ export function testTemporalAddress(): Promise<string> {
   return temporal.then((t) => t.address);
 }
 
+/** A database of its own on the run's PostgreSQL, migrated (what `chasqui migrate` leaves), for a suite that changes it whole. */
+export async function freshTestDatabase(): Promise<{ db: Db; url: string }> {
+  const name = `fresh_${randomBytes(4).toString('hex')}`;
+  await (await getTestDb()).raw(`create database ${name}`);
+  const url = new URL(await testDatabaseUrl());
+  url.pathname = `/${name}`;
+  const db = await openDatabase(url.toString(), { migrate: true });
+  return { db, url: url.toString() };
+}
+
 export async function getTestTemporalClient(config: Config): Promise<Client> {
   installTemporalRuntime();
   const client = await connectTemporal(config, await testTemporalAddress());
