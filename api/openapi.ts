@@ -393,9 +393,10 @@ export function openApiDocument() {
       '/readyz': {
         get: {
           tags: ['operations'],
-          summary: 'Readiness: PostgreSQL and Temporal reachable (503 names the one that is not: `not ready: waiting for temporal`)',
+          summary:
+            "Readiness: PostgreSQL and Temporal reachable, the database migrated, the master key opening the stored secrets, the namespace with chasqui's search attributes (503 names each problem with its fix: `not ready: temporal_namespace: …; fix: …`)",
           responses: {
-            200: ok('Ready', obj({ database: str(), temporal: str() })),
+            200: ok('Ready', obj({ database: str(), temporal: str(), migrations: str(), master_key: str(), temporal_namespace: str() })),
             503: { description: 'Not ready', content: { 'application/json': { schema: obj({ success: { const: false }, message: str(), data: { type: 'object' } }) } } },
           },
         },

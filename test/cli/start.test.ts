@@ -44,7 +44,7 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
     const first = await spawnChasquiStart(env);
     expect(first.output()).to.contain(apiUrl).and.to.contain('Temporal UI  http://127.0.0.1:').and.to.contain('simulator http://127.0.0.1:');
     const ready = await got(`${apiUrl}/readyz`).json<{ data: Record<string, string> }>();
-    expect(ready.data).to.deep.equal({ database: 'ok', temporal: 'ok' });
+    expect(ready.data).to.deep.equal({ database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' });
 
     // 1. an account token, from a second terminal
     const created = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'Comercial Andina', '--quota', '1000', '--json'], { env, encoding: 'utf8' });
