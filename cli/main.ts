@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, secretBoxFrom, type Config } from '../core/config';
-import { logger } from '../core/logger';
+import { flushLog, logger } from '../core/logger';
 
 /** Commands load lazily so `chasqui xml` does not pay for Temporal and the database driver. */
 const load = <T>(modulePath: string): T => require(modulePath) as T;
@@ -78,11 +78,12 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  // Exit explicitly: Temporal's native runtime and pools would otherwise keep a finished command alive.
-  (code) => process.exit(code),
+  // Exit explicitly: Temporal's native runtime and pools would otherwise keep a finished command alive. The log is
+  // written out first, in order (it writes asynchronously).
+  (code) => flushLog().then(() => process.exit(code)),
   (err: unknown) => {
     if (err instanceof ConfigError) console.error(`chasqui: ${err.message}`);
     else logger.fatal({ err }, 'chasqui stopped with an error');
-    process.exit(1);
+    return flushLog().then(() => process.exit(1));
   },
 );

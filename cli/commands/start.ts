@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, secretBoxFrom, type Config } from '../../core/config';
 import { generateMasterKey } from '../../core/secretbox';
-import { logger } from '../../core/logger';
+import { flushLog, logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
@@ -77,6 +77,8 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['worker', worker.stop]);
     const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));
     stops.push(['api', api.stop]);
+    // The welcome goes to stdout directly: after the log lines before it.
+    await flushLog();
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
     // A ConfigError is the user's to fix and main prints it as one line; anything else is logged in full.
