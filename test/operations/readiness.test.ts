@@ -84,7 +84,7 @@ describe('readiness: namespace, migrations, master key', function () {
 
       // The sweeper (past the API's grace period) cannot start it either: one line, counted by reason.
       await stack.db('documents').where({ id }).update({ created_at: stack.db.raw("now() - interval '1 minute'") });
-      const sweeper = createSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal } as never);
+      const sweeper = createSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
       const before = await failuresCounted('search_attributes');
       expect(await sweeper.startUnstartedDocuments()).to.equal(0);
       expect(await failuresCounted('search_attributes')).to.be.greaterThan(before);
