@@ -16,6 +16,8 @@ export const SEALED_COLUMNS: readonly { table: string; key: readonly string[]; c
   { table: 'companies', key: ['id'], column: 'webhook_secret_sealed', what: 'webhook secrets' },
   { table: 'gre_tokens', key: ['client_id', 'ruc'], column: 'access_token_sealed', what: 'GRE access tokens' },
   { table: 'idempotency_keys', key: ['token_id', 'key'], column: 'response_sealed', what: 'stored idempotent answers' },
+  // The buyer e-mail's SMTP URL (it carries the password; issue 27's migration). A column a database lacks is skipped.
+  { table: 'company_email_settings', key: ['company_id'], column: 'smtp_url_sealed', what: 'SMTP URLs and passwords' },
   { table: 'master_key_check', key: ['id'], column: 'sealed', what: 'the master key check value' },
 ];
 

@@ -27,6 +27,7 @@ function chasquiKeys(args: string[], env: NodeJS.ProcessEnv, whileRunning?: (chi
 async function openAll(db: Db, secrets: SecretBox): Promise<string[]> {
   const out: string[] = [];
   for (const entry of SEALED_COLUMNS) {
+    if (!(await db.schema.hasColumn(entry.table, entry.column))) continue;
     const rows = await db(entry.table).whereNotNull(entry.column).select<Record<string, string>[]>(entry.column);
     for (const row of rows) out.push(`${columnName(entry)}=${secrets.open(row[entry.column])}`);
   }
