@@ -78,12 +78,16 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  // Exit explicitly: Temporal's native runtime and pools would otherwise keep a finished command alive. The log is
-  // written out first, in order (it writes asynchronously).
-  (code) => flushLog().then(() => process.exit(code)),
+  // Exit explicitly: Temporal's native runtime and pools would otherwise keep a finished command alive. The log's
+  // buffer is written out first (and again by its exit handler, for any other way out).
+  (code) => {
+    flushLog();
+    process.exit(code);
+  },
   (err: unknown) => {
     if (err instanceof ConfigError) console.error(`chasqui: ${err.message}`);
     else logger.fatal({ err }, 'chasqui stopped with an error');
-    return flushLog().then(() => process.exit(1));
+    flushLog();
+    process.exit(1);
   },
 );

@@ -78,7 +78,7 @@ export async function startCommand(_argv: string[]): Promise<number> {
     const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));
     stops.push(['api', api.stop]);
     // The welcome goes to stdout directly: after the log lines before it.
-    await flushLog();
+    flushLog();
     printWelcome(config, api.url, temporalUi, simulatorUrl);
   } catch (err) {
     // A ConfigError is the user's to fix and main prints it as one line; anything else is logged in full.
