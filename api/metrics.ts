@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from './deps';
 import { countUnresolvedByAge } from '../db/documents';
-import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, registerUnresolvedGauge } from '../core/metrics';
+import { listAllCheckRows, STATUS_GAUGE } from '../db/company-checks';
+import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, registerCheckGauges, registerUnresolvedGauge } from '../core/metrics';
 
 /**
  * `GET /metrics`: Prometheus text (chasqui_* series, Node's process metrics and, where a worker runs in this process,
@@ -10,6 +11,14 @@ import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, regist
  */
 export function metricsRouter(deps: AppDeps): Router {
   registerUnresolvedGauge(() => countUnresolvedByAge(deps.db));
+  registerCheckGauges(async () =>
+    (await listAllCheckRows(deps.db)).map((row) => ({
+      ruc: row.ruc,
+      check: row.check,
+      value: STATUS_GAUGE[row.status],
+      days_left: typeof row.fields.days_left === 'number' ? row.fields.days_left : null,
+    })),
+  );
   const router = new Router();
   router.get('/metrics', async (ctx) => {
     ctx.type = METRICS_CONTENT_TYPE;

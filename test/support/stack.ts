@@ -7,6 +7,7 @@ import type { Db } from '../../db/knex';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
+import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
 
 export interface TestStack {
@@ -51,7 +52,7 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
       await api.stop();
       await worker?.stop();
       // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
-      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID] : []) {
+      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID, COMPANY_CHECKS_SCHEDULE_ID] : []) {
         await temporal.schedule.getHandle(`${id}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
       }
     },
