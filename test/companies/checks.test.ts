@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { expect } from 'chai';
 import got from 'got';
 import { startIssuingStack, newCompany, type IssuingStack, type TestCompany } from '../issuing/support';
@@ -13,6 +15,7 @@ import { addDays } from '../../documents/calendar';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT_HEADER } from '../../workflows/webhook-types';
 import type { DocStatus } from '../../workflows/document-types';
+import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 
 /**
  * Issue 26: the company checks against the simulator as SUNAT, run by the real worker through the API (POST runs them,
@@ -275,6 +278,42 @@ describe('company checks', function () {
       for (const company of [a, b]) expect(metrics).to.match(new RegExp(`chasqui_company_check_status\\{ruc="${company.ruc}",check="certificate"\\} 0`));
       expect(metrics).to.match(new RegExp(`chasqui_company_check_status\\{ruc="${a.ruc}",check="sol_credentials"\\} 2`));
       expect(metrics).to.match(new RegExp(`chasqui_certificate_expiry_days\\{ruc="${b.ruc}"\\} \\d+`));
+    });
+  });
+
+  describe('chasqui support checks', () => {
+    /** `chasqui support …` as support staff run it: a separate process on the stack's PostgreSQL and Temporal. */
+    async function support(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+      const processEnv = {
+        ...process.env,
+        DATABASE_URL: await testDatabaseUrl(),
+        TEMPORAL_ADDRESS: await testTemporalAddress(),
+        TEMPORAL_TASK_QUEUE: env.stack.config.temporal.taskQueue,
+        LOG_LEVEL: 'silent',
+      };
+      return new Promise((resolve) => {
+        execFile(process.execPath, [path.resolve(__dirname, '../../bin/chasqui'), 'support', ...args], { env: processEnv, timeout: 60_000 }, (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        });
+      });
+    }
+
+    it('runs one company\'s checks, prints them worst first, and exits 0 even when one fails', async () => {
+      const company = await productionCompany(sol('NOEXISTE', 'otra-clave'));
+      const json = await support('checks', '--ruc', company.ruc, '--run', '--json');
+      expect(json.code, json.stderr).to.equal(0);
+      const [listed] = JSON.parse(json.stdout).companies;
+      expect(listed).to.include({ ruc: company.ruc, worst: 'fail' });
+      expect(listed.checks[0]).to.include({ id: 'sol_credentials', status: 'fail' });
+      const human = await support('checks', '--ruc', company.ruc);
+      expect(human.code).to.equal(0);
+      const lines = human.stdout.split('\n');
+      expect(lines[0]).to.match(/^RUC\s+CHECK\s+STATUS\s+CHECKED\s+DETAIL/);
+      expect(lines[1]).to.contain(company.ruc).and.contain('sol_credentials').and.contain('fail');
+      expect(human.stdout).to.match(/1 companies: 1 fail, \d+ warn/);
+      const unknown = await support('checks', '--ruc', randomRuc());
+      expect(unknown.code).to.equal(3);
+      expect((await support('checks', 'extra')).code).to.equal(2);
     });
   });
 
