@@ -16,6 +16,12 @@ import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT_HEADER } from '../../workflows/webhook-types';
 import type { DocStatus } from '../../workflows/document-types';
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
+import { checkSchema } from '../support/json-schema';
+import { openApiDocument } from '../../api/openapi';
+import fs from 'node:fs';
+import YAML from 'yaml';
+import { registry } from '../../core/metrics';
+import { CHECK_IDS } from '../../db/company-checks';
 
 /**
  * Issue 26: the company checks against the simulator as SUNAT, run by the real worker through the API (POST runs them,
@@ -43,10 +49,16 @@ describe('company checks', function () {
 
   const simAdmin = (path: string, json?: unknown) => got(`${env.sim.url}/__admin/${path}`, { method: json === undefined ? 'GET' : 'POST', json, retry: { limit: 0 } }).json<any>();
 
+  const openApi = openApiDocument() as Record<string, any>;
+  /** What of the answer is not as api/openapi.ts documents it (nothing, when it conforms). */
+  const conformance = (method: 'get' | 'post', res: { status: number; body: unknown }) =>
+    checkSchema(openApi.paths['/v1/companies/{ruc}/checks'][method].responses[String(res.status)].content['application/json'].schema, res.body, openApi);
+
   /** POST …/checks, waits for that run's workflow to finish, then answers what GET …/checks shows. */
   async function runChecks(company: TestCompany): Promise<Record<string, any>> {
     const started = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/checks`, { token: company.accountToken });
     expect(started.status, JSON.stringify(started.body)).to.equal(202);
+    expect(conformance('post', started)).to.deep.equal([]);
     await env.stack.temporal.workflow.getHandle(started.body.data.run.workflow_id).result();
     return readChecks(company);
   }
@@ -54,6 +66,7 @@ describe('company checks', function () {
   async function readChecks(company: TestCompany): Promise<Record<string, any>> {
     const res = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/checks`, { token: company.accountToken });
     expect(res.status).to.equal(200);
+    expect(conformance('get', res)).to.deep.equal([]);
     return Object.fromEntries(res.body.data.checks.map((c: any) => [c.id, c]));
   }
 
@@ -260,6 +273,9 @@ describe('company checks', function () {
       expect(checks).to.deep.equal(['sol_credentials', 'series_gaps']);
       const deliveries = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/webhook/deliveries`, { token: company.accountToken });
       expect(deliveries.body.data.deliveries.map((d: any) => d.event)).to.deep.equal([CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT]);
+      expect(deliveries.body.data.deliveries[0]).to.include({ external_id: null, status: 'delivered' });
+      const listSchema = openApi.paths['/v1/companies/{ruc}/webhook/deliveries'].get.responses['200'].content['application/json'].schema;
+      expect(checkSchema(listSchema, deliveries.body, openApi)).to.deep.equal([]);
     });
   });
 
@@ -327,6 +343,19 @@ describe('company checks', function () {
         expect((await call(env.stack, method, `/v1/companies/${randomRuc()}/checks`, { token: mine.token })).status).to.equal(404);
         expect((await call(env.stack, method, `/v1/companies/${ruc}/checks`, { token: mine.token })).status).to.equal(403);
         expect((await call(env.stack, method, `/v1/companies/123/checks`, { token: mine.token })).status).to.equal(422);
+      }
+    });
+  });
+
+  describe("compose's Prometheus alerts", () => {
+    it('fire on series the API exports and on check ids that exist', async () => {
+      const alerts = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../deploy/prometheus/alerts.yml'), 'utf8'));
+      const rules = alerts.groups.find((g: any) => g.name === 'chasqui-company-checks').rules;
+      expect(rules.map((r: any) => r.alert)).to.deep.equal(['ChasquiCertificateExpiringSoon', 'ChasquiCredentialsFailing', 'ChasquiSendingWindowClosing', 'ChasquiSeriesGaps']);
+      const exported = (await registry.getMetricsAsJSON()).map((m) => m.name);
+      for (const rule of rules) {
+        for (const [series] of String(rule.expr).matchAll(/chasqui_\w+/g)) expect(exported, rule.alert).to.include(series);
+        for (const [, ids] of String(rule.expr).matchAll(/check=~?"([^"]+)"/g)) for (const id of ids.split('|')) expect(CHECK_IDS, rule.alert).to.include(id);
       }
     });
   });
