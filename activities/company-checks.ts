@@ -7,7 +7,8 @@ import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { limaDate } from '../core/lima';
 import { createCompanyKeys, SigningUnavailableError } from '../core/signing-keys';
-import { addDays, type RuleCalendar, type RuleId } from '../documents/calendar';
+import { addDays } from '../documents/calendar';
+import { datedRuleFailures } from '../validator/dated-rules';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { findCertificate } from '../db/certificates';
 import {
@@ -45,15 +46,6 @@ export const RULE_SAMPLE = 300;
 
 /** SUNAT's answers to credentials it does not accept (catalog 0101–0104, and 0111 a user without the profile). */
 const CREDENTIAL_CODES = new Set(['0101', '0102', '0103', '0104', '0111']);
-
-/**
- * validator/dated-rules.ts (issue 24): the stored signed XML judged as if issued at `at`, with the rules of `calendar`.
- */
-export type DatedRuleJudge = (
-  xml: string,
-  calendar: RuleCalendar,
-  options?: { at?: string },
-) => Array<{ rule: RuleId; code: string; message: string; path?: string }>;
 
 export interface CompanyCheckSummary {
   companyId: string;
@@ -103,7 +95,7 @@ export function windowClosesAt(issueDate: string, windowDays: number): Date {
   return new Date(`${addDays(issueDate, windowDays + 1)}T00:00:00-05:00`);
 }
 
-export function createCompanyCheckActivities(deps: ActivityDeps, judge: DatedRuleJudge | null): CompanyChecksActivities {
+export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksActivities {
   const { config, db, secrets } = deps;
   const keys = createCompanyKeys(deps);
   const gre = new GreConnector(new PgGreTokenStore(db, secrets));
@@ -241,16 +233,14 @@ export function createCompanyCheckActivities(deps: ActivityDeps, judge: DatedRul
 
   async function ruleReadinessCheck(company: CompanyRow, today: string): Promise<CheckResult> {
     const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
-    if (!judge) {
-      return result('rule_readiness', 'unknown', 'the dated-rule judge (validator/dated-rules.ts) is not part of this build', { rules: rules.map((r) => ({ rule: r.id, effective: r.effective })) });
-    }
     const since = addDays(today, -RULE_LOOKBACK_DAYS);
     const judged = [];
     for (const rule of rules) {
       const docs = await recentSignedDocuments(db, company.id, rule.docTypes, since, RULE_SAMPLE);
       const failing: { number: string; code: string; message: string }[] = [];
       for (const doc of docs) {
-        const failure = judge(doc.xml, config.rules, { at: rule.effective }).find((f) => f.rule === rule.id);
+        // The stored signed XML judged as if issued on the rule's first day.
+        const failure = datedRuleFailures(doc.xml, config.rules, { at: rule.effective }).find((f) => f.rule === rule.id);
         if (failure) failing.push({ number: `${doc.series}-${doc.number}`, code: failure.code, message: failure.message });
       }
       judged.push({ rule: rule.id, effective: rule.effective, codes: rule.codes, summary: rule.summary, documents_checked: docs.length, would_fail: failing.length, examples: failing.slice(0, 5) });

@@ -18,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhooks,
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
-    ...createCompanyCheckActivities(deps, null),
+    ...createCompanyCheckActivities(deps),
   };
 }
 

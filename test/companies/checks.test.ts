@@ -11,7 +11,10 @@ import { updateCompany, type CompanyChanges } from '../../db/companies';
 import { insertDocument } from '../../db/documents';
 import { recordProcedure } from '../../db/procedures';
 import { limaDate } from '../../core/lima';
-import { addDays } from '../../documents/calendar';
+import { addDays, RuleCalendar } from '../../documents/calendar';
+import { createSigner } from '../../documents/signing';
+import { commitSignedDocument } from '../support/documents';
+import { payload } from '../issuing/support';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT_HEADER } from '../../workflows/webhook-types';
 import type { DocStatus } from '../../workflows/document-types';
@@ -32,6 +35,7 @@ describe('company checks', function () {
   let env: IssuingStack;
   let receiver: Receiver;
   const tls = localTlsCertificate();
+  const ruleDate = addDays(limaDate(new Date()), 20);
 
   before(async () => {
     receiver = await startReceiver(tls);
@@ -40,6 +44,8 @@ describe('company checks', function () {
       webhookCaFile: tls.certFile,
       issuing: { sendingWindowDays: 3 } as never,
       checks: { everyMs: 6 * 3_600_000, ratePerMinute: 600, concurrency: 4, certWarnDays: 30, gapDays: 45 },
+      // As CHASQUI_RULE_DATES would: SUNAT's product code rule starts in 20 days, whatever today is.
+      rules: new RuleCalendar({ 'product-code-required': ruleDate }),
     });
   });
   after(async () => {
@@ -243,6 +249,28 @@ describe('company checks', function () {
       await documentRow(calm, 'F001', 1, today, 'to_send');
       await documentRow(calm, 'F001', 2, addDays(today, -5), 'accepted');
       expect((await runChecks(calm)).sending_window.status).to.equal('ok');
+    });
+  });
+
+  describe('rule_readiness', () => {
+    it('warns with the code and the date when recent documents would fail a rule starting soon', async () => {
+      const company = await newCompany(env.stack);
+      const signer = createSigner(generateTestCertificate({ ruc: company.ruc }));
+      // An invoice of today whose lines carry no SUNAT product code (catalog 25).
+      const invoice = payload('invoice-basic.json', company.ruc, { fechaEmision: limaDate(new Date()) });
+      for (const item of invoice.items) delete item.codigoSunat;
+      const doc = await commitSignedDocument(env.stack.db, company.row, invoice, signer, { status: 'accepted' });
+      const checks = await runChecks(company);
+      expect(checks.rule_readiness.status).to.equal('warn');
+      const rule = checks.rule_readiness.rules.find((r: any) => r.rule === 'product-code-required');
+      expect(rule).to.include({ effective: ruleDate, documents_checked: 1, would_fail: 1 });
+      expect(rule.examples[0]).to.include({ number: `${doc.series}-${doc.number}`, code: '3496' });
+      expect(checks.rule_readiness.detail).to.contain(`would fail product-code-required from ${ruleDate} (SUNAT 3496)`);
+
+      const quiet = await newCompany(env.stack);
+      const calm = await runChecks(quiet);
+      expect(calm.rule_readiness.status).to.equal('ok');
+      expect(calm.rule_readiness.rules.map((r: any) => r.would_fail)).to.satisfy((counts: number[]) => counts.every((n) => n === 0));
     });
   });
 
