@@ -15,6 +15,10 @@ import { addDays, RuleCalendar } from '../../documents/calendar';
 import { createSigner } from '../../documents/signing';
 import { commitSignedDocument } from '../support/documents';
 import { payload } from '../issuing/support';
+import { closedPortUrl } from '../authority/support';
+import { ApplicationFailure } from '@temporalio/common';
+import { CHECKS_RATE_KEY, CHECKS_RATE_LIMITED, createCompanyCheckActivities } from '../../activities/company-checks';
+import type { Config } from '../../core/config';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT_HEADER } from '../../workflows/webhook-types';
 import type { DocStatus } from '../../workflows/document-types';
@@ -129,6 +133,35 @@ describe('company checks', function () {
       // fail → unknown → fail is one change, notified once (the company has no webhook: stored handled).
       const events = await env.stack.db('company_check_events').where({ company_id: company.row.id, check: 'sol_credentials' });
       expect(events).to.have.length(1);
+    });
+  });
+
+  /** The worker's check activities with other settings (what a worker started with them would run). */
+  const activitiesWith = (config: Partial<Config>) =>
+    createCompanyCheckActivities({ config: { ...env.stack.config, ...config }, db: env.stack.db, secrets: env.stack.secrets, temporal: env.stack.temporal });
+
+  describe('SUNAT unreachable (nothing listening) and the calls-a-minute budget', () => {
+    it('is unknown with the connection error when SUNAT refuses the connection', async () => {
+      const company = await productionCompany();
+      const closed = activitiesWith({ authority: { ...env.stack.config.authority, authorityUrl: new URL(await closedPortUrl()).origin } });
+      const summary = await closed.runCompanyChecks(company.row.id);
+      expect(summary?.statuses.sol_credentials).to.equal('unknown');
+      expect((await readChecks(company)).sol_credentials.detail).to.contain('ECONNREFUSED');
+    });
+
+    it('never calls SUNAT more than CHASQUI_CHECKS_RATE times a minute: the next company waits, retried after the wait', async () => {
+      const companies = [await productionCompany(), await productionCompany(), await productionCompany()];
+      const limited = activitiesWith({ checks: { ...env.stack.config.checks, ratePerMinute: 2 } });
+      // This suite's earlier runs share the log; the budget starts empty here.
+      await env.stack.db('rate_limit_log').where({ token_id: CHECKS_RATE_KEY }).delete();
+      expect((await limited.runCompanyChecks(companies[0].row.id))?.asked).to.equal('sol_credentials');
+      expect((await limited.runCompanyChecks(companies[1].row.id))?.asked).to.equal('sol_credentials');
+      const refused = await limited.runCompanyChecks(companies[2].row.id).catch((err: unknown) => err);
+      expect(refused).to.be.instanceOf(ApplicationFailure);
+      expect((refused as ApplicationFailure).type).to.equal(CHECKS_RATE_LIMITED);
+      expect(Number.parseInt(String((refused as ApplicationFailure).nextRetryDelay))).to.be.within(1, 60);
+      expect(await simulatorCalls(companies[2].ruc)).to.have.length(0);
+      expect(await readChecks(companies[2])).to.deep.equal({});
     });
   });
 
