@@ -62,6 +62,7 @@ export async function checks(deps: SupportDeps, io: Io, values: { ruc?: string; 
     .sort((a, b) => STATUS_SEVERITY[b.status] - STATUS_SEVERITY[a.status] || a.ruc.localeCompare(b.ruc))
     .map((r) => [r.ruc, r.check, r.status, `${age(r.checked_at)} ago`, r.detail]);
   const counts = (['fail', 'warn', 'unknown', 'ok'] as const).map((s) => `${rows.filter((r) => r.status === s).length} ${s}`).join(', ');
-  io.stdout.write(`${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companies.length} companies: ${counts}\n`);
+  const companiesCount = `${companies.length} ${companies.length === 1 ? 'company' : 'companies'}`;
+  io.stdout.write(`${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount}: ${counts}\n`);
   return EXIT.done;
 }

@@ -387,7 +387,7 @@ describe('company checks', function () {
       const lines = human.stdout.split('\n');
       expect(lines[0]).to.match(/^RUC\s+CHECK\s+STATUS\s+CHECKED\s+DETAIL/);
       expect(lines[1]).to.contain(company.ruc).and.contain('sol_credentials').and.contain('fail');
-      expect(human.stdout).to.match(/1 companies: 1 fail, \d+ warn/);
+      expect(human.stdout).to.match(/1 company: 1 fail, \d+ warn/);
       const unknown = await support('checks', '--ruc', randomRuc());
       expect(unknown.code).to.equal(3);
       expect((await support('checks', 'extra')).code).to.equal(2);
