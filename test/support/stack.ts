@@ -37,6 +37,9 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
   if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
+  // Likewise the company checks (every 6 h on the clock): a run would check every suite's companies against this
+  // stack's authority settings. Suites run or trigger them themselves.
+  if (worker) await temporal.schedule.getHandle(`${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests run the checks themselves');
   // As in `chasqui start`: documents are started eagerly on the stack's own worker when there is one.
   const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1', worker ? eagerStarter(config, worker) : undefined);
   return {
