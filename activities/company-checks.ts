@@ -1,5 +1,4 @@
 import { X509Certificate } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps';
 import { sendingSolUser } from './documents';
 import { getStatusCdr, GreConnector, PgGreTokenStore, resolveEndpoints, type AuthorityResult, type ResolvedEndpoints } from '../authority';
@@ -10,7 +9,7 @@ import { createCompanyKeys, SigningUnavailableError } from '../core/signing-keys
 import { addDays } from '../documents/calendar';
 import { datedRuleFailures } from '../validator/dated-rules';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { findCertificate } from '../db/certificates';
+import { findCertificate, type CertificateRow } from '../db/certificates';
 import {
   findSeriesGaps,
   findUnresolvedWindowDocuments,
@@ -32,11 +31,10 @@ import { CHECK_WEBHOOK_EVENT } from '../workflows/webhook-types';
 
 const DAY_MS = 86_400_000;
 
+type SolUser = NonNullable<ReturnType<typeof sendingSolUser>>;
+
 /** The sliding log (db/rate-limits.ts) every check's SUNAT call shares, whichever run and worker makes it. */
 export const CHECKS_RATE_KEY = '00000000-0000-4000-8000-0000c4ec4ec5';
-
-/** The error type of a run that must wait for the calls-a-minute budget (retried after the wait, never failed). */
-export const CHECKS_RATE_LIMITED = 'ChecksRateLimited';
 
 /** rule_readiness: rules starting within this many days, judged on the company's documents of the last 30. */
 export const RULE_HORIZON_DAYS = 60;
@@ -60,8 +58,11 @@ export interface CompanyCheckSummary {
 export interface CompanyChecksActivities {
   /** The companies a run checks: the given ones that still exist, or every active company. */
   listCheckedCompanies(companyIds: string[] | null): Promise<string[]>;
-  /** Runs one company's checks, stores the results and notifies its changes; null when the company is gone. */
-  runCompanyChecks(companyId: string): Promise<CompanyCheckSummary | null>;
+  /**
+   * Runs one company's checks, stores the results and notifies its changes; null when the company is gone;
+   * `waitSeconds` (nothing done) when its SUNAT call would pass CHASQUI_CHECKS_RATE: the workflow waits and asks again.
+   */
+  runCompanyChecks(companyId: string): Promise<CompanyCheckSummary | { waitSeconds: number } | null>;
 }
 
 const result = (id: CheckId, status: CheckStatus, detail: string, fields: Record<string, unknown> = {}, at = new Date()): CheckResult => ({
@@ -101,10 +102,9 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
   const gre = new GreConnector(new PgGreTokenStore(db, secrets));
   const callOptions = { timeouts: config.authorityTimeouts };
 
-  async function certificateCheck(company: CompanyRow): Promise<CheckResult> {
+  async function certificateCheck(company: CompanyRow, held: CertificateRow | undefined): Promise<CheckResult> {
     if (company.signing === 'external') return result('certificate', 'ok', 'the company signs its documents itself (signing external): no certificate of ours is used', { origin: 'external' });
-    const own = company.certificate_id ? await findCertificate(db, company.certificate_id) : undefined;
-    if (own) return certificateResult(new Date(own.not_before), new Date(own.not_after), config.checks.certWarnDays, own.origin);
+    if (held) return certificateResult(new Date(held.not_before), new Date(held.not_after), config.checks.certWarnDays, held.origin);
     try {
       const key = await keys(company);
       const x509 = new X509Certificate(key.signer.certificatePem);
@@ -123,51 +123,44 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
     }
   }
 
-  /** Whether the company's principal/secondary user signs with its own certificate (spec 1: the secondary user sends). */
-  async function ownCertificate(company: CompanyRow): Promise<boolean> {
-    if (!company.certificate_id) return false;
-    return (await findCertificate(db, company.certificate_id))?.origin === 'own';
-  }
-
   /** What the authority's answer says of the credentials: refused → fail with SUNAT's words; unreachable → unknown. */
-  function judgeAnswer(id: 'sol_credentials' | 'gre_credentials', answer: AuthorityResult, user: string, fix: string): CheckResult {
+  function judgeAnswer(id: 'sol_credentials' | 'gre_credentials', answer: AuthorityResult, user: string, who: string, fix: string): CheckResult {
     const asked = { asked_at: new Date().toISOString(), user, code: answer.code };
     if (answer.origin === 'connection' || answer.origin === 'timeout' || answer.origin === 'system') {
       return result(id, 'unknown', `SUNAT could not be asked (${answer.code}: ${answer.message}); asked again next run`, asked);
     }
     const refused = id === 'gre_credentials' ? answer.status === 'rejected' : CREDENTIAL_CODES.has(answer.code ?? '');
-    if (refused) return result(id, 'fail', `SUNAT refused ${user}: [${answer.code}] ${answer.message}. ${fix}`, asked);
-    return result(id, 'ok', `SUNAT accepted ${user}`, asked);
+    if (refused) return result(id, 'fail', `SUNAT refused ${who}: [${answer.code}] ${answer.message}. ${fix}`, asked);
+    return result(id, 'ok', `SUNAT accepted ${who}`, asked);
   }
 
-  async function askSol(company: CompanyRow, endpoints: ResolvedEndpoints): Promise<CheckResult> {
-    const sol = sendingSolUser(company, company.environment, await ownCertificate(company), secrets)!;
+  async function askSol(company: CompanyRow, endpoints: ResolvedEndpoints, sol: SolUser): Promise<CheckResult> {
     // A number no company issues: SUNAT authenticates the caller, then answers "not found" (0011); nothing changes.
     const answer = await getStatusCdr(endpoints.billConsultService!, { ruc: company.ruc, ...sol }, { ruc: company.ruc, type: '01', series: 'F999', number: '99999999' }, callOptions);
     authorityCalls.inc({ operation: 'check', classification: answer.origin ?? 'answered' });
-    return judgeAnswer('sol_credentials', answer, `SOL user ${sol.solUser}`, `Load the right ones: PATCH /v1/companies/${company.ruc}/sol-credentials`);
+    return judgeAnswer('sol_credentials', answer, sol.solUser, `SOL user ${sol.solUser}`, `Load the right ones: PATCH /v1/companies/${company.ruc}/sol-credentials`);
   }
 
-  async function askGre(company: CompanyRow, endpoints: ResolvedEndpoints): Promise<CheckResult> {
-    const sol = sendingSolUser(company, company.environment, await ownCertificate(company), secrets)!;
-    const creds = { ruc: company.ruc, ...sol, clientId: company.gre_client_id!, clientSecret: secrets.open(company.gre_client_secret_sealed!) };
+  async function askGre(company: CompanyRow, endpoints: ResolvedEndpoints, sol: SolUser, clientId: string, secretSealed: string): Promise<CheckResult> {
+    const creds = { ruc: company.ruc, ...sol, clientId, clientSecret: secrets.open(secretSealed) };
     const outcome = await gre.requestToken({ auth: endpoints.greAuth, api: endpoints.greApi }, creds, callOptions);
     const answer: AuthorityResult | null = outcome.ok ? null : outcome.result;
     authorityCalls.inc({ operation: 'check', classification: answer?.origin ?? 'answered' });
-    const who = `GRE client ${creds.clientId} with SOL user ${sol.solUser}`;
-    if (!answer) return result('gre_credentials', 'ok', `SUNAT issued a token to ${who}`, { asked_at: new Date().toISOString(), client_id: creds.clientId, user: sol.solUser });
-    return { ...judgeAnswer('gre_credentials', answer, who, `Load the client and secret of Menú SOL: PATCH /v1/companies/${company.ruc}/gre-credentials`), fields: { asked_at: new Date().toISOString(), client_id: creds.clientId, user: sol.solUser, code: answer.code } };
+    const who = `GRE client ${clientId} with SOL user ${sol.solUser}`;
+    const checked = answer
+      ? judgeAnswer('gre_credentials', answer, sol.solUser, who, `Load the client and secret of Menú SOL: PATCH /v1/companies/${company.ruc}/gre-credentials`)
+      : result('gre_credentials', 'ok', `SUNAT issued a token to ${who}`, { asked_at: new Date().toISOString(), user: sol.solUser, code: null });
+    return { ...checked, fields: { ...checked.fields, client_id: clientId } };
   }
 
   /**
    * The credentials checks and the one SUNAT call of this run: when both apply, the one never asked or whose credentials
    * changed since it was asked goes first, else the one asked longest ago; the other keeps its last answer.
    */
-  async function credentialChecks(company: CompanyRow, previous: Map<CheckId, CheckRow>): Promise<{ results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] }> {
+  async function credentialChecks(company: CompanyRow, own: boolean, previous: Map<CheckId, CheckRow>): Promise<{ results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] }> {
     const endpoints = endpointsOf(company);
     const results: CheckResult[] = [];
     const candidates: { id: 'sol_credentials' | 'gre_credentials'; ask: () => Promise<CheckResult>; changedAt: Date | null }[] = [];
-    const own = await ownCertificate(company);
     const sol = sendingSolUser(company, company.environment, own, secrets);
     // Only SUNAT's consult service answers a harmless question; an OSE has none, SUNAT beta neither.
     if (company.destination === 'tax_authority' && endpoints?.billConsultService) {
@@ -175,14 +168,15 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
         const which = own ? 'secondary_user and secondary_password (it signs with its own certificate)' : 'sol_user and sol_password';
         results.push(result('sol_credentials', 'unknown', `no SOL credentials are loaded, so nothing can be sent to SUNAT: PATCH /v1/companies/${company.ruc}/sol-credentials with ${which}`));
       } else {
-        candidates.push({ id: 'sol_credentials', ask: () => askSol(company, endpoints), changedAt: company.sol_updated_at });
+        candidates.push({ id: 'sol_credentials', ask: () => askSol(company, endpoints, sol), changedAt: company.sol_updated_at });
       }
     }
-    if (company.gre_client_id && company.gre_client_secret_sealed && endpoints) {
+    const { gre_client_id: clientId, gre_client_secret_sealed: secretSealed } = company;
+    if (clientId && secretSealed && endpoints) {
       if (!sol) {
         results.push(result('gre_credentials', 'unknown', `the GRE client needs the company's SOL user too: PATCH /v1/companies/${company.ruc}/sol-credentials`));
       } else {
-        candidates.push({ id: 'gre_credentials', ask: () => askGre(company, endpoints), changedAt: company.gre_updated_at });
+        candidates.push({ id: 'gre_credentials', ask: () => askGre(company, endpoints, sol, clientId, secretSealed), changedAt: company.gre_updated_at });
       }
     }
     const askedAt = (id: CheckId) => {
@@ -254,8 +248,7 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
     return result('rule_readiness', 'warn', `${said}: change the integration before that date (docs/rules.md)`, fields);
   }
 
-  async function procedureChecks(company: CompanyRow): Promise<CheckResult[]> {
-    const own = await ownCertificate(company);
+  async function procedureChecks(company: CompanyRow, own: boolean): Promise<CheckResult[]> {
     const rows = new Map((await listProcedures(db, [company.id])).map((p) => [p.procedure, p]));
     const names: ProcedureName[] = ['ose_link', 'pse_authorization'];
     // SUNAT beta checks neither: a demo company needs no procedure to send there.
@@ -297,25 +290,22 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       const company = await findCompanyById(db, companyId);
       if (!company) return null;
       const previous = new Map((await listCheckRows(db, [company.id])).map((row) => [row.check, row]));
-      const credentials = await credentialChecks(company, previous);
+      const held = company.certificate_id ? await findCertificate(db, company.certificate_id) : undefined;
+      // Spec 1: a company signing with its own certificate sends with its secondary SOL user.
+      const own = held?.origin === 'own';
+      const credentials = await credentialChecks(company, own, previous);
       if (credentials.due) {
-        // The budget is taken before anything else: a run that must wait retries whole after the wait.
+        // The budget is taken before anything else: a company that must wait is run whole after the wait.
         const admitted = await admitRequest(db, CHECKS_RATE_KEY, config.checks.ratePerMinute, 60);
-        if (!admitted.admitted) {
-          throw ApplicationFailure.create({
-            type: CHECKS_RATE_LIMITED,
-            message: `${config.checks.ratePerMinute} SUNAT calls a minute already made by the checks (CHASQUI_CHECKS_RATE); waiting ${admitted.resetSeconds} s`,
-            nextRetryDelay: `${admitted.resetSeconds}s`,
-          });
-        }
+        if (!admitted.admitted) return { waitSeconds: admitted.resetSeconds };
       }
       const now = new Date();
       const today = limaDate(now);
-      const results: CheckResult[] = [await certificateCheck(company), ...credentials.results];
+      const results: CheckResult[] = [await certificateCheck(company, held), ...credentials.results];
       if (credentials.due) results.push(await credentials.due());
       results.push(await seriesGapsCheck(company, today));
       if (config.issuing.sendingWindowDays > 0) results.push(await sendingWindowCheck(company, now));
-      results.push(await ruleReadinessCheck(company, today), ...(await procedureChecks(company)));
+      results.push(await ruleReadinessCheck(company, today), ...(await procedureChecks(company, own)));
       await saveCheckResults(db, company.id, results);
       const events = await notifyChanges(company);
       const statuses = Object.fromEntries(results.map((r) => [r.id, r.status]));
