@@ -513,7 +513,10 @@ export function openApiDocument() {
           {
             summary: 'Run the company checks now; the GET shows them when done (a failing check never blocks issuing)',
             operationId: 'run-company-checks',
-            responses: { 202: ok('The checks are running', obj({ run: obj({ workflow_id: str() }) })) },
+            responses: {
+              202: ok('The checks are running', obj({ run: obj({ workflow_id: str() }) })),
+              503: json('The checks could not be started (Temporal cannot be reached); nothing changed: try again', ref('Error')),
+            },
           },
           [404, 422],
         ),

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { authenticate, requireScope } from '../auth';
+import { ApiError } from '../errors';
+import { logger } from '../../core/logger';
 import { rateLimit } from '../middleware/rate-limit';
 import { loadCompany } from './routes';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
@@ -27,7 +29,10 @@ export function checksRouter(deps: AppDeps): Router {
 
   router.post('/', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1);
+    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1).catch((err: Error) => {
+      logger.warn({ ruc: company.ruc, err: err.message }, 'company checks could not be started');
+      throw new ApiError(503, 'The checks could not be started (Temporal cannot be reached); nothing changed: try again shortly. GET shows the latest results.');
+    });
     ctx.status = 202;
     ctx.body = {
       success: true,

@@ -18,6 +18,7 @@ import { payload } from '../issuing/support';
 import { closedPortUrl } from '../authority/support';
 import { CHECKS_RATE_KEY, createCompanyCheckActivities } from '../../activities/company-checks';
 import type { Config } from '../../core/config';
+import { startTestStack, type TestStack } from '../support/stack';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT_HEADER } from '../../workflows/webhook-types';
 import type { DocStatus } from '../../workflows/document-types';
@@ -416,5 +417,26 @@ describe('company checks', function () {
         for (const [, ids] of String(rule.expr).matchAll(/check=~?"([^"]+)"/g)) for (const id of ids.split('|')) expect(CHECK_IDS, rule.alert).to.include(id);
       }
     });
+  });
+
+});
+
+describe('company checks while Temporal is unreachable', function () {
+  let stack: TestStack;
+  before(async function () {
+    this.timeout(120_000);
+    stack = await startTestStack({ worker: false });
+  });
+  after(() => stack?.stop());
+
+  it('POST answers 503 saying nothing started; GET still answers', async () => {
+    const { token } = await newAccountToken(stack);
+    const ruc = randomRuc();
+    await createCompany(stack, token, ruc);
+    await stack.temporal.connection.close();
+    const res = await call(stack, 'POST', `/v1/companies/${ruc}/checks`, { token });
+    expect(res.status).to.equal(503);
+    expect(res.body.message).to.contain('could not be started');
+    expect((await call(stack, 'GET', `/v1/companies/${ruc}/checks`, { token })).body.data.checks).to.deep.equal([]);
   });
 });
