@@ -39,7 +39,7 @@ export const CHECKS_RATE_KEY = '00000000-0000-4000-8000-0000c4ec4ec5';
 /** rule_readiness: rules starting within this many days, judged on the company's documents of the last 30. */
 export const RULE_HORIZON_DAYS = 60;
 export const RULE_LOOKBACK_DAYS = 30;
-/** Documents judged per rule and company at most (the newest), so one large issuer does not hold a run. */
+/** Documents judged per company at most (the newest of the types the coming rules judge), so one large issuer does not hold a run. */
 export const RULE_SAMPLE = 300;
 
 /** SUNAT's answers to credentials it does not accept (catalog 0101–0104, and 0111 a user without the profile). */
@@ -157,7 +157,7 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
    * The credentials checks and the one SUNAT call of this run: when both apply, the one never asked or whose credentials
    * changed since it was asked goes first, else the one asked longest ago; the other keeps its last answer.
    */
-  async function credentialChecks(company: CompanyRow, own: boolean, previous: Map<CheckId, CheckRow>): Promise<{ results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] }> {
+  function credentialChecks(company: CompanyRow, own: boolean, previous: Map<CheckId, CheckRow>): { results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] } {
     const endpoints = endpointsOf(company);
     const results: CheckResult[] = [];
     const candidates: { id: 'sol_credentials' | 'gre_credentials'; ask: () => Promise<CheckResult>; changedAt: Date | null }[] = [];
@@ -203,7 +203,7 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
     if (!gaps.length) return result('series_gaps', 'ok', `no numbers missing in any series issued since ${since}`, fields);
     const missing = gaps.reduce((n, g) => n + g.missing_count, 0);
     const list = gaps.flatMap((g) => g.missing).slice(0, 10).join(', ');
-    return result('series_gaps', 'warn', `${missing} numbers missing in ${gaps.length} series since ${since} (${list}${missing > 10 ? ', …' : ''}): issue or void them before the month closes`, fields);
+    return result('series_gaps', 'warn', `${missing} numbers missing in ${gaps.length} series since ${since} (${list}${missing > 10 ? ', …' : ''}): ask the integrator why their system skipped them: SUNAT expects each series numbered without gaps`, fields);
   }
 
   async function sendingWindowCheck(company: CompanyRow, now: Date): Promise<CheckResult> {
@@ -228,31 +228,40 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
   async function ruleReadinessCheck(company: CompanyRow, today: string): Promise<CheckResult> {
     const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
     const since = addDays(today, -RULE_LOOKBACK_DAYS);
-    const judged = [];
-    for (const rule of rules) {
-      const docs = await recentSignedDocuments(db, company.id, rule.docTypes, since, RULE_SAMPLE);
+    // One read of the documents the coming rules judge; each document judged once per date rules start on.
+    const docs = rules.length ? await recentSignedDocuments(db, company.id, [...new Set(rules.flatMap((r) => r.docTypes))], since, RULE_SAMPLE) : [];
+    const failures = new Map<string, ReturnType<typeof datedRuleFailures>>();
+    const failuresAt = (docIndex: number, at: string) => {
+      const key = `${docIndex}@${at}`;
+      // The stored signed XML judged as if issued on that day.
+      if (!failures.has(key)) failures.set(key, datedRuleFailures(docs[docIndex].xml, config.rules, { at }));
+      return failures.get(key)!;
+    };
+    const judged = rules.map((rule) => {
       const failing: { number: string; code: string; message: string }[] = [];
-      for (const doc of docs) {
-        // The stored signed XML judged as if issued on the rule's first day.
-        const failure = datedRuleFailures(doc.xml, config.rules, { at: rule.effective }).find((f) => f.rule === rule.id);
+      let checked = 0;
+      docs.forEach((doc, i) => {
+        if (!rule.docTypes.includes(doc.doc_type as never)) return;
+        checked++;
+        const failure = failuresAt(i, rule.effective).find((f) => f.rule === rule.id);
         if (failure) failing.push({ number: `${doc.series}-${doc.number}`, code: failure.code, message: failure.message });
-      }
-      judged.push({ rule: rule.id, effective: rule.effective, codes: rule.codes, summary: rule.summary, documents_checked: docs.length, would_fail: failing.length, examples: failing.slice(0, 5) });
-    }
+      });
+      return { rule: rule.id, effective: rule.effective, codes: rule.codes, summary: rule.summary, documents_checked: checked, would_fail: failing.length, examples: failing.slice(0, 5) };
+    });
     const fields = { since, horizon_days: RULE_HORIZON_DAYS, rules: judged };
     const failing = judged.filter((r) => r.would_fail > 0);
     if (!failing.length) {
       return result('rule_readiness', 'ok', rules.length ? `the documents of the last ${RULE_LOOKBACK_DAYS} days pass the ${rules.length} rules starting within ${RULE_HORIZON_DAYS} days` : `no SUNAT rule starts within ${RULE_HORIZON_DAYS} days`, fields);
     }
     const said = failing.map((r) => `${r.would_fail} of ${r.documents_checked} would fail ${r.rule} from ${r.effective} (SUNAT ${[...new Set(r.examples.map((e) => e.code))].join('/')})`).join('; ');
-    return result('rule_readiness', 'warn', `${said}: change the integration before that date (docs/rules.md)`, fields);
+    return result('rule_readiness', 'warn', `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`, fields);
   }
 
   async function procedureChecks(company: CompanyRow, own: boolean): Promise<CheckResult[]> {
-    const rows = new Map((await listProcedures(db, [company.id])).map((p) => [p.procedure, p]));
-    const names: ProcedureName[] = ['ose_link', 'pse_authorization'];
     // SUNAT beta checks neither: a demo company needs no procedure to send there.
     if (company.environment !== '02') return [];
+    const rows = new Map((await listProcedures(db, [company.id])).map((p) => [p.procedure, p]));
+    const names: ProcedureName[] = ['ose_link', 'pse_authorization'];
     return names
       .filter((name) => isApplicable(name, company, own))
       .map((name) => {
@@ -293,7 +302,7 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       const held = company.certificate_id ? await findCertificate(db, company.certificate_id) : undefined;
       // Spec 1: a company signing with its own certificate sends with its secondary SOL user.
       const own = held?.origin === 'own';
-      const credentials = await credentialChecks(company, own, previous);
+      const credentials = credentialChecks(company, own, previous);
       if (credentials.due) {
         // The budget is taken before anything else: a company that must wait is run whole after the wait.
         const admitted = await admitRequest(db, CHECKS_RATE_KEY, config.checks.ratePerMinute, 60);
