@@ -42,6 +42,27 @@ const DEMO_SOL = { solUser: 'MODDATOS', solPassword: 'moddatos' };
 type Route = { endpoints: ResolvedEndpoints; creds: SolCredentials; gre: GreCredentials | null };
 
 /**
+ * The SOL user a company's documents go to SUNAT with (WS-Security and the GRE token alike): spec 1, with its own
+ * certificate the secondary user; otherwise the secondary when loaded, the principal when not; in demo SUNAT beta's
+ * MODDATOS when it loaded none. Null when none applies. The company checks ask with the same user.
+ */
+export function sendingSolUser(
+  company: CompanyRow,
+  environment: string,
+  ownCertificate: boolean,
+  secrets: ActivityDeps['secrets'],
+): { solUser: string; solPassword: string } | null {
+  const demo = environment === '01' ? DEMO_SOL : null;
+  const principal = company.sol_user && company.sol_password_sealed
+    ? { solUser: company.sol_user, solPassword: secrets.open(company.sol_password_sealed) }
+    : null;
+  const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
+    ? { solUser: company.sol_secondary_user, solPassword: secrets.open(company.sol_secondary_password_sealed) }
+    : null;
+  return ownCertificate ? (secondary ?? demo) : (secondary ?? principal ?? demo);
+}
+
+/**
  * The I/O of the document workflow. Each activity reads what it needs from the database (the workflow passes only the
  * external id), talks to SUNAT or the OSE through the connectors, records the outcome, and returns a small summary.
  * All are safe to run twice: a resolved document is never sent or changed again.
@@ -77,15 +98,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     } catch (err) {
       return connectionFailure('NO_ENDPOINT', (err as Error).message);
     }
-    const demo = doc.environment === '01' ? DEMO_SOL : null;
-    const principal = company.sol_user && company.sol_password_sealed
-      ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
-      : null;
-    const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
-      ? { solUser: company.sol_secondary_user, solPassword: deps.secrets.open(company.sol_secondary_password_sealed) }
-      : null;
-    // Spec 1: with its own certificate a company sends to SUNAT with its secondary SOL user; otherwise either serves.
-    const sol = doc.signed_by === 'own_certificate' ? (secondary ?? demo) : (secondary ?? principal ?? demo);
+    const sol = sendingSolUser(company, doc.environment, doc.signed_by === 'own_certificate', deps.secrets);
     let creds: SolCredentials | null = null;
     if (doc.destination === 'own_ose') {
       if (company.ose_user && company.ose_password_sealed) {

@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { createCompanyProcedureActivities } from './company-procedures';
+import { createCompanyCheckActivities } from './company-checks';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhooks,
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
+    ...createCompanyCheckActivities(deps),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   SIGNINGS,
 } from './companies/schemas';
 import { PROCEDURES } from '../db/procedures';
+import { CHECK_IDS } from '../db/company-checks';
 import { DELIVERY_STATUSES } from './webhooks/routes';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './cpe/list';
 import { JSON_BODY_LIMIT } from './middleware/body';
@@ -281,8 +282,9 @@ const company = obj({
 
 const webhookDelivery = obj({
   id: str({ format: 'uuid', description: 'The X-Entrega header of every attempt of this delivery' }),
-  external_id: str({ format: 'uuid' }),
-  event: str({ const: 'cpe.resolved' }),
+  external_id: nullable(str({ format: 'uuid', description: 'The document of a cpe.resolved notice; null for company.check' })),
+  check_event_id: nullable(str({ format: 'uuid', description: 'The change a company.check notice carries; null for cpe.resolved' })),
+  event: enumOf(['cpe.resolved', 'company.check']),
   status: enumOf(DELIVERY_STATUSES),
   attempts_made: { type: 'integer' },
   max_attempts: { type: 'integer' },
@@ -292,6 +294,25 @@ const webhookDelivery = obj({
   created_at: dateTime,
   completed_at: nullable(dateTime),
 });
+
+const companyCheck = {
+  type: 'object',
+  description:
+    "One check's latest result (docs/operations.md, \"Company checks\"), with the check's own fields beside these: " +
+    'certificate: origin, not_before, not_after, days_left; sol_credentials / gre_credentials: asked_at, user, code; ' +
+    'series_gaps: since, gaps[{doc_type, series, lowest, highest, missing_count, missing}]; sending_window: window_days, ' +
+    'closed[], closing[] ({number, doc_type, status, issue_date, closes_at}); rule_readiness: since, horizon_days, ' +
+    'rules[{rule, effective, codes, summary, documents_checked, would_fail, examples}]; ose_link / pse_authorization: ' +
+    'state, attempts, last_error, done_at',
+  properties: {
+    id: enumOf(CHECK_IDS),
+    status: enumOf(['ok', 'warn', 'fail', 'unknown']),
+    detail: str({ description: 'What was found and, when not ok, what to do' }),
+    checked_at: dateTime,
+  },
+  required: ['id', 'status', 'detail', 'checked_at'],
+  additionalProperties: {},
+};
 
 const webhookAttempt = obj({
   number: { type: 'integer' },
@@ -380,6 +401,7 @@ export function openApiDocument() {
         TaxProcedure: taxProcedure,
         Company: company,
         WebhookDelivery: webhookDelivery,
+        CompanyCheck: companyCheck,
         WebhookAttempt: webhookAttempt,
         IssueError: issueError,
         Document: documentSchema,
@@ -473,6 +495,28 @@ export function openApiDocument() {
               },
             },
             responses: { 201: ok('Stored', companyData) },
+          },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/checks': {
+        parameters: [rucParameter],
+        get: managed(
+          {
+            summary: "The latest result of each of the company's checks, worst first (fail, warn, unknown, ok)",
+            operationId: 'get-company-checks',
+            responses: { 200: ok('Checks', obj({ checks: { type: 'array', items: ref('CompanyCheck') }, count: { type: 'integer' } })) },
+          },
+          [404, 422],
+        ),
+        post: managed(
+          {
+            summary: 'Run the company checks now; the GET shows them when done (a failing check never blocks issuing)',
+            operationId: 'run-company-checks',
+            responses: {
+              202: ok('The checks are running', obj({ run: obj({ workflow_id: str() }) })),
+              503: json('The checks could not be started (Temporal cannot be reached); nothing changed: try again', ref('Error')),
+            },
           },
           [404, 422],
         ),

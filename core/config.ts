@@ -91,6 +91,19 @@ export interface Config {
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
+  /** The company checks (docs/operations.md, "Company checks"). */
+  checks: {
+    /** How often the schedule runs every company's checks (CHASQUI_CHECKS_EVERY, default 6 h), in milliseconds. */
+    everyMs: number;
+    /** Calls to SUNAT a minute, all checks of every run together (CHASQUI_CHECKS_RATE). */
+    ratePerMinute: number;
+    /** Companies checked at the same time within one run (CHASQUI_CHECKS_CONCURRENCY). */
+    concurrency: number;
+    /** A certificate expiring within this many days is a warning (CHASQUI_CERT_WARN_DAYS). */
+    certWarnDays: number;
+    /** How far back series_gaps looks (CHASQUI_GAP_DAYS). */
+    gapDays: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +125,16 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
   return value;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `6h`, `1d`: a whole number and one unit. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const raw = str(env, name) ?? fallback;
+  const m = /^(\d+)\s*([smhd])$/.exec(raw);
+  if (!m || Number(m[1]) === 0) throw new ConfigError(`${name} must be a duration such as 30m, 6h or 1d, got '${raw}'`);
+  return Number(m[1]) * DURATION_UNITS[m[2]];
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -193,7 +216,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rules: ruleCalendarOf(env),
     ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
+    checks: {
+      everyMs: duration(env, 'CHASQUI_CHECKS_EVERY', '6h'),
+      ratePerMinute: int(env, 'CHASQUI_CHECKS_RATE', 30),
+      concurrency: int(env, 'CHASQUI_CHECKS_CONCURRENCY', 4),
+      certWarnDays: int(env, 'CHASQUI_CERT_WARN_DAYS', 30),
+      gapDays: int(env, 'CHASQUI_GAP_DAYS', 45),
+    },
   };
+  if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
+  if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
   }

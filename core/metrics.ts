@@ -86,6 +86,49 @@ export function registerUnresolvedGauge(
   });
 }
 
+/** One company check's latest result, as the gauges read it. */
+export interface CheckGaugeRow {
+  ruc: string;
+  check: string;
+  /** 0 ok, 1 warn, 2 fail, 3 unknown. */
+  value: number;
+  /** The certificate check's days left (negative once expired). */
+  days_left: number | null;
+}
+
+/**
+ * `chasqui_company_check_status{ruc,check}` and `chasqui_certificate_expiry_days{ruc}`, read from the stored results at
+ * scrape time (docs/operations.md, "Company checks"): whichever worker ran the checks, and after any restart, the API
+ * shows every company. Registered by the API only, like the unresolved-documents gauge.
+ */
+export function registerCheckGauges(read: () => Promise<CheckGaugeRow[]>): void {
+  for (const name of ['chasqui_company_check_status', 'chasqui_certificate_expiry_days']) {
+    if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
+  }
+  new Gauge({
+    name: 'chasqui_company_check_status',
+    help: 'Latest result of each company check: 0 ok, 1 warn, 2 fail, 3 unknown',
+    labelNames: ['ruc', 'check'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows) this.set({ ruc: row.ruc, check: row.check }, row.value);
+    },
+  });
+  new Gauge({
+    name: 'chasqui_certificate_expiry_days',
+    help: "Days until the company's signing certificate expires (negative: expired), from its latest certificate check",
+    labelNames: ['ruc'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows) if (row.check === 'certificate' && row.days_left !== null) this.set({ ruc: row.ruc }, row.days_left);
+    },
+  });
+}
+
 let temporalMetricsUrl: string | null = null;
 
 /** Where the Temporal SDK's own runtime metrics are exported (a loopback port of the worker process). */

@@ -9,7 +9,11 @@ const ROOT = path.resolve(__dirname, '../..');
 const SAMPLES = path.join(ROOT, 'sunat/samples');
 
 function chasqui(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'validate', ...args], { cwd: ROOT, encoding: 'utf8', env: process.env });
+  return chasquiWith({}, ...args);
+}
+
+function chasquiWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'validate', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -58,6 +62,23 @@ describe('chasqui validate (the command integrators run)', function () {
     expect(run.stdout).to.include('sig: digest mismatch: the signed content was changed after signing');
     expect(run.stdout).to.match(/unsigned\.xml\s+xsd=ok\(empty-ext-removed\) {2}xsl=accepted {2}sig=none\n {4}sig: no ds:Signature \(required by --require-signature\)/);
     expect(run.stdout).to.match(/broken\.xml\s+xsd=fail {2}xsl=error {2}sig=n\/a\n {4}not well-formed XML/);
+  });
+
+  it('judges SUNAT\'s dated rules on the issue date, with the dates CHASQUI_RULE_DATES gives', () => {
+    // The sample invoice (2019-12-24) has no product code on its lines: judged by product-code-required once its date is
+    // moved to the invoice's day, not when moved to the day after.
+    const sample = 'sunat/samples/signed-rsa-sha256/12345678912-01-F001-1.xml';
+    const judged = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, sample);
+    expect(judged.status).to.equal(1);
+    expect(judged.stdout).to.match(/F001-1\.xml\s+xsd=ok {2}xsl=rejected\(3496\) {2}sig=ok\n {4}xsl: 3496 line 1 has no SUNAT product code \(catalog 25\), required since 2019-12-24 \(rule product-code-required\)\n {4}rule product-code-required: 3496 line 2 /);
+    const json = JSON.parse(chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, '--json', sample).stdout);
+    expect(json.dated_rules.map((f: { rule: string; code: string; path: string }) => `${f.rule} ${f.code} ${f.path}`)).to.deep.equal([
+      'product-code-required 3496 InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode',
+      'product-code-required 3496 InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
+    ]);
+    const before = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-25' }, '--json', sample);
+    expect(before.status).to.equal(0);
+    expect(JSON.parse(before.stdout)).to.deep.include({ xsl: 'accepted', dated_rules: [], pass: true });
   });
 
   it('exits 2 with the usage or the problem for a wrong call', () => {
