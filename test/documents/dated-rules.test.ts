@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
 import { DEFAULT_CALENDAR, parseRuleDates, RuleCalendar } from '../../documents/calendar';
 import { readSignedSale, receiptSummaryPayload } from '../../documents/summaries/from-signed';
+import { readPrinted } from '../../documents/printed';
 import { fixture } from '../support/documents';
 
 /** The 422's errors as the API shows them, or [] when the document was built. */
@@ -159,6 +160,16 @@ describe('dated rules of sales documents', () => {
       const two = { ...note('2027-01-01'), documentoAfectado: [{ tipoDoc: '01', serieNumero: 'F001-1' }, { tipoDoc: '01', serieNumero: 'F001-2' }] };
       expect(errors(two)[0]).to.match(/^\[SUNAT 3261\] 'documentoAfectado' is one document \{tipoDoc, serieNumero\}: a note modifies one document only/);
     });
+  });
+});
+
+describe('the printed representation of the 2027 shapes', () => {
+  it('states the IGV at 14 % and a debit note of reason 13, as signed', () => {
+    const invoice = readPrinted(prepareDocument(fixture('invoice-2027-mype-rate-14.json')).xml, { format: 'a4' });
+    expect(invoice.amounts.map((a) => `${a.label} ${a.value}`)).to.include('IGV 14 % S/ 12.47');
+    const note = readPrinted(prepareDocument(fixture('debit-note-13.json')).xml, { format: 'a4' });
+    const reason = note.sections.flatMap((s) => s.facts).find((f) => f.label === 'Motivo');
+    expect(reason?.value).to.equal('13 Ajuste de operaciones inafectas');
   });
 });
 
