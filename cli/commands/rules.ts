@@ -16,7 +16,7 @@ examples:
   chasqui rules --at 2027-01-01
   CHASQUI_RULE_DATES=product-code-required=2027-07-01 chasqui rules --json | jq '.[] | select(.status == "upcoming")'`;
 
-export interface RuleRow {
+interface RuleRow {
   id: string;
   effective: string;
   /** The date chasqui ships, when CHASQUI_RULE_DATES moved it; otherwise equal to `effective`. */
@@ -30,7 +30,7 @@ export interface RuleRow {
   confidence: string;
 }
 
-export function ruleRows(calendar: RuleCalendar, at: string): RuleRow[] {
+function ruleRows(calendar: RuleCalendar, at: string): RuleRow[] {
   return calendar.list().map((rule) => {
     const shipped = RULES.find((r) => r.id === rule.id)!.effective;
     return {
