@@ -3,7 +3,7 @@
  * core/config reads it. Dates are set relative to today so the suite means the same whatever day it runs.
  */
 import { expect } from 'chai';
-import { issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
+import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
 import { addDays } from '../../documents/calendar';
@@ -48,6 +48,11 @@ describe('dated rules through the API', function () {
       const accepted = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 14 }));
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
       expect(Buffer.from(accepted.body.xml, 'base64').toString('utf8')).to.include('<cbc:Percent>14.00</cbc:Percent>');
+
+      // The legacy endpoint issues through the same path.
+      const legacy = await call(env.stack, 'POST', '/api/cpe/enviar', { token: company.token, json: invoice(company.ruc, { rate: 14 }) });
+      expect(legacy.status).to.equal(422);
+      expect(legacy.body.errors).to.deep.equal(refused.body.errors);
 
       const ten = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 10 }));
       expect(ten.status).to.equal(422);
