@@ -166,8 +166,13 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     };
   }
 
-  /** The send of a row `beginSend` has just marked (and returned as it was before). */
-  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false): Promise<StepOutcome> {
+  /**
+   * The send of a row `beginSend` has just marked (and returned as it was before). `waitMs` (the first send, inside
+   * the workflow task): an answer that does not come within it is not waited for nor recorded; 'handedOff' says so.
+   */
+  function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify?: boolean): Promise<StepOutcome>;
+  function sendMarked(before: DocumentRow, company: CompanyRow, expected: DocStatus, notify: boolean, waitMs: number): Promise<StepOutcome | 'handedOff'>;
+  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false, waitMs?: number): Promise<StepOutcome | 'handedOff'> {
     const done = (result: AuthorityResult, step: 'send' | 'query') => record(before, result, step, notify);
     if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
     if (expected && before.status !== expected) return recorded(before);
@@ -184,13 +189,20 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       if (known.status !== 'unknown' || known.reached_sunat !== false) return done(whoseCdr(before, known, true), 'query');
     }
     const file = { filename: before.filename, xml: before.xml };
+    const shortened = waitMs !== undefined && waitMs < callOptions.timeouts.responseMs;
+    const options = shortened ? { timeouts: { ...callOptions.timeouts, responseMs: waitMs } } : callOptions;
     const result = await heartbeating(() =>
       GRE_TYPES.has(before.doc_type)
-        ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
+        ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, options)
         : SUMMARY_TYPES.has(before.doc_type)
-          ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, callOptions)
-          : sendBill(billServiceOf(before, r.endpoints), r.creds, file, callOptions),
+          ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, options)
+          : sendBill(billServiceOf(before, r.endpoints), r.creds, file, options),
     );
+    // Nothing recorded: the row keeps send_started_at, so the send activity asks the authority before sending again.
+    if (shortened && result.origin === 'timeout') {
+      logger.info({ externalId: before.id, ruc: before.ruc, filename: before.filename, waitMs }, 'first send unanswered within the workflow task; the send activity takes it over');
+      return 'handedOff';
+    }
     // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
     if (result.alreadyReported) {
       const mayHaveReached = earlierAttemptMayHaveReached(before);
@@ -213,7 +225,10 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       const { doc: before, company } = await begin(externalId, 'queued');
       const plan = planOf(before, company);
       if (before.resolved || before.status !== 'queued') return plan;
-      return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
+      // Only a document whose state can be asked for is handed over: the next send queries before sending again.
+      if (!plan.queryable) return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
+      const firstSend = await sendMarked(before, company, 'queued', true, deps.config.firstSendWaitMs);
+      return firstSend === 'handedOff' ? { ...plan, handedOff: true } : { ...plan, firstSend };
     },
 
     async sendDocument(externalId, expected) {

@@ -588,7 +588,7 @@ export function openApiDocument() {
             parameters: [{ name: 'format', in: 'query', required: false, schema: { ...enumOf(['a4', 'ticket']), default: 'a4' }, description: 'a4, or ticket: an 80 mm roll as tall as the content' }],
             responses: {
               200: {
-                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf)',
+                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf; the ticket RUC-TT-SERIE-NUMERO-ticket.pdf)',
                 headers: { 'Content-Disposition': { schema: str({ examples: ['attachment; filename="20123456786-01-F001-245.pdf"'] }) } },
                 content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
               },

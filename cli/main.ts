@@ -50,6 +50,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
     run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
   },
+  temporal: {
+    summary: '…: Temporal\'s own CLI (the one npm start runs), pointed at chasqui\'s Temporal, e.g. chasqui temporal workflow list',
+    run: (argv) => load<typeof import('./commands/temporal')>('./commands/temporal').temporalCommand(argv),
+  },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };
 

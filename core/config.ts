@@ -77,6 +77,12 @@ export interface Config {
   };
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
+  /**
+   * How long the first send of a document whose state can be queried waits for its answer inside the workflow's first
+   * task; past it the send is handed to a regular activity, which queries before sending again (docs/delivery.md).
+   * Under Temporal's 5 s workflow-task warning, so a slow authority keeps no workflow task open.
+   */
+  firstSendWaitMs: number;
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
   providerOseCredentials: { user: string; password: string } | null;
   /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
@@ -176,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
       responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
     },
+    firstSendWaitMs: int(env, 'CHASQUI_FIRST_SEND_WAIT_MS', 4_000),
     providerOseCredentials:
       str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
         ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }

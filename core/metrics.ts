@@ -63,9 +63,14 @@ export const AGE_BUCKETS: readonly { label: string; seconds: number }[] = [
 
 /**
  * `chasqui_unresolved_documents{status,age}`, read from the database at scrape time (one grouped query over the
- * partial index of unresolved documents). Registered by the API only, so two processes never report it twice.
+ * partial index of unresolved documents). Every unresolved status and age is reported, 0 when nothing is there, so
+ * "nothing unresolved" is a 0 on a dashboard rather than no data. Registered by the API only, so two processes never
+ * report it twice.
  */
-export function registerUnresolvedGauge(read: () => Promise<{ status: string; age: string; count: number }[]>): void {
+export function registerUnresolvedGauge(
+  statuses: readonly string[],
+  read: () => Promise<{ status: string; age: string; count: number }[]>,
+): void {
   if (registry.getSingleMetric('chasqui_unresolved_documents')) registry.removeSingleMetric('chasqui_unresolved_documents');
   new Gauge({
     name: 'chasqui_unresolved_documents',
@@ -73,8 +78,10 @@ export function registerUnresolvedGauge(read: () => Promise<{ status: string; ag
     labelNames: ['status', 'age'] as const,
     registers: [registry],
     async collect() {
+      const rows = await read();
       this.reset();
-      for (const row of await read()) this.set({ status: row.status, age: row.age }, row.count);
+      for (const status of statuses) for (const { label } of AGE_BUCKETS) this.set({ status, age: label }, 0);
+      for (const row of rows) this.set({ status: row.status, age: row.age }, row.count);
     },
   });
 }

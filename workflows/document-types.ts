@@ -38,6 +38,11 @@ export interface DocumentPlan {
    * activity) and when the document was not queued.
    */
   firstSend?: StepOutcome;
+  /**
+   * The first send got no answer within its wait inside the workflow task (config firstSendWaitMs) and recorded
+   * nothing: the workflow sends again with the regular activity, which asks the authority first. Absent otherwise.
+   */
+  handedOff?: true;
 }
 
 /**

@@ -37,6 +37,11 @@ function despatchCdr(row: DocumentRow): { link: string | null } | null {
   return { link: read.cdr.documentLink };
 }
 
+/** SUNAT's file name for the A4 (`20123456786-01-F001-245.pdf`), with `-ticket` before `.pdf` for the 80 mm roll. */
+function pdfFilename(filename: string, format: PaperFormat): string {
+  return format === 'ticket' ? `${filename}-ticket.pdf` : `${filename}.pdf`;
+}
+
 /**
  * `GET /v1/cpe/{external_id}/pdf?format=a4|ticket` (docs/documents.md, *Printed representation*): rendered on
  * request from the stored signed XML, with the same authorisation as `GET /v1/cpe/{external_id}`.
@@ -55,7 +60,8 @@ export function pdfRouter(deps: AppDeps): Router {
     const logo = await findLogo(deps.db, row.company_id);
     const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
     ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `attachment; filename="${row.filename}.pdf"`);
+    // The ticket's name says so: `curl -OJ` of both formats must not write one file over the other.
+    ctx.set('Content-Disposition', `attachment; filename="${pdfFilename(row.filename, format)}"`);
     ctx.body = pdf;
   });
 
