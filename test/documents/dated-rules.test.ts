@@ -36,7 +36,7 @@ describe('dated rules of sales documents', () => {
     });
 
     it('judges receipts, notes and liquidaciones de compra too, not retention documents', () => {
-      for (const name of ['receipt-basic.json', 'credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json']) {
+      for (const name of ['receipt-usd.json', 'credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json']) {
         expect(errors(dated(name, '2027-01-01')).some((e) => e.startsWith('[SUNAT 3496]')), name).to.equal(true);
       }
       expect(errors(dated('retention.json', '2027-01-01'))).to.deep.equal([]);
