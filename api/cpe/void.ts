@@ -76,6 +76,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         prepared = prepareDocument(voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [{ sale, reason }]), {
           issuerRuc: company.ruc,
           today,
+          calendar: deps.config.rules,
         });
       } catch (err) {
         if (!(err instanceof DocumentValidationError)) throw err;
