@@ -4,6 +4,7 @@ import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
+import { createBuyerEmailActivities } from './buyer-email';
 import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhooks,
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
+    ...createBuyerEmailActivities(deps),
   };
 }
 

@@ -85,6 +85,19 @@ export interface Config {
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
+  /** The buyer's e-mail and the consultation page (docs/buyers.md). */
+  buyers: {
+    /** The service's SMTP server (smtp:// with STARTTLS when offered, or smtps://); a company may set its own. */
+    smtpUrl: string | null;
+    /** The service's sender (`Name <address>` or an address). */
+    mailFrom: string | null;
+    /** PEM file of an extra CA trusted for SMTP servers (a test or in-house server). */
+    smtpCaFile: string | null;
+    /** chasqui's public address: the links of the e-mail and of /consulta. */
+    publicUrl: string | null;
+    /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
+    consultaRate: { limit: number; windowSeconds: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +136,48 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
 /** Where fetched Temporal servers, compiled SUNAT rules and test tools are kept: one folder shared by every clone. */
 function cacheDirOf(env: NodeJS.ProcessEnv): string {
   return path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui'));
+}
+
+/** `smtp://` or `smtps://` with a host; the URL's password is never echoed back. */
+function smtpUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_SMTP_URL');
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)');
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError(`CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL with a host, got ${url.protocol}//${url.host}`);
+  return raw;
+}
+
+/** A sender: `address` or `Name <address>`, on one line. */
+export function isMailbox(value: string): boolean {
+  return /^(?:[^<>\r\n\u0000-\u001F]{1,100} )?<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value) && value.includes('<') === value.endsWith('>');
+}
+
+function mailFromOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_MAIL_FROM');
+  if (raw && !isMailbox(raw)) throw new ConfigError(`CHASQUI_MAIL_FROM must be an address or "Name <address>" on one line, got '${raw}'`);
+  return raw;
+}
+
+function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_PUBLIC_URL');
+  if (!raw) return null;
+  if (!/^https?:\/\/[^\s/]+/.test(raw)) throw new ConfigError(`CHASQUI_PUBLIC_URL must be an http(s) URL (https://facturas.example.pe), got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** `N` lookups per minute, or `N/S`: N per S seconds. */
+function consultaRateOf(env: NodeJS.ProcessEnv): { limit: number; windowSeconds: number } {
+  const raw = str(env, 'CHASQUI_CONSULTA_RATE') ?? '10/60';
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
+    throw new ConfigError(`CHASQUI_CONSULTA_RATE must be N (lookups per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`);
+  }
+  return { limit: Number(match[1]), windowSeconds: match[2] ? Number(match[2]) : 60 };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -186,6 +241,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rules: ruleCalendarOf(env),
     ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
+    buyers: {
+      smtpUrl: smtpUrlOf(env),
+      mailFrom: mailFromOf(env),
+      smtpCaFile: str(env, 'CHASQUI_SMTP_CA_FILE'),
+      publicUrl: publicUrlOf(env),
+      consultaRate: consultaRateOf(env),
+    },
   };
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
@@ -194,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
     throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
   }
+  if (config.buyers.smtpUrl && !config.buyers.mailFrom) throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;
 }

@@ -7,3 +7,4 @@ export { companyProceduresWorkflow } from './company-procedures';
 export { documentSweeperWorkflow } from './sweeper';
 export { dailySummaryWorkflow, companySummaryWorkflow } from './daily-summary';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { buyerEmailWorkflow } from './buyer-email';
