@@ -19,6 +19,8 @@ export interface Config {
   dataDir: string;
   /** Where downloaded tools (the Temporal binaries) are kept between runs and clones: CHASQUI_CACHE_DIR, else the user's cache dir. */
   cacheDir: string;
+  /** The Chromium that tests drive pages with (runtime/browser.ts): CHASQUI_CHROMIUM, else PATH, the cache, a download. */
+  chromium: string | null;
   temporal: {
     address: string | null;
     namespace: string;
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
     cacheDir: cacheDirOf(env),
+    chromium: str(env, 'CHASQUI_CHROMIUM'),
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS'),
       namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',

@@ -462,3 +462,15 @@ export async function restartEmail(db: Db, id: string, to: string[]): Promise<bo
     .update({ email_to: to, email_status: 'pending', email_attempts: 0, email_error: null, email_sent_at: null });
   return n === 1;
 }
+
+/**
+ * The documents printed with this RUC, type, series and number (at most one per environment, production first):
+ * the consultation page compares the rest of what the buyer typed. The environments are named so the one-number
+ * index is used whatever the company's size.
+ */
+export function findByPrintedNumber(db: Db, key: { ruc: string; docType: string; series: string; number: number }): Promise<ListedDocument[]> {
+  return selectListed(db)
+    .where({ ruc: key.ruc, doc_type: key.docType, series: key.series, number: key.number })
+    .whereIn('environment', ['02', '01'])
+    .orderBy('environment', 'desc') as unknown as Promise<ListedDocument[]>;
+}
