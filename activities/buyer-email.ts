@@ -55,6 +55,7 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
           replyTo: settings.reply_to,
           to: doc.email_to,
           consultaUrl: consultaUrl(deps.config),
+          ownServer: own !== null,
         },
       );
       const sent = await sendMail(smtpUrl, message, { caFile: deps.config.buyers.smtpCaFile });

@@ -48,7 +48,7 @@ export function composeBuyerEmail(
   row: DocumentRow,
   company: Pick<CompanyRow, 'ruc' | 'business_name'>,
   files: EmailFiles,
-  options: { from: string; replyTo: string | null; to: string[]; consultaUrl: string | null },
+  options: { from: string; replyTo: string | null; to: string[]; consultaUrl: string | null; ownServer: boolean },
 ): Mail.Options {
   const facts = documentFacts(row);
   const demo = row.environment === '01';
@@ -60,17 +60,36 @@ export function composeBuyerEmail(
     ...(files.cdrZip ? ['la constancia de recepción (CDR) de SUNAT'] : []),
   ];
   const attached = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} y ${listed[listed.length - 1]}`;
-  const paragraphs = [
-    'Estimado cliente:',
-    `${name} (RUC ${company.ruc}) le envía su ${facts.title} ${facts.number}, emitida el ${facts.date}${facts.total ? ` por un total de ${facts.total}` : ''}.`,
-    `Adjuntamos ${attached}.`,
-    ...(options.consultaUrl ? [`También puede consultar y descargar el documento en ${options.consultaUrl}`] : []),
+  const intro = `${name} (RUC ${company.ruc}) le envía su ${facts.title} ${facts.number}, emitida el ${facts.date}${facts.total ? ` por un total de ${facts.total}` : ''}.`;
+  const closing = [
     ...(demo ? ['Este es un documento de prueba (DEMO): no tiene valor tributario.'] : []),
-    'Este mensaje fue generado automáticamente; si tiene alguna consulta, responda a este correo.',
+    // Answers reach the company only when it named where (reply_to) or sends through its own server.
+    options.replyTo || options.ownServer
+      ? 'Si tiene alguna consulta sobre este comprobante, responda a este correo.'
+      : `Este mensaje fue enviado automáticamente; si tiene alguna consulta, comuníquese con ${name.replace(/\.$/, '')}.`,
   ];
-  const html = `<!doctype html><html lang="es"><body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#222;line-height:1.5">${paragraphs
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join('')}</body></html>`;
+  const text = [
+    'Estimado cliente:',
+    intro,
+    `Adjuntamos ${attached}.`,
+    ...(options.consultaUrl ? [`También puede consultar y descargar el comprobante en ${options.consultaUrl}`] : []),
+    ...closing,
+  ].join('\n\n');
+  const rows = [['Comprobante', `${facts.title}`], ['Número', facts.number], ['Fecha de emisión', facts.date], ...(facts.total ? [['Importe total', facts.total]] : [])];
+  const cell = 'padding:6px 12px;border-bottom:1px solid #e3e7ec';
+  const html = `<!doctype html><html lang="es"><body style="margin:0;padding:16px;background:#f3f5f8;font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#1d2733;line-height:1.5">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d9dee5;border-radius:8px;overflow:hidden">
+<div style="background:#123a5f;color:#ffffff;padding:14px 20px;font-size:16px;font-weight:bold">${escapeHtml(name)}${demo ? ' &middot; DEMO' : ''}</div>
+<div style="padding:16px 20px">
+<p style="margin:0 0 12px">Estimado cliente:</p>
+<p style="margin:0 0 12px">${escapeHtml(intro)}</p>
+<table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 12px">${rows
+    .map(([label, value]) => `<tr><td style="${cell};color:#5a6775">${escapeHtml(label)}</td><td style="${cell};font-weight:bold">${escapeHtml(value)}</td></tr>`)
+    .join('')}</table>
+<p style="margin:0 0 12px">Adjuntamos ${escapeHtml(attached)}.</p>
+${options.consultaUrl ? `<p style="margin:0 0 12px">También puede consultar y descargar el comprobante en <a href="${escapeHtml(options.consultaUrl)}" style="color:#1f6fb5">${escapeHtml(options.consultaUrl)}</a>.</p>` : ''}
+${closing.map((line) => `<p style="margin:0 0 12px;color:#5a6775;font-size:13px">${escapeHtml(line)}</p>`).join('')}
+</div></div></body></html>`;
   const attachments: Mail.Attachment[] = [
     ...(files.pdf ? [{ filename: `${row.filename}.pdf`, content: files.pdf, contentType: 'application/pdf' }] : []),
     { filename: `${row.filename}.xml`, content: Buffer.from(files.xml, 'utf8'), contentType: 'application/xml' },
@@ -81,7 +100,7 @@ export function composeBuyerEmail(
     to: options.to,
     ...(options.replyTo ? { replyTo: options.replyTo } : {}),
     subject,
-    text: paragraphs.join('\n\n'),
+    text,
     html,
     attachments,
     // Attachments are the buffers above: nothing in a message may make nodemailer read a file or fetch a URL.

@@ -136,8 +136,11 @@ describe('consultation page (/consulta) in Chromium', function () {
 
   it("renders the buyer's e-mail (its HTML part) for a look", async () => {
     const mail = await eventually(() => smtp.mails.find((m) => m.recipients.includes('compras@cliente.pe')));
-    await page.setContent(String(mail.parsed.html));
-    await page.screenshot({ path: path.join(SHOTS, 'email.png'), fullPage: true });
-    expect(await page.locator('body').innerText()).to.include(`FACTURA ELECTRÓNICA F001-${Number(doc.number)}`);
+    // A blank page of its own: written into the consultation page, the message would live under that page's CSP.
+    const view = await context.newPage();
+    await view.setContent(String(mail.parsed.html));
+    await view.screenshot({ path: path.join(SHOTS, 'email.png'), fullPage: true });
+    expect(await view.locator('body').innerText()).to.include(`FACTURA ELECTRÓNICA F001-${Number(doc.number)}`);
+    await view.close();
   });
 });
