@@ -85,6 +85,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
 
     // The e-mail is a child the document workflow starts; it ended sent.
     const history = await env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`).fetchHistory();
+    console.log('EVENTS', history.events!.length, history.events!.map((e) => e.eventType).join(','));
     const children = history.events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
     expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowType!.name)).to.deep.equal(['buyerEmailWorkflow']);
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('sent');
