@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ConfigError } from '../core/config';
 import { logger } from '../core/logger';
+import { isExecutable } from './temporal-binaries';
 
 /**
  * Finds the Chromium that drives chasqui's pages in tests (the buyers' consultation page, the support console), the
@@ -23,15 +24,6 @@ export interface ChromiumOptions {
   /** Test seams: where to look for executables, and whether Playwright's download may be tried. */
   searchPath?: string;
   download?: boolean;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function findOnPath(searchPath: string): string | null {

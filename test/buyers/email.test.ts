@@ -8,6 +8,10 @@ import { findDocument, type DocumentRow } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
 import { webhookBody } from '../../activities/webhooks';
 import { buyerEmailWorkflowId } from '../../workflows/buyer-email';
+import { companySummaryWorkflow } from '../../workflows/daily-summary';
+import { signalDocumentWorkflow } from '../../workflows/document-client';
+import { limaDate } from '../../core/lima';
+import { randomUUID } from 'node:crypto';
 
 /**
  * The buyer's e-mail end to end: the real API, worker, PostgreSQL, Temporal dev server and SUNAT simulator, and real
@@ -84,8 +88,11 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(JSON.parse(webhookBody((await findDocument(env.stack.db, doc.id))!, new Date())).document.email).to.deep.equal(expected);
 
     // The e-mail is a child the document workflow starts; it ended sent.
-    const history = await env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`).fetchHistory();
-    console.log('EVENTS', history.events!.length, history.events!.map((e) => e.eventType).join(','));
+    const handle = env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`);
+    expect(await handle.result()).to.equal('accepted');
+    const history = await handle.fetchHistory();
+    // Started, task ×3, marker (plan and send), upsert DocStatus, child initiated and started, task ×3, completed.
+    expect(history.events).to.have.length(12);
     const children = history.events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
     expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowType!.name)).to.deep.equal(['buyerEmailWorkflow']);
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('sent');
@@ -94,10 +101,45 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
   it('costs a document without cliente.correo nothing: its history stays the 7 events of docs/architecture.md and no e-mail is sent', async () => {
     const before = service.mails.length;
     const doc = await acceptedWithEmail(demo, undefined);
-    const history = await env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`).fetchHistory();
+    const handle = env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`);
+    expect(await handle.result()).to.equal('accepted');
+    const history = await handle.fetchHistory();
     expect(history.events).to.have.length(7);
     expect((await call(env.stack, 'GET', `/v1/cpe/${doc.id}`, { token: demo.token })).body.data.document.email).to.equal(null);
     expect(service.mails.length).to.equal(before);
+  });
+
+  it('a receipt in summary mode is e-mailed when the daily summary carrying it is accepted', async () => {
+    const company = await newCompany(env.stack, { settings: { receipts_mode: 'summary' } });
+    const body = payload('receipt-basic.json', company.ruc, { fechaEmision: limaDate(new Date()) });
+    body.cliente = { ...body.cliente, correo: 'vecino@correo.pe' };
+    const res = await issue(env.stack, company.token, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    const id = res.body.external_id as string;
+    const waiting = await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: company.token });
+    expect(waiting.body.data.document).to.deep.include({ status: 'to_summarize', email: { status: 'pending', to: ['vecino@correo.pe'], attempts: 0, last_error: null } });
+
+    const run = await env.stack.temporal.workflow.start(companySummaryWorkflow, {
+      taskQueue: env.stack.config.temporal.taskQueue,
+      workflowId: `summary-email-${randomUUID()}/${company.row.id}`,
+      args: [{ companyId: company.row.id }],
+    });
+    // The rc's ticket is asked for at once (recheck) instead of after the workflow's 10 s wait.
+    let finished = false;
+    const nudge = (async () => {
+      while (!finished) {
+        for (const { id: rc } of await env.stack.db('documents').where({ company_id: company.row.id, doc_type: 'rc', status: 'registered' }).select('id')) {
+          await signalDocumentWorkflow(env.stack.temporal, rc, 'recheck').catch(() => undefined);
+        }
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    })();
+    expect((await run.result().finally(() => (finished = true))).accepted).to.equal(1);
+    await nudge;
+    expect(await settled(id)).to.include({ status: 'accepted', email_status: 'sent', email_attempts: 1 });
+    const mail = service.mails.find((m) => m.recipients.includes('vecino@correo.pe'))!;
+    expect(mail.parsed.subject).to.match(/^\[DEMO\] BOLETA DE VENTA ELECTRÓNICA B\w{3}-\d+ de /);
+    expect(mail.parsed.attachments.map((a) => a.filename).sort()).to.deep.equal([`${waiting.body.data.document.filename}.pdf`, `${waiting.body.data.document.filename}.xml`]);
   });
 
   it('refuses bad addresses with a 422 naming cliente.correo, before signing anything', async () => {
