@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/knex';
-import { findDocument, restartEmail, type DocumentRow } from '../db/documents';
+import { findDocument, recordEmailAttempt, restartEmail, type DocumentRow } from '../db/documents';
 import { admitKeyed } from '../db/rate-limits';
 import { recordSupportAction } from '../db/support-actions';
 import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
@@ -51,12 +51,18 @@ export async function emailAgain(
     } else if (!(await restartEmail(deps.db, doc.id, to))) {
       result = refused('conflict', `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`);
     } else {
-      await deps.temporal.workflow.start(buyerEmailWorkflow, {
-        taskQueue: deps.taskQueue,
-        workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
-        args: [{ externalId: doc.id }],
-        staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
-      });
+      try {
+        await deps.temporal.workflow.start(buyerEmailWorkflow, {
+          taskQueue: deps.taskQueue,
+          workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
+          args: [{ externalId: doc.id }],
+          staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
+        });
+      } catch (err) {
+        // Not left pending with nothing to send it: the next request may try again.
+        await recordEmailAttempt(deps.db, doc.id, { status: 'failed', error: `not started: ${(err as Error).message}`, counted: false });
+        throw err;
+      }
       result = done(`The e-mail of ${doc.filename} will be sent again to ${to.join(', ')}`, { to });
     }
   }

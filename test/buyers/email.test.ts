@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import got from 'got';
-import { startIssuingStack, newCompany, payload, issue, until, call, type IssuingStack, type TestCompany } from '../issuing/support';
+import { startIssuingStack, newCompany, payload, issue, until, call, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
 import { eventually, localTlsCertificate, type TlsFiles } from '../webhooks/support';
 import { startSmtpServer, type SmtpServerHandle } from './support';
 import { testConfig } from '../support/services';
@@ -84,6 +84,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const got_ = await call(env.stack, 'GET', `/v1/cpe/${doc.id}`, { token: demo.token });
     const expected = { status: 'sent', to: ['compras@cliente.pe', 'contabilidad@cliente.pe'], attempts: 1, last_error: null };
     expect(got_.body.data.document.email).to.deep.equal(expected);
+    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', got_);
     // The webhook carries the document as GET shows it.
     expect(JSON.parse(webhookBody((await findDocument(env.stack.db, doc.id))!, new Date())).document.email).to.deep.equal(expected);
 
@@ -169,6 +170,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
       json: { smtp_url: own.url('ventas:s3creta'), from: 'Ventas Andina <ventas@andina.pe>', reply_to: 'ayuda@andina.pe', format: 'ticket', attach_cdr: true },
     });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    await expectDocumented(env.stack, 'PATCH /v1/companies/{ruc}/email', patched);
     expect(patched.body.data.email).to.deep.include({ smtp_url: `smtp://ventas:****@127.0.0.1:${own.port}`, from: 'Ventas Andina <ventas@andina.pe>', format: 'ticket', attach_cdr: true, enabled: true });
     const stored = await env.stack.db('company_email_settings').where({ company_id: company.row.id }).first();
     expect(JSON.stringify(stored)).not.to.include('s3creta');
@@ -237,6 +239,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const again = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: demo.token, json: { to: ['gerencia@cliente.pe'] } });
     expect(again.status, JSON.stringify(again.body)).to.equal(202);
     expect(again.body.data.document.email).to.include({ status: 'pending', attempts: 0 });
+    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/email', again);
     const mail = await eventually(() => service.mails.find((m) => m.recipients.includes('gerencia@cliente.pe') && m.parsed.subject?.includes(`F001-${Number(doc.number)} `)));
     expect(mail.parsed.attachments.map((a) => a.filename)).to.include(`${doc.filename}.xml`);
     expect((await settled(doc.id)).email_to).to.deep.equal(['gerencia@cliente.pe']);
@@ -244,6 +247,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const invalid = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: demo.token, json: { to: 'no es correo' } });
     expect(invalid.status).to.equal(422);
     expect(invalid.body.errors).to.have.property('to');
+    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/email', invalid);
 
     // Three sends an hour per document: the first above and two more, then 429.
     const statuses: number[] = [];
