@@ -6,6 +6,8 @@ import { checkFileLink, signedFilePath, LINK_TTL_SECONDS } from '../../buyers/li
 import { secretBoxFrom } from '../../core/config';
 import { testConfig } from '../support/services';
 import type { DocumentRow } from '../../db/documents';
+import { DocumentValidationError, prepareDocument } from '../../documents';
+import { fixture } from '../support/documents';
 
 /** The message and the links without a server: what reaches headers, amounts as printed, links that cannot be forged. */
 describe("buyer's e-mail message and the consultation page's links", () => {
@@ -40,6 +42,24 @@ describe("buyer's e-mail message and the consultation page's links", () => {
     expect(parsed.attachments.map((a) => a.filename)).to.deep.equal(['20123456786-03-B001-42.xml']);
     expect(formatAmount('118')).to.equal('118.00');
     expect(formatAmount('-0.5')).to.equal('-0.50');
+  });
+
+  it('reads destinatario.correo on guides and cliente.correo on sales documents as a list, and names the field when wrong', () => {
+    const guide = fixture('gre-09-compra.json');
+    guide.destinatario.correo = ' almacen@cliente.pe ';
+    expect(prepareDocument(guide).buyerEmail).to.deep.equal(['almacen@cliente.pe']);
+    const invoice = fixture('invoice-basic.json');
+    invoice.cliente.correo = ['a@cliente.pe', 'A@cliente.pe', 'b@cliente.pe'];
+    expect(prepareDocument(invoice).buyerEmail, 'a repeated address once').to.deep.equal(['a@cliente.pe', 'b@cliente.pe']);
+    expect(prepareDocument(fixture('invoice-basic.json')).buyerEmail).to.equal(undefined);
+    guide.destinatario.correo = 'almacen@cliente.pe\nBcc: x@y.pe';
+    try {
+      prepareDocument(guide);
+      expect.fail('accepted an address with a line break');
+    } catch (err) {
+      expect(err).to.be.instanceOf(DocumentValidationError);
+      expect((err as DocumentValidationError).issues.map((i) => i.path)).to.deep.equal(['destinatario.correo']);
+    }
   });
 
   it('signs a link for one document, one file and one hour: any change, or the hour passing, breaks it', () => {
