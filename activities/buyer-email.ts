@@ -31,7 +31,7 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail not sent');
         return { status };
       };
-      if (!settings.enabled) return decide('disabled', 'la empresa no envía correos a sus clientes (PATCH /v1/companies/{ruc}/email enabled: false)');
+      if (!settings.enabled) return decide('disabled', 'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)');
       const own = settings.smtp_url_sealed ? deps.secrets.open(settings.smtp_url_sealed) : null;
       const smtpUrl = own ?? deps.config.buyers.smtpUrl;
       if (!smtpUrl) return decide('disabled', 'no SMTP server configured (CHASQUI_SMTP_URL, or the company\'s own)');
