@@ -14,7 +14,7 @@ import {
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
@@ -153,6 +153,8 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
     if (stored.resolved) {
       const resolved: StepOutcome = { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+      // Only the call that resolved the document (webhook_due set) asks for the e-mail: a repeated step does not.
+      if (stored.webhook_due !== null && emailDue(stored)) resolved.email = true;
       if (stored.webhook_due === false) return { ...resolved, webhook: false };
       if (stored.webhook_due && notify) return { ...resolved, notice: await notices.openWebhookDelivery(doc.id, { attemptFirst: true }) };
       return resolved;
@@ -187,7 +189,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
   function sendMarked(before: DocumentRow, company: CompanyRow, expected: DocStatus, notify: boolean, waitMs: number): Promise<StepOutcome | 'handedOff'>;
   async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false, waitMs?: number): Promise<StepOutcome | 'handedOff'> {
     const done = (result: AuthorityResult, step: 'send' | 'query') => record(before, result, step, notify);
-    if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+    if (before.resolved) return resolvedBefore(before);
     if (expected && before.status !== expected) return recorded(before);
     const r = route(before, company);
     if (!('endpoints' in r)) return done(r, 'send');
@@ -251,7 +253,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
     async checkTicket(externalId) {
       const { doc, company } = await load(externalId);
-      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      if (doc.resolved) return resolvedBefore(doc);
       if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
       const r = route(doc, company);
       if (!('endpoints' in r)) return record(doc, r, 'ticket');
@@ -266,7 +268,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
     async queryDocumentState(externalId) {
       const { doc, company } = await load(externalId);
-      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      if (doc.resolved) return resolvedBefore(doc);
       const r = route(doc, company);
       if (!('endpoints' in r) || !queryable(doc, r.endpoints)) {
         return { kind: 'unknown', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
@@ -276,6 +278,16 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     },
   };
   return activities;
+}
+
+/**
+ * The outcome of a step that finds its document resolved by an earlier run (a local activity run again after a lost
+ * workflow task): an e-mail still pending is asked for again (its workflow id makes a second start harmless).
+ */
+function resolvedBefore(doc: DocumentRow): StepOutcome {
+  const outcome: StepOutcome = { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+  if (emailDue(doc)) outcome.email = true;
+  return outcome;
 }
 
 /**

@@ -5,6 +5,7 @@ import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
+import { createBuyerEmailActivities } from './buyer-email';
 import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
     ...createCompanyCheckActivities(deps),
+    ...createBuyerEmailActivities(deps),
   };
 }
 

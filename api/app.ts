@@ -17,12 +17,15 @@ import { metricsRouter, requestMetrics } from './metrics';
 import { accountRouter } from './account';
 import { cpeListRouter } from './cpe/list';
 import { cpeFilesRouter } from './cpe/files';
+import { companyEmailRouter } from './companies/email';
+import { consultaRouter } from './consulta/routes';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
   return [
     healthRouter(deps), companiesRouter(deps), logoRouter(deps), checksRouter(deps), accountRouter(deps), cpeListRouter(deps), cpeRouter(deps),
     cpeFilesRouter(deps), pdfRouter(deps), voidRouter(deps), webhooksRouter(deps), metricsRouter(deps), openApiRouter(),
+    companyEmailRouter(deps), consultaRouter(deps),
   ];
 }
 

@@ -91,11 +91,29 @@ const documentSchema = obj({
   hash: str(),
   issued_at: dateTime,
   resolved_at: nullable(dateTime),
+  email: nullable({
+    ...obj({
+      status: enumOf(['pending', 'sent', 'failed', 'disabled']),
+      to: { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 },
+      attempts: { type: 'integer', minimum: 0 },
+      last_error: nullable(str()),
+    }),
+    description: "The buyer's e-mail (cliente.correo; docs/buyers.md); null when the payload named no address. A failed e-mail never changes the document's status",
+  }),
   links: obj({
     xml: str({ format: 'uri-reference' }),
     cdr: nullable(str({ format: 'uri-reference' })),
     pdf: nullable(str({ format: 'uri-reference', description: 'null for what has no printed representation: summaries, voids, retentions (20), perceptions (40)' })),
   }),
+});
+const emailSettings = obj({
+  smtp_url: nullable(str({ description: 'the password shown as ****; null: chasqui\'s server' })),
+  from: nullable(str()),
+  reply_to: nullable(str()),
+  format: enumOf(['a4', 'ticket']),
+  attach_cdr: bool,
+  enabled: bool,
+  updated_at: nullable(dateTime),
 });
 const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };
 const legacyResponse = obj({
@@ -161,7 +179,7 @@ const EXAMPLE_INVOICE = {
   fechaEmision: '2026-01-15',
   tipoMoneda: 'PEN',
   emisor: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.', establecimiento: { ubigeo: '150101', codLocal: '0000', direccion: 'Av. Abancay 123' } },
-  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.' },
+  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.', correo: 'compras@distribuidoradelsur.pe' },
   items: [{ descripcion: 'Caja de clavos', cantidad: 1, unidad: 'NIU', valorUnitario: 100, afectacionIgv: '10', porcentajeIgv: 18 }],
 };
 const issueBodySchema = {
@@ -688,6 +706,94 @@ export function openApiDocument() {
           { summary: 'Send the same signed XML again (no signature, no quota); unresolved documents only', operationId: 'resend-document', responses: { 202: documentAnswer('Will be sent again') } },
           [404, 409],
         ),
+      },
+      '/v1/cpe/{external_id}/email': {
+        parameters: [externalIdParameter],
+        post: signing(
+          {
+            summary: "E-mail an accepted document to its buyer again: to `to` (1 to 5 addresses), or to cliente.correo; 3 times an hour per document; recorded in the support timeline",
+            operationId: 'email-document',
+            requestBody: jsonBody(obj({ to: { oneOf: [str({ format: 'email' }), { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 }] } }, [])),
+            responses: { 202: documentAnswer('The e-mail will be sent (document.email is pending)') },
+          },
+          [404, 409, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/email': {
+        parameters: [rucParameter],
+        get: managed({ summary: "How the company's buyers get their documents by e-mail", operationId: 'get-company-email', responses: { 200: ok('E-mail settings', obj({ email: emailSettings })) } }, [404, 422]),
+        patch: managed(
+          {
+            summary: "The company's e-mail to its buyers: its own SMTP server (password sealed, never shown), sender, reply-to, PDF format, CDR attached, on or off",
+            operationId: 'configure-company-email',
+            requestBody: jsonBody({
+              ...obj(
+                {
+                  smtp_url: nullable(str({ description: 'smtp:// (STARTTLS when offered) or smtps://, with user:password; null: chasqui\'s server' })),
+                  from: nullable(str({ description: 'address or "Name <address>"; required with smtp_url, refused without it' })),
+                  reply_to: nullable(str({ format: 'email' })),
+                  format: enumOf(['a4', 'ticket']),
+                  attach_cdr: bool,
+                  enabled: bool,
+                },
+                [],
+              ),
+              minProperties: 1,
+            }),
+            responses: { 200: ok('Stored', obj({ email: emailSettings })) },
+          },
+          [404, 422],
+        ),
+      },
+      '/consulta': {
+        get: {
+          tags: ['buyers'],
+          summary: 'The buyers\' consultation page (HTML, Spanish, no token): a form with the five facts printed on every document',
+          operationId: 'consulta-form',
+          responses: { 200: { description: 'The form', content: { 'text/html': { schema: str() } } } },
+        },
+        post: {
+          tags: ['buyers'],
+          summary: 'Look a document up by RUC, type, series, number, issue date and total: its state and signed links (1 h) to its PDF, XML and CDR. Any mismatch reads like a document that does not exist; rate limited per client address (CHASQUI_CONSULTA_RATE)',
+          operationId: 'consulta-lookup',
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: obj({ ruc: str(), tipo: str(), serie: str(), numero: str(), fecha: str({ format: 'date' }), total: str() }, ['ruc', 'tipo', 'serie', 'numero', 'fecha']),
+              },
+            },
+          },
+          responses: {
+            200: { description: 'Found: the state in words and the download links', content: { 'text/html': { schema: str() } } },
+            404: { description: 'No document with these facts (the same page whatever did not match)', content: { 'text/html': { schema: str() } } },
+            422: { description: 'A field is malformed (the form says which)', content: { 'text/html': { schema: str() } } },
+            429: { description: 'Too many lookups from this address; Retry-After', content: { 'text/html': { schema: str() } } },
+          },
+        },
+      },
+      '/consulta/estilos.css': {
+        get: { tags: ['buyers'], summary: "The page's stylesheet", operationId: 'consulta-styles', responses: { 200: { description: 'CSS', content: { 'text/css': { schema: str() } } } } },
+      },
+      '/consulta/archivo/{id}/{kind}': {
+        get: {
+          tags: ['buyers'],
+          summary: 'A file behind a signed link of the consultation page (expires in 1 h)',
+          operationId: 'consulta-file',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: str() },
+            { name: 'kind', in: 'path', required: true, schema: enumOf(['pdf', 'xml', 'cdr']) },
+            { name: 'vence', in: 'query', required: true, schema: str() },
+            { name: 'firma', in: 'query', required: true, schema: str() },
+          ],
+          responses: {
+            200: {
+              description: 'The file (RUC-TT-SERIE-NUMERO.pdf/.xml, R-….zip)',
+              content: { 'application/pdf': { schema: str() }, 'application/xml': { schema: str() }, 'application/zip': { schema: str() } },
+            },
+            404: { description: 'Expired, altered or unknown link: a page saying so', content: { 'text/html': { schema: str() } } },
+          },
+        },
       },
       '/v1/companies/{ruc}/webhook': {
         parameters: [rucParameter],

@@ -48,4 +48,6 @@ export interface PreparedDocument {
   totals: Record<string, string> | null;
   /** Non-blocking observations in plain words, `[<source> <code>] <text>` where a code applies. */
   warnings: string[];
+  /** Where the accepted document is e-mailed (`cliente.correo`, `destinatario.correo`); absent when nowhere. */
+  buyerEmail?: string[];
 }

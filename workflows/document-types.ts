@@ -68,6 +68,11 @@ export interface StepOutcome {
    * outcomes recorded by older workers: the workflow then opens the delivery itself.
    */
   notice?: OpenedDelivery | null;
+  /**
+   * On the step that accepted a document whose payload named the buyer's e-mail: the workflow starts its e-mail
+   * (workflows/buyer-email.ts). Absent otherwise, so a document without e-mail costs no event more.
+   */
+  email?: true;
 }
 
 export interface DocumentWorkflowInput {

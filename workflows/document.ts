@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
 import { deliverResolution, followNotice, startWebhookDelivery } from './webhook-delivery';
+import { startBuyerEmail } from './buyer-email';
 import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -107,6 +108,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     if (!oneTask) await startWebhookDelivery(externalId);
     else if (outcome?.notice !== undefined) await followNotice(externalId, outcome.notice);
     else if (outcome?.webhook !== false) await deliverResolution(externalId);
+    if (outcome?.email) await startBuyerEmail(externalId);
     return status;
   };
   if (isResolvedStatus(plan.status)) return notified(plan.status);

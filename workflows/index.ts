@@ -8,3 +8,4 @@ export { documentSweeperWorkflow } from './sweeper';
 export { dailySummaryWorkflow, companySummaryWorkflow } from './daily-summary';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { companyChecksWorkflow } from './company-checks';
+export { buyerEmailWorkflow } from './buyer-email';

@@ -162,6 +162,7 @@ export async function issueDocument(
       hash: signed.hash,
       xml: signed.xml,
       customer_doc: customerDocOf(document.xml),
+      email_to: document.buyerEmail ?? null,
       totals: document.totals,
       warnings: document.warnings,
       payload_hash: hash,

@@ -86,5 +86,6 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
     xml: builderOf(input.tipoDoc)(doc),
     totals,
     warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
+    buyerEmail: input.cliente?.correo,
   };
 }

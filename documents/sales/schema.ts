@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { amountSchema, codes, correlativoSchema, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
-import { customerSchema, issuerSchema, textSchema } from '../input/parties';
+import { buyerEmailSchema, customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
 import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
 import type { Decimal } from '../decimal';
@@ -124,7 +124,7 @@ export const saleSchema = Joi.object({
     .error(codes({ 'any.only': '[SUNAT 3206] {#label} must be an operation type of catalog 51 that chasqui builds' })),
   formaPago: paymentSchema,
   emisor: issuerSchema.required(),
-  cliente: customerSchema.required(),
+  cliente: customerSchema.keys({ correo: buyerEmailSchema }).required(),
   items: Joi.array()
     .items(itemSchema)
     .min(1)
