@@ -18,7 +18,7 @@ import { documentsTotal } from '../../core/metrics';
 import { toValidationResponse } from '../../documents/validation-response';
 import { hasOwnWorkflow, initialStatus } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
-import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../core/signing-keys';
+import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 

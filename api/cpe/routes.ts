@@ -10,7 +10,7 @@ import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, toApiDocument, type DocumentRow } from '../../db/documents';
 import { resend, send, SendNotHandedOver } from '../../lifecycle/actions';
 import { issueDocument } from './issue';
-import { createKeyResolver } from '../../core/signing-keys';
+import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
