@@ -20,7 +20,7 @@ import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
-import { afterStep } from '../lifecycle/transitions';
+import { afterStep, recordedKind } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
@@ -150,8 +150,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
   /** What an earlier run of a step recorded, as that step's outcome. */
   function recorded(doc: DocumentRow): StepOutcome {
-    const kind = doc.status === 'registered' ? 'ticket' : doc.status === 'sent' ? 'unknown' : 'retry';
-    return { kind, status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+    return { kind: recordedKind(doc.status), status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
   }
 
   function planOf(doc: DocumentRow, company: CompanyRow): DocumentPlan {
