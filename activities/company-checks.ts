@@ -5,7 +5,7 @@ import { getStatusCdr, GreConnector, PgGreTokenStore, resolveEndpoints, type Aut
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { limaDate } from '../core/lima';
-import { createCompanyKeys, SigningUnavailableError } from '../core/signing-keys';
+import { createCompanyKeys, SigningUnavailableError } from '../keys/signing-keys';
 import { addDays } from '../documents/calendar';
 import { datedRuleFailures } from '../validator/dated-rules';
 import { findCompanyById, type CompanyRow } from '../db/companies';

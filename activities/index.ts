@@ -6,7 +6,7 @@ import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
 import { createBuyerEmailActivities } from './buyer-email';
-import { createCompanyKeys } from '../core/signing-keys';
+import { createCompanyKeys } from '../keys/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import type { Db } from '../db/knex';
 import { findDocument, recordEmailAttempt, restartEmail, type DocumentRow } from '../db/documents';
 import { admitKeyed } from '../db/rate-limits';
 import { recordSupportAction } from '../db/support-actions';
 import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
 import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
 import { done, refused, type ActionResult } from './result';
+import { client, type LifecycleDeps } from './actions';
 
 /** How often one document may be e-mailed again: 3 times an hour (the buyer's inbox is not a target). */
 export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
-
-export interface EmailAgainDeps {
-  db: Db;
-  temporal: Client;
-  taskQueue: string;
-}
 
 /** Why the document cannot be e-mailed again to `to`, or null. */
 function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
@@ -36,7 +29,7 @@ function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
  * document's support timeline (support_actions).
  */
 export async function emailAgain(
-  deps: EmailAgainDeps,
+  deps: LifecycleDeps,
   documentId: string,
   request: { to?: string[]; operator: string },
 ): Promise<ActionResult<{ to: string[] }>> {
@@ -52,7 +45,7 @@ export async function emailAgain(
       result = refused('conflict', `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`);
     } else {
       try {
-        await deps.temporal.workflow.start(buyerEmailWorkflow, {
+        await (await client(deps)).workflow.start(buyerEmailWorkflow, {
           taskQueue: deps.taskQueue,
           workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
           args: [{ externalId: doc.id }],

@@ -1,3 +1,4 @@
+import type { DeliveryStatus } from '../lifecycle/transitions';
 /**
  * The contract between the webhook delivery workflow and its activities: ids, counts and statuses only. The body, the
  * URL's secret and the document never travel through Temporal.
@@ -17,13 +18,8 @@ export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
 export const CHECK_WEBHOOK_EVENT = 'company.check';
 export const CHECK_WEBHOOK_EVENT_HEADER = 'empresa.verificacion';
 
-/**
- * - pending: attempts remain;
- * - delivered: a 2xx answer;
- * - failed: every attempt failed;
- * - cancelled: the webhook was disabled before the notice could be delivered.
- */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+/** A delivery's status (lifecycle/transitions.ts), part of this contract. */
+export type { DeliveryStatus };
 
 export interface WebhookDeliveryInput {
   /** The document whose resolution is notified; absent for a company check's notice (its row exists: `deliveryId`). */

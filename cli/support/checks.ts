@@ -1,7 +1,7 @@
 import type { Io } from './bulk';
 import { EXIT } from './bulk';
 import { age, table } from './explain';
-import type { SupportDeps } from './index';
+import type { SupportDeps } from './deps';
 import { findCompaniesByRuc } from '../../db/companies';
 import { listAllCheckRows, presentCheck, STATUS_SEVERITY, worstFirst, type CheckStatus } from '../../db/company-checks';
 import { startCompanyChecks } from '../../workflows/company-checks-client';

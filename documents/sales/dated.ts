@@ -5,12 +5,17 @@
  */
 import { addDays, DEFAULT_CALENDAR, type RuleCalendar, type RuleId } from '../calendar';
 import { Decimal, money } from '../decimal';
-import { issue } from '../errors';
+import { issue, type ValidationIssue } from '../errors';
 import { IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027 } from '../tax/rates';
 import type { PrepareOptions } from '../types';
 import type { SaleDocument } from './document';
-import type { RuleReport } from './rules';
-import type { SaleInput } from './schema';
+import type { SaleInput } from './types';
+
+/** What the sale rules found: issues refuse the document, warnings travel with its 202. */
+export interface RuleReport {
+  issues: ValidationIssue[];
+  warnings: string[];
+}
 
 /** Catalog 07 codes of unaffected (inafecta) operations, the only lines of a debit note of reason 13 (3507). */
 const UNAFFECTED = new Set(['30', '31', '32', '33', '34', '35', '36', '37']);
