@@ -2,11 +2,11 @@
  * UBL 2.1 DespatchAdvice for the GRE 2.0 (SUNAT's guides for the guía de remisión remitente and transportista):
  * element order per the UBL schema, attribute values per the GRE XSLs (4251–4257 observe any other wording).
  */
-import { el, opt, type Xml } from '../xml/canonical';
+import { el, opt, type Xml } from './canonical';
 import { unitValue } from '../decimal';
 import type { Customer } from '../input/parties';
-import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from '../xml/ubl';
-import { RELATED_DOCUMENTS, type DespatchAddress, type DespatchPayload, type Driver, type Vehicle } from './schema';
+import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
+import { RELATED_DOCUMENTS, type DespatchAddress, type DespatchPayload, type Driver, type Vehicle } from '../despatch/schema';
 
 const DESPATCH_NS = 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2';
 const SUNAT_LIST = { listAgencyName: 'PE:SUNAT' };
