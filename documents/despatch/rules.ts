@@ -2,6 +2,7 @@
  * Domain rules of the dispatch guides that relate several fields (SUNAT's GRE XSLs 2.0.1). Each returns the
  * problems it finds; blocking ones become issues of the 422, observations become warnings.
  */
+import { DEFAULT_CALENDAR } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
@@ -45,6 +46,7 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   const issuerIsRecipient = d.destinatario.tipoDoc === '6' && d.destinatario.numDoc === d.emisor.ruc;
   if (sender) {
     checkSenderGuide(d, fail, observe, issuerIsRecipient);
+    checkLoadingDate(d, options, fail);
   } else {
     checkCarrierGuide(d, fail, observe);
   }
@@ -116,6 +118,24 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
   }
   if (e.modalidad === TRANSPORT_MODES.private && e.transportista) {
     fail('3347', 'envio.transportista must not be given for private transport (modalidad 02)', 'envio.transportista');
+  }
+}
+
+/**
+ * SUNAT's 2025 revision of the GRE remitente rules (in force for guides issued from `gre-loading-date`): a guide by
+ * public transport says when the goods were handed to the carrier, not before the guide's issue date. Guides
+ * issued earlier are judged by the 2024 rules, which did not know the date.
+ */
+function checkLoadingDate(d: DespatchPayload, options: PrepareOptions, fail: Fail): void {
+  const e = d.envio;
+  const calendar = options.calendar ?? DEFAULT_CALENDAR;
+  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce('gre-loading-date', d.fechaEmision)) return;
+  const field = 'envio.fechaEntregaTransportista';
+  if (!e.fechaEntregaTransportista) {
+    const since = calendar.effective('gre-loading-date');
+    fail('3617', `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`, field);
+  } else if (e.fechaEntregaTransportista < d.fechaEmision) {
+    fail('3618', `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import Joi from 'joi';
 import type { Decimal } from '../decimal';
-import { decimalSchema, dateSchema, timeSchema } from '../input/fields';
+import { dateField, decimalSchema, dateSchema, timeSchema } from '../input/fields';
 import { customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
 
 /** Catalog 20 reasons chasqui issues. 08 import / 09 export need customs data (DAM, containers, ports) and 18 an
@@ -32,7 +32,7 @@ export const RELATED_DOCUMENTS: Record<string, { name: string; gre09: boolean; g
   '01': { name: 'Factura', gre09: true, gre31: true, issuer: true, pattern: /^([F][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
   '03': { name: 'Boleta de Venta', gre09: true, gre31: true, issuer: true, pattern: /^([B][A-Z0-9]{3}|\d{1,4}|EB01)-(?!0+$)\d{1,8}$/ },
   '04': { name: 'Liquidacion de Compra', gre09: true, gre31: true, issuer: true, pattern: /^([L][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
-  '09': { name: 'Guia de Remision Remitente', gre09: true, gre31: true, issuer: true, pattern: /^([T][A-Z0-9]{3}|\d{1,4}|EG01|EG02)-(?!0+$)\d{1,8}$/ },
+  '09': { name: 'Guia de Remision Remitente', gre09: true, gre31: true, issuer: true, pattern: /^([T][A-Z0-9]{3}|\d{1,4}|EG07|EG02)-(?!0+$)\d{1,8}$/ },
   '12': { name: 'Ticket o cinta emitido por maquina registradora', gre09: true, gre31: true, issuer: true, pattern: /^[a-zA-Z0-9-]{1,20}-[a-zA-Z0-9-]{1,20}$/ },
   '31': { name: 'Guia de Remision Transportista', gre09: false, gre31: true, issuer: false, pattern: /^([V][A-Z0-9]{3}|\d{1,4}|EG03)-(?!0+$)\d{1,8}$/ },
   '48': { name: 'Comprobante de Operaciones - Ley N 29972', gre09: true, gre31: true, issuer: true, pattern: /^\d{1,4}-(?!0+$)\d{1,7}$/ },
@@ -87,6 +87,9 @@ export interface Shipment {
   descripcionMotivo?: string;
   modalidad?: '01' | '02';
   fechaInicio: string;
+  /** When the goods are handed to the carrier (`LoadingTransportEvent/OccurrenceDate`); required for public transport
+   * from rule `gre-loading-date` on. */
+  fechaEntregaTransportista?: string;
   pesoBruto: Decimal;
   unidadPeso: 'KGM' | 'TNE';
   bultos?: number;
@@ -193,6 +196,11 @@ const shipmentSchema = Joi.object({
     .valid(TRANSPORT_MODES.public, TRANSPORT_MODES.private)
     .messages({ 'any.only': '[SUNAT 2773] {#label} must be 01 (public transport) or 02 (private transport)' }),
   fechaInicio: dateSchema.required().messages({ 'any.required': '[SUNAT 3406] {#label} (start of the transfer) is required' }),
+  fechaEntregaTransportista: dateField({
+    'string.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
+    'string.pattern.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
+    'any.invalid': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) is not a calendar date',
+  }),
   pesoBruto: decimalSchema({ positive: true, maxDecimals: 10 })
     .required()
     .messages({ 'any.required': '[SUNAT 2880] {#label} (gross weight) is required', 'decimal.positive': '[SUNAT 2523] {#label} must be greater than 0' }),

@@ -88,6 +88,8 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
   if (time) facts.push({ label: 'Hora de emisión', value: time });
   const start = text(at(stage, 'cac:TransitPeriod', 'cbc:StartDate'));
   if (start) facts.push({ label: 'Inicio del traslado', value: formatDate(start) });
+  const handover = text(at(stage, 'cac:LoadingTransportEvent', 'cbc:OccurrenceDate'));
+  if (handover) facts.push({ label: 'Entrega al transportista', value: formatDate(handover) });
   const reason = text(at(shipment, 'cbc:HandlingCode'));
   if (reason) {
     const detail = text(at(shipment, 'cbc:HandlingInstructions'));

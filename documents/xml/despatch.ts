@@ -136,6 +136,8 @@ function shipment(d: DespatchPayload): Xml {
         : null,
       el('cac:TransitPeriod', el('cbc:StartDate', e.fechaInicio)),
       carrierParty(d),
+      // Written whenever given: the 2024 rules do not read it, so it is safe on guides of either set.
+      e.fechaEntregaTransportista ? el('cac:LoadingTransportEvent', el('cbc:OccurrenceDate', e.fechaEntregaTransportista)) : null,
       e.conductores.map(driver),
     ),
     el(
