@@ -10,7 +10,7 @@ import type { Db } from '../../db/knex';
 import { insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
 import { checkNumber, payloadHash } from './number';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
-import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
+import { prepareDocument, DocumentValidationError, type PrepareOptions, type PreparedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
@@ -44,7 +44,7 @@ function initialStatus(company: CompanyRow, docType: string, series: string): Do
 }
 
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(ctx: Context, company: CompanyRow, sendingWindowDays: number): { document: PreparedDocument; external: { hash: string } | null } {
+function readPayload(ctx: Context, company: CompanyRow, options: Pick<PrepareOptions, 'sendingWindowDays' | 'calendar'>): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
   if (company.signing === 'external') {
@@ -54,7 +54,7 @@ function readPayload(ctx: Context, company: CompanyRow, sendingWindowDays: numbe
     return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
-  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()), sendingWindowDays }), external: null };
+  return { document: prepareDocument(body, { ...options, issuerRuc: company.ruc, today: limaDate(new Date()) }), external: null };
 }
 
 function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
@@ -92,7 +92,7 @@ export async function issueDocument(
 
   let payload: ReturnType<typeof readPayload>;
   try {
-    payload = readPayload(ctx, company, deps.config.issuing.sendingWindowDays);
+    payload = readPayload(ctx, company, { sendingWindowDays: deps.config.issuing.sendingWindowDays, calendar: deps.config.rules });
   } catch (err) {
     if (err instanceof DocumentValidationError) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
     throw err;
