@@ -6,6 +6,7 @@ import { createSigner, generateTestCertificate, signXml, type Signer } from '../
 import { Decimal } from '../../documents/decimal';
 import { amountInWords } from '../../documents/tax/words';
 import { CHECK_PAGE, printDocument, readPrinted, validateLogo, type PrintOptions } from '../../documents/printed';
+import { formatDate } from '../../documents/printed/labels';
 import { readCdrXml } from '../../authority/cdr';
 import { fixture } from '../support/documents';
 import { invoicePayload } from '../../bench/payloads';
@@ -276,6 +277,23 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
       expect(text).to.contain(hash);
       expect(text).to.not.contain('Importe total');
     }
+  });
+
+  it('despatch guide by public transport: the date the goods were handed to the carrier; foreign goods: port, containers and indicators', async () => {
+    const publicGuide = fixture('gre-09-venta-publico.json');
+    // A handover date of its own (neither the issue date nor the start of the transfer), so the PDF shows which is which.
+    publicGuide.envio.fechaInicio = '2025-03-12';
+    publicGuide.envio.fechaEntregaTransportista = '2025-03-11';
+    for (const format of ['a4', 'ticket'] as const) {
+      const text = (await pdf(signed(publicGuide).xml, { format, despatchCdr: null })).text().replace(/\s+/g, ' ');
+      // On A4 the label wraps in its column, so the extracted text may put the value inside it.
+      expect(text, format).to.match(/Entrega al (11\/03\/2025 )?transportista:( 11\/03\/2025)?/).and.contain(formatDate('2025-03-11'));
+      expect(text, format).to.contain(`Inicio del traslado: ${formatDate('2025-03-12')}`);
+    }
+    const text = (await pdf(signed(fixture('gre-09-mercancia-extranjera-contenedores.json')).xml, { format: 'a4', despatchCdr: null })).text().replace(/\s+/g, ' ');
+    expect(text).to.contain('19 Traslado de mercancía extranjera').and.contain('Puerto: CLL - Callao');
+    expect(text).to.contain('Contenedores: MSKU1234565 precinto ML1234567, TGHU7654321 precinto ML7654321');
+    expect(text).to.contain('Traslado de contenedores del manifiesto de carga').and.contain('Manifiesto de carga (MC)');
   });
 
   it('despatch guide without its CDR: no QR, the PDF says it is pending (or, with a CDR without link, says so)', async () => {

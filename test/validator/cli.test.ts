@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { prepareDocument } from '../../documents';
+import { RuleCalendar } from '../../documents/calendar';
+import { createSigner, generateTestCertificate, signBuiltXml } from '../../documents/signing';
 import { testValidator } from '../support/validator';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -79,6 +82,23 @@ describe('chasqui validate (the command integrators run)', function () {
     const before = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-25' }, '--json', sample);
     expect(before.status).to.equal(0);
     expect(JSON.parse(before.stdout)).to.deep.include({ xsl: 'accepted', dated_rules: [], pass: true });
+  });
+
+  it("judges guides by SUNAT's 2025–2026 GRE rules: public transport without the handover date is 3617", () => {
+    const guide = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/documents/gre-09-venta-publico.json'), 'utf8'));
+    const signer = createSigner(generateTestCertificate({ ruc: guide.emisor.ruc }));
+    const gre = mkdtempSync(path.join(tmpdir(), 'chasqui-validate-gre-'));
+    // Built with the rule moved away: chasqui itself refuses the second one, SUNAT's XSL must too.
+    const lenient = { calendar: new RuleCalendar({ 'gre-loading-date': '2099-01-01' }) };
+    for (const [correlativo, handover] of [['1', '2026-06-15'], ['2', null]] as const) {
+      const payload = { ...guide, correlativo, fechaEmision: '2026-06-15', envio: { ...guide.envio, fechaInicio: '2026-06-15', fechaEntregaTransportista: handover ?? undefined } };
+      const prepared = prepareDocument(payload, lenient);
+      writeFileSync(path.join(gre, `${prepared.filename}.xml`), signBuiltXml(prepared.xml, signer).xml);
+    }
+    const run = chasqui(gre);
+    expect(run.status, run.stderr).to.equal(1);
+    expect(run.stdout).to.match(/-09-T001-1\.xml\s+xsd=ok {2}xsl=accepted {2}sig=ok/);
+    expect(run.stdout).to.match(/-09-T001-2\.xml\s+xsd=ok {2}xsl=rejected\(3617\) {2}sig=ok/);
   });
 
   it('exits 2 with the usage or the problem for a wrong call', () => {
