@@ -13,7 +13,7 @@ import { DocumentValidationError, formatIssue, prepareDocument } from '../docume
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
-import { signGenerated, type CompanyKeys } from '../core/signing-keys';
+import { signGenerated, type CompanyKeys } from '../keys/signing-keys';
 
 export interface SummaryActivities {
   /** Companies (among `only`, when given) with receipts to summarise or summarised receipts to void, and today's date in Lima. */
@@ -48,7 +48,7 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
         while (lines.length) {
           const header = { correlativo, fechaEmision: today, fechaReferencia: group.referenceDate, issuer: lines[0].sale.issuer };
           try {
-            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today });
+            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today, calendar: deps.config.rules });
             return { document: await signGenerated(keys, company, prepared), refused };
           } catch (err) {
             if (!(err instanceof DocumentValidationError)) throw err;

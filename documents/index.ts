@@ -8,7 +8,8 @@ import { resolveAliases } from './input/aliases';
 import { joiIssues } from './input/joi-issues';
 import { prepareDespatch } from './despatch';
 import { prepareSale } from './sales';
-import { saleSchema, type SaleInput } from './sales/schema';
+import { saleSchema } from './sales/schema';
+import type { SaleInput } from './sales/types';
 import { purchaseSchema } from './sales/purchase';
 import { prepareOther } from './other';
 import { perceptionSchema, retentionSchema, type OtherInput } from './other/schema';
@@ -17,7 +18,7 @@ import { rcSchema, voidedSchema, type RcInput, type VoidedInput } from './summar
 import type { DocType, PrepareOptions, PreparedDocument } from './types';
 
 export { DocumentValidationError, formatIssue, type ValidationIssue } from './errors';
-export type { DocType, PrepareOptions, PreparedDocument } from './types';
+export type { DocType, PrepareOptions, PreparedDocument, ReferencedDocument } from './types';
 
 const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, stripUnknown: false, errors: { wrap: { label: "'" } } };
 

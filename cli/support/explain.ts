@@ -1,34 +1,5 @@
 import type { Config } from '../../core/config';
-import type { ListedDocument } from '../../db/documents';
 import { documentWorkflowId } from '../../workflows/document';
-
-/** Why an unresolved document has no verdict yet, in the words `stuck` groups by (docs/operations.md). */
-export const REASONS = {
-  timeout: 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
-  ticket: 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
-  connection: 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
-  not_received: 'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
-  unreadable: 'the authority answered but the answer could not be processed: `recheck` queries the real state',
-  not_started: 'committed but its workflow never started: the sweeper starts it within a minute',
-  sending: 'being sent now (no attempt finished yet)',
-  manual: 'waiting for POST /v1/cpe/{id}/send (company in manual sending mode)',
-  summary: 'waiting for the daily summary (receipt in summary mode)',
-} as const;
-
-export type Reason = keyof typeof REASONS;
-
-export function reasonOf(doc: Pick<ListedDocument, 'status' | 'result' | 'workflow_started_at'>): Reason {
-  const origin = doc.result?.origin;
-  if (doc.status === 'to_send') return 'manual';
-  if (doc.status === 'to_summarize') return 'summary';
-  if (doc.status === 'registered') return 'ticket';
-  if (origin === 'timeout') return 'timeout';
-  if (origin === 'system') return 'unreadable';
-  if (origin === 'connection') return 'connection';
-  if (doc.result?.reached_sunat === false) return 'not_received';
-  if (!doc.workflow_started_at) return 'not_started';
-  return 'sending';
-}
 
 /** The document's workflow in the Temporal UI, where one is known. */
 export function uiLink(config: Config, externalId: string): string | null {

@@ -6,35 +6,20 @@ import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
-import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
+import { IGV_RATE, IVAP_RATE } from '../tax/rates';
+import type { PrepareOptions } from '../types';
+import { allowedRatesText, datedRules, datedSaleRules, reducedIgvRate, type DatedRules, type RuleReport } from './dated';
 import { operationRules } from './operations';
 import { purchaseRules } from './purchase';
 import { zeroAmountRules } from './zero-amounts';
-import type { SaleDocument } from './document';
-import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
+import { paymentTerms, type SaleDocument } from './document';
+import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS } from './schema';
+import type { ClientTotals, SaleInput } from './types';
 
 /** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
 export const RECEIPT_ID_THRESHOLD = new Decimal(700);
 const TOLERANCE = new Decimal('0.01');
 const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208']);
-
-export interface RuleReport {
-  issues: ValidationIssue[];
-  warnings: string[];
-}
-
-/** Payment form as one shape: `Contado`, or `Credito` with its instalments. */
-export interface PaymentTerms {
-  kind: 'Contado' | 'Credito';
-  instalments: Instalment[];
-}
-
-export function paymentTerms(input: SaleInput): PaymentTerms | null {
-  const p = input.formaPago;
-  if (p === undefined) return null;
-  if (typeof p === 'string') return { kind: p, instalments: [] };
-  return { kind: p.tipo, instalments: p.cuotas ?? [] };
-}
 
 function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
   const letter = input.serie[0];
@@ -103,7 +88,8 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-function lineRules(input: SaleInput, out: ValidationIssue[]): void {
+function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules): void {
+  const reduced = reducedIgvRate(dated);
   const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
   let taxedRate: number | undefined;
   input.items.forEach((item, i) => {
@@ -125,8 +111,8 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
       if (item.isc) out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
       const rate = item.porcentajeIgv ?? IGV_RATE;
-      if (rate !== IGV_RATE && rate !== IGV_REDUCED_RATE) {
-        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate (18, or 10 for Ley 31556)`, `${path}.porcentajeIgv`));
+      if (rate !== IGV_RATE && rate !== reduced) {
+        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`, `${path}.porcentajeIgv`));
       } else if (taxedRate === undefined) taxedRate = rate;
       else if (rate !== taxedRate) {
         out.push(issue('chasqui', 'BR_IGV_RATE_MIXED', `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`, `${path}.porcentajeIgv`));
@@ -258,9 +244,10 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
   }
 }
 
-export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
+export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: PrepareOptions = {}): RuleReport {
   const totals = doc.totals;
-  const report: RuleReport = { issues: [], warnings: [] };
+  const dated = datedRules(input.fechaEmision, options);
+  const report = datedSaleRules(input, doc, dated, options);
   if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {
     seriesRules(input, report.issues);
@@ -269,7 +256,7 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport 
       if (item.retencionRenta) report.issues.push(issue('chasqui', 'BR_IR_PURCHASE_ONLY', 'income tax is withheld (retencionRenta) only in a liquidación de compra (04)', `items[${i}].retencionRenta`));
     });
   }
-  lineRules(input, report.issues);
+  lineRules(input, report.issues, dated);
   zeroAmountRules(input, totals, report.issues);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);

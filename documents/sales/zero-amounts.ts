@@ -14,7 +14,7 @@
 import { Decimal, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import type { DocumentTotals } from '../tax/totals';
-import type { SaleInput } from './schema';
+import type { SaleInput } from './types';
 
 /** The DataPower rules' floor for 3111; the SFS rules have none. */
 const DATAPOWER_FLOOR = new Decimal('0.06');

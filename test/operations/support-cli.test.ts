@@ -88,7 +88,16 @@ describe('chasqui support (CLI processes against the real stack)', function () {
 
     const human = await support('stuck', '--older-than', '0s', '--ruc', company.ruc);
     expect(human.stdout).to.match(/timeout \(1\): timed out at the authority/);
-    expect((await support('stuck', '--older-than', '1d', '--ruc', company.ruc)).code).to.equal(3);
+    // Nothing stuck is an answer (exit 0); a script that alerts on stuck documents asks for --fail-if-any.
+    const none = await support('stuck', '--older-than', '1d', '--ruc', company.ruc);
+    expect(none.code).to.equal(0);
+    expect(none.stderr).to.match(/nothing unresolved older than 1d/);
+    expect((await support('stuck', '--older-than', '1d', '--ruc', company.ruc, '--fail-if-any')).code).to.equal(0);
+    expect((await support('stuck', '--older-than', '0s', '--ruc', company.ruc, '--fail-if-any')).code).to.equal(1);
+    // A bulk action whose selection is empty has nothing to do: exit 0 too.
+    const empty = await support('recheck', '--older-than', '1d', '--ruc', company.ruc, '--yes');
+    expect(empty.code, empty.stderr).to.equal(0);
+    expect(empty.stderr).to.match(/nothing to recheck: no document matches the selection/);
     expect((await support('stuck', '--older-than', 'soon')).code).to.equal(2);
   });
 
@@ -151,6 +160,8 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     const resend = await support('resend', lost.id, '--yes', '--operator', 'alice', '--rate', '2/s');
     expect(resend.code, resend.stderr).to.equal(0);
     expect(resend.stdout).to.match(/resend finished: 1 done/);
+    // The progress line has a rate and an ETA from the first document on (the --rate limit until there is an interval).
+    expect(resend.stderr).to.match(/\] 1\/1 +done 1 +(2\.0|[01]\.\d)\/s +ETA 0s/);
     await until(s.stack, lost.id, ['accepted']);
     expect((await listSupportActions(s.stack.db, lost.id)).map((a) => a.action).sort()).to.deep.equal(['recheck', 'resend']);
   });
