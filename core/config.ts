@@ -85,6 +85,10 @@ export interface Config {
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
+  /** chasqui's public address (CHASQUI_PUBLIC_URL): links it gives people; https makes console cookies Secure. */
+  publicUrl: string | null;
+  /** How long a console session may sit idle before it is over (CHASQUI_CONSOLE_IDLE_HOURS, default 8). */
+  consoleIdleSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -186,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rules: ruleCalendarOf(env),
     ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
+    publicUrl: str(env, 'CHASQUI_PUBLIC_URL'),
+    consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
   };
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);

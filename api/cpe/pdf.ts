@@ -37,6 +37,12 @@ function despatchCdr(row: DocumentRow): { link: string | null } | null {
   return { link: read.cdr.documentLink };
 }
 
+/** The printed representation of a printable document, as every surface (API, console) serves it. */
+export async function renderPdf(deps: AppDeps, row: DocumentRow, format: PaperFormat): Promise<Buffer> {
+  const logo = await findLogo(deps.db, row.company_id);
+  return printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
+}
+
 /**
  * `GET /v1/cpe/{external_id}/pdf?format=a4|ticket` (docs/documents.md, *Printed representation*): rendered on
  * request from the stored signed XML, with the same authorisation as `GET /v1/cpe/{external_id}`.
@@ -52,8 +58,7 @@ export function pdfRouter(deps: AppDeps): Router {
     if (!PRINTABLE_TYPES.has(row.doc_type)) {
       throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'] });
     }
-    const logo = await findLogo(deps.db, row.company_id);
-    const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
+    const pdf = await renderPdf(deps, row, format);
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `attachment; filename="${row.filename}.pdf"`);
     ctx.body = pdf;

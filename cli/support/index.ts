@@ -3,15 +3,16 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../core/config';
 import type { Db } from '../../db/knex';
-import { findDocumentsByReference, listDocuments, listDocumentAttempts, toApiDocument, type ListedDocument } from '../../db/documents';
+import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
+import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
-import { findDelivery, listAttempts, listDeliveries, listFailedDeliveries } from '../../db/webhooks';
-import { listSupportActions } from '../../db/support-actions';
+import { findDelivery, listDeliveries, listFailedDeliveries } from '../../db/webhooks';
 import { resendRefusal, signalOrStart } from '../../workflows/document-client';
 import { queueRedelivery } from '../../api/webhooks/routes';
 import { ApiError } from '../../api/errors';
 import type { DocStatus } from '../../workflows/document-types';
 import { DOCUMENT_STATUSES } from '../../api/cpe/list';
+import { tokensCommand } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { age, iso, parseDuration, reasonOf, REASONS, table, uiLink, type Reason } from './explain';
 
@@ -36,6 +37,8 @@ usage: chasqui support <command> [options]      (chasqui support <command> --hel
                          e.g. chasqui support resend F001-10 --ruc 20123456786
   redeliver <selector>   deliver the cpe.resolved webhook again (a new X-Entrega)
                          e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
+  tokens <create|list|revoke>   support staff's console tokens (scope support:operate)
+                         e.g. chasqui support tokens create --name ana.quispe --expires 90d
 
 Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
 Exit codes: 0 done, 1 failed (some action failed), 2 usage error, 3 nothing matched, 130 interrupted (Ctrl-C).`;
@@ -116,6 +119,7 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     io.stdout.write(HELP + '\n');
     return sub ? EXIT.done : EXIT.usage;
   }
+  if (sub === 'tokens') return tokensCommand(rest, (run) => withDeps((deps) => run(deps.db)), io);
   if (!COMMAND_HELP[sub]) {
     io.stderr.write(`chasqui support: unknown command '${sub}'\n\n${HELP}\n`);
     return EXIT.usage;
@@ -216,7 +220,7 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   }
   const doc = found[0];
   const company = await findCompanyById(deps.db, doc.company_id);
-  const timeline = await timelineOf(deps, doc);
+  const timeline = await documentTimeline(deps.db, doc);
   const reason = doc.resolved ? null : reasonOf(doc);
   const link = uiLink(deps.config, doc.id);
   if (values.json) {
@@ -249,36 +253,6 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   ];
   io.stdout.write(lines.join('\n') + '\n');
   return EXIT.done;
-}
-
-interface TimelineEntry {
-  at: Date;
-  event: string;
-  detail: string;
-}
-
-/** Issue, each authority step, the verdict, webhook deliveries with their attempts, and support actions, by time. */
-async function timelineOf(deps: SupportDeps, doc: ListedDocument): Promise<TimelineEntry[]> {
-  const [attempts, deliveries, actions] = await Promise.all([
-    listDocumentAttempts(deps.db, doc.id),
-    listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 50 }),
-    listSupportActions(deps.db, doc.id),
-  ]);
-  const entries: TimelineEntry[] = [{ at: doc.created_at, event: 'issued', detail: `signed, hash ${doc.hash}` }];
-  const stepNames = { send: 'send attempt', ticket: 'ticket poll', query: 'state query' } as const;
-  for (const a of attempts) {
-    const classification = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
-    entries.push({ at: a.created_at, event: stepNames[a.step], detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}` });
-  }
-  if (doc.resolved_at) entries.push({ at: doc.resolved_at, event: 'verdict', detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}` });
-  for (const d of deliveries) {
-    entries.push({ at: d.created_at, event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery', detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)` });
-    for (const a of await listAttempts(deps.db, d.id)) {
-      entries.push({ at: a.started_at, event: `  webhook attempt ${a.number}`, detail: a.delivered ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)` : `failed: ${a.error ?? `HTTP ${a.http_status}`}` });
-    }
-  }
-  for (const s of actions) entries.push({ at: s.created_at, event: `support ${s.action}`, detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}` });
-  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {

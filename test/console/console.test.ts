@@ -1,0 +1,190 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import { testDatabaseUrl, testTemporalAddress } from '../support/services';
+import type { DocumentRow } from '../../db/documents';
+
+const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
+export const SCREENSHOTS = path.join(os.tmpdir(), 'chasqui-console-screenshots');
+
+/**
+ * The support console in a real browser (Debian's chromium under playwright-core) against the real API, worker,
+ * PostgreSQL, Temporal and the simulator; support tokens made with the real CLI.
+ */
+describe('support console (real browser)', function () {
+  this.timeout(180_000);
+  let s: IssuingStack;
+  let browser: Browser;
+  let a: TestCompany;
+  let b: TestCompany;
+  let docA: DocumentRow;
+  let docB: DocumentRow;
+  let supportToken: string;
+  let env: NodeJS.ProcessEnv;
+
+  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [CHASQUI, 'support', ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  async function signIn(page: Page, token: string): Promise<void> {
+    await page.goto(`${s.stack.url}/console`);
+    await page.getByLabel('Token de acceso').fill(token);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+  }
+
+  async function shot(page: Page, name: string): Promise<void> {
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  before(async function () {
+    s = await startIssuingStack();
+    env = { ...process.env, DATABASE_URL: await testDatabaseUrl(), TEMPORAL_ADDRESS: await testTemporalAddress(), LOG_LEVEL: 'silent' };
+    a = await newCompany(s.stack);
+    b = await newCompany(s.stack);
+    docA = await until(s.stack, (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id, ['accepted']);
+    docB = await until(s.stack, (await issue(s.stack, b.token, payload('invoice-basic.json', b.ruc))).body.external_id, ['accepted']);
+    const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
+    expect(created.code, created.stderr).to.equal(0);
+    supportToken = JSON.parse(created.stdout).token;
+    browser = await chromium.launch({ executablePath: process.env.CHASQUI_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  it('support tokens: created once, listed without the secret, a taken name refused', async () => {
+    expect(supportToken).to.match(/^chq_sup_/);
+    const list = await cli('tokens', 'list', '--json');
+    expect(list.code).to.equal(0);
+    const mine = JSON.parse(list.stdout).tokens.find((t: { name: string }) => t.name === `ana-${process.pid}`);
+    expect(mine.state).to.equal('active');
+    expect(list.stdout).to.not.include(supportToken);
+    const again = await cli('tokens', 'create', '--name', `ana-${process.pid}`);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.include('exists already');
+    const bad = await cli('tokens', 'create');
+    expect(bad.code).to.equal(2);
+  });
+
+  it('signs in with a support token, finds a document by the number a customer quotes, and opens it', async () => {
+    const page = await browser.newPage();
+    await signIn(page, supportToken);
+    await expect(page.url()).to.match(/\/console\/documents$/);
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === 'chasqui_console')!;
+    expect(session.httpOnly).to.equal(true);
+    expect(session.sameSite).to.equal('Strict');
+    await page.getByLabel('Número del documento').fill(`${a.ruc}-01-F001-${docA.number}`);
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.waitForURL(`**/console/documents/${docA.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(docA.filename);
+    const text = await page.locator('main').innerText();
+    expect(text).to.include('aceptado');
+    expect(text).to.include('send attempt');
+    expect(text).to.include('verdict');
+    await shot(page, 'document-1280');
+    const xml = await page.request.get(`${s.stack.url}/console/documents/${docA.id}/xml`);
+    expect(xml.status()).to.equal(200);
+    expect(await xml.text()).to.equal((await s.stack.db('documents').where({ id: docA.id }).first('xml')).xml);
+    const pdf = await page.request.get(`${s.stack.url}/console/documents/${docA.id}/pdf`);
+    expect((await pdf.body()).subarray(0, 5).toString()).to.equal('%PDF-');
+    // Support staff see every account: B's document too, by SERIE-NUMERO.
+    await page.goto(`${s.stack.url}/console/documents?q=${encodeURIComponent(`${b.ruc}-01-F001-${docB.number}`)}`);
+    expect(page.url()).to.include(docB.id);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
+    await shot(page, 'document-375');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).to.be.at.most(0);
+    await page.close();
+  });
+
+  it('lists with the filters of GET /v1/cpe and shows the stuck and companies pages', async () => {
+    const page = await browser.newPage();
+    await signIn(page, supportToken);
+    await page.goto(`${s.stack.url}/console/documents?ruc=${a.ruc}&estado=accepted&tipo=01`);
+    expect(await page.locator('tbody tr').count()).to.equal(1);
+    expect(await page.locator('tbody').innerText()).to.include(docA.filename);
+    await page.goto(`${s.stack.url}/console/documents?ruc=123`);
+    expect(await page.locator('[role=alert]').innerText()).to.include('11 dígitos');
+    await page.getByRole('link', { name: 'Atascados' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Documentos atascados');
+    await page.getByRole('link', { name: 'Empresas' }).click();
+    expect(await page.locator('main').innerText()).to.include(a.ruc);
+    await shot(page, 'companies');
+    await page.close();
+  });
+
+  it("an account holder sees only its own companies' documents: another account's is a 404 that leaks nothing", async () => {
+    const page = await browser.newPage();
+    await signIn(page, a.accountToken);
+    await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(docA.filename);
+    const res = await page.goto(`${s.stack.url}/console/documents/${docB.id}`);
+    expect(res!.status()).to.equal(404);
+    const body = await page.content();
+    expect(body).to.not.include(docB.filename);
+    expect(body).to.not.include(b.ruc);
+    const file = await page.request.get(`${s.stack.url}/console/documents/${docB.id}/xml`);
+    expect(file.status()).to.equal(404);
+    await page.goto(`${s.stack.url}/console/documents?q=${encodeURIComponent(`${b.ruc}-01-F001-${docB.number}`)}`);
+    expect(await page.locator('main').innerText()).to.include('Ningún documento coincide');
+    await page.goto(`${s.stack.url}/console/companies`);
+    const companies = await page.locator('main').innerText();
+    expect(companies).to.include(a.ruc);
+    expect(companies).to.not.include(b.ruc);
+    await page.close();
+  });
+
+  it('refuses a wrong token, a POST without the CSRF token, and an idle session; signs out', async () => {
+    const page = await browser.newPage();
+    await signIn(page, 'chq_sup_not-a-token');
+    expect(await page.locator('[role=alert]').innerText()).to.include('no es válido');
+    expect((await page.context().cookies()).some((c) => c.name === 'chasqui_console')).to.equal(false);
+
+    await signIn(page, supportToken);
+    const noCsrf = await page.request.post(`${s.stack.url}/console/logout`, { form: { nothing: '1' } });
+    expect(noCsrf.status()).to.equal(403);
+    expect(await noCsrf.text()).to.include('CSRF');
+    // Still signed in: the forged POST did nothing.
+    expect((await page.goto(`${s.stack.url}/console/documents`))!.status()).to.equal(200);
+
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.waitForURL('**/console/login?salida=1');
+    expect((await page.goto(`${s.stack.url}/console/documents`))!.status()).to.equal(401);
+
+    await signIn(page, supportToken);
+    // Nine hours idle (the limit is eight): set the clock of this session back rather than wait.
+    await s.stack.db('console_sessions').whereNull('ended_at').where({ name: `ana-${process.pid}` }).update({ last_seen_at: s.stack.db.raw("now() - interval '9 hours'") });
+    const idle = await page.goto(`${s.stack.url}/console/documents`);
+    expect(idle!.status()).to.equal(401);
+    expect(await page.locator('main').innerText()).to.include('Su sesión terminó');
+    await page.close();
+  });
+
+  it('a revoked support token ends its sessions and signs in no more', async () => {
+    const name = `temp-${process.pid}`;
+    const token = JSON.parse((await cli('tokens', 'create', '--name', name, '--json')).stdout).token;
+    const page = await browser.newPage();
+    await signIn(page, token);
+    expect((await page.goto(`${s.stack.url}/console/documents`))!.status()).to.equal(200);
+    const revoked = await cli('tokens', 'revoke', name);
+    expect(revoked.code, revoked.stderr).to.equal(0);
+    expect((await page.goto(`${s.stack.url}/console/documents`))!.status()).to.equal(401);
+    await signIn(page, token);
+    expect(await page.locator('[role=alert]').innerText()).to.include('no es válido');
+    expect((await cli('tokens', 'revoke', name)).code).to.equal(1);
+    await page.close();
+  });
+});
