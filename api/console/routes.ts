@@ -40,6 +40,20 @@ const TYPE_NAMES: Record<string, string> = {
   ra: 'Comunicación de baja', rr: 'Resumen de reversión',
 };
 
+/** The timeline's events (shared with `chasqui support find`, in English there) in the console's words. */
+const EVENT_WORDS: Array<[RegExp, string]> = [
+  [/^issued$/, 'emitido y firmado'],
+  [/^send attempt$/, 'envío'],
+  [/^ticket poll$/, 'consulta del ticket'],
+  [/^state query$/, 'consulta de estado'],
+  [/^verdict$/, 'veredicto'],
+  [/^webhook delivery$/, 'entrega del webhook'],
+  [/^webhook redelivery$/, 'nueva entrega del webhook'],
+  [/^webhook attempt (\d+)$/, 'intento $1 del webhook'],
+  [/^support (\w+)$/, 'soporte: $1'],
+];
+const eventWords = (event: string) => EVENT_WORDS.reduce((text, [re, words]) => (re.test(text) ? text.replace(re, words) : text), event.trim());
+
 interface Signed {
   session: ConsoleSession;
   frame: (title: string, current?: Frame['current']) => Frame;
@@ -212,7 +226,7 @@ async function documentPage(ctx: Context, deps: AppDeps, signed: Signed, doc: Li
 </dl>
 <h2>Archivos</h2><ul class="files">${files}</ul>
 <h2>Historia</h2>
-${table('Historia del documento', ['Cuándo', 'Evento', 'Detalle'], timeline.map((t) => [when(t.at), t.event.trim(), t.detail]))}`,
+${table('Historia del documento', ['Cuándo', 'Evento', 'Detalle'], timeline.map((t) => [when(t.at), eventWords(t.event), t.detail]))}`,
     ),
   );
 }

@@ -91,8 +91,8 @@ describe('support console (real browser)', function () {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(docA.filename);
     const text = await page.locator('main').innerText();
     expect(text).to.include('aceptado');
-    expect(text).to.include('send attempt');
-    expect(text).to.include('verdict');
+    expect(text).to.include('envío');
+    expect(text).to.include('veredicto');
     await shot(page, 'document-1280');
     const xml = await page.request.get(`${s.stack.url}/console/documents/${docA.id}/xml`);
     expect(xml.status()).to.equal(200);
