@@ -20,6 +20,7 @@ import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
 import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
+import { afterStep } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
@@ -127,7 +128,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
    * made): no local activity of its own in the workflow. Only the first send asks; other steps leave it to the workflow.
    */
   async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query', notify = false): Promise<StepOutcome> {
-    const { kind, status } = classify(result, step, doc.status);
+    const { kind, status } = afterStep(result, step, doc.status);
     authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
     const stored = await recordOutcome(deps.db, doc.id, {
       step,
@@ -289,26 +290,6 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     if (timer) clearInterval(timer);
-  }
-}
-
-/**
- * What an authority answer means for the document (spec 3.1): a verdict resolves it; "certainly not received"
- * keeps it queued for another send; a ticket (or 98) keeps it registered; anything else leaves it sent, unresolved.
- */
-function classify(result: AuthorityResult, step: 'send' | 'ticket' | 'query', current: DocStatus): { kind: StepOutcome['kind']; status: DocStatus } {
-  switch (result.status) {
-    case 'accepted':
-    case 'observed':
-    case 'rejected':
-      return { kind: 'resolved', status: result.status };
-    case 'ticket':
-    case 'pending':
-      return { kind: 'ticket', status: 'registered' };
-    default:
-      if (step === 'ticket') return { kind: 'ticket', status: 'registered' };
-      if (result.reached_sunat === false) return step === 'query' ? { kind: 'retry', status: 'queued' } : { kind: 'retry', status: current === 'sent' ? 'sent' : 'queued' };
-      return { kind: 'unknown', status: 'sent' };
   }
 }
 

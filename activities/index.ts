@@ -4,7 +4,7 @@ import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
-import { createCompanyKeys } from '../core/signing-keys';
+import { createCompanyKeys } from '../keys/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
 export function createActivities(deps: ActivityDeps) {

@@ -13,7 +13,7 @@ import { DocumentValidationError, formatIssue, prepareDocument } from '../docume
 import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/from-signed';
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
-import { signGenerated, type CompanyKeys } from '../core/signing-keys';
+import { signGenerated, type CompanyKeys } from '../keys/signing-keys';
 
 export interface SummaryActivities {
   /** Companies (among `only`, when given) with receipts to summarise or summarised receipts to void, and today's date in Lima. */

@@ -9,8 +9,8 @@ import {
   SIGNINGS,
 } from './companies/schemas';
 import { PROCEDURES } from '../db/procedures';
-import { DELIVERY_STATUSES } from './webhooks/routes';
-import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './cpe/list';
+import { DOCUMENT_TYPES } from './cpe/list';
+import { DELIVERY_STATUSES, DOCUMENT_STATUSES } from '../lifecycle/transitions';
 import { JSON_BODY_LIMIT } from './middleware/body';
 
 /**
@@ -38,7 +38,6 @@ function ok(description: string, data?: Schema, dataOptional = false) {
   return { description, content: { 'application/json': { schema: obj(properties, required) } } };
 }
 
-const DOC_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected'];
 const num = { type: 'number' };
 const nullableEnum = (values: readonly string[]): Schema => ({ type: ['string', 'null'], enum: [...values, null] });
 const bool = { type: 'boolean' };
@@ -46,7 +45,7 @@ const bool = { type: 'boolean' };
 /** Spec 2.4, and the shapes built on it (docs/issuing.md). */
 const issueFields: Record<string, Schema> = {
   success: { const: true },
-  status: enumOf(DOC_STATUSES),
+  status: enumOf(DOCUMENT_STATUSES),
   message: str(),
   external_id: str({ format: 'uuid' }),
   filename: str(),
@@ -82,7 +81,7 @@ const documentSchema = obj({
   series: str(),
   number: { type: 'integer' },
   status_code: str(),
-  status: enumOf(DOC_STATUSES),
+  status: enumOf(DOCUMENT_STATUSES),
   resolved: bool,
   ticket: nullable(str()),
   result,
@@ -104,7 +103,7 @@ const legacyResponse = obj({
   filename: str(),
   hash: str(),
   xml: str({ contentEncoding: 'base64' }),
-  status: enumOf(DOC_STATUSES),
+  status: enumOf(DOCUMENT_STATUSES),
   ticket: nullable(str()),
   sunatResponse: nullable(
     obj(

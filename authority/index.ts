@@ -7,13 +7,4 @@ export { codeCategory, ALREADY_REPORTED_CODES } from './classify';
 export { GreConnector, type GreEndpoints, type GreConnectorOptions } from './gre/connector';
 export { MemoryGreTokenStore, type GreToken, type GreTokenStore } from './gre/token-store';
 export { PgGreTokenStore } from './gre/pg-token-store';
-export {
-  resolveEndpoints,
-  endpointConfigFromEnv,
-  EndpointConfigError,
-  SUNAT_DEFAULTS,
-  SUNAT_PATHS,
-  type CompanyRoute,
-  type EndpointConfig,
-  type ResolvedEndpoints,
-} from './endpoints';
+export { resolveEndpoints, EndpointConfigError, SUNAT_PATHS, type CompanyRoute, type ResolvedEndpoints } from './endpoints';

@@ -9,7 +9,8 @@ import { prepareDocument } from '../documents';
 import { invoicePayload } from './payloads';
 import { resolveAliases } from '../documents/input/aliases';
 import { normaliseSale } from '../documents/sales/document';
-import { saleSchema, type SaleInput } from '../documents/sales/schema';
+import { saleSchema } from '../documents/sales/schema';
+import type { SaleInput } from '../documents/sales/types';
 import { buildInvoiceXml } from '../documents/xml/invoice';
 
 const invoice = (lines: number) => invoicePayload(lines, { exoneratedEvery: 5 });

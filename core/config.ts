@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
-import { endpointConfigFromEnv, type EndpointConfig } from '../authority/endpoints';
+import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseRuleDates, RuleCalendar } from '../documents/calendar';
 
 /**
@@ -46,7 +46,7 @@ export interface Config {
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
   providerRuc: string;
   portalUrl: string | null;
-  /** SUNAT/OSE endpoints (authority/endpoints.ts); CHASQUI_AUTHORITY_URL points every service at the simulator. */
+  /** SUNAT/OSE endpoints (core/endpoints.ts, resolved per company by authority/endpoints.ts); CHASQUI_AUTHORITY_URL points every service at the simulator. */
   authority: EndpointConfig;
   simulatorPort: number;
   /** `chasqui start` runs the simulator as the demo authority unless CHASQUI_SIMULATOR=false or CHASQUI_AUTHORITY_URL is set. */

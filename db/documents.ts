@@ -1,21 +1,9 @@
 import { run, statement, type Db } from './knex';
 import type { Knex } from 'knex';
 import { companyFromJson, type CompanyRow } from './companies';
-import { isResolvedStatus, type DocStatus, type StartableDocument } from '../workflows/document-types';
+import { AWAITING_SUMMARY, isResolvedStatus, RELEASE, STATUS_CODES, type DocStatus } from '../lifecycle/transitions';
 import { PRINTABLE_TYPES } from '../documents/printed/labels';
 import { AGE_BUCKETS, documentsTotal, verdictSeconds } from '../core/metrics';
-
-/** Spec 2.5 `status_code`: `09` is the spec's rejected; the rest are chasqui's (docs/issuing.md). */
-export const STATUS_CODES: Record<DocStatus, string> = {
-  queued: '01',
-  to_send: '02',
-  to_summarize: '03',
-  registered: '04',
-  sent: '05',
-  accepted: '06',
-  observed: '07',
-  rejected: '09',
-};
 
 /** Spec 2.5 `result`. */
 export interface DocumentResult {
@@ -243,11 +231,11 @@ function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at
   verdictSeconds.observe({ doc_type: row.doc_type, status: row.status }, (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000);
 }
 
-/** Moves a manual-mode document to `queued` when its send is requested; false when it was not waiting. */
+/** Moves a manual-mode document to `queued` when its send is requested (RELEASE); false when it was not waiting. */
 export async function releaseForSending(db: Db, id: string): Promise<boolean> {
   const n = await db('documents')
-    .where({ id, status: 'to_send' })
-    .update({ status: 'queued', status_code: STATUS_CODES.queued, updated_at: db.fn.now() });
+    .where({ id, status: RELEASE.from })
+    .update({ status: RELEASE.to, status_code: STATUS_CODES[RELEASE.to], updated_at: db.fn.now() });
   return n === 1;
 }
 
@@ -258,13 +246,16 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
   if (ids.length) await run(db, MARK_STARTED, [ids]);
 }
 
+/** What a workflow start needs of a document (workflows/document-types.ts StartableDocument). */
+export type UnstartedDocument = Pick<DocumentRow, 'id' | 'ruc' | 'doc_type' | 'status' | 'series' | 'number' | 'filename' | 'issue_date'> & { company_name: string | null };
+
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
-export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<StartableDocument[]> {
+export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<UnstartedDocument[]> {
   return db('documents as d')
     .join('companies as c', 'c.id', 'd.company_id')
     .select('d.id', 'd.ruc', 'd.doc_type', 'd.status', 'd.series', 'd.number', 'd.filename', 'd.issue_date', 'c.business_name as company_name')
     .whereNull('d.workflow_started_at')
-    .whereNotIn('d.status', ['to_summarize'])
+    .whereNot('d.status', AWAITING_SUMMARY)
     .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('d.created_at')
     .limit(limit);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from './knex';
 import type { CompanyRow } from './companies';
 import { findCertificate, type CertificateRow } from './certificates';
-import { STATUS_CODES } from './documents';
+import { HOLD, STATUS_CODES } from '../lifecycle/transitions';
 
 /** The calling company and its account's plan balances, as the token's lookup reads them (db/tokens.ts). */
 export interface IssuerAccount {
@@ -87,10 +87,10 @@ export async function ensureServiceCertificate(
   return { certificatePem: row.certificate_pem, privateKeySealed: row.private_key_sealed };
 }
 
-/** Undoes `releaseForSending` when the send signal could not be delivered, so `POST …/send` can be retried. */
+/** Undoes `releaseForSending` (HOLD) when the send signal could not be delivered, so `POST …/send` can be retried. */
 export async function holdForSending(db: Db, id: string): Promise<void> {
   await db('documents')
-    .where({ id, status: 'queued', send_attempts: 0 })
+    .where({ id, status: HOLD.from, send_attempts: 0 })
     .whereNull('result')
-    .update({ status: 'to_send', status_code: STATUS_CODES.to_send, updated_at: db.fn.now() });
+    .update({ status: HOLD.to, status_code: STATUS_CODES[HOLD.to], updated_at: db.fn.now() });
 }

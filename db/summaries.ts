@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from './knex';
 import { insertDocument, recordOutcome, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
 import type { ConditionCode } from '../documents/summaries/from-signed';
+import { afterSummary, AWAITING_SUMMARY } from '../lifecycle/transitions';
 
 export interface SummaryCandidate {
   document: DocumentRow;
@@ -48,7 +49,7 @@ function rejectedInRun(db: Db | Knex.Transaction, runId: string, condition: Cond
 /** Receipts a summary must add (condition 1); with a run id, not those a summary of that run already failed with. */
 function pendingAdds(db: Db | Knex.Transaction, runId: string | null) {
   const q = db('documents as d')
-    .where('d.status', 'to_summarize')
+    .where('d.status', AWAITING_SUMMARY)
     // Receipts, and notes of the B series (notes of invoices are sent on their own).
     .where((q) => q.where('d.doc_type', '03').orWhere((n) => n.whereIn('d.doc_type', ['07', '08']).where('d.series', 'like', 'B%')))
     .whereNotExists(liveLine(db, '1'));
@@ -186,7 +187,7 @@ async function recordRefusal(trx: Knex.Transaction, candidate: SummaryCandidate,
     action: 'review',
     reached_sunat: false,
   };
-  if (candidate.condition === '1') await trx('documents').where({ id: candidate.document.id, status: 'to_summarize' }).update({ result: JSON.stringify(result), updated_at: trx.fn.now() });
+  if (candidate.condition === '1') await trx('documents').where({ id: candidate.document.id, status: AWAITING_SUMMARY }).update({ result: JSON.stringify(result), updated_at: trx.fn.now() });
   else await trx('document_voids').where({ document_id: candidate.document.id }).update({ result: JSON.stringify(result) });
 }
 
@@ -215,17 +216,17 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
   const adds = lines.filter((l) => l.condition_code === '1').map((l) => l.document_id);
   const voids = lines.filter((l) => l.condition_code === '3').map((l) => l.document_id);
 
-  if (rc.status === 'rejected') {
+  if (afterSummary(rc.status) === AWAITING_SUMMARY) {
     await db.transaction(async (trx) => {
       const failed = receiptResult(rc, 'was rejected; this document goes into the next daily summary');
-      if (adds.length) await trx('documents').whereIn('id', adds).where({ status: 'to_summarize' }).update({ result: JSON.stringify(failed), updated_at: trx.fn.now() });
+      if (adds.length) await trx('documents').whereIn('id', adds).where({ status: AWAITING_SUMMARY }).update({ result: JSON.stringify(failed), updated_at: trx.fn.now() });
       if (voids.length) await trx('document_voids').whereIn('document_id', voids).update({ result: JSON.stringify(failed) });
       await trx('summary_lines').where({ summary_id: summaryId }).update({ state: 'rejected' });
       await trx('summaries').where({ document_id: summaryId }).whereNull('settled_at').update({ settled_at: trx.fn.now() });
     });
   } else {
     const result = receiptResult(rc, rc.status === 'observed' ? 'was accepted with observations' : 'was accepted');
-    for (const id of adds) await recordOutcome(db, id, { status: rc.status, result, ticket: rc.ticket, sent: true });
+    for (const id of adds) await recordOutcome(db, id, { status: afterSummary(rc.status), result, ticket: rc.ticket, sent: true });
     await db.transaction(async (trx) => {
       if (voids.length) await trx('document_voids').whereIn('document_id', voids).update({ result: JSON.stringify(receiptResult(rc, 'voided it')) });
       await trx('summary_lines').where({ summary_id: summaryId }).update({ state: rc.status });

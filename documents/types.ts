@@ -1,7 +1,8 @@
 /** What every document family hands back: the XML ready to sign and what the service stores about it. */
-export type DocType = '01' | '03' | '04' | '07' | '08' | '09' | '20' | '31' | '40' | 'rc' | 'ra' | 'rr';
-
 import type { RuleCalendar } from './calendar';
+import type { DocType } from './doc-type';
+
+export type { DocType };
 
 export interface PrepareOptions {
   /**

@@ -84,13 +84,3 @@ export async function signalDocumentWorkflow(client: Client, externalId: string,
 export async function signalOrStart(client: Client, taskQueue: string, doc: StartableDocument, signal: 'resend' | 'recheck'): Promise<void> {
   if (!(await signalDocumentWorkflow(client, doc.id, signal))) await startDocumentWorkflow(client, taskQueue, doc);
 }
-
-/** Why `resend` does not apply to a document, or null when it does (docs/issuing.md); the API and support staff. */
-export function resendRefusal(row: { id: string; filename: string; status: string; resolved: boolean; ticket: string | null; result: unknown }): string | null {
-  if (row.resolved) return `Document ${row.filename} is already ${row.status}; a resolved document is not sent again`;
-  if (row.status === 'to_send') return `Document ${row.filename} has not been sent yet: use POST /v1/cpe/${row.id}/send`;
-  if (row.status === 'to_summarize') return `Document ${row.filename} is reported by the daily summary, not sent on its own`;
-  if (row.status === 'registered') return `Document ${row.filename} was received with ticket ${row.ticket}; its verdict is being polled`;
-  if (row.status === 'queued' && !row.result) return `Document ${row.filename} is being sent now; there is nothing to resend yet`;
-  return null;
-}

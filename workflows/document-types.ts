@@ -1,21 +1,12 @@
 import type { OpenedDelivery } from './webhook-types';
+import type { DocStatus, StepKind } from '../lifecycle/transitions';
 /**
  * The contract between the document workflow and its activities: small values only (ids, statuses, codes),
  * never XML, keys or passwords.
  */
 
-/**
- * Spec 3.1 statuses. chasqui's meaning of the two unresolved ones:
- * - `registered`: the authority acknowledged receipt and gave a ticket (rc, ra, rr, GRE); the verdict is polled.
- * - `sent`: the document left chasqui and no verdict came back (timeout: Pending; or an answer chasqui could not
- *   read): its real state is queried (SUNAT) or waits for an explicit action (OSE).
- */
-export type DocStatus = 'queued' | 'to_send' | 'to_summarize' | 'registered' | 'sent' | 'accepted' | 'observed' | 'rejected';
-
-/** Accepted, observed or rejected: the authority pronounced, and the document never changes again. */
-export function isResolvedStatus(status: DocStatus): boolean {
-  return status === 'accepted' || status === 'observed' || status === 'rejected';
-}
+/** The statuses and what changes them are the lifecycle room's (lifecycle/transitions.ts); the contract carries them. */
+export { isResolvedStatus, type DocStatus } from '../lifecycle/transitions';
 
 export interface DocumentPlan {
   ruc: string;
@@ -40,15 +31,9 @@ export interface DocumentPlan {
   firstSend?: StepOutcome;
 }
 
-/**
- * What one step (send, ticket check, state query) established, already recorded in the database by the activity.
- * - resolved: accepted, observed or rejected;
- * - retry: not received (connection failure): send again after a wait;
- * - ticket: received, verdict pending under `ticket`;
- * - unknown: no verdict (timeout, unreadable answer, already reported, not found yet): query or wait for action.
- */
+/** What one step (send, ticket check, state query) established (StepKind), already recorded in the database by the activity. */
 export interface StepOutcome {
-  kind: 'resolved' | 'retry' | 'ticket' | 'unknown';
+  kind: StepKind;
   status: DocStatus;
   code: string | null;
   ticket: string | null;

@@ -1,3 +1,4 @@
+import type { DeliveryStatus } from '../lifecycle/transitions';
 /**
  * The contract between the webhook delivery workflow and its activities: ids, counts and statuses only. The body, the
  * URL's secret and the document never travel through Temporal.
@@ -13,13 +14,8 @@ export const WEBHOOK_RETRY_WAITS_MS: readonly number[] = [30_000, 2 * 60_000, 8 
 export const WEBHOOK_EVENT = 'cpe.resolved';
 export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
 
-/**
- * - pending: attempts remain;
- * - delivered: a 2xx answer;
- * - failed: every attempt failed;
- * - cancelled: the webhook was disabled before the notice could be delivered.
- */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+/** A delivery's status (lifecycle/transitions.ts), part of this contract. */
+export type { DeliveryStatus };
 
 export interface WebhookDeliveryInput {
   externalId: string;

@@ -10,8 +10,8 @@ import { findCompanyById, listCompanies } from '../../db/companies';
 import { findAccount } from '../../db/accounts';
 import { PRINTABLE_TYPES } from '../../documents/printed';
 import { documentTimeline } from '../../lifecycle/timeline';
-import { reasonOf, REASONS, uiLink, type Reason } from '../../cli/support/explain';
-import { DOCUMENT_STATUSES } from '../cpe/list';
+import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type WaitingReason } from '../../lifecycle/transitions';
+import { temporalUiLink } from '../../lifecycle/links';
 import { renderPdf } from '../cpe/pdf';
 import { logger } from '../../core/logger';
 import { html, notice, page, raw, table, type Frame, type Html } from './html';
@@ -200,8 +200,8 @@ async function searchPage(ctx: Context, deps: AppDeps, signed: Signed): Promise<
 async function documentPage(ctx: Context, deps: AppDeps, signed: Signed, doc: ListedDocument): Promise<void> {
   const company = await findCompanyById(deps.db, doc.company_id);
   const timeline = await documentTimeline(deps.db, doc);
-  const reason = doc.resolved ? null : reasonOf(doc);
-  const link = uiLink(deps.config, doc.id);
+  const reason = doc.resolved ? null : waitingReason(doc);
+  const link = temporalUiLink(deps.config, doc.id);
   const api = toApiDocument(doc);
   const files = [
     html`<li><a href="/console/documents/${doc.id}/xml" download>XML firmado</a></li>`,
@@ -218,7 +218,7 @@ async function documentPage(ctx: Context, deps: AppDeps, signed: Signed, doc: Li
   <dt>Empresa</dt><dd>${company?.business_name ?? '—'} (RUC ${doc.ruc})</dd>
   <dt>Tipo</dt><dd>${TYPE_NAMES[doc.doc_type] ?? doc.doc_type}, ${doc.series}-${doc.number}, emitido ${doc.issue_date}</dd>
   <dt>Estado</dt><dd><span class="status ${doc.status}">${STATUS_WORDS[doc.status] ?? doc.status}</span> (${doc.status}, código ${doc.status_code})${doc.resolved ? ', resuelto ' + when(doc.resolved_at) : ''}</dd>
-  ${reason ? html`<dt>Qué espera</dt><dd>${REASONS[reason as Reason]}</dd>` : ''}
+  ${reason ? html`<dt>Qué espera</dt><dd>${WAITING_REASONS[reason as WaitingReason]}</dd>` : ''}
   <dt>Resultado</dt><dd>${doc.result ? `${doc.result.origin ?? ''} ${doc.result.code ?? ''}: ${doc.result.message ?? ''}` : '—'}</dd>
   <dt>Entorno</dt><dd>${doc.environment === '02' ? 'producción' : 'demo'}, destino ${doc.destination}</dd>
   <dt>Cliente</dt><dd>${doc.customer_doc ?? '—'}</dd>
@@ -234,10 +234,10 @@ ${table('Historia del documento', ['Cuándo', 'Evento', 'Detalle'], timeline.map
 async function stuckPage(ctx: Context, deps: AppDeps, signed: Signed): Promise<void> {
   const accountId = scopeOf(signed.session);
   const docs = await listDocuments(deps.db, { ...(accountId ? { accountId } : {}), resolved: false, createdBefore: new Date(Date.now() - 30 * 60_000), limit: 1000 });
-  const groups = new Map<Reason, ListedDocument[]>();
-  for (const d of docs) groups.set(reasonOf(d), [...(groups.get(reasonOf(d)) ?? []), d]);
+  const groups = new Map<WaitingReason, ListedDocument[]>();
+  for (const d of docs) groups.set(waitingReason(d), [...(groups.get(waitingReason(d)) ?? []), d]);
   const body = docs.length
-    ? [...groups].map(([reason, list]) => html`<section><h2>${reason} (${list.length})</h2><p>${REASONS[reason]}</p>${table(`${list.length} documento(s): ${reason}`, ['Documento', 'Tipo', 'Emisión', 'Estado', 'Último resultado'], documentRows(list))}</section>`)
+    ? [...groups].map(([reason, list]) => html`<section><h2>${reason} (${list.length})</h2><p>${WAITING_REASONS[reason]}</p>${table(`${list.length} documento(s): ${reason}`, ['Documento', 'Tipo', 'Emisión', 'Estado', 'Último resultado'], documentRows(list))}</section>`)
     : [notice('ok', 'Nada sin resolver con más de 30 minutos.')];
   send(ctx, 200, page(signed.frame('Documentos atascados', 'stuck'), html`<p>Sin veredicto tras más de 30 minutos, agrupados por lo que esperan.</p>${body}`));
 }

@@ -16,9 +16,9 @@ import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
 import { documentsTotal } from '../../core/metrics';
 import { toValidationResponse } from '../../documents/validation-response';
-import type { DocStatus } from '../../workflows/document-types';
+import { hasOwnWorkflow, initialStatus } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
-import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../core/signing-keys';
+import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 
@@ -34,13 +34,6 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
   if (environment !== company.environment) {
     throw new ApiError(409, `The request declares environment ${environment} but company ${company.ruc} is in ${company.environment}; nothing was signed`);
   }
-}
-
-/** Spec 3.1 issue-time states: receipts (and their B-series notes) of a summary-mode company, then manual mode, else queued. */
-function initialStatus(company: CompanyRow, docType: string, series: string): DocStatus {
-  const receipt = docType === '03' || ((docType === '07' || docType === '08') && series.startsWith('B'));
-  if (receipt && company.receipts_mode === 'summary') return 'to_summarize';
-  return company.sending_mode === 'manual' ? 'to_send' : 'queued';
 }
 
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
@@ -173,6 +166,6 @@ export async function issueDocument(
   // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
   // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
   // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
-  if (status !== 'to_summarize') deps.workflowStarts.enqueue({ ...row, company_name: company.business_name });
+  if (hasOwnWorkflow(status)) deps.workflowStarts.enqueue({ ...row, company_name: company.business_name });
   return { row, company, body, replayed: false };
 }

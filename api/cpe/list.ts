@@ -9,9 +9,8 @@ import { validate } from '../companies/schemas';
 import { accountCompany } from '../companies/routes';
 import { findDocument, listDocuments, toApiDocument } from '../../db/documents';
 import { COMPANY_SCOPE } from '../../db/tokens';
-import type { DocStatus } from '../../workflows/document-types';
+import { DOCUMENT_STATUSES, type DocStatus } from '../../lifecycle/transitions';
 
-export const DOCUMENT_STATUSES: readonly DocStatus[] = ['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected'];
 export const DOCUMENT_TYPES = ['01', '03', '07', '08', '09', '31', 'rc', 'ra', 'rr'] as const;
 
 const isoDate = Joi.string()

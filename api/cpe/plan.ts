@@ -3,7 +3,7 @@ import type { CertificateRow } from '../../db/certificates';
 import type { IssuerContext, ProductionUse } from '../../db/issuing';
 import { dec } from '../../documents/decimal';
 import { ApiError } from '../errors';
-import type { SignedBy } from '../../core/signing-keys';
+import type { SignedBy } from '../../keys/signing-keys';
 
 /**
  * Plans and quota (spec 1, 4 rules 3–5, 7.3, 8), production only: what one signature costs and what blocks it.

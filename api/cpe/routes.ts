@@ -1,17 +1,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { ApiError, conflict } from '../errors';
+import { ApiError } from '../errors';
+import { answerOf, lifecycleDeps } from '../actions';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
-import { findDocument, releaseForSending, toApiDocument, type DocumentRow } from '../../db/documents';
-import { holdForSending } from '../../db/issuing';
-import { logger } from '../../core/logger';
-import { resendRefusal, signalDocumentWorkflow, signalOrStart } from '../../workflows/document-client';
+import { findDocument, toApiDocument, type DocumentRow } from '../../db/documents';
+import { resend, send, SendNotHandedOver } from '../../lifecycle/actions';
 import { issueDocument } from './issue';
-import { createKeyResolver } from '../../core/signing-keys';
+import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
@@ -58,28 +57,17 @@ export function cpeRouter(deps: AppDeps): Router {
 
   router.post('/v1/cpe/:external_id/send', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
-    const refuse = (current: DocumentRow) =>
-      conflict(`Document ${current.filename} is ${current.status}; only a document waiting in manual mode (to_send) can be sent`);
-    if (row.status !== 'to_send') throw refuse(row);
-    if (!(await releaseForSending(deps.db, row.id))) throw refuse((await findDocument(deps.db, row.id))!);
-    try {
-      // A workflow not started yet (API crash at issue) is started by the sweeper and finds the document queued.
-      await signalDocumentWorkflow(deps.temporal, row.id, 'send');
-    } catch (err) {
-      await holdForSending(deps.db, row.id);
-      logger.error({ err, externalId: row.id }, 'send signal not delivered');
-      throw new ApiError(503, 'The send could not be handed to the delivery service; the document still waits: retry POST /send');
-    }
-    documentAnswer(ctx, 202, `Document ${row.filename} queued for sending`, (await findDocument(deps.db, row.id))!);
+    const result = await send(lifecycleDeps(deps), row).catch((err) => {
+      throw err instanceof SendNotHandedOver ? new ApiError(503, err.message) : err;
+    });
+    documentAnswer(ctx, 202, answerOf(result).detail, (await findDocument(deps.db, row.id))!);
   });
 
   router.post('/v1/cpe/:external_id/resend', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
-    const refusal = resendRefusal(row);
-    if (refusal) throw conflict(refusal);
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
-    await signalOrStart(deps.temporal, deps.config.temporal.taskQueue, row, 'resend');
-    documentAnswer(ctx, 202, `Document ${row.filename} will be sent again (same signed XML, no new signature, no quota)`, row);
+    const result = await resend(lifecycleDeps(deps), row, { mayHaveArrived: true });
+    documentAnswer(ctx, 202, answerOf(result).detail, row);
   });
 
   return router;

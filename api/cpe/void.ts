@@ -11,7 +11,7 @@ import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument }
 import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
-import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../core/signing-keys';
+import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../keys/signing-keys';
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';

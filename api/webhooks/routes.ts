@@ -2,18 +2,18 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { ApiError, badRequest, notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
+import { answerOf, lifecycleDeps } from '../actions';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { loadCompany } from '../companies/routes';
 import { validate } from '../companies/schemas';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import type { CompanyRow } from '../../db/companies';
-import { deleteDelivery, findDelivery, insertRedelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
-import { startRedeliveryWorkflow } from '../../workflows/webhook-client';
-import { WEBHOOK_MAX_ATTEMPTS, type DeliveryStatus } from '../../workflows/webhook-types';
-
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'cancelled'];
+import { findDelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
+import { WEBHOOK_MAX_ATTEMPTS } from '../../workflows/webhook-types';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../lifecycle/transitions';
+import { redeliver } from '../../lifecycle/actions';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -55,26 +55,6 @@ const listQuery = Joi.object({
 });
 
 /**
- * A new delivery (new X-Entrega) of the same notice, started now; the API and `chasqui support redeliver`.
- * 422 without a webhook, 409 while the delivery still has attempts pending.
- */
-export async function queueRedelivery(deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>, company: CompanyRow, delivery: DeliveryRow): Promise<DeliveryRow> {
-  if (!company.webhook_url) throw badRequest('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first');
-  if (delivery.status === 'pending') {
-    throw new ApiError(409, `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
-  }
-  const redelivery = await insertRedelivery(deps.db, delivery);
-  try {
-    await startRedeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, delivery.document_id, redelivery.id);
-  } catch (err) {
-    // Without its workflow the row would stay pending forever: the caller retries instead.
-    await deleteDelivery(deps.db, redelivery.id);
-    throw err;
-  }
-  return redelivery;
-}
-
-/**
  * The account's view of its webhook notices (spec 6): deliveries with each attempt (time, URL, HTTP status, latency,
  * error), and redelivery on request. Account token, like the webhook configuration.
  */
@@ -111,7 +91,7 @@ export function webhooksRouter(deps: AppDeps): Router {
 
   router.post('/:id/redeliver', ...guard, async (ctx) => {
     const { company, delivery } = await loadDelivery(ctx);
-    const redelivery = await queueRedelivery(deps, company, delivery);
+    const redelivery = answerOf(await redeliver(lifecycleDeps(deps), company, delivery)).data!.delivery;
     ctx.status = 202;
     ctx.body = { success: true, message: 'Redelivery queued with a new X-Entrega', data: { delivery: presentDelivery(redelivery) } };
   });

@@ -1,15 +1,14 @@
 import readline from 'node:readline/promises';
-import type { Db } from '../../db/knex';
 import type { ListedDocument } from '../../db/documents';
-import { recordSupportAction, type SupportActionName } from '../../db/support-actions';
+import type { SupportActionName } from '../../db/support-actions';
+import type { ActionResult } from '../../lifecycle/result';
+import type { ActOptions } from '../../lifecycle/actions';
 import { table } from './explain';
 
-/** One kind of support action: what would block it for a document, and doing it (returns what was done). */
+/** One lifecycle action (lifecycle/actions.ts) over one document; with `dryRun` it only decides. */
 export interface SupportAction {
   name: SupportActionName;
-  /** Why this document is left alone, or null when the action applies. Read-only. */
-  refusal(doc: ListedDocument): Promise<string | null>;
-  run(doc: ListedDocument): Promise<string>;
+  act(doc: ListedDocument, options: ActOptions): Promise<ActionResult<unknown>>;
 }
 
 export interface Io {
@@ -19,12 +18,13 @@ export interface Io {
 }
 
 export interface BulkOptions {
-  db: Db;
   action: SupportAction;
   docs: ListedDocument[];
   operator: string;
   dryRun: boolean;
   yes: boolean;
+  /** Exit 1 when any selected document was left alone or refused (scripts that expect every one acted on). */
+  failIfAny: boolean;
   /** Documents per second at most (spares SUNAT when each action queries or sends). */
   rate: number;
   json: boolean;
@@ -43,15 +43,16 @@ interface Item {
 export const EXIT = { done: 0, failed: 1, usage: 2, nothingMatched: 3, interrupted: 130 } as const;
 
 /**
- * Plans, confirms and runs one support action over documents, at most `rate` per second, with progress on stderr,
- * an audit record per document, and a clean stop on Ctrl-C (after the document in flight). Exit codes: EXIT.
+ * Plans (each action's dry run), confirms and runs one support action over documents, at most `rate` per second,
+ * with progress on stderr, an audit record per document (the action's, as `operator`), and a clean stop on Ctrl-C
+ * (after the document in flight). Exit codes: EXIT.
  */
 export async function runBulk(o: BulkOptions): Promise<number> {
   const { io } = o;
   const items: Item[] = [];
   for (const doc of o.docs) {
-    const refusal = await o.action.refusal(doc);
-    items.push({ doc, outcome: refusal ? 'skipped' : 'pending', detail: refusal ?? '' });
+    const plan = await o.action.act(doc, { dryRun: true });
+    items.push({ doc, outcome: plan.outcome === 'refused' ? 'skipped' : 'pending', detail: plan.outcome === 'refused' ? plan.reason : '' });
   }
   const todo = items.filter((i) => i.outcome === 'pending');
 
@@ -89,27 +90,21 @@ export async function runBulk(o: BulkOptions): Promise<number> {
     io.stderr.write('\nstopping after the document in flight (Ctrl-C again to quit at once)\n');
   };
   process.on('SIGINT', onSigint);
-  const progress = new Progress(io.stderr, todo.length);
+  const progress = new Progress(io.stderr, todo.length, o.rate);
   const intervalMs = 1000 / o.rate;
   try {
     for (const [index, item] of todo.entries()) {
       if (stop) break;
       const started = Date.now();
       try {
-        // Checked again right before acting: a document may have moved on since the plan was shown.
-        const current = await o.action.refusal(item.doc);
-        if (current) {
-          item.outcome = 'refused';
-          item.detail = current;
-        } else {
-          item.detail = await o.action.run(item.doc);
-          item.outcome = 'done';
-        }
+        // The action decides again right before acting: a document may have moved on since the plan was shown.
+        const result = await o.action.act(item.doc, { actor: o.operator });
+        item.outcome = result.outcome;
+        item.detail = result.outcome === 'done' ? result.detail : result.reason;
       } catch (err) {
         item.outcome = 'failed';
         item.detail = (err as Error).message;
       }
-      await recordSupportAction(o.db, { documentId: item.doc.id, operator: o.operator, action: o.action.name, result: item.outcome, detail: item.detail });
       progress.tick(item.outcome);
       const wait = intervalMs - (Date.now() - started);
       if (wait > 0 && !stop && index < todo.length - 1) {
@@ -173,18 +168,21 @@ function report(o: BulkOptions, items: Item[], interrupted: boolean, headline: s
       );
     }
   }
-  return counts.failed ? EXIT.failed : EXIT.done;
+  return counts.failed || (o.failIfAny && (counts.skipped || counts.refused)) ? EXIT.failed : EXIT.done;
 }
 
 /** Counts, rate and ETA on stderr: one redrawn line on a terminal, a line every few seconds otherwise. */
 class Progress {
   private done = 0;
   private readonly counts: Record<string, number> = {};
+  private readonly started = Date.now();
   private firstTick = 0;
   private lastLine = 0;
   constructor(
     private readonly out: { write(text: string): unknown; isTTY?: boolean },
     private readonly total: number,
+    /** The --rate limit (documents per second). */
+    private readonly limit: number,
   ) {}
 
   tick(outcome: string): void {
@@ -204,10 +202,12 @@ class Progress {
   }
 
   private line(): string {
-    // Measured between finished documents, so --rate N reads as N/s.
+    // Measured between finished documents, so --rate N reads as N/s. After the first one there is no interval yet:
+    // the pace is the limit, or the first document's own time when that is slower.
     const seconds = (Date.now() - this.firstTick) / 1000;
-    const rate = this.done > 1 && seconds > 0 ? (this.done - 1) / seconds : 0;
-    const eta = rate > 0 ? `${Math.ceil((this.total - this.done) / rate)}s` : '?';
+    const firstSeconds = Math.max((this.firstTick - this.started) / 1000, 0.001);
+    const rate = this.done > 1 && seconds > 0 ? (this.done - 1) / seconds : Math.min(this.limit, 1 / firstSeconds);
+    const eta = `${Math.ceil((this.total - this.done) / rate)}s`;
     const width = 24;
     const filled = Math.round((this.done / this.total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;

@@ -6,15 +6,13 @@ import type { Db } from '../../db/knex';
 import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
 import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
-import { findDelivery, listDeliveries, listFailedDeliveries } from '../../db/webhooks';
-import { resendRefusal, signalOrStart } from '../../workflows/document-client';
-import { queueRedelivery } from '../../api/webhooks/routes';
-import { ApiError } from '../../api/errors';
-import type { DocStatus } from '../../workflows/document-types';
-import { DOCUMENT_STATUSES } from '../../api/cpe/list';
+import { listFailedDeliveries } from '../../db/webhooks';
+import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type DocStatus, type WaitingReason } from '../../lifecycle/transitions';
+import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
 import { tokensCommand } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
-import { age, iso, parseDuration, reasonOf, REASONS, table, uiLink, type Reason } from './explain';
+import { age, iso, parseDuration, table } from './explain';
+import { temporalUiLink } from '../../lifecycle/links';
 
 export interface SupportDeps {
   db: Db;
@@ -41,7 +39,8 @@ usage: chasqui support <command> [options]      (chasqui support <command> --hel
                          e.g. chasqui support tokens create --name ana.quispe --expires 90d
 
 Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
-Exit codes: 0 done, 1 failed (some action failed), 2 usage error, 3 nothing matched, 130 interrupted (Ctrl-C).`;
+Exit codes: 0 done (also when nothing is stuck or nothing matches a selection), 1 failed (some action failed, or
+--fail-if-any found something), 2 usage error, 3 find matched no document, 130 interrupted (Ctrl-C).`;
 
 const SELECTOR_HELP = `selector: external ids / references (F001-10, RUC-TT-SERIE-NUMERO, file names), or the filters of stuck:
   --older-than 30m   issued longer ago than this (default 30m when no reference is given)
@@ -53,7 +52,10 @@ options:
   --rate N[/s]       at most N documents per second (default 5), to spare SUNAT
   --operator NAME    who is acting, for the audit record (default: the OS user)
   --limit N          at most N documents (default 1000)
-  --json             one JSON document on stdout`;
+  --fail-if-any      exit 1 when any selected document is left alone or refused (for scripts)
+  --json             one JSON document on stdout
+exit codes: 0 done (an empty selection too: nothing to do), 1 some action failed (or --fail-if-any), 2 usage,
+  130 interrupted`;
 
 export const COMMAND_HELP: Record<string, string> = {
   find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--ruc RUC] [--json]
@@ -64,12 +66,13 @@ Temporal UI link. When several companies have the number, lists the candidates.
   e.g. chasqui support find F001-10
        chasqui support find 20123456786-01-F001-10.zip --json
 Exit codes: 0 found, 2 usage, 3 no document matches.`,
-  stuck: `usage: chasqui support stuck [--older-than 30m] [--status S[,S]] [--ruc RUC] [--limit 1000] [--json]
+  stuck: `usage: chasqui support stuck [--older-than 30m] [--status S[,S]] [--ruc RUC] [--limit 1000] [--fail-if-any] [--json]
 
 Unresolved documents issued longer ago than --older-than, grouped by why they have no verdict yet.
   e.g. chasqui support stuck --older-than 2h
        chasqui support stuck --status sent --json | jq '.groups[].documents[].external_id'
-Exit codes: 0 some found, 2 usage, 3 none.`,
+       chasqui support stuck --older-than 2h --fail-if-any || notify-on-call     # alert when anything is stuck
+Exit codes: 0 answered (nothing stuck is an answer too), 1 with --fail-if-any when something is stuck, 2 usage.`,
   recheck: `usage: chasqui support recheck <selector> [options]
 
 Asks SUNAT (or the OSE) for the document's real state now: a timed-out send is queried, a ticket polled. Never sends.
@@ -105,6 +108,7 @@ export const OPTIONS = {
   rate: { type: 'string' },
   operator: { type: 'string' },
   'failed-since': { type: 'string' },
+  'fail-if-any': { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -221,13 +225,13 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   const doc = found[0];
   const company = await findCompanyById(deps.db, doc.company_id);
   const timeline = await documentTimeline(deps.db, doc);
-  const reason = doc.resolved ? null : reasonOf(doc);
-  const link = uiLink(deps.config, doc.id);
+  const reason = doc.resolved ? null : waitingReason(doc);
+  const link = temporalUiLink(deps.config, doc.id);
   if (values.json) {
     io.stdout.write(
       JSON.stringify({
         document: { ...toApiDocument(doc), ruc: doc.ruc, company: company?.business_name ?? null, customer: doc.customer_doc, issue_date: doc.issue_date, send_attempts: doc.send_attempts },
-        waiting: reason ? { reason, explanation: REASONS[reason] } : null,
+        waiting: reason ? { reason, explanation: WAITING_REASONS[reason] } : null,
         temporal_ui: link,
         timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: t.event, detail: t.detail })),
       }) + '\n',
@@ -240,7 +244,7 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
     table([
       ['  external_id', doc.id],
       ['  status', `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`],
-      ...(reason ? [['  why', REASONS[reason]]] : []),
+      ...(reason ? [['  why', WAITING_REASONS[reason]]] : []),
       ['  result', result],
       ['  issued', `${iso(doc.created_at)} (issue date ${doc.issue_date}), environment ${doc.environment === '02' ? 'production' : 'demo'}, to ${doc.destination}`],
       ['  customer', doc.customer_doc ?? '-'],
@@ -257,9 +261,9 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
 
 async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {
   const docs = await stuckSelection(deps, values);
-  const groups = new Map<Reason, ListedDocument[]>();
+  const groups = new Map<WaitingReason, ListedDocument[]>();
   for (const doc of docs) {
-    const reason = reasonOf(doc);
+    const reason = waitingReason(doc);
     groups.set(reason, [...(groups.get(reason) ?? []), doc]);
   }
   const olderThan = values['older-than'] ?? '30m';
@@ -270,7 +274,7 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
         count: docs.length,
         groups: [...groups].map(([reason, list]) => ({
           reason,
-          explanation: REASONS[reason],
+          explanation: WAITING_REASONS[reason],
           documents: list.map((d) => ({ ...toApiDocument(d), ruc: d.ruc, age_seconds: Math.round((Date.now() - d.created_at.getTime()) / 1000) })),
         })),
       }) + '\n',
@@ -280,14 +284,15 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
   } else {
     const out: string[] = [`${docs.length} unresolved document(s) older than ${olderThan}`];
     for (const [reason, list] of groups) {
-      out.push('', `${reason} (${list.length}): ${REASONS[reason]}`);
+      out.push('', `${reason} (${list.length}): ${WAITING_REASONS[reason]}`);
       out.push(table([['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'], ...list.map((d) => [
         `  ${d.filename}`, d.status, age(d.created_at), String(d.send_attempts), d.result ? `${d.result.origin ?? ''} ${d.result.code ?? ''}`.trim() || '-' : '-', d.id,
       ])]));
     }
     io.stdout.write(out.join('\n') + '\n');
   }
-  return docs.length ? EXIT.done : EXIT.nothingMatched;
+  // "Nothing stuck" is an answer; a script that alerts on stuck documents asks for --fail-if-any.
+  return docs.length && values['fail-if-any'] ? EXIT.failed : EXIT.done;
 }
 
 async function act(deps: SupportDeps, io: Io, name: 'recheck' | 'resend' | 'redeliver', positionals: string[], values: Values, command: string): Promise<number> {
@@ -298,16 +303,16 @@ async function act(deps: SupportDeps, io: Io, name: 'recheck' | 'resend' | 'rede
       : await stuckSelection(deps, values);
   if (docs.length === 0) {
     if (values.json) io.stdout.write(JSON.stringify({ action: name, counts: {}, items: [] }) + '\n');
-    io.stderr.write('no document matches the selection\n');
-    return EXIT.nothingMatched;
+    io.stderr.write(`nothing to ${name}: no document matches the selection\n`);
+    return EXIT.done;
   }
   return runBulk({
-    db: deps.db,
     action: actionOf(deps, name),
     docs,
     operator: values.operator?.trim() || os.userInfo().username,
     dryRun: !!values['dry-run'],
     yes: !!values.yes,
+    failIfAny: !!values['fail-if-any'],
     rate: positiveInt(values.rate, 5, '--rate'),
     json: !!values.json,
     command,
@@ -322,64 +327,9 @@ async function failedDeliverySelection(deps: SupportDeps, values: Values): Promi
   return ids.length ? listDocuments(deps.db, { ids, limit: ids.length }) : [];
 }
 
+/** The lifecycle action `name` (lifecycle/actions.ts), as support staff take it: resend only what never arrived. */
 function actionOf(deps: SupportDeps, name: 'recheck' | 'resend' | 'redeliver'): SupportAction {
-  const { taskQueue } = deps.config.temporal;
-  // Each action re-reads the document: the plan may be minutes old when the document's turn comes.
-  const fresh = async (doc: ListedDocument) => (await listDocuments(deps.db, { ids: [doc.id], limit: 1 }))[0] ?? doc;
-  if (name === 'recheck') {
-    return {
-      name,
-      async refusal(doc) {
-        const d = await fresh(doc);
-        if (d.resolved) return `already ${d.status}`;
-        if (d.status === 'to_send' || d.status === 'to_summarize') return `not sent yet (${REASONS[reasonOf(d)]})`;
-        if (d.status === 'queued') return d.result ? 'never reached the authority (connection failure): nothing to query; use resend' : 'being sent now';
-        return null;
-      },
-      async run(doc) {
-        await signalOrStart(await deps.temporal(), taskQueue, doc, 'recheck');
-        return 'state query requested';
-      },
-    };
-  }
-  if (name === 'resend') {
-    return {
-      name,
-      async refusal(doc) {
-        const d = await fresh(doc);
-        const refusal = resendRefusal(d);
-        if (refusal) return refusal;
-        // Spec 3.1: only what never arrived is sent again; a timeout may have been received.
-        if (d.result?.reached_sunat !== false) return `it may have reached the authority (${d.result?.origin ?? 'unknown'}): recheck it instead`;
-        return null;
-      },
-      async run(doc) {
-        await signalOrStart(await deps.temporal(), taskQueue, doc, 'resend');
-        return 'send requested (same signed XML, no quota)';
-      },
-    };
-  }
-  const latest = async (doc: ListedDocument) => (await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 }))[0];
-  return {
-    name,
-    async refusal(doc) {
-      const delivery = await latest(doc);
-      if (!delivery) return doc.resolved ? 'no webhook delivery (no webhook was configured when it resolved)' : `no verdict yet (${doc.status}): nothing to deliver`;
-      const company = await findCompanyById(deps.db, doc.company_id);
-      if (!company?.webhook_url) return 'the company has no webhook configured now';
-      if (delivery.status === 'pending') return `delivery ${delivery.id} still has attempts pending`;
-      return null;
-    },
-    async run(doc) {
-      const delivery = (await findDelivery(deps.db, (await latest(doc))!.id))!;
-      const company = (await findCompanyById(deps.db, doc.company_id))!;
-      try {
-        const redelivery = await queueRedelivery({ db: deps.db, temporal: await deps.temporal(), config: deps.config }, company, delivery);
-        return `new delivery ${redelivery.id}`;
-      } catch (err) {
-        if (err instanceof ApiError) throw new Error(err.message);
-        throw err;
-      }
-    },
-  };
+  const lifecycle: LifecycleDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
+  const act = { recheck, resend, redeliver: redeliverDocument }[name];
+  return { name, act: (doc, options) => act(lifecycle, doc, options) };
 }

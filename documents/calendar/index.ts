@@ -4,7 +4,7 @@
  * on date D? Pure: the dates come from RULES, moved by the overrides it is given (CHASQUI_RULE_DATES, read by
  * core/config).
  */
-import type { DocType } from '../types';
+import type { DocType } from '../doc-type';
 import { RULES, type RuleDefinition, type RuleId } from './rules';
 
 export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';

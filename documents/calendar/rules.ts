@@ -3,7 +3,7 @@
  * (`cbc:IssueDate`, a Lima date), and moves those dates; an operator moves them with CHASQUI_RULE_DATES
  * (docs/rules.md). Facts and their sources: sunat/SOURCES.md ("Rules after June 2024").
  */
-import type { DocType } from '../types';
+import type { DocType } from '../doc-type';
 
 export type RuleId =
   | 'summary-igv-percent'

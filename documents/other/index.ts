@@ -4,32 +4,8 @@ import { DocumentValidationError, issue, type ValidationIssue } from '../errors'
 import { RUC_DOC_TYPE } from '../input/parties';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildOtherXml } from '../xml/other';
-import { REGIMES, type OtherInput, type OtherLine } from './schema';
-
-/** One paid document as the XML states it; amounts of the retención/percepción in soles (zero for a credit note). */
-export interface OtherLineAmounts {
-  line: OtherLine;
-  /** null for a credit note (07): listed without payment. */
-  payment: { numero: number; fecha: string; importe: Decimal } | null;
-  /** What was paid or collected, in soles (at the exchange rate when the document is in another currency). */
-  soles: Decimal;
-  /** The amount withheld (20) or collected on top (40). */
-  amount: Decimal;
-  /** Retención: what the supplier receives (soles − amount); percepción: what the customer pays (soles + amount). */
-  net: Decimal;
-}
-
-export interface OtherDocument {
-  input: OtherInput;
-  id: string;
-  number: number;
-  percent: Decimal;
-  lines: OtherLineAmounts[];
-  /** Σ amounts (`cbc:TotalInvoiceAmount`). */
-  total: Decimal;
-  /** Σ nets (`sac:SUNATTotalPaid` / `sac:SUNATTotalCashed`). */
-  totalNet: Decimal;
-}
+import { REGIMES, type OtherInput } from './schema';
+import type { OtherDocument, OtherLineAmounts } from './types';
 
 export function computeOther(input: OtherInput): OtherDocument {
   const percent = new Decimal(REGIMES[input.tipoDoc][input.regimen]);

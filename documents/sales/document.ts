@@ -3,14 +3,26 @@ import { DETRACTION_RATES } from '../catalogs/detraction';
 import { Decimal } from '../decimal';
 import { computeTotals, type DocumentTotals } from '../tax/totals';
 import { amountInWords } from '../tax/words';
-import { paymentTerms, type PaymentTerms } from './rules';
 import { computePerception, PERCEPTION_LEGEND, type Perception } from './operations';
 import { purchaseTotals } from './purchase';
-import type { SaleInput } from './schema';
+import type { Instalment, SaleInput } from './types';
 
 export const FREE_TRANSFER_LEGEND = 'TRANSFERENCIA GRATUITA DE UN BIEN Y/O SERVICIO PRESTADO GRATUITAMENTE';
 export const IVAP_LEGEND = 'OPERACIÓN SUJETA AL IVAP';
 export const DETRACTION_LEGEND = 'OPERACIÓN SUJETA A DETRACCIÓN';
+
+/** Payment form as one shape: `Contado`, or `Credito` with its instalments. */
+export interface PaymentTerms {
+  kind: 'Contado' | 'Credito';
+  instalments: Instalment[];
+}
+
+export function paymentTerms(input: SaleInput): PaymentTerms | null {
+  const p = input.formaPago;
+  if (p === undefined) return null;
+  if (typeof p === 'string') return { kind: p, instalments: [] };
+  return { kind: p.tipo, instalments: p.cuotas ?? [] };
+}
 
 /** The detracción as the XML states it: the amount is the rate applied to the payable total, in soles. */
 export interface Detraction {

@@ -8,7 +8,7 @@ import { buildNoteXml } from '../xml/notes';
 import { buildPurchaseXml } from '../xml/purchase';
 import { normaliseSale, type SaleDocument } from './document';
 import { checkSaleRules } from './rules';
-import type { SaleInput } from './schema';
+import type { SaleInput } from './types';
 
 const LIMIT = new Decimal(10).pow(MAX_INTEGER_DIGITS);
 

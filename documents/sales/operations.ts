@@ -12,7 +12,7 @@ import { rucSchema, textSchema } from '../input/parties';
 import { ITEM_PROPERTIES } from '../catalogs/item-properties';
 import { PAYMENT_MEANS } from '../catalogs/detraction';
 import type { DocumentTotals } from '../tax/totals';
-import type { SaleInput } from './schema';
+import type { FreightPlace, ItemProperty, SaleInput } from './types';
 
 // ---------------------------------------------------------------- percepción (2001)
 
@@ -31,11 +31,6 @@ export const perceptionSchema = Joi.object({
   baseImponible: decimalSchema({ positive: true, maxDecimals: 2 }, { 'decimal.positive': '[SUNAT 3233] {#label} (the percepción base) must be greater than 0.00' }),
 });
 
-export interface PerceptionInput {
-  codigo: string;
-  porcentaje?: Decimal;
-  baseImponible?: Decimal;
-}
 
 /** The percepción as the XML states it: a charge of catalog 53 and the total the customer pays with it, in soles. */
 export interface Perception {
@@ -103,15 +98,6 @@ export const itemPropertySchema = Joi.object({
   cantidad: decimalSchema({ maxDecimals: 2 }),
 });
 
-export interface ItemProperty {
-  codigo: string;
-  valor?: string;
-  fecha?: string;
-  fechaFin?: string;
-  hora?: string;
-  dias?: number;
-  cantidad?: Decimal;
-}
 
 /** Which field a property's code needs, and the SUNAT code when it is missing. */
 function propertyValueRules(props: ItemProperty[], path: string, out: ValidationIssue[]): void {
@@ -198,19 +184,7 @@ export const freightSchema = Joi.object({
   valorReferencialCargaUtil: amountSchema.required().error(codes({ 'any.required': '[SUNAT 3126] {#label} (reference value of the nominal load) is required' })),
 });
 
-export interface Place {
-  ubigeo: string;
-  direccion: string;
-}
 
-export interface Freight {
-  origen: Place;
-  destino: Place;
-  detalle: string;
-  valorReferencialServicio: Decimal;
-  valorReferencialCargaEfectiva: Decimal;
-  valorReferencialCargaUtil: Decimal;
-}
 
 /** Operation 0302: the travel agent who sold the ticket and how the service was paid. */
 export const railSchema = Joi.object({
@@ -220,11 +194,6 @@ export const railSchema = Joi.object({
   idPago: textSchema(100).required().error(codes({ 'any.required': '[SUNAT 3175] {#label} (reference of the payment) is required' })),
 });
 
-export interface RailService {
-  agenteRuc: string;
-  medioPago: string;
-  idPago: string;
-}
 
 function transportRules(input: SaleInput, out: ValidationIssue[]): void {
   const op = input.tipoOperacion;

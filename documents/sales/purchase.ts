@@ -8,14 +8,13 @@ import Joi from 'joi';
 import { issue, type ValidationIssue } from '../errors';
 import { codes } from '../input/fields';
 import { identityFields, textSchema } from '../input/parties';
-import { saleSchema, type SaleInput } from './schema';
+import { saleSchema } from './schema';
+import { PLACE_TYPES, type SaleInput } from './types';
 import type { DocumentTotals } from '../tax/totals';
 import { affectationOf } from '../tax/rates';
 
 /** Catalog 51 operations of the liquidación de compra. */
 export const PURCHASE_OPERATIONS = ['0501', '0502', '0503'] as const;
-/** Catalog 60: the kind of place (01 punto de venta, 02 producción, 03 extracción, 04 explotación, 05 ninguno). */
-export const PLACE_TYPES = ['01', '02', '03', '04', '05'] as const;
 /** Identity documents a seller of a liquidación de compra may have (SUNAT 2800): DNI, carné de extranjería, pasaporte. */
 const SELLER_DOC_TYPES = ['1', '4', '7'];
 
@@ -53,21 +52,7 @@ export const purchaseSchema = saleSchema.keys({
   anticipos: Joi.forbidden(),
 });
 
-export interface Place {
-  tipo: (typeof PLACE_TYPES)[number];
-  ubigeo: string;
-  direccion: string;
-  departamento?: string;
-  provincia?: string;
-  distrito?: string;
-}
 
-export interface Seller {
-  tipoDoc: string;
-  numDoc: string;
-  nombre: string;
-  direccion: Place;
-}
 
 /**
  * What the buyer pays the seller: the buyer withholds the IGV (it pays it to SUNAT for the seller), so the payable

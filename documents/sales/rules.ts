@@ -9,8 +9,9 @@ import type { DocumentTotals } from '../tax/totals';
 import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
 import { operationRules } from './operations';
 import { purchaseRules } from './purchase';
-import type { SaleDocument } from './document';
-import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS, type ClientTotals, type Instalment, type SaleInput } from './schema';
+import { paymentTerms, type SaleDocument } from './document';
+import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS } from './schema';
+import type { ClientTotals, SaleInput } from './types';
 
 /** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
 export const RECEIPT_ID_THRESHOLD = new Decimal(700);
@@ -20,19 +21,6 @@ const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205
 export interface RuleReport {
   issues: ValidationIssue[];
   warnings: string[];
-}
-
-/** Payment form as one shape: `Contado`, or `Credito` with its instalments. */
-export interface PaymentTerms {
-  kind: 'Contado' | 'Credito';
-  instalments: Instalment[];
-}
-
-export function paymentTerms(input: SaleInput): PaymentTerms | null {
-  const p = input.formaPago;
-  if (p === undefined) return null;
-  if (typeof p === 'string') return { kind: p, instalments: [] };
-  return { kind: p.tipo, instalments: p.cuotas ?? [] };
 }
 
 function seriesRules(input: SaleInput, out: ValidationIssue[]): void {

@@ -1,6 +1,6 @@
 /** Tax schemes and rates of catalogs 05 and 07, and the ICBPER rate table (Ley 30884). */
 import { Decimal } from '../decimal';
-import type { IgvAffectation } from '../sales/schema';
+import type { IgvAffectation } from '../sales/types';
 
 /** Catalog 05: the tax scheme a line subtotal belongs to, with its UBL name and type code. */
 export const TAX_SCHEMES = {

@@ -5,7 +5,7 @@
  * Linear in the number of lines; every amount is a Decimal.
  */
 import { Decimal, ZERO } from '../decimal';
-import type { Adjustment, SaleInput, SaleItem } from '../sales/schema';
+import type { Adjustment, SaleInput, SaleItem } from '../sales/types';
 import { affectationOf, icbperRate, IGV_RATE, IVAP_RATE, type Affectation, type TaxSchemeId } from './rates';
 
 const HUNDRED = new Decimal(100);

@@ -6,7 +6,8 @@
 import { el, frag, preAttrs, type Xml } from './canonical';
 import { money, unitValue } from '../decimal';
 import { ITEM_PROPERTIES } from '../catalogs/item-properties';
-import type { ItemProperty, Freight, Place, Perception, RailService } from '../sales/operations';
+import type { Perception } from '../sales/operations';
+import type { ItemProperty, Freight, FreightPlace, RailService } from '../sales/types';
 
 const PEN = preAttrs({ currencyID: 'PEN' });
 const PROPERTY_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Propiedad del item', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55' });
@@ -44,7 +45,7 @@ export function itemProperties(props: readonly ItemProperty[] | undefined): Xml 
   );
 }
 
-function address(p: Place): Xml {
+function address(p: FreightPlace): Xml {
   return el('cac:Address', el('cbc:ID', UBIGEO_ATTRS, p.ubigeo), el('cac:AddressLine', el('cbc:Line', p.direccion)));
 }
 

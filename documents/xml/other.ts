@@ -5,7 +5,7 @@
 import { el, preAttrs, type Xml } from './canonical';
 import { amount, partyIdentification, rootNamespaces, SIGNATURE_PLACEHOLDER, signatureBlock } from './ubl';
 import { money, unitValue } from '../decimal';
-import type { OtherDocument, OtherLineAmounts } from '../other';
+import type { OtherDocument, OtherLineAmounts } from '../other/types';
 import type { Issuer } from '../input/parties';
 
 const NAMES = {

@@ -7,13 +7,13 @@ import { allowanceCharge, documentLine, documentTaxTotal, issuerParty, monetaryT
 import { INVOICE_LINE, INVOICE_NS, invoiceHeader } from './invoice';
 import { despatchReferences, orderReference } from './sales-common';
 import type { SaleDocument } from '../sales/document';
-import type { Place } from '../sales/purchase';
+import type { PurchasePlace } from '../sales/types';
 
 const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
 const PLACE_TYPE_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Tipo de dirección', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo60' });
 const COUNTRY_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' });
 
-function address(name: string, p: Place, typeCode: boolean): Xml {
+function address(name: string, p: PurchasePlace, typeCode: boolean): Xml {
   return el(
     name,
     el('cbc:ID', UBIGEO_ATTRS, p.ubigeo),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { endpointConfigFromEnv, EndpointConfigError, resolveEndpoints, SUNAT_DEFAULTS } from '../../authority/endpoints';
+import { EndpointConfigError, resolveEndpoints } from '../../authority/endpoints';
+import { endpointConfigFromEnv, SUNAT_DEFAULTS } from '../../core/endpoints';
 
 describe('authority endpoint resolution', () => {
   const defaults = endpointConfigFromEnv({});

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { money } from '../../documents/decimal';
 import { resolveAliases } from '../../documents/input/aliases';
 import { normaliseSale } from '../../documents/sales/document';
-import { saleSchema, type SaleInput } from '../../documents/sales/schema';
+import { saleSchema } from '../../documents/sales/schema';
+import type { SaleInput } from '../../documents/sales/types';
 
 function sale(fixture: string): SaleInput {
   const payload = JSON.parse(readFileSync(path.resolve(__dirname, '../fixtures/documents', `${fixture}.json`), 'utf8'));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { dec, money, type Decimal } from '../../documents/decimal';
-import type { Adjustment, IgvAffectation, SaleItem } from '../../documents/sales/schema';
+import type { Adjustment, IgvAffectation, SaleItem } from '../../documents/sales/types';
 import { icbperRate } from '../../documents/tax/rates';
 import { computeTotals, type DocumentTotals } from '../../documents/tax/totals';
 

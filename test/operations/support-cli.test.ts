@@ -88,7 +88,16 @@ describe('chasqui support (CLI processes against the real stack)', function () {
 
     const human = await support('stuck', '--older-than', '0s', '--ruc', company.ruc);
     expect(human.stdout).to.match(/timeout \(1\): timed out at the authority/);
-    expect((await support('stuck', '--older-than', '1d', '--ruc', company.ruc)).code).to.equal(3);
+    // Nothing stuck is an answer (exit 0); a script that alerts on stuck documents asks for --fail-if-any.
+    const none = await support('stuck', '--older-than', '1d', '--ruc', company.ruc);
+    expect(none.code).to.equal(0);
+    expect(none.stderr).to.match(/nothing unresolved older than 1d/);
+    expect((await support('stuck', '--older-than', '1d', '--ruc', company.ruc, '--fail-if-any')).code).to.equal(0);
+    expect((await support('stuck', '--older-than', '0s', '--ruc', company.ruc, '--fail-if-any')).code).to.equal(1);
+    // A bulk action whose selection is empty has nothing to do: exit 0 too.
+    const empty = await support('recheck', '--older-than', '1d', '--ruc', company.ruc, '--yes');
+    expect(empty.code, empty.stderr).to.equal(0);
+    expect(empty.stderr).to.match(/nothing to recheck: no document matches the selection/);
     expect((await support('stuck', '--older-than', 'soon')).code).to.equal(2);
   });
 

@@ -9,7 +9,7 @@ import { groupCandidates } from '../../db/summaries';
 import { prepareDocument } from '../../documents';
 import { readSignedSale, receiptSummaryPayload } from '../../documents/summaries/from-signed';
 import { createSummaryActivities } from '../../activities/summaries';
-import { createCompanyKeys } from '../../core/signing-keys';
+import { createCompanyKeys } from '../../keys/signing-keys';
 import { ensureDailySummarySchedule } from '../../runtime/services';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 

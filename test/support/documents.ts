@@ -6,7 +6,7 @@ import { createAccount } from '../../db/accounts';
 import { insertDocument, type DocumentRow } from '../../db/documents';
 import { prepareDocument } from '../../documents';
 import type { Signer } from '../../documents/signing';
-import { signGenerated } from '../../core/signing-keys';
+import { signGenerated } from '../../keys/signing-keys';
 import type { DocStatus } from '../../workflows/document-types';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/documents');

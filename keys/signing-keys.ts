@@ -1,12 +1,13 @@
 import fs from 'node:fs';
-import type { Config } from './config';
-import type { SecretBox } from './secretbox';
+import type { Config } from '../core/config';
+import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
 import { findCertificate, type CertificateRow } from '../db/certificates';
 import type { CompanyRow } from '../db/companies';
 import type { NewDocument } from '../db/documents';
 import { ensureServiceCertificate } from '../db/issuing';
 import type { PreparedDocument } from '../documents';
+import { GENERATED_STATUS } from '../lifecycle/transitions';
 import { createSigner, generateTestCertificate, loadPfx, signBuiltXml, type Signer } from '../documents/signing';
 
 /** What resolving keys needs (the API's and the worker's dependencies both carry it). */
@@ -112,7 +113,7 @@ export async function signGenerated(keys: CompanyKeys, company: CompanyRow, prep
     environment: company.environment,
     destination,
     signed_by: key.signedBy,
-    status: 'queued',
+    status: GENERATED_STATUS,
     hash: signed.hash,
     xml: signed.xml,
     totals: prepared.totals,

@@ -1,0 +1,172 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/knex';
+import { findDocument, listDocuments, releaseForSending, type ListedDocument } from '../db/documents';
+import { holdForSending } from '../db/issuing';
+import { findCompanyById, type CompanyRow } from '../db/companies';
+import { deleteDelivery, insertRedelivery, listDeliveries, type DeliveryRow } from '../db/webhooks';
+import { recordSupportAction, type SupportActionName } from '../db/support-actions';
+import { logger } from '../core/logger';
+import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
+import { startRedeliveryWorkflow } from '../workflows/webhook-client';
+import { done, refused, type ActionResult } from './result';
+import { recheckRefusal, resendRefusal, sendRefusal, supportResendRefusal, type ActionSubject } from './transitions';
+
+/**
+ * What support may do to a document, and what the API does when an integrator asks: send, resend, recheck,
+ * redeliver. Each answers an ActionResult (done, or refused with a reason) and never throws for a refusal; a failure
+ * (PostgreSQL or Temporal unreachable) is thrown. The rules are lifecycle/transitions.ts's; the SQL is db/'s.
+ */
+
+export interface LifecycleDeps {
+  db: Db;
+  /** The Temporal client, or a function connecting on first use (a dry run never connects). */
+  temporal: Client | (() => Promise<Client>);
+  taskQueue: string;
+}
+
+export interface ActOptions {
+  /**
+   * Who acts (support staff, a console user): the result is recorded in `support_actions`, visible in the document's
+   * timeline. Absent when the API acts for the integrator who owns the document (not audited).
+   */
+  actor?: string;
+  /** Decide only: a `done` says what would be done ("would resend"), nothing changes and nothing is recorded. */
+  dryRun?: boolean;
+}
+
+/** The send signal could not be handed to Temporal; the document was put back and still waits (the API's 503). */
+export class SendNotHandedOver extends Error {
+  override name = 'SendNotHandedOver';
+}
+
+type Refusal = Extract<ActionResult<never>, { outcome: 'refused' }>;
+const refuse = (reason: string | null, code: Refusal['code'] = 'conflict'): Refusal | null => (reason === null ? null : { outcome: 'refused', code, reason });
+
+/** A document row as the API and support hold it (DocumentRow and ListedDocument both are). */
+type Subject = ActionSubject & StartableDocument & { company_id: string };
+
+const client = async (deps: LifecycleDeps) => (typeof deps.temporal === 'function' ? deps.temporal() : deps.temporal);
+
+/** The document as it is now: a support plan may be minutes old when its turn comes. */
+async function current<T extends { id: string }>(deps: LifecycleDeps, doc: T): Promise<ListedDocument | T> {
+  return (await listDocuments(deps.db, { ids: [doc.id], limit: 1 }))[0] ?? doc;
+}
+
+/**
+ * Decides, then (unless a dry run) acts, and records the result for an actor: done, refused, or failed (then rethrown).
+ */
+async function act<T>(
+  deps: LifecycleDeps,
+  name: SupportActionName,
+  documentId: string,
+  options: ActOptions,
+  refusal: Refusal | null,
+  run: () => Promise<ActionResult<T>>,
+): Promise<ActionResult<T>> {
+  if (options.dryRun) return refusal ?? done(`would ${name}`);
+  const audit = (result: 'done' | 'refused' | 'failed', detail: string) =>
+    options.actor ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail }) : undefined;
+  if (refusal) {
+    await audit('refused', refusal.reason);
+    return refusal;
+  }
+  let result: ActionResult<T>;
+  try {
+    result = await run();
+  } catch (err) {
+    await audit('failed', (err as Error).message);
+    throw err;
+  }
+  await audit(result.outcome, result.outcome === 'done' ? result.detail : result.reason);
+  return result;
+}
+
+/** `POST /v1/cpe/{id}/send`: a manual-mode document (to_send) is queued and its workflow signalled. */
+export async function send(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult<{ status: string }>> {
+  const reason = sendRefusal(doc);
+  return act(deps, 'send', doc.id, options, refuse(reason), async () => {
+    if (!(await releaseForSending(deps.db, doc.id))) {
+      const now = (await findDocument(deps.db, doc.id)) ?? doc;
+      return refused('conflict', sendRefusal(now) ?? `Document ${doc.filename} is ${now.status}`);
+    }
+    try {
+      // A workflow not started yet (API crash at issue) is started by the sweeper and finds the document queued.
+      await signalDocumentWorkflow(await client(deps), doc.id, 'send');
+    } catch (err) {
+      await holdForSending(deps.db, doc.id);
+      logger.error({ err, externalId: doc.id }, 'send signal not delivered');
+      throw new SendNotHandedOver('The send could not be handed to the delivery service; the document still waits: retry POST /send');
+    }
+    return done(`Document ${doc.filename} queued for sending`, { status: 'queued' });
+  });
+}
+
+/**
+ * The same signed XML sent again (no signature, no quota) through the workflow's `resend` signal, starting the
+ * workflow when it does not run. An integrator (the API, `mayHaveArrived`) may resend a timed-out document, which
+ * SUNAT answers "already reported" and turns into a state query; support staff resend only what never arrived.
+ */
+export async function resend(
+  deps: LifecycleDeps,
+  doc: Subject,
+  options: ActOptions & { mayHaveArrived?: boolean } = {},
+): Promise<ActionResult> {
+  const now = options.mayHaveArrived ? doc : await current(deps, doc);
+  const reason = options.mayHaveArrived ? resendRefusal(now) : supportResendRefusal(now);
+  return act(deps, 'resend', doc.id, options, refuse(reason), async () => {
+    await signalOrStart(await client(deps), deps.taskQueue, doc, 'resend');
+    return done(options.mayHaveArrived ? `Document ${doc.filename} will be sent again (same signed XML, no new signature, no quota)` : 'send requested (same signed XML, no quota)');
+  });
+}
+
+/** Ask the authority for the real state now: a timed-out send is queried, a ticket polled. Never sends. */
+export async function recheck(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult> {
+  const reason = recheckRefusal(await current(deps, doc));
+  return act(deps, 'recheck', doc.id, options, refuse(reason), async () => {
+    await signalOrStart(await client(deps), deps.taskQueue, doc, 'recheck');
+    return done('state query requested');
+  });
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** Why a delivery is not delivered again, or null: the company needs a webhook now, and the delivery must have ended. */
+function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: DeliveryRow): Refusal | null {
+  if (!company.webhook_url) return refuse('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first', 'invalid');
+  if (delivery.status === 'pending') {
+    return refuse(`Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
+  }
+  return null;
+}
+
+/**
+ * A new delivery (new X-Entrega) of the same `cpe.resolved` notice to the URL configured now, started at once.
+ * `data.delivery` is the new delivery's row.
+ */
+export async function redeliver(
+  deps: LifecycleDeps,
+  company: Pick<CompanyRow, 'webhook_url'>,
+  delivery: DeliveryRow,
+  options: ActOptions = {},
+): Promise<ActionResult<{ delivery: DeliveryRow }>> {
+  return act(deps, 'redeliver', delivery.document_id, options, redeliveryRefusal(company, delivery), async () => {
+    const redelivery = await insertRedelivery(deps.db, delivery);
+    try {
+      await startRedeliveryWorkflow(await client(deps), deps.taskQueue, delivery.document_id, redelivery.id);
+    } catch (err) {
+      // Without its workflow the row would stay pending forever: the caller retries instead.
+      await deleteDelivery(deps.db, redelivery.id);
+      throw err;
+    }
+    return done(`new delivery ${redelivery.id}`, { delivery: redelivery });
+  });
+}
+
+/** `redeliver` of a document's latest delivery (support names documents, not deliveries). */
+export async function redeliverDocument(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult<{ delivery: DeliveryRow }>> {
+  const [latest] = await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 });
+  const company = await findCompanyById(deps.db, doc.company_id);
+  if (latest && company) return redeliver(deps, company, latest, options);
+  const nothing = doc.resolved ? 'no webhook delivery (no webhook was configured when it resolved)' : `no verdict yet (${doc.status}): nothing to deliver`;
+  return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
+}
