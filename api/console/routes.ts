@@ -12,6 +12,8 @@ import { PRINTABLE_TYPES } from '../../documents/printed';
 import { documentTimeline } from '../../lifecycle/timeline';
 import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type WaitingReason } from '../../lifecycle/transitions';
 import { temporalUiLink } from '../../lifecycle/links';
+import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
+import type { ActionResult } from '../../lifecycle/result';
 import { renderPdf } from '../cpe/pdf';
 import { logger } from '../../core/logger';
 import { html, notice, page, raw, table, type Frame, type Html } from './html';
@@ -123,6 +125,54 @@ function documentRows(docs: ListedDocument[]): Array<Array<unknown>> {
   ]);
 }
 
+/** The support actions the console offers: the lifecycle room's, with the words a support person reads. */
+const ACTIONS = {
+  recheck: { label: 'Consultar el estado ahora', explains: 'Pregunta a SUNAT (u OSE) por el estado real: consulta un envío sin respuesta o un ticket. Nunca envía.', run: recheck },
+  resend: { label: 'Enviar de nuevo', explains: 'Envía el mismo XML firmado (sin nueva firma ni consumo de cuota), solo si nunca llegó a SUNAT.', run: resend },
+  redeliver: { label: 'Entregar el webhook de nuevo', explains: 'Entrega otra vez el aviso cpe.resolved a la URL configurada hoy (un nuevo X-Entrega).', run: redeliverDocument },
+} as const;
+type ActionName = keyof typeof ACTIONS;
+
+const lifecycleOf = (deps: AppDeps): LifecycleDeps => ({ db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue });
+const actorOf = (session: ConsoleSession) => `console:${session.principal.name}`;
+
+function resultNotice(result: ActionResult<unknown>): Html {
+  return result.outcome === 'done' ? notice('ok', result.detail) : notice('refused', html`No se puede: ${result.reason}`);
+}
+
+/** GET: what the action would do (a dry run, the same reasons as the CLI's), with the confirmation form. */
+async function actionPreview(ctx: Context, deps: AppDeps, signed: Signed, doc: ListedDocument, name: ActionName): Promise<void> {
+  const action = ACTIONS[name];
+  const plan = await action.run(lifecycleOf(deps), doc, { dryRun: true });
+  const confirm =
+    plan.outcome === 'done'
+      ? html`<form method="post" action="/console/documents/${doc.id}/acciones/${name}">
+  <input type="hidden" name="csrf" value="${signed.session.csrf}">
+  <button type="submit">Confirmar: ${action.label.toLowerCase()}</button>
+</form>`
+      : '';
+  send(
+    ctx,
+    200,
+    page(
+      signed.frame(`${action.label}: ${doc.filename}`, 'documents'),
+      html`<p>${action.explains}</p>${plan.outcome === 'done' ? notice('info', html`Se hará: ${plan.detail}. Quedará registrado a nombre de ${signed.session.principal.name}.`) : resultNotice(plan)}
+${confirm}<p><a href="/console/documents/${doc.id}">Volver al documento</a></p>`,
+    ),
+  );
+}
+
+/** POST (CSRF checked by the caller): the action itself, recorded in the audit with the signed-in name. */
+async function actionRun(ctx: Context, deps: AppDeps, signed: Signed, doc: ListedDocument, name: ActionName): Promise<void> {
+  const result = await ACTIONS[name].run(lifecycleOf(deps), doc, { actor: actorOf(signed.session) });
+  logger.info({ externalId: doc.id, action: name, actor: actorOf(signed.session), outcome: result.outcome }, 'console support action');
+  send(
+    ctx,
+    result.outcome === 'done' ? 200 : 409,
+    page(signed.frame(`${ACTIONS[name].label}: ${doc.filename}`, 'documents'), html`${resultNotice(result)}<p><a href="/console/documents/${doc.id}">Volver al documento</a></p>`),
+  );
+}
+
 const FILTERS = ['ruc', 'estado', 'tipo', 'serie', 'desde', 'hasta'] as const;
 
 function searchForm(query: Record<string, string>): Html {
@@ -225,6 +275,8 @@ async function documentPage(ctx: Context, deps: AppDeps, signed: Signed, doc: Li
   <dt>external_id</dt><dd><code>${doc.id}</code></dd>
 </dl>
 <h2>Archivos</h2><ul class="files">${files}</ul>
+<h2>Acciones</h2>
+<ul class="files">${Object.entries(ACTIONS).map(([name, a]) => html`<li><a href="/console/documents/${doc.id}/acciones/${name}">${a.label}</a>: ${a.explains}</li>`)}</ul>
 <h2>Historia</h2>
 ${table('Historia del documento', ['Cuándo', 'Evento', 'Detalle'], timeline.map((t) => [when(t.at), eventWords(t.event), t.detail]))}`,
     ),
@@ -342,6 +394,12 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
       ctx.status = 303;
       return ctx.redirect('/console/login?salida=1');
     }
+    const act = /^\/console\/documents\/([^/]+)\/acciones\/(\w+)$/.exec(p);
+    if (act && act[2] in ACTIONS) {
+      const doc = await visibleDocument(deps, session, act[1]);
+      if (!doc) return notFoundPage(ctx, signedIn(session));
+      return actionRun(ctx, deps, signedIn(session), doc, act[2] as ActionName);
+    }
     return send(ctx, 404, page(signedIn(session).frame('No encontrado'), html`<p>Esa acción no existe.</p>`));
   }
   if (method !== 'GET' && method !== 'HEAD') {
@@ -357,10 +415,11 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/documents') return searchPage(ctx, deps, signed);
   if (p === '/console/stuck') return stuckPage(ctx, deps, signed);
   if (p === '/console/companies') return companiesPage(ctx, deps, signed);
-  const m = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf))?$/.exec(p);
+  const m = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/(recheck|resend|redeliver))?$/.exec(p);
   if (m) {
     const doc = await visibleDocument(deps, session, m[1]);
     if (!doc) return notFoundPage(ctx, signed);
+    if (m[3]) return actionPreview(ctx, deps, signed, doc, m[3] as ActionName);
     if (!m[2]) return documentPage(ctx, deps, signed, doc);
     return documentFile(ctx, deps, signed, doc, m[2] as 'xml' | 'cdr' | 'pdf');
   }

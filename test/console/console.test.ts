@@ -173,6 +173,45 @@ describe('support console (real browser)', function () {
     await page.close();
   });
 
+  it('resends a document a simulator fault left stuck, after showing what it would do; refuses it for an accepted one; audits the signed-in name', async () => {
+    s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: { kind: 'hang' }, times: 1 });
+    const lost = await until(s.stack, (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id, ['sent']);
+    s.sim.clearRules();
+    const page = await browser.newPage();
+    await signIn(page, supportToken);
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
+    expect(await page.locator('main').innerText()).to.include('enviado');
+    // SUNAT never got it: the state query finds that out, and then it may be sent again.
+    await page.getByRole('link', { name: 'Consultar el estado ahora' }).click();
+    expect(await page.locator('[role=status]').innerText()).to.include('Se hará: would recheck');
+    await page.getByRole('button', { name: /Confirmar/ }).click();
+    expect(await page.locator('[role=status]').innerText()).to.include('state query requested');
+    await until(s.stack, lost.id, ['queued']);
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}/acciones/resend`);
+    await shot(page, 'resend-preview');
+    // The preview changed nothing.
+    expect((await s.stack.db('support_actions').where({ document_id: lost.id, action: 'resend' })).length).to.equal(0);
+    await page.getByRole('button', { name: /Confirmar/ }).click();
+    expect(await page.locator('[role=status]').innerText()).to.include('send requested');
+    await until(s.stack, lost.id, ['accepted']);
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
+    const text = await page.locator('main').innerText();
+    expect(text).to.include('aceptado');
+    expect(text).to.match(/soporte: resend\s+by console:ana-\d+: done/);
+    await shot(page, 'after-resend');
+
+    // An accepted document: the preview says why not, and a forced POST is refused the same way (409) and audited.
+    await page.goto(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`);
+    expect(await page.locator('[role=alert]').innerText()).to.include('No se puede');
+    expect(await page.getByRole('button', { name: /Confirmar/ }).count()).to.equal(0);
+    const csrf = await page.locator('form.signout input[name=csrf]').getAttribute('value');
+    const forced = await page.request.post(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`, { form: { csrf: csrf! } });
+    expect(forced.status()).to.equal(409);
+    const audit = await s.stack.db('support_actions').where({ document_id: docA.id, action: 'resend' });
+    expect(audit.map((r: { result: string; operator: string }) => [r.result, r.operator])).to.deep.equal([['refused', `console:ana-${process.pid}`]]);
+    await page.close();
+  });
+
   it('a revoked support token ends its sessions and signs in no more', async () => {
     const name = `temp-${process.pid}`;
     const token = JSON.parse((await cli('tokens', 'create', '--name', name, '--json')).stdout).token;
