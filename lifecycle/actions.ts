@@ -45,7 +45,8 @@ const refuse = (reason: string | null, code: Refusal['code'] = 'conflict'): Refu
 /** A document row as the API and support hold it (DocumentRow and ListedDocument both are). */
 type Subject = ActionSubject & StartableDocument & { company_id: string };
 
-const client = async (deps: LifecycleDeps) => (typeof deps.temporal === 'function' ? deps.temporal() : deps.temporal);
+/** The Temporal client of `deps`, connected on first use when it is a function. */
+export const client = async (deps: LifecycleDeps) => (typeof deps.temporal === 'function' ? deps.temporal() : deps.temporal);
 
 /** The document as it is now: a support plan may be minutes old when its turn comes. */
 async function current<T extends { id: string }>(deps: LifecycleDeps, doc: T): Promise<ListedDocument | T> {
@@ -58,14 +59,15 @@ async function current<T extends { id: string }>(deps: LifecycleDeps, doc: T): P
 async function act<T>(
   deps: LifecycleDeps,
   name: SupportActionName,
-  documentId: string,
+  /** Null for a company check's notice (no document to record it on). */
+  documentId: string | null,
   options: ActOptions,
   refusal: Refusal | null,
   run: () => Promise<ActionResult<T>>,
 ): Promise<ActionResult<T>> {
   if (options.dryRun) return refusal ?? done(`would ${name}`);
   const audit = (result: 'done' | 'refused' | 'failed', detail: string) =>
-    options.actor ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail }) : undefined;
+    options.actor && documentId ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail }) : undefined;
   if (refusal) {
     await audit('refused', refusal.reason);
     return refusal;

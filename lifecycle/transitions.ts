@@ -132,6 +132,14 @@ export function afterStep(answer: Answer, step: Step, current: DocStatus): { kin
 }
 
 /**
+ * What an unresolved status an earlier run of a step recorded means to the workflow (the step is not repeated): a
+ * ticket to poll, no verdict to query, or a send to retry.
+ */
+export function recordedKind(status: DocStatus): Exclude<StepKind, 'resolved'> {
+  return status === 'registered' ? 'ticket' : status === 'sent' ? 'unknown' : 'retry';
+}
+
+/**
  * A receipt's status once the daily summary that listed it resolved: it takes the summary's verdict when accepted or
  * observed; a rejected summary leaves it `to_summarize` for the next day's summary (docs/summaries.md).
  */

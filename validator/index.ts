@@ -1,9 +1,12 @@
 /**
  * chasqui's validator: what SUNAT checks on a received document that can be checked offline — the XSD, SUNAT's own
- * validation rules (its XSL, with the codes its CDR would carry) and the XMLDSig signature — for documents chasqui
+ * validation rules (its XSL, with the codes its CDR would carry, and its rules dated since, judged on the document's
+ * issue date: dated-rules.ts) and the XMLDSig signature — for documents chasqui
  * built or an integrator signed. Pure of chasqui: the CLI (`chasqui validate`), the simulator and the tests call it;
  * the document builders never do. docs/validator.md tells how it works and how it compares with SUNAT's kit.
  */
+import { DEFAULT_CALENDAR, type RuleCalendar } from '../documents/calendar';
+import { datedRuleFailures, type DatedRuleFailure } from './dated-rules';
 import { describeDocument, NotXmlError, type DocumentFacts } from './detect';
 import { compiledRules, prepareRules, RULE_FILES, runRules, type PreparedRules } from './rules';
 import { verifySignature } from './signature';
@@ -20,6 +23,8 @@ export interface ValidatorOptions {
   requireSignature?: boolean;
   /** Always derive nombreArchivoEnviado from the content (RUC-TT-ID.xml), even when the file name has SUNAT's form. */
   nameFromContent?: boolean;
+  /** SUNAT's dated rules, with the operator's CHASQUI_RULE_DATES applied; SUNAT's own dates when absent. */
+  calendar?: RuleCalendar;
   /** Told before a rule set is compiled (tens of seconds, once per SUNAT release). */
   onCompile?: (type: string, file: string) => void;
   /** Told after each document's XSL step (the longest), for progress on big batches. */
@@ -48,6 +53,8 @@ export interface ValidationReport {
   observations: string[];
   observation_messages: string[];
   xsl_errors: string[];
+  /** SUNAT's rules dated after the June 2024 XSL (documents/calendar) the document fails on its issue date; the first is the rejection when the XSL accepts. */
+  dated_rules: DatedRuleFailure[];
   sig: 'ok' | 'fail' | 'none' | 'n/a' | 'skip';
   sig_errors: string[];
   problems: string[];
@@ -80,6 +87,7 @@ function emptyReport(file: string): ValidationReport {
     observations: [],
     observation_messages: [],
     xsl_errors: [],
+    dated_rules: [],
     sig: 'skip',
     sig_errors: [],
     problems: [],
@@ -197,6 +205,7 @@ export class Validator {
   private async runXsl(entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[]): Promise<void> {
     for (const [index, { doc, report }] of entries.entries()) {
       this.options.onProgress?.(index, entries.length);
+      report.dated_rules = datedRuleFailures(doc.xml, this.options.calendar ?? DEFAULT_CALENDAR);
       if (!report.xsl_file) {
         report.xsl = 'n/a';
         continue;
@@ -218,6 +227,12 @@ export class Validator {
         report.rejection_message = v.rejection.message;
       }
       if (v.error) report.xsl_errors = [v.error];
+      const [dated] = report.dated_rules;
+      if (dated && (v.result === 'accepted' || v.result === 'observed')) {
+        report.xsl = 'rejected';
+        report.rejection = dated.code;
+        report.rejection_message = `${dated.message} (rule ${dated.rule})`;
+      }
     }
   }
 }

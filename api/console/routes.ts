@@ -14,7 +14,9 @@ import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type WaitingReason }
 import { temporalUiLink } from '../../lifecycle/links';
 import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
 import type { ActionResult } from '../../lifecycle/result';
-import { renderPdf } from '../cpe/pdf';
+import { emailAgain } from '../../lifecycle/email';
+import { listCheckRows, worstFirst, type CheckStatus } from '../../db/company-checks';
+import { renderDocumentPdf } from '../../buyers/printed';
 import { logger } from '../../core/logger';
 import { html, notice, page, raw, table, type Frame, type Html } from './html';
 import { consoleSession, cookie, FormError, LOGIN_COOKIE, newSecret, readForm, sameSecret, SESSION_COOKIE, setCookie } from './session';
@@ -55,6 +57,8 @@ const EVENT_WORDS: Array<[RegExp, string]> = [
   [/^support (\w+)$/, 'soporte: $1'],
 ];
 const eventWords = (event: string) => EVENT_WORDS.reduce((text, [re, words]) => (re.test(text) ? text.replace(re, words) : text), event.trim());
+
+const CHECK_WORDS: Record<CheckStatus, string> = { ok: 'bien', warn: 'aviso', fail: 'falla', unknown: 'sin respuesta' };
 
 interface Signed {
   session: ConsoleSession;
@@ -130,6 +134,12 @@ const ACTIONS = {
   recheck: { label: 'Consultar el estado ahora', explains: 'Pregunta a SUNAT (u OSE) por el estado real: consulta un envío sin respuesta o un ticket. Nunca envía.', run: recheck },
   resend: { label: 'Enviar de nuevo', explains: 'Envía el mismo XML firmado (sin nueva firma ni consumo de cuota), solo si nunca llegó a SUNAT.', run: resend },
   redeliver: { label: 'Entregar el webhook de nuevo', explains: 'Entrega otra vez el aviso cpe.resolved a la URL configurada hoy (un nuevo X-Entrega).', run: redeliverDocument },
+  email: {
+    label: 'Enviar el correo al comprador de nuevo',
+    explains: 'Envía otra vez al comprador el PDF y el XML firmado, a las direcciones de cliente.correo (3 veces por hora como máximo).',
+    run: (deps: LifecycleDeps, doc: ListedDocument, options: { actor?: string; dryRun?: boolean }) =>
+      emailAgain(deps, doc.id, { operator: options.actor ?? '', dryRun: options.dryRun }),
+  },
 } as const;
 type ActionName = keyof typeof ACTIONS;
 
@@ -296,6 +306,11 @@ async function stuckPage(ctx: Context, deps: AppDeps, signed: Signed): Promise<v
 
 async function companiesPage(ctx: Context, deps: AppDeps, signed: Signed): Promise<void> {
   const companies = await listCompanies(deps.db, scopeOf(signed.session), { limit: 500 });
+  const checks = await listCheckRows(deps.db, companies.map((c) => c.id));
+  const checksOf = (companyId: string) =>
+    worstFirst(checks.filter((k) => k.company_id === companyId))
+      .filter((k) => k.status !== 'ok')
+      .map((k) => html`<span class="check ${k.status}" title="${k.detail}">${k.check}: ${CHECK_WORDS[k.status]}</span> `);
   const rows = companies.map((c) => [
     c.ruc,
     c.business_name,
@@ -304,13 +319,14 @@ async function companiesPage(ctx: Context, deps: AppDeps, signed: Signed): Promi
     `${c.sending_mode}, boletas ${c.receipts_mode}`,
     c.webhook_url ? 'sí' : 'no',
     c.active ? 'activa' : 'inactiva',
+    checks.some((k) => k.company_id === c.id) ? (checksOf(c.id).length ? checksOf(c.id) : 'todo bien') : 'sin verificar',
   ]);
   send(
     ctx,
     200,
     page(
       signed.frame('Empresas', 'companies'),
-      companies.length ? table(`${companies.length} empresa(s)`, ['RUC', 'Razón social', 'Entorno', 'Destino', 'Envío', 'Webhook', 'Estado'], rows) : notice('info', 'No hay empresas.'),
+      companies.length ? table(`${companies.length} empresa(s)`, ['RUC', 'Razón social', 'Entorno', 'Destino', 'Envío', 'Webhook', 'Estado', 'Verificaciones'], rows) : notice('info', 'No hay empresas.'),
     ),
   );
 }
@@ -415,7 +431,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/documents') return searchPage(ctx, deps, signed);
   if (p === '/console/stuck') return stuckPage(ctx, deps, signed);
   if (p === '/console/companies') return companiesPage(ctx, deps, signed);
-  const m = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/(recheck|resend|redeliver))?$/.exec(p);
+  const m = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/(recheck|resend|redeliver|email))?$/.exec(p);
   if (m) {
     const doc = await visibleDocument(deps, session, m[1]);
     if (!doc) return notFoundPage(ctx, signed);
@@ -444,5 +460,5 @@ async function documentFile(ctx: Context, deps: AppDeps, signed: Signed, listed:
   if (!PRINTABLE_TYPES.has(row.doc_type)) return send(ctx, 404, page(signed.frame(row.filename, 'documents'), notice('info', 'Este tipo de documento no tiene representación impresa.')));
   ctx.type = 'application/pdf';
   ctx.set('Content-Disposition', `inline; filename="${row.filename}.pdf"`);
-  ctx.body = await renderPdf(deps, row, 'a4');
+  ctx.body = await renderDocumentPdf(deps.db, row, 'a4');
 }

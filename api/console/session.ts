@@ -9,7 +9,7 @@ export const LOGIN_COOKIE = 'chasqui_console_login';
 const MAX_FORM_BYTES = 16 * 1024;
 
 function secure(deps: AppDeps): boolean {
-  return (deps.config.publicUrl ?? '').startsWith('https:');
+  return (deps.config.buyers.publicUrl ?? '').startsWith('https:');
 }
 
 /** Set-Cookie written by hand: Koa refuses `secure` on a plain-HTTP hop even behind a TLS proxy. */

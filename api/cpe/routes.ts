@@ -2,8 +2,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
-import { answerOf, lifecycleDeps } from '../actions';
-import { authenticate, requireScope } from '../auth';
+import { answerOf, lifecycleDeps, REFUSAL_STATUS } from '../actions';
+import { authenticate, authOf, requireScope } from '../auth';
+import Joi from 'joi';
+import { validate } from '../companies/schemas';
+import { emailAgain } from '../../lifecycle/email';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
@@ -14,6 +17,9 @@ import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
+
+/** `{to?}`: one address or a list; the addresses themselves are judged by the action. */
+const emailAgainSchema = Joi.object({ to: Joi.alternatives().try(Joi.string().max(300), Joi.array().items(Joi.string().max(300)).min(1)) });
 
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
@@ -68,6 +74,20 @@ export function cpeRouter(deps: AppDeps): Router {
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
     const result = await resend(lifecycleDeps(deps), row, { mayHaveArrived: true });
     documentAnswer(ctx, 202, answerOf(result).detail, row);
+  });
+
+  router.post('/v1/cpe/:external_id/email', ...guard, async (ctx) => {
+    const row = await ownDocument(deps, ctx);
+    const input = validate<{ to?: string | string[] }>(emailAgainSchema, ctx.request.body);
+    const result = await emailAgain(
+      lifecycleDeps(deps),
+      row.id,
+      { to: input.to === undefined ? undefined : [input.to].flat(), operator: `api token ${authOf(ctx).tokenId}` },
+    );
+    if (result.outcome === 'refused') {
+      throw new ApiError(REFUSAL_STATUS[result.code], result.reason, result.code === 'invalid' && input.to !== undefined ? { errors: { to: [result.reason] } } : {});
+    }
+    documentAnswer(ctx, 202, result.detail, (await findDocument(deps.db, row.id))!);
   });
 
   return router;

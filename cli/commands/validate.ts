@@ -11,7 +11,8 @@ import { Validator, type ValidationReport } from '../../validator';
 
 const USAGE = `usage: chasqui validate FILE.xml|DIR [FILE.xml|DIR …] [--json] [--require-signature] [--name-from-content]
                         [--no-xsd] [--no-xsl] [--no-sig] [-v]
-  XSD, SUNAT's own validation rules (XSL) and the XMLDSig signature, with the codes SUNAT's CDR would carry.
+  XSD, SUNAT's own validation rules (XSL, and the rules dated since by the document's issue date, moved by
+  CHASQUI_RULE_DATES) and the XMLDSig signature, with the codes SUNAT's CDR would carry.
   Directories are searched for *.xml. Name files as they will be sent (RUC-TT-SERIE-NUMERO.xml): SUNAT's rules
   compare the name with the content. Exit 0: every file passed (xsd=ok, xsl=accepted|observed, sig=ok|none);
   1: some file failed; 2: usage error or no .xml file. See docs/validator.md.
@@ -60,6 +61,8 @@ function details(r: ValidationReport, verbose: boolean, requireSignature: boolea
     if (r.xsd === 'n/a') lines.push(`no schema for document type ${r.type}`);
     if (r.xsl === 'n/a') lines.push(`no SUNAT validation XSL for document type ${r.type}`);
     if (r.xsl === 'rejected') lines.push(`xsl: ${r.rejection} ${r.rejection_message}`);
+    // Every dated rule failed, not only the first (the rejection above): each is a fix before SUNAT answers it.
+    for (const f of r.dated_rules.slice(r.rejection === r.dated_rules[0]?.code ? 1 : 0)) lines.push(`rule ${f.rule}: ${f.code} ${f.message}`);
     if (r.xsl === 'error') lines.push(...r.xsl_errors.slice(0, 3).map((e) => `xsl: ${e}`));
     if (r.sig === 'fail') lines.push(...r.sig_errors.slice(0, 3).map((e) => `sig: ${e}`));
     if (r.sig === 'none' && requireSignature) lines.push('sig: no ds:Signature (required by --require-signature)');
@@ -121,6 +124,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     skip: { xsd: o['no-xsd'], xsl: o['no-xsl'], sig: o['no-sig'] },
     requireSignature,
     nameFromContent: o['name-from-content'],
+    calendar: config.rules,
     onCompile: (type, file) =>
       console.error(`chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, 2–13 s of CPU`),
     onProgress: (done, total) => {

@@ -1,8 +1,5 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../../core/config';
-import type { Db } from '../../db/knex';
 import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
 import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
@@ -13,13 +10,9 @@ import { tokensCommand } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { age, iso, parseDuration, table } from './explain';
 import { temporalUiLink } from '../../lifecycle/links';
+import { checks, CHECKS_HELP } from './checks';
+import type { SupportDeps } from './deps';
 
-export interface SupportDeps {
-  db: Db;
-  config: Config;
-  /** Connected on first use: find and stuck never need Temporal. */
-  temporal(): Promise<Client>;
-}
 
 const HELP = `chasqui support: find documents, see why they are stuck, and act on them (support staff)
 
@@ -35,6 +28,8 @@ usage: chasqui support <command> [options]      (chasqui support <command> --hel
                          e.g. chasqui support resend F001-10 --ruc 20123456786
   redeliver <selector>   deliver the cpe.resolved webhook again (a new X-Entrega)
                          e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
+  checks                 every company's checks (certificate, credentials, gaps, windows, rules), worst first
+                         e.g. chasqui support checks --ruc 20123456786 --run
   tokens <create|list|revoke>   support staff's console tokens (scope support:operate)
                          e.g. chasqui support tokens create --name ana.quispe --expires 90d
 
@@ -91,6 +86,7 @@ Delivers the document's cpe.resolved webhook again, as a new delivery (new X-Ent
 With filters instead of references: documents whose last delivery failed within --failed-since (default 24h).
 ${SELECTOR_HELP}
   e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h --dry-run`,
+  checks: CHECKS_HELP,
 };
 
 class UsageError extends Error {}
@@ -108,6 +104,7 @@ export const OPTIONS = {
   rate: { type: 'string' },
   operator: { type: 'string' },
   'failed-since': { type: 'string' },
+  run: { type: 'boolean' },
   'fail-if-any': { type: 'boolean' },
 } as const;
 
@@ -139,7 +136,8 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     if (sub === 'find' && parsed.positionals.length !== 1 && !parsed.values.help) {
       throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
     }
-    if (sub === 'stuck' && parsed.positionals.length) throw new UsageError(`stuck takes only options, got '${parsed.positionals[0]}'`);
+    if ((sub === 'stuck' || sub === 'checks') && parsed.positionals.length) throw new UsageError(`${sub} takes only options, got '${parsed.positionals[0]}'`);
+    if (sub !== 'checks' && parsed.values.run) throw new UsageError('--run belongs to checks');
   } catch (err) {
     return usage(err);
   }
@@ -152,6 +150,7 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     try {
       if (sub === 'find') return await find(deps, io, positionals, values);
       if (sub === 'stuck') return await stuck(deps, io, values);
+      if (sub === 'checks') return await checks(deps, io, values);
       return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
     } catch (err) {
       return usage(err);

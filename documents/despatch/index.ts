@@ -6,11 +6,11 @@ import { resolveAliases } from '../input/aliases';
 import { joiIssues } from '../input/joi-issues';
 import { DocumentValidationError } from '../errors';
 import type { PrepareOptions, PreparedDocument } from '../types';
-import { buildDespatchXml, despatchId } from './builder';
+import { buildDespatchXml, despatchId } from '../xml/despatch';
 import { checkDespatch } from './rules';
 import { despatchSchema, type DespatchPayload } from './schema';
 
-export { buildDespatchXml } from './builder';
+export { buildDespatchXml } from '../xml/despatch';
 export type { DespatchPayload } from './schema';
 
 export function prepareDespatch(payload: unknown, options: PrepareOptions = {}): PreparedDocument {
@@ -31,5 +31,6 @@ export function prepareDespatch(payload: unknown, options: PrepareOptions = {}):
     xml: buildDespatchXml(guide),
     totals: null,
     warnings,
+    buyerEmail: guide.destinatario.correo,
   };
 }

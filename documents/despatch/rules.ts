@@ -2,6 +2,7 @@
  * Domain rules of the dispatch guides that relate several fields (SUNAT's GRE XSLs 2.0.1). Each returns the
  * problems it finds; blocking ones become issues of the 422, observations become warnings.
  */
+import { DEFAULT_CALENDAR } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
@@ -13,7 +14,7 @@ export interface RuleFindings {
 }
 
 /** Reasons where the goods stay with the issuer (destinatario = remitente, 2554) and where they must not (2555). */
-const RECIPIENT_IS_ISSUER = new Set(['02', '04', '07']);
+const RECIPIENT_IS_ISSUER = new Set(['02', '04', '07', '18']);
 const RECIPIENT_IS_OTHER = new Set(['01', '03', '05', '06', '14', '17']);
 
 export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}): RuleFindings {
@@ -30,12 +31,24 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   }
   if (options.today && d.fechaEmision > options.today) fail('2329', `fechaEmision ${d.fechaEmision} is after today (${options.today})`, 'fechaEmision');
   if (e.fechaInicio < d.fechaEmision) fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
+  // A port terminal's appointment (92) moves foreign goods the terminal already knows: the guide carries none of
+  // their data (3625, 3629), every other guide does (2880, 2023).
+  const appointment = sender && d.documentosRelacionados.some((r) => r.tipo === '92');
+  if (appointment) {
+    if (e.pesoBruto !== undefined) fail('3625', 'envio.pesoBruto must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.pesoBruto');
+    if (e.bultos !== undefined) fail('3626', 'envio.bultos must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.bultos');
+    if (e.contenedores.length > 0) fail('3627', 'envio.contenedores must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.contenedores');
+    if (d.items.length > 0) fail('3629', 'items must be empty with an appointment (documentosRelacionados tipo 92): SUNAT takes the goods from it', 'items');
+  } else {
+    if (e.pesoBruto === undefined) fail('2880', "'envio.pesoBruto' (gross weight) is required", 'envio.pesoBruto');
+    if (d.items.length === 0) fail('2023', "'items' must hold at least one line", 'items');
+  }
 
   for (const [i, r] of d.documentosRelacionados.entries()) {
     const known = RELATED_DOCUMENTS[r.tipo];
     if (!(sender ? known.gre09 : known.gre31)) {
       fail('2692', `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany a ${sender ? 'GRE remitente' : 'GRE transportista'}`, `documentosRelacionados[${i}].tipo`);
-    } else if (!sender && known.issuer && !r.emisor) {
+    } else if ((!sender || known.ownIssuerNotDefault) && known.issuer && !r.emisor) {
       fail('3380', `documentosRelacionados[${i}].emisor (RUC of who issued the ${known.name}) is required`, `documentosRelacionados[${i}].emisor`);
     } else if (known.pattern && !known.pattern.test(r.numero)) {
       fail('3441', `documentosRelacionados[${i}].numero '${r.numero}' is not a valid number for a ${known.name}`, `documentosRelacionados[${i}].numero`);
@@ -45,6 +58,7 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   const issuerIsRecipient = d.destinatario.tipoDoc === '6' && d.destinatario.numDoc === d.emisor.ruc;
   if (sender) {
     checkSenderGuide(d, fail, observe, issuerIsRecipient);
+    checkLoadingDate(d, options, fail);
   } else {
     checkCarrierGuide(d, fail, observe);
   }
@@ -82,7 +96,7 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
   if (e.motivo && RECIPIENT_IS_OTHER.has(e.motivo) && issuerIsRecipient) {
     fail('2555', `for motivo ${e.motivo} the destinatario cannot be the issuer`, 'destinatario');
   }
-  if ((e.motivo === '06' || e.motivo === '17') && d.destinatario.tipoDoc !== '6') {
+  if ((e.motivo === '06' || e.motivo === '17' || e.motivo === '19') && d.destinatario.tipoDoc !== '6') {
     fail('3417', `for motivo ${e.motivo} the destinatario must be identified by RUC (tipoDoc 6)`, 'destinatario.tipoDoc');
   }
   if (e.motivo === '04') {
@@ -99,6 +113,9 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
       if (!UNIT_CODES.has(item.unidad)) observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
     }
   }
+  // An itinerant issuer carries its own goods and receipts with it: no establishment of arrival (3416).
+  if (e.motivo === '18' && e.llegada.codLocal) fail('3416', 'envio.llegada.codLocal must not be given for motivo 18 (itinerant issuer)', 'envio.llegada.codLocal');
+  checkForeignGoods(d, fail);
   if (d.remitente) fail('BR_GRE_PARTY', 'remitente only applies to a GRE transportista (31); in a 09 the issuer is the sender', 'remitente');
   if (d.pagadorFlete) fail('BR_GRE_PARTY', 'pagadorFlete only applies to a GRE transportista (31)', 'pagadorFlete');
 
@@ -116,6 +133,87 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
   }
   if (e.modalidad === TRANSPORT_MODES.private && e.transportista) {
     fail('3347', 'envio.transportista must not be given for private transport (modalidad 02)', 'envio.transportista');
+  }
+}
+
+/**
+ * Foreign goods (motivo 19, SUNAT's GRE revisions of 2024 and 2025): they come through a port or airport, with the
+ * customs declaration (50 DAM, 52 DS), the cargo manifest (91) or the port terminal's appointment (92); containers
+ * and the manifest's line data (properties 7024–7028) belong to them.
+ */
+function checkForeignGoods(d: DespatchPayload, fail: Fail): void {
+  const e = d.envio;
+  const foreign = e.motivo === '19';
+  const related = d.documentosRelacionados;
+  const count = (...types: string[]) => related.filter((r) => types.includes(r.tipo)).length;
+  const manifest = count('91') > 0;
+  for (const [i, r] of related.entries()) {
+    if (RELATED_DOCUMENTS[r.tipo].customs && !foreign) {
+      fail('3445', `documentosRelacionados[${i}].tipo ${r.tipo} only accompanies foreign goods (motivo 19)`, `documentosRelacionados[${i}].tipo`);
+    } else if (foreign && !RELATED_DOCUMENTS[r.tipo].customs) {
+      fail('3445', `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany foreign goods (motivo 19): only 50, 52, 91 or 92`, `documentosRelacionados[${i}].tipo`);
+    }
+  }
+  if (e.trasladoTotalDAMoDS && !foreign) fail('3392', 'envio.trasladoTotalDAMoDS only applies to foreign goods (motivo 19)', 'envio.trasladoTotalDAMoDS');
+  if (e.contenedorManifiestoCarga && !(foreign && manifest)) {
+    fail('3478', 'envio.contenedorManifiestoCarga needs motivo 19 and the cargo manifest (documentosRelacionados tipo 91)', 'envio.contenedorManifiestoCarga');
+  }
+  for (const [i, item] of d.items.entries()) {
+    if (item.manifiesto && !foreign) fail('3473', `items[${i}].manifiesto (properties 7024–7028) only applies to foreign goods (motivo 19)`, `items[${i}].manifiesto`);
+  }
+  if (!foreign) return;
+
+  if (!e.puerto) fail('3483', 'envio.puerto (the port or airport the goods come through) is required for motivo 19', 'envio.puerto');
+  if (!e.llegada.codLocal) fail('3369', 'envio.llegada.codLocal and envio.llegada.ruc (the establishment receiving the goods) are required for motivo 19', 'envio.llegada.codLocal');
+  else if (e.llegada.ruc !== d.destinatario.numDoc) fail('3488', 'envio.llegada.ruc must be the destinatario\'s RUC for motivo 19', 'envio.llegada.ruc');
+  if (count('50', '52', '91', '92') === 0) fail('3493', 'motivo 19 needs the DAM (50), the DS (52), the cargo manifest (91) or the terminal\'s appointment (92) in documentosRelacionados', 'documentosRelacionados');
+  if (count('91') > 1) fail('3494', 'documentosRelacionados may hold one cargo manifest (91)', 'documentosRelacionados');
+  if (count('92') > 1) fail('3612', 'documentosRelacionados may hold one appointment (92)', 'documentosRelacionados');
+  if (count('92') > 0 && count('50', '52', '91') > 0) fail('3613', 'an appointment (92) goes alone, without DAM, DS or cargo manifest', 'documentosRelacionados');
+  if (manifest && count('50', '52') > 0) fail('3463', 'a cargo manifest (91) goes without DAM or DS', 'documentosRelacionados');
+  if (e.trasladoTotalDAMoDS && count('91', '92') > 0) fail('3485', 'envio.trasladoTotalDAMoDS does not apply with a cargo manifest (91) or appointment (92)', 'envio.trasladoTotalDAMoDS');
+  if (e.contenedorManifiestoCarga && e.contenedores.length === 0) fail('3487', 'envio.contenedores must list the containers of envio.contenedorManifiestoCarga', 'envio.contenedores');
+  // Under a manifest the containers stand for the packages: bultos only without them (3419 / 3621).
+  if (manifest && e.contenedores.length > 0 && e.bultos) fail('3621', 'envio.bultos must not be given when envio.contenedores lists the containers', 'envio.bultos');
+  if (manifest && e.contenedores.length === 0 && !e.bultos) fail('3419', 'envio.bultos (number of packages) is required without containers', 'envio.bultos');
+  if (e.trasladoTotalDAMoDS && e.contenedores.length === 0 && !e.bultos) fail('3631', 'envio.bultos is required for a whole DAM or DS without containers', 'envio.bultos');
+
+  const declared = new Set(e.contenedores.map((c) => c.numero));
+  for (const [i, item] of d.items.entries()) {
+    const m = item.manifiesto ?? {};
+    const at = `items[${i}].manifiesto`;
+    if (manifest && !m.documentoTransporte) fail('3490', `${at}.documentoTransporte (property 7024) is required with a cargo manifest`, `${at}.documentoTransporte`);
+    if (manifest && m.detalle === undefined) fail('3491', `${at}.detalle (property 7025) is required with a cargo manifest`, `${at}.detalle`);
+    if (e.contenedorManifiestoCarga) {
+      if (!m.contenedor) fail('3480', `${at}.contenedor (property 7026) is required for whole containers`, `${at}.contenedor`);
+      else if (!declared.has(m.contenedor)) fail('3486', `${at}.contenedor ${m.contenedor} is not in envio.contenedores`, `${at}.contenedor`);
+      if (m.contenedorVacio === undefined) fail('3482', `${at}.contenedorVacio (property 7028) is required for whole containers`, `${at}.contenedorVacio`);
+      else if (!m.contenedorVacio && !m.precinto) fail('3481', `${at}.precinto (property 7027) is required for a full container`, `${at}.precinto`);
+    }
+  }
+  if (e.contenedorManifiestoCarga) {
+    for (const [i, c] of e.contenedores.entries()) {
+      const full = d.items.some((item) => item.manifiesto?.contenedor === c.numero && item.manifiesto.contenedorVacio === false);
+      if (full && !c.precinto) fail('3495', `envio.contenedores[${i}].precinto is required: container ${c.numero} is full`, `envio.contenedores[${i}].precinto`);
+    }
+  }
+}
+
+/**
+ * SUNAT's 2025 revision of the GRE remitente rules (in force for guides issued from `gre-loading-date`): a guide by
+ * public transport says when the goods were handed to the carrier, not before the guide's issue date. Guides
+ * issued earlier are judged by the 2024 rules, which did not know the date.
+ */
+function checkLoadingDate(d: DespatchPayload, options: PrepareOptions, fail: Fail): void {
+  const e = d.envio;
+  const calendar = options.calendar ?? DEFAULT_CALENDAR;
+  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce('gre-loading-date', d.fechaEmision)) return;
+  const field = 'envio.fechaEntregaTransportista';
+  if (!e.fechaEntregaTransportista) {
+    const since = calendar.effective('gre-loading-date');
+    fail('3617', `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`, field);
+  } else if (e.fechaEntregaTransportista < d.fechaEmision) {
+    fail('3618', `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
   }
 }
 

@@ -5,11 +5,10 @@
  */
 import Joi from 'joi';
 import type { Decimal } from '../decimal';
-import { decimalSchema, dateSchema, timeSchema } from '../input/fields';
-import { customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
+import { dateField, decimalSchema, dateSchema, timeSchema } from '../input/fields';
+import { buyerEmailSchema, customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
 
-/** Catalog 20 reasons chasqui issues. 08 import / 09 export need customs data (DAM, containers, ports) and 18 an
- * itinerant issuer's receipts: not supported yet. */
+/** Catalog 20 reasons chasqui issues. 08 import / 09 export (their DAM series and customs rules) are not supported yet. */
 export const TRANSFER_REASONS: Record<string, string> = {
   '01': 'Venta',
   '02': 'Compra',
@@ -21,22 +20,49 @@ export const TRANSFER_REASONS: Record<string, string> = {
   '13': 'Otros',
   '14': 'Venta sujeta a confirmacion del comprador',
   '17': 'Traslado de bienes para transformacion',
+  '18': 'Traslado emisor itinerante CP',
+  '19': 'Traslado de mercancia extranjera',
 };
+
+/** Catalog 55 properties of a line carried under a cargo manifest (motivo 19 with document 91), SUNAT's names. */
+export const MANIFEST_PROPERTIES = {
+  documentoTransporte: { code: '7024', name: 'Documento de transporte del Manifiesto de Carga (MC)' },
+  detalle: { code: '7025', name: 'Numero de detalle del MC' },
+  contenedor: { code: '7026', name: 'Contenedor del MC' },
+  precinto: { code: '7027', name: 'Precinto' },
+  contenedorVacio: { code: '7028', name: 'Indicador de contenedor vacio' },
+} as const;
+
+/** Where foreign goods cross (`cac:FirstArrivalPortLocation`): a port (catalog 63) or an airport (catalog 64). */
+export const PORT_KINDS = {
+  '1': { name: 'Puertos', catalog: '63' },
+  '2': { name: 'Aeropuertos', catalog: '64' },
+} as const;
 
 /** Catalog 18. */
 export const TRANSPORT_MODES = { public: '01', private: '02' } as const;
 
 /** Catalog 61 (documents related to the transport) with the guides each may accompany. */
 /** `issuer`: SUNAT needs the RUC of who issued it (3380); in a 09 it defaults to the guide's issuer. */
-export const RELATED_DOCUMENTS: Record<string, { name: string; gre09: boolean; gre31: boolean; issuer: boolean; pattern?: RegExp }> = {
+/** `customs`: the documents of foreign goods (motivo 19); `ownIssuerNotDefault`: the RUC is never the guide's issuer. */
+export const RELATED_DOCUMENTS: Record<
+  string,
+  { name: string; gre09: boolean; gre31: boolean; issuer: boolean; pattern?: RegExp; customs?: boolean; ownIssuerNotDefault?: boolean }
+> = {
   '01': { name: 'Factura', gre09: true, gre31: true, issuer: true, pattern: /^([F][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
   '03': { name: 'Boleta de Venta', gre09: true, gre31: true, issuer: true, pattern: /^([B][A-Z0-9]{3}|\d{1,4}|EB01)-(?!0+$)\d{1,8}$/ },
   '04': { name: 'Liquidacion de Compra', gre09: true, gre31: true, issuer: true, pattern: /^([L][A-Z0-9]{3}|\d{1,4}|E001)-(?!0+$)\d{1,8}$/ },
-  '09': { name: 'Guia de Remision Remitente', gre09: true, gre31: true, issuer: true, pattern: /^([T][A-Z0-9]{3}|\d{1,4}|EG01|EG02)-(?!0+$)\d{1,8}$/ },
+  '09': { name: 'Guia de Remision Remitente', gre09: true, gre31: true, issuer: true, pattern: /^([T][A-Z0-9]{3}|\d{1,4}|EG07|EG02)-(?!0+$)\d{1,8}$/ },
   '12': { name: 'Ticket o cinta emitido por maquina registradora', gre09: true, gre31: true, issuer: true, pattern: /^[a-zA-Z0-9-]{1,20}-[a-zA-Z0-9-]{1,20}$/ },
   '31': { name: 'Guia de Remision Transportista', gre09: false, gre31: true, issuer: false, pattern: /^([V][A-Z0-9]{3}|\d{1,4}|EG03)-(?!0+$)\d{1,8}$/ },
   '48': { name: 'Comprobante de Operaciones - Ley N 29972', gre09: true, gre31: true, issuer: true, pattern: /^\d{1,4}-(?!0+$)\d{1,7}$/ },
   '80': { name: 'Constancia de Deposito - Detraccion', gre09: true, gre31: true, issuer: false, pattern: /^(?!0+$)\d{1,15}$/ },
+  // Foreign goods (motivo 19): the customs declaration (DAM) or simplified declaration (DS), the cargo manifest,
+  // or the port terminal's appointment, whose RUC is the terminal's, never the guide's (3380).
+  '50': { name: 'Declaracion Aduanera de Mercancias', gre09: true, gre31: true, issuer: false, pattern: /^\d{3}-\d{4}-\d{2}-[1-9]\d{0,5}$/, customs: true },
+  '52': { name: 'Declaracion Simplificada (DS)', gre09: true, gre31: false, issuer: false, pattern: /^\d{3}-\d{4}-\d{2}-[1-9]\d{0,5}$/, customs: true },
+  '91': { name: 'Manifiesto de carga (MC)', gre09: true, gre31: false, issuer: false, pattern: /^01-\d{3}-\d-\d{4}-[1-9]\d{0,5}$/, customs: true },
+  '92': { name: 'Cita/Orden Entrega Mercancias del Terminal Portuario', gre09: true, gre31: false, issuer: true, ownIssuerNotDefault: true, pattern: /^\d{1,50}$/, customs: true },
 };
 
 export interface DespatchAddress {
@@ -74,12 +100,34 @@ export interface RelatedDocument {
   emisor?: string;
 }
 
+/** A line carried under a cargo manifest (91): its transport document and detail, and its container. */
+export interface ManifestLine {
+  documentoTransporte?: string;
+  detalle?: number;
+  contenedor?: string;
+  precinto?: string;
+  contenedorVacio?: boolean;
+}
+
 export interface DespatchItem {
   descripcion: string;
   cantidad: Decimal;
   unidad: string;
   codigo?: string;
   codigoSunat?: string;
+  manifiesto?: ManifestLine;
+}
+
+export interface Port {
+  tipo: keyof typeof PORT_KINDS;
+  codigo: string;
+  nombre: string;
+}
+
+/** A container (`cac:TransportHandlingUnit/cac:Package`) and its seals, comma-separated (`cbc:TraceID`). */
+export interface Container {
+  numero: string;
+  precinto?: string;
 }
 
 export interface Shipment {
@@ -87,7 +135,11 @@ export interface Shipment {
   descripcionMotivo?: string;
   modalidad?: '01' | '02';
   fechaInicio: string;
-  pesoBruto: Decimal;
+  /** When the goods are handed to the carrier (`LoadingTransportEvent/OccurrenceDate`); required for public transport
+   * from rule `gre-loading-date` on. */
+  fechaEntregaTransportista?: string;
+  /** Required, except with a port terminal's appointment (92), which carries no goods data (3625). */
+  pesoBruto?: Decimal;
   unidadPeso: 'KGM' | 'TNE';
   bultos?: number;
   partida: DespatchAddress;
@@ -100,6 +152,13 @@ export interface Shipment {
   transbordoProgramado: boolean;
   retornoVehiculoVacio: boolean;
   retornoEnvasesVacios: boolean;
+  /** Foreign goods (motivo 19): the port or airport they come through. */
+  puerto?: Port;
+  contenedores: Container[];
+  /** SUNAT_Envio_IndicadorTrasladoTotalDAMoDS: everything the DAM or DS declares goes in this one guide. */
+  trasladoTotalDAMoDS: boolean;
+  /** SUNAT_Envio_IndicadorTrasladoContenedorManifiestoCarga: whole containers of a cargo manifest (91). */
+  contenedorManifiestoCarga: boolean;
 }
 
 export interface DespatchPayload {
@@ -169,6 +228,23 @@ const vehicleSchema = Joi.object({
     .messages({ 'string.pattern.base': '[SUNAT 3355] {#label} must be 10 to 15 capital letters or digits' }),
 });
 
+const CONTAINER = /^[A-Z0-9\-/]{1,17}$/;
+const SEALS = /^(?!0+$)[A-Z0-9]{1,100}(,(?!0+$)[A-Z0-9]{1,100})*$/;
+
+const manifestLineSchema = Joi.object({
+  documentoTransporte: Joi.string()
+    .pattern(/^[A-Z0-9/\\-]{1,25}$/)
+    .messages({ 'string.pattern.base': '[SUNAT 3466] {#label} must be 1 to 25 capital letters, digits, / \\ or -' }),
+  detalle: Joi.number()
+    .integer()
+    .min(1)
+    .max(99999)
+    .messages(Object.fromEntries(['number.base', 'number.integer', 'number.min', 'number.max'].map((k) => [k, '[SUNAT 3468] {#label} must be a whole number from 1 to 99999']))),
+  contenedor: Joi.string().pattern(CONTAINER).messages({ 'string.pattern.base': '[SUNAT 3470] {#label} must be 1 to 17 capital letters, digits, - or /' }),
+  precinto: Joi.string().pattern(SEALS).messages({ 'string.pattern.base': '[SUNAT 3474] {#label} must be seal numbers of capital letters and digits, separated by commas' }),
+  contenedorVacio: Joi.boolean(),
+});
+
 const itemSchema = Joi.object({
   descripcion: textSchema(500).min(3).required().messages({ 'any.required': '[SUNAT 2781] {#label} is required', 'string.min': '[SUNAT 4084] {#label} must have 3 to 500 characters' }),
   cantidad: decimalSchema({ positive: true, maxDecimals: 10 })
@@ -182,20 +258,42 @@ const itemSchema = Joi.object({
   codigoSunat: Joi.string()
     .pattern(/^(?!0+$)\d{1,8}$/)
     .messages({ 'string.pattern.base': '[SUNAT 3002] {#label} must be a UNSPSC product code of up to 8 digits' }),
+  manifiesto: manifestLineSchema,
+});
+
+const portSchema = Joi.object({
+  tipo: Joi.string()
+    .valid(...Object.keys(PORT_KINDS))
+    .required()
+    .messages({ 'any.only': '[SUNAT 4416] {#label} must be 1 (port) or 2 (airport)', 'any.required': '[SUNAT 3483] {#label} is required' }),
+  codigo: Joi.string()
+    .pattern(/^[A-Z0-9]{3,4}$/)
+    .required()
+    .messages({ 'string.pattern.base': '[SUNAT 3459] {#label} must be a code of catalog 63 (ports) or 64 (airports)', 'any.required': '[SUNAT 3484] {#label} is required' }),
+  nombre: textSchema(100).required().messages({ 'any.required': '[SUNAT 4418] {#label} is required' }),
+});
+
+const containerSchema = Joi.object({
+  numero: Joi.string().pattern(CONTAINER).required().messages({ 'string.pattern.base': '[SUNAT 4071] {#label} must be 1 to 17 capital letters, digits, - or /' }),
+  precinto: Joi.string().pattern(SEALS).messages({ 'string.pattern.base': '[SUNAT 4074] {#label} must be seal numbers of capital letters and digits, separated by commas' }),
 });
 
 const shipmentSchema = Joi.object({
   motivo: Joi.string()
     .valid(...Object.keys(TRANSFER_REASONS))
-    .messages({ 'any.only': `[SUNAT 3405] {#label} must be a transfer reason of catalog 20 chasqui issues (${Object.keys(TRANSFER_REASONS).join(', ')}); 08 import, 09 export and 18 are not supported` }),
+    .messages({ 'any.only': `[SUNAT 3405] {#label} must be a transfer reason of catalog 20 chasqui issues (${Object.keys(TRANSFER_REASONS).join(', ')}); 08 import and 09 export are not supported` }),
   descripcionMotivo: textSchema(100).min(3).messages({ 'string.min': '[SUNAT 4190] {#label} must have 3 to 100 characters' }),
   modalidad: Joi.string()
     .valid(TRANSPORT_MODES.public, TRANSPORT_MODES.private)
     .messages({ 'any.only': '[SUNAT 2773] {#label} must be 01 (public transport) or 02 (private transport)' }),
   fechaInicio: dateSchema.required().messages({ 'any.required': '[SUNAT 3406] {#label} (start of the transfer) is required' }),
-  pesoBruto: decimalSchema({ positive: true, maxDecimals: 10 })
-    .required()
-    .messages({ 'any.required': '[SUNAT 2880] {#label} (gross weight) is required', 'decimal.positive': '[SUNAT 2523] {#label} must be greater than 0' }),
+  fechaEntregaTransportista: dateField({
+    'string.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
+    'string.pattern.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
+    'any.invalid': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) is not a calendar date',
+  }),
+  // Required but for an appointment (92): rules.ts says which.
+  pesoBruto: decimalSchema({ positive: true, maxDecimals: 10 }).messages({ 'decimal.positive': '[SUNAT 2523] {#label} must be greater than 0' }),
   unidadPeso: Joi.string().valid('KGM', 'TNE').default('KGM').messages({ 'any.only': '[SUNAT 2523] {#label} must be KGM or TNE' }),
   bultos: Joi.number().integer().min(1).max(999999).messages({ 'number.base': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.integer': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.min': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999', 'number.max': '[SUNAT 4384] {#label} must be a whole number of packages from 1 to 999999' }),
   partida: addressSchema.required().messages({ 'any.required': '[SUNAT 2775] {#label} (origin address) is required' }),
@@ -211,6 +309,10 @@ const shipmentSchema = Joi.object({
   transbordoProgramado: Joi.boolean().default(false),
   retornoVehiculoVacio: Joi.boolean().default(false),
   retornoEnvasesVacios: Joi.boolean().default(false),
+  puerto: portSchema,
+  contenedores: Joi.array().items(containerSchema).max(2).default([]).messages({ 'array.max': '[SUNAT 3420] {#label} may hold at most two containers' }),
+  trasladoTotalDAMoDS: Joi.boolean().default(false),
+  contenedorManifiestoCarga: Joi.boolean().default(false),
 });
 
 const relatedSchema = Joi.object({
@@ -239,7 +341,7 @@ export const despatchSchema = Joi.object({
   horaEmision: timeSchema.required().messages({ 'any.required': '[SUNAT 3437] {#label} is required for dispatch guides', 'string.pattern.base': '[SUNAT 3438] {#label} must be a time HH:MM:SS' }),
   observaciones: textSchema(250),
   emisor: issuerSchema.keys({ registroMTC: mtcSchema }).required(),
-  destinatario: customerSchema.required().messages({ 'any.required': '[SUNAT 2757] {#label} (who receives the goods) is required' }),
+  destinatario: customerSchema.keys({ correo: buyerEmailSchema }).required().messages({ 'any.required': '[SUNAT 2757] {#label} (who receives the goods) is required' }),
   remitente: customerSchema,
   proveedor: customerSchema,
   comprador: customerSchema,
@@ -255,5 +357,6 @@ export const despatchSchema = Joi.object({
   }),
   documentosRelacionados: Joi.array().items(relatedSchema).default([]),
   envio: shipmentSchema.required(),
-  items: Joi.array().items(itemSchema).min(1).max(9999).required().messages({ 'array.min': '[SUNAT 2023] {#label} must hold at least one line', 'any.required': '[SUNAT 2023] {#label} must hold at least one line' }),
+  // At least one line but for an appointment (92), which lists none: rules.ts says which.
+  items: Joi.array().items(itemSchema).max(9999).default([]),
 }).prefs({ abortEarly: false, convert: true, errors: { wrap: { label: "'" } } });

@@ -26,6 +26,7 @@ export function codes(messages: CodeMessages) {
 export const dateField = (extra: CodeMessages = {}) => Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)
   .custom((value: string, helpers) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value; // the pattern reports it: one error per value
     const d = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? value : helpers.error('any.invalid');
   })

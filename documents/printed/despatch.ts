@@ -22,6 +22,7 @@ const TRANSFER_REASONS: Record<string, string> = {
   '14': 'Venta sujeta a confirmación del comprador',
   '17': 'Traslado de bienes para transformación',
   '18': 'Traslado emisor itinerante CP',
+  '19': 'Traslado de mercancía extranjera',
 };
 const TRANSPORT_MODES: Record<string, string> = { '01': 'Transporte público', '02': 'Transporte privado' };
 /** `cbc:SpecialInstructions` indicators, as a reader of the guide says them. */
@@ -33,7 +34,10 @@ const INDICATORS: Record<string, string> = {
   SUNAT_Envio_IndicadorPagadorFlete_Remitente: 'Pagador del flete: remitente',
   SUNAT_Envio_IndicadorPagadorFlete_Subcontratador: 'Pagador del flete: subcontratador',
   SUNAT_Envio_IndicadorPagadorFlete_Tercero: 'Pagador del flete: tercero',
+  SUNAT_Envio_IndicadorTrasladoTotalDAMoDS: 'Traslado total de la DAM o DS',
+  SUNAT_Envio_IndicadorTrasladoContenedorManifiestoCarga: 'Traslado de contenedores del manifiesto de carga',
 };
+const PORT_KINDS: Record<string, string> = { '1': 'Puerto', '2': 'Aeropuerto' };
 
 const COLUMNS: Column[] = [
   { header: 'N°', width: 0.06, align: 'right', ticket: 'hide' },
@@ -66,6 +70,13 @@ function transportFacts(shipment: Element | null): Fact[] {
   const unit = at(shipment, 'cac:TransportHandlingUnit');
   const plates = [text(at(unit, 'cac:TransportEquipment', 'cbc:ID')), ...all(at(unit, 'cac:TransportEquipment'), 'cac:AttachedTransportEquipment').map((v) => text(at(v, 'cbc:ID')))];
   if (plates[0]) out.push({ label: 'Vehículos', value: plates.filter(Boolean).join(', ') });
+  const containers = all(unit, 'cac:Package').map((p) => [text(at(p, 'cbc:ID')), text(at(p, 'cbc:TraceID')) && `precinto ${text(at(p, 'cbc:TraceID'))}`].filter(Boolean).join(' '));
+  if (containers.length) out.push({ label: 'Contenedores', value: containers.join(', ') });
+  const port = at(shipment, 'cac:FirstArrivalPortLocation');
+  if (port) {
+    const kind = PORT_KINDS[text(at(port, 'cbc:LocationTypeCode')) ?? ''] ?? 'Puerto';
+    out.push({ label: kind, value: [text(at(port, 'cbc:ID')), text(at(port, 'cbc:Name'))].filter(Boolean).join(' - ') });
+  }
   for (const driver of all(stage, 'cac:DriverPerson')) {
     const name = [text(at(driver, 'cbc:FirstName')), text(at(driver, 'cbc:FamilyName'))].filter(Boolean).join(' ');
     const licence = text(at(driver, 'cac:IdentityDocumentReference', 'cbc:ID'));
@@ -88,6 +99,8 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
   if (time) facts.push({ label: 'Hora de emisión', value: time });
   const start = text(at(stage, 'cac:TransitPeriod', 'cbc:StartDate'));
   if (start) facts.push({ label: 'Inicio del traslado', value: formatDate(start) });
+  const handover = text(at(stage, 'cac:LoadingTransportEvent', 'cbc:OccurrenceDate'));
+  if (handover) facts.push({ label: 'Entrega al transportista', value: formatDate(handover) });
   const reason = text(at(shipment, 'cbc:HandlingCode'));
   if (reason) {
     const detail = text(at(shipment, 'cbc:HandlingInstructions'));

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { getBrowser } from '../support/browser';
+import { saveCheckResults } from '../../db/company-checks';
 import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import type { DocumentRow } from '../../db/documents';
@@ -55,13 +57,10 @@ describe('support console (real browser)', function () {
     const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
     expect(created.code, created.stderr).to.equal(0);
     supportToken = JSON.parse(created.stdout).token;
-    browser = await chromium.launch({ executablePath: process.env.CHASQUI_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await getBrowser();
   });
 
-  after(async () => {
-    await browser?.close();
-    await s?.stop();
-  });
+  after(async () => s?.stop());
 
   it('support tokens: created once, listed without the secret, a taken name refused', async () => {
     expect(supportToken).to.match(/^chq_sup_/);
@@ -120,8 +119,15 @@ describe('support console (real browser)', function () {
     expect(await page.locator('[role=alert]').innerText()).to.include('11 dígitos');
     await page.getByRole('link', { name: 'Atascados' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Documentos atascados');
+    await saveCheckResults(s.stack.db, a.row.id, [
+      { id: 'certificate', status: 'warn', detail: 'the certificate expires in 10 days', checked_at: new Date(), fields: { days_left: 10 } },
+      { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
+    ]);
     await page.getByRole('link', { name: 'Empresas' }).click();
-    expect(await page.locator('main').innerText()).to.include(a.ruc);
+    const row = await page.locator('tr', { hasText: a.ruc }).innerText();
+    expect(row).to.include('certificate: aviso');
+    expect(row).to.not.include('series_gaps');
+    expect(await page.locator('tr', { hasText: b.ruc }).innerText()).to.include('sin verificar');
     await shot(page, 'companies');
     await page.close();
   });
@@ -199,6 +205,11 @@ describe('support console (real browser)', function () {
     expect(text).to.include('aceptado');
     expect(text).to.match(/soporte: resend\s+by console:ana-\d+: done/);
     await shot(page, 'after-resend');
+
+    // The buyer's e-mail again: this invoice named no cliente.correo, and the preview says so before anything is sent.
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}/acciones/email`);
+    expect(await page.locator('[role=alert]').innerText()).to.include('names no buyer e-mail');
+    expect(await page.getByRole('button', { name: /Confirmar/ }).count()).to.equal(0);
 
     // An accepted document: the preview says why not, and a forced POST is refused the same way (409) and audited.
     await page.goto(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`);

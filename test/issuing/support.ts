@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../simulator/server';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { checkSchema } from '../support/json-schema';
@@ -25,8 +25,11 @@ export interface IssuingStack {
  * The real API, worker, PostgreSQL and Temporal, with the simulator as SUNAT and the provider OSE, a provider
  * certificate for production signing (a PFX file, as CHASQUI_PROVIDER_PFX configures it) and short authority timeouts.
  */
-export async function startIssuingStack(config: Partial<Config> = {}, options: { worker?: boolean } = {}): Promise<IssuingStack> {
-  const sim = await startSimulator({ port: 0, ticketPolls: 1 });
+export async function startIssuingStack(
+  config: Partial<Config> = {},
+  options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'> } = {},
+): Promise<IssuingStack> {
+  const sim = await startSimulator({ ticketPolls: 1, ...options.simulator, port: 0 });
   const base = testConfig();
   const pfxPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-provider-')), 'provider.pfx');
   fs.writeFileSync(pfxPath, generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'));

@@ -8,6 +8,7 @@ import {
   initialStatus,
   isResolvedStatus,
   recheckRefusal,
+  recordedKind,
   RELEASE,
   resendRefusal,
   sendRefusal,
@@ -81,6 +82,12 @@ describe('lifecycle: statuses and transitions (pure)', () => {
         expect(afterStep(given, step, from)).to.deep.equal(expected);
       });
     }
+  });
+
+  it('a status an earlier run recorded: a ticket is polled, no verdict is queried, anything else is sent again', () => {
+    expect(recordedKind('registered')).to.equal('ticket');
+    expect(recordedKind('sent')).to.equal('unknown');
+    expect(recordedKind('queued')).to.equal('retry');
   });
 
   it('a summary’s verdict: accepted or observed passes to its receipts, rejected leaves them for the next summary', () => {

@@ -160,6 +160,8 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     const resend = await support('resend', lost.id, '--yes', '--operator', 'alice', '--rate', '2/s');
     expect(resend.code, resend.stderr).to.equal(0);
     expect(resend.stdout).to.match(/resend finished: 1 done/);
+    // The progress line has a rate and an ETA from the first document on (the --rate limit until there is an interval).
+    expect(resend.stderr).to.match(/\] 1\/1 +done 1 +(2\.0|[01]\.\d)\/s +ETA 0s/);
     await until(s.stack, lost.id, ['accepted']);
     expect((await listSupportActions(s.stack.db, lost.id)).map((a) => a.action).sort()).to.deep.equal(['recheck', 'resend']);
   });

@@ -3,13 +3,20 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { prepareDocument } from '../../documents';
+import { RuleCalendar } from '../../documents/calendar';
+import { createSigner, generateTestCertificate, signBuiltXml } from '../../documents/signing';
 import { testValidator } from '../support/validator';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SAMPLES = path.join(ROOT, 'sunat/samples');
 
 function chasqui(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'validate', ...args], { cwd: ROOT, encoding: 'utf8', env: process.env });
+  return chasquiWith({}, ...args);
+}
+
+function chasquiWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'validate', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -58,6 +65,40 @@ describe('chasqui validate (the command integrators run)', function () {
     expect(run.stdout).to.include('sig: digest mismatch: the signed content was changed after signing');
     expect(run.stdout).to.match(/unsigned\.xml\s+xsd=ok\(empty-ext-removed\) {2}xsl=accepted {2}sig=none\n {4}sig: no ds:Signature \(required by --require-signature\)/);
     expect(run.stdout).to.match(/broken\.xml\s+xsd=fail {2}xsl=error {2}sig=n\/a\n {4}not well-formed XML/);
+  });
+
+  it('judges SUNAT\'s dated rules on the issue date, with the dates CHASQUI_RULE_DATES gives', () => {
+    // The sample invoice (2019-12-24) has no product code on its lines: judged by product-code-required once its date is
+    // moved to the invoice's day, not when moved to the day after.
+    const sample = 'sunat/samples/signed-rsa-sha256/12345678912-01-F001-1.xml';
+    const judged = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, sample);
+    expect(judged.status).to.equal(1);
+    expect(judged.stdout).to.match(/F001-1\.xml\s+xsd=ok {2}xsl=rejected\(3496\) {2}sig=ok\n {4}xsl: 3496 line 1 has no SUNAT product code \(catalog 25\), required since 2019-12-24 \(rule product-code-required\)\n {4}rule product-code-required: 3496 line 2 /);
+    const json = JSON.parse(chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, '--json', sample).stdout);
+    expect(json.dated_rules.map((f: { rule: string; code: string; path: string }) => `${f.rule} ${f.code} ${f.path}`)).to.deep.equal([
+      'product-code-required 3496 InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode',
+      'product-code-required 3496 InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
+    ]);
+    const before = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-25' }, '--json', sample);
+    expect(before.status).to.equal(0);
+    expect(JSON.parse(before.stdout)).to.deep.include({ xsl: 'accepted', dated_rules: [], pass: true });
+  });
+
+  it("judges guides by SUNAT's 2025–2026 GRE rules: public transport without the handover date is 3617", () => {
+    const guide = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/documents/gre-09-venta-publico.json'), 'utf8'));
+    const signer = createSigner(generateTestCertificate({ ruc: guide.emisor.ruc }));
+    const gre = mkdtempSync(path.join(tmpdir(), 'chasqui-validate-gre-'));
+    // Built with the rule moved away: chasqui itself refuses the second one, SUNAT's XSL must too.
+    const lenient = { calendar: new RuleCalendar({ 'gre-loading-date': '2099-01-01' }) };
+    for (const [correlativo, handover] of [['1', '2026-06-15'], ['2', null]] as const) {
+      const payload = { ...guide, correlativo, fechaEmision: '2026-06-15', envio: { ...guide.envio, fechaInicio: '2026-06-15', fechaEntregaTransportista: handover ?? undefined } };
+      const prepared = prepareDocument(payload, lenient);
+      writeFileSync(path.join(gre, `${prepared.filename}.xml`), signBuiltXml(prepared.xml, signer).xml);
+    }
+    const run = chasqui(gre);
+    expect(run.status, run.stderr).to.equal(1);
+    expect(run.stdout).to.match(/-09-T001-1\.xml\s+xsd=ok {2}xsl=accepted {2}sig=ok/);
+    expect(run.stdout).to.match(/-09-T001-2\.xml\s+xsd=ok {2}xsl=rejected\(3617\) {2}sig=ok/);
   });
 
   it('exits 2 with the usage or the problem for a wrong call', () => {

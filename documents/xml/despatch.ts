@@ -2,11 +2,22 @@
  * UBL 2.1 DespatchAdvice for the GRE 2.0 (SUNAT's guides for the guía de remisión remitente and transportista):
  * element order per the UBL schema, attribute values per the GRE XSLs (4251–4257 observe any other wording).
  */
-import { el, opt, type Xml } from '../xml/canonical';
+import { el, opt, type Xml } from './canonical';
 import { unitValue } from '../decimal';
 import type { Customer } from '../input/parties';
-import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from '../xml/ubl';
-import { RELATED_DOCUMENTS, type DespatchAddress, type DespatchPayload, type Driver, type Vehicle } from './schema';
+import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
+import {
+  MANIFEST_PROPERTIES,
+  PORT_KINDS,
+  RELATED_DOCUMENTS,
+  type Container,
+  type DespatchAddress,
+  type DespatchPayload,
+  type Driver,
+  type ManifestLine,
+  type Port,
+  type Vehicle,
+} from '../despatch/schema';
 
 const DESPATCH_NS = 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2';
 const SUNAT_LIST = { listAgencyName: 'PE:SUNAT' };
@@ -34,7 +45,8 @@ function party(name: string, p: Named): Xml {
 }
 
 function relatedDocument(r: DespatchPayload['documentosRelacionados'][number], guideIssuer: string): Xml {
-  const issuer = r.emisor ?? (RELATED_DOCUMENTS[r.tipo].issuer ? guideIssuer : undefined);
+  const known = RELATED_DOCUMENTS[r.tipo];
+  const issuer = r.emisor ?? (known.issuer && !known.ownIssuerNotDefault ? guideIssuer : undefined);
   return el(
     'cac:AdditionalDocumentReference',
     el('cbc:ID', r.numero),
@@ -72,18 +84,31 @@ function vehicleCertificate(v: Vehicle): Xml | null {
   return v.tuce ? el('cac:ApplicableTransportMeans', el('cbc:RegistrationNationalityID', v.tuce)) : null;
 }
 
-/** The main vehicle, with the secondary ones (up to two) attached to it. */
-function vehicles(list: readonly Vehicle[]): Xml | null {
-  if (list.length === 0) return null;
+/** The main vehicle, with the secondary ones (up to two) attached to it, then the containers with their seals. */
+function transportUnit(list: readonly Vehicle[], containers: readonly Container[]): Xml | null {
+  if (list.length === 0 && containers.length === 0) return null;
   const [main, ...secondary] = list;
   return el(
     'cac:TransportHandlingUnit',
-    el(
-      'cac:TransportEquipment',
-      el('cbc:ID', main.placa),
-      vehicleCertificate(main),
-      secondary.map((v) => el('cac:AttachedTransportEquipment', el('cbc:ID', v.placa), vehicleCertificate(v))),
-    ),
+    main
+      ? el(
+          'cac:TransportEquipment',
+          el('cbc:ID', main.placa),
+          vehicleCertificate(main),
+          secondary.map((v) => el('cac:AttachedTransportEquipment', el('cbc:ID', v.placa), vehicleCertificate(v))),
+        )
+      : null,
+    containers.map((c) => el('cac:Package', el('cbc:ID', c.numero), opt('cbc:TraceID', c.precinto))),
+  );
+}
+
+function port(p: Port): Xml {
+  const kind = PORT_KINDS[p.tipo];
+  return el(
+    'cac:FirstArrivalPortLocation',
+    el('cbc:ID', { schemeAgencyName: 'PE:SUNAT', schemeName: kind.name, schemeURI: `urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo${kind.catalog}` }, p.codigo),
+    el('cbc:LocationTypeCode', p.tipo),
+    el('cbc:Name', p.nombre),
   );
 }
 
@@ -95,6 +120,8 @@ function indicators(d: DespatchPayload): string[] {
   if (e.vehiculoM1L) out.push('SUNAT_Envio_IndicadorTrasladoVehiculoM1L');
   if (e.retornoEnvasesVacios) out.push('SUNAT_Envio_IndicadorRetornoVehiculoEnvaseVacio');
   if (e.retornoVehiculoVacio) out.push('SUNAT_Envio_IndicadorRetornoVehiculoVacio');
+  if (e.trasladoTotalDAMoDS) out.push('SUNAT_Envio_IndicadorTrasladoTotalDAMoDS');
+  if (e.contenedorManifiestoCarga) out.push('SUNAT_Envio_IndicadorTrasladoContenedorManifiestoCarga');
   if (d.tipoDoc === '31' && d.pagadorFlete) {
     const payer = { remitente: 'Remitente', subcontratador: 'Subcontratador', tercero: 'Tercero' }[d.pagadorFlete.tipo];
     out.push(`SUNAT_Envio_IndicadorPagadorFlete_${payer}`);
@@ -126,7 +153,7 @@ function shipment(d: DespatchPayload): Xml {
       ? el('cbc:HandlingCode', { ...SUNAT_LIST, listName: 'Motivo de traslado', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo20' }, e.motivo)
       : null,
     sender && e.motivo === '13' ? opt('cbc:HandlingInstructions', e.descripcionMotivo) : null,
-    el('cbc:GrossWeightMeasure', { unitCode: e.unidadPeso }, unitValue(e.pesoBruto, 3)),
+    e.pesoBruto === undefined ? null : el('cbc:GrossWeightMeasure', { unitCode: e.unidadPeso }, unitValue(e.pesoBruto, 3)),
     e.bultos ? el('cbc:TotalTransportHandlingUnitQuantity', String(e.bultos)) : null,
     indicators(d).map((i) => el('cbc:SpecialInstructions', i)),
     el(
@@ -136,6 +163,8 @@ function shipment(d: DespatchPayload): Xml {
         : null,
       el('cac:TransitPeriod', el('cbc:StartDate', e.fechaInicio)),
       carrierParty(d),
+      // Written whenever given: the 2024 rules do not read it, so it is safe on guides of either set.
+      e.fechaEntregaTransportista ? el('cac:LoadingTransportEvent', el('cbc:OccurrenceDate', e.fechaEntregaTransportista)) : null,
       e.conductores.map(driver),
     ),
     el(
@@ -143,8 +172,29 @@ function shipment(d: DespatchPayload): Xml {
       address('cac:DeliveryAddress', e.llegada),
       el('cac:Despatch', address('cac:DespatchAddress', e.partida), d.remitente ? el('cac:DespatchParty', partyContent(d.remitente)) : null),
     ),
-    vehicles(e.vehiculos),
+    transportUnit(e.vehiculos, e.contenedores),
+    e.puerto ? port(e.puerto) : null,
   );
+}
+
+const PROPERTY_ATTRS = { listAgencyName: 'PE:SUNAT', listName: 'Propiedad del item', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55' };
+
+/** The line's cargo-manifest data as catalog 55 properties 7024–7028. */
+function manifestProperties(m: ManifestLine | undefined): Xml[] {
+  if (!m) return [];
+  const values: [keyof typeof MANIFEST_PROPERTIES, string | undefined][] = [
+    ['documentoTransporte', m.documentoTransporte],
+    ['detalle', m.detalle === undefined ? undefined : String(m.detalle)],
+    ['contenedor', m.contenedor],
+    ['precinto', m.precinto],
+    ['contenedorVacio', m.contenedorVacio === undefined ? undefined : m.contenedorVacio ? '1' : '0'],
+  ];
+  return values
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => {
+      const { code, name } = MANIFEST_PROPERTIES[key];
+      return el('cac:AdditionalItemProperty', el('cbc:Name', name), el('cbc:NameCode', PROPERTY_ATTRS, code), el('cbc:Value', value!));
+    });
 }
 
 function line(item: DespatchPayload['items'][number], index: number): Xml {
@@ -160,6 +210,7 @@ function line(item: DespatchPayload['items'][number], index: number): Xml {
       item.codigoSunat
         ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', { listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' }, item.codigoSunat))
         : null,
+      manifestProperties(item.manifiesto),
     ),
   );
 }
@@ -185,6 +236,7 @@ export function buildDespatchXml(d: DespatchPayload): string {
     d.proveedor ? party('cac:SellerSupplierParty', d.proveedor) : null,
     payer ? party('cac:OriginatorCustomerParty', payer) : null,
     shipment(d),
-    d.items.map(line),
+    // An appointment (92) lists no goods: SUNAT wants one line without quantity or item data (3629, 3630).
+    d.items.length ? d.items.map(line) : el('cac:DespatchLine', el('cbc:ID', '1'), el('cac:OrderLineReference', el('cbc:LineID', '1')), el('cac:Item')),
   ).s;
 }

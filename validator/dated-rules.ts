@@ -1,0 +1,178 @@
+/**
+ * SUNAT's dated rules (documents/calendar) read on a UBL document, the way SUNAT judges it: by the rules in force on
+ * its cbc:IssueDate. Used by `chasqui validate`, by the simulator for every document it receives (signed by chasqui or
+ * not), and by the company checks, which ask with `at` = a rule's date whether a stored document would fail it.
+ * Pure and cheap: one pass over the tags (xml-walk.ts), no DOM, no I/O.
+ */
+import { isCalendarDate, type RuleCalendar, type RuleId } from '../documents/calendar';
+import { walkXml } from './xml-walk';
+
+export interface DatedRuleFailure {
+  rule: RuleId;
+  code: string;
+  message: string;
+  /** Where in the document, as local names with 1-based positions (`InvoiceLine[2]/Item`). */
+  path?: string;
+}
+
+/** What the dated rules read, collected in one pass. */
+interface Facts {
+  root: string;
+  typeCode: string | null;
+  issueDate: string | null;
+  transportMode: string | null;
+  /** null: no cac:LoadingTransportEvent/cbc:OccurrenceDate (or an empty one). */
+  loadingDate: string | null;
+  responseCode: string | null;
+  billingReferences: number;
+  lines: Line[];
+}
+
+interface Line {
+  /** The line's element (InvoiceLine, CreditNoteLine, DebitNoteLine, SummaryDocumentsLine). */
+  element: string;
+  productCode: boolean;
+  subtotals: { scheme: string | null; percent: string | null; reason: string | null }[];
+}
+
+const LINE_ELEMENTS = new Set(['InvoiceLine', 'CreditNoteLine', 'DebitNoteLine', 'SummaryDocumentsLine']);
+const LOADING_DATE = 'Shipment/ShipmentStage/LoadingTransportEvent/OccurrenceDate';
+const HEADER_PATHS = new Set(['IssueDate', 'InvoiceTypeCode', 'DespatchAdviceTypeCode', 'Shipment/ShipmentStage/TransportModeCode', LOADING_DATE, 'DiscrepancyResponse/ResponseCode']);
+/** Below a line: the product code and each tax subtotal's scheme, rate and affectation (catalog 07). */
+const LINE_PATHS = new Set([
+  'Item/CommodityClassification/ItemClassificationCode',
+  'TaxTotal/TaxSubtotal/TaxCategory/TaxScheme/ID',
+  'TaxTotal/TaxSubtotal/TaxCategory/Percent',
+  'TaxTotal/TaxSubtotal/TaxCategory/TaxExemptionReasonCode',
+]);
+
+function scan(xml: string): Facts | null {
+  const facts: Facts = { root: '', typeCode: null, issueDate: null, transportMode: null, loadingDate: null, responseCode: null, billingReferences: 0, lines: [] };
+  const line = () => facts.lines[facts.lines.length - 1];
+  const subtotal = () => line().subtotals[line().subtotals.length - 1];
+  /** The path below the current line, or null when `path` is not inside one. */
+  const inLine = (path: string) => {
+    const slash = path.indexOf('/');
+    return slash > 0 && LINE_ELEMENTS.has(path.slice(0, slash)) ? path.slice(slash + 1) : null;
+  };
+  const ok = walkXml(xml, {
+    root: (local) => (facts.root = local),
+    open: (path) => {
+      if (LINE_ELEMENTS.has(path)) facts.lines.push({ element: path, productCode: false, subtotals: [] });
+      else if (path === 'BillingReference') facts.billingReferences += 1;
+      else if (inLine(path) === 'TaxTotal/TaxSubtotal') line().subtotals.push({ scheme: null, percent: null, reason: null });
+    },
+    wants: (path) => HEADER_PATHS.has(path) || LINE_PATHS.has(inLine(path) ?? ''),
+    close: (path, text) => {
+      const below = inLine(path);
+      if (below === 'Item/CommodityClassification/ItemClassificationCode') line().productCode ||= text !== '';
+      else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/TaxScheme/ID') subtotal().scheme = text;
+      else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/Percent') subtotal().percent = text;
+      else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/TaxExemptionReasonCode') subtotal().reason = text;
+      else if (path === 'IssueDate') facts.issueDate = text;
+      else if (path === 'InvoiceTypeCode' || path === 'DespatchAdviceTypeCode') facts.typeCode = text;
+      else if (path === 'Shipment/ShipmentStage/TransportModeCode') facts.transportMode = text;
+      else if (path === LOADING_DATE) facts.loadingDate = text || null;
+      else if (path === 'DiscrepancyResponse/ResponseCode') facts.responseCode = text;
+    },
+  });
+  return ok ? facts : null;
+}
+
+/** The document type as chasqui names it (01, 03, 04, 07, 08, 09, 31, rc), or null for one no dated rule judges. */
+function typeOf(facts: Facts): string | null {
+  switch (facts.root) {
+    case 'Invoice':
+    case 'DespatchAdvice':
+      return facts.typeCode;
+    case 'CreditNote':
+      return '07';
+    case 'DebitNote':
+      return '08';
+    case 'SummaryDocuments':
+      return 'rc';
+    default:
+      return null;
+  }
+}
+
+const SALES = new Set(['01', '03', '04', '07', '08']);
+const lineAt = (l: Line, i: number) => `${l.element}[${i + 1}]`;
+/** IGV (1000) and IVAP (1016) charge the operation; the rest of a line's schemes say it is not taxed or add a tax. */
+const TAXED_SCHEMES = new Set(['1000', '1016', '9995', '9997']);
+
+/** The IGV rates a document issued on `date` may carry: 18, and the MYPE reduced rate in force on that date, if any. */
+function igvRates(calendar: RuleCalendar, date: string): string[] {
+  if (calendar.inForce('mype-rate-end', date)) return ['18'];
+  return calendar.inForce('mype-rate-2027', date) ? ['18', '14'] : ['18', '10'];
+}
+
+const sameRate = (percent: string, rate: string) => /^\d+(\.\d+)?$/.test(percent) && Number(percent) === Number(rate);
+
+/**
+ * The dated rules a UBL document fails, judged on its cbc:IssueDate (or on `options.at`). A document with no issue
+ * date and no `at` cannot be judged by date: none. Undated problems (SUNAT's June 2024 rules) are the XSL's, not these.
+ */
+export function datedRuleFailures(xml: string, calendar: RuleCalendar, options: { at?: string } = {}): DatedRuleFailure[] {
+  const facts = scan(xml);
+  if (!facts) return [];
+  const date = options.at ?? facts.issueDate;
+  const type = typeOf(facts);
+  if (!date || !isCalendarDate(date) || !type) return [];
+  const inForce = (rule: RuleId) => calendar.inForce(rule, date) && calendar.rule(rule).docTypes.includes(type as never);
+  const out: DatedRuleFailure[] = [];
+  const fail = (rule: RuleId, code: string, message: string, path?: string) => out.push({ rule, code, message, ...(path ? { path } : {}) });
+
+  if (inForce('gre-loading-date') && facts.transportMode === '01') {
+    const since = `since ${calendar.effective('gre-loading-date')}`;
+    const loading = facts.loadingDate;
+    if (loading === null) {
+      fail('gre-loading-date', '3617', `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`, LOADING_DATE);
+    } else if (!isCalendarDate(loading)) {
+      fail('gre-loading-date', '3619', `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`, LOADING_DATE);
+    } else if (facts.issueDate && loading < facts.issueDate) {
+      fail('gre-loading-date', '3618', `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`, LOADING_DATE);
+    }
+  }
+
+  if (SALES.has(type)) {
+    if (inForce('product-code-required')) {
+      facts.lines.forEach((l, i) => {
+        if (!l.productCode) {
+          fail('product-code-required', '3496', `line ${i + 1} has no SUNAT product code (catalog 25), required since ${calendar.effective('product-code-required')}`, `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`);
+        }
+      });
+    }
+    if (type !== '04') {
+      const rates = igvRates(calendar, date);
+      const rule: RuleId = calendar.inForce('mype-rate-end', date) ? 'mype-rate-end' : 'mype-rate-2027';
+      facts.lines.forEach((l, i) => {
+        for (const s of l.subtotals) {
+          if (s.scheme !== '1000' || s.percent === null || rates.some((r) => sameRate(s.percent!, r))) continue;
+          fail(rule, '3103', `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${rates.join(' or ')}`, `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`);
+        }
+      });
+    }
+    if (type === '08' && facts.responseCode === '13' && inForce('debit-note-13')) {
+      facts.lines.forEach((l, i) => {
+        const taxed = l.subtotals.some((s) => TAXED_SCHEMES.has(s.scheme ?? '') || (s.reason !== null && !s.reason.startsWith('3')));
+        if (taxed) fail('debit-note-13', '3507', `a debit note of reason 13 covers only unaffected (inafecta) operations; line ${i + 1} is not one`, lineAt(l, i));
+      });
+    }
+    if (type === '07' && facts.billingReferences > 1 && inForce('credit-note-ceiling')) {
+      fail('credit-note-ceiling', '3261', `a credit note modifies one document only; this one references ${facts.billingReferences}`, 'BillingReference');
+    }
+  }
+
+  if (type === 'rc') {
+    const rule: RuleId | null = inForce('summary-igv-percent') ? 'summary-igv-percent' : inForce('summary-v2') ? 'summary-v2' : null;
+    if (rule) {
+      facts.lines.forEach((l, i) => {
+        if (l.subtotals.some((s) => s.scheme === '1000' && !s.percent)) {
+          fail(rule, '2992', `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`, `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`);
+        }
+      });
+    }
+  }
+  return out;
+}
