@@ -17,6 +17,7 @@ import { metricsRouter, requestMetrics } from './metrics';
 import { accountRouter } from './account';
 import { cpeListRouter } from './cpe/list';
 import { cpeFilesRouter } from './cpe/files';
+import { consolePages } from './console/routes';
 import { companyEmailRouter } from './companies/email';
 import { consultaRouter } from './consulta/routes';
 
@@ -35,6 +36,8 @@ export function createApp(deps: AppDeps): Koa {
   app.on('error', onAppError);
   app.use(requestMetrics);
   app.use(requestId);
+  // The console's pages answer HTML and read forms: they sit before the JSON envelope and body reader.
+  app.use(consolePages(deps));
   app.use(envelope);
   app.use(jsonBody());
   for (const router of createRouters(deps)) {

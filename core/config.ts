@@ -114,11 +114,13 @@ export interface Config {
     mailFrom: string | null;
     /** PEM file of an extra CA trusted for SMTP servers (a test or in-house server). */
     smtpCaFile: string | null;
-    /** chasqui's public address: the links of the e-mail and of /consulta. */
+    /** chasqui's public address: the links of the e-mail and of /consulta; https makes console cookies Secure. */
     publicUrl: string | null;
     /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
     consultaRate: { limit: number; windowSeconds: number };
   };
+  /** How long a console session may sit idle before it is over (CHASQUI_CONSOLE_IDLE_HOURS, default 8). */
+  consoleIdleSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -288,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: publicUrlOf(env),
       consultaRate: consultaRateOf(env),
     },
+    consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
   };
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');

@@ -73,9 +73,13 @@ export function findCompanyById(db: Db, id: string): Promise<CompanyRow | undefi
 }
 
 /** The account's companies newest first, `limit` of them after the company with RUC `before` (a previous page's last). */
-export function listCompanies(db: Db, accountId: string, page: { limit: number; before?: string }): Promise<CompanyRow[]> {
-  const q = db<CompanyRow>('companies').where({ account_id: accountId });
-  if (page.before) q.whereRaw('(created_at, id) < (select created_at, id from companies where account_id = ? and ruc = ?)', [accountId, page.before]);
+/** An account's companies newest first (every account's when `accountId` is null: support staff), after `before` (a RUC). */
+export function listCompanies(db: Db, accountId: string | null, page: { limit: number; before?: string }): Promise<CompanyRow[]> {
+  const q = db<CompanyRow>('companies');
+  if (accountId) q.where({ account_id: accountId });
+  if (page.before) {
+    q.whereRaw('(created_at, id) < (select created_at, id from companies where ruc = ? and (? :: uuid is null or account_id = ?) order by created_at desc limit 1)', [page.before, accountId, accountId]);
+  }
   return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit);
 }
 

@@ -320,6 +320,8 @@ export function presentEmail(row: Pick<DocumentRow, 'status' | 'email_to' | 'ema
 export interface DocumentFilter {
   /** One company (the API always scopes to one); absent only for support staff across companies. */
   companyId?: string;
+  /** Every company of one account (an account holder in the console). */
+  accountId?: string;
   ruc?: string;
   statuses?: DocStatus[];
   docType?: string;
@@ -363,6 +365,7 @@ export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDoc
 export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
   const q = selectListed(db);
   if (filter.companyId) q.where('company_id', filter.companyId);
+  if (filter.accountId) q.whereIn('company_id', db('companies').select('id').where('account_id', filter.accountId));
   if (filter.ruc) q.where('ruc', filter.ruc);
   if (filter.statuses?.length) q.whereIn('status', filter.statuses);
   if (filter.docType) q.where('doc_type', filter.docType);

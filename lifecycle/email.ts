@@ -31,11 +31,13 @@ function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
 export async function emailAgain(
   deps: LifecycleDeps,
   documentId: string,
-  request: { to?: string[]; operator: string },
+  request: { to?: string[]; operator: string; dryRun?: boolean },
 ): Promise<ActionResult<{ to: string[] }>> {
   const doc = await findDocument(deps.db, documentId);
   if (!doc) return refused('not_found', `No document ${documentId}`);
   const to = (request.to ?? doc.email_to ?? []).map((address) => address.trim());
+  // What it would do (the console's preview): nothing changes, nothing is recorded, no rate-limit use.
+  if (request.dryRun) return refusal(doc, to) ?? done(`would e-mail ${doc.filename} again to ${to.join(', ')}`, { to });
   let result: ActionResult<{ to: string[] }> | null = refusal(doc, to);
   if (!result) {
     const decision = await admitKeyed(deps.db, `email-again:${doc.id}`, EMAIL_AGAIN_LIMIT.limit, EMAIL_AGAIN_LIMIT.windowSeconds);

@@ -1,12 +1,3 @@
-import type { Config } from '../../core/config';
-import { documentWorkflowId } from '../../workflows/document';
-
-/** The document's workflow in the Temporal UI, where one is known. */
-export function uiLink(config: Config, externalId: string): string | null {
-  const base = config.temporal.uiUrl ?? (config.temporal.address ? null : `http://127.0.0.1:${config.temporal.uiPort}`);
-  return base ? `${base.replace(/\/$/, '')}/namespaces/${config.temporal.namespace}/workflows/${documentWorkflowId(externalId)}` : null;
-}
-
 /** `3h 12m`, `4m 05s`, `12s`. */
 export function age(since: Date, now = new Date()): string {
   const s = Math.max(0, Math.round((now.getTime() - since.getTime()) / 1000));

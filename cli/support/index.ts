@@ -1,13 +1,15 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { findDocumentsByReference, listDocuments, listDocumentAttempts, toApiDocument, type ListedDocument } from '../../db/documents';
+import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
+import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
-import { listAttempts, listDeliveries, listFailedDeliveries } from '../../db/webhooks';
-import { listSupportActions } from '../../db/support-actions';
+import { listFailedDeliveries } from '../../db/webhooks';
 import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type DocStatus, type WaitingReason } from '../../lifecycle/transitions';
 import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
+import { tokensCommand } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
-import { age, iso, parseDuration, table, uiLink } from './explain';
+import { age, iso, parseDuration, table } from './explain';
+import { temporalUiLink } from '../../lifecycle/links';
 import { checks, CHECKS_HELP } from './checks';
 import type { SupportDeps } from './deps';
 
@@ -28,6 +30,8 @@ usage: chasqui support <command> [options]      (chasqui support <command> --hel
                          e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
   checks                 every company's checks (certificate, credentials, gaps, windows, rules), worst first
                          e.g. chasqui support checks --ruc 20123456786 --run
+  tokens <create|list|revoke>   support staff's console tokens (scope support:operate)
+                         e.g. chasqui support tokens create --name ana.quispe --expires 90d
 
 Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
 Exit codes: 0 done (also when nothing is stuck or nothing matches a selection), 1 failed (some action failed, or
@@ -116,6 +120,7 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     io.stdout.write(HELP + '\n');
     return sub ? EXIT.done : EXIT.usage;
   }
+  if (sub === 'tokens') return tokensCommand(rest, (run) => withDeps((deps) => run(deps.db)), io);
   if (!COMMAND_HELP[sub]) {
     io.stderr.write(`chasqui support: unknown command '${sub}'\n\n${HELP}\n`);
     return EXIT.usage;
@@ -218,9 +223,9 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   }
   const doc = found[0];
   const company = await findCompanyById(deps.db, doc.company_id);
-  const timeline = await timelineOf(deps, doc);
+  const timeline = await documentTimeline(deps.db, doc);
   const reason = doc.resolved ? null : waitingReason(doc);
-  const link = uiLink(deps.config, doc.id);
+  const link = temporalUiLink(deps.config, doc.id);
   if (values.json) {
     io.stdout.write(
       JSON.stringify({
@@ -251,36 +256,6 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   ];
   io.stdout.write(lines.join('\n') + '\n');
   return EXIT.done;
-}
-
-interface TimelineEntry {
-  at: Date;
-  event: string;
-  detail: string;
-}
-
-/** Issue, each authority step, the verdict, webhook deliveries with their attempts, and support actions, by time. */
-async function timelineOf(deps: SupportDeps, doc: ListedDocument): Promise<TimelineEntry[]> {
-  const [attempts, deliveries, actions] = await Promise.all([
-    listDocumentAttempts(deps.db, doc.id),
-    listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 50 }),
-    listSupportActions(deps.db, doc.id),
-  ]);
-  const entries: TimelineEntry[] = [{ at: doc.created_at, event: 'issued', detail: `signed, hash ${doc.hash}` }];
-  const stepNames = { send: 'send attempt', ticket: 'ticket poll', query: 'state query' } as const;
-  for (const a of attempts) {
-    const classification = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
-    entries.push({ at: a.created_at, event: stepNames[a.step], detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}` });
-  }
-  if (doc.resolved_at) entries.push({ at: doc.resolved_at, event: 'verdict', detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}` });
-  for (const d of deliveries) {
-    entries.push({ at: d.created_at, event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery', detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)` });
-    for (const a of await listAttempts(deps.db, d.id)) {
-      entries.push({ at: a.started_at, event: `  webhook attempt ${a.number}`, detail: a.delivered ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)` : `failed: ${a.error ?? `HTTP ${a.http_status}`}` });
-    }
-  }
-  for (const s of actions) entries.push({ at: s.created_at, event: `support ${s.action}`, detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}` });
-  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './knex';
+import { hashToken } from './tokens';
+
+/**
+ * Signed-in console browsers. The cookie holds a random session id; only its SHA-256 is stored, with the CSRF token
+ * every POST must carry. `last_seen_at` moves on each request, and a session idle longer than the configured time is
+ * over.
+ */
+export type ConsolePrincipal =
+  | { kind: 'support'; name: string; supportTokenId: string }
+  | { kind: 'account'; name: string; accountId: string; apiTokenId: string };
+
+export interface ConsoleSession {
+  principal: ConsolePrincipal;
+  csrf: string;
+}
+
+export async function openConsoleSession(db: Db, principal: ConsolePrincipal): Promise<{ id: string; csrf: string }> {
+  const id = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(24).toString('base64url');
+  await db('console_sessions').insert({
+    id_hash: hashToken(id),
+    kind: principal.kind,
+    name: principal.name,
+    support_token_id: principal.kind === 'support' ? principal.supportTokenId : null,
+    api_token_id: principal.kind === 'account' ? principal.apiTokenId : null,
+    account_id: principal.kind === 'account' ? principal.accountId : null,
+    csrf,
+  });
+  return { id, csrf };
+}
+
+/**
+ * The session behind a cookie, touched; null when unknown, signed out, idle for longer than `idleSeconds`, or when
+ * its token was revoked, expired or its account deactivated since sign-in.
+ */
+export async function findConsoleSession(db: Db, id: string, idleSeconds: number): Promise<ConsoleSession | null> {
+  const { rows } = await db.raw(
+    `update console_sessions s set last_seen_at = now()
+       from console_sessions c
+       left join support_tokens st on st.id = c.support_token_id
+       left join api_tokens t on t.id = c.api_token_id
+       left join accounts a on a.id = c.account_id
+      where s.id_hash = c.id_hash and c.id_hash = ? and c.ended_at is null
+        and c.last_seen_at > now() - make_interval(secs => ?)
+        and (c.kind <> 'support' or (st.revoked_at is null and (st.expires_at is null or st.expires_at > now())))
+        and (c.kind <> 'account' or (t.revoked_at is null and a.active))
+      returning c.kind, c.name, c.support_token_id, c.api_token_id, c.account_id, c.csrf`,
+    [hashToken(id), idleSeconds],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const principal: ConsolePrincipal =
+    row.kind === 'support'
+      ? { kind: 'support', name: row.name, supportTokenId: row.support_token_id }
+      : { kind: 'account', name: row.name, accountId: row.account_id, apiTokenId: row.api_token_id };
+  return { principal, csrf: row.csrf };
+}
+
+export async function endConsoleSession(db: Db, id: string): Promise<void> {
+  await db('console_sessions').where({ id_hash: hashToken(id) }).update({ ended_at: db.fn.now() });
+}
