@@ -6,7 +6,7 @@ import { findCompanyById } from '../../db/companies';
 import { listFailedDeliveries } from '../../db/webhooks';
 import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type DocStatus, type WaitingReason } from '../../lifecycle/transitions';
 import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
-import { tokensCommand } from './tokens';
+import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { age, iso, parseDuration, table } from './explain';
 import { temporalUiLink } from '../../lifecycle/links';
@@ -87,6 +87,7 @@ With filters instead of references: documents whose last delivery failed within 
 ${SELECTOR_HELP}
   e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h --dry-run`,
   checks: CHECKS_HELP,
+  tokens: TOKENS_HELP,
 };
 
 class UsageError extends Error {}

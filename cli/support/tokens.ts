@@ -17,7 +17,8 @@ shown once, when created; only its hash is kept.
        chasqui support tokens revoke ana.quispe
 Exit codes: 0 done, 1 failed (name taken, no such token), 2 usage error.`;
 
-const OPTIONS = {
+/** The options of `chasqui support tokens` (docs/operations.md is checked against them). */
+export const TOKEN_OPTIONS = {
   name: { type: 'string' },
   expires: { type: 'string' },
   operator: { type: 'string' },
@@ -35,7 +36,7 @@ export async function tokensCommand(argv: string[], withDb: (run: (db: Db) => Pr
   };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: TOKEN_OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     return usage((err as Error).message);
   }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { COMMAND_HELP, OPTIONS } from '../../cli/support';
+import { TOKEN_OPTIONS } from '../../cli/support/tokens';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
-import { registerUnresolvedGauge, registry } from '../../core/metrics';
+import { registerCheckGauges, registerUnresolvedGauge, registry } from '../../core/metrics';
 
 /** docs/operations.md is run by people who have not read the code: every command, query and series it names exists. */
 describe('docs/operations.md', () => {
@@ -14,7 +15,8 @@ describe('docs/operations.md', () => {
     expect(commands.length).to.be.greaterThan(10);
     for (const [, command, rest] of commands) {
       expect(Object.keys(COMMAND_HELP), command).to.include(command);
-      for (const [flag] of rest.matchAll(/--[a-z-]+/g)) expect(Object.keys(OPTIONS), `${command} ${flag}`).to.include(flag.slice(2));
+      const options = command === 'tokens' ? TOKEN_OPTIONS : OPTIONS;
+      for (const [flag] of rest.matchAll(/--[a-z-]+/g)) expect(Object.keys(options), `${command} ${flag}`).to.include(flag.slice(2));
     }
   });
 
@@ -25,6 +27,7 @@ describe('docs/operations.md', () => {
     }
     // The API registers the gauge with its database; here it reads nothing.
     registerUnresolvedGauge([], async () => []);
+    registerCheckGauges(async () => []);
     const exported = (await registry.getMetricsAsJSON()).map((m) => m.name);
     for (const [, series] of doc.matchAll(/`(chasqui_\w+)`/g)) expect(exported, series).to.include(series);
   });
