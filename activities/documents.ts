@@ -16,6 +16,7 @@ import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
+import { firstTaskOf } from '../core/temporal-log';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { Context } from '@temporalio/activity';
@@ -240,10 +241,17 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       const { doc: before, company } = await begin(externalId, 'queued');
       const plan = planOf(before, company);
       if (before.resolved || before.status !== 'queued') return plan;
-      // Only a document whose state can be asked for is handed over: the next send queries before sending again.
-      if (!plan.queryable) return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
-      const firstSend = await sendMarked(before, company, 'queued', true, deps.config.firstSendWaitMs);
-      return firstSend === 'handedOff' ? { ...plan, handedOff: true } : { ...plan, firstSend };
+      // Temporal's warnings about this long workflow task then name the document (core/temporal-log.ts).
+      const runId = currentActivity()?.info.workflowExecution?.runId;
+      const ended = runId ? firstTaskOf(runId, { externalId: before.id, ruc: before.ruc, docType: before.doc_type, filename: before.filename }) : undefined;
+      try {
+        // Only a document whose state can be asked for is handed over: the next send queries before sending again.
+        if (!plan.queryable) return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
+        const firstSend = await sendMarked(before, company, 'queued', true, deps.config.firstSendWaitMs);
+        return firstSend === 'handedOff' ? { ...plan, handedOff: true } : { ...plan, firstSend };
+      } finally {
+        ended?.();
+      }
     },
 
     async sendDocument(externalId, expected) {
@@ -315,14 +323,18 @@ function billServiceOf(doc: DocumentRow, endpoints: ResolvedEndpoints): string {
   return OTHER_CPE_TYPES.has(doc.doc_type) ? endpoints.otherCpeService : endpoints.billService;
 }
 
+/** The running activity's context; null when called outside one (a direct call in a test): nothing to tell Temporal. */
+function currentActivity(): Context | null {
+  try {
+    return Context.current();
+  } catch {
+    return null;
+  }
+}
+
 /** Heartbeats every 5 s while `work` runs (inside an activity), so Temporal tells a slow call from a dead worker. */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
-  let context: Context | null = null;
-  try {
-    context = Context.current();
-  } catch {
-    // Called outside an activity (a direct call in a test): nothing to tell Temporal.
-  }
+  const context = currentActivity();
   // A local activity has no heartbeat of its own (the SDK keeps its workflow task alive instead).
   const timer = context && !context.info.isLocal ? setInterval(() => context!.heartbeat(), 5_000) : null;
   try {

@@ -4,6 +4,7 @@ import { NativeConnection, Worker, Runtime, DefaultLogger, type LogLevel } from 
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import { logger } from '../core/logger';
+import { temporalLogLine } from '../core/temporal-log';
 import { createDb, migrate, type Db } from '../db/knex';
 import { reasonOf, readinessAnswer, type Readiness } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
@@ -88,7 +89,7 @@ let runtimeInstalled = false;
 
 /**
  * Temporal's core logs go through chasqui's logger (warn and above; errors only in tests), so operators see one JSON
- * stream. Must run before the first Temporal connection of the process. With `metricsAddress`, the SDK's runtime
+ * stream; a slow first workflow task names its document (core/temporal-log.ts). Must run before the first Temporal connection of the process. With `metricsAddress`, the SDK's runtime
  * metrics are exported there (loopback) and appended to chasqui's own at /metrics.
  */
 export function installTemporalRuntime(metricsAddress?: string): void {
@@ -105,8 +106,12 @@ export function installTemporalRuntime(metricsAddress?: string): void {
       ...(metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
     },
     logger: new DefaultLogger(level, (entry) => {
-      const pinoLevel = entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug';
-      logger[pinoLevel]({ component: 'temporal-worker', ...entry.meta }, entry.message);
+      const line = temporalLogLine({
+        level: entry.level === 'ERROR' ? 'error' : entry.level === 'WARN' ? 'warn' : 'debug',
+        message: entry.message,
+        meta: { component: 'temporal-worker', ...entry.meta },
+      });
+      logger[line.level](line.meta, line.message);
     }),
   });
 }

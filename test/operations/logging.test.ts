@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { redactSecrets } from '../../core/logger';
+import { firstTaskOf, temporalLogLine, type LogLine } from '../../core/temporal-log';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -44,5 +45,48 @@ describe('the log', () => {
     expect(lines.every((l) => l.solPassword === undefined || l.solPassword === '[redacted]')).to.equal(true);
     expect(lines.at(-1)!.msg).to.equal('last line before exit');
     expect(stdout).not.to.contain('never');
+  });
+});
+
+/** Temporal core's slow-task warning as the worker receives it (test/issuing/slow-first-task.test.ts: from a real worker). */
+function slowTask(runId: string, eventId: number): LogLine {
+  return { level: 'warn', message: `[TMPRL1104] ${runId}:${eventId}:1 Workflow task duration exceeded 5 seconds.`, meta: { component: 'temporal-worker', workflowTaskDuration: 8000 } };
+}
+
+describe("Temporal core's lines", () => {
+  const subject = { externalId: 'e-1', ruc: '20123456786', docType: '09', filename: '20123456786-09-T001-1' };
+
+  it('a slow first task names its document: one warning, its repeats and the last task after the send at debug', () => {
+    const ended = firstTaskOf('run-a', subject);
+    const first = temporalLogLine(slowTask('run-a', 4));
+    expect(first.level).to.equal('warn');
+    expect(first.meta).to.deep.include({ ...subject, runId: 'run-a', workflowTaskDuration: 8000 });
+    expect(first.message).to.contain('[TMPRL1104] run-a:4:1').and.contain('20123456786-09-T001-1: its first send still waits for the authority');
+    expect(temporalLogLine(slowTask('run-a', 7))).to.deep.include({ level: 'debug' });
+    ended();
+    const last = temporalLogLine(slowTask('run-a', 10));
+    expect(last.level).to.equal('debug');
+    expect(last.message).to.contain('the workflow task ran its first send (warning 3)');
+  });
+
+  it('leaves alone what is about no first send: other runs, other lines', () => {
+    const other = slowTask('run-unknown', 4);
+    expect(temporalLogLine(other)).to.equal(other);
+    const line: LogLine = { level: 'error', message: 'Failed to poll: run-a:4', meta: {} };
+    expect(temporalLogLine(line)).to.equal(line);
+  });
+
+  it('forgets a document a minute after its send, once later sends begin', () => {
+    const now = Date.now;
+    try {
+      const ended = firstTaskOf('run-b', { ...subject, externalId: 'e-2' });
+      ended();
+      Date.now = () => now() + 61_000;
+      firstTaskOf('run-c', { ...subject, externalId: 'e-3' });
+      expect(temporalLogLine(slowTask('run-b', 4)).meta).not.to.have.property('externalId');
+      expect(temporalLogLine(slowTask('run-c', 4)).meta).to.have.property('externalId', 'e-3');
+    } finally {
+      Date.now = now;
+    }
   });
 });
