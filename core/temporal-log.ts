@@ -21,13 +21,13 @@ interface Entry {
   endedAt?: number;
 }
 
-/** A warning comes within a workflow task timeout (10 s by default) of the send's end. */
-const KEPT_AFTER_END_MS = 60_000;
+/** The last warning, the task that carries the send's result, comes within a workflow task timeout (10 s) of its end. */
+const KEPT_AFTER_END_MS = 10_000;
 const runs = new Map<string, Entry>();
 
 /**
  * Says that `runId`'s workflow task waits on `subject`'s first send, until the returned function is called. A Map
- * entry per document, dropped a minute after its send (the oldest first, as later sends begin).
+ * entry per document, dropped 10 s after its send (the oldest first, as later sends begin).
  */
 export function firstTaskOf(runId: string, subject: TaskSubject): () => void {
   const now = Date.now();
