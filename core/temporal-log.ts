@@ -54,7 +54,10 @@ export function temporalLogLine(line: LogLine): LogLine {
   const entry = runId === undefined ? undefined : runs.get(runId);
   if (!entry) return line;
   const repeat = entry.warned++ > 0;
-  const why = entry.endedAt === undefined ? 'its first send still waits for the authority inside the workflow task' : 'the workflow task ran its first send';
+  const why =
+    entry.endedAt === undefined
+      ? 'its first send still waits for the authority inside the workflow task'
+      : 'the workflow task ran its first send';
   return {
     level: repeat ? 'debug' : line.level,
     message: `${line.message} Document ${entry.subject.filename}: ${why}${repeat ? ` (warning ${entry.warned})` : '; repeats for this document are logged at debug'}.`,

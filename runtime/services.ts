@@ -89,8 +89,9 @@ let runtimeInstalled = false;
 
 /**
  * Temporal's core logs go through chasqui's logger (warn and above; errors only in tests), so operators see one JSON
- * stream; a slow first workflow task names its document (core/temporal-log.ts). Must run before the first Temporal connection of the process. With `metricsAddress`, the SDK's runtime
- * metrics are exported there (loopback) and appended to chasqui's own at /metrics.
+ * stream; a slow first workflow task names its document (core/temporal-log.ts). Must run before the first Temporal
+ * connection of the process. With `metricsAddress`, the SDK's runtime metrics are exported there (loopback) and
+ * appended to chasqui's own at /metrics.
  */
 export function installTemporalRuntime(metricsAddress?: string): void {
   if (runtimeInstalled) return;
