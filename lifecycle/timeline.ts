@@ -11,7 +11,7 @@ export interface TimelineEntry {
 
 /**
  * A document's story as support staff read it (`chasqui support find`, the console): issue, each authority step,
- * the verdict, webhook deliveries with their attempts, and support actions, by time.
+ * the verdict, webhook deliveries with their attempts, the buyer's e-mail, and support actions, by time.
  */
 export async function documentTimeline(db: Db, doc: ListedDocument): Promise<TimelineEntry[]> {
   const [attempts, deliveries, actions] = await Promise.all([
@@ -31,6 +31,11 @@ export async function documentTimeline(db: Db, doc: ListedDocument): Promise<Tim
     for (const a of await listAttempts(db, d.id)) {
       entries.push({ at: a.started_at, event: `  webhook attempt ${a.number}`, detail: a.delivered ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)` : `failed: ${a.error ?? `HTTP ${a.http_status}`}` });
     }
+  }
+  // The buyer's e-mail keeps its latest state only (docs/buyers.md): shown where it ended, or as pending.
+  if (doc.email_status) {
+    const error = doc.email_error ? `: ${doc.email_error}` : '';
+    entries.push({ at: doc.email_sent_at ?? doc.updated_at, event: 'buyer e-mail', detail: `${doc.email_status} to ${(doc.email_to ?? []).join(', ')}, ${doc.email_attempts} attempt(s)${error}` });
   }
   for (const s of actions) entries.push({ at: s.created_at, event: `support ${s.action}`, detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}` });
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());

@@ -54,6 +54,7 @@ const EVENT_WORDS: Array<[RegExp, string]> = [
   [/^webhook delivery$/, 'entrega del webhook'],
   [/^webhook redelivery$/, 'nueva entrega del webhook'],
   [/^webhook attempt (\d+)$/, 'intento $1 del webhook'],
+  [/^buyer e-mail$/, 'correo al comprador'],
   [/^support (\w+)$/, 'soporte: $1'],
 ];
 const eventWords = (event: string) => EVENT_WORDS.reduce((text, [re, words]) => (re.test(text) ? text.replace(re, words) : text), event.trim());

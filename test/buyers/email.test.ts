@@ -4,8 +4,9 @@ import { startIssuingStack, newCompany, payload, issue, until, call, expectDocum
 import { eventually, localTlsCertificate, type TlsFiles } from '../webhooks/support';
 import { startSmtpServer, type SmtpServerHandle } from './support';
 import { testConfig } from '../support/services';
-import { findDocument, type DocumentRow } from '../../db/documents';
+import { findDocument, listDocuments, type DocumentRow } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
+import { documentTimeline } from '../../lifecycle/timeline';
 import { webhookBody } from '../../activities/webhooks';
 import { buyerEmailWorkflowId } from '../../workflows/buyer-email';
 import { companySummaryWorkflow } from '../../workflows/daily-summary';
@@ -204,6 +205,10 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(row).to.include({ status: 'accepted', email_status: 'failed', email_attempts: 1 });
     expect(row.email_error).to.match(/^SMTP 550: .*mailbox unavailable/);
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('failed');
+    // Support sees it in the document's timeline (chasqui support find, the console).
+    const [listed] = await listDocuments(env.stack.db, { ids: [doc.id], limit: 1 });
+    const entry = (await documentTimeline(env.stack.db, listed)).find((t) => t.event === 'buyer e-mail');
+    expect(entry?.detail).to.match(/^failed to nadie@cliente\.pe, 1 attempt\(s\): SMTP 550/);
   });
 
   it('a company that turned e-mail off: the document reads disabled and nothing is sent', async () => {

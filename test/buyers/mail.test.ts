@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import { simpleParser } from 'mailparser';
@@ -74,6 +75,7 @@ describe("buyer's e-mail message and the consultation page's links", () => {
     expect(checkFileLink(secrets, '00000000-0000-4000-8000-000000000000', 'pdf', vence, firma, now), 'another document').to.equal(false);
     expect(checkFileLink(secrets, row.id, 'pdf', String(Number(vence) + 60), firma, now), 'a later expiry').to.equal(false);
     expect(checkFileLink(secrets, row.id, 'pdf', vence, firma, now + (LINK_TTL_SECONDS + 1) * 1000), 'after the hour').to.equal(false);
-    expect(checkFileLink(secretBoxFrom(testConfig()), row.id, 'pdf', vence, firma, now), 'another master key').to.equal(false);
+    const otherKey = secretBoxFrom({ ...testConfig(), masterKey: randomBytes(32).toString('base64') });
+    expect(checkFileLink(otherKey, row.id, 'pdf', vence, firma, now), 'another master key').to.equal(false);
   });
 });
