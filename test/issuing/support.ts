@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { checkSchema } from '../support/json-schema';
@@ -26,7 +27,7 @@ export interface IssuingStack {
  * certificate for production signing (a PFX file, as CHASQUI_PROVIDER_PFX configures it) and short authority timeouts.
  */
 export async function startIssuingStack(config: Partial<Config> = {}, options: { worker?: boolean } = {}): Promise<IssuingStack> {
-  const sim = await startSimulator({ port: 0, ticketPolls: 1 });
+  const sim = await startTestSimulator({ port: 0, ticketPolls: 1 });
   const base = testConfig();
   const pfxPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-provider-')), 'provider.pfx');
   fs.writeFileSync(pfxPath, generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'));
