@@ -14,7 +14,7 @@ import {
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
@@ -40,6 +40,27 @@ const ORIGIN_DESCRIPTIONS: Record<string, string> = {
 const DEMO_SOL = { solUser: 'MODDATOS', solPassword: 'moddatos' };
 
 type Route = { endpoints: ResolvedEndpoints; creds: SolCredentials; gre: GreCredentials | null };
+
+/**
+ * The SOL user a company's documents go to SUNAT with (WS-Security and the GRE token alike): spec 1, with its own
+ * certificate the secondary user; otherwise the secondary when loaded, the principal when not; in demo SUNAT beta's
+ * MODDATOS when it loaded none. Null when none applies. The company checks ask with the same user.
+ */
+export function sendingSolUser(
+  company: CompanyRow,
+  environment: string,
+  ownCertificate: boolean,
+  secrets: ActivityDeps['secrets'],
+): { solUser: string; solPassword: string } | null {
+  const demo = environment === '01' ? DEMO_SOL : null;
+  const principal = company.sol_user && company.sol_password_sealed
+    ? { solUser: company.sol_user, solPassword: secrets.open(company.sol_password_sealed) }
+    : null;
+  const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
+    ? { solUser: company.sol_secondary_user, solPassword: secrets.open(company.sol_secondary_password_sealed) }
+    : null;
+  return ownCertificate ? (secondary ?? demo) : (secondary ?? principal ?? demo);
+}
 
 /**
  * The I/O of the document workflow. Each activity reads what it needs from the database (the workflow passes only the
@@ -77,15 +98,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     } catch (err) {
       return connectionFailure('NO_ENDPOINT', (err as Error).message);
     }
-    const demo = doc.environment === '01' ? DEMO_SOL : null;
-    const principal = company.sol_user && company.sol_password_sealed
-      ? { solUser: company.sol_user, solPassword: deps.secrets.open(company.sol_password_sealed) }
-      : null;
-    const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
-      ? { solUser: company.sol_secondary_user, solPassword: deps.secrets.open(company.sol_secondary_password_sealed) }
-      : null;
-    // Spec 1: with its own certificate a company sends to SUNAT with its secondary SOL user; otherwise either serves.
-    const sol = doc.signed_by === 'own_certificate' ? (secondary ?? demo) : (secondary ?? principal ?? demo);
+    const sol = sendingSolUser(company, doc.environment, doc.signed_by === 'own_certificate', deps.secrets);
     let creds: SolCredentials | null = null;
     if (doc.destination === 'own_ose') {
       if (company.ose_user && company.ose_password_sealed) {
@@ -140,6 +153,8 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
     if (stored.resolved) {
       const resolved: StepOutcome = { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+      // Only the call that resolved the document (webhook_due set) asks for the e-mail: a repeated step does not.
+      if (stored.webhook_due !== null && emailDue(stored)) resolved.email = true;
       if (stored.webhook_due === false) return { ...resolved, webhook: false };
       if (stored.webhook_due && notify) return { ...resolved, notice: await notices.openWebhookDelivery(doc.id, { attemptFirst: true }) };
       return resolved;
@@ -166,10 +181,15 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     };
   }
 
-  /** The send of a row `beginSend` has just marked (and returned as it was before). */
-  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false): Promise<StepOutcome> {
+  /**
+   * The send of a row `beginSend` has just marked (and returned as it was before). `waitMs` (the first send, inside
+   * the workflow task): an answer that does not come within it is not waited for nor recorded; 'handedOff' says so.
+   */
+  function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify?: boolean): Promise<StepOutcome>;
+  function sendMarked(before: DocumentRow, company: CompanyRow, expected: DocStatus, notify: boolean, waitMs: number): Promise<StepOutcome | 'handedOff'>;
+  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false, waitMs?: number): Promise<StepOutcome | 'handedOff'> {
     const done = (result: AuthorityResult, step: 'send' | 'query') => record(before, result, step, notify);
-    if (before.resolved) return { kind: 'resolved', status: before.status, code: before.result?.code ?? null, ticket: before.ticket };
+    if (before.resolved) return resolvedBefore(before);
     if (expected && before.status !== expected) return recorded(before);
     const r = route(before, company);
     if (!('endpoints' in r)) return done(r, 'send');
@@ -184,13 +204,20 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       if (known.status !== 'unknown' || known.reached_sunat !== false) return done(whoseCdr(before, known, true), 'query');
     }
     const file = { filename: before.filename, xml: before.xml };
+    const shortened = waitMs !== undefined && waitMs < callOptions.timeouts.responseMs;
+    const options = shortened ? { timeouts: { ...callOptions.timeouts, responseMs: waitMs } } : callOptions;
     const result = await heartbeating(() =>
       GRE_TYPES.has(before.doc_type)
-        ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, callOptions)
+        ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, options)
         : SUMMARY_TYPES.has(before.doc_type)
-          ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, callOptions)
-          : sendBill(billServiceOf(before, r.endpoints), r.creds, file, callOptions),
+          ? sendSummary(billServiceOf(before, r.endpoints), r.creds, file, options)
+          : sendBill(billServiceOf(before, r.endpoints), r.creds, file, options),
     );
+    // Nothing recorded: the row keeps send_started_at, so the send activity asks the authority before sending again.
+    if (shortened && result.origin === 'timeout') {
+      logger.info({ externalId: before.id, ruc: before.ruc, filename: before.filename, waitMs }, 'first send unanswered within the workflow task; the send activity takes it over');
+      return 'handedOff';
+    }
     // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
     if (result.alreadyReported) {
       const mayHaveReached = earlierAttemptMayHaveReached(before);
@@ -213,7 +240,10 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       const { doc: before, company } = await begin(externalId, 'queued');
       const plan = planOf(before, company);
       if (before.resolved || before.status !== 'queued') return plan;
-      return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
+      // Only a document whose state can be asked for is handed over: the next send queries before sending again.
+      if (!plan.queryable) return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
+      const firstSend = await sendMarked(before, company, 'queued', true, deps.config.firstSendWaitMs);
+      return firstSend === 'handedOff' ? { ...plan, handedOff: true } : { ...plan, firstSend };
     },
 
     async sendDocument(externalId, expected) {
@@ -223,7 +253,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
     async checkTicket(externalId) {
       const { doc, company } = await load(externalId);
-      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      if (doc.resolved) return resolvedBefore(doc);
       if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
       const r = route(doc, company);
       if (!('endpoints' in r)) return record(doc, r, 'ticket');
@@ -238,7 +268,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
     async queryDocumentState(externalId) {
       const { doc, company } = await load(externalId);
-      if (doc.resolved) return { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+      if (doc.resolved) return resolvedBefore(doc);
       const r = route(doc, company);
       if (!('endpoints' in r) || !queryable(doc, r.endpoints)) {
         return { kind: 'unknown', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
@@ -248,6 +278,16 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     },
   };
   return activities;
+}
+
+/**
+ * The outcome of a step that finds its document resolved by an earlier run (a local activity run again after a lost
+ * workflow task): an e-mail still pending is asked for again (its workflow id makes a second start harmless).
+ */
+function resolvedBefore(doc: DocumentRow): StepOutcome {
+  const outcome: StepOutcome = { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+  if (emailDue(doc)) outcome.email = true;
+  return outcome;
 }
 
 /**

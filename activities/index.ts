@@ -1,9 +1,11 @@
 import type { ActivityDeps } from './deps';
 import { createCompanyProcedureActivities } from './company-procedures';
+import { createCompanyCheckActivities } from './company-checks';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
 import { createSummaryActivities } from './summaries';
+import { createBuyerEmailActivities } from './buyer-email';
 import { createCompanyKeys } from '../core/signing-keys';
 
 /** All activities of the worker, one factory per capability so each keeps its own dependencies explicit. */
@@ -17,6 +19,8 @@ export function createActivities(deps: ActivityDeps) {
     ...webhooks,
     ...createWebhookSweeperActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
+    ...createCompanyCheckActivities(deps),
+    ...createBuyerEmailActivities(deps),
   };
 }
 

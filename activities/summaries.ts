@@ -48,7 +48,7 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
         while (lines.length) {
           const header = { correlativo, fechaEmision: today, fechaReferencia: group.referenceDate, issuer: lines[0].sale.issuer };
           try {
-            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today });
+            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today, calendar: deps.config.rules });
             return { document: await signGenerated(keys, company, prepared), refused };
           } catch (err) {
             if (!(err instanceof DocumentValidationError)) throw err;

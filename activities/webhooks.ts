@@ -9,6 +9,7 @@ import { checkPublicHttpsUrl } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { webhookAttempts } from '../core/metrics';
 import { findCompanyById, type CompanyRow } from '../db/companies';
+import { findCheckEvent, presentCheck, type CheckEventRow } from '../db/company-checks';
 import { findDocument, toApiDocument, type DocumentRow, type ListedDocument } from '../db/documents';
 import {
   beginResolutionNotice,
@@ -23,6 +24,8 @@ import {
 } from '../db/webhooks';
 import { startWebhookDeliveryWorkflow } from '../workflows/webhook-client';
 import {
+  CHECK_WEBHOOK_EVENT,
+  CHECK_WEBHOOK_EVENT_HEADER,
   WEBHOOK_EVENT,
   WEBHOOK_EVENT_HEADER,
   WEBHOOK_MAX_ATTEMPTS,
@@ -36,6 +39,32 @@ import {
 export function webhookBody(doc: DocumentRow | ListedDocument, sentAt: Date): string {
   return JSON.stringify({ event: WEBHOOK_EVENT, sent_at: limaTimestamp(sentAt), document: toApiDocument(doc) });
 }
+
+/**
+ * The `company.check` body: the company, and the check as GET /v1/companies/{ruc}/checks shows it at the change, with
+ * the status it had before (null: its first known status).
+ */
+export function checkWebhookBody(event: CheckEventRow, company: Pick<CompanyRow, 'ruc' | 'business_name'>, sentAt: Date): string {
+  return JSON.stringify({
+    event: CHECK_WEBHOOK_EVENT,
+    sent_at: limaTimestamp(sentAt),
+    company: { ruc: company.ruc, business_name: company.business_name },
+    check: { ...presentCheck(event), previous_status: event.previous_status },
+  });
+}
+
+/** What one delivery notifies: its body at the attempt's time, its X-Evento, and what the attempt's log line names. */
+interface Notice {
+  body(sentAt: Date): string;
+  header: string;
+  log: Record<string, string>;
+}
+
+const documentNotice = (doc: DocumentRow | ListedDocument): Notice => ({
+  body: (at) => webhookBody(doc, at),
+  header: WEBHOOK_EVENT_HEADER,
+  log: { externalId: doc.id, ruc: doc.ruc },
+});
 
 /** X-Firma: hex HMAC-SHA256 of the raw body with the company's secret. */
 export function webhookSignature(secret: string, body: string): string {
@@ -80,10 +109,10 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     ? { https: new https.Agent({ keepAlive: true, secureContext: createSecureContext({ ca: [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')] }) }) }
     : undefined;
 
-  async function post(target: string, secret: string, delivery: DeliveryRow, doc: DocumentRow | ListedDocument): Promise<PostResult> {
+  async function post(target: string, secret: string, delivery: DeliveryRow, notice: Notice): Promise<PostResult> {
     const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
     if (!check.ok) return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
-    const body = webhookBody(doc, new Date());
+    const body = notice.body(new Date());
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     try {
@@ -92,7 +121,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': 'chasqui-webhooks',
-          'X-Evento': WEBHOOK_EVENT_HEADER,
+          'X-Evento': notice.header,
           'X-Entrega': delivery.id,
           'X-Firma': webhookSignature(secret, body),
         },
@@ -118,13 +147,13 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     error: row.last_error,
   });
 
-  /** Makes attempt `number` of a pending delivery with the company and document as they are now, and records it. */
-  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | null | undefined, doc: DocumentRow | ListedDocument): Promise<AttemptOutcome> {
+  /** Makes attempt `number` of a pending delivery with the company and its subject as they are now, and records it. */
+  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | null | undefined, notice: Notice): Promise<AttemptOutcome> {
     if (!company?.webhook_url || !company.webhook_secret_sealed) {
       return outcomeOf(await cancelDelivery(db, delivery.id, 'the webhook was disabled before this attempt'));
     }
     const startedAt = new Date();
-    const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, doc);
+    const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, notice);
     const delivered = result.error === null;
     webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
     const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
@@ -135,7 +164,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       { status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null },
     );
     logger.info(
-      { deliveryId: delivery.id, externalId: doc.id, ruc: doc.ruc, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
+      { deliveryId: delivery.id, ...notice.log, event: delivery.event, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
       'webhook attempt recorded',
     );
     return outcomeOf(row, result.httpStatus);
@@ -153,7 +182,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       // The first attempt with the rows just read. A rerun (its workflow task lost after the attempt) finds it made and
       // returns the delivery as it stands: the delivery workflow carries on after it, never sooner than its wait.
       const fresh = delivery.status === 'pending' && delivery.attempts === 0;
-      return { ...opened, first: fresh ? await attempt(delivery, 1, company, doc) : outcomeOf(delivery) };
+      return { ...opened, first: fresh ? await attempt(delivery, 1, company, documentNotice(doc)) : outcomeOf(delivery) };
     },
 
     async attemptWebhookDelivery(deliveryId, number) {
@@ -162,9 +191,19 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const recorded = await findAttempt(db, deliveryId, number);
       if (delivery.status !== 'pending' || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
       const company = await findCompanyById(db, delivery.company_id);
-      const doc = await findDocument(db, delivery.document_id);
+      if (delivery.check_event_id) {
+        const event = await findCheckEvent(db, delivery.check_event_id);
+        if (!event) throw new Error(`check event ${delivery.check_event_id} of delivery ${deliveryId} does not exist`);
+        const notice: Notice = {
+          body: (at) => checkWebhookBody(event, company!, at),
+          header: CHECK_WEBHOOK_EVENT_HEADER,
+          log: { checkEventId: event.id, check: event.check, ruc: company?.ruc ?? '' },
+        };
+        return attempt(delivery, number, company, notice);
+      }
+      const doc = await findDocument(db, delivery.document_id!);
       if (!doc) throw new Error(`document ${delivery.document_id} of delivery ${deliveryId} does not exist`);
-      return attempt(delivery, number, company, doc);
+      return attempt(delivery, number, company, documentNotice(doc));
     },
   };
 }

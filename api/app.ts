@@ -12,16 +12,20 @@ import { voidRouter } from './cpe/void';
 import { webhooksRouter } from './webhooks/routes';
 import { pdfRouter } from './cpe/pdf';
 import { logoRouter } from './companies/logo';
+import { checksRouter } from './companies/checks';
 import { metricsRouter, requestMetrics } from './metrics';
 import { accountRouter } from './account';
 import { cpeListRouter } from './cpe/list';
 import { cpeFilesRouter } from './cpe/files';
+import { companyEmailRouter } from './companies/email';
+import { consultaRouter } from './consulta/routes';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
   return [
-    healthRouter(deps), companiesRouter(deps), logoRouter(deps), accountRouter(deps), cpeListRouter(deps), cpeRouter(deps),
+    healthRouter(deps), companiesRouter(deps), logoRouter(deps), checksRouter(deps), accountRouter(deps), cpeListRouter(deps), cpeRouter(deps),
     cpeFilesRouter(deps), pdfRouter(deps), voidRouter(deps), webhooksRouter(deps), metricsRouter(deps), openApiRouter(),
+    companyEmailRouter(deps), consultaRouter(deps),
   ];
 }
 

@@ -2,14 +2,27 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from './deps';
 import { countUnresolvedByAge } from '../db/documents';
-import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, registerUnresolvedGauge } from '../core/metrics';
+import type { DocStatus } from '../workflows/document-types';
+import { listAllCheckRows, STATUS_GAUGE } from '../db/company-checks';
+import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, registerCheckGauges, registerUnresolvedGauge } from '../core/metrics';
+
+/** The statuses without a verdict, each reported by the unresolved gauge even at 0. */
+const UNRESOLVED_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent'] as const satisfies readonly DocStatus[];
 
 /**
  * `GET /metrics`: Prometheus text (chasqui_* series, Node's process metrics and, where a worker runs in this process,
  * the Temporal SDK's runtime metrics). Not behind a token, like /healthz: expose it on an internal network only.
  */
 export function metricsRouter(deps: AppDeps): Router {
-  registerUnresolvedGauge(() => countUnresolvedByAge(deps.db));
+  registerUnresolvedGauge(UNRESOLVED_STATUSES, () => countUnresolvedByAge(deps.db));
+  registerCheckGauges(async () =>
+    (await listAllCheckRows(deps.db)).map((row) => ({
+      ruc: row.ruc,
+      check: row.check,
+      value: STATUS_GAUGE[row.status],
+      days_left: typeof row.fields.days_left === 'number' ? row.fields.days_left : null,
+    })),
+  );
   const router = new Router();
   router.get('/metrics', async (ctx) => {
     ctx.type = METRICS_CONTENT_TYPE;

@@ -9,6 +9,7 @@ import {
   SIGNINGS,
 } from './companies/schemas';
 import { PROCEDURES } from '../db/procedures';
+import { CHECK_IDS } from '../db/company-checks';
 import { DELIVERY_STATUSES } from './webhooks/routes';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './cpe/list';
 import { JSON_BODY_LIMIT } from './middleware/body';
@@ -90,11 +91,29 @@ const documentSchema = obj({
   hash: str(),
   issued_at: dateTime,
   resolved_at: nullable(dateTime),
+  email: nullable({
+    ...obj({
+      status: enumOf(['pending', 'sent', 'failed', 'disabled']),
+      to: { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 },
+      attempts: { type: 'integer', minimum: 0 },
+      last_error: nullable(str()),
+    }),
+    description: "The buyer's e-mail (cliente.correo; docs/buyers.md); null when the payload named no address. A failed e-mail never changes the document's status",
+  }),
   links: obj({
     xml: str({ format: 'uri-reference' }),
     cdr: nullable(str({ format: 'uri-reference' })),
     pdf: nullable(str({ format: 'uri-reference', description: 'null for what has no printed representation: summaries, voids, retentions (20), perceptions (40)' })),
   }),
+});
+const emailSettings = obj({
+  smtp_url: nullable(str({ description: 'the password shown as ****; null: chasqui\'s server' })),
+  from: nullable(str()),
+  reply_to: nullable(str()),
+  format: enumOf(['a4', 'ticket']),
+  attach_cdr: bool,
+  enabled: bool,
+  updated_at: nullable(dateTime),
 });
 const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };
 const legacyResponse = obj({
@@ -160,7 +179,7 @@ const EXAMPLE_INVOICE = {
   fechaEmision: '2026-01-15',
   tipoMoneda: 'PEN',
   emisor: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.', establecimiento: { ubigeo: '150101', codLocal: '0000', direccion: 'Av. Abancay 123' } },
-  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.' },
+  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.', correo: 'compras@distribuidoradelsur.pe' },
   items: [{ descripcion: 'Caja de clavos', cantidad: 1, unidad: 'NIU', valorUnitario: 100, afectacionIgv: '10', porcentajeIgv: 18 }],
 };
 const issueBodySchema = {
@@ -281,8 +300,9 @@ const company = obj({
 
 const webhookDelivery = obj({
   id: str({ format: 'uuid', description: 'The X-Entrega header of every attempt of this delivery' }),
-  external_id: str({ format: 'uuid' }),
-  event: str({ const: 'cpe.resolved' }),
+  external_id: nullable(str({ format: 'uuid', description: 'The document of a cpe.resolved notice; null for company.check' })),
+  check_event_id: nullable(str({ format: 'uuid', description: 'The change a company.check notice carries; null for cpe.resolved' })),
+  event: enumOf(['cpe.resolved', 'company.check']),
   status: enumOf(DELIVERY_STATUSES),
   attempts_made: { type: 'integer' },
   max_attempts: { type: 'integer' },
@@ -292,6 +312,25 @@ const webhookDelivery = obj({
   created_at: dateTime,
   completed_at: nullable(dateTime),
 });
+
+const companyCheck = {
+  type: 'object',
+  description:
+    "One check's latest result (docs/operations.md, \"Company checks\"), with the check's own fields beside these: " +
+    'certificate: origin, not_before, not_after, days_left; sol_credentials / gre_credentials: asked_at, user, code; ' +
+    'series_gaps: since, gaps[{doc_type, series, lowest, highest, missing_count, missing}]; sending_window: window_days, ' +
+    'closed[], closing[] ({number, doc_type, status, issue_date, closes_at}); rule_readiness: since, horizon_days, ' +
+    'rules[{rule, effective, codes, summary, documents_checked, would_fail, examples}]; ose_link / pse_authorization: ' +
+    'state, attempts, last_error, done_at',
+  properties: {
+    id: enumOf(CHECK_IDS),
+    status: enumOf(['ok', 'warn', 'fail', 'unknown']),
+    detail: str({ description: 'What was found and, when not ok, what to do' }),
+    checked_at: dateTime,
+  },
+  required: ['id', 'status', 'detail', 'checked_at'],
+  additionalProperties: {},
+};
 
 const webhookAttempt = obj({
   number: { type: 'integer' },
@@ -380,6 +419,7 @@ export function openApiDocument() {
         TaxProcedure: taxProcedure,
         Company: company,
         WebhookDelivery: webhookDelivery,
+        CompanyCheck: companyCheck,
         WebhookAttempt: webhookAttempt,
         IssueError: issueError,
         Document: documentSchema,
@@ -473,6 +513,28 @@ export function openApiDocument() {
               },
             },
             responses: { 201: ok('Stored', companyData) },
+          },
+          [404, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/checks': {
+        parameters: [rucParameter],
+        get: managed(
+          {
+            summary: "The latest result of each of the company's checks, worst first (fail, warn, unknown, ok)",
+            operationId: 'get-company-checks',
+            responses: { 200: ok('Checks', obj({ checks: { type: 'array', items: ref('CompanyCheck') }, count: { type: 'integer' } })) },
+          },
+          [404, 422],
+        ),
+        post: managed(
+          {
+            summary: 'Run the company checks now; the GET shows them when done (a failing check never blocks issuing)',
+            operationId: 'run-company-checks',
+            responses: {
+              202: ok('The checks are running', obj({ run: obj({ workflow_id: str() }) })),
+              503: json('The checks could not be started (Temporal cannot be reached); nothing changed: try again', ref('Error')),
+            },
           },
           [404, 422],
         ),
@@ -588,7 +650,7 @@ export function openApiDocument() {
             parameters: [{ name: 'format', in: 'query', required: false, schema: { ...enumOf(['a4', 'ticket']), default: 'a4' }, description: 'a4, or ticket: an 80 mm roll as tall as the content' }],
             responses: {
               200: {
-                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf)',
+                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf; the ticket RUC-TT-SERIE-NUMERO-ticket.pdf)',
                 headers: { 'Content-Disposition': { schema: str({ examples: ['attachment; filename="20123456786-01-F001-245.pdf"'] }) } },
                 content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
               },
@@ -644,6 +706,94 @@ export function openApiDocument() {
           { summary: 'Send the same signed XML again (no signature, no quota); unresolved documents only', operationId: 'resend-document', responses: { 202: documentAnswer('Will be sent again') } },
           [404, 409],
         ),
+      },
+      '/v1/cpe/{external_id}/email': {
+        parameters: [externalIdParameter],
+        post: signing(
+          {
+            summary: "E-mail an accepted document to its buyer again: to `to` (1 to 5 addresses), or to cliente.correo; 3 times an hour per document; recorded in the support timeline",
+            operationId: 'email-document',
+            requestBody: jsonBody(obj({ to: { oneOf: [str({ format: 'email' }), { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 }] } }, [])),
+            responses: { 202: documentAnswer('The e-mail will be sent (document.email is pending)') },
+          },
+          [404, 409, 422],
+        ),
+      },
+      '/v1/companies/{ruc}/email': {
+        parameters: [rucParameter],
+        get: managed({ summary: "How the company's buyers get their documents by e-mail", operationId: 'get-company-email', responses: { 200: ok('E-mail settings', obj({ email: emailSettings })) } }, [404, 422]),
+        patch: managed(
+          {
+            summary: "The company's e-mail to its buyers: its own SMTP server (password sealed, never shown), sender, reply-to, PDF format, CDR attached, on or off",
+            operationId: 'configure-company-email',
+            requestBody: jsonBody({
+              ...obj(
+                {
+                  smtp_url: nullable(str({ description: 'smtp:// (STARTTLS when offered) or smtps://, with user:password; null: chasqui\'s server' })),
+                  from: nullable(str({ description: 'address or "Name <address>"; required with smtp_url, refused without it' })),
+                  reply_to: nullable(str({ format: 'email' })),
+                  format: enumOf(['a4', 'ticket']),
+                  attach_cdr: bool,
+                  enabled: bool,
+                },
+                [],
+              ),
+              minProperties: 1,
+            }),
+            responses: { 200: ok('Stored', obj({ email: emailSettings })) },
+          },
+          [404, 422],
+        ),
+      },
+      '/consulta': {
+        get: {
+          tags: ['buyers'],
+          summary: 'The buyers\' consultation page (HTML, Spanish, no token): a form with the five facts printed on every document',
+          operationId: 'consulta-form',
+          responses: { 200: { description: 'The form', content: { 'text/html': { schema: str() } } } },
+        },
+        post: {
+          tags: ['buyers'],
+          summary: 'Look a document up by RUC, type, series, number, issue date and total: its state and signed links (1 h) to its PDF, XML and CDR. Any mismatch reads like a document that does not exist; rate limited per client address (CHASQUI_CONSULTA_RATE)',
+          operationId: 'consulta-lookup',
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: obj({ ruc: str(), tipo: str(), serie: str(), numero: str(), fecha: str({ format: 'date' }), total: str() }, ['ruc', 'tipo', 'serie', 'numero', 'fecha']),
+              },
+            },
+          },
+          responses: {
+            200: { description: 'Found: the state in words and the download links', content: { 'text/html': { schema: str() } } },
+            404: { description: 'No document with these facts (the same page whatever did not match)', content: { 'text/html': { schema: str() } } },
+            422: { description: 'A field is malformed (the form says which)', content: { 'text/html': { schema: str() } } },
+            429: { description: 'Too many lookups from this address; Retry-After', content: { 'text/html': { schema: str() } } },
+          },
+        },
+      },
+      '/consulta/estilos.css': {
+        get: { tags: ['buyers'], summary: "The page's stylesheet", operationId: 'consulta-styles', responses: { 200: { description: 'CSS', content: { 'text/css': { schema: str() } } } } },
+      },
+      '/consulta/archivo/{id}/{kind}': {
+        get: {
+          tags: ['buyers'],
+          summary: 'A file behind a signed link of the consultation page (expires in 1 h)',
+          operationId: 'consulta-file',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: str() },
+            { name: 'kind', in: 'path', required: true, schema: enumOf(['pdf', 'xml', 'cdr']) },
+            { name: 'vence', in: 'query', required: true, schema: str() },
+            { name: 'firma', in: 'query', required: true, schema: str() },
+          ],
+          responses: {
+            200: {
+              description: 'The file (RUC-TT-SERIE-NUMERO.pdf/.xml, R-….zip)',
+              content: { 'application/pdf': { schema: str() }, 'application/xml': { schema: str() }, 'application/zip': { schema: str() } },
+            },
+            404: { description: 'Expired, altered or unknown link: a page saying so', content: { 'text/html': { schema: str() } } },
+          },
+        },
       },
       '/v1/companies/{ruc}/webhook': {
         parameters: [rucParameter],

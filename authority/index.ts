@@ -4,7 +4,7 @@ export { DEFAULT_TIMEOUTS } from './types';
 export { sendBill, sendSummary, getStatus, getStatusCdr, type OutgoingFile, type DocumentKey } from './bill-service';
 export { readCdrXml, readCdrZip, type Cdr, type CdrNote, type CdrReadResult } from './cdr';
 export { codeCategory, ALREADY_REPORTED_CODES } from './classify';
-export { GreConnector, type GreEndpoints, type GreConnectorOptions } from './gre/connector';
+export { GreConnector, type GreEndpoints, type GreConnectorOptions, type TokenOutcome } from './gre/connector';
 export { MemoryGreTokenStore, type GreToken, type GreTokenStore } from './gre/token-store';
 export { PgGreTokenStore } from './gre/pg-token-store';
 export {

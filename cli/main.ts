@@ -34,6 +34,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
     run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
   },
+  rules: {
+    summary: '[--json] [--at YYYY-MM-DD]: SUNAT\'s dated rules, their dates (CHASQUI_RULE_DATES applied) and whether each is in force',
+    run: (argv) => load<typeof import('./commands/rules')>('./commands/rules').rulesCommand(argv),
+  },
   validate: {
     summary: 'FILE.xml|DIR [--json] [--require-signature]: XSD, SUNAT\'s own rules (XSL) and signature, with SUNAT\'s codes',
     run: (argv) => load<typeof import('./commands/validate')>('./commands/validate').validateCommand(argv),
@@ -45,6 +49,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   support: {
     summary: 'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
     run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
+  },
+  temporal: {
+    summary: '…: Temporal\'s own CLI (the one npm start runs), pointed at chasqui\'s Temporal, e.g. chasqui temporal workflow list',
+    run: (argv) => load<typeof import('./commands/temporal')>('./commands/temporal').temporalCommand(argv),
   },
   migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
 };

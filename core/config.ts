@@ -19,6 +19,8 @@ export interface Config {
   dataDir: string;
   /** Where downloaded tools (the Temporal binaries) are kept between runs and clones: CHASQUI_CACHE_DIR, else the user's cache dir. */
   cacheDir: string;
+  /** The Chromium that tests drive pages with (runtime/browser.ts): CHASQUI_CHROMIUM, else PATH, the cache, a download. */
+  chromium: string | null;
   temporal: {
     address: string | null;
     namespace: string;
@@ -79,6 +81,12 @@ export interface Config {
   };
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
+  /**
+   * How long the first send of a document whose state can be queried waits for its answer inside the workflow's first
+   * task; past it the send is handed to a regular activity, which queries before sending again (docs/delivery.md).
+   * Under Temporal's 5 s workflow-task warning, so a slow authority keeps no workflow task open.
+   */
+  firstSendWaitMs: number;
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
   providerOseCredentials: { user: string; password: string } | null;
   /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
@@ -87,6 +95,32 @@ export interface Config {
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
+  /** The company checks (docs/operations.md, "Company checks"). */
+  checks: {
+    /** How often the schedule runs every company's checks (CHASQUI_CHECKS_EVERY, default 6 h), in milliseconds. */
+    everyMs: number;
+    /** Calls to SUNAT a minute, all checks of every run together (CHASQUI_CHECKS_RATE). */
+    ratePerMinute: number;
+    /** Companies checked at the same time within one run (CHASQUI_CHECKS_CONCURRENCY). */
+    concurrency: number;
+    /** A certificate expiring within this many days is a warning (CHASQUI_CERT_WARN_DAYS). */
+    certWarnDays: number;
+    /** How far back series_gaps looks (CHASQUI_GAP_DAYS). */
+    gapDays: number;
+  };
+  /** The buyer's e-mail and the consultation page (docs/buyers.md). */
+  buyers: {
+    /** The service's SMTP server (smtp:// with STARTTLS when offered, or smtps://); a company may set its own. */
+    smtpUrl: string | null;
+    /** The service's sender (`Name <address>` or an address). */
+    mailFrom: string | null;
+    /** PEM file of an extra CA trusted for SMTP servers (a test or in-house server). */
+    smtpCaFile: string | null;
+    /** chasqui's public address: the links of the e-mail and of /consulta. */
+    publicUrl: string | null;
+    /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
+    consultaRate: { limit: number; windowSeconds: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +144,16 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `6h`, `1d`: a whole number and one unit. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const raw = str(env, name) ?? fallback;
+  const m = /^(\d+)\s*([smhd])$/.exec(raw);
+  if (!m || Number(m[1]) === 0) throw new ConfigError(`${name} must be a duration such as 30m, 6h or 1d, got '${raw}'`);
+  return Number(m[1]) * DURATION_UNITS[m[2]];
+}
+
 function bool(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (raw === '' || raw === 'false' || raw === '0') return false;
@@ -127,6 +171,48 @@ function cacheDirOf(env: NodeJS.ProcessEnv): string {
   return path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui'));
 }
 
+/** `smtp://` or `smtps://` with a host; the URL's password is never echoed back. */
+function smtpUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_SMTP_URL');
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)');
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError(`CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL with a host, got ${url.protocol}//${url.host}`);
+  return raw;
+}
+
+/** A sender: `address` or `Name <address>`, on one line. */
+export function isMailbox(value: string): boolean {
+  return /^(?:[^<>\r\n\u0000-\u001F]{1,100} )?<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value) && value.includes('<') === value.endsWith('>');
+}
+
+function mailFromOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_MAIL_FROM');
+  if (raw && !isMailbox(raw)) throw new ConfigError(`CHASQUI_MAIL_FROM must be an address or "Name <address>" on one line, got '${raw}'`);
+  return raw;
+}
+
+function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = str(env, 'CHASQUI_PUBLIC_URL');
+  if (!raw) return null;
+  if (!/^https?:\/\/[^\s/]+/.test(raw)) throw new ConfigError(`CHASQUI_PUBLIC_URL must be an http(s) URL (https://facturas.example.pe), got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** `N` lookups per minute, or `N/S`: N per S seconds. */
+function consultaRateOf(env: NodeJS.ProcessEnv): { limit: number; windowSeconds: number } {
+  const raw = str(env, 'CHASQUI_CONSULTA_RATE') ?? '10/60';
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
+    throw new ConfigError(`CHASQUI_CONSULTA_RATE must be N (lookups per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`);
+  }
+  return { limit: Number(match[1]), windowSeconds: match[2] ? Number(match[2]) : 60 };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int(env, 'PORT', 3000),
@@ -136,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPostgresPort: int(env, 'CHASQUI_EMBEDDED_PG_PORT', 54329),
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
     cacheDir: cacheDirOf(env),
+    chromium: str(env, 'CHASQUI_CHROMIUM'),
     temporal: {
       address: str(env, 'TEMPORAL_ADDRESS'),
       namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
@@ -179,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectMs: int(env, 'CHASQUI_AUTHORITY_CONNECT_TIMEOUT_MS', 5_000),
       responseMs: int(env, 'CHASQUI_AUTHORITY_RESPONSE_TIMEOUT_MS', 60_000),
     },
+    firstSendWaitMs: int(env, 'CHASQUI_FIRST_SEND_WAIT_MS', 4_000),
     providerOseCredentials:
       str(env, 'PROVIDER_OSE_USER') && str(env, 'PROVIDER_OSE_PASSWORD')
         ? { user: str(env, 'PROVIDER_OSE_USER')!, password: str(env, 'PROVIDER_OSE_PASSWORD')! }
@@ -189,7 +277,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rules: ruleCalendarOf(env),
     ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
+    checks: {
+      everyMs: duration(env, 'CHASQUI_CHECKS_EVERY', '6h'),
+      ratePerMinute: int(env, 'CHASQUI_CHECKS_RATE', 30),
+      concurrency: int(env, 'CHASQUI_CHECKS_CONCURRENCY', 4),
+      certWarnDays: int(env, 'CHASQUI_CERT_WARN_DAYS', 30),
+      gapDays: int(env, 'CHASQUI_GAP_DAYS', 45),
+    },
+    buyers: {
+      smtpUrl: smtpUrlOf(env),
+      mailFrom: mailFromOf(env),
+      smtpCaFile: str(env, 'CHASQUI_SMTP_CA_FILE'),
+      publicUrl: publicUrlOf(env),
+      consultaRate: consultaRateOf(env),
+    },
   };
+  if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
+  if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
     throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
   }
@@ -197,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
     throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
   }
+  if (config.buyers.smtpUrl && !config.buyers.mailFrom) throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
   if (config.masterKey) parseMasterKey(config.masterKey);
   return config;
 }

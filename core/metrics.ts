@@ -63,9 +63,14 @@ export const AGE_BUCKETS: readonly { label: string; seconds: number }[] = [
 
 /**
  * `chasqui_unresolved_documents{status,age}`, read from the database at scrape time (one grouped query over the
- * partial index of unresolved documents). Registered by the API only, so two processes never report it twice.
+ * partial index of unresolved documents). Every unresolved status and age is reported, 0 when nothing is there, so
+ * "nothing unresolved" is a 0 on a dashboard rather than no data. Registered by the API only, so two processes never
+ * report it twice.
  */
-export function registerUnresolvedGauge(read: () => Promise<{ status: string; age: string; count: number }[]>): void {
+export function registerUnresolvedGauge(
+  statuses: readonly string[],
+  read: () => Promise<{ status: string; age: string; count: number }[]>,
+): void {
   if (registry.getSingleMetric('chasqui_unresolved_documents')) registry.removeSingleMetric('chasqui_unresolved_documents');
   new Gauge({
     name: 'chasqui_unresolved_documents',
@@ -73,8 +78,53 @@ export function registerUnresolvedGauge(read: () => Promise<{ status: string; ag
     labelNames: ['status', 'age'] as const,
     registers: [registry],
     async collect() {
+      const rows = await read();
       this.reset();
-      for (const row of await read()) this.set({ status: row.status, age: row.age }, row.count);
+      for (const status of statuses) for (const { label } of AGE_BUCKETS) this.set({ status, age: label }, 0);
+      for (const row of rows) this.set({ status: row.status, age: row.age }, row.count);
+    },
+  });
+}
+
+/** One company check's latest result, as the gauges read it. */
+export interface CheckGaugeRow {
+  ruc: string;
+  check: string;
+  /** 0 ok, 1 warn, 2 fail, 3 unknown. */
+  value: number;
+  /** The certificate check's days left (negative once expired). */
+  days_left: number | null;
+}
+
+/**
+ * `chasqui_company_check_status{ruc,check}` and `chasqui_certificate_expiry_days{ruc}`, read from the stored results at
+ * scrape time (docs/operations.md, "Company checks"): whichever worker ran the checks, and after any restart, the API
+ * shows every company. Registered by the API only, like the unresolved-documents gauge.
+ */
+export function registerCheckGauges(read: () => Promise<CheckGaugeRow[]>): void {
+  for (const name of ['chasqui_company_check_status', 'chasqui_certificate_expiry_days']) {
+    if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
+  }
+  new Gauge({
+    name: 'chasqui_company_check_status',
+    help: 'Latest result of each company check: 0 ok, 1 warn, 2 fail, 3 unknown',
+    labelNames: ['ruc', 'check'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows) this.set({ ruc: row.ruc, check: row.check }, row.value);
+    },
+  });
+  new Gauge({
+    name: 'chasqui_certificate_expiry_days',
+    help: "Days until the company's signing certificate expires (negative: expired), from its latest certificate check",
+    labelNames: ['ruc'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows) if (row.check === 'certificate' && row.days_left !== null) this.set({ ruc: row.ruc }, row.days_left);
     },
   });
 }

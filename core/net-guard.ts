@@ -113,7 +113,19 @@ export async function checkPublicHttpsUrl(
   }
   if (url.protocol !== 'https:') return { ok: false, reason: 'not_https', message: 'must use https' };
   if (url.username || url.password) return { ok: false, reason: 'credentials_in_url', message: 'must not carry a user or password' };
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = await checkPublicHost(url.hostname, options);
+  return host.ok ? { ok: true, url, addresses: host.addresses } : host;
+}
+
+/**
+ * The host part of the check, for targets that are not https URLs (a company's own SMTP server): a literal or
+ * resolved address that is public, unless `allowPrivate`.
+ */
+export async function checkPublicHost(
+  hostname: string,
+  options: { allowPrivate: boolean; lookup?: Lookup },
+): Promise<{ ok: true; addresses: string[] } | { ok: false; reason: 'unresolvable' | 'not_public'; message: string }> {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
@@ -131,5 +143,5 @@ export async function checkPublicHttpsUrl(
       return { ok: false, reason: 'not_public', message: `must point to a public address, not a local or private one${via}` };
     }
   }
-  return { ok: true, url, addresses };
+  return { ok: true, addresses };
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes, createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, createHash, hkdfSync } from 'node:crypto';
 
 /**
  * Encryption at rest for secrets (SOL passwords, private keys, OAuth secrets, webhook secrets).
@@ -53,6 +53,11 @@ export class SecretBox {
 
   open(sealed: string): string {
     return this.openBuffer(sealed).toString('utf8');
+  }
+
+  /** A key for one purpose (signing the consultation page's links), derived from the current master key, never it. */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.current.key, Buffer.alloc(0), `chasqui ${purpose}`, 32));
   }
 
   /** True when the value was sealed with a retired key and should be sealed again. */

@@ -63,6 +63,11 @@ export function findCompany(db: Db, accountId: string, ruc: string): Promise<Com
   return db<CompanyRow>('companies').where({ account_id: accountId, ruc }).first();
 }
 
+/** Every company registered with this RUC (several accounts may hold one RUC). */
+export function findCompaniesByRuc(db: Db, ruc: string): Promise<CompanyRow[]> {
+  return db<CompanyRow>('companies').where({ ruc }).orderBy('created_at');
+}
+
 export function findCompanyById(db: Db, id: string): Promise<CompanyRow | undefined> {
   return db<CompanyRow>('companies').where({ id }).first();
 }

@@ -59,6 +59,12 @@ export interface DocumentRow {
   warnings: string[];
   /** SHA-256 (hex) of the request body that issued it; null for what chasqui generated itself (summaries, voids). */
   payload_hash: string | null;
+  /** Where the accepted document is e-mailed (`cliente.correo`); null when nowhere. */
+  email_to: string[] | null;
+  email_status: EmailStatus | null;
+  email_attempts: number;
+  email_error: string | null;
+  email_sent_at: Date | null;
   send_attempts: number;
   send_started_at: Date | null;
   workflow_started_at: Date | null;
@@ -68,16 +74,20 @@ export interface DocumentRow {
   updated_at: Date;
 }
 
+/** The buyer's e-mail (docs/buyers.md): pending until sent or given up on; disabled when the company sends none. */
+export type EmailStatus = 'pending' | 'sent' | 'failed' | 'disabled';
+
 export type NewDocument = Pick<
   DocumentRow,
   'account_id' | 'company_id' | 'ruc' | 'doc_type' | 'series' | 'filename' | 'currency' | 'environment' | 'destination' | 'signed_by' | 'status' | 'hash' | 'xml'
-> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; payload_hash?: string | null; customer_doc?: string | null };
+> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; payload_hash?: string | null; customer_doc?: string | null; email_to?: string[] | null };
 
 /** Every column but the signed XML and the CDR: what a list shows, and what writes read back. */
 const LIST_COLUMNS = [
   'id', 'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment',
   'destination', 'signed_by', 'status', 'status_code', 'resolved', 'ticket', 'result', 'hash', 'customer_doc', 'totals',
   'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
+  'email_to', 'email_status', 'email_attempts', 'email_error', 'email_sent_at',
 ] as const;
 
 /** Every column of documents, as the prepared statements that read whole rows name them. */
@@ -112,7 +122,7 @@ export async function findNumberHolder(
 /** What `insertDocument` writes; a column a caller leaves out gets its default (an id is drawn when none is given). */
 const INSERTED_COLUMNS = [
   'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment', 'destination',
-  'signed_by', 'status', 'status_code', 'hash', 'xml', 'customer_doc', 'totals', 'warnings', 'payload_hash',
+  'signed_by', 'status', 'status_code', 'hash', 'xml', 'customer_doc', 'totals', 'warnings', 'payload_hash', 'email_to', 'email_status',
 ] as const;
 const INSERT_DOCUMENT = statement(
   'insert_document',
@@ -130,6 +140,8 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     totals: doc.totals && JSON.stringify(doc.totals),
     warnings: JSON.stringify(doc.warnings),
     payload_hash: doc.payload_hash ?? null,
+    email_to: doc.email_to?.length ? doc.email_to : null,
+    email_status: doc.email_to?.length ? 'pending' : null,
   };
   const [row] = await run<DocumentRow>(db, INSERT_DOCUMENT, [doc.id ?? null, ...INSERTED_COLUMNS.map((c) => values[c])]);
   return { ...row, xml: doc.xml, cdr_zip: null };
@@ -288,6 +300,7 @@ export function toApiDocument(row: ListedDocument | DocumentRow) {
     hash: row.hash,
     issued_at: row.created_at.toISOString(),
     resolved_at: row.resolved_at ? row.resolved_at.toISOString() : null,
+    email: presentEmail(row),
     // Paths under the API's base URL: the signed XML, the CDR once there is one, the PDF for printable types.
     links: {
       xml: `/v1/cpe/${row.id}/xml`,
@@ -295,6 +308,21 @@ export function toApiDocument(row: ListedDocument | DocumentRow) {
       pdf: PRINTABLE_TYPES.has(row.doc_type) ? `/v1/cpe/${row.id}/pdf` : null,
     },
   };
+}
+
+/** An accepted document whose payload named the buyer's e-mail (a rejected one is never e-mailed). */
+export function emailDue(row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status'>): boolean {
+  return (row.status === 'accepted' || row.status === 'observed') && !!row.email_to?.length && row.email_status === 'pending';
+}
+
+/**
+ * The buyer's e-mail as GET and the webhook show it; null when the payload named no address. A rejected document is
+ * never e-mailed: its pending e-mail reads `disabled`.
+ */
+export function presentEmail(row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status' | 'email_attempts' | 'email_error'>) {
+  if (!row.email_to || !row.email_status) return null;
+  const status = row.status === 'rejected' && row.email_status === 'pending' ? 'disabled' : row.email_status;
+  return { status, to: row.email_to, attempts: row.email_attempts, last_error: row.email_error };
 }
 
 /** The filters of GET /v1/cpe and of `chasqui support` selections; every one is index-backed (bench:list). */
@@ -401,4 +429,48 @@ export interface AttemptRecord {
 /** Each send, ticket poll and state query of the document, oldest first. */
 export function listDocumentAttempts(db: Db, documentId: string): Promise<AttemptRecord[]> {
   return db('document_attempts').where({ document_id: documentId }).orderBy('id').select('step', 'status', 'code', 'origin', 'message', 'created_at');
+}
+
+/**
+ * One e-mail attempt's outcome (docs/buyers.md). `counted`: an attempt was made (false for `disabled`, decided
+ * without trying). A sent e-mail is final: a late retry of the same attempt changes nothing.
+ */
+export async function recordEmailAttempt(
+  db: Db,
+  id: string,
+  outcome: { status: EmailStatus; error: string | null; counted: boolean },
+): Promise<void> {
+  await db('documents')
+    .where({ id })
+    .whereNot({ email_status: 'sent' })
+    .update({
+      email_status: outcome.status,
+      email_error: outcome.error,
+      email_attempts: outcome.counted ? db.raw('email_attempts + 1') : db.raw('email_attempts'),
+      email_sent_at: outcome.status === 'sent' ? db.fn.now() : null,
+    });
+}
+
+/**
+ * Sends the e-mail again to `to`: attempts counted afresh. False when one is already under way (pending), so two
+ * sends never race; the caller refuses.
+ */
+export async function restartEmail(db: Db, id: string, to: string[]): Promise<boolean> {
+  const n = await db('documents')
+    .where({ id })
+    .where((q) => q.whereNull('email_status').orWhereNot({ email_status: 'pending' }))
+    .update({ email_to: to, email_status: 'pending', email_attempts: 0, email_error: null, email_sent_at: null });
+  return n === 1;
+}
+
+/**
+ * The documents printed with this RUC, type, series and number (at most one per environment, production first):
+ * the consultation page compares the rest of what the buyer typed. The environments are named so the one-number
+ * index is used whatever the company's size.
+ */
+export function findByPrintedNumber(db: Db, key: { ruc: string; docType: string; series: string; number: number }): Promise<ListedDocument[]> {
+  return selectListed(db)
+    .where({ ruc: key.ruc, doc_type: key.docType, series: key.series, number: key.number })
+    .whereIn('environment', ['02', '01'])
+    .orderBy('environment', 'desc') as unknown as Promise<ListedDocument[]>;
 }

@@ -16,7 +16,7 @@ const STAR = /\bselect\s+\*|\.\*|\breturning\s+\*/i;
  * A statement of the per-document path, written once in PostgreSQL's own terms (`$1`, `$2`…) and run as a named
  * prepared statement: PostgreSQL parses and plans it once per connection (a third of its CPU per document when each
  * call was parsed anew), and node skips knex's builder, runner and response handling (≈ 55 µs of CPU per query, 0.1 ms
- * with the query's compilation; docs/benchmarks.md). The name is the label plus a hash of the text.
+ * with the query's compilation; docs/benchmarks-history.md). The name is the label plus a hash of the text.
  * It must name its columns: a prepared `*` keeps the column list of the day it was prepared, and PostgreSQL refuses to
  * run it once a migration adds a column ("cached plan must not change result type").
  */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { run, statement, type Db } from './knex';
 
 export interface RateDecision {
@@ -30,4 +31,14 @@ const ADMIT_REQUEST = statement(
 export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
   const [row] = await run<{ admitted: boolean; count: number; reset_seconds: number }>(db, ADMIT_REQUEST, [tokenId, limit, windowSeconds]);
   return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };
+}
+
+/**
+ * The same limiter for what is not a token (a document's "send again", a client address on /consulta): the key is
+ * hashed into the log's uuid column, prefixed by what it limits so two kinds of keys never share a log.
+ */
+export function admitKeyed(db: Db, key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+  const hex = createHash('sha256').update(key).digest('hex');
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return admitRequest(db, id, limit, windowSeconds);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from './knex';
-import { insertDocument, recordOutcome, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
+import { emailDue, findDocument, insertDocument, recordOutcome, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
 import type { ConditionCode } from '../documents/summaries/from-signed';
 
 export interface SummaryCandidate {
@@ -194,6 +194,8 @@ export interface SettledSummary {
   status: DocumentRow['status'];
   added: number;
   voided: number;
+  /** Receipts this settlement accepted whose buyer is e-mailed (absent in results recorded by older workers). */
+  emails?: string[];
 }
 
 /** The receipt's own `result` after its summary resolved: the summary's verdict, naming the summary. */
@@ -215,6 +217,7 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
   const adds = lines.filter((l) => l.condition_code === '1').map((l) => l.document_id);
   const voids = lines.filter((l) => l.condition_code === '3').map((l) => l.document_id);
 
+  const emails: string[] = [];
   if (rc.status === 'rejected') {
     await db.transaction(async (trx) => {
       const failed = receiptResult(rc, 'was rejected; this document goes into the next daily summary');
@@ -225,14 +228,17 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
     });
   } else {
     const result = receiptResult(rc, rc.status === 'observed' ? 'was accepted with observations' : 'was accepted');
-    for (const id of adds) await recordOutcome(db, id, { status: rc.status, result, ticket: rc.ticket, sent: true });
+    for (const id of adds) {
+      const stored = await recordOutcome(db, id, { status: rc.status, result, ticket: rc.ticket, sent: true });
+      if (emailDue(stored)) emails.push(id);
+    }
     await db.transaction(async (trx) => {
       if (voids.length) await trx('document_voids').whereIn('document_id', voids).update({ result: JSON.stringify(receiptResult(rc, 'voided it')) });
       await trx('summary_lines').where({ summary_id: summaryId }).update({ state: rc.status });
       await trx('summaries').where({ document_id: summaryId }).whereNull('settled_at').update({ settled_at: trx.fn.now() });
     });
   }
-  return { status: rc.status, added: adds.length, voided: voids.length };
+  return { status: rc.status, added: adds.length, voided: voids.length, ...(emails.length ? { emails } : {}) };
 }
 
 export async function findVoid(db: Db, documentId: string): Promise<VoidRow | null> {
@@ -273,4 +279,20 @@ export async function voidSummaryOf(db: Db, documentId: string): Promise<Documen
     .orderBy('l.id', 'desc')
     .first('s.*');
   return (row as DocumentRow | undefined) ?? null;
+}
+
+/**
+ * Where a void stands: `pending` (waiting for a summary, or its rc was rejected), `sent`, or the verdict of the rc or
+ * ra carrying it (`carrier`, null while there is none).
+ */
+export async function voidState(db: Db, row: VoidRow): Promise<{ status: string; carrier: DocumentRow | null }> {
+  const carrier = row.via === 'ra' ? row.voided_by && (await findDocument(db, row.voided_by)) : await voidSummaryOf(db, row.document_id);
+  if (!carrier || (row.via === 'rc' && carrier.status === 'rejected')) return { status: 'pending', carrier: null };
+  return { status: carrier.resolved ? carrier.status : 'sent', carrier };
+}
+
+/** Whether the document was voided: a void whose rc or ra was accepted. */
+export async function isVoided(db: Db, documentId: string): Promise<boolean> {
+  const row = await findVoid(db, documentId);
+  return !!row && ['accepted', 'observed'].includes((await voidState(db, row)).status);
 }

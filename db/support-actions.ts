@@ -1,6 +1,6 @@
 import type { Db } from './knex';
 
-export type SupportActionName = 'recheck' | 'resend' | 'redeliver';
+export type SupportActionName = 'recheck' | 'resend' | 'redeliver' | 'email';
 /** done: handed to the workflow; refused: the document's state does not allow it (nothing changed); failed: an error. */
 export type SupportActionResult = 'done' | 'refused' | 'failed';
 

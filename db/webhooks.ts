@@ -7,7 +7,9 @@ import type { DeliveryStatus } from '../workflows/webhook-types';
 export interface DeliveryRow {
   id: string;
   company_id: string;
-  document_id: string;
+  /** The document of a `cpe.resolved` notice; null for a `company.check` notice (then `check_event_id`). */
+  document_id: string | null;
+  check_event_id: string | null;
   event: string;
   redelivery_of: string | null;
   status: DeliveryStatus;
@@ -35,7 +37,7 @@ export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
 
 /** Every column of webhook_deliveries, as the prepared statements below read them. */
 export const DELIVERY_COLUMNS = [
-  'id', 'company_id', 'document_id', 'event', 'redelivery_of', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'completed_at',
+  'id', 'company_id', 'document_id', 'check_event_id', 'event', 'redelivery_of', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'completed_at',
 ] as const;
 const DELIVERY_LIST = DELIVERY_COLUMNS.join(', ');
 
@@ -77,10 +79,19 @@ export async function beginResolutionNotice(db: Db, documentId: string, event: s
   return { doc, company: company_json && companyFromJson(company_json) };
 }
 
-/** A new delivery (new X-Entrega) of the same document and event. */
+/** The delivery of a company check's change, created on first call (a rerun gets the same row). */
+export async function openCheckDelivery(db: Db, event: { id: string; company_id: string }, name: string): Promise<DeliveryRow> {
+  await db('webhook_deliveries')
+    .insert({ company_id: event.company_id, check_event_id: event.id, event: name })
+    .onConflict(db.raw('(check_event_id) where redelivery_of is null and check_event_id is not null'))
+    .ignore();
+  return (await db('webhook_deliveries').where({ check_event_id: event.id }).whereNull('redelivery_of').first()) as DeliveryRow;
+}
+
+/** A new delivery (new X-Entrega) of the same notice (document or check change) and event. */
 export async function insertRedelivery(db: Db, of: DeliveryRow): Promise<DeliveryRow> {
   const [row] = await db('webhook_deliveries')
-    .insert({ company_id: of.company_id, document_id: of.document_id, event: of.event, redelivery_of: of.id })
+    .insert({ company_id: of.company_id, document_id: of.document_id, check_event_id: of.check_event_id, event: of.event, redelivery_of: of.id })
     .returning('*');
   return row as DeliveryRow;
 }

@@ -17,7 +17,7 @@ import { rcSchema, voidedSchema, type RcInput, type VoidedInput } from './summar
 import type { DocType, PrepareOptions, PreparedDocument } from './types';
 
 export { DocumentValidationError, formatIssue, type ValidationIssue } from './errors';
-export type { DocType, PrepareOptions, PreparedDocument } from './types';
+export type { DocType, PrepareOptions, PreparedDocument, ReferencedDocument } from './types';
 
 const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, stripUnknown: false, errors: { wrap: { label: "'" } } };
 

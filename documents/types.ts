@@ -9,12 +9,26 @@ export interface PrepareOptions {
    * absent.
    */
   calendar?: RuleCalendar;
+  /** Days before a rule's date from which a document that would fail it carries a warning; 0 or absent: none. */
+  ruleWarnDays?: number;
+  /**
+   * The document a note modifies, when the issuing company's own documents hold it (the API looks it up): its
+   * PayableAmount bounds a credit note's from `credit-note-ceiling`. Absent or null: not held, nothing to compare.
+   */
+  referenced?: ReferencedDocument | null;
   /** The RUC of the company whose token issues the document; `emisor.ruc` must match it (spec 4, issue rule 2). */
   issuerRuc?: string;
   /** Today's date in America/Lima (YYYY-MM-DD), for date-window rules; the library never reads the clock itself. */
   today?: string;
   /** SUNAT's sending window in days after fechaEmision (2108), checked with `today`; 0 or absent: not checked. */
   sendingWindowDays?: number;
+}
+
+export interface ReferencedDocument {
+  /** `F001-12` as issued. */
+  serieNumero: string;
+  /** The referenced document's monetary totals as stored (PreparedDocument.totals), two-decimal strings. */
+  totals: Record<string, string>;
 }
 
 export interface PreparedDocument {
@@ -34,4 +48,6 @@ export interface PreparedDocument {
   totals: Record<string, string> | null;
   /** Non-blocking observations in plain words, `[<source> <code>] <text>` where a code applies. */
   warnings: string[];
+  /** Where the accepted document is e-mailed (`cliente.correo`, `destinatario.correo`); absent when nowhere. */
+  buyerEmail?: string[];
 }

@@ -10,6 +10,7 @@ import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
+import { companyChecksWorkflow, COMPANY_CHECKS_SCHEDULE_ID, type CompanyChecksInput } from '../workflows/company-checks';
 import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
@@ -150,6 +151,29 @@ export async function ensureDailySummarySchedule(client: Client, config: Config)
   }
 }
 
+/**
+ * The one schedule of the company checks (docs/operations.md, "Company checks"): every CHASQUI_CHECKS_EVERY, every
+ * company. A run still going when the next is due is left to finish (the next is skipped). A changed interval or
+ * concurrency is applied to the existing schedule when a worker starts.
+ */
+export async function ensureCompanyChecksSchedule(client: Client, config: Config): Promise<void> {
+  const scheduleId = `${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`;
+  const spec = { intervals: [{ every: config.checks.everyMs }] };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: companyChecksWorkflow,
+    taskQueue: config.temporal.taskQueue,
+    workflowId: `${scheduleId}-run`,
+    args: [{ concurrency: config.checks.concurrency }] as [CompanyChecksInput],
+  };
+  try {
+    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 hour' } });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(scheduleId).update((current) => ({ ...current, spec, action }));
+  }
+}
+
 export interface WorkerHandle {
   worker: Worker;
   /** The worker's own connection: a Client on it may ask for eager workflow starts (see `eagerStarter`). */
@@ -168,6 +192,7 @@ export async function startWorker(config: Config, address: string, db: Db, secre
     temporal = await connectTemporal(config, address);
     await ensureSweeperSchedule(temporal, config);
     await ensureDailySummarySchedule(temporal, config);
+    await ensureCompanyChecksSchedule(temporal, config);
     worker = await Worker.create({
       connection,
       namespace: config.temporal.namespace,

@@ -112,7 +112,8 @@ function probe(host: string, port: number, timeoutMs: number): Promise<string | 
   });
 }
 
-function isExecutable(file: string): boolean {
+/** An executable regular file (shared with runtime/browser.ts). */
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

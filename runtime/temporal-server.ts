@@ -34,7 +34,7 @@ export async function startTemporalDevServer(options: {
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
-    // WAL without an fsync per commit: workflow starts go from ~80/s to ~130/s (docs/benchmarks.md). Still durable
+    // WAL without an fsync per commit: workflow starts go from ~80/s to ~130/s (docs/benchmarks-history.md). Still durable
     // when any process crashes; only an OS crash or power cut can lose the last commits (dev all-in-one only).
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }

@@ -1,6 +1,7 @@
 import { ParentClosePolicy, continueAsNew, executeChild, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { SummaryActivities } from '../activities/summaries';
 import { documentWorkflow, documentWorkflowId } from './document';
+import { startBuyerEmail } from './buyer-email';
 
 const { listSummaryCompanies, composeCompanySummaries, settleSummary } = proxyActivities<SummaryActivities>({
   startToCloseTimeout: '5 minutes',
@@ -75,6 +76,8 @@ export async function companySummaryWorkflow(input: { companyId: string }): Prom
           staticSummary: `rc document ${summaryId}`,
         });
         const settled = await settleSummary(summaryId);
+        // Receipts in summary mode are accepted here: their buyers' e-mails start now.
+        for (const receiptId of settled.emails ?? []) await startBuyerEmail(receiptId);
         result.summaries++;
         if (settled.status === 'rejected') result.rejected++;
         else result.accepted++;

@@ -38,6 +38,11 @@ export interface DocumentPlan {
    * activity) and when the document was not queued.
    */
   firstSend?: StepOutcome;
+  /**
+   * The first send got no answer within its wait inside the workflow task (config firstSendWaitMs) and recorded
+   * nothing: the workflow sends again with the regular activity, which asks the authority first. Absent otherwise.
+   */
+  handedOff?: true;
 }
 
 /**
@@ -63,6 +68,11 @@ export interface StepOutcome {
    * outcomes recorded by older workers: the workflow then opens the delivery itself.
    */
   notice?: OpenedDelivery | null;
+  /**
+   * On the step that accepted a document whose payload named the buyer's e-mail: the workflow starts its e-mail
+   * (workflows/buyer-email.ts). Absent otherwise, so a document without e-mail costs no event more.
+   */
+  email?: true;
 }
 
 export interface DocumentWorkflowInput {

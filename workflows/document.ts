@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
 import { deliverResolution, followNotice, startWebhookDelivery } from './webhook-delivery';
+import { startBuyerEmail } from './buyer-email';
 import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
@@ -50,7 +51,9 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
 /**
  * Plan and first send run as one local activity, in the workflow task that started the workflow: an accepted invoice
  * costs one workflow task and one local activity in all. Its SOAP call is bounded by the connector's own timeouts
- * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs. A worker lost
+ * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs; a document whose
+ * state can be queried waits at most `firstSendWaitMs` for its answer there, then the plan says `handedOff` and the
+ * regular activity takes the send over (it queries first), so a slow authority keeps no workflow task open. A worker lost
  * mid-send loses the workflow task instead of the activity: the next run finds `send_started_at` set and queries
  * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
  * activities with heartbeats: they wait on the authority for longer and less often.
@@ -105,6 +108,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     if (!oneTask) await startWebhookDelivery(externalId);
     else if (outcome?.notice !== undefined) await followNotice(externalId, outcome.notice);
     else if (outcome?.webhook !== false) await deliverResolution(externalId);
+    if (outcome?.email) await startBuyerEmail(externalId);
     return status;
   };
   if (isResolvedStatus(plan.status)) return notified(plan.status);
@@ -116,7 +120,7 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
   // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
   let step: 'send' | 'ticket' | 'query' = state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
   let ticketPolls = 0;
-  let firstSend = oneTask && step === 'send' && plan.status === 'queued';
+  let firstSend = oneTask && !plan.handedOff && step === 'send' && plan.status === 'queued';
   for (;;) {
     resendRequested = recheckRequested = false;
     const outcome = planned

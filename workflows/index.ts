@@ -7,3 +7,5 @@ export { companyProceduresWorkflow } from './company-procedures';
 export { documentSweeperWorkflow } from './sweeper';
 export { dailySummaryWorkflow, companySummaryWorkflow } from './daily-summary';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { companyChecksWorkflow } from './company-checks';
+export { buyerEmailWorkflow } from './buyer-email';

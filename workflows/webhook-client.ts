@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { redeliveryWorkflowId, webhookDeliveryWorkflow, webhookWorkflowId } from './webhook-delivery';
+import { checkWebhookWorkflowId, redeliveryWorkflowId, webhookDeliveryWorkflow, webhookWorkflowId } from './webhook-delivery';
 
 /**
  * Client-side starts of the webhook delivery workflow (the sweeper and the API; never imported by workflow code).
@@ -20,12 +20,27 @@ export async function startWebhookDeliveryWorkflow(client: Client, taskQueue: st
   }
 }
 
-/** A redelivery the account asked for; its row exists already (api/webhooks). */
-export async function startRedeliveryWorkflow(client: Client, taskQueue: string, externalId: string, deliveryId: string): Promise<void> {
+/** The delivery of a company check's change (its row opened by the checks); started once per change. */
+export async function startCheckDeliveryWorkflow(client: Client, taskQueue: string, eventId: string, deliveryId: string): Promise<void> {
+  try {
+    await client.workflow.start(webhookDeliveryWorkflow, {
+      taskQueue,
+      workflowId: checkWebhookWorkflowId(eventId),
+      args: [{ deliveryId }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `company.check notice ${eventId}`,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** A redelivery the account asked for; its row exists already (api/webhooks). `externalId` null: a check's notice. */
+export async function startRedeliveryWorkflow(client: Client, taskQueue: string, externalId: string | null, deliveryId: string): Promise<void> {
   await client.workflow.start(webhookDeliveryWorkflow, {
     taskQueue,
     workflowId: redeliveryWorkflowId(deliveryId),
-    args: [{ externalId, deliveryId }],
-    staticSummary: `cpe.resolved redelivery of ${externalId}`,
+    args: [externalId ? { externalId, deliveryId } : { deliveryId }],
+    staticSummary: externalId ? `cpe.resolved redelivery of ${externalId}` : `company.check redelivery ${deliveryId}`,
   });
 }

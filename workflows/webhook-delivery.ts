@@ -20,11 +20,13 @@ const local = proxyLocalActivities<WebhookActivities>(WEBHOOK_ACTIVITY_OPTIONS);
 
 /** The original delivery of a document's resolution: one workflow per document, started once. */
 export const webhookWorkflowId = (externalId: string) => `webhook-cpe-${externalId}`;
+/** The notice of a company check's change: one workflow per change. */
+export const checkWebhookWorkflowId = (eventId: string) => `webhook-check-${eventId}`;
 /** A redelivery the account asked for: one workflow per new delivery. */
 export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
 
 /**
- * Delivers one `cpe.resolved` notice: up to 5 attempts, each an activity that reads the company's current URL and
+ * Delivers one notice (`cpe.resolved`, or `company.check` whose delivery row the checks opened): up to 5 attempts, each an activity that reads the company's current URL and
  * secret, builds and signs the body, POSTs it and records the attempt; a durable sleep (30 s, 2, 8, 30 min) between
  * failed attempts, so every attempt and wait is visible in the history. Carries ids only.
  * Returns how the delivery ended; `not_configured` when the company had no webhook when the document resolved.
@@ -32,7 +34,9 @@ export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<DeliveryStatus | 'not_configured'> {
   const opened = input.deliveryId
     ? { deliveryId: input.deliveryId, status: 'pending' as const, attempts: 0 }
-    : await openWebhookDelivery(input.externalId);
+    : input.externalId
+      ? await openWebhookDelivery(input.externalId)
+      : null;
   if (!opened) return 'not_configured';
   let status = opened.status;
   for (let number = opened.attempts + 1; status === 'pending' && number <= WEBHOOK_MAX_ATTEMPTS; number++) {

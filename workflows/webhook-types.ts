@@ -9,9 +9,13 @@ export const WEBHOOK_MAX_ATTEMPTS = 5;
 /** Waits after failed attempts 1 to 4: growing from 30 s to 30 min. */
 export const WEBHOOK_RETRY_WAITS_MS: readonly number[] = [30_000, 2 * 60_000, 8 * 60_000, 30 * 60_000];
 
-/** The only event (spec 6): `cpe.resolved` in the body, `cpe.resuelto` in X-Evento. */
+/** A document's resolution (spec 6): `cpe.resolved` in the body, `cpe.resuelto` in X-Evento. */
 export const WEBHOOK_EVENT = 'cpe.resolved';
 export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
+
+/** A company check that changed to warn or fail (docs/webhooks.md, "company.check"). */
+export const CHECK_WEBHOOK_EVENT = 'company.check';
+export const CHECK_WEBHOOK_EVENT_HEADER = 'empresa.verificacion';
 
 /**
  * - pending: attempts remain;
@@ -22,7 +26,8 @@ export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 export interface WebhookDeliveryInput {
-  externalId: string;
+  /** The document whose resolution is notified; absent for a company check's notice (its row exists: `deliveryId`). */
+  externalId?: string;
   /**
    * Set when the delivery's row exists already: a redelivery (the API created it), or an original delivery whose first
    * attempt the document workflow made (attempts already recorded are returned as they were, never sent again).

@@ -7,10 +7,10 @@ import { idempotencyClaim } from '../middleware/idempotency';
 import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
-import { insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
+import { findNumberHolder, insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
 import { checkNumber, payloadHash } from './number';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
-import { prepareDocument, DocumentValidationError, type PreparedDocument } from '../../documents';
+import { prepareDocument, DocumentValidationError, type PrepareOptions, type PreparedDocument, type ReferencedDocument } from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
@@ -43,8 +43,24 @@ function initialStatus(company: CompanyRow, docType: string, series: string): Do
   return company.sending_mode === 'manual' ? 'to_send' : 'queued';
 }
 
+/**
+ * The document a credit note modifies, when this company issued it through chasqui and SUNAT did not reject it: from
+ * `credit-note-ceiling` (by the note's fechaEmision) the note may not exceed it. Looked up only when that rule judges
+ * the note, so notes dated before it cost no query.
+ */
+async function referencedDocument(deps: AppDeps, company: CompanyRow, body: unknown): Promise<ReferencedDocument | null> {
+  const b = body as { tipoDoc?: unknown; fechaEmision?: unknown; documentoAfectado?: { tipoDoc?: unknown; serieNumero?: unknown } } | null;
+  if (!b || b.tipoDoc !== '07' || typeof b.fechaEmision !== 'string' || !deps.config.rules.inForce('credit-note-ceiling', b.fechaEmision)) return null;
+  const ref = b.documentoAfectado;
+  const m = typeof ref?.serieNumero === 'string' ? /^([FB][A-Z0-9]{3})-(\d{1,8})$/.exec(ref.serieNumero) : null;
+  if (!m || (ref!.tipoDoc !== '01' && ref!.tipoDoc !== '03')) return null;
+  const held = await findNumberHolder(deps.db, { ruc: company.ruc, environment: company.environment, doc_type: ref!.tipoDoc, series: m[1], number: Number(m[2]) });
+  if (!held || held.status === 'rejected' || !held.totals) return null;
+  return { serieNumero: ref!.serieNumero as string, totals: held.totals };
+}
+
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(ctx: Context, company: CompanyRow, sendingWindowDays: number): { document: PreparedDocument; external: { hash: string } | null } {
+function readPayload(ctx: Context, company: CompanyRow, options: PrepareOptions): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
   if (company.signing === 'external') {
@@ -54,7 +70,7 @@ function readPayload(ctx: Context, company: CompanyRow, sendingWindowDays: numbe
     return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
-  return { document: prepareDocument(body, { issuerRuc: company.ruc, today: limaDate(new Date()), sendingWindowDays }), external: null };
+  return { document: prepareDocument(body, options), external: null };
 }
 
 function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
@@ -91,8 +107,16 @@ export async function issueDocument(
   checkDeclaredEnvironment(ctx, company);
 
   let payload: ReturnType<typeof readPayload>;
+  const options: PrepareOptions = {
+    issuerRuc: company.ruc,
+    today: limaDate(new Date()),
+    sendingWindowDays: deps.config.issuing.sendingWindowDays,
+    calendar: deps.config.rules,
+    ruleWarnDays: deps.config.ruleWarnDays,
+    referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, ctx.request.body),
+  };
   try {
-    payload = readPayload(ctx, company, deps.config.issuing.sendingWindowDays);
+    payload = readPayload(ctx, company, options);
   } catch (err) {
     if (err instanceof DocumentValidationError) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
     throw err;
@@ -138,6 +162,7 @@ export async function issueDocument(
       hash: signed.hash,
       xml: signed.xml,
       customer_doc: customerDocOf(document.xml),
+      email_to: document.buyerEmail ?? null,
       totals: document.totals,
       warnings: document.warnings,
       payload_hash: hash,

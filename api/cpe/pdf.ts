@@ -4,37 +4,15 @@ import { badRequest } from '../errors';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { COMPANY_SCOPE } from '../../db/tokens';
-import { findLogo } from '../../db/logos';
-import { findVoid } from '../../db/summaries';
-import type { DocumentRow } from '../../db/documents';
-import { readCdrZip } from '../../authority/cdr';
-import { printDocument, PRINTABLE_TYPES, type Mark, type PaperFormat } from '../../documents/printed';
-import { logger } from '../../core/logger';
+import { PRINTABLE_TYPES, type PaperFormat } from '../../documents/printed';
+import { renderDocumentPdf } from '../../buyers/printed';
 import { ownDocument } from './own-document';
-import { presentVoid } from './void';
 
 const FORMATS: readonly PaperFormat[] = ['a4', 'ticket'];
-const DESPATCH_TYPES = new Set(['09', '31']);
 
-/** Why the printed document is not a valid one: demo environment, rejected, or voided by an accepted ra/rc. */
-async function marksOf(deps: AppDeps, row: DocumentRow): Promise<Mark[]> {
-  const marks: Mark[] = [];
-  if (row.environment === '01') marks.push('demo');
-  if (row.status === 'rejected') marks.push('rejected');
-  const voided = await findVoid(deps.db, row.id);
-  if (voided && ['accepted', 'observed'].includes((await presentVoid(deps, voided)).status)) marks.push('voided');
-  return marks;
-}
-
-/** A guide's CDR with the QR link it carries; null while there is none (the PDF then says the guide is pending). */
-function despatchCdr(row: DocumentRow): { link: string | null } | null {
-  if (!DESPATCH_TYPES.has(row.doc_type) || !row.cdr_zip) return null;
-  const read = readCdrZip(Buffer.from(row.cdr_zip, 'base64'));
-  if (!read.ok) {
-    logger.warn({ externalId: row.id, reason: read.reason }, 'stored CDR unreadable; guide printed as pending');
-    return null;
-  }
-  return { link: read.cdr.documentLink };
+/** SUNAT's file name for the A4 (`20123456786-01-F001-245.pdf`), with `-ticket` before `.pdf` for the 80 mm roll. */
+function pdfFilename(filename: string, format: PaperFormat): string {
+  return format === 'ticket' ? `${filename}-ticket.pdf` : `${filename}.pdf`;
 }
 
 /**
@@ -52,10 +30,10 @@ export function pdfRouter(deps: AppDeps): Router {
     if (!PRINTABLE_TYPES.has(row.doc_type)) {
       throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'] });
     }
-    const logo = await findLogo(deps.db, row.company_id);
-    const pdf = await printDocument(row.xml, { format, marks: await marksOf(deps, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
+    const pdf = await renderDocumentPdf(deps.db, row, format);
     ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `attachment; filename="${row.filename}.pdf"`);
+    // The ticket's name says so: `curl -OJ` of both formats must not write one file over the other.
+    ctx.set('Content-Disposition', `attachment; filename="${pdfFilename(row.filename, format)}"`);
     ctx.body = pdf;
   });
 

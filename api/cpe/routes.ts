@@ -2,7 +2,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError, conflict } from '../errors';
-import { authenticate, requireScope } from '../auth';
+import { authenticate, authOf, requireScope } from '../auth';
+import Joi from 'joi';
+import { validate } from '../companies/schemas';
+import { emailAgain } from '../../lifecycle/email';
+import type { ActionRefusal } from '../../lifecycle/result';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
@@ -15,6 +19,12 @@ import { createKeyResolver } from '../../core/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
+
+/** How the API answers a refused support action (lifecycle/result.ts). */
+const REFUSAL_STATUS: Record<ActionRefusal, number> = { not_found: 404, conflict: 409, invalid: 422, rate_limited: 429 };
+
+/** `{to?}`: one address or a list; the addresses themselves are judged by the action. */
+const emailAgainSchema = Joi.object({ to: Joi.alternatives().try(Joi.string().max(300), Joi.array().items(Joi.string().max(300)).min(1)) });
 
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
@@ -80,6 +90,20 @@ export function cpeRouter(deps: AppDeps): Router {
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
     await signalOrStart(deps.temporal, deps.config.temporal.taskQueue, row, 'resend');
     documentAnswer(ctx, 202, `Document ${row.filename} will be sent again (same signed XML, no new signature, no quota)`, row);
+  });
+
+  router.post('/v1/cpe/:external_id/email', ...guard, async (ctx) => {
+    const row = await ownDocument(deps, ctx);
+    const input = validate<{ to?: string | string[] }>(emailAgainSchema, ctx.request.body);
+    const result = await emailAgain(
+      { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
+      row.id,
+      { to: input.to === undefined ? undefined : [input.to].flat(), operator: `api token ${authOf(ctx).tokenId}` },
+    );
+    if (result.outcome === 'refused') {
+      throw new ApiError(REFUSAL_STATUS[result.code], result.reason, result.code === 'invalid' && input.to !== undefined ? { errors: { to: [result.reason] } } : {});
+    }
+    documentAnswer(ctx, 202, result.detail, (await findDocument(deps.db, row.id))!);
   });
 
   return router;

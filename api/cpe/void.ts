@@ -8,7 +8,7 @@ import { validate } from '../companies/schemas';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
 import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument } from '../../db/documents';
-import { findVoid, insertVoid, nextVoidedSequence, voidSummaryOf, type VoidRow } from '../../db/summaries';
+import { findVoid, insertVoid, nextVoidedSequence, voidState, type VoidRow } from '../../db/summaries';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
 import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../core/signing-keys';
@@ -30,15 +30,14 @@ export function voidRoute(doc: Pick<DocumentRow, 'doc_type' | 'series'>): 'rc' |
 
 /** The void as the API shows it: `pending` (waiting for the next daily summary), `sent`, or the verdict of what carried it. */
 export async function presentVoid(deps: AppDeps, row: VoidRow) {
-  const carrier = row.via === 'ra' ? row.voided_by && (await findDocument(deps.db, row.voided_by)) : await voidSummaryOf(deps.db, row.document_id);
-  const live = carrier && !(row.via === 'rc' && carrier.status === 'rejected');
+  const { status, carrier } = await voidState(deps.db, row);
   return {
     external_id: row.document_id,
     reason: row.reason,
     via: row.via,
-    status: !live ? 'pending' : carrier.resolved ? carrier.status : 'sent',
+    status,
     // The rc or ra document carrying the void (query it like any document), null while it waits for a summary.
-    document: live ? { external_id: carrier.id, filename: carrier.filename } : null,
+    document: carrier ? { external_id: carrier.id, filename: carrier.filename } : null,
     // What the last daily summary carrying it answered (why it failed, or that it voided it); null before any.
     result: row.result,
     requested_at: row.created_at.toISOString(),
@@ -76,6 +75,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         prepared = prepareDocument(voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [{ sale, reason }]), {
           issuerRuc: company.ruc,
           today,
+          calendar: deps.config.rules,
         });
       } catch (err) {
         if (!(err instanceof DocumentValidationError)) throw err;

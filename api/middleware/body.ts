@@ -9,6 +9,7 @@ import { toValidationResponse } from '../../documents/validation-response';
 export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 /** POST /v1/cpe and the legacy send, whose errors use their own shape (spec 7.2) rather than the envelope. */
 const ISSUE_PATHS = /^\/(v1\/cpe|api\/cpe\/enviar)\/?$/;
+const CONSULTA_PATH = /^\/consulta\/?$/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** 415 unless the declared type is JSON in UTF-8 (the only charset JSON may travel in, RFC 8259). */
@@ -52,7 +53,8 @@ function firstInvalidByte(bytes: Buffer): number {
 export function jsonBody(limit = JSON_BODY_LIMIT) {
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     const startedAt = Date.now();
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart') || ctx.is('image/*')) return next();
+    // The consultation page's form is read by its own route (api/consulta/routes.ts).
+    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart') || ctx.is('image/*') || CONSULTA_PATH.test(ctx.path)) return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
     const chunks: Buffer[] = [];

@@ -22,6 +22,7 @@ export function presentDelivery(row: DeliveryRow) {
   return {
     id: row.id,
     external_id: row.document_id,
+    check_event_id: row.check_event_id,
     event: row.event,
     status: row.status,
     attempts_made: row.attempts,

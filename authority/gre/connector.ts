@@ -18,7 +18,7 @@ export interface GreConnectorOptions {
   now?: () => number;
 }
 
-type TokenOutcome = { ok: true; token: GreToken } | { ok: false; result: AuthorityResult };
+export type TokenOutcome = { ok: true; token: GreToken } | { ok: false; result: AuthorityResult };
 
 function parseJson(text: string): Record<string, unknown> | null {
   try {
@@ -86,6 +86,14 @@ export class GreConnector {
       return { ...codedAnswer(errCode, str(error.desError) ?? 'the guide was processed with errors', status), ticket };
     }
     return { ...systemFailure('UNEXPECTED_STATUS', `GRE status answered codRespuesta ${code ?? '(none)'} without a CDR`, status), ticket };
+  }
+
+  /**
+   * Asks for a new token whatever the store holds: the answer says whether the client and the SOL user are accepted
+   * (the company checks; no guide is sent, no quota used). A granted token is stored for the sends to use.
+   */
+  async requestToken(endpoints: GreEndpoints, creds: GreCredentials, options: CallOptions = {}): Promise<TokenOutcome> {
+    return this.fetchToken(endpoints, creds, options);
   }
 
   /** Runs a call with a valid token; on a 401 the token is discarded, a fresh one fetched, and the call made once more. */

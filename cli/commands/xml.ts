@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../../core/config';
 import { DocumentValidationError, prepareDocument } from '../../documents';
 import { parseJsonPayload } from '../../documents/input/json';
 import { createSigner, generateTestCertificate, loadPfx, signBuiltXml, type Signer } from '../../documents/signing';
@@ -69,6 +70,8 @@ export async function xmlCommand(argv: string[]): Promise<number> {
     console.error(`chasqui xml: ${signer}`);
     return 2;
   }
+  // SUNAT's dated rules as this installation has them (CHASQUI_RULE_DATES): the same verdict the API would give.
+  const config = loadConfig();
   const outDir = options.out ?? '.';
   mkdirSync(outDir, { recursive: true });
   const several = files.length > 1;
@@ -76,7 +79,7 @@ export async function xmlCommand(argv: string[]): Promise<number> {
   for (const file of files) {
     const startedAt = Date.now();
     try {
-      const prepared = prepareDocument(parseJsonPayload(readFileSync(file, 'utf8')));
+      const prepared = prepareDocument(parseJsonPayload(readFileSync(file, 'utf8')), { calendar: config.rules, ruleWarnDays: config.ruleWarnDays });
       const signed = signBuiltXml(prepared.xml, signer);
       const written = path.join(outDir, `${prepared.filename}.xml`);
       writeFileSync(written, signed.xml);

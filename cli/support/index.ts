@@ -14,6 +14,7 @@ import type { DocStatus } from '../../workflows/document-types';
 import { DOCUMENT_STATUSES } from '../../api/cpe/list';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { age, iso, parseDuration, reasonOf, REASONS, table, uiLink, type Reason } from './explain';
+import { checks, CHECKS_HELP } from './checks';
 
 export interface SupportDeps {
   db: Db;
@@ -36,6 +37,8 @@ usage: chasqui support <command> [options]      (chasqui support <command> --hel
                          e.g. chasqui support resend F001-10 --ruc 20123456786
   redeliver <selector>   deliver the cpe.resolved webhook again (a new X-Entrega)
                          e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
+  checks                 every company's checks (certificate, credentials, gaps, windows, rules), worst first
+                         e.g. chasqui support checks --ruc 20123456786 --run
 
 Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
 Exit codes: 0 done, 1 failed (some action failed), 2 usage error, 3 nothing matched, 130 interrupted (Ctrl-C).`;
@@ -85,6 +88,7 @@ Delivers the document's cpe.resolved webhook again, as a new delivery (new X-Ent
 With filters instead of references: documents whose last delivery failed within --failed-since (default 24h).
 ${SELECTOR_HELP}
   e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h --dry-run`,
+  checks: CHECKS_HELP,
 };
 
 class UsageError extends Error {}
@@ -102,6 +106,7 @@ export const OPTIONS = {
   rate: { type: 'string' },
   operator: { type: 'string' },
   'failed-since': { type: 'string' },
+  run: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -131,7 +136,8 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     if (sub === 'find' && parsed.positionals.length !== 1 && !parsed.values.help) {
       throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
     }
-    if (sub === 'stuck' && parsed.positionals.length) throw new UsageError(`stuck takes only options, got '${parsed.positionals[0]}'`);
+    if ((sub === 'stuck' || sub === 'checks') && parsed.positionals.length) throw new UsageError(`${sub} takes only options, got '${parsed.positionals[0]}'`);
+    if (sub !== 'checks' && parsed.values.run) throw new UsageError('--run belongs to checks');
   } catch (err) {
     return usage(err);
   }
@@ -144,6 +150,7 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     try {
       if (sub === 'find') return await find(deps, io, positionals, values);
       if (sub === 'stuck') return await stuck(deps, io, values);
+      if (sub === 'checks') return await checks(deps, io, values);
       return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
     } catch (err) {
       return usage(err);

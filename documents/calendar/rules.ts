@@ -65,7 +65,7 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'summary-v2',
     effective: '2027-01-01',
-    codes: ['2992', '3504', '3102', '2022'],
+    codes: ['2256', '2992', '3504', '3102', '2022'],
     docTypes: ['rc'],
     summary:
       'Daily summary 2.0: free operations by InstructionID 06-09 instead of 05, the IGV of free operations (9996), ' +

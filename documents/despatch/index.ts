@@ -31,5 +31,6 @@ export function prepareDespatch(payload: unknown, options: PrepareOptions = {}):
     xml: buildDespatchXml(guide),
     totals: null,
     warnings,
+    buyerEmail: guide.destinatario.correo,
   };
 }

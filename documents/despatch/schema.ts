@@ -6,7 +6,7 @@
 import Joi from 'joi';
 import type { Decimal } from '../decimal';
 import { decimalSchema, dateSchema, timeSchema } from '../input/fields';
-import { customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
+import { buyerEmailSchema, customerSchema, issuerSchema, rucSchema, textSchema, type Customer, type Issuer } from '../input/parties';
 
 /** Catalog 20 reasons chasqui issues. 08 import / 09 export need customs data (DAM, containers, ports) and 18 an
  * itinerant issuer's receipts: not supported yet. */
@@ -239,7 +239,7 @@ export const despatchSchema = Joi.object({
   horaEmision: timeSchema.required().messages({ 'any.required': '[SUNAT 3437] {#label} is required for dispatch guides', 'string.pattern.base': '[SUNAT 3438] {#label} must be a time HH:MM:SS' }),
   observaciones: textSchema(250),
   emisor: issuerSchema.keys({ registroMTC: mtcSchema }).required(),
-  destinatario: customerSchema.required().messages({ 'any.required': '[SUNAT 2757] {#label} (who receives the goods) is required' }),
+  destinatario: customerSchema.keys({ correo: buyerEmailSchema }).required().messages({ 'any.required': '[SUNAT 2757] {#label} (who receives the goods) is required' }),
   remitente: customerSchema,
   proveedor: customerSchema,
   comprador: customerSchema,

@@ -138,11 +138,49 @@ export const customerSchema = Joi.object({
   address: customerAddressSchema,
 });
 
+/** Most addresses one document is e-mailed to (issue 27). */
+export const MAX_BUYER_EMAILS = 5;
+
+/**
+ * One address as an SMTP envelope and a `To:` header take it: an atom-only local part and a dotted host name, so no
+ * CR/LF, spaces, quotes, commas or display names can reach a header.
+ */
+const EMAIL_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && EMAIL_ADDRESS.test(value);
+}
+
+/**
+ * `cliente.correo` / `destinatario.correo`: where chasqui e-mails the accepted document (docs/buyers.md). One address
+ * or a list of 1 to 5, read back as a list.
+ */
+export const buyerEmailSchema = Joi.any()
+  .custom((value: unknown, helpers) => {
+    const list: unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    if (typeof value !== 'string' && !Array.isArray(value)) return helpers.error('correo.type');
+    if (list.length < 1 || list.length > MAX_BUYER_EMAILS) return helpers.error('correo.count');
+    const addresses: string[] = [];
+    for (const [index, item] of list.entries()) {
+      const address = typeof item === 'string' ? item.trim() : '';
+      if (!isEmailAddress(address)) return helpers.error('correo.address', { index });
+      if (!addresses.some((known) => known.toLowerCase() === address.toLowerCase())) addresses.push(address);
+    }
+    return addresses;
+  })
+  .error(codes({
+    'correo.type': '{#label} must be an e-mail address or a list of 1 to 5 of them',
+    'correo.count': `{#label} must list 1 to ${MAX_BUYER_EMAILS} e-mail addresses`,
+    'correo.address': '{#label} item {#index} is not one e-mail address (name@domain, without spaces, line breaks or a display name)',
+  }));
+
 export interface Customer {
   tipoDoc: IdentityDocType;
   numDoc: string;
   nombre: string;
   address?: { ubigeo?: string; direccion: string; codigoPais: string };
+  /** The buyer's e-mail addresses (`cliente.correo`, `destinatario.correo`), as a list. */
+  correo?: string[];
 }
 
 /** A customer is identified when SUNAT can tell who it is: any document type but 0/`-`, with a number. */

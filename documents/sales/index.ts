@@ -56,7 +56,7 @@ function builderOf(docType: SaleInput['tipoDoc']): (doc: SaleDocument) => string
 
 export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
-  const report = checkSaleRules(input, doc);
+  const report = checkSaleRules(input, doc, options);
   const issues = [...earlier, ...report.issues, ...computedAmountIssues(doc.totals)];
   if (options.today && input.fechaEmision > options.today) {
     issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
@@ -86,5 +86,6 @@ export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: 
     xml: builderOf(input.tipoDoc)(doc),
     totals,
     warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
+    buyerEmail: input.cliente?.correo,
   };
 }

@@ -6,7 +6,9 @@ import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
-import { IGV_RATE, IGV_REDUCED_RATE, IVAP_RATE } from '../tax/rates';
+import { IGV_RATE, IVAP_RATE } from '../tax/rates';
+import type { PrepareOptions } from '../types';
+import { allowedRatesText, datedRules, datedSaleRules, reducedIgvRate, type DatedRules } from './dated';
 import { operationRules } from './operations';
 import { purchaseRules } from './purchase';
 import type { SaleDocument } from './document';
@@ -102,7 +104,8 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-function lineRules(input: SaleInput, out: ValidationIssue[]): void {
+function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules): void {
+  const reduced = reducedIgvRate(dated);
   const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
   let taxedRate: number | undefined;
   input.items.forEach((item, i) => {
@@ -124,8 +127,8 @@ function lineRules(input: SaleInput, out: ValidationIssue[]): void {
       if (item.isc) out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
       const rate = item.porcentajeIgv ?? IGV_RATE;
-      if (rate !== IGV_RATE && rate !== IGV_REDUCED_RATE) {
-        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate (18, or 10 for Ley 31556)`, `${path}.porcentajeIgv`));
+      if (rate !== IGV_RATE && rate !== reduced) {
+        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`, `${path}.porcentajeIgv`));
       } else if (taxedRate === undefined) taxedRate = rate;
       else if (rate !== taxedRate) {
         out.push(issue('chasqui', 'BR_IGV_RATE_MIXED', `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`, `${path}.porcentajeIgv`));
@@ -257,9 +260,10 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
   }
 }
 
-export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport {
+export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: PrepareOptions = {}): RuleReport {
   const totals = doc.totals;
-  const report: RuleReport = { issues: [], warnings: [] };
+  const dated = datedRules(input.fechaEmision, options);
+  const report = datedSaleRules(input, doc, dated, options);
   if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {
     seriesRules(input, report.issues);
@@ -268,7 +272,7 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument): RuleReport 
       if (item.retencionRenta) report.issues.push(issue('chasqui', 'BR_IR_PURCHASE_ONLY', 'income tax is withheld (retencionRenta) only in a liquidación de compra (04)', `items[${i}].retencionRenta`));
     });
   }
-  lineRules(input, report.issues);
+  lineRules(input, report.issues, dated);
   noteReasonRules(input, report.issues);
   documentRules(input, totals, report);
   operationRules(input, totals, report.issues);

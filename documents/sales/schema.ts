@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { amountSchema, codes, correlativoSchema, currencySchema, dateField, dateSchema, decimalSchema, timeSchema } from '../input/fields';
-import { customerSchema, issuerSchema, textSchema } from '../input/parties';
+import { buyerEmailSchema, customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
 import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
 import type { Decimal } from '../decimal';
@@ -30,7 +30,8 @@ export const ISC_SYSTEMS = ['01', '02', '03'] as const;
 export const LEGEND_CODES = ['1000', '1002', '2000', '2001', '2002', '2003', '2004', '2005', '2006', '2007', '2008', '2009', '2010', '2011'] as const;
 /** Catalog 09 (credit note reasons) and 10 (debit note reasons). */
 export const CREDIT_NOTE_REASONS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13'] as const;
-export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12'] as const;
+/** Reason 13 (unaffected operations) only on debit notes issued from `debit-note-13` (documents/sales/dated.ts). */
+export const DEBIT_NOTE_REASONS = ['01', '02', '03', '11', '12', '13'] as const;
 /** Catalog 51 operation types of facturas and boletas (0303, regalía petrolera, is no longer issued). */
 export const OPERATION_TYPES = [
   '0101', '0112', '0113', '0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0301', '0302', '0401',
@@ -67,8 +68,8 @@ const itemSchema = Joi.object({
     .default('10')
     .error(codes({ 'any.only': '[SUNAT 2040] {#label} must be a code of catalog 07 (10–17, 20, 21, 30–37, 40)' })),
   porcentajeIgv: Joi.number()
-    .valid(18, 10, 4, 0)
-    .error(codes({ 'any.only': '[SUNAT 3103] {#label} must be 18 (or 10 for the reduced MYPE rate; 4 for IVAP)' })),
+    .valid(18, 14, 10, 4, 0)
+    .error(codes({ 'any.only': '[SUNAT 3103] {#label} must be 18 (or the reduced MYPE rate of the issue date: 10 until 2026, 14 in 2027; 4 for IVAP)' })),
   isc: Joi.object({
     sistema: Joi.string()
       .valid(...ISC_SYSTEMS)
@@ -123,7 +124,7 @@ export const saleSchema = Joi.object({
     .error(codes({ 'any.only': '[SUNAT 3206] {#label} must be an operation type of catalog 51 that chasqui builds' })),
   formaPago: paymentSchema,
   emisor: issuerSchema.required(),
-  cliente: customerSchema.required(),
+  cliente: customerSchema.keys({ correo: buyerEmailSchema }).required(),
   items: Joi.array()
     .items(itemSchema)
     .min(1)
@@ -151,7 +152,7 @@ export const saleSchema = Joi.object({
       .pattern(/^[FB][A-Z0-9]{3}-\d{1,8}$/)
       .required()
       .error(codes({ 'string.pattern.base': '[SUNAT 2117] {#label} must be the modified document as SERIE-NUMERO (F001-123)' })),
-  }),
+  }).error(codes({ 'object.base': '[SUNAT 3261] {#label} is one document {tipoDoc, serieNumero}: a note modifies one document only' })),
   motivo: Joi.object({
     codigo: Joi.string().required(),
     descripcion: textSchema(250, { 'any.required': '[SUNAT 2136] {#label} (the reason in words) is required' }).required(),

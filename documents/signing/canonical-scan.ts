@@ -11,7 +11,7 @@
  * (`&amp; &lt; &gt; &#xD;`, no raw `>`) and attributes (`&amp; &lt; &quot; &#x9; &#xA; &#xD;`, no raw tab or
  * newline); balanced tags.
  *
- * One linear pass of native searches (`indexOf`, sticky patterns); see docs/benchmarks.md for its cost.
+ * One linear pass of native searches (`indexOf`, sticky patterns); see docs/benchmarks-history.md (bench:sign) for its cost.
  */
 
 const EXTENSION_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2';

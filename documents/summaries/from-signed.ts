@@ -5,7 +5,7 @@
  * payloads then go through `prepareDocument` like any integrator's rc or ra.
  */
 import type { Element } from '@xmldom/xmldom';
-import { at, CAC, children, parseRoot, text } from '../xml/read';
+import { all, at, CAC, children, parseRoot, text } from '../xml/read';
 import { Decimal, money } from '../decimal';
 import { IDENTITY_DOC_TYPES } from '../input/parties';
 
@@ -17,13 +17,25 @@ const SCHEMES: Record<string, { base?: RcBucket; tax?: RcBucket }> = {
   '9997': { base: 'exoneradas' },
   '9998': { base: 'inafectas' },
   '9995': { base: 'exportacion' },
-  '9996': { base: 'gratuitas' },
+  // Free operations (9996) are read per line, by kind (freeBucketOf).
   '2000': { tax: 'isc' },
   '7152': { tax: 'icbper' },
   '9999': { tax: 'otrosTributos' },
 };
 
-type RcBucket = 'gravadas' | 'exoneradas' | 'inafectas' | 'exportacion' | 'gratuitas' | 'igv' | 'isc' | 'icbper' | 'otrosTributos' | 'otrosCargos';
+type RcBucket =
+  | 'gravadas' | 'exoneradas' | 'inafectas' | 'exportacion' | 'igv' | 'isc' | 'icbper' | 'otrosTributos' | 'otrosCargos'
+  | 'gratuitasGravadas' | 'gratuitasExoneradas' | 'gratuitasInafectas' | 'gratuitasExportacion' | 'igvGratuitas';
+
+/** A free line's kind by its catalog 07 code, as summary-v2 reports it (catalog 11 06–09; the rc folds them into 05 before). */
+function freeBucketOf(affectation: string): RcBucket {
+  const n = Number(affectation);
+  if (n >= 11 && n <= 16) return 'gratuitasGravadas';
+  if (n === 21) return 'gratuitasExoneradas';
+  return n === 40 ? 'gratuitasExportacion' : 'gratuitasInafectas';
+}
+
+const LINE_NAMES = ['InvoiceLine', 'CreditNoteLine', 'DebitNoteLine'];
 
 export interface SignedSale {
   docType: '01' | '03' | '07' | '08';
@@ -32,7 +44,9 @@ export interface SignedSale {
   issueDate: string;
   currency: string;
   issuer: { ruc: string; razonSocial: string };
-  customer: { tipoDoc: string; numDoc: string } | null;
+  customer: { tipoDoc: string; numDoc: string; nombre?: string } | null;
+  /** The IGV (or IVAP) rate of its taxed lines, `18` from `18.00`; null when no line is taxed. */
+  igvRate: number | null;
   /** Notes: the document they modify. */
   reference: { tipoDoc: string; serieNumero: string } | null;
   /** Two-decimal strings per rc bucket, only the non-zero ones. */
@@ -57,6 +71,7 @@ export function readSignedSale(xml: string): SignedSale {
   const customerId = at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyIdentification', 'cbc:ID');
   const customerType = customerId?.getAttribute('schemeID') ?? '';
   const customerNumber = text(customerId) ?? '';
+  const customerName = text(at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyLegalEntity', 'cbc:RegistrationName'));
   const reference = at(root, 'cac:BillingReference', 'cac:InvoiceDocumentReference');
 
   const sums = new Map<RcBucket, Decimal>();
@@ -67,6 +82,17 @@ export function readSignedSale(xml: string): SignedSale {
     const scheme = SCHEMES[text(at(subtotal, 'cac:TaxCategory', 'cac:TaxScheme', 'cbc:ID')) ?? ''];
     add(scheme?.base, text(at(subtotal, 'cbc:TaxableAmount')));
     add(scheme?.tax, text(at(subtotal, 'cbc:TaxAmount')));
+  }
+  let igvRate: number | null = null;
+  for (const line of LINE_NAMES.flatMap((name) => children(root, CAC, name))) {
+    for (const subtotal of all(at(line, 'cac:TaxTotal'), 'cac:TaxSubtotal')) {
+      const scheme = text(at(subtotal, 'cac:TaxCategory', 'cac:TaxScheme', 'cbc:ID'));
+      const percent = text(at(subtotal, 'cac:TaxCategory', 'cbc:Percent'));
+      if ((scheme === '1000' || scheme === '1016') && igvRate === null && percent) igvRate = Number(percent);
+      if (scheme !== '9996') continue;
+      add(freeBucketOf(text(at(subtotal, 'cac:TaxCategory', 'cbc:TaxExemptionReasonCode')) ?? ''), text(at(subtotal, 'cbc:TaxableAmount')));
+      add('igvGratuitas', text(at(subtotal, 'cbc:TaxAmount')));
+    }
   }
   // Charges that are not part of the taxable base (catalog 53: 49/50…) are the rc line's "otros cargos".
   add('otrosCargos', text(at(root, docType === '08' ? 'cac:RequestedMonetaryTotal' : 'cac:LegalMonetaryTotal', 'cbc:ChargeTotalAmount')));
@@ -84,8 +110,9 @@ export function readSignedSale(xml: string): SignedSale {
     },
     customer:
       (IDENTITY_DOC_TYPES as readonly string[]).includes(customerType) && /^[A-Za-z0-9-]{1,15}$/.test(customerNumber)
-        ? { tipoDoc: customerType, numDoc: customerNumber }
+        ? { tipoDoc: customerType, numDoc: customerNumber, ...(customerName ? { nombre: customerName } : {}) }
         : null,
+    igvRate,
     reference: reference ? { tipoDoc: required(at(reference, 'cbc:DocumentTypeCode'), 'reference type'), serieNumero: required(at(reference, 'cbc:ID'), 'reference id') } : null,
     totals,
   };
@@ -117,6 +144,7 @@ export function receiptSummaryPayload(header: SummaryHeader, currency: string, l
       serieNumero: sale.serieNumero,
       estado: condition,
       ...(sale.customer ? { cliente: sale.customer } : {}),
+      ...(sale.igvRate !== null ? { porcentajeIgv: sale.igvRate } : {}),
       ...(sale.docType !== '03' && sale.reference ? { documentoAfectado: sale.reference } : {}),
       totales: sale.totals,
     })),

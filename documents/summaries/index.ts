@@ -2,7 +2,9 @@
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { money } from '../decimal';
 import type { PrepareOptions, PreparedDocument } from '../types';
-import { buildSummaryXml, rcLineTotal, summaryId } from '../xml/summary';
+import { buildSummaryXml, FREE_BUCKETS, rcLineTotal, summaryId } from '../xml/summary';
+import { datedRules, reducedIgvRate, allowedRatesText, type DatedRules } from '../sales/dated';
+import { IGV_RATE, IVAP_RATE } from '../tax/rates';
 import { buildVoidedXml } from '../xml/voided';
 import { RECEIPT_ID_THRESHOLD } from '../sales/rules';
 import type { RcInput, VoidedInput } from './schema';
@@ -26,6 +28,35 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
     const first = seen.get(key);
     if (first !== undefined) out.push(issue('SUNAT', '2348', `${key} is listed twice (lines ${first + 1} and ${i + 1})`, `items[${i}].serieNumero`));
     else seen.set(key, i);
+  });
+}
+
+/**
+ * The rules SUNAT dates, judged by the date of the listed documents (fechaReferencia): summary-v2 splits free
+ * operations (catalog 11 retires 05) and names the buyer; a line's IGV rate is one its documents' date allows.
+ */
+function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], warnings: string[]): void {
+  const v2 = rules.calendar.rule('summary-v2');
+  const split = FREE_BUCKETS.map(([key]) => `totales.${key}`).join(', ');
+  const reduced = reducedIgvRate(rules);
+  let warned = false;
+  doc.items.forEach((line, i) => {
+    const path = `items[${i}]`;
+    const oneFreeAmount = line.totales.gratuitas && !line.totales.gratuitas.isZero();
+    const unnamed = line.cliente && !line.cliente.nombre;
+    if (rules.inForce(v2.id)) {
+      if (oneFreeAmount) {
+        out.push(issue('SUNAT', '2256', `summaries of documents dated from ${v2.effective} report free operations by kind (InstructionID 06–09; 05 is retired): send ${split} instead of totales.gratuitas`, `${path}.totales.gratuitas`));
+      }
+      if (unnamed) out.push(issue('SUNAT', '2022', `summaries of documents dated from ${v2.effective} carry the buyer's name: cliente.nombre is required`, `${path}.cliente.nombre`));
+    } else if (rules.approaching(v2.id) && (oneFreeAmount || unnamed) && !warned) {
+      warned = true;
+      warnings.push(`[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and the buyer's name (cliente.nombre); this summary's ${path} would be refused then`);
+    }
+    const rate = line.porcentajeIgv;
+    if (rate !== undefined && rate !== IGV_RATE && rate !== IVAP_RATE && rate !== reduced) {
+      out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`, `${path}.porcentajeIgv`));
+    }
   });
 }
 
@@ -63,9 +94,13 @@ function voidedRules(doc: VoidedInput, out: ValidationIssue[]): void {
 
 export function prepareSummary(doc: RcInput | VoidedInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
   const issues = [...earlier];
+  const warnings: string[] = [];
   headerRules(doc, options, issues);
-  if (doc.tipoDoc === 'rc') rcRules(doc, issues);
-  else voidedRules(doc, issues);
+  const rules = datedRules(doc.fechaReferencia, options);
+  if (doc.tipoDoc === 'rc') {
+    rcRules(doc, issues);
+    rcDatedRules(doc, rules, issues, warnings);
+  } else voidedRules(doc, issues);
   if (issues.length) throw new DocumentValidationError(issues);
   const id = summaryId(doc.tipoDoc.toUpperCase(), doc.fechaEmision, doc.correlativo);
   return {
@@ -76,8 +111,8 @@ export function prepareSummary(doc: RcInput | VoidedInput, options: PrepareOptio
     filename: `${doc.emisor.ruc}-${id}`,
     issueDate: doc.fechaEmision,
     currency: doc.tipoDoc === 'rc' ? doc.tipoMoneda : null,
-    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc) : buildVoidedXml(doc),
+    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc, { v2: rules.inForce('summary-v2') }) : buildVoidedXml(doc),
     totals: null,
-    warnings: [],
+    warnings,
   };
 }

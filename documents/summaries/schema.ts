@@ -32,7 +32,15 @@ const rcLineTotals = Joi.object({
   exoneradas: amountSchema,
   inafectas: amountSchema,
   exportacion: amountSchema,
+  /** Free operations in one amount (InstructionID 05), for summaries of documents dated before `summary-v2`. */
   gratuitas: amountSchema,
+  /** Free operations split as summary-v2 reports them (InstructionID 06–09); folded into 05 before that date. */
+  gratuitasGravadas: amountSchema,
+  gratuitasExoneradas: amountSchema,
+  gratuitasInafectas: amountSchema,
+  gratuitasExportacion: amountSchema,
+  /** The IGV of the free taxed operations (tax 9996), written from `summary-v2`. */
+  igvGratuitas: amountSchema,
   igv: amountSchema,
   isc: amountSchema,
   icbper: amountSchema,
@@ -51,7 +59,12 @@ export const rcSchema = Joi.object({
         tipoDoc: Joi.string().valid('03', '07', '08').required().error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
         serieNumero: serieNumero('2512'),
         estado: Joi.string().valid('1', '2', '3').required().error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
-        cliente: Joi.object(identityFields),
+        /** `nombre` (the buyer's name) is written from `summary-v2`, and required there. */
+        cliente: Joi.object({ ...identityFields, nombre: textSchema(1500, { 'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters' }) }),
+        /** The IGV rate of the line's document (cbc:Percent of its IGV category); 18 when not given. */
+        porcentajeIgv: Joi.number()
+          .valid(18, 14, 10, 4)
+          .error(codes({ 'any.only': '[SUNAT 3103] {#label} must be 18, the reduced MYPE rate of the documents\' date (10 until 2026, 14 in 2027) or 4 (IVAP)' })),
         documentoAfectado: Joi.object({
           tipoDoc: Joi.string().valid('03').required().error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
           serieNumero: serieNumero('2117'),
@@ -85,6 +98,11 @@ export interface RcTotals {
   inafectas?: Decimal;
   exportacion?: Decimal;
   gratuitas?: Decimal;
+  gratuitasGravadas?: Decimal;
+  gratuitasExoneradas?: Decimal;
+  gratuitasInafectas?: Decimal;
+  gratuitasExportacion?: Decimal;
+  igvGratuitas?: Decimal;
   igv?: Decimal;
   isc?: Decimal;
   icbper?: Decimal;
@@ -97,7 +115,8 @@ export interface RcLine {
   tipoDoc: '03' | '07' | '08';
   serieNumero: string;
   estado: '1' | '2' | '3';
-  cliente?: { tipoDoc: string; numDoc: string };
+  cliente?: { tipoDoc: string; numDoc: string; nombre?: string };
+  porcentajeIgv?: number;
   documentoAfectado?: { tipoDoc: '03'; serieNumero: string };
   totales: RcTotals;
 }

@@ -41,7 +41,9 @@ export function affectationOf(code: IgvAffectation): Affectation {
 }
 
 export const IGV_RATE = 18;
+/** The reduced MYPE rate (8 % IGV + 2 % IPM, Ley 31556) until `mype-rate-2027`, then 12 + 2 until `mype-rate-end`. */
 export const IGV_REDUCED_RATE = 10;
+export const IGV_REDUCED_RATE_2027 = 14;
 export const IVAP_RATE = 4;
 
 /** ICBPER per bag by year of issue (Ley 30884): S/ 0.10 in 2019 rising by 0.10 a year to 0.50 from 2023 on. */

@@ -10,7 +10,11 @@ const FIXTURES = path.join(ROOT, 'test/fixtures/documents');
 
 /** Runs `chasqui xml` through the real bin entry, and returns what a person would see. */
 function chasquiXml(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'xml', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return chasquiXmlWith({}, ...args);
+}
+
+function chasquiXmlWith(env: Record<string, string>, ...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'xml', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -117,5 +121,14 @@ describe('chasqui xml', function () {
     const run = chasquiXml();
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include('usage: chasqui xml PAYLOAD.json|DIR');
+  });
+
+  it('judges with CHASQUI_RULE_DATES, as the API of that installation would', () => {
+    const file = path.join(FIXTURES, 'invoice-decimals.json');
+    const out = path.join(work, 'rules');
+    expect(chasquiXml(file, '--out', out).code).to.equal(0);
+    const moved = chasquiXmlWith({ CHASQUI_RULE_DATES: 'product-code-required=2024-01-01' }, file, '--out', out);
+    expect(moved.code).to.equal(1);
+    expect(JSON.parse(moved.stdout).errors[0]).to.equal("[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2024-01-01");
   });
 });

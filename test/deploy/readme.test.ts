@@ -18,8 +18,8 @@ describe('README set-up lines and the CI entry', () => {
   const readme = read('README.md');
   const setUp = shCommands(/## Two commands[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]);
 
-  it('the README sets up with `npm ci && npm start` and tests with `npm test`, then the production shape', () => {
-    expect(setUp).to.deep.equal(['npm ci && npm start', 'npm test', 'npm run test:production']);
+  it('the README sets up with `npm ci && npm start`, checks the format, tests with `npm test`, then the production shape', () => {
+    expect(setUp).to.deep.equal(['npm ci && npm start', 'npm run format:check', 'npm test', 'npm run test:production']);
   });
 
   it('.ci/run installs system packages only, then runs exactly the README commands (minus the long-running start)', () => {

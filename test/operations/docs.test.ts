@@ -24,7 +24,7 @@ describe('docs/operations.md', () => {
       if (!['WorkflowType', 'ExecutionStatus'].includes(attribute)) expect(names, attribute).to.include(attribute);
     }
     // The API registers the gauge with its database; here it reads nothing.
-    registerUnresolvedGauge(async () => []);
+    registerUnresolvedGauge([], async () => []);
     const exported = (await registry.getMetricsAsJSON()).map((m) => m.name);
     for (const [, series] of doc.matchAll(/`(chasqui_\w+)`/g)) expect(exported, series).to.include(series);
   });

@@ -6,7 +6,7 @@ import { call, expectDocumented, issue, newCompany, payload, startIssuingStack, 
 import { findDocument } from '../../db/documents';
 import { webhookBody } from '../../activities/webhooks';
 import { zipXml } from '../../authority/zip';
-import { PdfFile, requirePdfTools, testPng as png } from '../support/pdf-tools';
+import { loadPdfReader, PdfFile, testPng as png } from '../support/pdf-tools';
 
 const GUIDE_CDR = path.resolve(__dirname, '../../sunat/samples/cdr/R-20000000001-09-T001-1.xml');
 const QR_LINK = 'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx';
@@ -23,24 +23,25 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
   let demo: TestCompany;
   before(async function () {
     this.timeout(120_000);
-    requirePdfTools();
+    await loadPdfReader();
     env = await startIssuingStack();
     demo = await newCompany(env.stack);
   });
   after(() => env?.stop());
 
-  it("answers the PDF of the caller's document with SUNAT's file name; the document and its webhook body link xml, cdr and pdf", async () => {
+  it("answers the PDF of the caller's document with SUNAT's file name (the ticket's ending in -ticket.pdf); the document and its webhook body link xml, cdr and pdf", async () => {
     const issued = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     expect(issued.status, JSON.stringify(issued.body)).to.equal(202);
     const id = issued.body.external_id;
     const [series, number] = issued.body.filename.split('-').slice(2);
 
-    for (const format of ['a4', 'ticket']) {
+    const names = { a4: `${issued.body.filename}.pdf`, ticket: `${issued.body.filename}-ticket.pdf` };
+    for (const format of ['a4', 'ticket'] as const) {
       const res = await getBytes(env, `/v1/cpe/${id}/pdf?format=${format}`, demo.token);
       expect(res.status, format).to.equal(200);
       expect(res.headers['content-type']).to.equal('application/pdf');
-      expect(res.headers['content-disposition']).to.equal(`attachment; filename="${issued.body.filename}.pdf"`);
-      const file = new PdfFile(res.body, format);
+      expect(res.headers['content-disposition']).to.equal(`attachment; filename="${names[format]}"`);
+      const file = new PdfFile(res.body);
       const text = file.text();
       expect(text).to.contain(`${series}-${number}`).and.contain(demo.ruc).and.contain('S/ 118.00').and.contain('SON CIENTO DIECIOCHO CON 00/100 SOLES');
       // A demo company's documents have no tax value, and say so.
@@ -48,7 +49,8 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
       expect(file.qr()[0].split('|')).to.deep.equal([demo.ruc, '01', series, number, '18.00', '118.00', '2024-03-15', '6', '20600000005', issued.body.hash, '']);
     }
     const byDefault = await getBytes(env, `/v1/cpe/${id}/pdf`, demo.token);
-    expect(new PdfFile(byDefault.body).info()['Page size']).to.contain('(A4)');
+    const a4 = new PdfFile(byDefault.body).pageSize();
+    expect([a4.width, a4.height].map((points) => points.toFixed(2))).to.deep.equal(['595.28', '841.89']);
 
     const done = await until(env.stack, id, ['accepted', 'observed', 'rejected']);
     const got = await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token });

@@ -12,6 +12,9 @@ import { createSummaryActivities } from '../../activities/summaries';
 import { createCompanyKeys } from '../../core/signing-keys';
 import { ensureDailySummarySchedule } from '../../runtime/services';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
+import { loadConfig } from '../../core/config';
+import { limaDate } from '../../core/lima';
+import { addDays } from '../../documents/calendar';
 
 const prepared = (name: string) => prepareDocument(fixture(name));
 
@@ -22,12 +25,13 @@ describe('daily summary composition', function () {
         docType: '03',
         serieNumero: 'B001-4',
         currency: 'PEN',
-        customer: { tipoDoc: '1', numDoc: '45678912' },
+        customer: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe Huamán' },
+        igvRate: 18,
         reference: null,
         totals: { gravadas: '42.57', igv: '7.67', icbper: '1.00' },
       });
-      // Free lines are their own bucket; their notional IGV is not charged.
-      expect(readSignedSale(prepared('receipt-free-transfer.json').xml).totals).to.deep.equal({ gravadas: '50.00', igv: '9.00', gratuitas: '10.00' });
+      // Free lines are their own bucket, by kind (summary-v2); their notional IGV is reported apart, not charged.
+      expect(readSignedSale(prepared('receipt-free-transfer.json').xml).totals).to.deep.equal({ gravadas: '50.00', igv: '9.00', gratuitasGravadas: '10.00', igvGratuitas: '1.80' });
       expect(readSignedSale(prepared('receipt-usd.json').xml)).to.deep.include({ currency: 'USD', totals: { exoneradas: '250.00' } });
     });
 
@@ -110,6 +114,27 @@ describe('daily summary composition', function () {
       expect(left.status).to.equal('to_summarize');
       expect(left.result).to.include({ origin: 'validation', action: 'review', code: '2399', reached_sunat: false });
       expect(left.result.errors[0]).to.match(/^\[SUNAT 2399\]/);
+    });
+
+    it('writes the rate on every line, and the summary 2.0 shape for receipts dated from summary-v2 (CHASQUI_RULE_DATES)', async () => {
+      /** The rc the compose step builds for one free-transfer receipt issued today, under a worker with these dates. */
+      const composed = async (dates: string) => {
+        const owner = await company();
+        await issued(owner, 'receipt-free-transfer.json', 1);
+        const config = loadConfig({ CHASQUI_RULE_DATES: dates });
+        const [id] = await createSummaryActivities({ ...stack, config: { ...stack.config, rules: config.rules } }, createCompanyKeys(stack)).composeCompanySummaries(owner.id, `run-v2-${randomBytes(2).toString('hex')}`);
+        return (await stack.db('documents').where({ id }).first()).xml as string;
+      };
+      const today = limaDate(new Date());
+      const before = await composed(`summary-v2=${addDays(today, 1)}`);
+      expect(before).to.include('<cbc:Percent>18.00</cbc:Percent>');
+      expect([...before.matchAll(/<cbc:InstructionID>(\d+)</g)].map((m) => m[1])).to.deep.equal(['01', '05']);
+      expect(before).to.not.include('<cbc:ID>9996</cbc:ID>');
+      const after = await composed(`summary-v2=${today}`);
+      expect(after).to.include('<cbc:Percent>18.00</cbc:Percent>');
+      expect([...after.matchAll(/<cbc:InstructionID>(\d+)</g)].map((m) => m[1])).to.deep.equal(['01', '06']);
+      expect(after).to.match(/<cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme><cbc:ID>9996</);
+      expect(after).to.include('<cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>');
     });
 
     it('the schedule runs every day at the configured hour, Lima time, and follows a changed hour', async () => {

@@ -1,70 +1,121 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import jsQR from 'jsqr';
 
-/** The Debian tools the printed-document tests read PDFs with; a missing one fails in one line naming its package. */
-const TOOLS: Record<string, string> = { pdftoppm: 'poppler-utils', pdftotext: 'poppler-utils', pdfinfo: 'poppler-utils', pdffonts: 'poppler-utils', pdfimages: 'poppler-utils', zbarimg: 'zbar-tools' };
+// mupdf (MuPDF compiled to WebAssembly) is an ES module only: loaded once with a dynamic import, so the printed-document
+// tests read PDFs with what `npm ci` installs and no system program.
+type Mupdf = typeof import('mupdf');
+let mupdf: Mupdf | undefined;
 
-export function requirePdfTools(): void {
-  const missing = Object.keys(TOOLS).filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-  if (missing.length) {
-    const packages = [...new Set(missing.map((t) => TOOLS[t]))].join(' ');
-    throw new Error(`missing ${missing.join(', ')}: install them with apt-get install -y ${packages}`);
-  }
+/** Loads the PDF reader; call it in a `before` hook, then build PdfFiles synchronously. */
+export async function loadPdfReader(): Promise<void> {
+  mupdf ??= await import('mupdf');
 }
 
-/** A PDF on disk, read by poppler and zbar. */
+function reader(): Mupdf {
+  if (!mupdf) throw new Error('PdfFile before loadPdfReader(): await it in a before hook');
+  return mupdf;
+}
+
+/** Points a line's baseline may move and still be on the same printed row (a bold label beside a regular value). */
+const ROW_TOLERANCE = 2.5;
+/** Render resolution for reading QR codes: 150 dpi gives every module of the smallest QR (ticket) several pixels. */
+const QR_DPI = 150;
+
+/** A PDF read back with mupdf: text laid out as printed, fonts, images, page sizes and the QR codes on a page. */
 export class PdfFile {
-  readonly file: string;
-  constructor(bytes: Buffer, name = 'document') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-pdf-'));
-    this.file = path.join(dir, `${name}.pdf`);
-    fs.writeFileSync(this.file, bytes);
-  }
+  private readonly doc: import('mupdf').PDFDocument;
 
-  /** Text of every page (or of pages first–last), laid out as printed. */
-  text(first?: number, last?: number): string {
-    const range = first ? ['-f', String(first), '-l', String(last ?? first)] : [];
-    return execFileSync('pdftotext', ['-layout', ...range, this.file, '-'], { encoding: 'utf8' });
-  }
-
-  info(): Record<string, string> {
-    const out = execFileSync('pdfinfo', [this.file], { encoding: 'utf8' });
-    return Object.fromEntries(out.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]));
+  constructor(bytes: Buffer) {
+    this.doc = reader().Document.openDocument(bytes, 'application/pdf') as import('mupdf').PDFDocument;
   }
 
   pages(): number {
-    return Number(this.info().Pages);
+    return this.doc.countPages();
   }
 
-  /** pdffonts rows: name, and whether the font is embedded. */
+  /** Width and height of a page in points (A4: 595.28 × 841.89). */
+  pageSize(page = 1): { width: number; height: number } {
+    const [x0, y0, x1, y1] = this.doc.loadPage(page - 1).getBounds();
+    return { width: x1 - x0, height: y1 - y0 };
+  }
+
+  /**
+   * Text of every page (or of pages first–last) as printed: the pieces on one baseline form one row, left to right,
+   * separated by two spaces; rows top to bottom, pages separated by a form feed (as pdftotext -layout).
+   */
+  text(first?: number, last?: number): string {
+    const pages: string[] = [];
+    for (let page = first ?? 1; page <= (last ?? first ?? this.pages()); page++) pages.push(this.pageText(page));
+    return pages.join('\f');
+  }
+
+  private pageText(page: number): string {
+    type Piece = { x: number; y: number; text: string };
+    type Json = { blocks: { type: string; lines?: { x: number; y: number; text: string }[] }[] };
+    const stext = this.doc.loadPage(page - 1).toStructuredText('preserve-whitespace');
+    const { blocks } = JSON.parse(stext.asJSON()) as Json;
+    const pieces: Piece[] = blocks.flatMap((b) => b.lines ?? []).map((l) => ({ x: l.x, y: l.y, text: l.text.trimEnd() }));
+    pieces.sort((a, b) => a.y - b.y || a.x - b.x);
+    const rows: Piece[][] = [];
+    for (const piece of pieces) {
+      const row = rows[rows.length - 1];
+      if (row && piece.y - row[0].y <= ROW_TOLERANCE) row.push(piece);
+      else rows.push([piece]);
+    }
+    return rows.map((row) => row.sort((a, b) => a.x - b.x).map((p) => p.text).join('  ')).join('\n') + '\n';
+  }
+
+  /** The fonts the pages use (each once): PostScript name and whether the font program is embedded. */
   fonts(): { name: string; embedded: boolean }[] {
-    const lines = execFileSync('pdffonts', [this.file], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
-    return lines.map((l) => {
-      const cols = l.trim().split(/\s+/);
-      return { name: cols[0], embedded: cols[cols.length - 5] === 'yes' };
-    });
+    const seen = new Map<string, { name: string; embedded: boolean }>();
+    for (let page = 0; page < this.pages(); page++) {
+      this.doc.findPage(page).get('Resources', 'Font').forEach((ref) => {
+        const font = ref.resolve();
+        // A composite (Type0) font carries its program in its descendant's descriptor.
+        const descriptor = (font.get('Subtype').asName() === 'Type0' ? font.get('DescendantFonts', 0) : font).get('FontDescriptor');
+        const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
+        seen.set(ref.isIndirect() ? `obj ${ref.asIndirect()}` : font.toString(), { name: font.get('BaseFont').asName(), embedded });
+      });
+    }
+    return [...seen.values()];
   }
 
+  /** How many images the pages draw (each drawing counted, as pdfimages -list). */
   images(): number {
-    return execFileSync('pdfimages', ['-list', this.file], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean).length;
+    const { Device, Matrix } = reader();
+    let drawn = 0;
+    const device = new Device({ fillImage: () => void drawn++ });
+    for (let page = 0; page < this.pages(); page++) this.doc.loadPage(page).run(device, Matrix.identity);
+    device.close();
+    return drawn;
   }
 
-  /** Renders page `page` to PNG at `dpi`; returns the file (kept for a human to look at). */
-  png(page = 1, dpi = 150): string {
-    const prefix = this.file.replace(/\.pdf$/, `-p${page}`);
-    execFileSync('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', this.file, prefix]);
-    return `${prefix}.png`;
-  }
-
-  /** The QR codes zbar reads on a page (none: an empty list). */
+  /** The QR codes on a page, in reading order of discovery (none: an empty list). */
   qr(page = 1): string[] {
-    const run = spawnSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Sqrcode.enable', this.png(page)], { encoding: 'utf8' });
-    // zbarimg exits 4 when it finds no symbol.
-    if (run.status !== 0 && run.status !== 4) throw new Error(`zbarimg failed: ${run.stderr}`);
-    return run.stdout.split('\n').filter(Boolean);
+    const { ColorSpace, Matrix } = reader();
+    const scale = QR_DPI / 72;
+    const pixmap = this.doc.loadPage(page - 1).toPixmap(Matrix.scale(scale, scale), ColorSpace.DeviceGray, false);
+    const [width, height, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()];
+    const grey = pixmap.getPixels();
+    // jsQR reads RGBA: each grey byte becomes an opaque pixel of that grey (little-endian ABGR words).
+    const rgba = new Uint8ClampedArray(width * height * 4);
+    const words = new Uint32Array(rgba.buffer);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) words[y * width + x] = 0xff000000 | (grey[y * stride + x] * 0x010101);
+    }
+    // jsQR finds one code per call: whiten each one found and look again, so a second code cannot hide.
+    const found: string[] = [];
+    for (let code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' }); code; code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })) {
+      found.push(code.data);
+      const corners = Object.values(code.location);
+      const [left, right] = [Math.min(...corners.map((p) => p.x)), Math.max(...corners.map((p) => p.x))];
+      const [top, bottom] = [Math.min(...corners.map((p) => p.y)), Math.max(...corners.map((p) => p.y))];
+      const margin = (right - left) / 10;
+      for (let y = Math.max(0, Math.floor(top - margin)); y < Math.min(height, Math.ceil(bottom + margin)); y++) {
+        rgba.fill(255, (y * width + Math.max(0, Math.floor(left - margin))) * 4, (y * width + Math.min(width, Math.ceil(right + margin))) * 4);
+      }
+    }
+    return found;
   }
 }
 

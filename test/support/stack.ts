@@ -7,6 +7,7 @@ import type { Db } from '../../db/knex';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
+import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
 import { getTestDb, getTestTemporalClient, testConfig, testTemporalAddress } from './services';
 
 export interface TestStack {
@@ -36,6 +37,9 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
   if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
+  // Likewise the company checks (every 6 h on the clock): a run would check every suite's companies against this
+  // stack's authority settings. Suites run or trigger them themselves.
+  if (worker) await temporal.schedule.getHandle(`${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests run the checks themselves');
   // As in `chasqui start`: documents are started eagerly on the stack's own worker when there is one.
   const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1', worker ? eagerStarter(config, worker) : undefined);
   return {
@@ -51,7 +55,7 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
       await api.stop();
       await worker?.stop();
       // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
-      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID] : []) {
+      for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID, COMPANY_CHECKS_SCHEDULE_ID] : []) {
         await temporal.schedule.getHandle(`${id}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
       }
     },

@@ -1,0 +1,73 @@
+import type { ActivityDeps } from './deps';
+import { findDocument, recordEmailAttempt } from '../db/documents';
+import { findCompanyById } from '../db/companies';
+import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings } from '../db/company-email';
+import { PRINTABLE_TYPES } from '../documents/printed';
+import { renderDocumentPdf } from '../buyers/printed';
+import { composeBuyerEmail, senderFor, sendMail } from '../buyers/mail';
+import { consultaUrl } from '../buyers/links';
+import { checkPublicHost } from '../core/net-guard';
+import { logger } from '../core/logger';
+import type { BuyerEmailActivities } from '../workflows/buyer-email-types';
+
+/**
+ * The I/O of the buyer's e-mail (workflows/buyer-email.ts): reads the document, its company's settings and the
+ * addresses from PostgreSQL, renders the PDF as GET …/pdf serves it, sends through the company's SMTP server or the
+ * service's, and records the attempt on the document.
+ */
+export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivities {
+  return {
+    async attemptBuyerEmail(externalId, { final }) {
+      const doc = await findDocument(deps.db, externalId);
+      if (!doc?.email_to?.length || !doc.email_status) return { status: 'disabled' };
+      // A sent e-mail is final: an activity run again after a lost answer does not send it twice.
+      if (doc.email_status === 'sent') return { status: 'sent' };
+      const company = await findCompanyById(deps.db, doc.company_id);
+      if (!company) throw new Error(`company of document ${externalId} does not exist`);
+      const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
+
+      const decide = async (status: 'disabled' | 'failed', error: string) => {
+        await recordEmailAttempt(deps.db, doc.id, { status, error, counted: status === 'failed' });
+        logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail not sent');
+        return { status };
+      };
+      if (!settings.enabled) return decide('disabled', 'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)');
+      const own = settings.smtp_url_sealed ? deps.secrets.open(settings.smtp_url_sealed) : null;
+      const smtpUrl = own ?? deps.config.buyers.smtpUrl;
+      if (!smtpUrl) return decide('disabled', 'no SMTP server configured (CHASQUI_SMTP_URL, or the company\'s own)');
+      if (own) {
+        // The company's server is an address its integrator chose: public when configured, and still public now.
+        const target = await checkPublicHost(new URL(own).hostname, { allowPrivate: deps.config.webhookAllowPrivate });
+        if (!target.ok) return decide('failed', `the company's SMTP server ${target.message}`);
+      }
+
+      const message = composeBuyerEmail(
+        doc,
+        company,
+        {
+          pdf: PRINTABLE_TYPES.has(doc.doc_type) ? await renderDocumentPdf(deps.db, doc, settings.format) : null,
+          xml: doc.xml,
+          cdrZip: settings.attach_cdr && doc.cdr_zip ? Buffer.from(doc.cdr_zip, 'base64') : null,
+        },
+        {
+          // The company's own server sends as the company (its `from` is required with it); the service's as the service, named after the company.
+          from: own ? settings.from_address! : senderFor(deps.config.buyers.mailFrom!, company.business_name),
+          replyTo: settings.reply_to,
+          to: doc.email_to,
+          consultaUrl: consultaUrl(deps.config),
+          ownServer: own !== null,
+        },
+      );
+      const sent = await sendMail(smtpUrl, message, { caFile: deps.config.buyers.smtpCaFile });
+      if (sent.sent) {
+        await recordEmailAttempt(deps.db, doc.id, { status: 'sent', error: null, counted: true });
+        logger.info({ externalId, ruc: doc.ruc, recipients: doc.email_to.length }, 'buyer e-mail sent');
+        return { status: 'sent' };
+      }
+      const status = sent.permanent || final ? 'failed' : 'pending';
+      await recordEmailAttempt(deps.db, doc.id, { status, error: sent.error, counted: true });
+      logger.warn({ externalId, ruc: doc.ruc, status, error: sent.error }, 'buyer e-mail attempt failed');
+      return { status };
+    },
+  };
+}

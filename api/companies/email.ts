@@ -1,0 +1,113 @@
+import Router from '@koa/router';
+import Joi from 'joi';
+import type { AppDeps } from '../deps';
+import { badRequest } from '../errors';
+import { authenticate, requireScope } from '../auth';
+import { rateLimit } from '../middleware/rate-limit';
+import { ACCOUNT_SCOPE } from '../../db/tokens';
+import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings, saveCompanyEmailSettings, type CompanyEmailSettings } from '../../db/company-email';
+import { isMailbox } from '../../core/config';
+import { checkPublicHost } from '../../core/net-guard';
+import { isEmailAddress } from '../../documents/input/parties';
+import type { SecretBox } from '../../core/secretbox';
+import { loadCompany } from './routes';
+import { validate } from './schemas';
+
+const smtpUrl = Joi.string()
+  .max(2000)
+  .custom((value: string, helpers) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return helpers.error('smtp.url');
+    }
+    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname ? value : helpers.error('smtp.url');
+  })
+  .messages({ 'smtp.url': '{#label} must be an smtp:// (STARTTLS when offered) or smtps:// URL with a host, e.g. smtps://user:password@mail.example.pe:465' });
+
+const emailSettingsSchema = Joi.object({
+  smtp_url: smtpUrl.allow(null),
+  from: Joi.string()
+    .max(300)
+    .custom((value: string, helpers) => (isMailbox(value) ? value : helpers.error('mail.from')))
+    .allow(null)
+    .messages({ 'mail.from': '{#label} must be an address or "Name <address>" on one line' }),
+  reply_to: Joi.string()
+    .max(254)
+    .custom((value: string, helpers) => (isEmailAddress(value) ? value : helpers.error('mail.address')))
+    .allow(null)
+    .messages({ 'mail.address': '{#label} must be one e-mail address (name@domain)' }),
+  format: Joi.string().valid('a4', 'ticket'),
+  attach_cdr: Joi.boolean(),
+  enabled: Joi.boolean(),
+}).min(1);
+
+interface EmailSettingsInput {
+  smtp_url?: string | null;
+  from?: string | null;
+  reply_to?: string | null;
+  format?: 'a4' | 'ticket';
+  attach_cdr?: boolean;
+  enabled?: boolean;
+}
+
+/** The settings as the API shows them: the SMTP URL without its password. */
+function presentSettings(secrets: SecretBox, settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'> & { updated_at?: Date }) {
+  let shown: string | null = null;
+  if (settings.smtp_url_sealed) {
+    const url = new URL(secrets.open(settings.smtp_url_sealed));
+    if (url.password) url.password = '****';
+    shown = url.toString();
+  }
+  return {
+    smtp_url: shown,
+    from: settings.from_address,
+    reply_to: settings.reply_to,
+    format: settings.format,
+    attach_cdr: settings.attach_cdr,
+    enabled: settings.enabled,
+    updated_at: settings.updated_at ? settings.updated_at.toISOString() : null,
+  };
+}
+
+/**
+ * `GET|PATCH /v1/companies/{ruc}/email` (docs/buyers.md): how the company's buyers get their documents by e-mail.
+ * Without settings the service's SMTP server sends, as the service, an A4 PDF and the XML.
+ */
+export function companyEmailRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1/companies' });
+  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+
+  router.get('/:ruc/email', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
+    ctx.body = { success: true, message: `E-mail settings of ${company.ruc}`, data: { email: presentSettings(deps.secrets, settings) } };
+  });
+
+  router.patch('/:ruc/email', ...guard, async (ctx) => {
+    const company = await loadCompany(deps, ctx);
+    const input = validate<EmailSettingsInput>(emailSettingsSchema, ctx.request.body);
+    const stored = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
+    const ownServer = input.smtp_url !== undefined ? input.smtp_url !== null : stored.smtp_url_sealed !== null;
+    const from = input.from !== undefined ? input.from : stored.from_address;
+    // The service's server sends as the service (its domain's SPF/DKIM): a company's sender needs its own server.
+    if (ownServer && !from) throw badRequest('Your own SMTP server needs the sender it sends as', { from: ['required with smtp_url'] });
+    if (!ownServer && input.from) throw badRequest("chasqui's SMTP server sends as chasqui, named after the company", { from: ['needs smtp_url (your own server); set reply_to to receive the answers'] });
+    if (input.smtp_url) {
+      const target = await checkPublicHost(new URL(input.smtp_url).hostname, { allowPrivate: deps.config.webhookAllowPrivate });
+      if (!target.ok) throw badRequest(`The SMTP server ${target.message}`, { smtp_url: [target.message] });
+    }
+    const saved = await saveCompanyEmailSettings(deps.db, company.id, {
+      ...(input.smtp_url !== undefined ? { smtp_url_sealed: input.smtp_url && deps.secrets.seal(input.smtp_url) } : {}),
+      ...(input.from !== undefined || !ownServer ? { from_address: ownServer ? from : null } : {}),
+      ...(input.reply_to !== undefined ? { reply_to: input.reply_to } : {}),
+      ...(input.format ? { format: input.format } : {}),
+      ...(input.attach_cdr !== undefined ? { attach_cdr: input.attach_cdr } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    });
+    ctx.body = { success: true, message: 'E-mail settings stored', data: { email: presentSettings(deps.secrets, saved) } };
+  });
+
+  return router;
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/knex';
+import { findDocument, recordEmailAttempt, restartEmail, type DocumentRow } from '../db/documents';
+import { admitKeyed } from '../db/rate-limits';
+import { recordSupportAction } from '../db/support-actions';
+import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
+import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
+import { done, refused, type ActionResult } from './result';
+
+/** How often one document may be e-mailed again: 3 times an hour (the buyer's inbox is not a target). */
+export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
+
+export interface EmailAgainDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+}
+
+/** Why the document cannot be e-mailed again to `to`, or null. */
+function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
+  if (!to.length) return refused('invalid', `Document ${doc.filename} names no buyer e-mail (cliente.correo): give the addresses in "to"`);
+  if (to.length > MAX_BUYER_EMAILS) return refused('invalid', `At most ${MAX_BUYER_EMAILS} addresses, got ${to.length}`);
+  const wrong = to.find((address) => !isEmailAddress(address));
+  if (wrong !== undefined) return refused('invalid', `"${wrong.replace(/[\u0000-\u001F]/g, '?')}" is not one e-mail address (name@domain)`);
+  if (doc.status !== 'accepted' && doc.status !== 'observed') {
+    return refused('conflict', `Document ${doc.filename} is ${doc.status}: only an accepted document is e-mailed to the buyer`);
+  }
+  return null;
+}
+
+/**
+ * "Send again" of the buyer's e-mail (POST /v1/cpe/{id}/email, support staff): to `to`, or to the payload's
+ * addresses. The document's e-mail state restarts (attempts counted afresh) and a new e-mail workflow sends it with the
+ * same retries as the first; one already under way is not doubled. Every answer, done or refused, is recorded in the
+ * document's support timeline (support_actions).
+ */
+export async function emailAgain(
+  deps: EmailAgainDeps,
+  documentId: string,
+  request: { to?: string[]; operator: string },
+): Promise<ActionResult<{ to: string[] }>> {
+  const doc = await findDocument(deps.db, documentId);
+  if (!doc) return refused('not_found', `No document ${documentId}`);
+  const to = (request.to ?? doc.email_to ?? []).map((address) => address.trim());
+  let result: ActionResult<{ to: string[] }> | null = refusal(doc, to);
+  if (!result) {
+    const decision = await admitKeyed(deps.db, `email-again:${doc.id}`, EMAIL_AGAIN_LIMIT.limit, EMAIL_AGAIN_LIMIT.windowSeconds);
+    if (!decision.admitted) {
+      result = refused('rate_limited', `Document ${doc.filename} was e-mailed again ${EMAIL_AGAIN_LIMIT.limit} times this hour; retry in ${decision.resetSeconds} s`);
+    } else if (!(await restartEmail(deps.db, doc.id, to))) {
+      result = refused('conflict', `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`);
+    } else {
+      try {
+        await deps.temporal.workflow.start(buyerEmailWorkflow, {
+          taskQueue: deps.taskQueue,
+          workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
+          args: [{ externalId: doc.id }],
+          staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
+        });
+      } catch (err) {
+        // Not left pending with nothing to send it: the next request may try again.
+        await recordEmailAttempt(deps.db, doc.id, { status: 'failed', error: `not started: ${(err as Error).message}`, counted: false });
+        throw err;
+      }
+      result = done(`The e-mail of ${doc.filename} will be sent again to ${to.join(', ')}`, { to });
+    }
+  }
+  await recordSupportAction(deps.db, {
+    documentId: doc.id,
+    operator: request.operator,
+    action: 'email',
+    result: result.outcome,
+    detail: result.outcome === 'done' ? result.detail : result.reason,
+  });
+  return result;
+}

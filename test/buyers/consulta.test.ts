@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import got from 'got';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import { eventually } from '../webhooks/support';
+import { startSmtpServer, type SmtpServerHandle } from './support';
+import { getBrowser, closeBrowser } from '../support/browser';
+import { testConfig } from '../support/services';
+import { findDocument, type DocumentRow } from '../../db/documents';
+import { CONSULTA_FLOOR_MS } from '../../api/consulta/routes';
+
+/** Where the screenshots go (docs/buyers.md keeps one); set CHASQUI_SCREENSHOTS to keep them. */
+const SHOTS = process.env.CHASQUI_SCREENSHOTS ?? fs.mkdtempSync('/tmp/chasqui-consulta-');
+
+/**
+ * The buyers' consultation page in a real browser (Chromium under playwright-core, found by runtime/browser.ts) over
+ * the real API, worker, PostgreSQL, Temporal and SUNAT simulator, as a buyer uses it on a 375 px phone.
+ */
+describe('consultation page (/consulta) in Chromium', function () {
+  this.timeout(120_000);
+  let env: IssuingStack;
+  let smtp: SmtpServerHandle;
+  let company: TestCompany;
+  let doc: DocumentRow;
+  let context: BrowserContext;
+  let page: Page;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    const base = testConfig();
+    env = await startIssuingStack({
+      buyers: { ...base.buyers, smtpUrl: smtp.url(), mailFrom: 'facturas@chasqui.test', consultaRate: { limit: 8, windowSeconds: 60 } },
+    });
+    company = await newCompany(env.stack);
+    const body = payload('invoice-basic.json', company.ruc);
+    body.cliente = { ...body.cliente, correo: 'compras@cliente.pe' };
+    const res = await issue(env.stack, company.token, body);
+    doc = await until(env.stack, res.body.external_id, ['accepted']);
+    context = await (await getBrowser()).newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, acceptDownloads: true, locale: 'es-PE' });
+    page = await context.newPage();
+  });
+  after(async () => {
+    await context?.close();
+    await closeBrowser();
+    await env?.stop();
+    await smtp?.close();
+  });
+
+  /** Fills the form as a buyer types what is printed on the document and submits it. */
+  async function consult(facts: { ruc: string; tipo: string; serie: string; numero: string; fecha: string; total: string }) {
+    await page.goto(`${env.stack.url}/consulta`);
+    await page.fill('input[name=ruc]', facts.ruc);
+    await page.selectOption('select[name=tipo]', facts.tipo);
+    await page.fill('input[name=serie]', facts.serie);
+    await page.fill('input[name=numero]', facts.numero);
+    await page.fill('input[name=fecha]', facts.fecha);
+    await page.fill('input[name=total]', facts.total);
+    const started = Date.now();
+    const [response] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    return { status: response!.status(), ms: Date.now() - started, main: await page.locator('main').innerText() };
+  }
+
+  const facts = () => ({ ruc: company.ruc, tipo: '01', serie: 'F001', numero: String(Number(doc.number)), fecha: '2024-03-15', total: '118.00' });
+
+  it('shows an accepted invoice from the five printed facts, with a PDF link that downloads the PDF', async () => {
+    const found = await consult(facts());
+    expect(found.status).to.equal(200);
+    expect(found.main).to.include('Aceptado');
+    expect(found.main).to.include(company.row.business_name);
+    expect(found.main).to.include(`F001-${Number(doc.number)}`);
+    expect(found.main).to.include('S/ 118.00');
+    await page.screenshot({ path: path.join(SHOTS, 'consulta-found.png'), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Descargar PDF')]);
+    expect(download.suggestedFilename()).to.equal(`${doc.filename}.pdf`);
+    const bytes = fs.readFileSync((await download.path())!);
+    expect(bytes.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    const [xml] = await Promise.all([page.waitForEvent('download'), page.click('text=Descargar XML')]);
+    expect(fs.readFileSync((await xml.path())!, 'utf8')).to.equal((await findDocument(env.stack.db, doc.id))!.xml);
+  });
+
+  it('a wrong total reads exactly like a number that does not exist: same status, same page, similar time', async () => {
+    const wrongTotal = await consult({ ...facts(), total: '118.01' });
+    await page.screenshot({ path: path.join(SHOTS, 'consulta-not-found.png'), fullPage: true });
+    const unknown = await consult({ ...facts(), numero: '99999999', total: '118.01' });
+    expect(wrongTotal.status).to.equal(404);
+    expect(unknown.status).to.equal(wrongTotal.status);
+    // The page echoes what was typed: with the same typed facts but the number, the pages differ only there.
+    expect(unknown.main.replace('99999999', String(Number(doc.number)))).to.equal(wrongTotal.main);
+    expect(wrongTotal.main).to.include('No encontramos un comprobante con esos datos');
+    const wrongDate = await consult({ ...facts(), fecha: '2024-03-16' });
+    expect(wrongDate.status).to.equal(404);
+    for (const answer of [wrongTotal, unknown, wrongDate]) expect(answer.ms).to.be.at.least(CONSULTA_FLOOR_MS);
+  });
+
+  it('serves a page without any script, inline style or foreign resource, usable at 375 px', async () => {
+    const res = await got(`${env.stack.url}/consulta`);
+    expect(res.headers['content-security-policy']).to.include("default-src 'none'");
+    expect(res.headers['content-security-policy']).not.to.include('unsafe-inline');
+    expect(res.body).not.to.match(/<script|style=|https?:\/\/(?!chasqui)/i);
+    await page.goto(`${env.stack.url}/consulta`);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+    expect(overflow, 'no horizontal scrolling at 375 px').to.equal(false);
+    await page.screenshot({ path: path.join(SHOTS, 'consulta-form.png'), fullPage: true });
+  });
+
+  it('download links are signed and expire: a changed signature or document gets the expired-link page', async () => {
+    await consult(facts());
+    const href = (await page.getAttribute('text=Descargar PDF', 'href'))!;
+    const url = new URL(href, env.stack.url);
+    const ok = await got(url.toString(), { responseType: 'buffer', throwHttpErrors: false });
+    expect(ok.statusCode).to.equal(200);
+    const tampered = new URL(url);
+    tampered.searchParams.set('vence', String(Number(url.searchParams.get('vence')) + 3600));
+    const other = new URL(url.toString().replace(doc.id, '00000000-0000-4000-8000-000000000000'));
+    const expired = new URL(url);
+    expired.searchParams.set('vence', String(Math.floor(Date.now() / 1000) - 1));
+    for (const bad of [tampered, other, expired]) {
+      const res = await got(bad.toString(), { throwHttpErrors: false });
+      expect(res.statusCode, bad.toString()).to.equal(404);
+      expect(res.body).to.include('El enlace de descarga venció o no es válido');
+    }
+  });
+
+  it('limits lookups per client address (CHASQUI_CONSULTA_RATE) with a 429 page', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const res = await got.post(`${env.stack.url}/consulta`, { form: facts(), throwHttpErrors: false, headers: { 'X-Forwarded-For': '203.0.113.9' } });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 8).every((s) => s === 200)).to.equal(true);
+    expect(statuses[8]).to.equal(429);
+  });
+
+  it("renders the buyer's e-mail (its HTML part) for a look", async () => {
+    const mail = await eventually(() => smtp.mails.find((m) => m.recipients.includes('compras@cliente.pe')));
+    // A blank page of its own: written into the consultation page, the message would live under that page's CSP.
+    const view = await context.newPage();
+    await view.setContent(String(mail.parsed.html));
+    await view.screenshot({ path: path.join(SHOTS, 'email.png'), fullPage: true });
+    expect(await view.locator('body').innerText()).to.include(`FACTURA ELECTRÓNICA F001-${Number(doc.number)}`);
+    await view.close();
+  });
+});

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { RULES } from '../../documents/calendar';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Runs `chasqui rules` through the real bin entry, with CHASQUI_RULE_DATES as given, and returns what a person sees. */
+function chasquiRules(args: string[], ruleDates?: string) {
+  const env = { ...process.env };
+  delete env.CHASQUI_RULE_DATES;
+  if (ruleDates !== undefined) env.CHASQUI_RULE_DATES = ruleDates;
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'rules', ...args], { cwd: ROOT, encoding: 'utf8', env });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const statusOf = (stdout: string, id: string) => (JSON.parse(stdout) as { id: string; status: string }[]).find((r) => r.id === id)!.status;
+
+describe('chasqui rules', function () {
+  this.timeout(60_000);
+
+  it('prints the calendar as a table: id, date, status at the date, confidence, codes, what and source', () => {
+    const run = chasquiRules(['--at', '2026-12-31']);
+    expect(run.code, run.stderr).to.equal(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).to.match(/^ID\s+EFFECTIVE\s+STATUS 2026-12-31\s+CONFIDENCE\s+CODES\s+WHAT$/);
+    expect(lines.find((l) => l.startsWith('product-code-required'))).to.match(/^product-code-required\s+2027-01-01\s+upcoming\s+reported\s+3496\s+Every line carries SUNAT's product code/);
+    expect(lines.find((l) => l.startsWith('gre-loading-date'))).to.match(/\s+2026-06-01\s+in force\s+sure\s+3617,3618,3619\s/);
+    expect(run.stdout).to.include("source: SUNAT 'Reglas de validación' 2026-04-24");
+    for (const rule of RULES) expect(run.stdout).to.include(rule.id);
+  });
+
+  it('--json prints an array with id, effective, status, codes, summary and source; --at decides the status', () => {
+    const before = chasquiRules(['--json', '--at', '2026-12-31']);
+    expect(before.code, before.stderr).to.equal(0);
+    const rows = JSON.parse(before.stdout) as Record<string, unknown>[];
+    expect(rows.map((r) => r.id)).to.have.members(RULES.map((r) => r.id));
+    for (const row of rows) expect(row).to.include.keys('id', 'effective', 'status', 'codes', 'summary', 'source', 'confidence');
+    expect(rows.find((r) => r.id === 'mype-rate-2027')).to.deep.include({ effective: '2027-01-01', status: 'upcoming', codes: ['3103'], moved: false });
+    expect(statusOf(chasquiRules(['--json', '--at', '2027-01-01']).stdout, 'mype-rate-2027')).to.equal('in force');
+  });
+
+  it('shows dates moved by CHASQUI_RULE_DATES, marked, with the shipped date', () => {
+    const run = chasquiRules(['--at', '2027-01-01'], 'product-code-required=2027-07-01');
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/^product-code-required\s+2027-07-01\*\s+upcoming/m);
+    expect(run.stdout).to.include('* moved by CHASQUI_RULE_DATES (shipped: product-code-required 2027-01-01)');
+    const json = JSON.parse(chasquiRules(['--json', '--at', '2027-01-01'], 'product-code-required=2027-07-01').stdout) as Record<string, unknown>[];
+    expect(json.find((r) => r.id === 'product-code-required')).to.deep.include({ effective: '2027-07-01', default_effective: '2027-01-01', moved: true, status: 'upcoming' });
+  });
+
+  it('exits 2 on a bad --at, and 1 naming the id when CHASQUI_RULE_DATES has a typo', () => {
+    const badDate = chasquiRules(['--at', '2027-02-30']);
+    expect(badDate.code).to.equal(2);
+    expect(badDate.stderr).to.include("--at needs a date YYYY-MM-DD, got '2027-02-30'");
+    const typo = chasquiRules([], 'product-code-requred=2027-07-01');
+    expect(typo.code).to.equal(1);
+    expect(typo.stderr).to.include("CHASQUI_RULE_DATES: unknown rule 'product-code-requred'");
+  });
+});

@@ -1,0 +1,21 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { companyChecksRunId, companyChecksWorkflow } from './company-checks';
+
+/**
+ * A run of the company checks now, for one company (the API) or every company (`chasqui support checks --run`). A run
+ * for the same companies already going is joined, not doubled (never imported by workflow code).
+ */
+export async function startCompanyChecks(
+  client: Client,
+  taskQueue: string,
+  company: { id: string; ruc: string } | null,
+  concurrency: number,
+): Promise<WorkflowHandle<typeof companyChecksWorkflow>> {
+  return client.workflow.start(companyChecksWorkflow, {
+    taskQueue,
+    workflowId: companyChecksRunId(company ? `${company.ruc}-${company.id}` : 'all'),
+    args: [company ? { companyIds: [company.id], concurrency: 1 } : { concurrency }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    staticSummary: company ? `company checks of ${company.ruc}` : 'company checks of every company',
+  });
+}
