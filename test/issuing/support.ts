@@ -27,7 +27,8 @@ export interface IssuingStack {
  * certificate for production signing (a PFX file, as CHASQUI_PROVIDER_PFX configures it) and short authority timeouts.
  */
 export async function startIssuingStack(config: Partial<Config> = {}, options: { worker?: boolean } = {}): Promise<IssuingStack> {
-  const sim = await startTestSimulator({ port: 0, ticketPolls: 1 });
+  // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
+  const sim = await startTestSimulator({ port: 0, ticketPolls: 1, ...(config.rules ? { rules: config.rules } : {}) });
   const base = testConfig();
   const pfxPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-provider-')), 'provider.pfx');
   fs.writeFileSync(pfxPath, generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'));
