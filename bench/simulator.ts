@@ -82,7 +82,8 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;
-  const command = [process.execPath, ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []), '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port)];
+  // The fixtures carry a fixed issue date: SUNAT's sending window (2108) would refuse them once it is days old.
+  const command = [process.execPath, ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []), '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port), '--sending-window-days', '0'];
   const dataDir = PERSIST ? mkdtempSync(path.join(os.tmpdir(), 'chasqui-bench-sim-')) : null;
   if (dataDir) command.push('--data-dir', dataDir);
   const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', '0', ...command] : command.slice(1), {

@@ -55,6 +55,8 @@ export interface Config {
   startSimulator: boolean;
   /** The simulator judges received documents with SUNAT's own XSL rules (validator/); off by default, for speed. */
   simulatorSunatRules: boolean;
+  /** SUNAT's sending window (2108) as the simulator applies it: days after the issue date; 0 for fixtures with old dates. */
+  simulatorSendingWindowDays: number;
   /** Where `chasqui validate` and the simulator keep SUNAT's rules compiled (outside the clone; made on first use). */
   validatorCacheDir: string;
   procedures: { retryInitialSeconds: number; retryMaxSeconds: number };
@@ -246,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
     startSimulator: env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
     simulatorSunatRules: bool(env, 'CHASQUI_SIMULATOR_SUNAT_RULES'),
+    simulatorSendingWindowDays: int(env, 'CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS', 3),
     validatorCacheDir: path.resolve(str(env, 'CHASQUI_VALIDATOR_CACHE') ?? path.join(cacheDirOf(env), 'validator')),
     procedures: {
       retryInitialSeconds: int(env, 'CHASQUI_PROCEDURES_RETRY_INITIAL_SECONDS', 30),

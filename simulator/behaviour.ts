@@ -1,8 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { limaDate } from '../core/lima';
+import { addDays, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
 import { sunatMessage } from '../validator/codes';
+import { datedRuleFailures } from '../validator/dated-rules';
 import { messageFor } from './codes';
 import type { Fault } from './rules';
 import { checkSignature } from './signature';
@@ -101,10 +104,28 @@ export function resendCode(earlier: StoredDocument): '1032' | '1033' {
   return earlier.status === 'rejected' ? '1032' : '1033';
 }
 
+/** Sales documents SUNAT receives only within its sending window (2108), counted from their issue date. */
+const WINDOWED_TYPES = new Set(['01', '03', '04', '07', '08']);
+
+/** How SUNAT judges by dates: its dated rules (with the operator's moved dates) and its sending window. */
+export interface DatedJudgement {
+  calendar: RuleCalendar;
+  /** Days after its issue date SUNAT still receives a factura, boleta, liquidación or note (2108); 0: no window. */
+  sendingWindowDays: number;
+}
+
+/** A text SUNAT answers with: its catalog's (return-codes.csv), else the simulator's; the detail after it. */
+const sunatText = (code: string, detail: string) => `${sunatMessage(code) ?? messageFor(code)} - Detalle: ${detail}`;
+
 /** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
 export class SunatBehaviour {
   /** `rules`: SUNAT's own XSL decides rejections and observations (simulator/sunat-rules.ts); null: the simulator's own checks. */
-  constructor(private readonly store: SimulatorStore, private readonly ticketPolls: number, private readonly rules: SunatRules | null = null) {}
+  constructor(
+    private readonly store: SimulatorStore,
+    private readonly ticketPolls: number,
+    private readonly dated: DatedJudgement,
+    private readonly rules: SunatRules | null = null,
+  ) {}
 
   /** WS-Security / portal / GRE user check: the credentials table, plus MODDATOS / moddatos for any RUC (like beta). */
   authenticate(ruc: string, user: string, password: string): boolean {
@@ -163,12 +184,19 @@ export class SunatBehaviour {
       content: content(code, message),
     });
     if (!signature.ok) return rejected('2335', `${messageFor('2335')} - Detalle: ${signature.reason ?? ''}`.trim());
+    const late = this.pastSendingWindow(file, facts);
+    if (late) return rejected('2108', sunatText('2108', late));
     const xsl = this.rules?.judge(file.docType, xml, `${file.base}.xml`) ?? null;
     if (xsl?.rejection) {
       const { code, message } = xsl.rejection;
-      const text = `${sunatMessage(code) ?? messageFor(code)} - Detalle: ${message}`;
+      const text = sunatText(code, message);
       return Number(code) < 2000 ? exception(code, text) : rejected(code, text);
     }
+    // SUNAT's rules dated after its XSL, by the document's issue date, for documents chasqui signed and others alike.
+    const [dated] = datedRuleFailures(xml, this.dated.calendar);
+    if (dated) return rejected(dated.code, sunatText(dated.code, `${dated.message}${dated.path ? ` (nodo: ${dated.path})` : ''}`));
+    const voidProblem = file.docType === 'RA' ? this.voidingProblem(file, facts) : null;
+    if (voidProblem) return rejected(voidProblem.code, sunatText(voidProblem.code, voidProblem.detail));
     const arithmetic = xsl ? null : totalsProblem(facts);
     if (arithmetic) return rejected(arithmetic);
     if (fault?.kind === 'reject') {
@@ -180,6 +208,33 @@ export class SunatBehaviour {
     if (notes.length) return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), notes) };
     const voids = file.docType === 'RA' ? facts.voided.map((v) => documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? '')) : undefined;
     return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)), voids };
+  }
+
+  /** Why a document is past SUNAT's sending window (2108) today in Lima, or null. */
+  private pastSendingWindow(file: FileName, facts: UblFacts): string | null {
+    const days = this.dated.sendingWindowDays;
+    if (days <= 0 || !WINDOWED_TYPES.has(file.docType) || !facts.issueDate) return null;
+    const today = limaDate(new Date());
+    const last = addDays(facts.issueDate, days);
+    return today > last ? `IssueDate ${facts.issueDate}: SUNAT receives it up to ${days} days after its issue date (until ${last}); today is ${today}` : null;
+  }
+
+  /**
+   * What SUNAT refuses in a voided-documents communication (RA) about the documents it lists: one it never received
+   * or rejected (2105), one already voided (2323), one whose issue date is not the communication's ReferenceDate (2375).
+   */
+  private voidingProblem(file: FileName, facts: UblFacts): { code: string; detail: string } | null {
+    for (const v of facts.voided) {
+      const id = `${v.type ?? ''} ${v.series ?? ''}-${v.number ?? ''}`;
+      const doc = this.store.documents.get(documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? ''));
+      if (!doc || doc.status === 'rejected') return { code: '2105', detail: `${id} was never received or was rejected` };
+      if (doc.voided) return { code: '2323', detail: `${id} is already voided` };
+      // Documents seeded through the admin API (or kept from before issue dates were stored) have no issue date.
+      if (doc.issueDate && facts.referenceDate && doc.issueDate !== facts.referenceDate) {
+        return { code: '2375', detail: `${id} was issued on ${doc.issueDate}, not on the ReferenceDate ${facts.referenceDate}` };
+      }
+    }
+    return null;
   }
 
   /** Stores the verdict (the real, signed CDR) and returns the CDR zip to answer, broken if a fault says so. */
@@ -228,6 +283,7 @@ export class SunatBehaviour {
       status: verdict.status,
       cdrZip,
       receivedAt: new Date().toISOString(),
+      issueDate: verdict.content.issueDate,
     });
   }
 

@@ -28,6 +28,12 @@ const MESSAGES: Record<string, string> = {
   '1059': 'El XML no contiene firma digital.',
   '2223': 'El archivo ya fue presentado anteriormente',
   '2335': 'El documento electrónico ingresado ha sido alterado',
+  // Codes of SUNAT's rules dated after return-codes.csv (documents/calendar/rules.ts): texts in SUNAT's words, not its catalog's.
+  '3496': 'Debe consignar el código de producto SUNAT en cada línea',
+  '3507': 'El tipo de nota de débito 13 solo corresponde a operaciones inafectas',
+  '3617': 'Debe consignar la fecha de entrega de bienes al transportista',
+  '3618': 'La fecha de entrega de bienes al transportista no debe ser anterior a la fecha de emisión',
+  '3619': 'La fecha de entrega de bienes al transportista no tiene el formato YYYY-MM-DD',
   '3279': 'La sumatoria del Total del valor de venta más los impuestos no concuerda con la base imponible',
   '3291': 'El cálculo del IGV es Incorrecto',
 };

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { logger } from '../core/logger';
+import { DEFAULT_CALENDAR, type RuleCalendar } from '../documents/calendar';
 import { adminAnswer } from './admin';
 import { SunatBehaviour } from './behaviour';
 import { GreApi } from './gre';
@@ -31,6 +32,13 @@ export interface SimulatorOptions {
   credentials?: Credential[];
   /** Entries kept in the request log (default 1000). */
   logLimit?: number;
+  /** SUNAT's dated rules with the operator's dates (config.rules, CHASQUI_RULE_DATES); SUNAT's own dates by default. */
+  rules?: RuleCalendar;
+  /**
+   * SUNAT's sending window (2108): days after its issue date a factura, boleta, liquidación or note is still received
+   * (default 3, SUNAT's); 0 turns it off for tests that send fixtures with old dates (CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS).
+   */
+  sendingWindowDays?: number;
   /** Judge with SUNAT's own XSL rules compiled into this cache directory (simulator/sunat-rules.ts); off when absent. */
   sunatRules?: { cacheDir: string; warmUp?: boolean };
 }
@@ -48,6 +56,8 @@ export interface SimulatorHandle {
 }
 
 const MAX_BODY = 20 * 1024 * 1024;
+/** SUNAT receives facturas, boletas and their notes up to 3 calendar days after their issue date. */
+export const SUNAT_SENDING_WINDOW_DAYS = 3;
 
 /**
  * The SUNAT / OSE / portal simulator: SUNAT's own paths over plain HTTP, each surface in its own module (SOAP
@@ -62,7 +72,8 @@ class Simulator {
 
   constructor(options: SimulatorOptions) {
     this.store = new SimulatorStore(options.credentials ?? [], options.dataDir);
-    const sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1, options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null);
+    const dated = { calendar: options.rules ?? DEFAULT_CALENDAR, sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS };
+    const sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1, dated, options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null);
     this.tokens = new BearerTokens((options.tokenTtlSeconds ?? 3600) * 1000);
     this.soap = new SoapServices(this.store, sunat);
     this.surfaces = [this.soap, new GreApi(this.store, sunat, this.tokens), new Portal(this.store, sunat, this.tokens)];
@@ -165,7 +176,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
-  logger.info({ port, dataDir: options.dataDir ?? null }, 'SUNAT simulator listening');
+  logger.info({ port, dataDir: options.dataDir ?? null, sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS }, 'SUNAT simulator listening');
   return {
     url: `http://${host}:${port}`,
     port,

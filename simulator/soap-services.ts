@@ -67,14 +67,16 @@ export class SoapServices {
     }
     const operation = call.operation as 'sendBill' | 'sendSummary' | 'sendPack';
     const name = p.fileName ?? null;
-    const file = name ? parseFileName(name) : null;
+    const named = name ? parseFileName(name) : null;
+    // SUNAT reads fileName as the zip's name: without `.zip` it is not a name it takes (0151), as on the GRE API.
+    const file = name?.endsWith('.zip') ? named : null;
     const handlers = { sendBill: this.sendBill, sendSummary: this.sendSummary, sendPack: this.sendPack };
     const handle = (f: Fault | null) => {
       // Each billService (CPE, otros CPE) takes only its own document types.
       const misrouted = file && wrongService(path, file.docType);
       return misrouted ? fault(misrouted) : handlers[operation].call(this, call, file, f);
     };
-    return { operation, subject: { operation, ...file }, name, ticket: null, handle };
+    return { operation, subject: { operation, ...named }, name, ticket: null, handle };
   }
 
   /** The WS-Security user's RUC, or SUNAT's fault: 0101 without a UsernameToken, 0102 for wrong credentials. */

@@ -9,6 +9,8 @@ export interface StoredDocument {
   /** The CDR zip as it was answered, base64. */
   cdrZip: string;
   receivedAt: string;
+  /** The document's cbc:IssueDate, which a voided-documents communication must give as its ReferenceDate (2375). */
+  issueDate?: string | null;
   /** Put "de baja" by an accepted voided-documents communication (RA). */
   voided?: boolean;
 }

@@ -60,7 +60,14 @@ export async function startCommand(_argv: string[]): Promise<number> {
     if (config.startSimulator && !config.authority.authorityUrl) {
       // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
       const sunatRules = config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
-      const simulator = await startSimulator({ port: config.simulatorPort, host: '127.0.0.1', dataDir: path.join(config.dataDir, 'simulator'), sunatRules });
+      const simulator = await startSimulator({
+        port: config.simulatorPort,
+        host: '127.0.0.1',
+        dataDir: path.join(config.dataDir, 'simulator'),
+        sunatRules,
+        rules: config.rules,
+        sendingWindowDays: config.simulatorSendingWindowDays,
+      });
       servers.push(['simulator', simulator.close]);
       simulatorUrl = simulator.url;
       config.authority = { ...config.authority, authorityUrl: simulator.url };

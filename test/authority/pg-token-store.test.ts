@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { GreConnector } from '../../authority/gre/connector';
 import { PgGreTokenStore } from '../../authority/gre/pg-token-store';
 import { generateMasterKey, parseMasterKey, SecretBox } from '../../core/secretbox';
-import { startSimulator } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { despatch } from '../support/ubl-fixtures';
 import { getTestDb } from '../support/services';
 import { sign, urls } from '../simulator/support';
@@ -35,7 +35,7 @@ describe('GRE token store in PostgreSQL', () => {
 
   it('lets two connectors in different "workers" share one token through the database', async () => {
     const db = await getTestDb();
-    const sim = await startSimulator();
+    const sim = await startTestSimulator();
     try {
       const creds = { ruc: '20123456789', solUser: 'MODDATOS', solPassword: 'moddatos', clientId: `${clientId}-shared`, clientSecret: 's' };
       const a = new GreConnector(new PgGreTokenStore(db, box));

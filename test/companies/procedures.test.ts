@@ -2,7 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'chai';
 import { startTestStack, type TestStack } from '../support/stack';
 import got from 'got';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { call, companyBody, newAccountToken, randomRuc } from './helpers';
 import { companyProceduresWorkflowId } from '../../workflows/company-procedures';
 import { RucKey } from '../../workflows/search-attributes';
@@ -16,7 +17,7 @@ describe('portal procedures workflow (tax_procedures)', function () {
   let token: string;
   before(async function () {
     this.timeout(120_000);
-    portal = await startSimulator({ port: 0 });
+    portal = await startTestSimulator({ port: 0 });
     stack = await startTestStack({ config: { portalUrl: portal.url, procedures: { retryInitialSeconds: 2, retryMaxSeconds: 4 } } });
     token = (await newAccountToken(stack)).token;
   });

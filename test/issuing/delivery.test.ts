@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import got from 'got';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { createAccount } from '../../db/accounts';
@@ -38,7 +39,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    sim = await startSimulator({ port: 0, ticketPolls: 1 });
+    sim = await startTestSimulator({ port: 0, ticketPolls: 1 });
     const base = testConfig();
     stack = await startTestStack({
       config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import type { CompanyRow } from '../../db/companies';
@@ -33,7 +34,7 @@ describe('first send: an authority slower than the wait inside the workflow task
 
   before(async function () {
     this.timeout(120_000);
-    sim = await startSimulator({ port: 0 });
+    sim = await startTestSimulator({ port: 0 });
     const base = testConfig();
     stack = await startTestStack({
       config: {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import type { SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { findDocument, type DocumentRow } from '../../db/documents';
@@ -45,7 +46,7 @@ describe('a first send that hangs inside the workflow task: Temporal’s warning
   const signer = createSigner(generateTestCertificate({ ruc: RUC }));
 
   before(async function () {
-    sim = await startSimulator({ port: 0 });
+    sim = await startTestSimulator({ port: 0 });
     const base = testConfig();
     stack = await startTestStack({
       worker: false,

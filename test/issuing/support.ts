@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../simulator/server';
+import { type SimulatorHandle, type SimulatorOptions } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { checkSchema } from '../support/json-schema';
@@ -29,7 +30,8 @@ export async function startIssuingStack(
   config: Partial<Config> = {},
   options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'> } = {},
 ): Promise<IssuingStack> {
-  const sim = await startSimulator({ ticketPolls: 1, ...options.simulator, port: 0 });
+  // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
+  const sim = await startTestSimulator({ ticketPolls: 1, ...(config.rules ? { rules: config.rules } : {}), ...options.simulator, port: 0 });
   const base = testConfig();
   const pfxPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-provider-')), 'provider.pfx');
   fs.writeFileSync(pfxPath, generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'));

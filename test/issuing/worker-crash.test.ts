@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { findDocument } from '../../db/documents';
@@ -26,7 +27,7 @@ describe('worker killed mid-send', function () {
   let child: ChildProcess | null = null;
 
   before(async function () {
-    sim = await startSimulator({ port: 0 });
+    sim = await startTestSimulator({ port: 0 });
     const base = testConfig();
     // The in-process worker starts later, on the same task queue, as the replacement.
     stack = await startTestStack({ worker: false, config: { authority: { ...base.authority, authorityUrl: sim.url } } });

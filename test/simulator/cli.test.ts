@@ -8,6 +8,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { zipXml } from '../../authority/zip';
 import { closedPortUrl, sample } from '../authority/support';
 import { invoice } from '../support/ubl-fixtures';
+import { limaDate } from '../../core/lima';
 import { RUC, sign } from './support';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -26,7 +27,8 @@ describe('chasqui simulator command', () => {
         child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('SUNAT simulator on') && resolve());
         child.once('exit', (code) => reject(new Error(`simulator exited early with ${code}`)));
       });
-      const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 1 }));
+      // Dated today: the command applies SUNAT's sending window (2108) by default.
+      const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 1, issueDate: limaDate(new Date()) }));
       const envelope = sample('soap/request-template-send_bill.xml')
         .replace('{{username}}', `${RUC}MODDATOS`)
         .replace('{{password}}', 'moddatos')

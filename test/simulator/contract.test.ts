@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Element } from '@xmldom/xmldom';
 import { childElements, NS, parseXml } from '../../authority/xml';
 import { zipXml } from '../../authority/zip';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { sample, SUNAT_DIR } from '../authority/support';
 import { despatch, invoice, summary } from '../support/ubl-fixtures';
 import { RUC, sign, urls } from './support';
@@ -65,7 +66,7 @@ describe('simulator answers match the WSDL contracts (SUNAT request templates of
   let sim: SimulatorHandle;
   const user = { username: `${RUC}MODDATOS`, password: 'moddatos' };
   before(async () => {
-    sim = await startSimulator({ ticketPolls: 0 });
+    sim = await startTestSimulator({ ticketPolls: 0 });
   });
   after(async () => {
     await sim.close();

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import got from 'got';
 import { getStatus, getStatusCdr, sendBill, sendSummary } from '../../authority';
-import { startSimulator, type LogEntry, type SimulatorHandle } from '../../simulator/server';
+import { type LogEntry, type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { invoice, summary } from '../support/ubl-fixtures';
 import { CREDS, RUC, sign, urls } from './support';
 
@@ -12,7 +13,7 @@ describe('simulator fault injection through the admin API, classified by the con
   const addRule = (rule: object) => got.post(`${sim.url}/__admin/rules`, { json: rule }).json<{ id: string }>();
 
   before(async () => {
-    sim = await startSimulator();
+    sim = await startTestSimulator();
   });
   afterEach(async () => {
     await got.delete(`${sim.url}/__admin/rules`);
@@ -111,7 +112,7 @@ describe('simulator fault injection through the admin API, classified by the con
 
 describe('simulator request log', () => {
   it('keeps the newest logLimit entries, in order, however many requests come', async () => {
-    const sim = await startSimulator({ logLimit: 3 });
+    const sim = await startTestSimulator({ logLimit: 3 });
     try {
       for (let i = 0; i < 8; i++) await got(`${sim.url}/nowhere-${i}`, { throwHttpErrors: false });
       const log = sim.log();

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import got from 'got';
 import { readCdrZip } from '../../authority/cdr';
 import { zipXml } from '../../authority/zip';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { despatch } from '../support/ubl-fixtures';
 import { RUC, sign, urls } from './support';
 
@@ -18,7 +19,7 @@ describe('simulator GRE API through plain HTTP', () => {
   let sim: SimulatorHandle;
   let base: string;
   before(async () => {
-    sim = await startSimulator({ ticketPolls: 0, credentials: [{ ruc: RUC, user: 'GUIAS01', password: 'clave1', clientId: CLIENT.id, clientSecret: CLIENT.secret }] });
+    sim = await startTestSimulator({ ticketPolls: 0, credentials: [{ ruc: RUC, user: 'GUIAS01', password: 'clave1', clientId: CLIENT.id, clientSecret: CLIENT.secret }] });
     base = urls(sim).gre.api;
   });
   after(async () => {
@@ -133,5 +134,22 @@ describe('simulator GRE API through plain HTTP', () => {
     expect((await request(`${RUC}GUIAS01`, 'clave1')).statusCode, 'another RUC through this client').to.equal(401);
     const half = await got.post(`${sim.url}/__admin/credentials`, { json: { ...client, clientSecret: undefined }, throwHttpErrors: false });
     expect(half.statusCode).to.equal(400);
+  });
+  it('a guide by public transport (modalidad 01) is judged by gre-loading-date on its issue date: 3617 without the date goods were handed to the carrier', async () => {
+    const byPublicTransport = (number: number, issueDate: string, loading?: string) => {
+      const doc = despatch(RUC, 'T001', number);
+      const stage = `<cac:ShipmentStage><cbc:TransportModeCode>01</cbc:TransportModeCode>${loading ? `<cac:LoadingTransportEvent><cbc:OccurrenceDate>${loading}</cbc:OccurrenceDate></cac:LoadingTransportEvent>` : ''}</cac:ShipmentStage>`;
+      const xml = doc.xml.replace('<cbc:IssueDate>2026-11-21</cbc:IssueDate>', `<cbc:IssueDate>${issueDate}</cbc:IssueDate>`).replace('</DespatchAdvice>', `<cac:Shipment><cbc:ID>SUNAT_Envio</cbc:ID>${stage}</cac:Shipment></DespatchAdvice>`);
+      return sign({ filename: doc.filename, xml });
+    };
+    const missing = await sendAndPoll(byPublicTransport(31, '2026-06-01'));
+    expect(missing).to.deep.include({ codRespuesta: '99', indCdrGenerado: '1' });
+    expect((missing.error as { numError: string; desError: string }).numError).to.equal('3617');
+    expect((missing.error as { desError: string }).desError).to.match(/^Debe consignar la fecha de entrega de bienes al transportista - Detalle: .*modalidad 01/);
+    const early = await sendAndPoll(byPublicTransport(32, '2026-06-01', '2026-05-31'));
+    expect((early.error as { numError: string }).numError).to.equal('3618');
+    expect(await sendAndPoll(byPublicTransport(33, '2026-06-01', '2026-06-01'))).to.deep.include({ codRespuesta: '0' });
+    // Issued the day before the rule (and sent after it): judged by the old rules.
+    expect(await sendAndPoll(byPublicTransport(34, '2026-05-31'))).to.deep.include({ codRespuesta: '0' });
   });
 });

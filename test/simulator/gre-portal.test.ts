@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import got from 'got';
 import { GreConnector, MemoryGreTokenStore } from '../../authority';
-import { startSimulator, type LogEntry, type SimulatorHandle } from '../../simulator/server';
+import { type LogEntry, type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { despatch } from '../support/ubl-fixtures';
 import { RUC, sign, urls } from './support';
 
@@ -14,7 +15,7 @@ describe('GRE connector against the simulator', () => {
   const tokenRequests = () => sim.log().filter((e: LogEntry) => e.operation === 'greToken').length;
 
   beforeEach(async () => {
-    sim = await startSimulator({ ticketPolls: 1 });
+    sim = await startTestSimulator({ ticketPolls: 1 });
   });
   afterEach(async () => {
     await sim.close();
@@ -92,7 +93,7 @@ describe('GRE connector against the simulator', () => {
 describe('simulator SUNAT portal endpoints (company procedures)', () => {
   let sim: SimulatorHandle;
   before(async () => {
-    sim = await startSimulator({ credentials: [{ ruc: RUC, user: 'PRINCIPAL', password: 'clave1' }] });
+    sim = await startTestSimulator({ credentials: [{ ruc: RUC, user: 'PRINCIPAL', password: 'clave1' }] });
   });
   after(async () => {
     await sim.close();

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { createHttpPortal } from '../../authority/portal-client';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 
 describe("companies' portal client against the simulator's portal (contract check)", () => {
   let sim: SimulatorHandle;
   before(async () => {
-    sim = await startSimulator({ credentials: [{ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' }] });
+    sim = await startTestSimulator({ credentials: [{ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' }] });
   });
   after(async () => {
     await sim.close();

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getStatus, getStatusCdr, readCdrZip, sendBill, sendSummary } from '../../authority';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { sample } from '../authority/support';
 import { invoice, summary } from '../support/ubl-fixtures';
 import { CREDS, RUC, sign, urls } from './support';
@@ -11,7 +12,7 @@ import { CREDS, RUC, sign, urls } from './support';
 describe('simulator behaves like SUNAT (through the connectors, over real HTTP)', () => {
   let sim: SimulatorHandle;
   beforeEach(async () => {
-    sim = await startSimulator({ ticketPolls: 2 });
+    sim = await startTestSimulator({ ticketPolls: 2 });
   });
   afterEach(async () => {
     await sim.close();
@@ -61,7 +62,7 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 8 }));
     expect(await sendBill(urls(sim).bill, { ...CREDS, solPassword: 'wrong' }, doc)).to.deep.include({ code: '0102', status: 'rejected' });
     expect(await sendBill(urls(sim).bill, { ...CREDS, ruc: '20999999999' }, doc)).to.deep.include({ code: '0154' });
-    const table = await startSimulator({ credentials: [{ ruc: RUC, user: 'FACTURA1', password: 's3cret' }] });
+    const table = await startTestSimulator({ credentials: [{ ruc: RUC, user: 'FACTURA1', password: 's3cret' }] });
     try {
       expect(await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 's3cret' }, doc)).to.deep.include({ status: 'accepted' });
       expect(await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 'other' }, doc)).to.deep.include({ code: '0102' });
@@ -126,13 +127,13 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
   it('getStatusCdr finds documents received before a restart (state persisted under dataDir)', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chasqui-sim-'));
     try {
-      const first = await startSimulator({ dataDir });
+      const first = await startTestSimulator({ dataDir });
       const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 20 }));
       const sent = await sendBill(urls(first).bill, CREDS, doc);
       first.addRule({ operation: 'sendBill', number: 21, fault: { kind: 'reject', code: '2800' } });
       await first.close();
 
-      const second = await startSimulator({ dataDir });
+      const second = await startTestSimulator({ dataDir });
       try {
         const key = { ruc: RUC, type: '01', series: 'F001', number: 20 };
         const found = await getStatusCdr(urls(second).consult, CREDS, key);

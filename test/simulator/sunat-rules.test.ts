@@ -4,7 +4,8 @@ import path from 'node:path';
 import { getStatus, sendBill, sendSummary } from '../../authority';
 import { prepareDocument } from '../../documents';
 import { loadConfig } from '../../core/config';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { sample } from '../authority/support';
 import { testValidator } from '../support/validator';
 import { sign, urls } from './support';
@@ -20,8 +21,8 @@ describe('simulator judging with SUNAT\'s own rules (CHASQUI_SIMULATOR_SUNAT_RUL
 
   before(async () => {
     await testValidator().compile(['01', '03', 'RC']);
-    withRules = await startSimulator({ ticketPolls: 0, sunatRules: { cacheDir: loadConfig().validatorCacheDir } });
-    plain = await startSimulator({ ticketPolls: 0 });
+    withRules = await startTestSimulator({ ticketPolls: 0, sunatRules: { cacheDir: loadConfig().validatorCacheDir } });
+    plain = await startTestSimulator({ ticketPolls: 0 });
   });
   after(async () => {
     await withRules.close();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig, testTemporalAddress } from '../support/services';
 import { summaryFixtures } from './support';
@@ -30,7 +31,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    sim = await startSimulator({ port: 0, ticketPolls: 1 });
+    sim = await startTestSimulator({ port: 0, ticketPolls: 1 });
     const base = testConfig();
     stack = await startTestStack({
       config: {

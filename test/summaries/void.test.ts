@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server';
+import { type SimulatorHandle } from '../../simulator/server';
+import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
 import { testConfig } from '../support/services';
 import { checkSchema } from '../support/json-schema';
@@ -27,7 +28,7 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    sim = await startSimulator({ port: 0, ticketPolls: 0 });
+    sim = await startTestSimulator({ port: 0, ticketPolls: 0 });
     const base = testConfig();
     stack = await startTestStack({ config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } } });
     accountId = (await createAccount(stack.db, { name: 'voids', quotaUnits: 0 })).account.id;
@@ -50,6 +51,8 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
 
   it('an accepted invoice is voided by an ra built, signed and sent now', async () => {
     const invoice = await issued(owner, 'invoice-basic.json', 301, 'accepted');
+    // Committed as accepted without a send: SUNAT (the simulator) must hold it too, or the ra is refused with 2105.
+    sim.seedDocument({ ruc: owner.ruc, docType: '01', series: invoice.series, number: invoice.number });
     const res = await voidCall('POST', invoice.id, { reason: 'Error en el RUC del cliente' });
     expect(res.status).to.equal(202);
     expect(res.body.data.void).to.include({ external_id: invoice.id, via: 'ra', status: 'sent', reason: 'Error en el RUC del cliente' });

@@ -108,7 +108,8 @@ export class ProductionShape {
       say('migrate: chasqui migrate');
       await run(process.execPath, [CHASQUI_BIN, 'migrate'], { cwd: ROOT, env: shape.chasquiEnv() });
       const simPort = await freePort();
-      await shape.spawn('simulator', ['simulator', '--port', String(simPort)], {});
+      // The suites issue fixtures with old dates (CHASQUI_SENDING_WINDOW_DAYS=0 on chasqui's side): SUNAT's window off here too.
+      await shape.spawn('simulator', ['simulator', '--port', String(simPort), '--sending-window-days', '0'], {});
       await waitForPort('127.0.0.1', simPort, 30_000);
       shape.simulatorUrl = `http://127.0.0.1:${simPort}`;
       say(`simulator: ${shape.simulatorUrl}`);

@@ -27,8 +27,14 @@ const clients: Client[] = [];
 export const TEST_MASTER_KEY = randomBytes(32).toString('base64');
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  // Fixtures carry fixed historical issue dates: the sending window is off unless a suite turns it on.
-  const base = loadConfig({ CHASQUI_SENDING_WINDOW_DAYS: '0', ...process.env, CHASQUI_MASTER_KEY: TEST_MASTER_KEY });
+  // Fixtures carry fixed historical issue dates: the sending window, chasqui's and the simulator's, is off unless a
+  // suite turns it on.
+  const base = loadConfig({
+    CHASQUI_SENDING_WINDOW_DAYS: '0',
+    CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS: '0',
+    ...process.env,
+    CHASQUI_MASTER_KEY: TEST_MASTER_KEY,
+  });
   return { ...base, ...overrides, temporal: { ...base.temporal, ...(overrides.temporal ?? {}) } };
 }
 

@@ -34,6 +34,8 @@ export interface InvoiceOptions {
   /** Taxable value; IGV is 18 % of it unless `igv` overrides it (to provoke 3291). */
   base?: string;
   igv?: string;
+  /** cbc:IssueDate (default 2026-11-21). */
+  issueDate?: string;
 }
 
 /** `{filename, xml}` of an unsigned canonical invoice. */
@@ -51,7 +53,7 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
     el('cbc:UBLVersionID', '2.1'),
     el('cbc:CustomizationID', '2.0'),
     el('cbc:ID', id),
-    el('cbc:IssueDate', '2026-11-21'),
+    el('cbc:IssueDate', o.issueDate ?? '2026-11-21'),
     el('cbc:InvoiceTypeCode', { listID: '0101' }, type),
     el('cbc:DocumentCurrencyCode', 'PEN'),
     signatureBlock(o.ruc),
