@@ -18,8 +18,8 @@ import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, 
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
-import { Context } from '@temporalio/activity';
-import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { DOCUMENT_MISSING, type DocStatus, type DocumentActivities, type DocumentPlan, type StepOutcome } from '../workflows/document-types';
 import { afterStep, recordedKind } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
 
@@ -74,7 +74,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
   async function load(externalId: string): Promise<{ doc: DocumentRow; company: CompanyRow }> {
     const doc = await findDocument(deps.db, externalId);
-    if (!doc) throw new Error(`document ${externalId} does not exist`);
+    if (!doc) throw documentMissing(externalId);
     const company = await findCompanyById(deps.db, doc.company_id);
     if (!company) throw new Error(`company of document ${externalId} does not exist`);
     return { doc, company };
@@ -83,7 +83,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
   /** `beginSend`, for a document and company that must exist. */
   async function begin(externalId: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow }> {
     const marked = await beginSend(deps.db, externalId, expected);
-    if (!marked) throw new Error(`document ${externalId} does not exist`);
+    if (!marked) throw documentMissing(externalId);
     if (!marked.company) throw new Error(`company of document ${externalId} does not exist`);
     return { doc: marked.doc, company: marked.company };
   }
@@ -278,6 +278,15 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     },
   };
   return activities;
+}
+
+/**
+ * A workflow whose row is gone (chasqui's database restored to a backup older than the document): retrying cannot
+ * bring it back, so the failure is final and the workflow ends (docs/operations.md, "Restoring from a backup").
+ */
+function documentMissing(externalId: string): ApplicationFailure {
+  logger.warn({ externalId }, `document ${externalId} does not exist (lost with a restore?); its workflow ends`);
+  return ApplicationFailure.nonRetryable(`document ${externalId} does not exist`, DOCUMENT_MISSING);
 }
 
 /**
