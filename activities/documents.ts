@@ -15,6 +15,7 @@ import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import { answeredInLostWindow } from '../db/restores';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
@@ -223,11 +224,27 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       const mayHaveReached = earlierAttemptMayHaveReached(before);
       if (queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
-        if (known.status !== 'unknown') return done(whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
+        if (known.status !== 'unknown') {
+          const ours = mayHaveReached || (await lostWithRestore(before, known));
+          return done(whoseCdr(before, known, ours, result.code ?? '1033'), 'query');
+        }
       }
       if (!mayHaveReached) return done(numberTaken(result.code ?? '1033', result.httpStatus), 'send');
     }
     return done(result, 'send');
+  }
+
+  /**
+   * A hash-less CDR (SUNAT's invoices) of a document posted after a restore, for its issue date, answered between the
+   * backup and the restore: the document acknowledged then and lost with the restore, posted again (docs/operations.md).
+   */
+  async function lostWithRestore(doc: DocumentRow, known: AuthorityResult): Promise<boolean> {
+    const cdr = known.cdr;
+    if (!cdr || cdr.documentHash !== null || !cdr.responseDate || !cdr.responseTime) return false;
+    if (cdr.issueDate?.slice(0, 10) !== doc.issue_date) return false;
+    // SUNAT writes its response time in Lima's (UTC−5 all year), without an offset.
+    const answeredAt = new Date(`${cdr.responseDate}T${cdr.responseTime}-05:00`);
+    return !Number.isNaN(answeredAt.getTime()) && answeredInLostWindow(deps.db, answeredAt, doc.created_at);
   }
 
   const activities: DocumentActivities = {
@@ -310,7 +327,8 @@ function earlierAttemptMayHaveReached(before: DocumentRow): boolean {
 /**
  * The CDR the authority holds for this document's number, judged as ours or another document's (docs/delivery.md):
  * a CDR carrying a DocumentHash (OSE, GRE) is ours when the hash is ours; one without (SUNAT's invoice CDRs) is ours
- * only when an earlier attempt of this very document may have reached the authority. Otherwise the document is
+ * only when an earlier attempt of this very document may have reached the authority (or, `lostWithRestore`, the
+ * document is one lost with a restore and posted again). Otherwise the document is
  * rejected with the authority's code (1033, or 1032 for a number whose document was rejected): never reported accepted with another document's CDR.
  */
 function whoseCdr(doc: DocumentRow, known: AuthorityResult, mayHaveReached: boolean, code = '1033'): AuthorityResult {

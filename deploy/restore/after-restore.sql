@@ -9,3 +9,7 @@ update documents
        updated_at = now()
  where not resolved
    and status <> 'to_summarize';
+
+-- The restore itself (psql -v backup_taken_at=…, the time the backup was taken): a document posted again after it,
+-- whose number SUNAT registered between the backup and now, is taken as the lost one (docs/operations.md).
+insert into restores (backup_taken_at) values (:'backup_taken_at');
