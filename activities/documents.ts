@@ -15,12 +15,13 @@ import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import { answeredInLostWindow } from '../db/restores';
 import { logger } from '../core/logger';
 import { firstTaskOf } from '../core/temporal-log';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
-import { Context } from '@temporalio/activity';
-import type { DocStatus, DocumentActivities, DocumentPlan, StepOutcome } from '../workflows/document-types';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { DOCUMENT_MISSING, type DocStatus, type DocumentActivities, type DocumentPlan, type StepOutcome } from '../workflows/document-types';
 import { afterStep, recordedKind } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
 
@@ -75,7 +76,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 
   async function load(externalId: string): Promise<{ doc: DocumentRow; company: CompanyRow }> {
     const doc = await findDocument(deps.db, externalId);
-    if (!doc) throw new Error(`document ${externalId} does not exist`);
+    if (!doc) throw documentMissing(externalId);
     const company = await findCompanyById(deps.db, doc.company_id);
     if (!company) throw new Error(`company of document ${externalId} does not exist`);
     return { doc, company };
@@ -84,7 +85,7 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
   /** `beginSend`, for a document and company that must exist. */
   async function begin(externalId: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow }> {
     const marked = await beginSend(deps.db, externalId, expected);
-    if (!marked) throw new Error(`document ${externalId} does not exist`);
+    if (!marked) throw documentMissing(externalId);
     if (!marked.company) throw new Error(`company of document ${externalId} does not exist`);
     return { doc: marked.doc, company: marked.company };
   }
@@ -224,11 +225,27 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       const mayHaveReached = earlierAttemptMayHaveReached(before);
       if (queryable(before, r.endpoints)) {
         const known = await queryCdr(before, r);
-        if (known.status !== 'unknown') return done(whoseCdr(before, known, mayHaveReached, result.code ?? '1033'), 'query');
+        if (known.status !== 'unknown') {
+          const ours = mayHaveReached || (await lostWithRestore(before, known));
+          return done(whoseCdr(before, known, ours, result.code ?? '1033'), 'query');
+        }
       }
       if (!mayHaveReached) return done(numberTaken(result.code ?? '1033', result.httpStatus), 'send');
     }
     return done(result, 'send');
+  }
+
+  /**
+   * A hash-less CDR (SUNAT's invoices) of a document posted after a restore, for its issue date, answered between the
+   * backup and the restore: the document acknowledged then and lost with the restore, posted again (docs/operations.md).
+   */
+  async function lostWithRestore(doc: DocumentRow, known: AuthorityResult): Promise<boolean> {
+    const cdr = known.cdr;
+    if (!cdr || cdr.documentHash !== null || !cdr.responseDate || !cdr.responseTime) return false;
+    if (cdr.issueDate?.slice(0, 10) !== doc.issue_date) return false;
+    // SUNAT writes its response time in Lima's (UTC−5 all year), without an offset.
+    const answeredAt = new Date(`${cdr.responseDate}T${cdr.responseTime}-05:00`);
+    return !Number.isNaN(answeredAt.getTime()) && answeredInLostWindow(deps.db, answeredAt, doc.created_at);
   }
 
   const activities: DocumentActivities = {
@@ -289,6 +306,15 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
 }
 
 /**
+ * A workflow whose row is gone (chasqui's database restored to a backup older than the document): retrying cannot
+ * bring it back, so the failure is final and the workflow ends (docs/operations.md, "Restoring from a backup").
+ */
+function documentMissing(externalId: string): ApplicationFailure {
+  logger.warn({ externalId }, `document ${externalId} does not exist (lost with a restore?); its workflow ends`);
+  return ApplicationFailure.nonRetryable(`document ${externalId} does not exist`, DOCUMENT_MISSING);
+}
+
+/**
  * The outcome of a step that finds its document resolved by an earlier run (a local activity run again after a lost
  * workflow task): an e-mail still pending is asked for again (its workflow id makes a second start harmless).
  */
@@ -309,7 +335,8 @@ function earlierAttemptMayHaveReached(before: DocumentRow): boolean {
 /**
  * The CDR the authority holds for this document's number, judged as ours or another document's (docs/delivery.md):
  * a CDR carrying a DocumentHash (OSE, GRE) is ours when the hash is ours; one without (SUNAT's invoice CDRs) is ours
- * only when an earlier attempt of this very document may have reached the authority. Otherwise the document is
+ * only when an earlier attempt of this very document may have reached the authority (or, `lostWithRestore`, the
+ * document is one lost with a restore and posted again). Otherwise the document is
  * rejected with the authority's code (1033, or 1032 for a number whose document was rejected): never reported accepted with another document's CDR.
  */
 function whoseCdr(doc: DocumentRow, known: AuthorityResult, mayHaveReached: boolean, code = '1033'): AuthorityResult {

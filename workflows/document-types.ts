@@ -60,6 +60,12 @@ export interface StepOutcome {
   email?: true;
 }
 
+/**
+ * The failure type an activity throws when the document's row does not exist (chasqui's database restored to a backup
+ * older than the document): final, never retried; the workflow ends with `DOCUMENT_MISSING` as its result.
+ */
+export const DOCUMENT_MISSING = 'DocumentMissing';
+
 export interface DocumentWorkflowInput {
   externalId: string;
   /** Carried over continue-as-new so connection backoff keeps growing. */

@@ -1,8 +1,11 @@
 import {
+  ActivityFailure,
+  ApplicationFailure,
   condition,
   continueAsNew,
   defineQuery,
   defineSignal,
+  log,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -12,7 +15,7 @@ import {
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
 import { deliverResolution, followNotice, startWebhookDelivery } from './webhook-delivery';
 import { startBuyerEmail } from './buyer-email';
-import { isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
+import { DOCUMENT_MISSING, isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
 export const sendSignal = defineSignal('send');
@@ -65,7 +68,25 @@ const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3
  * timeouts, and ends when the authority has pronounced. The database row is the source of truth; activities keep it
  * current and this workflow only decides what happens next.
  */
-export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus> {
+export async function documentWorkflow(input: DocumentWorkflowInput): Promise<DocStatus | typeof DOCUMENT_MISSING> {
+  try {
+    return await followDocument(input);
+  } catch (err) {
+    // The row is gone (a restore to an older backup): nothing to send or record, and the workflow would otherwise wait
+    // on retries forever. A document posted again gets a row, an id and a workflow of its own.
+    if (!isDocumentMissing(err)) throw err;
+    log.warn(`document ${input.externalId} does not exist (lost with a restore?): its workflow ends`, { externalId: input.externalId });
+    return DOCUMENT_MISSING;
+  }
+}
+
+/** The activity's failure, as a regular activity reports it (wrapped in an ActivityFailure) or a local one may. */
+function isDocumentMissing(err: unknown): boolean {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && failure.type === DOCUMENT_MISSING;
+}
+
+async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
   const plan = await local.loadDocumentPlan(externalId, { sendQueued: true });
   // Versioning by recorded data rather than `patched()`: the SDK upserts TemporalChangeVersion for every patch, one

@@ -17,7 +17,7 @@ import { documentWorkflowId } from '../../workflows/document';
 import { createSweeperActivities } from '../../activities/sweeper';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { createDocumentActivities } from '../../activities/documents';
-import type { DocStatus } from '../../workflows/document-types';
+import { DOCUMENT_MISSING, type DocStatus } from '../../workflows/document-types';
 import { DocStatusKey, RucKey } from '../../workflows/search-attributes';
 
 const RUC = '20123456786';
@@ -127,6 +127,19 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
     expect(sends()).to.equal(1);
     expect(await findDocument(stack.db, doc.id)).to.include({ send_attempts: 1, send_started_at: null });
+  });
+
+  it('a workflow whose document is gone (chasqui restored to an older backup) ends at once, its load not retried', async () => {
+    const doc = await issue('invoice-basic.json', { start: false });
+    lastIssued = null; // nothing worth replaying: one failed local activity
+    await (stack.db as Knex)('documents').where({ id: doc.id }).delete();
+    await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
+    const handle = stack.temporal.workflow.getHandle(documentWorkflowId(doc.id));
+    expect(await handle.result()).to.equal(DOCUMENT_MISSING);
+    // One attempt: the local activity's failure is final (a retry would wait 5 s and be recorded as a second marker).
+    const markers = eventTypes(await handle.fetchHistory()).filter((t) => t === 'MARKER_RECORDED');
+    expect(markers).to.have.length(1);
+    expect(sim.log().filter((e) => e.ruc === RUC && !!e.name?.startsWith(doc.filename))).to.deep.equal([]);
   });
 
   it('observed: accepted with the observation codes in the result', async () => {

@@ -158,4 +158,43 @@ describe('one series-number is one document (per RUC, across accounts)', functio
       expect((await findDocument(env.stack.db, theirs.id))!.cdr_zip).to.equal(null);
     });
   });
+
+  describe('a document posted after a restore whose number SUNAT holds (deploy/restore/after-restore.sql recorded the restore)', () => {
+    afterEach(() => env.stack.db('restores').delete());
+    /** The restore's record as after-restore.sql writes it: the backup's time, restored now. */
+    const restored = (backupTakenAt: string) => env.stack.db.raw(`insert into restores (backup_taken_at) values (${backupTakenAt})`);
+
+    it('answered between the backup and the restore, for its issue date: the lost document posted again, accepted with that CDR', async () => {
+      const body = payload('invoice-basic.json', company.ruc);
+      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: body.fechaEmision });
+      await restored("now() - interval '1 hour'");
+      const res = await issue(env.stack, company.token, body);
+      const done = await until(env.stack, res.body.external_id, ['accepted', 'rejected']);
+      expect(done.status).to.equal('accepted');
+      expect(done.cdr_zip).to.be.a('string');
+    });
+
+    /** Issues `body` and expects it rejected with 1033: SUNAT's CDR for the number is another document's. */
+    async function rejected(body: Record<string, any>): Promise<void> {
+      const res = await issue(env.stack, company.token, body);
+      const done = await until(env.stack, res.body.external_id, ['accepted', 'rejected']);
+      expect(done.status).to.equal('rejected');
+      expect(done.result).to.include({ code: '1033', origin: 'tax_authority' });
+    }
+
+    it('answered before the backup: another document (rejected 1033)', async () => {
+      const body = payload('invoice-basic.json', company.ruc);
+      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: body.fechaEmision });
+      await new Promise((r) => setTimeout(r, 1_100)); // SUNAT's response time has whole seconds: the backup comes after it
+      await restored('now()');
+      await rejected(body);
+    });
+
+    it('answered between the backup and the restore for another issue date: another document (rejected 1033)', async () => {
+      const body = payload('invoice-basic.json', company.ruc);
+      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: '2024-01-02' });
+      await restored("now() - interval '1 hour'");
+      await rejected(body);
+    });
+  });
 });

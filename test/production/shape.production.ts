@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { ProductionShape, identityOf, type ShapeProcess } from '../support/production-shape';
 import { call, companyBody, randomRuc, type ApiResponse } from '../companies/helpers';
@@ -264,4 +267,99 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     expect(limited).to.have.length(10);
     expect(answers.filter((r) => r.status === 404)).to.have.length(120);
   });
+
+  it('restore drill: both databases back to one backup; what was acknowledged before it resolves, a lost document posted again is accepted with SUNAT\'s CDR, nothing registered twice', async () => {
+    const { ruc, token } = await company();
+    // Resolved before the backup, and acknowledged before it but without a verdict at it (the worker is down).
+    const resolvedBefore = await issueMany([0], token, ruc, 2, 2);
+    await verdicts(token, resolvedBefore);
+    await shape.stopRoles(['worker']);
+    const openAtBackup = await issueMany([0], token, ruc, 2, 2);
+    expect(await unresolved(ruc)).to.equal(2);
+
+    // The backup: every service stopped, then a filesystem-level copy of the one PostgreSQL (chasqui's database and
+    // Temporal's two, taken at the same instant). Compose's commands (pg_dump, Temporal's first) are in docs/operations.md.
+    const backup = path.join(shape.runDir, 'backup');
+    let backupTakenAt = new Date();
+    await reconnectAround(async () => {
+      await shape.stopRoles(['api', 'temporal']);
+      await shape.withPostgresStopped((dataDir) => {
+        backupTakenAt = new Date();
+        execFileSync('cp', ['-a', dataDir, backup]);
+      });
+      await startAll();
+    });
+    say('backup taken; services started again');
+
+    // After the backup: the open documents reach SUNAT, and two more are issued and accepted. Then the bad day.
+    const lostBodies = [payload('invoice-basic.json', ruc), payload('invoice-basic.json', ruc)];
+    const lost: ApiResponse[] = [];
+    for (const json of lostBodies) lost.push(await call(api(), 'POST', '/v1/cpe', { token, json }));
+    expect(lost.map((r) => r.status)).to.deep.equal([202, 202]);
+    const lostIds = lost.map((r) => r.body.external_id as string);
+    const lostDone = await verdicts(token, [...openAtBackup, ...lostIds]);
+    expect([...lostDone.values()].map((d) => d.status)).to.deep.equal(['accepted', 'accepted', 'accepted', 'accepted']);
+
+    // The restore, as docs/operations.md says: services stopped, both databases back, deploy/restore/after-restore.sql,
+    // services started.
+    await reconnectAround(async () => {
+      await shape.stopRoles(['api', 'worker', 'temporal']);
+      await shape.withPostgresStopped((dataDir) => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        execFileSync('cp', ['-a', backup, dataDir]);
+      });
+      const afterRestore = new PgClient({ connectionString: shape.pgUrl() });
+      await afterRestore.connect();
+      // As `psql -v backup_taken_at=… -f deploy/restore/after-restore.sql` runs it.
+      const sql = fs.readFileSync(path.join(__dirname, '../../deploy/restore/after-restore.sql'), 'utf8');
+      await afterRestore.query(sql.replace(":'backup_taken_at'", `'${backupTakenAt.toISOString()}'`));
+      await afterRestore.end();
+      await startAll();
+    });
+    say('both databases restored to the backup; services started again');
+
+    // Everything acknowledged before the backup reaches its verdict: accepted, with SUNAT's CDR.
+    const done = await verdicts(token, [...resolvedBefore, ...openAtBackup]);
+    for (const id of [...resolvedBefore, ...openAtBackup]) {
+      expect(done.get(id), id).to.include({ status: 'accepted' });
+      expect(done.get(id).links.cdr, id).to.be.a('string');
+    }
+    // Lost with the restore: chasqui no longer knows them.
+    for (const id of lostIds) expect((await call(api(), 'GET', `/v1/cpe/${id}`, { token })).status, id).to.equal(404);
+
+    // The integrator posts the lost ones again, same payload: the same signed content (hash), the same number.
+    const again: ApiResponse[] = [];
+    for (const json of lostBodies) again.push(await call(api(), 'POST', '/v1/cpe', { token, json }));
+    expect(again.map((r) => r.status)).to.deep.equal([202, 202]);
+    expect(again.map((r) => r.body.hash)).to.deep.equal(lost.map((r) => r.body.hash));
+    expect(again.map((r) => r.body.filename)).to.deep.equal(lost.map((r) => r.body.filename));
+    // They come back accepted with SUNAT's CDR: SUNAT's "already registered" (1033), then its CDR for the number,
+    // answered between the backup and the restore.
+    const reposted = await verdicts(token, again.map((r) => r.body.external_id));
+    for (const d of reposted.values()) {
+      expect(d, d.filename).to.include({ status: 'accepted' });
+      expect(d.links.cdr, d.filename).to.be.a('string');
+    }
+
+    // SUNAT registered each number once: one send accepted per document; the open ones were asked for, not sent again.
+    const log = (await (await fetch(`${shape.simulatorUrl}/__admin/log`)).json()) as { operation: string; name: string | null; code: string | null }[];
+    const sends = (filename: string) => log.filter((e) => e.operation === 'sendBill' && !!e.name?.startsWith(filename)).map((e) => e.code);
+    for (const d of [...openAtBackup].map((id) => done.get(id))) expect(sends(d.filename), d.filename).to.deep.equal(['0']);
+    for (const r of lost) expect(sends(r.body.filename), r.body.filename).to.deep.equal(['0', '1033']);
+  });
+
+  /** Closes the suite's database connection while PostgreSQL is stopped, and opens it again after. */
+  async function reconnectAround(work: () => Promise<void>): Promise<void> {
+    await db.end();
+    await work();
+    db = new PgClient({ connectionString: shape.pgUrl() });
+    await db.connect();
+  }
+
+  /** Temporal, a worker and an api, as compose starts them after a restart. */
+  async function startAll(): Promise<void> {
+    await shape.startTemporal();
+    worker = await shape.startWorker();
+    await shape.startApi();
+  }
 });

@@ -74,7 +74,7 @@ export class ProductionShape {
   private constructor(
     readonly runDir: string,
     readonly serverDir: string,
-    readonly pg: EmbeddedPostgresHandle,
+    private pg: EmbeddedPostgresHandle,
     readonly pgPort: number,
     readonly temporalAddress: string,
     private readonly options: ShapeOptions,
@@ -250,25 +250,40 @@ export class ProductionShape {
     return this.processes.filter((p) => p.role === role && p.child.exitCode === null && p.child.signalCode === null);
   }
 
+  /** SIGTERM (chasqui's ordered shutdown), SIGKILL after 15 s; resolves once the process is gone. */
+  private terminate(proc: ShapeProcess): Promise<void> {
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000);
+      proc.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      proc.child.kill('SIGTERM');
+    });
+  }
+
+  /** Stops every process of these roles, in this order, each role's processes together. */
+  async stopRoles(order: Role[]): Promise<void> {
+    for (const role of order) await Promise.all(this.alive(role).map((p) => this.terminate(p)));
+    if (order.includes('api')) this.apiUrls.length = 0;
+  }
+
+  /**
+   * The data folder of the one PostgreSQL (chasqui's database and Temporal's two) with the server stopped: a
+   * filesystem-level backup or restore (PostgreSQL's docs, "File System Level Backup"). Everything using the database
+   * must be stopped first; the server starts again on the same port.
+   */
+  async withPostgresStopped(work: (dataDir: string) => void): Promise<void> {
+    await this.pg.stop();
+    work(path.join(this.runDir, 'postgres'));
+    this.pg = await startEmbeddedPostgres({ dataDir: path.join(this.runDir, 'postgres'), port: this.pgPort, persistent: true });
+  }
+
   async stop(): Promise<void> {
     await this.client?.connection.close().catch(() => undefined);
     // chasqui first (SIGTERM: ordered shutdown), then Temporal, then PostgreSQL.
-    const order: Role[] = ['api', 'worker', 'simulator', 'temporal'];
-    for (const role of order) {
-      await Promise.all(
-        this.alive(role).map(
-          (p) =>
-            new Promise<void>((resolve) => {
-              const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-              p.child.once('exit', () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              p.child.kill('SIGTERM');
-            }),
-        ),
-      );
-    }
+    await this.stopRoles(['api', 'worker', 'simulator', 'temporal']);
     await this.pg.stop().catch(() => undefined);
     if (!process.env.KEEP_PRODUCTION_RUN) fs.rmSync(this.runDir, { recursive: true, force: true });
   }
