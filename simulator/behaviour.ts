@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { limaDate } from '../core/lima';
 import { addDays, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
+import { IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027 } from '../documents/tax/rates';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
 import { sunatMessage } from '../validator/codes';
@@ -71,6 +72,8 @@ function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
 }
 
 const TOLERANCE = dec('1');
+/** The IGV rates whose arithmetic SUNAT checks here; which rate a date allows is the dated rules' question (3103). */
+const IGV_RATES = [IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027].map((percent) => dec(percent).div(100));
 const AMOUNT = /^-?\d+(\.\d+)?$/;
 
 /** An amount as SUNAT's arithmetic reads it; null for a malformed one (left to format rules this simulator omits). */
@@ -85,7 +88,7 @@ function totalsProblem(facts: UblFacts): string | null {
     const tax = amount(sub.tax);
     const base = amount(sub.taxable);
     if (sub.schemeId !== '1000' || !tax || !base) continue;
-    const fits = [dec('0.18'), dec('0.10')].some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
+    const fits = IGV_RATES.some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
     if (!fits) return '3291';
   }
   const lineExtension = amount(facts.lineExtension);

@@ -3,7 +3,7 @@
  * core/config reads it. Dates are set relative to today so the suite means the same whatever day it runs.
  */
 import { expect } from 'chai';
-import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
+import { call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
 import { addDays } from '../../documents/calendar';
@@ -98,6 +98,24 @@ describe('dated rules through the API', function () {
       const clean = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 18 }));
       expect(clean.status).to.equal(202);
       expect(clean.body).to.not.have.property('warnings');
+    });
+  });
+
+  describe('SUNAT (the simulator) under the same moved calendar', () => {
+    let env: IssuingStack;
+    let company: TestCompany;
+    before(async function () {
+      this.timeout(120_000);
+      env = await startIssuingStack(rulesOf(`product-code-required=${today},mype-rate-2027=${today}`));
+      company = await newCompany(env.stack);
+    });
+    after(() => env?.stop());
+
+    it('accepts an invoice at the 14 % rate with every product code, issued on the day the rules start', async () => {
+      const res = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 14 }));
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const row = await until(env.stack, res.body.external_id, ['accepted', 'rejected']);
+      expect(row.status, JSON.stringify(row.result)).to.equal('accepted');
     });
   });
 });
