@@ -31,10 +31,14 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail not sent');
         return { status };
       };
-      if (!settings.enabled) return decide('disabled', 'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)');
+      if (!settings.enabled)
+        return decide(
+          'disabled',
+          'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)',
+        );
       const own = settings.smtp_url_sealed ? deps.secrets.open(settings.smtp_url_sealed) : null;
       const smtpUrl = own ?? deps.config.buyers.smtpUrl;
-      if (!smtpUrl) return decide('disabled', 'no SMTP server configured (CHASQUI_SMTP_URL, or the company\'s own)');
+      if (!smtpUrl) return decide('disabled', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
       if (own) {
         // The company's server is an address its integrator chose: public when configured, and still public now.
         const target = await checkPublicHost(new URL(own).hostname, { allowPrivate: deps.config.webhookAllowPrivate });

@@ -1,7 +1,14 @@
 import { X509Certificate } from 'node:crypto';
 import type { ActivityDeps } from './deps';
 import { sendingSolUser } from './documents';
-import { getStatusCdr, GreConnector, PgGreTokenStore, resolveEndpoints, type AuthorityResult, type ResolvedEndpoints } from '../authority';
+import {
+  getStatusCdr,
+  GreConnector,
+  PgGreTokenStore,
+  resolveEndpoints,
+  type AuthorityResult,
+  type ResolvedEndpoints,
+} from '../authority';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { limaDate } from '../core/lima';
@@ -65,7 +72,13 @@ export interface CompanyChecksActivities {
   runCompanyChecks(companyId: string): Promise<CompanyCheckSummary | { waitSeconds: number } | null>;
 }
 
-const result = (id: CheckId, status: CheckStatus, detail: string, fields: Record<string, unknown> = {}, at = new Date()): CheckResult => ({
+const result = (
+  id: CheckId,
+  status: CheckStatus,
+  detail: string,
+  fields: Record<string, unknown> = {},
+  at = new Date(),
+): CheckResult => ({
   id,
   status,
   detail,
@@ -77,18 +90,53 @@ const result = (id: CheckId, status: CheckStatus, detail: string, fields: Record
 const carried = (row: CheckRow): CheckResult => result(row.check, row.status, row.detail, row.fields, row.checked_at);
 
 /** `days_left` of a certificate: whole days until notAfter, rounded up (expiring in 10 days and an hour is 11). */
-export function certificateResult(notBefore: Date, notAfter: Date, warnDays: number, origin: string, now = new Date()): CheckResult {
+export function certificateResult(
+  notBefore: Date,
+  notAfter: Date,
+  warnDays: number,
+  origin: string,
+  now = new Date(),
+): CheckResult {
   const daysLeft = Math.ceil((notAfter.getTime() - now.getTime()) / DAY_MS);
-  const fields = { origin, not_before: notBefore.toISOString(), not_after: notAfter.toISOString(), days_left: daysLeft };
-  const renew = origin === 'own'
-    ? 'upload the renewed PFX with POST /v1/companies/{ruc}/certificate'
-    : origin === 'service'
-      ? "renew the service's provider certificate (CHASQUI_PROVIDER_PFX)"
-      : 'assign a renewed certificate: chasqui certificates assign --company RUC --pfx FILE --password PW';
-  if (notBefore > now) return result('certificate', 'fail', `the ${origin} certificate is not valid before ${fields.not_before}; nothing can be signed with it yet`, fields);
-  if (daysLeft <= 0) return result('certificate', 'fail', `the ${origin} certificate expired on ${fields.not_after}; issuing answers 402: ${renew}`, fields);
-  if (daysLeft <= warnDays) return result('certificate', 'warn', `the ${origin} certificate expires in ${daysLeft} days (${fields.not_after}): ${renew}`, fields);
-  return result('certificate', 'ok', `the ${origin} certificate is valid until ${fields.not_after} (${daysLeft} days)`, fields);
+  const fields = {
+    origin,
+    not_before: notBefore.toISOString(),
+    not_after: notAfter.toISOString(),
+    days_left: daysLeft,
+  };
+  const renew =
+    origin === 'own'
+      ? 'upload the renewed PFX with POST /v1/companies/{ruc}/certificate'
+      : origin === 'service'
+        ? "renew the service's provider certificate (CHASQUI_PROVIDER_PFX)"
+        : 'assign a renewed certificate: chasqui certificates assign --company RUC --pfx FILE --password PW';
+  if (notBefore > now)
+    return result(
+      'certificate',
+      'fail',
+      `the ${origin} certificate is not valid before ${fields.not_before}; nothing can be signed with it yet`,
+      fields,
+    );
+  if (daysLeft <= 0)
+    return result(
+      'certificate',
+      'fail',
+      `the ${origin} certificate expired on ${fields.not_after}; issuing answers 402: ${renew}`,
+      fields,
+    );
+  if (daysLeft <= warnDays)
+    return result(
+      'certificate',
+      'warn',
+      `the ${origin} certificate expires in ${daysLeft} days (${fields.not_after}): ${renew}`,
+      fields,
+    );
+  return result(
+    'certificate',
+    'ok',
+    `the ${origin} certificate is valid until ${fields.not_after} (${daysLeft} days)`,
+    fields,
+  );
 }
 
 /** The sending window of a document issued on `issueDate` closes at midnight Lima after its last day. */
@@ -103,31 +151,58 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
   const callOptions = { timeouts: config.authorityTimeouts };
 
   async function certificateCheck(company: CompanyRow, held: CertificateRow | undefined): Promise<CheckResult> {
-    if (company.signing === 'external') return result('certificate', 'ok', 'the company signs its documents itself (signing external): no certificate of ours is used', { origin: 'external' });
-    if (held) return certificateResult(new Date(held.not_before), new Date(held.not_after), config.checks.certWarnDays, held.origin);
+    if (company.signing === 'external')
+      return result(
+        'certificate',
+        'ok',
+        'the company signs its documents itself (signing external): no certificate of ours is used',
+        { origin: 'external' },
+      );
+    if (held)
+      return certificateResult(
+        new Date(held.not_before),
+        new Date(held.not_after),
+        config.checks.certWarnDays,
+        held.origin,
+      );
     try {
       const key = await keys(company);
       const x509 = new X509Certificate(key.signer.certificatePem);
       return certificateResult(new Date(x509.validFrom), new Date(x509.validTo), config.checks.certWarnDays, 'service');
     } catch (err) {
-      if (err instanceof SigningUnavailableError) return result('certificate', 'fail', err.message, { origin: 'service' });
+      if (err instanceof SigningUnavailableError)
+        return result('certificate', 'fail', err.message, { origin: 'service' });
       throw err;
     }
   }
 
   function endpointsOf(company: CompanyRow): ResolvedEndpoints | null {
     try {
-      return resolveEndpoints({ environment: company.environment, destination: company.destination, oseUrl: company.ose_url }, config.authority);
+      return resolveEndpoints(
+        { environment: company.environment, destination: company.destination, oseUrl: company.ose_url },
+        config.authority,
+      );
     } catch {
       return null;
     }
   }
 
   /** What the authority's answer says of the credentials: refused → fail with SUNAT's words; unreachable → unknown. */
-  function judgeAnswer(id: 'sol_credentials' | 'gre_credentials', answer: AuthorityResult, user: string, who: string, fix: string): CheckResult {
+  function judgeAnswer(
+    id: 'sol_credentials' | 'gre_credentials',
+    answer: AuthorityResult,
+    user: string,
+    who: string,
+    fix: string,
+  ): CheckResult {
     const asked = { asked_at: new Date().toISOString(), user, code: answer.code };
     if (answer.origin === 'connection' || answer.origin === 'timeout' || answer.origin === 'system') {
-      return result(id, 'unknown', `SUNAT could not be asked (${answer.code}: ${answer.message}); asked again next run`, asked);
+      return result(
+        id,
+        'unknown',
+        `SUNAT could not be asked (${answer.code}: ${answer.message}); asked again next run`,
+        asked,
+      );
     }
     const refused = id === 'gre_credentials' ? answer.status === 'rejected' : CREDENTIAL_CODES.has(answer.code ?? '');
     if (refused) return result(id, 'fail', `SUNAT refused ${who}: [${answer.code}] ${answer.message}. ${fix}`, asked);
@@ -136,20 +211,47 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
 
   async function askSol(company: CompanyRow, endpoints: ResolvedEndpoints, sol: SolUser): Promise<CheckResult> {
     // A number no company issues: SUNAT authenticates the caller, then answers "not found" (0011); nothing changes.
-    const answer = await getStatusCdr(endpoints.billConsultService!, { ruc: company.ruc, ...sol }, { ruc: company.ruc, type: '01', series: 'F999', number: '99999999' }, callOptions);
+    const answer = await getStatusCdr(
+      endpoints.billConsultService!,
+      { ruc: company.ruc, ...sol },
+      { ruc: company.ruc, type: '01', series: 'F999', number: '99999999' },
+      callOptions,
+    );
     authorityCalls.inc({ operation: 'check', classification: answer.origin ?? 'answered' });
-    return judgeAnswer('sol_credentials', answer, sol.solUser, `SOL user ${sol.solUser}`, `Load the right ones: PATCH /v1/companies/${company.ruc}/sol-credentials`);
+    return judgeAnswer(
+      'sol_credentials',
+      answer,
+      sol.solUser,
+      `SOL user ${sol.solUser}`,
+      `Load the right ones: PATCH /v1/companies/${company.ruc}/sol-credentials`,
+    );
   }
 
-  async function askGre(company: CompanyRow, endpoints: ResolvedEndpoints, sol: SolUser, clientId: string, secretSealed: string): Promise<CheckResult> {
+  async function askGre(
+    company: CompanyRow,
+    endpoints: ResolvedEndpoints,
+    sol: SolUser,
+    clientId: string,
+    secretSealed: string,
+  ): Promise<CheckResult> {
     const creds = { ruc: company.ruc, ...sol, clientId, clientSecret: secrets.open(secretSealed) };
     const outcome = await gre.requestToken({ auth: endpoints.greAuth, api: endpoints.greApi }, creds, callOptions);
     const answer: AuthorityResult | null = outcome.ok ? null : outcome.result;
     authorityCalls.inc({ operation: 'check', classification: answer?.origin ?? 'answered' });
     const who = `GRE client ${clientId} with SOL user ${sol.solUser}`;
     const checked = answer
-      ? judgeAnswer('gre_credentials', answer, sol.solUser, who, `Load the client and secret of Menú SOL: PATCH /v1/companies/${company.ruc}/gre-credentials`)
-      : result('gre_credentials', 'ok', `SUNAT issued a token to ${who}`, { asked_at: new Date().toISOString(), user: sol.solUser, code: null });
+      ? judgeAnswer(
+          'gre_credentials',
+          answer,
+          sol.solUser,
+          who,
+          `Load the client and secret of Menú SOL: PATCH /v1/companies/${company.ruc}/gre-credentials`,
+        )
+      : result('gre_credentials', 'ok', `SUNAT issued a token to ${who}`, {
+          asked_at: new Date().toISOString(),
+          user: sol.solUser,
+          code: null,
+        });
     return { ...checked, fields: { ...checked.fields, client_id: clientId } };
   }
 
@@ -157,26 +259,56 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
    * The credentials checks and the one SUNAT call of this run: when both apply, the one never asked or whose credentials
    * changed since it was asked goes first, else the one asked longest ago; the other keeps its last answer.
    */
-  function credentialChecks(company: CompanyRow, own: boolean, previous: Map<CheckId, CheckRow>): { results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] } {
+  function credentialChecks(
+    company: CompanyRow,
+    own: boolean,
+    previous: Map<CheckId, CheckRow>,
+  ): { results: CheckResult[]; due: (() => Promise<CheckResult>) | null; asked: CompanyCheckSummary['asked'] } {
     const endpoints = endpointsOf(company);
     const results: CheckResult[] = [];
-    const candidates: { id: 'sol_credentials' | 'gre_credentials'; ask: () => Promise<CheckResult>; changedAt: Date | null }[] = [];
+    const candidates: {
+      id: 'sol_credentials' | 'gre_credentials';
+      ask: () => Promise<CheckResult>;
+      changedAt: Date | null;
+    }[] = [];
     const sol = sendingSolUser(company, company.environment, own, secrets);
     // Only SUNAT's consult service answers a harmless question; an OSE has none, SUNAT beta neither.
     if (company.destination === 'tax_authority' && endpoints?.billConsultService) {
       if (!sol) {
-        const which = own ? 'secondary_user and secondary_password (it signs with its own certificate)' : 'sol_user and sol_password';
-        results.push(result('sol_credentials', 'unknown', `no SOL credentials are loaded, so nothing can be sent to SUNAT: PATCH /v1/companies/${company.ruc}/sol-credentials with ${which}`));
+        const which = own
+          ? 'secondary_user and secondary_password (it signs with its own certificate)'
+          : 'sol_user and sol_password';
+        results.push(
+          result(
+            'sol_credentials',
+            'unknown',
+            `no SOL credentials are loaded, so nothing can be sent to SUNAT: PATCH /v1/companies/${company.ruc}/sol-credentials with ${which}`,
+          ),
+        );
       } else {
-        candidates.push({ id: 'sol_credentials', ask: () => askSol(company, endpoints, sol), changedAt: company.sol_updated_at });
+        candidates.push({
+          id: 'sol_credentials',
+          ask: () => askSol(company, endpoints, sol),
+          changedAt: company.sol_updated_at,
+        });
       }
     }
     const { gre_client_id: clientId, gre_client_secret_sealed: secretSealed } = company;
     if (clientId && secretSealed && endpoints) {
       if (!sol) {
-        results.push(result('gre_credentials', 'unknown', `the GRE client needs the company's SOL user too: PATCH /v1/companies/${company.ruc}/sol-credentials`));
+        results.push(
+          result(
+            'gre_credentials',
+            'unknown',
+            `the GRE client needs the company's SOL user too: PATCH /v1/companies/${company.ruc}/sol-credentials`,
+          ),
+        );
       } else {
-        candidates.push({ id: 'gre_credentials', ask: () => askGre(company, endpoints, sol, clientId, secretSealed), changedAt: company.gre_updated_at });
+        candidates.push({
+          id: 'gre_credentials',
+          ask: () => askGre(company, endpoints, sol, clientId, secretSealed),
+          changedAt: company.gre_updated_at,
+        });
       }
     }
     const askedAt = (id: CheckId) => {
@@ -187,11 +319,16 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       const at = askedAt(c.id);
       return at === null || (c.changedAt !== null && new Date(c.changedAt).getTime() > at);
     };
-    const chosen = candidates.find(stale) ?? [...candidates].sort((a, b) => (askedAt(a.id) ?? 0) - (askedAt(b.id) ?? 0))[0] ?? null;
+    const chosen =
+      candidates.find(stale) ?? [...candidates].sort((a, b) => (askedAt(a.id) ?? 0) - (askedAt(b.id) ?? 0))[0] ?? null;
     for (const c of candidates) {
       if (c === chosen) continue;
       const row = previous.get(c.id);
-      results.push(row ? carried(row) : result(c.id, 'unknown', 'not asked yet: one SUNAT call per company and run, this one is asked next run'));
+      results.push(
+        row
+          ? carried(row)
+          : result(c.id, 'unknown', 'not asked yet: one SUNAT call per company and run, this one is asked next run'),
+      );
     }
     return { results, due: chosen?.ask ?? null, asked: chosen?.id ?? null };
   }
@@ -200,36 +337,72 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
     const since = addDays(today, -config.checks.gapDays);
     const gaps = await findSeriesGaps(db, company.id, since);
     const fields = { since, gaps };
-    if (!gaps.length) return result('series_gaps', 'ok', `no numbers missing in any series issued since ${since}`, fields);
+    if (!gaps.length)
+      return result('series_gaps', 'ok', `no numbers missing in any series issued since ${since}`, fields);
     const missing = gaps.reduce((n, g) => n + g.missing_count, 0);
-    const list = gaps.flatMap((g) => g.missing).slice(0, 10).join(', ');
-    return result('series_gaps', 'warn', `${missing} numbers missing in ${gaps.length} series since ${since} (${list}${missing > 10 ? ', …' : ''}): ask the integrator why their system skipped them: SUNAT expects each series numbered without gaps`, fields);
+    const list = gaps
+      .flatMap((g) => g.missing)
+      .slice(0, 10)
+      .join(', ');
+    return result(
+      'series_gaps',
+      'warn',
+      `${missing} numbers missing in ${gaps.length} series since ${since} (${list}${missing > 10 ? ', …' : ''}): ask the integrator why their system skipped them: SUNAT expects each series numbered without gaps`,
+      fields,
+    );
   }
 
   async function sendingWindowCheck(company: CompanyRow, now: Date): Promise<CheckResult> {
     const days = config.issuing.sendingWindowDays;
     const since = addDays(limaDate(now), -days - 30);
     const docs = await findUnresolvedWindowDocuments(db, company.id, since);
-    const judged = docs.map((d) => ({ number: `${d.series}-${d.number}`, doc_type: d.doc_type, status: d.status, issue_date: d.issue_date, closes_at: windowClosesAt(d.issue_date, days) }));
+    const judged = docs.map((d) => ({
+      number: `${d.series}-${d.number}`,
+      doc_type: d.doc_type,
+      status: d.status,
+      issue_date: d.issue_date,
+      closes_at: windowClosesAt(d.issue_date, days),
+    }));
     const closed = judged.filter((d) => d.closes_at <= now);
     const closing = judged.filter((d) => d.closes_at > now && d.closes_at.getTime() - now.getTime() <= DAY_MS);
     const show = (list: typeof judged) => list.map((d) => ({ ...d, closes_at: d.closes_at.toISOString() }));
     const fields = { window_days: days, closed: show(closed), closing: show(closing) };
-    const numbers = (list: typeof judged) => list.slice(0, 10).map((d) => d.number).join(', ') + (list.length > 10 ? ', …' : '');
+    const numbers = (list: typeof judged) =>
+      list
+        .slice(0, 10)
+        .map((d) => d.number)
+        .join(', ') + (list.length > 10 ? ', …' : '');
     if (closed.length) {
-      return result('sending_window', 'fail', `${closed.length} documents without a verdict are past SUNAT's ${days}-day sending window (${numbers(closed)}): SUNAT refuses them (2108); issue them again with today's date`, fields);
+      return result(
+        'sending_window',
+        'fail',
+        `${closed.length} documents without a verdict are past SUNAT's ${days}-day sending window (${numbers(closed)}): SUNAT refuses them (2108); issue them again with today's date`,
+        fields,
+      );
     }
     if (closing.length) {
-      return result('sending_window', 'warn', `${closing.length} documents without a verdict have their sending window closing within 24 h (${numbers(closing)}): send them now (POST /v1/cpe/{id}/send, or chasqui support resend)`, fields);
+      return result(
+        'sending_window',
+        'warn',
+        `${closing.length} documents without a verdict have their sending window closing within 24 h (${numbers(closing)}): send them now (POST /v1/cpe/{id}/send, or chasqui support resend)`,
+        fields,
+      );
     }
-    return result('sending_window', 'ok', 'no document without a verdict has its sending window closing within 24 h', fields);
+    return result(
+      'sending_window',
+      'ok',
+      'no document without a verdict has its sending window closing within 24 h',
+      fields,
+    );
   }
 
   async function ruleReadinessCheck(company: CompanyRow, today: string): Promise<CheckResult> {
     const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
     const since = addDays(today, -RULE_LOOKBACK_DAYS);
     // One read of the documents the coming rules judge; each document judged once per date rules start on.
-    const docs = rules.length ? await recentSignedDocuments(db, company.id, [...new Set(rules.flatMap((r) => r.docTypes))], since, RULE_SAMPLE) : [];
+    const docs = rules.length
+      ? await recentSignedDocuments(db, company.id, [...new Set(rules.flatMap((r) => r.docTypes))], since, RULE_SAMPLE)
+      : [];
     const failures = new Map<string, ReturnType<typeof datedRuleFailures>>();
     const failuresAt = (docIndex: number, at: string) => {
       const key = `${docIndex}@${at}`;
@@ -244,17 +417,43 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
         if (!rule.docTypes.includes(doc.doc_type as never)) return;
         checked++;
         const failure = failuresAt(i, rule.effective).find((f) => f.rule === rule.id);
-        if (failure) failing.push({ number: `${doc.series}-${doc.number}`, code: failure.code, message: failure.message });
+        if (failure)
+          failing.push({ number: `${doc.series}-${doc.number}`, code: failure.code, message: failure.message });
       });
-      return { rule: rule.id, effective: rule.effective, codes: rule.codes, summary: rule.summary, documents_checked: checked, would_fail: failing.length, examples: failing.slice(0, 5) };
+      return {
+        rule: rule.id,
+        effective: rule.effective,
+        codes: rule.codes,
+        summary: rule.summary,
+        documents_checked: checked,
+        would_fail: failing.length,
+        examples: failing.slice(0, 5),
+      };
     });
     const fields = { since, horizon_days: RULE_HORIZON_DAYS, rules: judged };
     const failing = judged.filter((r) => r.would_fail > 0);
     if (!failing.length) {
-      return result('rule_readiness', 'ok', rules.length ? `the documents of the last ${RULE_LOOKBACK_DAYS} days pass the ${rules.length} rules starting within ${RULE_HORIZON_DAYS} days` : `no SUNAT rule starts within ${RULE_HORIZON_DAYS} days`, fields);
+      return result(
+        'rule_readiness',
+        'ok',
+        rules.length
+          ? `the documents of the last ${RULE_LOOKBACK_DAYS} days pass the ${rules.length} rules starting within ${RULE_HORIZON_DAYS} days`
+          : `no SUNAT rule starts within ${RULE_HORIZON_DAYS} days`,
+        fields,
+      );
     }
-    const said = failing.map((r) => `${r.would_fail} of ${r.documents_checked} would fail ${r.rule} from ${r.effective} (SUNAT ${[...new Set(r.examples.map((e) => e.code))].join('/')})`).join('; ');
-    return result('rule_readiness', 'warn', `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`, fields);
+    const said = failing
+      .map(
+        (r) =>
+          `${r.would_fail} of ${r.documents_checked} would fail ${r.rule} from ${r.effective} (SUNAT ${[...new Set(r.examples.map((e) => e.code))].join('/')})`,
+      )
+      .join('; ');
+    return result(
+      'rule_readiness',
+      'warn',
+      `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`,
+      fields,
+    );
   }
 
   async function procedureChecks(company: CompanyRow, own: boolean): Promise<CheckResult[]> {
@@ -266,11 +465,27 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       .filter((name) => isApplicable(name, company, own))
       .map((name) => {
         const row = rows.get(name);
-        const what = name === 'ose_link' ? `the link to the provider OSE (RUC ${config.providerRuc})` : `the authorisation of the service as PSE (RUC ${config.providerRuc})`;
-        const fields = { state: row?.state ?? 'pending', attempts: row?.attempts ?? 0, last_error: row?.last_error ?? null, done_at: row?.done_at ?? null };
+        const what =
+          name === 'ose_link'
+            ? `the link to the provider OSE (RUC ${config.providerRuc})`
+            : `the authorisation of the service as PSE (RUC ${config.providerRuc})`;
+        const fields = {
+          state: row?.state ?? 'pending',
+          attempts: row?.attempts ?? 0,
+          last_error: row?.last_error ?? null,
+          done_at: row?.done_at ?? null,
+        };
         if (row?.state === 'done') return result(name, 'ok', `${what} is done at SUNAT's portal`, fields);
-        if (row?.state === 'failed') return result(name, 'fail', `${what} failed: ${row.last_error ?? 'no reason recorded'}; load working SOL credentials (PATCH /v1/companies/${company.ruc}/sol-credentials) to retry`, fields);
-        const fix = company.sol_user ? 'chasqui runs it at the portal and retries by itself' : `it needs the principal SOL user: PATCH /v1/companies/${company.ruc}/sol-credentials`;
+        if (row?.state === 'failed')
+          return result(
+            name,
+            'fail',
+            `${what} failed: ${row.last_error ?? 'no reason recorded'}; load working SOL credentials (PATCH /v1/companies/${company.ruc}/sol-credentials) to retry`,
+            fields,
+          );
+        const fix = company.sol_user
+          ? 'chasqui runs it at the portal and retries by itself'
+          : `it needs the principal SOL user: PATCH /v1/companies/${company.ruc}/sol-credentials`;
         return result(name, 'warn', `${what} is not done yet (${fields.state}): ${fix}`, fields);
       });
   }

@@ -14,14 +14,27 @@ import {
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { beginSend, emailDue, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
+import {
+  beginSend,
+  emailDue,
+  findDocument,
+  recordOutcome,
+  type DocumentResult,
+  type DocumentRow,
+} from '../db/documents';
 import { answeredInLostWindow } from '../db/restores';
 import { logger } from '../core/logger';
 import { firstTaskOf } from '../core/temporal-log';
 import { authorityCalls } from '../core/metrics';
 import { checkPublicHttpsUrl } from '../core/net-guard';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { DOCUMENT_MISSING, type DocStatus, type DocumentActivities, type DocumentPlan, type StepOutcome } from '../workflows/document-types';
+import {
+  DOCUMENT_MISSING,
+  type DocStatus,
+  type DocumentActivities,
+  type DocumentPlan,
+  type StepOutcome,
+} from '../workflows/document-types';
 import { afterStep, recordedKind } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
 
@@ -56,12 +69,14 @@ export function sendingSolUser(
   secrets: ActivityDeps['secrets'],
 ): { solUser: string; solPassword: string } | null {
   const demo = environment === '01' ? DEMO_SOL : null;
-  const principal = company.sol_user && company.sol_password_sealed
-    ? { solUser: company.sol_user, solPassword: secrets.open(company.sol_password_sealed) }
-    : null;
-  const secondary = company.sol_secondary_user && company.sol_secondary_password_sealed
-    ? { solUser: company.sol_secondary_user, solPassword: secrets.open(company.sol_secondary_password_sealed) }
-    : null;
+  const principal =
+    company.sol_user && company.sol_password_sealed
+      ? { solUser: company.sol_user, solPassword: secrets.open(company.sol_password_sealed) }
+      : null;
+  const secondary =
+    company.sol_secondary_user && company.sol_secondary_password_sealed
+      ? { solUser: company.sol_secondary_user, solPassword: secrets.open(company.sol_secondary_password_sealed) }
+      : null;
   return ownCertificate ? (secondary ?? demo) : (secondary ?? principal ?? demo);
 }
 
@@ -95,7 +110,11 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     let endpoints: ResolvedEndpoints;
     try {
       endpoints = resolveEndpoints(
-        { environment: doc.environment as '01' | '02', destination: doc.destination as CompanyRow['destination'], oseUrl: company.ose_url },
+        {
+          environment: doc.environment as '01' | '02',
+          destination: doc.destination as CompanyRow['destination'],
+          oseUrl: company.ose_url,
+        },
         deps.config.authority,
       );
     } catch (err) {
@@ -105,7 +124,11 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     let creds: SolCredentials | null = null;
     if (doc.destination === 'own_ose') {
       if (company.ose_user && company.ose_password_sealed) {
-        creds = { ruc: doc.ruc, solUser: company.ose_user, solPassword: deps.secrets.open(company.ose_password_sealed) };
+        creds = {
+          ruc: doc.ruc,
+          solUser: company.ose_user,
+          solPassword: deps.secrets.open(company.ose_password_sealed),
+        };
       }
     } else if (doc.destination === 'provider_ose' && deps.config.providerOseCredentials) {
       const provider = deps.config.providerOseCredentials;
@@ -114,17 +137,29 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       creds = { ruc: doc.ruc, ...sol };
     }
     if (!creds) {
-      const missing = doc.signed_by === 'own_certificate' && doc.destination === 'tax_authority'
-        ? 'its secondary SOL user (it signs with its own certificate): PATCH sol-credentials with secondary_user and secondary_password'
-        : `credentials for ${doc.destination}`;
-      return connectionFailure('NO_CREDENTIALS', `company ${doc.ruc} has no ${missing}; chasqui sends on its next retry once they are loaded`);
+      const missing =
+        doc.signed_by === 'own_certificate' && doc.destination === 'tax_authority'
+          ? 'its secondary SOL user (it signs with its own certificate): PATCH sol-credentials with secondary_user and secondary_password'
+          : `credentials for ${doc.destination}`;
+      return connectionFailure(
+        'NO_CREDENTIALS',
+        `company ${doc.ruc} has no ${missing}; chasqui sends on its next retry once they are loaded`,
+      );
     }
     let greCreds: GreCredentials | null = null;
     if (GRE_TYPES.has(doc.doc_type)) {
       if (!company.gre_client_id || !company.gre_client_secret_sealed || !sol) {
-        return connectionFailure('NO_GRE_CREDENTIALS', `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`);
+        return connectionFailure(
+          'NO_GRE_CREDENTIALS',
+          `company ${doc.ruc} has no GRE API credentials (PATCH /v1/companies/${doc.ruc}/gre-credentials)`,
+        );
       }
-      greCreds = { ruc: doc.ruc, ...sol, clientId: company.gre_client_id, clientSecret: deps.secrets.open(company.gre_client_secret_sealed) };
+      greCreds = {
+        ruc: doc.ruc,
+        ...sol,
+        clientId: company.gre_client_id,
+        clientSecret: deps.secrets.open(company.gre_client_secret_sealed),
+      };
     }
     return { endpoints, creds, gre: greCreds };
   }
@@ -142,7 +177,12 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
    * `notify`: a resolution whose company has a webhook is notified by this same activity (delivery opened, attempt 1
    * made): no local activity of its own in the workflow. Only the first send asks; other steps leave it to the workflow.
    */
-  async function record(doc: DocumentRow, result: AuthorityResult, step: 'send' | 'ticket' | 'query', notify = false): Promise<StepOutcome> {
+  async function record(
+    doc: DocumentRow,
+    result: AuthorityResult,
+    step: 'send' | 'ticket' | 'query',
+    notify = false,
+  ): Promise<StepOutcome> {
     const { kind, status } = afterStep(result, step, doc.status);
     authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
     const stored = await recordOutcome(deps.db, doc.id, {
@@ -153,13 +193,30 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       cdrZip: result.cdrZip,
       sent: result.reached_sunat !== false,
     });
-    logger.info({ externalId: doc.id, ruc: doc.ruc, docType: doc.doc_type, step, status: stored.status, code: result.code, origin: result.origin }, 'document step recorded');
+    logger.info(
+      {
+        externalId: doc.id,
+        ruc: doc.ruc,
+        docType: doc.doc_type,
+        step,
+        status: stored.status,
+        code: result.code,
+        origin: result.origin,
+      },
+      'document step recorded',
+    );
     if (stored.resolved) {
-      const resolved: StepOutcome = { kind: 'resolved', status: stored.status, code: result.code, ticket: stored.ticket };
+      const resolved: StepOutcome = {
+        kind: 'resolved',
+        status: stored.status,
+        code: result.code,
+        ticket: stored.ticket,
+      };
       // Only the call that resolved the document (webhook_due set) asks for the e-mail: a repeated step does not.
       if (stored.webhook_due !== null && emailDue(stored)) resolved.email = true;
       if (stored.webhook_due === false) return { ...resolved, webhook: false };
-      if (stored.webhook_due && notify) return { ...resolved, notice: await notices.openWebhookDelivery(doc.id, { attemptFirst: true }) };
+      if (stored.webhook_due && notify)
+        return { ...resolved, notice: await notices.openWebhookDelivery(doc.id, { attemptFirst: true }) };
       return resolved;
     }
     return { kind, status: stored.status, code: result.code, ticket: stored.ticket };
@@ -187,9 +244,26 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
    * The send of a row `beginSend` has just marked (and returned as it was before). `waitMs` (the first send, inside
    * the workflow task): an answer that does not come within it is not waited for nor recorded; 'handedOff' says so.
    */
-  function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify?: boolean): Promise<StepOutcome>;
-  function sendMarked(before: DocumentRow, company: CompanyRow, expected: DocStatus, notify: boolean, waitMs: number): Promise<StepOutcome | 'handedOff'>;
-  async function sendMarked(before: DocumentRow, company: CompanyRow, expected?: DocStatus, notify = false, waitMs?: number): Promise<StepOutcome | 'handedOff'> {
+  function sendMarked(
+    before: DocumentRow,
+    company: CompanyRow,
+    expected?: DocStatus,
+    notify?: boolean,
+  ): Promise<StepOutcome>;
+  function sendMarked(
+    before: DocumentRow,
+    company: CompanyRow,
+    expected: DocStatus,
+    notify: boolean,
+    waitMs: number,
+  ): Promise<StepOutcome | 'handedOff'>;
+  async function sendMarked(
+    before: DocumentRow,
+    company: CompanyRow,
+    expected?: DocStatus,
+    notify = false,
+    waitMs?: number,
+  ): Promise<StepOutcome | 'handedOff'> {
     const done = (result: AuthorityResult, step: 'send' | 'query') => record(before, result, step, notify);
     if (before.resolved) return resolvedBefore(before);
     if (expected && before.status !== expected) return recorded(before);
@@ -198,12 +272,20 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
     if (before.destination === 'own_ose' && company.ose_url) {
       const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
-      if (!target.ok) return done(connectionFailure('TARGET_REFUSED', `the OSE URL ${target.message}; chasqui sends once it points to a public address`), 'send');
+      if (!target.ok)
+        return done(
+          connectionFailure(
+            'TARGET_REFUSED',
+            `the OSE URL ${target.message}; chasqui sends once it points to a public address`,
+          ),
+          'send',
+        );
     }
     // An earlier attempt died after sending and before recording: ask before sending twice.
     if (before.send_started_at && queryable(before, r.endpoints)) {
       const known = await queryCdr(before, r);
-      if (known.status !== 'unknown' || known.reached_sunat !== false) return done(whoseCdr(before, known, true), 'query');
+      if (known.status !== 'unknown' || known.reached_sunat !== false)
+        return done(whoseCdr(before, known, true), 'query');
     }
     const file = { filename: before.filename, xml: before.xml };
     const shortened = waitMs !== undefined && waitMs < callOptions.timeouts.responseMs;
@@ -217,7 +299,10 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     );
     // Nothing recorded: the row keeps send_started_at, so the send activity asks the authority before sending again.
     if (shortened && result.origin === 'timeout') {
-      logger.info({ externalId: before.id, ruc: before.ruc, filename: before.filename, waitMs }, 'first send unanswered within the workflow task; the send activity takes it over');
+      logger.info(
+        { externalId: before.id, ruc: before.ruc, filename: before.filename, waitMs },
+        'first send unanswered within the workflow task; the send activity takes it over',
+      );
       return 'handedOff';
     }
     // "Already reported" is not a rejection by itself, nor an acceptance: whose the number is decides.
@@ -260,7 +345,14 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       if (before.resolved || before.status !== 'queued') return plan;
       // Temporal's warnings about this long workflow task then name the document (core/temporal-log.ts).
       const runId = currentActivity()?.info.workflowExecution?.runId;
-      const ended = runId ? firstTaskOf(runId, { externalId: before.id, ruc: before.ruc, docType: before.doc_type, filename: before.filename }) : undefined;
+      const ended = runId
+        ? firstTaskOf(runId, {
+            externalId: before.id,
+            ruc: before.ruc,
+            docType: before.doc_type,
+            filename: before.filename,
+          })
+        : undefined;
       try {
         // Only a document whose state can be asked for is handed over: the next send queries before sending again.
         if (!plan.queryable) return { ...plan, firstSend: await sendMarked(before, company, 'queued', true) };
@@ -319,7 +411,12 @@ function documentMissing(externalId: string): ApplicationFailure {
  * workflow task): an e-mail still pending is asked for again (its workflow id makes a second start harmless).
  */
 function resolvedBefore(doc: DocumentRow): StepOutcome {
-  const outcome: StepOutcome = { kind: 'resolved', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
+  const outcome: StepOutcome = {
+    kind: 'resolved',
+    status: doc.status,
+    code: doc.result?.code ?? null,
+    ticket: doc.ticket,
+  };
   if (emailDue(doc)) outcome.email = true;
   return outcome;
 }
@@ -329,7 +426,11 @@ function resolvedBefore(doc: DocumentRow): StepOutcome {
  * left), a send timed out (`reached_sunat` null), or it was left `sent` with no verdict.
  */
 function earlierAttemptMayHaveReached(before: DocumentRow): boolean {
-  return before.send_started_at !== null || before.status === 'sent' || (before.result !== null && before.result.reached_sunat === null);
+  return (
+    before.send_started_at !== null ||
+    before.status === 'sent' ||
+    (before.result !== null && before.result.reached_sunat === null)
+  );
 }
 
 /**
@@ -370,7 +471,6 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
     if (timer) clearInterval(timer);
   }
 }
-
 
 /** Spec 2.5 `result`; `action` is left out on acceptance (7.5), and a timeout carries `success: false` and the id. */
 export function toDocumentResult(externalId: string, r: AuthorityResult): DocumentResult {

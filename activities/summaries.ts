@@ -43,12 +43,25 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
 
       /** The rc of a group; lines SUNAT's rc rules refuse are taken out (and reported) until the rest is valid. */
       const build = async (group: SummaryGroup, correlativo: number): Promise<BuiltSummary> => {
-        let lines = group.lines.map((candidate) => ({ candidate, sale: readSignedSale(candidate.document.xml), condition: candidate.condition }));
+        let lines = group.lines.map((candidate) => ({
+          candidate,
+          sale: readSignedSale(candidate.document.xml),
+          condition: candidate.condition,
+        }));
         const refused: BuiltSummary['refused'] = [];
         while (lines.length) {
-          const header = { correlativo, fechaEmision: today, fechaReferencia: group.referenceDate, issuer: lines[0].sale.issuer };
+          const header = {
+            correlativo,
+            fechaEmision: today,
+            fechaReferencia: group.referenceDate,
+            issuer: lines[0].sale.issuer,
+          };
           try {
-            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), { issuerRuc: company.ruc, today, calendar: deps.config.rules });
+            const prepared = prepareDocument(receiptSummaryPayload(header, group.currency, lines), {
+              issuerRuc: company.ruc,
+              today,
+              calendar: deps.config.rules,
+            });
             return { document: await signGenerated(keys, company, prepared), refused };
           } catch (err) {
             if (!(err instanceof DocumentValidationError)) throw err;
@@ -56,9 +69,13 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
             for (const found of err.issues) {
               const index = /^items\[(\d+)\]/.exec(found.path ?? '');
               // A problem of the summary itself (not of one line) refuses every line.
-              for (const i of index ? [Number(index[1])] : lines.map((_, n) => n)) byLine.set(i, [...(byLine.get(i) ?? []), formatIssue(found)]);
+              for (const i of index ? [Number(index[1])] : lines.map((_, n) => n))
+                byLine.set(i, [...(byLine.get(i) ?? []), formatIssue(found)]);
             }
-            logger.error({ companyId, runId, refused: [...byLine.keys()].map((i) => lines[i].candidate.document.id) }, 'receipts left out of the daily summary');
+            logger.error(
+              { companyId, runId, refused: [...byLine.keys()].map((i) => lines[i].candidate.document.id) },
+              'receipts left out of the daily summary',
+            );
             for (const [i, problems] of byLine) refused.push({ candidate: lines[i].candidate, problems });
             lines = lines.filter((_, i) => !byLine.has(i));
           }
@@ -66,8 +83,13 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
         return { document: null, refused };
       };
 
-      const ids = await composeSummaries(deps.db, { companyId, runId, maxLines: deps.config.summary.maxLines, today }, build);
-      if (ids.length) logger.info({ companyId, ruc: company.ruc, runId, summaries: ids.length }, 'daily summaries ready');
+      const ids = await composeSummaries(
+        deps.db,
+        { companyId, runId, maxLines: deps.config.summary.maxLines, today },
+        build,
+      );
+      if (ids.length)
+        logger.info({ companyId, ruc: company.ruc, runId, summaries: ids.length }, 'daily summaries ready');
       return ids;
     },
 

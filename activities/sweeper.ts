@@ -1,6 +1,11 @@
 import type { ActivityDeps } from './deps';
 import { findUnstartedDocuments, markWorkflowStarted } from '../db/documents';
-import { START_FAILURE_FIXES, startDocumentWorkflow, startFailure, type StartFailureReason } from '../workflows/document-client';
+import {
+  START_FAILURE_FIXES,
+  startDocumentWorkflow,
+  startFailure,
+  type StartFailureReason,
+} from '../workflows/document-client';
 import { logger } from '../core/logger';
 import { workflowStartFailures } from '../core/metrics';
 

@@ -44,7 +44,11 @@ export function webhookBody(doc: DocumentRow | ListedDocument, sentAt: Date): st
  * The `company.check` body: the company, and the check as GET /v1/companies/{ruc}/checks shows it at the change, with
  * the status it had before (null: its first known status).
  */
-export function checkWebhookBody(event: CheckEventRow, company: Pick<CompanyRow, 'ruc' | 'business_name'>, sentAt: Date): string {
+export function checkWebhookBody(
+  event: CheckEventRow,
+  company: Pick<CompanyRow, 'ruc' | 'business_name'>,
+  sentAt: Date,
+): string {
   return JSON.stringify({
     event: CHECK_WEBHOOK_EVENT,
     sent_at: limaTimestamp(sentAt),
@@ -106,12 +110,20 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
   // connection (parsing the roots each time costs more than the request). Kept alive like Node's global agent (used
   // without a CA file): a receiver notified again soon costs no new TLS handshake.
   const agent = config.webhookCaFile
-    ? { https: new https.Agent({ keepAlive: true, secureContext: createSecureContext({ ca: [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')] }) }) }
+    ? {
+        https: new https.Agent({
+          keepAlive: true,
+          secureContext: createSecureContext({
+            ca: [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')],
+          }),
+        }),
+      }
     : undefined;
 
   async function post(target: string, secret: string, delivery: DeliveryRow, notice: Notice): Promise<PostResult> {
     const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
-    if (!check.ok) return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
+    if (!check.ok)
+      return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
     const body = notice.body(new Date());
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
@@ -131,11 +143,17 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       });
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       const redirect = res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : '';
-      return { url: target, httpStatus: res.statusCode, latencyMs: latency(), error: ok ? null : `HTTP ${res.statusCode}${redirect}` };
+      return {
+        url: target,
+        httpStatus: res.statusCode,
+        latencyMs: latency(),
+        error: ok ? null : `HTTP ${res.statusCode}${redirect}`,
+      };
     } catch (err) {
-      const error = err instanceof TimeoutError
-        ? `no answer within ${config.webhookTimeoutMs} ms`
-        : `${(err as { code?: string }).code ?? 'ERROR'}: ${(err as Error).message}`;
+      const error =
+        err instanceof TimeoutError
+          ? `no answer within ${config.webhookTimeoutMs} ms`
+          : `${(err as { code?: string }).code ?? 'ERROR'}: ${(err as Error).message}`;
       return { url: target, httpStatus: null, latencyMs: latency(), error };
     }
   }
@@ -148,7 +166,12 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
   });
 
   /** Makes attempt `number` of a pending delivery with the company and its subject as they are now, and records it. */
-  async function attempt(delivery: DeliveryRow, number: number, company: CompanyRow | null | undefined, notice: Notice): Promise<AttemptOutcome> {
+  async function attempt(
+    delivery: DeliveryRow,
+    number: number,
+    company: CompanyRow | null | undefined,
+    notice: Notice,
+  ): Promise<AttemptOutcome> {
     if (!company?.webhook_url || !company.webhook_secret_sealed) {
       return outcomeOf(await cancelDelivery(db, delivery.id, 'the webhook was disabled before this attempt'));
     }
@@ -160,11 +183,32 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     const row = await recordAttempt(
       db,
       delivery.id,
-      { number, url: result.url, started_at: startedAt, http_status: result.httpStatus, latency_ms: result.latencyMs, error: result.error, delivered },
-      { status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null },
+      {
+        number,
+        url: result.url,
+        started_at: startedAt,
+        http_status: result.httpStatus,
+        latency_ms: result.latencyMs,
+        error: result.error,
+        delivered,
+      },
+      {
+        status,
+        nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null,
+      },
     );
     logger.info(
-      { deliveryId: delivery.id, ...notice.log, event: delivery.event, attempt: number, host: URL.canParse(result.url) ? new URL(result.url).host : null, httpStatus: result.httpStatus, latencyMs: result.latencyMs, error: result.error, status: row.status },
+      {
+        deliveryId: delivery.id,
+        ...notice.log,
+        event: delivery.event,
+        attempt: number,
+        host: URL.canParse(result.url) ? new URL(result.url).host : null,
+        httpStatus: result.httpStatus,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        status: row.status,
+      },
       'webhook attempt recorded',
     );
     return outcomeOf(row, result.httpStatus);
@@ -182,7 +226,10 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       // The first attempt with the rows just read. A rerun (its workflow task lost after the attempt) finds it made and
       // returns the delivery as it stands: the delivery workflow carries on after it, never sooner than its wait.
       const fresh = delivery.status === 'pending' && delivery.attempts === 0;
-      return { ...opened, first: fresh ? await attempt(delivery, 1, company, documentNotice(doc)) : outcomeOf(delivery) };
+      return {
+        ...opened,
+        first: fresh ? await attempt(delivery, 1, company, documentNotice(doc)) : outcomeOf(delivery),
+      };
     },
 
     async attemptWebhookDelivery(deliveryId, number) {
@@ -227,7 +274,11 @@ export function createWebhookSweeperActivities(deps: ActivityDeps): WebhookSweep
         await startWebhookDeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, document_id);
         await markResolutionNotified(deps.db, document_id, WEBHOOK_EVENT);
       }
-      if (pending.length) logger.info({ count: pending.length }, 'sweeper started webhook deliveries of resolutions no workflow notified');
+      if (pending.length)
+        logger.info(
+          { count: pending.length },
+          'sweeper started webhook deliveries of resolutions no workflow notified',
+        );
       return pending.length;
     },
   };

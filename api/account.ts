@@ -26,7 +26,11 @@ export function accountRouter(deps: AppDeps): Router {
           companies: b.companies.total,
           environments: {
             demo: { companies: b.companies.demo, consumes_quota: false },
-            production: { companies: b.companies.production, documents_signed: b.productionDocuments, consumes_quota: true },
+            production: {
+              companies: b.companies.production,
+              documents_signed: b.productionDocuments,
+              consumes_quota: true,
+            },
           },
         },
       },

@@ -4,7 +4,12 @@ import type { ActionRefusal, ActionResult } from '../lifecycle/result';
 import type { LifecycleDeps } from '../lifecycle/actions';
 
 /** The status code the API answers for each kind of refusal of a lifecycle action (docs/issuing.md, docs/webhooks.md). */
-export const REFUSAL_STATUS: Record<ActionRefusal, number> = { not_found: 404, conflict: 409, invalid: 422, rate_limited: 429 };
+export const REFUSAL_STATUS: Record<ActionRefusal, number> = {
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  rate_limited: 429,
+};
 
 /** The lifecycle actions' view of the API's dependencies. */
 export function lifecycleDeps(deps: Pick<AppDeps, 'db' | 'temporal' | 'config'>): LifecycleDeps {

@@ -24,9 +24,21 @@ import { consultaRouter } from './consulta/routes';
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
   return [
-    healthRouter(deps), companiesRouter(deps), logoRouter(deps), checksRouter(deps), accountRouter(deps), cpeListRouter(deps), cpeRouter(deps),
-    cpeFilesRouter(deps), pdfRouter(deps), voidRouter(deps), webhooksRouter(deps), metricsRouter(deps), openApiRouter(),
-    companyEmailRouter(deps), consultaRouter(deps),
+    healthRouter(deps),
+    companiesRouter(deps),
+    logoRouter(deps),
+    checksRouter(deps),
+    accountRouter(deps),
+    cpeListRouter(deps),
+    cpeRouter(deps),
+    cpeFilesRouter(deps),
+    pdfRouter(deps),
+    voidRouter(deps),
+    webhooksRouter(deps),
+    metricsRouter(deps),
+    openApiRouter(),
+    companyEmailRouter(deps),
+    consultaRouter(deps),
   ];
 }
 

@@ -30,9 +30,11 @@ export function authenticate(deps: AppDeps): Middleware {
     const principal = await findToken(deps.db, match[1]);
     if (!principal) throw unauthorized('The token is not valid');
     if (principal.revoked) throw unauthorized('The token has been revoked');
-    if (principal.scope === COMPANY_SCOPE && principal.companyId === null) throw unauthorized('The token has no company');
+    if (principal.scope === COMPANY_SCOPE && principal.companyId === null)
+      throw unauthorized('The token has no company');
     if (!principal.accountActive) throw forbidden('The account is inactive');
-    if (principal.scope === COMPANY_SCOPE && principal.companyActive === false) throw forbidden('The company is inactive');
+    if (principal.scope === COMPANY_SCOPE && principal.companyActive === false)
+      throw forbidden('The company is inactive');
     const auth: AuthState = {
       tokenId: principal.tokenId,
       scope: principal.scope,
@@ -54,7 +56,8 @@ const SCOPE_HINT: Record<TokenScope, string> = {
 export function requireScope(scope: TokenScope): Middleware {
   return async function checkScope(ctx: Context, next: Next): Promise<void> {
     const auth = authOf(ctx);
-    if (auth.scope !== scope) throw forbidden(`This route needs ${SCOPE_HINT[scope]}; the token sent is ${SCOPE_HINT[auth.scope]}`);
+    if (auth.scope !== scope)
+      throw forbidden(`This route needs ${SCOPE_HINT[scope]}; the token sent is ${SCOPE_HINT[auth.scope]}`);
     return next();
   };
 }

@@ -20,8 +20,10 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: Record<string, string[]>) => new ApiError(422, message, { errors });
+export const badRequest = (message: string, errors?: Record<string, string[]>) =>
+  new ApiError(422, message, { errors });
 export const notFound = (message: string) => new ApiError(404, message);
 export const forbidden = (message: string) => new ApiError(403, message);
-export const unauthorized = (message: string) => new ApiError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+export const unauthorized = (message: string) =>
+  new ApiError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 export const conflict = (message: string, data?: unknown) => new ApiError(409, message, { data });

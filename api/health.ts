@@ -18,7 +18,14 @@ export function healthRouter(deps: AppDeps): Router {
     ctx.body = { success: true, message: 'alive', data: { uptime_seconds: Math.round(process.uptime()) } };
   });
   router.get('/readyz', async (ctx) => {
-    const { status, body } = readinessAnswer(await readiness({ db: deps.db, temporal: deps.temporal, secrets: deps.secrets, namespace: deps.config.temporal.namespace }));
+    const { status, body } = readinessAnswer(
+      await readiness({
+        db: deps.db,
+        temporal: deps.temporal,
+        secrets: deps.secrets,
+        namespace: deps.config.temporal.namespace,
+      }),
+    );
     ctx.status = status;
     ctx.body = body;
   });
@@ -41,9 +48,16 @@ export type Readiness = Record<string, string>;
  * start without them is refused: the document waits in PostgreSQL until the cause is fixed). Each call within 3 s.
  */
 export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
-  const verdict = (p: Promise<string | null>) => p.then((problem) => problem ?? 'ok', (err: unknown) => `unreachable: ${reasonOf(err)}`);
+  const verdict = (p: Promise<string | null>) =>
+    p.then(
+      (problem) => problem ?? 'ok',
+      (err: unknown) => `unreachable: ${reasonOf(err)}`,
+    );
   const reachable = (p: Promise<unknown>) => verdict(p.then(() => null));
-  const [database, temporal] = await Promise.all([reachable(dependencyChecks.database(deps.db)), reachable(dependencyChecks.temporal(deps.temporal))]);
+  const [database, temporal] = await Promise.all([
+    reachable(dependencyChecks.database(deps.db)),
+    reachable(dependencyChecks.temporal(deps.temporal)),
+  ]);
   const checks: Readiness = { database, temporal };
   const databaseChecks = async () => {
     [checks.migrations, checks.master_key] = await Promise.all([
@@ -52,18 +66,27 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
     ]);
   };
   const temporalChecks = async () => {
-    checks.temporal_namespace = await verdict(withTimeout(namespaceProblem(deps.temporal, deps.namespace), 3_000, 'Temporal'));
+    checks.temporal_namespace = await verdict(
+      withTimeout(namespaceProblem(deps.temporal, deps.namespace), 3_000, 'Temporal'),
+    );
   };
   await Promise.all([database === 'ok' && databaseChecks(), temporal === 'ok' && temporalChecks()]);
   return checks;
 }
 
 /** The /readyz answer of a readiness: 503 with a message naming each problem, or 200. */
-export function readinessAnswer(checks: Readiness): { status: number; body: { success: boolean; message: string; data: Readiness } } {
+export function readinessAnswer(checks: Readiness): {
+  status: number;
+  body: { success: boolean; message: string; data: Readiness };
+} {
   const problems = Object.entries(checks).filter(([, v]) => v !== 'ok');
   return {
     status: problems.length ? 503 : 200,
-    body: { success: !problems.length, message: problems.length ? `not ready: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}` : 'ready', data: checks },
+    body: {
+      success: !problems.length,
+      message: problems.length ? `not ready: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}` : 'ready',
+      data: checks,
+    },
   };
 }
 
@@ -87,12 +110,18 @@ export async function searchAttributeGaps(temporal: Client, namespace: string): 
   let custom: Record<string, number>;
   try {
     await temporal.workflowService.describeNamespace({ namespace });
-    custom = (await temporal.connection.operatorService.listSearchAttributes({ namespace })).customAttributes as Record<string, number>;
+    custom = (await temporal.connection.operatorService.listSearchAttributes({ namespace })).customAttributes as Record<
+      string,
+      number
+    >;
   } catch (err) {
     if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) throw new NamespaceMissing(namespace);
     throw err;
   }
-  const typeName = (code: number) => Object.entries(TEMPORAL_TYPE_NAMES).find(([type]) => encodeSearchAttributeIndexedValueType(type as never) === code)?.[1] ?? `type ${code}`;
+  const typeName = (code: number) =>
+    Object.entries(TEMPORAL_TYPE_NAMES).find(
+      ([type]) => encodeSearchAttributeIndexedValueType(type as never) === code,
+    )?.[1] ?? `type ${code}`;
   return SEARCH_ATTRIBUTES.flatMap((sa) => {
     const found = custom[sa.name];
     const type = SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type];
@@ -105,7 +134,13 @@ const GRPC_NOT_FOUND = 5;
 
 /** Every type as the `temporal` CLI names it, to say what a namespace has instead. */
 const TEMPORAL_TYPE_NAMES: Record<string, string> = {
-  TEXT: 'Text', KEYWORD: 'Keyword', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList',
+  TEXT: 'Text',
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
 };
 
 export class NamespaceMissing extends Error {
@@ -140,7 +175,9 @@ export function searchAttributesProblem(namespace: string, gaps: SearchAttribute
   ].filter(Boolean);
   const commands = [
     ...wrong.map((g) => `temporal operator search-attribute remove --namespace ${namespace} --name ${g.name}`),
-    ...gaps.map((g) => `temporal operator search-attribute create --namespace ${namespace} --name ${g.name} --type ${g.type}`),
+    ...gaps.map(
+      (g) => `temporal operator search-attribute create --namespace ${namespace} --name ${g.name} --type ${g.type}`,
+    ),
   ];
   return `Temporal namespace ${namespace} ${what.join(' and ')}: document workflows cannot start; fix: ${commands.join(' && ')} (the list is deploy/temporal/search-attributes; compose: docker compose run --rm temporal-namespace)`;
 }
@@ -150,7 +187,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   let timer: NodeJS.Timeout;
   return Promise.race([
     promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms))),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms)),
+    ),
   ]).finally(() => clearTimeout(timer));
 }
 
@@ -184,7 +223,11 @@ function tcpReachable(address: string, ms: number): Promise<void> {
 /** The first line of an error and of its causes: what refused, without a stack. */
 export function reasonOf(err: unknown): string {
   const parts: string[] = [];
-  for (let e = err as { message?: string; code?: string; cause?: unknown } | undefined; e && parts.length < 3; e = e.cause as typeof e) {
+  for (
+    let e = err as { message?: string; code?: string; cause?: unknown } | undefined;
+    e && parts.length < 3;
+    e = e.cause as typeof e
+  ) {
     const text = (e.message || e.code || String(e)).split('\n')[0];
     if (text && !parts.includes(text)) parts.push(text);
   }

@@ -4,10 +4,23 @@ import type { AppDeps } from './deps';
 import { countUnresolvedByAge } from '../db/documents';
 import type { DocStatus } from '../workflows/document-types';
 import { listAllCheckRows, STATUS_GAUGE } from '../db/company-checks';
-import { httpRequestSeconds, METRICS_CONTENT_TYPE, metricsText, refusals, registerCheckGauges, registerUnresolvedGauge } from '../core/metrics';
+import {
+  httpRequestSeconds,
+  METRICS_CONTENT_TYPE,
+  metricsText,
+  refusals,
+  registerCheckGauges,
+  registerUnresolvedGauge,
+} from '../core/metrics';
 
 /** The statuses without a verdict, each reported by the unresolved gauge even at 0. */
-const UNRESOLVED_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent'] as const satisfies readonly DocStatus[];
+const UNRESOLVED_STATUSES = [
+  'queued',
+  'to_send',
+  'to_summarize',
+  'registered',
+  'sent',
+] as const satisfies readonly DocStatus[];
 
 /**
  * `GET /metrics`: Prometheus text (chasqui_* series, Node's process metrics and, where a worker runs in this process,
@@ -39,7 +52,10 @@ export async function requestMetrics(ctx: Context, next: Next): Promise<void> {
   } finally {
     const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
     if (route !== '/metrics') {
-      httpRequestSeconds.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, Number(process.hrtime.bigint() - started) / 1e9);
+      httpRequestSeconds.observe(
+        { method: ctx.method, route: String(route), status: String(ctx.status) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     }
     if (ctx.status === 429) refusals.inc({ reason: 'rate_limit' });
     if (ctx.status === 402) refusals.inc({ reason: 'plan' });

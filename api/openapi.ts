@@ -97,16 +97,22 @@ const documentSchema = obj({
       attempts: { type: 'integer', minimum: 0 },
       last_error: nullable(str()),
     }),
-    description: "The buyer's e-mail (cliente.correo; docs/buyers.md); null when the payload named no address. A failed e-mail never changes the document's status",
+    description:
+      "The buyer's e-mail (cliente.correo; docs/buyers.md); null when the payload named no address. A failed e-mail never changes the document's status",
   }),
   links: obj({
     xml: str({ format: 'uri-reference' }),
     cdr: nullable(str({ format: 'uri-reference' })),
-    pdf: nullable(str({ format: 'uri-reference', description: 'null for what has no printed representation: summaries, voids, retentions (20), perceptions (40)' })),
+    pdf: nullable(
+      str({
+        format: 'uri-reference',
+        description: 'null for what has no printed representation: summaries, voids, retentions (20), perceptions (40)',
+      }),
+    ),
   }),
 });
 const emailSettings = obj({
-  smtp_url: nullable(str({ description: 'the password shown as ****; null: chasqui\'s server' })),
+  smtp_url: nullable(str({ description: "the password shown as ****; null: chasqui's server" })),
   from: nullable(str()),
   reply_to: nullable(str()),
   format: enumOf(['a4', 'ticket']),
@@ -114,7 +120,13 @@ const emailSettings = obj({
   enabled: bool,
   updated_at: nullable(dateTime),
 });
-const verdictFields = { status_code: str(), resolved: bool, ticket: nullable(str()), result, cdr_zip: nullable(str({ contentEncoding: 'base64' })) };
+const verdictFields = {
+  status_code: str(),
+  resolved: bool,
+  ticket: nullable(str()),
+  result,
+  cdr_zip: nullable(str({ contentEncoding: 'base64' })),
+};
 const legacyResponse = obj({
   success: bool,
   message: str(),
@@ -130,7 +142,9 @@ const legacyResponse = obj({
         success: bool,
         ticket: nullable(str()),
         cdrZip: nullable(str({ contentEncoding: 'base64' })),
-        cdrResponse: nullable(obj({ id: str(), code: str(), description: str(), notes: { type: 'array', items: str() } })),
+        cdrResponse: nullable(
+          obj({ id: str(), code: str(), description: str(), notes: { type: 'array', items: str() } }),
+        ),
         error: nullable(obj({ code: nullable(str()), message: str() })),
       },
       ['success', 'cdrZip', 'cdrResponse', 'error'],
@@ -144,31 +158,62 @@ const issueError = obj(
     success: { const: false },
     message: str(),
     errors: { type: ['array', 'object'] },
-    details: { type: 'array', items: obj({ code: nullable(str()), message: str(), path: nullable(str()), line: nullable({ type: 'integer' }), col: nullable({ type: 'integer' }), snippet: nullable(str()) }) },
+    details: {
+      type: 'array',
+      items: obj({
+        code: nullable(str()),
+        message: str(),
+        path: nullable(str()),
+        line: nullable({ type: 'integer' }),
+        col: nullable({ type: 'integer' }),
+        snippet: nullable(str()),
+      }),
+    },
     time: num,
     origin: { const: 'validation' },
     origin_description: str(),
     action: { const: 'correct' },
     reached_sunat: { const: false },
-    external_id: str({ format: 'uuid', description: 'The document holding the series-number (1033/1032), when it belongs to the calling company' }),
+    external_id: str({
+      format: 'uuid',
+      description: 'The document holding the series-number (1033/1032), when it belongs to the calling company',
+    }),
     data: { type: 'object' },
   },
   ['success', 'message'],
 );
 const json = (description: string, schema: Schema) => ({ description, content: { 'application/json': { schema } } });
 const ISSUE_ERRORS = {
-  402: json('Plan blocks the issue (7.3): no signatures left, plan 02 without certificate, certificate expired, OSE package used up', ref('IssueError')),
+  402: json(
+    'Plan blocks the issue (7.3): no signatures left, plan 02 without certificate, certificate expired, OSE package used up',
+    ref('IssueError'),
+  ),
   409: json('X-Environment differs from the company environment', ref('IssueError')),
   422: json(
     'Document validation (7.2 body; errors as "[<source> <code>] <text>"), including a series-number already held by another document ([SUNAT 1033], or [SUNAT 1032] once rejected or voided: details[].path correlativo, external_id of the holder when it is this company\'s), or a request field error (X-Environment, xml)',
     ref('IssueError'),
   ),
-  503: json('Signing is unavailable: the provider certificate (CHASQUI_PROVIDER_PFX) is not configured or cannot be read; nothing was signed', ref('Error')),
+  503: json(
+    'Signing is unavailable: the provider certificate (CHASQUI_PROVIDER_PFX) is not configured or cannot be read; nothing was signed',
+    ref('Error'),
+  ),
 };
-const externalIdParameter = { name: 'external_id', in: 'path', required: true, schema: str(), description: 'external_id returned at issue' };
+const externalIdParameter = {
+  name: 'external_id',
+  in: 'path',
+  required: true,
+  schema: str(),
+  description: 'external_id returned at issue',
+};
 const issueParameters = [
   { name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) },
-  { name: 'X-Environment', in: 'header', required: false, schema: enumOf(['01', '02', 'demo', 'production']), description: 'Declared environment; 409 when it is not the company\'s' },
+  {
+    name: 'X-Environment',
+    in: 'header',
+    required: false,
+    schema: enumOf(['01', '02', 'demo', 'production']),
+    description: "Declared environment; 409 when it is not the company's",
+  },
 ];
 /** A complete factura (docs/documents.md has every field): what a first request looks like. */
 const EXAMPLE_INVOICE = {
@@ -177,9 +222,27 @@ const EXAMPLE_INVOICE = {
   correlativo: '1',
   fechaEmision: '2026-01-15',
   tipoMoneda: 'PEN',
-  emisor: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.', establecimiento: { ubigeo: '150101', codLocal: '0000', direccion: 'Av. Abancay 123' } },
-  cliente: { tipoDoc: '6', numDoc: '20600000005', nombre: 'Distribuidora del Sur S.A.', correo: 'compras@distribuidoradelsur.pe' },
-  items: [{ descripcion: 'Caja de clavos', cantidad: 1, unidad: 'NIU', valorUnitario: 100, afectacionIgv: '10', porcentajeIgv: 18 }],
+  emisor: {
+    ruc: '20123456786',
+    razonSocial: 'Comercial Andina S.A.C.',
+    establecimiento: { ubigeo: '150101', codLocal: '0000', direccion: 'Av. Abancay 123' },
+  },
+  cliente: {
+    tipoDoc: '6',
+    numDoc: '20600000005',
+    nombre: 'Distribuidora del Sur S.A.',
+    correo: 'compras@distribuidoradelsur.pe',
+  },
+  items: [
+    {
+      descripcion: 'Caja de clavos',
+      cantidad: 1,
+      unidad: 'NIU',
+      valorUnitario: 100,
+      afectacionIgv: '10',
+      porcentajeIgv: 18,
+    },
+  ],
 };
 const issueBodySchema = {
   required: true,
@@ -187,7 +250,8 @@ const issueBodySchema = {
     'application/json': {
       schema: {
         type: 'object',
-        description: 'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external. At most 2 MiB, nested at most 32 levels, UTF-8 only, no control characters but tab and line breaks (docs/issuing.md, "Input rules")',
+        description:
+          'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external. At most 2 MiB, nested at most 32 levels, UTF-8 only, no control characters but tab and line breaks (docs/issuing.md, "Input rules")',
       },
       examples: { factura: { summary: 'A factura of one line', value: EXAMPLE_INVOICE } },
     },
@@ -197,7 +261,10 @@ const signing = (operation: Schema, codes: number[] = []) => ({
   tags: ['cpe'],
   security: [{ signingToken: [] }],
   ...operation,
-  responses: { ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])), ...(operation.responses as Schema) },
+  responses: {
+    ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])),
+    ...(operation.responses as Schema),
+  },
 });
 const documentAnswer = (description: string) => ok(description, obj({ document: ref('Document') }));
 
@@ -218,19 +285,42 @@ const BODY_ERRORS = [400, 413, 415];
 
 function errors(...codes: number[]) {
   return Object.fromEntries(
-    codes.map((code) => [String(code), { description: ERROR_TEXT[code], content: { 'application/json': { schema: ref('Error') } } }]),
+    codes.map((code) => [
+      String(code),
+      { description: ERROR_TEXT[code], content: { 'application/json': { schema: ref('Error') } } },
+    ]),
   );
 }
 
-const limitParameter = { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } };
-const query = (name: string, schema: Schema, description: string) => ({ name, in: 'query', required: false, schema, description });
-const rucParameter = { name: 'ruc', in: 'path', required: true, schema: str({ pattern: '^\\d{11}$' }), description: '11-digit RUC' };
+const limitParameter = {
+  name: 'limit',
+  in: 'query',
+  required: false,
+  schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+};
+const query = (name: string, schema: Schema, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
+const rucParameter = {
+  name: 'ruc',
+  in: 'path',
+  required: true,
+  schema: str({ pattern: '^\\d{11}$' }),
+  description: '11-digit RUC',
+};
 const security = [{ accountToken: [] }];
 const managed = (operation: Schema, codes: number[] = []) => ({
   tags: ['companies'],
   security,
   ...operation,
-  responses: { ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])), ...(operation.responses as Schema) },
+  responses: {
+    ...errors(401, 403, 429, ...codes, ...(operation.requestBody ? BODY_ERRORS : [])),
+    ...(operation.responses as Schema),
+  },
 });
 function jsonBody(schema: Schema) {
   return { required: true, content: { 'application/json': { schema } } };
@@ -244,15 +334,35 @@ const SETTINGS: [string, Schema, string][] = [
   ['sending', obj({ mode: enumOf(SENDING_MODES) }), 'Who sends: automatic at signing time, or manual'],
   ['receipts', obj({ mode: enumOf(RECEIPTS_MODES) }), 'Receipts one by one or through the daily summary'],
   ['response', obj({ mode: enumOf(RESPONSE_MODES) }), 'Whether sending waits for the CDR'],
-  ['destination', obj({ destination: enumOf(DESTINATIONS) }), 'Where documents go; own_ose needs OSE credentials first'],
+  [
+    'destination',
+    obj({ destination: enumOf(DESTINATIONS) }),
+    'Where documents go; own_ose needs OSE credentials first',
+  ],
   ['signing', obj({ signing: enumOf(SIGNINGS) }), 'Who signs; external needs destination provider_ose'],
   [
     'sol-credentials',
-    obj({ sol_user: str(), sol_password: str({ writeOnly: true }), secondary_user: str(), secondary_password: str({ writeOnly: true }) }, ['sol_user', 'sol_password']),
+    obj(
+      {
+        sol_user: str(),
+        sol_password: str({ writeOnly: true }),
+        secondary_user: str(),
+        secondary_password: str({ writeOnly: true }),
+      },
+      ['sol_user', 'sol_password'],
+    ),
     'Principal SOL user (starts the portal procedures) and, optionally, the secondary user that sends with an own certificate',
   ],
-  ['ose-credentials', obj({ url: str({ format: 'uri' }), user: str(), password: str({ writeOnly: true }) }), 'Credentials of the company own OSE (public https URL)'],
-  ['gre-credentials', obj({ client_id: str(), client_secret: str({ writeOnly: true }) }), 'Dispatch-guide (GRE) API credentials'],
+  [
+    'ose-credentials',
+    obj({ url: str({ format: 'uri' }), user: str(), password: str({ writeOnly: true }) }),
+    'Credentials of the company own OSE (public https URL)',
+  ],
+  [
+    'gre-credentials',
+    obj({ client_id: str(), client_secret: str({ writeOnly: true }) }),
+    'Dispatch-guide (GRE) API credentials',
+  ],
 ];
 
 const taxProcedure = obj({
@@ -299,8 +409,12 @@ const company = obj({
 
 const webhookDelivery = obj({
   id: str({ format: 'uuid', description: 'The X-Entrega header of every attempt of this delivery' }),
-  external_id: nullable(str({ format: 'uuid', description: 'The document of a cpe.resolved notice; null for company.check' })),
-  check_event_id: nullable(str({ format: 'uuid', description: 'The change a company.check notice carries; null for cpe.resolved' })),
+  external_id: nullable(
+    str({ format: 'uuid', description: 'The document of a cpe.resolved notice; null for company.check' }),
+  ),
+  check_event_id: nullable(
+    str({ format: 'uuid', description: 'The change a company.check notice carries; null for cpe.resolved' }),
+  ),
   event: enumOf(['cpe.resolved', 'company.check']),
   status: enumOf(DELIVERY_STATUSES),
   attempts_made: { type: 'integer' },
@@ -315,7 +429,7 @@ const webhookDelivery = obj({
 const companyCheck = {
   type: 'object',
   description:
-    "One check's latest result (docs/operations.md, \"Company checks\"), with the check's own fields beside these: " +
+    'One check\'s latest result (docs/operations.md, "Company checks"), with the check\'s own fields beside these: ' +
     'certificate: origin, not_before, not_after, days_left; sol_credentials / gre_credentials: asked_at, user, code; ' +
     'series_gaps: since, gaps[{doc_type, series, lowest, highest, missing_count, missing}]; sending_window: window_days, ' +
     'closed[], closing[] ({number, doc_type, status, issue_date, closes_at}); rule_readiness: since, horizon_days, ' +
@@ -346,7 +460,13 @@ const webhookDeliveryDetail = obj({
   attempts: { type: 'array', items: ref('WebhookAttempt') },
 });
 
-const deliveryParameter = { name: 'id', in: 'path', required: true, schema: str({ format: 'uuid' }), description: 'Delivery id (X-Entrega)' };
+const deliveryParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: str({ format: 'uuid' }),
+  description: 'Delivery id (X-Entrega)',
+};
 const webhooksTag = { tags: ['webhooks'] };
 
 /** A void request (docs/summaries.md): receipts through the next daily summary (rc, condition 3), invoices through an ra. */
@@ -362,11 +482,20 @@ const voidRequest = obj({
 });
 
 /** OpenAPI links (what a client, or a stateful fuzzer, can do next with what an answer returned). */
-const link = (operationId: string, parameter: string, expression: string, description: string) => ({ operationId, parameters: { [parameter]: expression }, description });
+const link = (operationId: string, parameter: string, expression: string, description: string) => ({
+  operationId,
+  parameters: { [parameter]: expression },
+  description,
+});
 const documentLinks = {
   GetDocument: link('get-document', 'external_id', '$response.body#/external_id', 'The issued document and its result'),
   SendDocument: link('send-document', 'external_id', '$response.body#/external_id', 'Send it (manual sending mode)'),
-  ResendDocument: link('resend-document', 'external_id', '$response.body#/external_id', 'Send the same signed XML again'),
+  ResendDocument: link(
+    'resend-document',
+    'external_id',
+    '$response.body#/external_id',
+    'Send the same signed XML again',
+  ),
   VoidDocument: link('void-document', 'external_id', '$response.body#/external_id', 'Void it once accepted'),
   GetVoid: link('get-void', 'external_id', '$response.body#/external_id', 'Where its void stands'),
 };
@@ -376,7 +505,12 @@ const companyLinks = () => ({
   NewToken: link('new-token', 'ruc', RUC_FROM_COMPANY, 'Another signing token'),
   ConfigureWebhook: link('configure-webhook', 'ruc', RUC_FROM_COMPANY, 'Its webhook'),
   ListWebhookDeliveries: link('list-webhook-deliveries', 'ruc', RUC_FROM_COMPANY, 'Its webhook deliveries'),
-  ...Object.fromEntries(SETTINGS.map(([path]) => [`Patch${path.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase())}`, link(`patch-${path}`, 'ruc', RUC_FROM_COMPANY, `Change ${path}`)])),
+  ...Object.fromEntries(
+    SETTINGS.map(([path]) => [
+      `Patch${path.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase())}`,
+      link(`patch-${path}`, 'ruc', RUC_FROM_COMPANY, `Change ${path}`),
+    ]),
+  ),
 });
 const withLinks = (response: Record<string, unknown>, links: Record<string, unknown>) => ({ ...response, links });
 
@@ -386,7 +520,15 @@ export function openApiDocument() {
       `/v1/companies/{ruc}/${path}`,
       {
         parameters: [rucParameter],
-        patch: managed({ summary, operationId: `patch-${path}`, requestBody: jsonBody(body), responses: { 200: ok('Updated', companyData) } }, [404, 422]),
+        patch: managed(
+          {
+            summary,
+            operationId: `patch-${path}`,
+            requestBody: jsonBody(body),
+            responses: { 200: ok('Updated', companyData) },
+          },
+          [404, 422],
+        ),
       },
     ]),
   );
@@ -402,8 +544,16 @@ export function openApiDocument() {
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        accountToken: { type: 'http', scheme: 'bearer', description: 'Account token chq_acc_… (scope empresas:manage)' },
-        signingToken: { type: 'http', scheme: 'bearer', description: 'Company signing token chq_sig_… (scope cpe:sign)' },
+        accountToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Account token chq_acc_… (scope empresas:manage)',
+        },
+        signingToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Company signing token chq_sig_… (scope cpe:sign)',
+        },
       },
       schemas: {
         Error: obj(
@@ -427,7 +577,11 @@ export function openApiDocument() {
     },
     paths: {
       '/healthz': {
-        get: { tags: ['operations'], summary: 'Liveness', responses: { 200: ok('Alive', obj({ uptime_seconds: { type: 'integer' } })) } },
+        get: {
+          tags: ['operations'],
+          summary: 'Liveness',
+          responses: { 200: ok('Alive', obj({ uptime_seconds: { type: 'integer' } })) },
+        },
       },
       '/readyz': {
         get: {
@@ -435,21 +589,61 @@ export function openApiDocument() {
           summary:
             "Readiness: PostgreSQL and Temporal reachable, the database migrated, the master key opening the stored secrets, the namespace with chasqui's search attributes (503 names each problem with its fix: `not ready: temporal_namespace: …; fix: …`)",
           responses: {
-            200: ok('Ready', obj({ database: str(), temporal: str(), migrations: str(), master_key: str(), temporal_namespace: str() })),
-            503: { description: 'Not ready', content: { 'application/json': { schema: obj({ success: { const: false }, message: str(), data: { type: 'object' } }) } } },
+            200: ok(
+              'Ready',
+              obj({
+                database: str(),
+                temporal: str(),
+                migrations: str(),
+                master_key: str(),
+                temporal_namespace: str(),
+              }),
+            ),
+            503: {
+              description: 'Not ready',
+              content: {
+                'application/json': {
+                  schema: obj({ success: { const: false }, message: str(), data: { type: 'object' } }),
+                },
+              },
+            },
           },
         },
       },
       '/v1/openapi.json': {
-        get: { tags: ['operations'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
+        get: {
+          tags: ['operations'],
+          summary: 'This document',
+          responses: {
+            200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
       },
       '/v1/companies': {
         get: managed(
           {
             summary: 'List the account companies, newest first',
             operationId: 'list-companies',
-            parameters: [limitParameter, { name: 'before', in: 'query', required: false, schema: str({ pattern: '^\\d{11}$' }), description: 'next_before (a RUC) of the previous page' }],
-            responses: { 200: ok('Companies', obj({ companies: { type: 'array', items: ref('Company') }, count: { type: 'integer' }, next_before: nullable(str()) })) },
+            parameters: [
+              limitParameter,
+              {
+                name: 'before',
+                in: 'query',
+                required: false,
+                schema: str({ pattern: '^\\d{11}$' }),
+                description: 'next_before (a RUC) of the previous page',
+              },
+            ],
+            responses: {
+              200: ok(
+                'Companies',
+                obj({
+                  companies: { type: 'array', items: ref('Company') },
+                  count: { type: 'integer' },
+                  next_before: nullable(str()),
+                }),
+              ),
+            },
           },
           [422],
         ),
@@ -475,8 +669,20 @@ export function openApiDocument() {
               ),
             ),
             responses: {
-              200: withLinks(ok('Already exists in this account; nothing changed', obj({ company: ref('Company'), exists: { const: true } })), companyLinks()),
-              201: withLinks(ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })), companyLinks()),
+              200: withLinks(
+                ok(
+                  'Already exists in this account; nothing changed',
+                  obj({ company: ref('Company'), exists: { const: true } }),
+                ),
+                companyLinks(),
+              ),
+              201: withLinks(
+                ok(
+                  'Created',
+                  obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() }),
+                ),
+                companyLinks(),
+              ),
             },
           },
           [409, 422],
@@ -484,16 +690,31 @@ export function openApiDocument() {
       },
       '/v1/companies/{ruc}': {
         parameters: [rucParameter],
-        get: managed({ summary: 'The company, with tax_procedures', operationId: 'get-company', responses: { 200: withLinks(ok('Company', companyData), companyLinks()) } }, [404, 422]),
+        get: managed(
+          {
+            summary: 'The company, with tax_procedures',
+            operationId: 'get-company',
+            responses: { 200: withLinks(ok('Company', companyData), companyLinks()) },
+          },
+          [404, 422],
+        ),
         delete: managed(
-          { summary: 'Delete a company without production movement; revokes its tokens', operationId: 'delete-company', responses: { 200: ok('Deleted') } },
+          {
+            summary: 'Delete a company without production movement; revokes its tokens',
+            operationId: 'delete-company',
+            responses: { 200: ok('Deleted') },
+          },
           [404, 422],
         ),
       },
       '/v1/companies/{ruc}/token': {
         parameters: [rucParameter],
         post: managed(
-          { summary: 'Generate another signing token', operationId: 'new-token', responses: { 201: ok('Generated', obj({ token: str({ pattern: '^chq_sig_' }), token_note: str() })) } },
+          {
+            summary: 'Generate another signing token',
+            operationId: 'new-token',
+            responses: { 201: ok('Generated', obj({ token: str({ pattern: '^chq_sig_' }), token_note: str() })) },
+          },
           [404, 422],
         ),
       },
@@ -508,7 +729,10 @@ export function openApiDocument() {
               required: true,
               content: {
                 'multipart/form-data': {
-                  schema: obj({ certificate: str({ contentMediaType: 'application/x-pkcs12' }), password: str({ writeOnly: true }) }),
+                  schema: obj({
+                    certificate: str({ contentMediaType: 'application/x-pkcs12' }),
+                    password: str({ writeOnly: true }),
+                  }),
                 },
               },
             },
@@ -523,7 +747,12 @@ export function openApiDocument() {
           {
             summary: "The latest result of each of the company's checks, worst first (fail, warn, unknown, ok)",
             operationId: 'get-company-checks',
-            responses: { 200: ok('Checks', obj({ checks: { type: 'array', items: ref('CompanyCheck') }, count: { type: 'integer' } })) },
+            responses: {
+              200: ok(
+                'Checks',
+                obj({ checks: { type: 'array', items: ref('CompanyCheck') }, count: { type: 'integer' } }),
+              ),
+            },
           },
           [404, 422],
         ),
@@ -533,7 +762,10 @@ export function openApiDocument() {
             operationId: 'run-company-checks',
             responses: {
               202: ok('The checks are running', obj({ run: obj({ workflow_id: str() }) })),
-              503: json('The checks could not be started (Temporal cannot be reached); nothing changed: try again', ref('Error')),
+              503: json(
+                'The checks could not be started (Temporal cannot be reached); nothing changed: try again',
+                ref('Error'),
+              ),
             },
           },
           [404, 422],
@@ -547,10 +779,24 @@ export function openApiDocument() {
             operationId: 'put-logo',
             requestBody: {
               required: true,
-              content: { 'image/png': { schema: str({ contentMediaType: 'image/png' }) }, 'image/jpeg': { schema: str({ contentMediaType: 'image/jpeg' }) } },
+              content: {
+                'image/png': { schema: str({ contentMediaType: 'image/png' }) },
+                'image/jpeg': { schema: str({ contentMediaType: 'image/jpeg' }) },
+              },
             },
             responses: {
-              200: ok('Stored', obj({ logo: obj({ content_type: enumOf(['image/png', 'image/jpeg']), bytes: { type: 'integer' }, width: { type: 'integer' }, height: { type: 'integer' }, updated_at: dateTime }) })),
+              200: ok(
+                'Stored',
+                obj({
+                  logo: obj({
+                    content_type: enumOf(['image/png', 'image/jpeg']),
+                    bytes: { type: 'integer' },
+                    width: { type: 'integer' },
+                    height: { type: 'integer' },
+                    updated_at: dateTime,
+                  }),
+                }),
+              ),
             },
           },
           [404, 413, 415, 422],
@@ -559,11 +805,19 @@ export function openApiDocument() {
           {
             summary: 'The stored logo',
             operationId: 'get-logo',
-            responses: { 200: { description: 'The image', content: { 'image/png': { schema: str() }, 'image/jpeg': { schema: str() } } } },
+            responses: {
+              200: {
+                description: 'The image',
+                content: { 'image/png': { schema: str() }, 'image/jpeg': { schema: str() } },
+              },
+            },
           },
           [404, 422],
         ),
-        delete: managed({ summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } }, [404, 422]),
+        delete: managed(
+          { summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } },
+          [404, 422],
+        ),
       },
       '/v1/cpe': {
         get: {
@@ -572,8 +826,20 @@ export function openApiDocument() {
           summary: 'List documents newest first: a company token its own; an account token one of its companies (ruc=)',
           operationId: 'list-documents',
           parameters: [
-            query('ruc', str({ pattern: '^\\d{11}$' }), 'Account token only (required there): the company whose documents are listed'),
-            { ...query('status', { type: 'array', items: enumOf(DOCUMENT_STATUSES) }, 'One or several statuses: status=a,b or status=a&status=b'), style: 'form', explode: true },
+            query(
+              'ruc',
+              str({ pattern: '^\\d{11}$' }),
+              'Account token only (required there): the company whose documents are listed',
+            ),
+            {
+              ...query(
+                'status',
+                { type: 'array', items: enumOf(DOCUMENT_STATUSES) },
+                'One or several statuses: status=a,b or status=a&status=b',
+              ),
+              style: 'form',
+              explode: true,
+            },
             query('tipoDoc', enumOf(DOCUMENT_TYPES), 'Document type'),
             query('serie', str({ pattern: '^[A-Za-z0-9]{4}$' }), 'Series, e.g. F001'),
             query('correlativo', { type: 'integer', minimum: 1, maximum: 99999999 }, 'Number within the series'),
@@ -585,12 +851,20 @@ export function openApiDocument() {
             query('before', str({ format: 'uuid' }), 'next_before of the previous page'),
           ],
           responses: {
-            200: ok('Documents (spec 2.5 shape)', obj({ documents: { type: 'array', items: ref('Document') }, count: { type: 'integer' }, next_before: nullable(str({ format: 'uuid' })) })),
+            200: ok(
+              'Documents (spec 2.5 shape)',
+              obj({
+                documents: { type: 'array', items: ref('Document') },
+                count: { type: 'integer' },
+                next_before: nullable(str({ format: 'uuid' })),
+              }),
+            ),
             ...errors(401, 403, 404, 422, 429),
           },
         },
         post: signing({
-          summary: 'Issue a document: validate, sign, queue (202 with the signed XML; response mode wait adds the verdict when it came in time)',
+          summary:
+            'Issue a document: validate, sign, queue (202 with the signed XML; response mode wait adds the verdict when it came in time)',
           operationId: 'issue-document',
           parameters: issueParameters,
           requestBody: issueBodySchema,
@@ -608,16 +882,28 @@ export function openApiDocument() {
       },
       '/api/cpe/enviar': {
         post: signing({
-          summary: 'Legacy send: issue and wait for the verdict (200), or 202 when the authority did not answer in time',
+          summary:
+            'Legacy send: issue and wait for the verdict (200), or 202 when the authority did not answer in time',
           operationId: 'legacy-send',
           parameters: issueParameters,
           requestBody: issueBodySchema,
-          responses: { 200: json('Verdict or ticket', legacyResponse), 202: json('No answer in time', legacyResponse), ...ISSUE_ERRORS },
+          responses: {
+            200: json('Verdict or ticket', legacyResponse),
+            202: json('No answer in time', legacyResponse),
+            ...ISSUE_ERRORS,
+          },
         }),
       },
       '/v1/cpe/{external_id}': {
         parameters: [externalIdParameter],
-        get: signing({ summary: 'The document and its result (200 even when rejected)', operationId: 'get-document', responses: { 200: documentAnswer('Document') } }, [404]),
+        get: signing(
+          {
+            summary: 'The document and its result (200 even when rejected)',
+            operationId: 'get-document',
+            responses: { 200: documentAnswer('Document') },
+          },
+          [404],
+        ),
       },
       '/v1/cpe/{external_id}/xml': {
         parameters: [externalIdParameter],
@@ -634,9 +920,15 @@ export function openApiDocument() {
         parameters: [externalIdParameter],
         get: signing(
           {
-            summary: 'The CDR zip exactly as the authority returned it (R-RUC-TT-SERIE-NUMERO.zip); 404 while there is none',
+            summary:
+              'The CDR zip exactly as the authority returned it (R-RUC-TT-SERIE-NUMERO.zip); 404 while there is none',
             operationId: 'get-document-cdr',
-            responses: { 200: { description: 'CDR zip', content: { 'application/zip': { schema: str({ contentMediaType: 'application/zip' }) } } } },
+            responses: {
+              200: {
+                description: 'CDR zip',
+                content: { 'application/zip': { schema: str({ contentMediaType: 'application/zip' }) } },
+              },
+            },
           },
           [404],
         ),
@@ -645,13 +937,27 @@ export function openApiDocument() {
         parameters: [externalIdParameter],
         get: signing(
           {
-            summary: 'The printed representation (PDF) of an invoice, receipt, note or despatch guide, rendered from the signed XML',
+            summary:
+              'The printed representation (PDF) of an invoice, receipt, note or despatch guide, rendered from the signed XML',
             operationId: 'get-document-pdf',
-            parameters: [{ name: 'format', in: 'query', required: false, schema: { ...enumOf(['a4', 'ticket']), default: 'a4' }, description: 'a4, or ticket: an 80 mm roll as tall as the content' }],
+            parameters: [
+              {
+                name: 'format',
+                in: 'query',
+                required: false,
+                schema: { ...enumOf(['a4', 'ticket']), default: 'a4' },
+                description: 'a4, or ticket: an 80 mm roll as tall as the content',
+              },
+            ],
             responses: {
               200: {
-                description: 'The PDF; Content-Disposition names it with SUNAT\'s file name (RUC-TT-SERIE-NUMERO.pdf; the ticket RUC-TT-SERIE-NUMERO-ticket.pdf)',
-                headers: { 'Content-Disposition': { schema: str({ examples: ['attachment; filename="20123456786-01-F001-245.pdf"'] }) } },
+                description:
+                  "The PDF; Content-Disposition names it with SUNAT's file name (RUC-TT-SERIE-NUMERO.pdf; the ticket RUC-TT-SERIE-NUMERO-ticket.pdf)",
+                headers: {
+                  'Content-Disposition': {
+                    schema: str({ examples: ['attachment; filename="20123456786-01-F001-245.pdf"'] }),
+                  },
+                },
                 content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
               },
             },
@@ -672,12 +978,19 @@ export function openApiDocument() {
                 account: obj({
                   id: str({ format: 'uuid' }),
                   name: str(),
-                  plan_01: obj({ signatures_left: str({ description: 'decimal' }), signatures_used: str({ description: 'decimal' }) }),
+                  plan_01: obj({
+                    signatures_left: str({ description: 'decimal' }),
+                    signatures_used: str({ description: 'decimal' }),
+                  }),
                   ose_package: obj({ sends_left: { type: 'integer' } }),
                   companies: { type: 'integer' },
                   environments: obj({
                     demo: obj({ companies: { type: 'integer' }, consumes_quota: { const: false } }),
-                    production: obj({ companies: { type: 'integer' }, documents_signed: { type: 'integer' }, consumes_quota: { const: true } }),
+                    production: obj({
+                      companies: { type: 'integer' },
+                      documents_signed: { type: 'integer' },
+                      consumes_quota: { const: true },
+                    }),
                   }),
                 }),
               }),
@@ -690,20 +1003,30 @@ export function openApiDocument() {
         get: {
           tags: ['operations'],
           summary: 'Prometheus metrics (chasqui_*, Node process, Temporal SDK runtime); docs/operations.md',
-          responses: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: str() } } } },
+          responses: {
+            200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: str() } } },
+          },
         },
       },
       '/v1/cpe/{external_id}/send': {
         parameters: [externalIdParameter],
         post: signing(
-          { summary: 'Send a document waiting in manual mode (to_send)', operationId: 'send-document', responses: { 202: documentAnswer('Queued for sending') } },
+          {
+            summary: 'Send a document waiting in manual mode (to_send)',
+            operationId: 'send-document',
+            responses: { 202: documentAnswer('Queued for sending') },
+          },
           [404, 409],
         ),
       },
       '/v1/cpe/{external_id}/resend': {
         parameters: [externalIdParameter],
         post: signing(
-          { summary: 'Send the same signed XML again (no signature, no quota); unresolved documents only', operationId: 'resend-document', responses: { 202: documentAnswer('Will be sent again') } },
+          {
+            summary: 'Send the same signed XML again (no signature, no quota); unresolved documents only',
+            operationId: 'resend-document',
+            responses: { 202: documentAnswer('Will be sent again') },
+          },
           [404, 409],
         ),
       },
@@ -711,9 +1034,22 @@ export function openApiDocument() {
         parameters: [externalIdParameter],
         post: signing(
           {
-            summary: "E-mail an accepted document to its buyer again: to `to` (1 to 5 addresses), or to cliente.correo; 3 times an hour per document; recorded in the support timeline",
+            summary:
+              'E-mail an accepted document to its buyer again: to `to` (1 to 5 addresses), or to cliente.correo; 3 times an hour per document; recorded in the support timeline',
             operationId: 'email-document',
-            requestBody: jsonBody(obj({ to: { oneOf: [str({ format: 'email' }), { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 }] } }, [])),
+            requestBody: jsonBody(
+              obj(
+                {
+                  to: {
+                    oneOf: [
+                      str({ format: 'email' }),
+                      { type: 'array', items: str({ format: 'email' }), minItems: 1, maxItems: 5 },
+                    ],
+                  },
+                },
+                [],
+              ),
+            ),
             responses: { 202: documentAnswer('The e-mail will be sent (document.email is pending)') },
           },
           [404, 409, 422],
@@ -721,16 +1057,31 @@ export function openApiDocument() {
       },
       '/v1/companies/{ruc}/email': {
         parameters: [rucParameter],
-        get: managed({ summary: "How the company's buyers get their documents by e-mail", operationId: 'get-company-email', responses: { 200: ok('E-mail settings', obj({ email: emailSettings })) } }, [404, 422]),
+        get: managed(
+          {
+            summary: "How the company's buyers get their documents by e-mail",
+            operationId: 'get-company-email',
+            responses: { 200: ok('E-mail settings', obj({ email: emailSettings })) },
+          },
+          [404, 422],
+        ),
         patch: managed(
           {
-            summary: "The company's e-mail to its buyers: its own SMTP server (password sealed, never shown), sender, reply-to, PDF format, CDR attached, on or off",
+            summary:
+              "The company's e-mail to its buyers: its own SMTP server (password sealed, never shown), sender, reply-to, PDF format, CDR attached, on or off",
             operationId: 'configure-company-email',
             requestBody: jsonBody({
               ...obj(
                 {
-                  smtp_url: nullable(str({ description: 'smtp:// (STARTTLS when offered) or smtps://, with user:password; null: chasqui\'s server' })),
-                  from: nullable(str({ description: 'address or "Name <address>"; required with smtp_url, refused without it' })),
+                  smtp_url: nullable(
+                    str({
+                      description:
+                        "smtp:// (STARTTLS when offered) or smtps://, with user:password; null: chasqui's server",
+                    }),
+                  ),
+                  from: nullable(
+                    str({ description: 'address or "Name <address>"; required with smtp_url, refused without it' }),
+                  ),
                   reply_to: nullable(str({ format: 'email' })),
                   format: enumOf(['a4', 'ticket']),
                   attach_cdr: bool,
@@ -748,32 +1099,61 @@ export function openApiDocument() {
       '/consulta': {
         get: {
           tags: ['buyers'],
-          summary: 'The buyers\' consultation page (HTML, Spanish, no token): a form with the five facts printed on every document',
+          summary:
+            "The buyers' consultation page (HTML, Spanish, no token): a form with the five facts printed on every document",
           operationId: 'consulta-form',
           responses: { 200: { description: 'The form', content: { 'text/html': { schema: str() } } } },
         },
         post: {
           tags: ['buyers'],
-          summary: 'Look a document up by RUC, type, series, number, issue date and total: its state and signed links (1 h) to its PDF, XML and CDR. Any mismatch reads like a document that does not exist; rate limited per client address (CHASQUI_CONSULTA_RATE)',
+          summary:
+            'Look a document up by RUC, type, series, number, issue date and total: its state and signed links (1 h) to its PDF, XML and CDR. Any mismatch reads like a document that does not exist; rate limited per client address (CHASQUI_CONSULTA_RATE)',
           operationId: 'consulta-lookup',
           requestBody: {
             required: true,
             content: {
               'application/x-www-form-urlencoded': {
-                schema: obj({ ruc: str(), tipo: str(), serie: str(), numero: str(), fecha: str({ format: 'date' }), total: str() }, ['ruc', 'tipo', 'serie', 'numero', 'fecha']),
+                schema: obj(
+                  {
+                    ruc: str(),
+                    tipo: str(),
+                    serie: str(),
+                    numero: str(),
+                    fecha: str({ format: 'date' }),
+                    total: str(),
+                  },
+                  ['ruc', 'tipo', 'serie', 'numero', 'fecha'],
+                ),
               },
             },
           },
           responses: {
-            200: { description: 'Found: the state in words and the download links', content: { 'text/html': { schema: str() } } },
-            404: { description: 'No document with these facts (the same page whatever did not match)', content: { 'text/html': { schema: str() } } },
-            422: { description: 'A field is malformed (the form says which)', content: { 'text/html': { schema: str() } } },
-            429: { description: 'Too many lookups from this address; Retry-After', content: { 'text/html': { schema: str() } } },
+            200: {
+              description: 'Found: the state in words and the download links',
+              content: { 'text/html': { schema: str() } },
+            },
+            404: {
+              description: 'No document with these facts (the same page whatever did not match)',
+              content: { 'text/html': { schema: str() } },
+            },
+            422: {
+              description: 'A field is malformed (the form says which)',
+              content: { 'text/html': { schema: str() } },
+            },
+            429: {
+              description: 'Too many lookups from this address; Retry-After',
+              content: { 'text/html': { schema: str() } },
+            },
           },
         },
       },
       '/consulta/estilos.css': {
-        get: { tags: ['buyers'], summary: "The page's stylesheet", operationId: 'consulta-styles', responses: { 200: { description: 'CSS', content: { 'text/css': { schema: str() } } } } },
+        get: {
+          tags: ['buyers'],
+          summary: "The page's stylesheet",
+          operationId: 'consulta-styles',
+          responses: { 200: { description: 'CSS', content: { 'text/css': { schema: str() } } } },
+        },
       },
       '/consulta/archivo/{id}/{kind}': {
         get: {
@@ -789,9 +1169,16 @@ export function openApiDocument() {
           responses: {
             200: {
               description: 'The file (RUC-TT-SERIE-NUMERO.pdf/.xml, R-….zip)',
-              content: { 'application/pdf': { schema: str() }, 'application/xml': { schema: str() }, 'application/zip': { schema: str() } },
+              content: {
+                'application/pdf': { schema: str() },
+                'application/xml': { schema: str() },
+                'application/zip': { schema: str() },
+              },
             },
-            404: { description: 'Expired, altered or unknown link: a page saying so', content: { 'text/html': { schema: str() } } },
+            404: {
+              description: 'Expired, altered or unknown link: a page saying so',
+              content: { 'text/html': { schema: str() } },
+            },
           },
         },
       },
@@ -805,7 +1192,17 @@ export function openApiDocument() {
             responses: {
               200: ok(
                 'Configured (secret shown once, only when the URL is new) or disabled (no data)',
-                obj({ webhook: obj({ url: str(), event: str({ const: 'cpe.resolved' }), secret: str({ minLength: 48, maxLength: 48 }), note: str() }, ['url', 'event', 'note']) }),
+                obj({
+                  webhook: obj(
+                    {
+                      url: str(),
+                      event: str({ const: 'cpe.resolved' }),
+                      secret: str({ minLength: 48, maxLength: 48 }),
+                      note: str(),
+                    },
+                    ['url', 'event', 'note'],
+                  ),
+                }),
                 true,
               ),
             },
@@ -822,12 +1219,36 @@ export function openApiDocument() {
             operationId: 'list-webhook-deliveries',
             parameters: [
               { name: 'status', in: 'query', required: false, schema: enumOf(DELIVERY_STATUSES) },
-              { name: 'external_id', in: 'query', required: false, schema: str({ format: 'uuid' }), description: 'Only the deliveries of this document' },
-              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
-              { name: 'before', in: 'query', required: false, schema: str({ format: 'uuid' }), description: 'next_before of the previous page' },
+              {
+                name: 'external_id',
+                in: 'query',
+                required: false,
+                schema: str({ format: 'uuid' }),
+                description: 'Only the deliveries of this document',
+              },
+              {
+                name: 'limit',
+                in: 'query',
+                required: false,
+                schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+              },
+              {
+                name: 'before',
+                in: 'query',
+                required: false,
+                schema: str({ format: 'uuid' }),
+                description: 'next_before of the previous page',
+              },
             ],
             responses: {
-              200: ok('Deliveries', obj({ deliveries: { type: 'array', items: ref('WebhookDelivery') }, count: { type: 'integer' }, next_before: nullable(str({ format: 'uuid' })) })),
+              200: ok(
+                'Deliveries',
+                obj({
+                  deliveries: { type: 'array', items: ref('WebhookDelivery') },
+                  count: { type: 'integer' },
+                  next_before: nullable(str({ format: 'uuid' })),
+                }),
+              ),
             },
           },
           [404, 422],
@@ -863,14 +1284,25 @@ export function openApiDocument() {
         parameters: [externalIdParameter],
         post: signing(
           {
-            summary: 'Void an accepted document: a receipt or B note by a condition 3 line of the next daily summary, an invoice or F note by an ra sent now',
+            summary:
+              'Void an accepted document: a receipt or B note by a condition 3 line of the next daily summary, an invoice or F note by an ra sent now',
             operationId: 'void-document',
             requestBody: jsonBody(obj({ reason: str({ minLength: 1, maxLength: 100 }) })),
-            responses: { 200: ok('Already requested: the existing void', obj({ void: ref('VoidRequest') })), 202: ok('Void requested', obj({ void: ref('VoidRequest') })) },
+            responses: {
+              200: ok('Already requested: the existing void', obj({ void: ref('VoidRequest') })),
+              202: ok('Void requested', obj({ void: ref('VoidRequest') })),
+            },
           },
           [404, 409, 422],
         ),
-        get: signing({ summary: 'Where a void request stands', operationId: 'get-void', responses: { 200: ok('The void request', obj({ void: ref('VoidRequest') })) } }, [404]),
+        get: signing(
+          {
+            summary: 'Where a void request stands',
+            operationId: 'get-void',
+            responses: { 200: ok('The void request', obj({ void: ref('VoidRequest') })) },
+          },
+          [404],
+        ),
       },
     },
   };

@@ -33,7 +33,8 @@ export function baseName(filename: string): string {
   return filename.replace(/\.(xml|zip)$/i, '');
 }
 
-type Exchange = { ok: true; element: import('@xmldom/xmldom').Element; httpStatus: number } | { ok: false; result: AuthorityResult };
+type Exchange =
+  { ok: true; element: import('@xmldom/xmldom').Element; httpStatus: number } | { ok: false; result: AuthorityResult };
 
 /** POSTs one SOAP operation and reduces transport, HTTP and SOAP-level failures to a classified result. */
 async function exchange(
@@ -84,7 +85,12 @@ function fileParams(file: OutgoingFile): [string, string][] {
 }
 
 /** billService sendBill: synchronous verdict for 01/03/07/08 (and 20/40). */
-export async function sendBill(endpoint: string, creds: SolCredentials, file: OutgoingFile, options: CallOptions = {}): Promise<AuthorityResult> {
+export async function sendBill(
+  endpoint: string,
+  creds: SolCredentials,
+  file: OutgoingFile,
+  options: CallOptions = {},
+): Promise<AuthorityResult> {
   const ex = await exchange(endpoint, creds, 'sendBill', fileParams(file), options);
   if (!ex.ok) return ex.result;
   const content = textOf(firstChild(ex.element, undefined, 'applicationResponse'));
@@ -93,7 +99,12 @@ export async function sendBill(endpoint: string, creds: SolCredentials, file: Ou
 }
 
 /** billService sendSummary (RC, RA, RR): a ticket to poll with getStatus. */
-export async function sendSummary(endpoint: string, creds: SolCredentials, file: OutgoingFile, options: CallOptions = {}): Promise<AuthorityResult> {
+export async function sendSummary(
+  endpoint: string,
+  creds: SolCredentials,
+  file: OutgoingFile,
+  options: CallOptions = {},
+): Promise<AuthorityResult> {
   const ex = await exchange(endpoint, creds, 'sendSummary', fileParams(file), options);
   if (!ex.ok) return ex.result;
   const ticket = textOf(firstChild(ex.element, undefined, 'ticket'));
@@ -102,7 +113,12 @@ export async function sendSummary(endpoint: string, creds: SolCredentials, file:
 }
 
 /** billService getStatus(ticket): 98 still processing, 0 processed (CDR), 99 processed with errors (CDR when generated). */
-export async function getStatus(endpoint: string, creds: SolCredentials, ticket: string, options: CallOptions = {}): Promise<AuthorityResult> {
+export async function getStatus(
+  endpoint: string,
+  creds: SolCredentials,
+  ticket: string,
+  options: CallOptions = {},
+): Promise<AuthorityResult> {
   const ex = await exchange(endpoint, creds, 'getStatus', [['ticket', ticket]], options);
   if (!ex.ok) return { ...ex.result, ticket };
   const status = firstChild(ex.element, undefined, 'status');
@@ -111,9 +127,19 @@ export async function getStatus(endpoint: string, creds: SolCredentials, ticket:
   if (statusCode === '98') return ticketPending(ticket, ex.httpStatus);
   if ((statusCode === '0' || statusCode === '99') && content) return { ...cdrResult(content, ex.httpStatus), ticket };
   if (statusCode === '99') {
-    return { ...rejection('99', 'the ticket was processed with errors and no CDR was generated', ex.httpStatus), ticket };
+    return {
+      ...rejection('99', 'the ticket was processed with errors and no CDR was generated', ex.httpStatus),
+      ticket,
+    };
   }
-  return { ...systemFailure('UNEXPECTED_STATUS', `getStatus answered statusCode ${statusCode ?? '(none)'} without a CDR`, ex.httpStatus), ticket };
+  return {
+    ...systemFailure(
+      'UNEXPECTED_STATUS',
+      `getStatus answered statusCode ${statusCode ?? '(none)'} without a CDR`,
+      ex.httpStatus,
+    ),
+    ticket,
+  };
 }
 
 /** "Comprobante no encontrado o no existe": SUNAT has no record of it, so sending it is safe. */
@@ -123,7 +149,12 @@ const NOT_FOUND_CODES = new Set(['0011', '0127']);
  * billConsultService getStatusCdr (production SUNAT only, facturas and their notes): the CDR of a document sent
  * earlier. This is how a timed-out send is reconciled.
  */
-export async function getStatusCdr(endpoint: string, creds: SolCredentials, key: DocumentKey, options: CallOptions = {}): Promise<AuthorityResult> {
+export async function getStatusCdr(
+  endpoint: string,
+  creds: SolCredentials,
+  key: DocumentKey,
+  options: CallOptions = {},
+): Promise<AuthorityResult> {
   const ex = await exchange(
     endpoint,
     creds,

@@ -61,7 +61,10 @@ const NOTE_CODE = /^\s*(\d{1,4})\s*-\s*([\s\S]*)$/;
 
 function partyId(party: Element | null): string | null {
   if (!party) return null;
-  return textOf(childPath(party, [NS.cac, 'PartyIdentification'], [NS.cbc, 'ID'])) ?? textOf(firstDescendant(party, NS.cbc, 'CompanyID'));
+  return (
+    textOf(childPath(party, [NS.cac, 'PartyIdentification'], [NS.cbc, 'ID'])) ??
+    textOf(firstDescendant(party, NS.cbc, 'CompanyID'))
+  );
 }
 
 function algorithm(signature: Element, name: string): string | null {
@@ -79,10 +82,18 @@ function checkCdrSignature(signature: Element, xml: string, doc: Document): CdrS
   try {
     publicKeyOf(certificate);
   } catch {
-    return { ...described, verified: null, reason: 'no usable certificate in KeyInfo (SUNAT beta signs with a dummy key)' };
+    return {
+      ...described,
+      verified: null,
+      reason: 'no usable certificate in KeyInfo (SUNAT beta signs with a dummy key)',
+    };
   }
   const verification = verifyXmlSignature(xml, doc as unknown as globalThis.Document);
-  return { ...described, verified: verification.ok, reason: verification.ok ? null : (verification.reason ?? 'the signature does not verify') };
+  return {
+    ...described,
+    verified: verification.ok,
+    reason: verification.ok ? null : (verification.reason ?? 'the signature does not verify'),
+  };
 }
 
 export function readCdrXml(xml: string, fileName: string | null = null): CdrReadResult {
@@ -96,7 +107,8 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
   const response = documentResponse && firstChild(documentResponse, NS.cac, 'Response');
   if (!response) return { ok: false, reason: 'the CDR has no DocumentResponse/Response' };
   const responseCode = textOf(firstChild(response, NS.cbc, 'ResponseCode'));
-  if (responseCode === null || !/^\d+$/.test(responseCode)) return { ok: false, reason: 'the CDR has no numeric ResponseCode' };
+  if (responseCode === null || !/^\d+$/.test(responseCode))
+    return { ok: false, reason: 'the CDR has no numeric ResponseCode' };
   const signature = firstDescendant(root, NS.ds, 'Signature');
   const signed = !!signature && !!textOf(firstChild(signature, NS.ds, 'SignatureValue'));
   const basic = (name: string) => textOf(firstChild(root, NS.cbc, name));
@@ -135,7 +147,8 @@ export function readCdrZip(zip: Uint8Array): CdrReadResult {
   const files = unzipFiles(zip);
   if (!files.ok) return { ok: false, reason: `the CDR zip is ${files.reason}` };
   const xmlEntries = files.entries.filter((e) => e.name.toLowerCase().endsWith('.xml'));
-  if (xmlEntries.length !== 1) return { ok: false, reason: `the CDR zip holds ${xmlEntries.length} XML files, expected 1` };
+  if (xmlEntries.length !== 1)
+    return { ok: false, reason: `the CDR zip holds ${xmlEntries.length} XML files, expected 1` };
   const [entry] = xmlEntries;
   return readCdrXml(decodeXml(entry.data), entry.name.split('/').pop() ?? entry.name);
 }

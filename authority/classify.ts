@@ -34,7 +34,18 @@ export const ALREADY_REPORTED_CODES: ReadonlySet<string> = new Set(['1032', '103
  * nothing was registered, so they are handled like an unreachable service and retried.
  */
 export const SERVICE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  '0100', '0109', '0130', '0131', '0132', '0133', '0134', '0135', '0136', '0137', '0138', '0200',
+  '0100',
+  '0109',
+  '0130',
+  '0131',
+  '0132',
+  '0133',
+  '0134',
+  '0135',
+  '0136',
+  '0137',
+  '0138',
+  '0200',
 ]);
 
 export function sunatError(code: string | null, text: string): string {
@@ -157,7 +168,16 @@ function verdict(
 
 /** The authority pronounced a rejection: fix the payload and issue again (new number). */
 export function rejection(code: string, message: string, httpStatus: number | null): AuthorityResult {
-  return { ...base(), origin: 'tax_authority', action: 'correct', status: 'rejected', code, message, errors: [sunatError(code, message)], httpStatus };
+  return {
+    ...base(),
+    origin: 'tax_authority',
+    action: 'correct',
+    status: 'rejected',
+    code,
+    message,
+    errors: [sunatError(code, message)],
+    httpStatus,
+  };
 }
 
 /**
@@ -171,7 +191,16 @@ export function numberTaken(code: string, httpStatus: number | null): AuthorityR
 
 /** The authority has no record of the document (CDR query "not found"): it was never received, so sending is safe. */
 export function notRegistered(code: string, message: string, httpStatus: number | null): AuthorityResult {
-  return { ...base(), origin: 'tax_authority', reached_sunat: false, action: 'retry', code, message, errors: [sunatError(code, message)], httpStatus };
+  return {
+    ...base(),
+    origin: 'tax_authority',
+    reached_sunat: false,
+    action: 'retry',
+    code,
+    message,
+    errors: [sunatError(code, message)],
+    httpStatus,
+  };
 }
 
 /** A status query the authority answered without a verdict (bad parameters, constancia unavailable): ask again later. */
@@ -205,5 +234,12 @@ export function ticketIssued(ticket: string, httpStatus: number): AuthorityResul
 
 /** Ticket still being processed (98): poll again later. */
 export function ticketPending(ticket: string, httpStatus: number): AuthorityResult {
-  return { ...base(), status: 'pending', code: '98', message: `Ticket ${ticket} is still being processed`, ticket, httpStatus };
+  return {
+    ...base(),
+    status: 'pending',
+    code: '98',
+    message: `Ticket ${ticket} is still being processed`,
+    ticket,
+    httpStatus,
+  };
 }

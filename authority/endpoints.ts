@@ -46,7 +46,9 @@ export function resolveEndpoints(company: CompanyRoute, config: EndpointConfig):
       greApi: base + SUNAT_PATHS.gre,
     };
   }
-  const gre = production ? { greAuth: config.greAuth, greApi: config.greApi } : { greAuth: config.greAuthBeta, greApi: config.greApiBeta };
+  const gre = production
+    ? { greAuth: config.greAuth, greApi: config.greApi }
+    : { greAuth: config.greAuthBeta, greApi: config.greApiBeta };
   switch (company.destination) {
     case 'tax_authority':
       return {
@@ -57,10 +59,18 @@ export function resolveEndpoints(company: CompanyRoute, config: EndpointConfig):
       };
     case 'own_ose':
       if (!company.oseUrl) throw new EndpointConfigError('destination own_ose needs the company OSE URL');
-      return { billService: trimSlash(company.oseUrl), otherCpeService: trimSlash(company.oseUrl), billConsultService: null, ...gre };
+      return {
+        billService: trimSlash(company.oseUrl),
+        otherCpeService: trimSlash(company.oseUrl),
+        billConsultService: null,
+        ...gre,
+      };
     case 'provider_ose': {
       const url = production ? config.providerOse : config.providerOseBeta;
-      if (!url) throw new EndpointConfigError(`destination provider_ose needs ${production ? 'PROVIDER_OSE_URL' : 'PROVIDER_OSE_URL_BETA or PROVIDER_OSE_URL'}`);
+      if (!url)
+        throw new EndpointConfigError(
+          `destination provider_ose needs ${production ? 'PROVIDER_OSE_URL' : 'PROVIDER_OSE_URL_BETA or PROVIDER_OSE_URL'}`,
+        );
       return { billService: url, otherCpeService: url, billConsultService: null, ...gre };
     }
   }

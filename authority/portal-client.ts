@@ -10,7 +10,12 @@ export type PortalFailure = 'invalid_credentials' | 'connection' | 'timeout' | '
 
 export type PortalOutcome<T> =
   | { ok: true; value: T }
-  | { ok: false; failure: PortalFailure; message: string; /** Worth trying again later without any change. */ retryable: boolean };
+  | {
+      ok: false;
+      failure: PortalFailure;
+      message: string;
+      /** Worth trying again later without any change. */ retryable: boolean;
+    };
 
 export interface PortalSession {
   token: string;
@@ -43,10 +48,18 @@ function portalMessage(answer: HttpAnswer): string {
   return msg ? `${cod ? `[${String(cod)}] ` : ''}${String(msg)}` : `HTTP ${answer.status}`;
 }
 
-export function createHttpPortal(baseUrl: string, timeouts: { connectMs: number; responseMs: number } = { connectMs: 5_000, responseMs: 20_000 }): TaxPortal {
+export function createHttpPortal(
+  baseUrl: string,
+  timeouts: { connectMs: number; responseMs: number } = { connectMs: 5_000, responseMs: 20_000 },
+): TaxPortal {
   const base = baseUrl.replace(/\/+$/, '');
 
-  async function call(method: 'GET' | 'POST', path: string, json: unknown, token?: string): Promise<HttpAnswer | PortalOutcome<never>> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    json: unknown,
+    token?: string,
+  ): Promise<HttpAnswer | PortalOutcome<never>> {
     try {
       const res = await got(`${base}${path}`, {
         method,
@@ -65,16 +78,28 @@ export function createHttpPortal(baseUrl: string, timeouts: { connectMs: number;
       return { status: res.statusCode, body };
     } catch (err) {
       if (err instanceof TimeoutError) return failure('timeout', `the portal did not answer ${path} in time`);
-      if (err instanceof RequestError) return failure('connection', `the portal could not be reached (${err.code ?? err.message})`);
+      if (err instanceof RequestError)
+        return failure('connection', `the portal could not be reached (${err.code ?? err.message})`);
       throw err;
     }
   }
 
-  async function procedure(session: PortalSession, path: string, json: unknown): Promise<PortalOutcome<PortalProcedureResult>> {
+  async function procedure(
+    session: PortalSession,
+    path: string,
+    json: unknown,
+  ): Promise<PortalOutcome<PortalProcedureResult>> {
     const answer = await call('POST', path, json, session.token);
     if ('ok' in answer) return answer;
     if ((answer.status === 200 || answer.status === 201) && answer.body?.id !== undefined) {
-      return { ok: true, value: { id: String(answer.body.id), date: String(answer.body.fecha ?? ''), alreadyDone: answer.status === 200 } };
+      return {
+        ok: true,
+        value: {
+          id: String(answer.body.id),
+          date: String(answer.body.fecha ?? ''),
+          alreadyDone: answer.status === 200,
+        },
+      };
     }
     if (answer.status === 401) return failure('refused', `the portal session was refused: ${portalMessage(answer)}`);
     if (answer.status >= 500) return failure('unexpected', `the portal failed: ${portalMessage(answer)}`);
@@ -85,7 +110,8 @@ export function createHttpPortal(baseUrl: string, timeouts: { connectMs: number;
     async login({ ruc, user, password }) {
       const answer = await call('POST', '/portal/v1/login', { ruc, usuario: user, clave: password });
       if ('ok' in answer) return answer;
-      if (answer.status === 200 && typeof answer.body?.token === 'string') return { ok: true, value: { token: answer.body.token } };
+      if (answer.status === 200 && typeof answer.body?.token === 'string')
+        return { ok: true, value: { token: answer.body.token } };
       if (answer.status === 401 || answer.status === 403) {
         return failure('invalid_credentials', `the portal rejected the SOL user or password: ${portalMessage(answer)}`);
       }

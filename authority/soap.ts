@@ -60,6 +60,7 @@ export function readSoapAnswer(text: string, expected: string): SoapAnswer {
     const faultstring = textOf(firstChild(payload, undefined, 'faultstring')) ?? '';
     return { kind: 'fault', faultcode, faultstring, code: faultCode(faultcode, faultstring) };
   }
-  if (payload.localName !== expected) return { kind: 'invalid', reason: `expected ${expected}, got ${payload.localName}` };
+  if (payload.localName !== expected)
+    return { kind: 'invalid', reason: `expected ${expected}, got ${payload.localName}` };
   return { kind: 'body', element: payload };
 }

@@ -53,7 +53,8 @@ export function childElements(parent: Element, ns?: string, localName?: string):
   for (let n = parent.firstChild; n; n = n.nextSibling) {
     if (n.nodeType !== 1) continue;
     const e = n as Element;
-    if ((ns === undefined || e.namespaceURI === ns) && (localName === undefined || e.localName === localName)) out.push(e);
+    if ((ns === undefined || e.namespaceURI === ns) && (localName === undefined || e.localName === localName))
+      out.push(e);
   }
   return out;
 }

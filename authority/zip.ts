@@ -61,8 +61,7 @@ export function zipEntries(entries: { name: string; data?: Buffer }[], date = ne
 }
 
 export type UnzipOutcome =
-  | { ok: true; entries: { name: string; data: Uint8Array }[] }
-  | { ok: false; reason: 'empty' | 'corrupt' };
+  { ok: true; entries: { name: string; data: Uint8Array }[] } | { ok: false; reason: 'empty' | 'corrupt' };
 
 /** Files of a zip (directory entries such as SUNAT's `dummy/` left out). */
 export function unzipFiles(zip: Uint8Array): UnzipOutcome {

@@ -7,7 +7,12 @@ import { startTestStack } from '../test/support/stack';
 import { stopTestServices } from '../test/support/services';
 import { call, companyBody, createCompany, newAccountToken, randomRuc } from '../test/companies/helpers';
 
-async function measure(label: string, total: number, concurrency: number, request: (i: number) => Promise<number>): Promise<void> {
+async function measure(
+  label: string,
+  total: number,
+  concurrency: number,
+  request: (i: number) => Promise<number>,
+): Promise<void> {
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
@@ -40,19 +45,68 @@ async function main(): Promise<void> {
     for (let i = 0; i < 20; i++) await createCompany(stack, token, randomRuc());
 
     await measure('warm-up', 200, 10, async () => (await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status);
-    await measure('GET /v1/companies/{ruc}', 500, 1, async () => (await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status);
-    await measure('GET /v1/companies/{ruc}', 2000, 20, async () => (await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status);
-    await measure('GET /v1/companies (22 companies)', 500, 20, async () => (await call(stack, 'GET', '/v1/companies', { token })).status);
-    await measure('401 (unknown token)', 1000, 20, async () => (await call(stack, 'GET', '/v1/companies', { token: 'chq_acc_x' })).status);
+    await measure(
+      'GET /v1/companies/{ruc}',
+      500,
+      1,
+      async () => (await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status,
+    );
+    await measure(
+      'GET /v1/companies/{ruc}',
+      2000,
+      20,
+      async () => (await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status,
+    );
+    await measure(
+      'GET /v1/companies (22 companies)',
+      500,
+      20,
+      async () => (await call(stack, 'GET', '/v1/companies', { token })).status,
+    );
+    await measure(
+      '401 (unknown token)',
+      1000,
+      20,
+      async () => (await call(stack, 'GET', '/v1/companies', { token: 'chq_acc_x' })).status,
+    );
     const bodies = Array.from({ length: 500 }, () => companyBody(randomRuc()));
-    await measure('POST /v1/companies + Idempotency-Key', 500, 20, async (i) =>
-      (await call(stack, 'POST', '/v1/companies', { token, json: bodies[i], headers: { 'Idempotency-Key': `bench-${i}` } })).status,
+    await measure(
+      'POST /v1/companies + Idempotency-Key',
+      500,
+      20,
+      async (i) =>
+        (
+          await call(stack, 'POST', '/v1/companies', {
+            token,
+            json: bodies[i],
+            headers: { 'Idempotency-Key': `bench-${i}` },
+          })
+        ).status,
     );
-    await measure('POST /v1/companies replay (same key)', 500, 20, async (i) =>
-      (await call(stack, 'POST', '/v1/companies', { token, json: bodies[i], headers: { 'Idempotency-Key': `bench-${i}` } })).status,
+    await measure(
+      'POST /v1/companies replay (same key)',
+      500,
+      20,
+      async (i) =>
+        (
+          await call(stack, 'POST', '/v1/companies', {
+            token,
+            json: bodies[i],
+            headers: { 'Idempotency-Key': `bench-${i}` },
+          })
+        ).status,
     );
-    await measure('PATCH /v1/companies/{ruc}/sending', 500, 20, async (i) =>
-      (await call(stack, 'PATCH', `/v1/companies/${ruc}/sending`, { token, json: { mode: i % 2 ? 'manual' : 'automatic' } })).status,
+    await measure(
+      'PATCH /v1/companies/{ruc}/sending',
+      500,
+      20,
+      async (i) =>
+        (
+          await call(stack, 'PATCH', `/v1/companies/${ruc}/sending`, {
+            token,
+            json: { mode: i % 2 ? 'manual' : 'automatic' },
+          })
+        ).status,
     );
   } finally {
     await stack.stop();

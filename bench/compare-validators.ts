@@ -21,9 +21,17 @@ interface Line {
   nombreArchivoEnviado: string | null;
 }
 
-const read = (file: string) => new Map(readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Line).map((r) => [r.file, r]));
+const read = (file: string) =>
+  new Map(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Line)
+      .map((r) => [r.file, r]),
+  );
 const xsd = (r: Line) => r.xsd + (r.xsd === 'ok' && r.xsd_note ? '(empty-ext-removed)' : '');
-const verdict = (r: Line) => [xsd(r), r.xsl, r.rejection ?? '', r.observations.join(' '), r.sig, r.nombreArchivoEnviado ?? ''].join(' | ');
+const verdict = (r: Line) =>
+  [xsd(r), r.xsl, r.rejection ?? '', r.observations.join(' '), r.sig, r.nombreArchivoEnviado ?? ''].join(' | ');
 
 function counts(rows: Line[]): string {
   const n = (f: (r: Line) => boolean) => rows.filter(f).length;
@@ -42,7 +50,9 @@ if (!kitFile || !oursFile) {
 }
 const kit = read(kitFile);
 const ours = read(oursFile);
-console.log('| | files | xsd ok / ok(empty-ext-removed) / fail | xsl accepted / observed / rejected / n/a / error | sig ok / fail / none |');
+console.log(
+  '| | files | xsd ok / ok(empty-ext-removed) / fail | xsl accepted / observed / rejected / n/a / error | sig ok / fail / none |',
+);
 console.log('|---|---|---|---|---|');
 console.log(`| cpe-validate | ${counts([...kit.values()])} |`);
 console.log(`| chasqui validate | ${counts([...ours.values()])} |`);
@@ -58,9 +68,14 @@ for (const [file, a] of kit) {
   if (verdict(a) !== verdict(b)) {
     differ++;
     console.log(`\n${file}\n  kit:     ${verdict(a)}\n  chasqui: ${verdict(b)}`);
-  } else if (JSON.stringify([a.rejection_message, a.observation_messages, a.xsd_errors]) !== JSON.stringify([b.rejection_message, b.observation_messages, b.xsd_errors])) {
+  } else if (
+    JSON.stringify([a.rejection_message, a.observation_messages, a.xsd_errors]) !==
+    JSON.stringify([b.rejection_message, b.observation_messages, b.xsd_errors])
+  ) {
     messages++;
   }
 }
-console.log(`\n${kit.size} files: ${kit.size - differ} same verdict, ${differ} different; ${messages} with the same verdict but other XSL/XSD messages`);
+console.log(
+  `\n${kit.size} files: ${kit.size - differ} same verdict, ${differ} different; ${messages} with the same verdict but other XSL/XSD messages`,
+);
 process.exit(differ ? 1 : 0);

@@ -19,7 +19,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Client as PgClient } from 'pg';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
@@ -63,7 +70,11 @@ function lazyClient(address: string): { get(): Promise<Client>; close(): Promise
   };
 }
 
-const PG_DATABASES = { chasqui: 'postgres (chasqui)', temporal: 'postgres (temporal)', temporal_visibility: 'postgres (temporal)' };
+const PG_DATABASES = {
+  chasqui: 'postgres (chasqui)',
+  temporal: 'postgres (temporal)',
+  temporal_visibility: 'postgres (temporal)',
+};
 
 function cpuNow(shape: Shape): Map<string, number> {
   const totals = new Map<string, number>();
@@ -74,25 +85,37 @@ function cpuNow(shape: Shape): Map<string, number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const delta = (a: Map<string, number>, b: Map<string, number>) => new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]));
+const delta = (a: Map<string, number>, b: Map<string, number>) =>
+  new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]));
 
 async function commits(db: PgClient): Promise<Map<string, number>> {
-  const { rows } = await db.query(`select datname, xact_commit::float8 as n from pg_stat_database where datname in ('chasqui', 'temporal', 'temporal_visibility')`);
+  const { rows } = await db.query(
+    `select datname, xact_commit::float8 as n from pg_stat_database where datname in ('chasqui', 'temporal', 'temporal_visibility')`,
+  );
   return new Map(rows.map((r) => [r.datname, r.n]));
 }
 
 async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
   const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
   // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
-  const env = { CHASQUI_RATE_LIMIT_PER_MINUTE: '0', CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tlsCaFile, LOG_LEVEL: LOG_LEVEL };
+  const env = {
+    CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
+    CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
+    CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
+    LOG_LEVEL: LOG_LEVEL,
+  };
   if (name === 'start') {
     const started = await chasquiStartEnv();
-    const { child } = await spawnChasquiStart({ ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken }, NODE_ARGS);
+    const { child } = await spawnChasquiStart(
+      { ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
+      NODE_ARGS,
+    );
     const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
     await db.connect();
     const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
     return {
-      title: 'npm start: one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL',
+      title:
+        'npm start: one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL',
       apiUrl: started.apiUrl,
       temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
       db,
@@ -101,7 +124,12 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
       processes: () =>
         descendants(readProcesses(), child.pid!).map((info) => ({
           info,
-          kind: info.pid === child.pid ? 'node (API + worker + simulator)' : info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name,
+          kind:
+            info.pid === child.pid
+              ? 'node (API + worker + simulator)'
+              : info.name.startsWith('postgres')
+                ? postgresKind(info, PG_DATABASES)
+                : info.name,
         })),
       temporal: temporal.get,
       stop: async () => {
@@ -118,21 +146,35 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
   const db = new PgClient({ connectionString: shape.pgUrl() });
   await db.connect();
   return {
-    title: 'production: chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL',
+    title:
+      'production: chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL',
     apiUrl,
     temporalAddress: shape.temporalAddress,
     db,
     accountToken: shape.accountToken,
     chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)']),
     processes: () => {
-      const roles = new Map(shape.alive('api').concat(shape.alive('worker'), shape.alive('simulator'), shape.alive('temporal')).map((p) => [p.pid, p.role]));
+      const roles = new Map(
+        shape
+          .alive('api')
+          .concat(shape.alive('worker'), shape.alive('simulator'), shape.alive('temporal'))
+          .map((p) => [p.pid, p.role]),
+      );
       return descendants(readProcesses(), process.pid)
         .filter((info) => info.pid !== process.pid)
-        .map((info) => ({ info, kind: roles.get(info.pid) ?? (info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name) }));
+        .map((info) => ({
+          info,
+          kind:
+            roles.get(info.pid) ?? (info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name),
+        }));
     },
     temporal: () => shape.temporalClient(),
     pauseWorker: async () => {
-      await Promise.all(shape.alive('worker').map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))));
+      await Promise.all(
+        shape
+          .alive('worker')
+          .map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))),
+      );
       return async () => void (await shape.startWorker());
     },
     stop: async () => {
@@ -168,14 +210,23 @@ interface BenchCompany {
 }
 
 /** Issues `count` invoices at CONCURRENCY and waits until all are resolved (and notified, with a receiver). */
-async function issueAndResolve(shape: Shape, company: BenchCompany, count: number, receiver: Receiver | null): Promise<{ latencies: number[]; issuedSeconds: number }> {
+async function issueAndResolve(
+  shape: Shape,
+  company: BenchCompany,
+  count: number,
+  receiver: Receiver | null,
+): Promise<{ latencies: number[]; issuedSeconds: number }> {
   const issued = await issue(shape, company, count);
   await untilResolved(shape, company, receiver);
   return issued;
 }
 
 /** Issues `count` invoices at CONCURRENCY: the answers' latencies and how long issuing took. */
-async function issue(shape: Shape, company: BenchCompany, count: number): Promise<{ latencies: number[]; issuedSeconds: number }> {
+async function issue(
+  shape: Shape,
+  company: BenchCompany,
+  count: number,
+): Promise<{ latencies: number[]; issuedSeconds: number }> {
   const latencies: number[] = [];
   let left = count;
   const started = performance.now();
@@ -184,7 +235,11 @@ async function issue(shape: Shape, company: BenchCompany, count: number): Promis
       while (left > 0) {
         left--;
         const t0 = performance.now();
-        const res = await post(`${shape.apiUrl}/v1/cpe`, company.token, invoicePayload(LINES, { ruc: company.ruc, correlativo: String(company.next++) }));
+        const res = await post(
+          `${shape.apiUrl}/v1/cpe`,
+          company.token,
+          invoicePayload(LINES, { ruc: company.ruc, correlativo: String(company.next++) }),
+        );
         if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
         latencies.push(performance.now() - t0);
       }
@@ -197,10 +252,14 @@ async function untilResolved(shape: Shape, company: BenchCompany, receiver: Rece
   const expected = company.next - 1;
   const deadline = Date.now() + 900_000;
   for (;;) {
-    const { rows } = await shape.db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company.id]);
+    const { rows } = await shape.db.query(
+      'select count(*)::int as n from documents where company_id = $1 and resolved',
+      [company.id],
+    );
     const notified = receiver ? receiver.requests.length : Infinity;
     if (rows[0].n >= expected && notified >= expected - company.beforeWebhook) break;
-    if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
     await sleep(1000);
   }
 }
@@ -234,7 +293,10 @@ async function issuingAlone(shape: Shape, company: BenchCompany): Promise<string
 
 /** `spent` (CPU seconds by process for DOCUMENTS items) as "T CPU ms per <item> (process ms, …)", largest first. */
 function perDocument(spent: Map<string, number>, item = 'document'): string {
-  const perItem = [...spent].map(([k, s]) => [k, (1000 * s) / DOCUMENTS] as const).filter(([, ms]) => ms >= 0.05).sort((a, b) => b[1] - a[1]);
+  const perItem = [...spent]
+    .map(([k, s]) => [k, (1000 * s) / DOCUMENTS] as const)
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1]);
   const total = perItem.reduce((sum, [, ms]) => sum + ms, 0);
   return `${total.toFixed(1)} CPU ms per ${item} (${perItem.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ')})`;
 }
@@ -248,7 +310,8 @@ async function bareStarts(shape: Shape): Promise<{ spent: Map<string, number>; c
   await quiesce(shape);
   const client = await shape.temporal();
   const taskQueue = `bench-nobody-${randomBytes(4).toString('hex')}`;
-  const start = () => client.workflow.start('bareStart', { taskQueue, workflowId: `bare-${randomBytes(8).toString('hex')}` });
+  const start = () =>
+    client.workflow.start('bareStart', { taskQueue, workflowId: `bare-${randomBytes(8).toString('hex')}` });
   for (let i = 0; i < WARMUP; i++) await start();
   await sleep(1500);
   const cpu0 = cpuNow(shape);
@@ -275,7 +338,8 @@ async function quiesce(shape: Shape): Promise<void> {
   const query = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
   const deadline = Date.now() + 300_000;
   while ((await client.workflow.count(query)).count > 0) {
-    if (Date.now() > deadline) throw new Error('document and webhook workflows still running 5 minutes after their documents resolved');
+    if (Date.now() > deadline)
+      throw new Error('document and webhook workflows still running 5 minutes after their documents resolved');
     await sleep(500);
   }
 }
@@ -284,7 +348,11 @@ async function quiesce(shape: Shape): Promise<void> {
  * One measured window: `load(WARMUP)`, quiet, then CPU and commits read around `load(DOCUMENTS)` and the quiet after it
  * (PostgreSQL's statistics lag a moment behind its commits).
  */
-async function measure(shape: Shape, label: string, load: (count: number) => Promise<{ latencies: number[]; issuedSeconds: number }>): Promise<RunResult> {
+async function measure(
+  shape: Shape,
+  label: string,
+  load: (count: number) => Promise<{ latencies: number[]; issuedSeconds: number }>,
+): Promise<RunResult> {
   await load(WARMUP);
   await quiesce(shape);
   await sleep(1500);
@@ -315,7 +383,12 @@ async function floor(shape: Shape, label: string, workflowBundle: WorkflowBundle
   const taskQueue = `bench-floor-${randomBytes(4).toString('hex')}`;
   const connection = await NativeConnection.connect({ address: shape.temporalAddress });
   const client = await shape.temporal();
-  const worker = await Worker.create({ connection, taskQueue, workflowBundle, activities: { floorActivity: async () => undefined } });
+  const worker = await Worker.create({
+    connection,
+    taskQueue,
+    workflowBundle,
+    activities: { floorActivity: async () => undefined },
+  });
   const many = async (count: number) => {
     let left = count;
     const latencies: number[] = [];
@@ -324,7 +397,10 @@ async function floor(shape: Shape, label: string, workflowBundle: WorkflowBundle
       Array.from({ length: CONCURRENCY }, async () => {
         while (left-- > 0) {
           const t0 = performance.now();
-          await client.workflow.execute('floorWorkflow', { taskQueue, workflowId: `floor-${randomBytes(8).toString('hex')}` });
+          await client.workflow.execute('floorWorkflow', {
+            taskQueue,
+            workflowId: `floor-${randomBytes(8).toString('hex')}`,
+          });
           latencies.push(performance.now() - t0);
         }
       }),
@@ -370,10 +446,14 @@ function report(shape: Shape, runs: RunResult[], rss: Map<string, number>, idle:
   const floorMs = (i: number) => systemMs(runs[i], notChasqui);
   const floors = runs.flatMap((_, i) => (isFloor(i) ? [floorMs(i)] : []));
   const meanFloor = floors.reduce((sum, ms) => sum + ms, 0) / floors.length;
-  const kinds = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))].filter((k) => Math.max(...runs.map((r) => r.cpu.get(k) ?? 0)) > 0.05);
+  const kinds = [...new Set(runs.flatMap((r) => [...r.cpu.keys()]))].filter(
+    (k) => Math.max(...runs.map((r) => r.cpu.get(k) ?? 0)) > 0.05,
+  );
   kinds.sort((a, b) => (b === BENCH ? -1 : a === BENCH ? 1 : (runs[1].cpu.get(b) ?? 0) - (runs[1].cpu.get(a) ?? 0)));
   const lines = [`shape: ${shape.title}`];
-  lines.push(`  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}`);
+  lines.push(
+    `  ${'run'.padEnd(24)} ${'issued/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'resolved/s'.padStart(10)} ${'CPU ms/doc'.padStart(10)} ${'vs floor'.padStart(8)}`,
+  );
   runs.forEach((r, i) => {
     const ms = isFloor(i) ? floorMs(i) : systemMs(r, (k) => k !== BENCH);
     const against = isFloor(i) ? meanFloor : (floorMs(i - 1) + floorMs(i + 1)) / 2;
@@ -381,46 +461,83 @@ function report(shape: Shape, runs: RunResult[], rss: Map<string, number>, idle:
       `  ${r.label.padEnd(24)} ${r.issuedPerSecond.toFixed(1).padStart(8)} ${r.p50.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${r.resolvedPerSecond.toFixed(1).padStart(10)} ${ms.toFixed(1).padStart(10)} ${(ms / against).toFixed(2).padStart(8)}`,
     );
   });
-  lines.push(`  (a run's "vs floor" is against the mean of the floors before and after it; a floor's, against the mean of all floors)`);
+  lines.push(
+    `  (a run's "vs floor" is against the mean of the floors before and after it; a floor's, against the mean of all floors)`,
+  );
   lines.push(`  CPU ms per document by process (${BENCH} not in the documents' totals; in the floors', as their SDK;`);
   lines.push(`  postgres (server) also holds backends that exited, their CPU moved to the postmaster):`);
   lines.push(`    ${''.padEnd(38)} ${runs.map((r) => r.label.slice(0, 14).padStart(14)).join(' ')}`);
-  for (const kind of kinds) lines.push(`    ${kind.padEnd(38)} ${runs.map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`);
+  for (const kind of kinds)
+    lines.push(
+      `    ${kind.padEnd(38)} ${runs.map((r) => (((r.cpu.get(kind) ?? 0) * 1000) / r.documents).toFixed(1).padStart(14)).join(' ')}`,
+    );
   const dbs = ['chasqui', 'temporal', 'temporal_visibility'].filter((d) => runs.some((r) => r.commits.has(d)));
-  lines.push(`  PostgreSQL commits per document: ${runs.map((r) => `${r.label}: ${dbs.map((d) => `${d} ${((r.commits.get(d) ?? 0) / r.documents).toFixed(1)}`).join(', ')}`).join('; ')}`);
+  lines.push(
+    `  PostgreSQL commits per document: ${runs.map((r) => `${r.label}: ${dbs.map((d) => `${d} ${((r.commits.get(d) ?? 0) / r.documents).toFixed(1)}`).join(', ')}`).join('; ')}`,
+  );
   const idleTotal = [...idle.values()].reduce((a, b) => a + b, 0);
   lines.push(
-    `  idle (nothing issued, ${IDLE_SECONDS} s): ${idleTotal.toFixed(0)} ms of CPU per second (${[...idle].filter(([, ms]) => ms >= 0.5).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}) = ${(idleTotal / runs[1].resolvedPerSecond).toFixed(1)} ms per document at ${runs[1].resolvedPerSecond.toFixed(1)} resolved/s`,
+    `  idle (nothing issued, ${IDLE_SECONDS} s): ${idleTotal.toFixed(0)} ms of CPU per second (${[...idle]
+      .filter(([, ms]) => ms >= 0.5)
+      .map(([k, ms]) => `${k} ${ms.toFixed(0)}`)
+      .join(
+        ', ',
+      )}) = ${(idleTotal / runs[1].resolvedPerSecond).toFixed(1)} ms per document at ${runs[1].resolvedPerSecond.toFixed(1)} resolved/s`,
   );
-  lines.push(`  peak RSS (MB, VmHWM, largest process of each kind): ${[...rss].map(([k, mb]) => `${k} ${mb.toFixed(0)}`).join(', ')}`);
+  lines.push(
+    `  peak RSS (MB, VmHWM, largest process of each kind): ${[...rss].map(([k, mb]) => `${k} ${mb.toFixed(0)}`).join(', ')}`,
+  );
   return lines;
 }
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') }); // the floor's worker, quiet
   const out = [
-    `bench:cost  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `bench:cost  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
     `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL=${LOG_LEVEL}`,
   ];
   const tls = localTlsCertificate();
-  const floorBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflow'), logger: new DefaultLogger('WARN') });
+  const floorBundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./floor-workflow'),
+    logger: new DefaultLogger('WARN'),
+  });
   for (const name of SHAPES) {
     const receiver = await startReceiver(tls);
     const shape = await startShape(name, tls.certFile);
     try {
       const ruc = randomRuc();
-      const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, { ruc, business_name: 'Bench Cost S.A.C.', plan_type: '01', environment: '01' });
+      const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, {
+        ruc,
+        business_name: 'Bench Cost S.A.C.',
+        plan_type: '01',
+        environment: '01',
+      });
       if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
       const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
       const company: BenchCompany = { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
-      const documents = (receiver: Receiver | null) => (count: number) => issueAndResolve(shape, company, count, receiver);
-      const runs = [await floor(shape, 'floor 1: 1 local act.', floorBundle), await measure(shape, 'no webhook', documents(null))];
+      const documents = (receiver: Receiver | null) => (count: number) =>
+        issueAndResolve(shape, company, count, receiver);
+      const runs = [
+        await floor(shape, 'floor 1: 1 local act.', floorBundle),
+        await measure(shape, 'no webhook', documents(null)),
+      ];
       const idle = await idleCpu(shape, IDLE_SECONDS);
       runs.push(await floor(shape, 'floor 2', floorBundle));
-      const hook = await post(`${shape.apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
+      const hook = await post(
+        `${shape.apiUrl}/v1/companies/${ruc}/webhook`,
+        shape.accountToken,
+        { url: receiver.url },
+        'PATCH',
+      );
       if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
       company.beforeWebhook = company.next - 1;
-      runs.push(await measure(shape, 'webhook (local https)', documents(receiver)), await floor(shape, 'floor 3', floorBundle));
+      runs.push(
+        await measure(shape, 'webhook (local https)', documents(receiver)),
+        await floor(shape, 'floor 3', floorBundle),
+      );
       const rss = new Map<string, number>();
       for (const { kind, info } of shape.processes()) rss.set(kind, Math.max(rss.get(kind) ?? 0, info.peakRssMb));
       rss.set(BENCH, Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);

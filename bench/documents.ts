@@ -36,8 +36,12 @@ for (const kind of ['prepare', 'build'] as const) {
     const input = saleSchema.validate(resolveAliases(payload)).value as SaleInput;
     const fn = kind === 'prepare' ? () => prepareDocument(payload) : () => buildInvoiceXml(normaliseSale(input).doc);
     const t = measure(fn, lines);
-    console.log(`  ${kind.padEnd(8)} ${String(lines).padStart(3)}-line factura       ${(1e6 / t).toFixed(0).padStart(7)}  ${t.toFixed(1).padStart(8)}`);
+    console.log(
+      `  ${kind.padEnd(8)} ${String(lines).padStart(3)}-line factura       ${(1e6 / t).toFixed(0).padStart(7)}  ${t.toFixed(1).padStart(8)}`,
+    );
     return t;
   });
-  console.log(`  ${kind}: ${((us[3] - us[1]) / (LINES[3] - LINES[1])).toFixed(2)} µs per line from 5 to 200 lines, ${((us[2] - us[1]) / (LINES[2] - LINES[1])).toFixed(2)} from 5 to 50`);
+  console.log(
+    `  ${kind}: ${((us[3] - us[1]) / (LINES[3] - LINES[1])).toFixed(2)} µs per line from 5 to 200 lines, ${((us[2] - us[1]) / (LINES[2] - LINES[1])).toFixed(2)} from 5 to 50`,
+  );
 }

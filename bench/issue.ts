@@ -27,15 +27,34 @@ const WEBHOOK = process.env.BENCH_WEBHOOK === '1';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function request(port: number, method: string, urlPath: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
+function request(
+  port: number,
+  method: string,
+  urlPath: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: urlPath, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(data ? { 'content-length': data.length } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...(data ? { 'content-length': data.length } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }),
+        );
       },
     );
     req.on('error', reject);
@@ -45,7 +64,9 @@ function request(port: number, method: string, urlPath: string, token: string, b
 
 /** Valid RUCs for the bench companies: prefix 20, a sequence, SUNAT's check digit. */
 function ruc(i: number): string {
-  const base = `20${String(700000000 + i).padStart(8, '0').slice(-8)}`;
+  const base = `20${String(700000000 + i)
+    .padStart(8, '0')
+    .slice(-8)}`;
   const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
   const total = [...base].reduce((sum, d, k) => sum + Number(d) * weights[k], 0);
   return base + String((11 - (total % 11)) % 10);
@@ -55,7 +76,12 @@ function ruc(i: number): string {
 function cpuByProcess(root: number): Map<string, number> {
   const totals = new Map<string, number>();
   for (const info of descendants(readProcesses(), root)) {
-    const kind = info.pid === root ? 'chasqui node (API + worker + simulator)' : info.name.startsWith('postgres') ? 'postgres' : info.name;
+    const kind =
+      info.pid === root
+        ? 'chasqui node (API + worker + simulator)'
+        : info.name.startsWith('postgres')
+          ? 'postgres'
+          : info.name;
     totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
   }
   totals.set('bench client (this process)', ownCpu());
@@ -68,7 +94,10 @@ function cpuLines(label: string, cpu: Map<string, number>, seconds: number): str
   const total = rows.reduce((sum, [, cpu]) => sum + cpu, 0);
   return [
     `cpu while ${label} (${seconds.toFixed(1)} s wall, ${(total / seconds).toFixed(2)} of ${os.cpus().length} cores):`,
-    ...rows.map(([kind, cpu]) => `  ${kind.padEnd(42)} ${cpu.toFixed(1).padStart(6)} s  ${((100 * cpu) / total).toFixed(0).padStart(3)} %`),
+    ...rows.map(
+      ([kind, cpu]) =>
+        `  ${kind.padEnd(42)} ${cpu.toFixed(1).padStart(6)} s  ${((100 * cpu) / total).toFixed(0).padStart(3)} %`,
+    ),
   ];
 }
 
@@ -79,13 +108,17 @@ function spent(from: Map<string, number>, to: Map<string, number>): Map<string, 
 
 /** Milliseconds of CPU per document for each kind of process: the figure a loaded machine does not distort. */
 function perDocument(cpu: Map<string, number>, documents: number): string {
-  const rows = [...cpu].map(([kind, seconds]) => [kind.split(' ')[0], (1000 * seconds) / documents] as const).filter(([, ms]) => ms >= 0.05);
+  const rows = [...cpu]
+    .map(([kind, seconds]) => [kind.split(' ')[0], (1000 * seconds) / documents] as const)
+    .filter(([, ms]) => ms >= 0.05);
   const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
   return `${total.toFixed(1)} ms = ${rows.map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`).join(' + ')}`;
 }
 
 function sql(pgPort: number, query: string): string {
-  return spawnSync('psql', [`postgres://postgres:chasqui@127.0.0.1:${pgPort}/chasqui`, '-Atc', query], { encoding: 'utf8' }).stdout.trim();
+  return spawnSync('psql', [`postgres://postgres:chasqui@127.0.0.1:${pgPort}/chasqui`, '-Atc', query], {
+    encoding: 'utf8',
+  }).stdout.trim();
 }
 
 const resolvedCount = (pgPort: number) => Number(sql(pgPort, 'select count(*) from documents where resolved'));
@@ -101,20 +134,35 @@ async function main(): Promise<void> {
   if (tls) Object.assign(env, { CHASQUI_WEBHOOK_CA_FILE: tls.certFile, CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { child } = await spawnChasquiStart(env, CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []);
   try {
-    const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+    const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
     const accountToken = JSON.parse(account.stdout).token as string;
     const companies: { ruc: string; token: string; next: number }[] = [];
     for (let i = 0; i < COMPANIES; i++) {
-      const created = await request(port, 'POST', '/v1/companies', accountToken, { ruc: ruc(i), business_name: `Bench ${i}`, plan_type: '01', environment: '01' });
+      const created = await request(port, 'POST', '/v1/companies', accountToken, {
+        ruc: ruc(i),
+        business_name: `Bench ${i}`,
+        plan_type: '01',
+        environment: '01',
+      });
       if (created.status !== 201) throw new Error(`company ${i}: ${created.status} ${JSON.stringify(created.body)}`);
       companies.push({ ruc: ruc(i), token: created.body.data.token, next: 1 });
       if (receiver) {
-        const hooked = await request(port, 'PATCH', `/v1/companies/${ruc(i)}/webhook`, accountToken, { url: receiver.url });
-        if (hooked.status !== 200) throw new Error(`webhook of company ${i}: ${hooked.status} ${JSON.stringify(hooked.body)}`);
+        const hooked = await request(port, 'PATCH', `/v1/companies/${ruc(i)}/webhook`, accountToken, {
+          url: receiver.url,
+        });
+        if (hooked.status !== 200)
+          throw new Error(`webhook of company ${i}: ${hooked.status} ${JSON.stringify(hooked.body)}`);
       }
     }
     // Warm-up: one document per company (JIT, pools, Temporal task queues), not counted.
-    await Promise.all(companies.map((c) => request(port, 'POST', '/v1/cpe', c.token, invoicePayload(LINES, { ruc: c.ruc, correlativo: String(c.next++) }))));
+    await Promise.all(
+      companies.map((c) =>
+        request(port, 'POST', '/v1/cpe', c.token, invoicePayload(LINES, { ruc: c.ruc, correlativo: String(c.next++) })),
+      ),
+    );
 
     const latencies: number[] = [];
     const failures = new Map<number, number>();
@@ -152,23 +200,35 @@ async function main(): Promise<void> {
     }
     const cpuAtDrained = cpuByProcess(child.pid!);
     const drainSeconds = (performance.now() - drainStart) / 1000;
-    const [firstCreated, lastResolved] = sql(pgPort, 'select min(created_at), max(resolved_at) from documents').split('|');
+    const [firstCreated, lastResolved] = sql(pgPort, 'select min(created_at), max(resolved_at) from documents').split(
+      '|',
+    );
     // The worker drains while the API issues: the drain's cost per document, measured once issuing stopped, is taken
     // out of the issuing window to leave what the API and the workflow starts cost.
     const drainCpu = spent(cpuAtStop, cpuAtDrained);
     const drainedDuringIssue = resolvedAtStop - resolvedAtStart;
     const drainedAfter = resolved - resolvedAtStop;
     const issueCpu = new Map(
-      [...spent(cpuAtStart, cpuAtStop)].map(([kind, cpu]) => [kind, cpu - ((drainCpu.get(kind) ?? 0) * drainedDuringIssue) / Math.max(1, drainedAfter)]),
+      [...spent(cpuAtStart, cpuAtStop)].map(([kind, cpu]) => [
+        kind,
+        cpu - ((drainCpu.get(kind) ?? 0) * drainedDuringIssue) / Math.max(1, drainedAfter),
+      ]),
     );
     const pipelineSeconds = (Date.parse(lastResolved) - Date.parse(firstCreated)) / 1000;
 
     const lines = [
-      `bench:issue  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `bench:issue  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
       `load: ${COMPANIES} companies (one token each), ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s, ${LINES}-line facturas`,
       `issued (202):     ${issued} in ${elapsed.toFixed(1)} s = ${(issued / elapsed).toFixed(0)} documents/s`,
       `latency:          p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies[latencies.length - 1].toFixed(1)} ms`,
-      ...(receiver ? [`webhooks:         ${receiver.requests.length} notices received (one https receiver in this process, 200 to all)`] : []),
+      ...(receiver
+        ? [
+            `webhooks:         ${receiver.requests.length} notices received (one https receiver in this process, 200 to all)`,
+          ]
+        : []),
       `other answers:    ${failures.size ? [...failures].map(([s, n]) => `${s}×${n}`).join(' ') : 'none'}`,
       `resolved:         ${resolved} of ${total} (accepted by the simulator), the last ${drainSeconds.toFixed(1)} s after issuing stopped`,
       `drain rate:       ${(resolved / pipelineSeconds).toFixed(0)} documents/s resolved from first issue to last verdict (${pipelineSeconds.toFixed(1)} s)`,

@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < 51; i++) {
     const ruc = `20${String(900_000_00 + i).padStart(8, '0')}`;
     const [row] = await db('companies')
-      .insert({ account_id: account.id, ruc: ruc + '0', business_name: `Bench ${i}`, plan_type: '01', environment: '01' })
+      .insert({
+        account_id: account.id,
+        ruc: ruc + '0',
+        business_name: `Bench ${i}`,
+        plan_type: '01',
+        environment: '01',
+      })
       .returning('id');
     companies.push(row.id);
   }
@@ -37,7 +43,10 @@ async function main(): Promise<void> {
             timestamptz '2026-01-01' + make_interval(secs => (g * 31536000.0 / ?)::float8),
             now(), case when s.resolved then now() end, now()
        from generate_series(1, ?) g
-       join lateral (select case when g % 2 = 0 then ?::uuid else (array[${companies.slice(1).map(() => '?::uuid').join(',')}])[(1 + g % 50)::int] end as id) ci on true
+       join lateral (select case when g % 2 = 0 then ?::uuid else (array[${companies
+         .slice(1)
+         .map(() => '?::uuid')
+         .join(',')}])[(1 + g % 50)::int] end as id) ci on true
        join companies c on c.id = ci.id
        join lateral (select case when g % 20 < 12 then '01' when g % 20 < 18 then '03' else '07' end as doc_type) d on true
        join lateral (select d.doc_type, case when d.doc_type = '03' then 'B00' || (1 + g % 2) else 'F00' || (1 + g % 4) end as series) t on true
@@ -49,7 +58,9 @@ async function main(): Promise<void> {
     [account.id, TOTAL, TOTAL, TOTAL, big, ...companies.slice(1)],
   );
   await db.raw('analyze documents');
-  console.log(`loaded ${TOTAL.toLocaleString('en')} documents in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s (company under test: ${(TOTAL / 2).toLocaleString('en')})`);
+  console.log(
+    `loaded ${TOTAL.toLocaleString('en')} documents in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s (company under test: ${(TOTAL / 2).toLocaleString('en')})`,
+  );
 
   const cases: [string, Omit<DocumentFilter, 'limit' | 'companyId'>][] = [
     ['no filter', {}],
@@ -65,9 +76,18 @@ async function main(): Promise<void> {
     ['cliente=N', { customerDoc: '22222224242' }],
     ['tipoDoc=01&status=rejected&desde', { docType: '01', statuses: ['rejected'], issuedFrom: '2026-10-01' }],
   ];
-  console.log(`load average before measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`);
-  console.log('end to end: listDocuments through knex and pg, in this (pinned) process; in PostgreSQL: EXPLAIN ANALYZE execution time and buffers touched');
-  console.log(`\n${'filter (limit 50)'.padEnd(36)} ${'first page'.padStart(22)} ${'page 101 (before = row 5,000)'.padStart(30)}  rows   ${'in PostgreSQL, first page'.padStart(34)}`);
+  console.log(
+    `load average before measuring: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (${os.cpus().length} cores)`,
+  );
+  console.log(
+    'end to end: listDocuments through knex and pg, in this (pinned) process; in PostgreSQL: EXPLAIN ANALYZE execution time and buffers touched',
+  );
+  console.log(
+    `\n${'filter (limit 50)'.padEnd(36)} ${'first page'.padStart(22)} ${'page 101 (before = row 5,000)'.padStart(30)}  rows   ${'in PostgreSQL, first page'.padStart(34)}`,
+  );
   for (const [label, filter] of cases) {
     const first = await measure(() => listDocuments(db, { ...filter, companyId: big, limit: 50 }));
     // A cursor as a client holds it after 100 pages of the same filter.

@@ -53,7 +53,9 @@ async function main() {
     ['a4, 300-line factura', print(long, { format: 'a4' })],
     ['ticket, 300-line factura', print(long, { format: 'ticket' })],
   ];
-  const results = new Map<string, { cpu: number[]; wall: number[] }>(cases.map(([name]) => [name, { cpu: [], wall: [] }]));
+  const results = new Map<string, { cpu: number[]; wall: number[] }>(
+    cases.map(([name]) => [name, { cpu: [], wall: [] }]),
+  );
   for (let r = 0; r < ROUNDS; r++) {
     for (const [name, fn] of cases) {
       const { cpu, wall } = await round(fn);
@@ -62,12 +64,18 @@ async function main() {
     }
   }
   const reference = median(results.get(cases[0][0])!.cpu);
-  console.log(`bench:pdf  node ${process.version}  ${cpus()[0]?.model ?? ''}  ${ROUNDS} rounds × ${ROUND_MS} ms per case`);
-  console.log(`first PDF of the process (parses the fonts): ${cold.cpu.toFixed(1)} ms CPU, ${cold.wall.toFixed(1)} ms wall, ${first.length} bytes`);
+  console.log(
+    `bench:pdf  node ${process.version}  ${cpus()[0]?.model ?? ''}  ${ROUNDS} rounds × ${ROUND_MS} ms per case`,
+  );
+  console.log(
+    `first PDF of the process (parses the fonts): ${cold.cpu.toFixed(1)} ms CPU, ${cold.wall.toFixed(1)} ms wall, ${first.length} bytes`,
+  );
   console.log('case                                      CPU ms/doc  wall ms/doc  CPU vs sign');
   for (const [name] of cases) {
     const { cpu, wall } = results.get(name)!;
-    console.log(`${name.padEnd(42)}${median(cpu).toFixed(2).padStart(10)}${median(wall).toFixed(2).padStart(13)}${(median(cpu) / reference).toFixed(1).padStart(13)}`);
+    console.log(
+      `${name.padEnd(42)}${median(cpu).toFixed(2).padStart(10)}${median(wall).toFixed(2).padStart(13)}${(median(cpu) / reference).toFixed(1).padStart(13)}`,
+    );
   }
   const a4 = median(results.get(cases[1][0])!.cpu);
   console.log(`one-page A4: ${a4.toFixed(1)} ms CPU (target ≤ 20 ms): ${a4 <= 20 ? 'met' : 'NOT met'}`);

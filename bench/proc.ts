@@ -26,7 +26,14 @@ export function readProcesses(): Map<number, ProcessInfo> {
       const cpu = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK;
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
       const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'));
-      all.set(Number(entry), { pid: Number(entry), parent: Number(f[1]), name, cmdline, cpu, peakRssMb: hwm ? Number(hwm[1]) / 1024 : 0 });
+      all.set(Number(entry), {
+        pid: Number(entry),
+        parent: Number(f[1]),
+        name,
+        cmdline,
+        cpu,
+        peakRssMb: hwm ? Number(hwm[1]) / 1024 : 0,
+      });
     } catch {
       continue; // gone meanwhile
     }

@@ -50,14 +50,25 @@ interface Case {
   lines?: number;
   samples: number[];
 }
-const cases: Case[] = [{ name: 'floor: crypto.sign of a 32-byte digest', fn: () => sign('sha256', digest, signer.key), samples: [] }];
+const cases: Case[] = [
+  { name: 'floor: crypto.sign of a 32-byte digest', fn: () => sign('sha256', digest, signer.key), samples: [] },
+];
 for (const lines of [5, 50, 100, 200]) {
   const input = validated(invoice(lines));
-  cases.push({ name: `build + sign, ${lines}-line factura`, fn: () => signBuiltXml(buildInvoiceXml(normaliseSale(input).doc), signer), lines, samples: [] });
+  cases.push({
+    name: `build + sign, ${lines}-line factura`,
+    fn: () => signBuiltXml(buildInvoiceXml(normaliseSale(input).doc), signer),
+    lines,
+    samples: [],
+  });
 }
 for (const lines of [5, 200]) {
   const payload = invoice(lines);
-  cases.push({ name: `prepare + sign, ${lines}-line factura`, fn: () => signBuiltXml(prepareDocument(payload).xml, signer), samples: [] });
+  cases.push({
+    name: `prepare + sign, ${lines}-line factura`,
+    fn: () => signBuiltXml(prepareDocument(payload).xml, signer),
+    samples: [],
+  });
 }
 const xml5 = buildInvoiceXml(normaliseSale(validated(invoice(5))).doc);
 cases.push({ name: `sign only, 5-line factura (${xml5.length} chars)`, fn: () => signXml(xml5, signer), samples: [] });
@@ -71,15 +82,21 @@ const ratio = (c: Case) => median(c.samples.map((us, round) => floor.samples[rou
 const us = (c: Case) => median(c.samples);
 const byLines = new Map(cases.filter((c) => c.lines && c.name.startsWith('build')).map((c) => [c.lines!, us(c)]));
 
-console.log(`bench:sign  node ${process.version}  ${cpus()[0]?.model ?? 'unknown CPU'}  ${ROUNDS} rounds × ${BATCH_MS} ms per case`);
+console.log(
+  `bench:sign  node ${process.version}  ${cpus()[0]?.model ?? 'unknown CPU'}  ${ROUNDS} rounds × ${BATCH_MS} ms per case`,
+);
 console.log(`${'case'.padEnd(44)} ${'docs/s'.padStart(9)} ${'µs/doc'.padStart(9)} ${'vs floor'.padStart(9)}`);
 for (const c of cases) {
-  console.log(`${c.name.padEnd(44)} ${(1e6 / us(c)).toFixed(0).padStart(9)} ${us(c).toFixed(1).padStart(9)} ${ratio(c).toFixed(2).padStart(9)}`);
+  console.log(
+    `${c.name.padEnd(44)} ${(1e6 / us(c)).toFixed(0).padStart(9)} ${us(c).toFixed(1).padStart(9)} ${ratio(c).toFixed(2).padStart(9)}`,
+  );
 }
 const perLine = (byLines.get(200)! - byLines.get(5)!) / 195;
 console.log(`per-line cost (build + sign, 5 → 200 lines): ${perLine.toFixed(2)} µs/line`);
 for (const lines of [50, 100]) {
   const predicted = byLines.get(5)! + perLine * (lines - 5);
-  console.log(`  ${lines} lines: measured ${byLines.get(lines)!.toFixed(1)} µs, linear prediction ${predicted.toFixed(1)} µs`);
+  console.log(
+    `  ${lines} lines: measured ${byLines.get(lines)!.toFixed(1)} µs, linear prediction ${predicted.toFixed(1)} µs`,
+  );
 }
 console.log(`5-line factura build + sign: ${(ratio(cases[1]) * 100).toFixed(0)} % of the floor (target ≥ 75 %)`);

@@ -67,23 +67,53 @@ async function main(): Promise<void> {
   for (let n = 1; n <= REQUESTS; n++) {
     const doc = invoice({ ruc: RUC, series: 'F001', number: n });
     const signed = signXml(doc.xml, signer).xml;
-    bodies.push(soapRequest(creds, 'sendBill', [['fileName', `${doc.filename}.zip`], ['contentFile', zipXml(doc.filename, signed).toString('base64')]]));
+    bodies.push(
+      soapRequest(creds, 'sendBill', [
+        ['fileName', `${doc.filename}.zip`],
+        ['contentFile', zipXml(doc.filename, signed).toString('base64')],
+      ]),
+    );
   }
   const sampleXml = signXml(invoice({ ruc: RUC, series: 'F001', number: 1 }).xml, signer).xml;
 
-  console.log(`bench:simulator — ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} CPUs), Node ${process.version}`);
+  console.log(
+    `bench:simulator — ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} CPUs), Node ${process.version}`,
+  );
   console.log(`invoice size ${sampleXml.length} bytes, SOAP request ${bodies[0].length} bytes`);
   console.log('per-request pieces (in this process):');
   perOp('signature check, xml-crypto (verifyXmlSignature)', 200, () => verifyXmlSignature(sampleXml));
   perOp('signature check, string path (simulator)', 2000, () => verifyCanonicalSignature(sampleXml));
   perOp('UBL facts scan', 2000, () => scanUbl(sampleXml));
-  const content = { name: `${RUC}-01-F001-1`, issuerRuc: RUC, docType: '01', referenceId: 'F001-1', issueDate: '2026-11-21', issueTime: '10:00:00', recipient: '6-20100070970', code: '0', description: 'La Factura numero F001-1, ha sido aceptada', notes: [] };
+  const content = {
+    name: `${RUC}-01-F001-1`,
+    issuerRuc: RUC,
+    docType: '01',
+    referenceId: 'F001-1',
+    issueDate: '2026-11-21',
+    issueTime: '10:00:00',
+    recipient: '6-20100070970',
+    code: '0',
+    description: 'La Factura numero F001-1, ha sido aceptada',
+    notes: [],
+  };
   perOp('CDR build + RSA-SHA512 exc-c14n signature + zip', 1000, () => buildCdrZip(content));
 
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;
   // The fixtures carry a fixed issue date: SUNAT's sending window (2108) would refuse them once it is days old.
-  const command = [process.execPath, ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []), '--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))", '--', '--port', String(port), '--sending-window-days', '0'];
+  const command = [
+    process.execPath,
+    ...(process.env.SIM_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/simprof'] : []),
+    '--import',
+    'tsx',
+    '-e',
+    "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1))",
+    '--',
+    '--port',
+    String(port),
+    '--sending-window-days',
+    '0',
+  ];
   const dataDir = PERSIST ? mkdtempSync(path.join(os.tmpdir(), 'chasqui-bench-sim-')) : null;
   if (dataDir) command.push('--data-dir', dataDir);
   const child = spawn(pin ? 'taskset' : command[0], pin ? ['-c', '0', ...command] : command.slice(1), {
@@ -91,16 +121,28 @@ async function main(): Promise<void> {
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => child.stdout!.on('data', (c: Buffer) => c.toString().includes('SUNAT simulator on') && resolve()));
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (c: Buffer) => c.toString().includes('SUNAT simulator on') && resolve()),
+  );
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const post = (body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/ol-ti-itcpfegem-beta/billService', method: 'POST', agent, headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'urn:sendBill' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/ol-ti-itcpfegem-beta/billService',
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: 'urn:sendBill' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -108,7 +150,10 @@ async function main(): Promise<void> {
   // Warm-up on distinct numbers (the simulator answers 1033 for a number it already accepted).
   const warm = Math.min(200, Math.floor(REQUESTS / 10));
   for (let i = 0; i < warm; i++) await post(bodies[i]);
-  const loadBefore = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const cpuBefore = cpuSeconds(child.pid);
   const latencies: number[] = [];
   let next = warm;
@@ -132,14 +177,27 @@ async function main(): Promise<void> {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
   const measured = bodies.length - warm;
-  console.log(`load average before/after: ${loadBefore} / ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share these CPUs)`);
-  console.log(`simulator process ${pin ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}, ${dataDir ? 'persisting to a data dir' : 'in memory'}; load from this process, ${CONCURRENCY} keep-alive connections`);
-  console.log(`sendBill: ${measured} requests in ${seconds.toFixed(2)} s = ${(measured / seconds).toFixed(0)} req/s; accepted ${accepted}/${measured}`);
+  console.log(
+    `load average before/after: ${loadBefore} / ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other processes share these CPUs)`,
+  );
+  console.log(
+    `simulator process ${pin ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}, ${dataDir ? 'persisting to a data dir' : 'in memory'}; load from this process, ${CONCURRENCY} keep-alive connections`,
+  );
+  console.log(
+    `sendBill: ${measured} requests in ${seconds.toFixed(2)} s = ${(measured / seconds).toFixed(0)} req/s; accepted ${accepted}/${measured}`,
+  );
   if (cpuBefore !== null && cpuAfter !== null) {
     const cpu = cpuAfter - cpuBefore;
-    console.log(`simulator CPU time ${cpu.toFixed(2)} s = ${(measured / cpu).toFixed(0)} sendBill per CPU-second (independent of other load)`);
+    console.log(
+      `simulator CPU time ${cpu.toFixed(2)} s = ${(measured / cpu).toFixed(0)} sendBill per CPU-second (independent of other load)`,
+    );
   }
-  console.log(`latency p50 ${latencies[Math.floor(latencies.length * 0.5)].toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(1)} ms`);
+  console.log(
+    `latency p50 ${latencies[Math.floor(latencies.length * 0.5)].toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(1)} ms`,
+  );
   if (accepted !== measured) process.exitCode = 1;
 }
 

@@ -43,14 +43,22 @@ async function heapUsed(metricsUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const tls = localTlsCertificate();
   const receiver: Receiver = await startReceiver(tls);
-  const env = { CHASQUI_RATE_LIMIT_PER_MINUTE: '0', CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tls.certFile };
+  const env = {
+    CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
+    CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
+    CHASQUI_WEBHOOK_CA_FILE: tls.certFile,
+  };
   const shape = await ProductionShape.start({ logLevel: LOG_LEVEL, env, say: (l) => console.error(`  ${l}`) });
   const db = new PgClient({ connectionString: shape.pgUrl() });
   try {
-    const nodeOptions = (name: string): Record<string, string> => (process.env[name] ? { NODE_OPTIONS: process.env[name]! } : {});
+    const nodeOptions = (name: string): Record<string, string> =>
+      process.env[name] ? { NODE_OPTIONS: process.env[name]! } : {};
     const apiUrl = await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS'));
     const workerMetrics = `http://127.0.0.1:${await freePort()}/metrics`;
-    await shape.startWorker({ CHASQUI_METRICS_PORT: new URL(workerMetrics).port, ...nodeOptions('BENCH_WORKER_NODE_OPTIONS') });
+    await shape.startWorker({
+      CHASQUI_METRICS_PORT: new URL(workerMetrics).port,
+      ...nodeOptions('BENCH_WORKER_NODE_OPTIONS'),
+    });
     await db.connect();
     const pids = Object.fromEntries(ROLES.map((role) => [role, shape.alive(role)[0].pid])) as Record<Role, number>;
 
@@ -71,7 +79,8 @@ async function main(): Promise<void> {
       const rss = Object.fromEntries(ROLES.map((role) => [role, memoryOf(pids[role]).rss])) as Record<Role, number>;
       const heaps = await Promise.all([heapUsed(`${apiUrl}/metrics`), heapUsed(workerMetrics)]);
       const workerCpu = cpuOf('worker');
-      const cpuPerDocument = documents > last.documents ? ((workerCpu - last.workerCpu) * 1000) / (documents - last.documents) : NaN;
+      const cpuPerDocument =
+        documents > last.documents ? ((workerCpu - last.workerCpu) * 1000) / (documents - last.documents) : NaN;
       last = { documents, workerCpu };
       series.push({ documents, rss });
       const row =
@@ -86,10 +95,20 @@ async function main(): Promise<void> {
     await sample(0);
 
     const ruc = randomRuc();
-    const created = await post(`${apiUrl}/v1/companies`, shape.accountToken, { ruc, business_name: 'Bench Soak S.A.C.', plan_type: '01', environment: '01' });
+    const created = await post(`${apiUrl}/v1/companies`, shape.accountToken, {
+      ruc,
+      business_name: 'Bench Soak S.A.C.',
+      plan_type: '01',
+      environment: '01',
+    });
     if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
     if (WEBHOOK) {
-      const hook = await post(`${apiUrl}/v1/companies/${ruc}/webhook`, shape.accountToken, { url: receiver.url }, 'PATCH');
+      const hook = await post(
+        `${apiUrl}/v1/companies/${ruc}/webhook`,
+        shape.accountToken,
+        { url: receiver.url },
+        'PATCH',
+      );
       if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
     }
     const { rows: company } = await db.query('select id from companies where ruc = $1', [ruc]);
@@ -99,16 +118,26 @@ async function main(): Promise<void> {
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next <= stepEnd) {
-            const res = await post(`${apiUrl}/v1/cpe`, created.body.data.token, invoicePayload(LINES, { ruc, correlativo: String(next++) }));
+            const res = await post(
+              `${apiUrl}/v1/cpe`,
+              created.body.data.token,
+              invoicePayload(LINES, { ruc, correlativo: String(next++) }),
+            );
             if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
           }
         }),
       );
       const deadline = Date.now() + 900_000;
       for (;;) {
-        const { rows: resolved } = await db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company[0].id]);
+        const { rows: resolved } = await db.query(
+          'select count(*)::int as n from documents where company_id = $1 and resolved',
+          [company[0].id],
+        );
         if (resolved[0].n >= stepEnd && (!WEBHOOK || receiver.requests.length >= stepEnd)) break;
-        if (Date.now() > deadline) throw new Error(`only ${resolved[0].n} of ${stepEnd} resolved (${receiver.requests.length} notified) after 15 minutes`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `only ${resolved[0].n} of ${stepEnd} resolved (${receiver.requests.length} notified) after 15 minutes`,
+          );
         await sleep(500);
       }
       await sample(stepEnd);
@@ -116,12 +145,17 @@ async function main(): Promise<void> {
 
     clearInterval(watcher);
     // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
-    const evictions = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(workerMetrics)).text());
+    const evictions = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(
+      await (await fetch(workerMetrics)).text(),
+    );
     const seconds = (performance.now() - started) / 1000;
     const first = series[1] ?? series[0];
     const end = series[series.length - 1];
     const out = [
-      `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
       `${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, ${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}, ` +
         `in steps of ${STEP} until resolved: ${(DOCUMENTS / seconds).toFixed(1)} resolved/s; chasqui LOG_LEVEL=${LOG_LEVEL}`,
       'resident memory (MB, VmRSS) after start-up and after each step (in brackets: the highest read, every second, during the step);',

@@ -13,8 +13,13 @@ import { readSignedSale, receiptSummaryPayload, type SignedSale } from '../docum
 
 const LINES = 500;
 const signer = createSigner(generateTestCertificate({ ruc: '20123456786' }));
-const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../test/fixtures/documents/receipt-icbper.json'), 'utf8'));
-const receipts = Array.from({ length: LINES }, (_, i) => signBuiltXml(prepareDocument({ ...fixture, correlativo: String(i + 1) }).xml, signer).xml);
+const fixture = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '../test/fixtures/documents/receipt-icbper.json'), 'utf8'),
+);
+const receipts = Array.from(
+  { length: LINES },
+  (_, i) => signBuiltXml(prepareDocument({ ...fixture, correlativo: String(i + 1) }).xml, signer).xml,
+);
 
 /** Milliseconds of one call, best of `rounds`. */
 function best(fn: () => unknown, rounds = 10): number {
@@ -31,12 +36,29 @@ function best(fn: () => unknown, rounds = 10): number {
 let sales: SignedSale[] = [];
 let xml = '';
 const read = best(() => (sales = receipts.map(readSignedSale)));
-const header = { correlativo: 1, fechaEmision: '2024-03-16', fechaReferencia: '2024-03-15', issuer: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.' } };
-const build = best(() => (xml = prepareDocument(receiptSummaryPayload(header, 'PEN', sales.map((sale) => ({ sale, condition: '1' as const }))), { today: '2024-03-16' }).xml));
+const header = {
+  correlativo: 1,
+  fechaEmision: '2024-03-16',
+  fechaReferencia: '2024-03-15',
+  issuer: { ruc: '20123456786', razonSocial: 'Comercial Andina S.A.C.' },
+};
+const build = best(
+  () =>
+    (xml = prepareDocument(
+      receiptSummaryPayload(
+        header,
+        'PEN',
+        sales.map((sale) => ({ sale, condition: '1' as const })),
+      ),
+      { today: '2024-03-16' },
+    ).xml),
+);
 const sign = best(() => signBuiltXml(xml, signer));
 
 console.log(`summaries bench, one core, ${LINES}-line rc (${(xml.length / 1024).toFixed(0)} KiB unsigned)`);
 console.log(`  read back one signed receipt  ${((read / LINES) * 1000).toFixed(1).padStart(8)} µs`);
 console.log(`  build + validate the rc       ${build.toFixed(1).padStart(8)} ms`);
 console.log(`  sign the rc                   ${sign.toFixed(1).padStart(8)} ms`);
-console.log(`  one 500-line rc, total        ${(read + build + sign).toFixed(1).padStart(8)} ms  (${((read + build + sign) / LINES).toFixed(3)} ms per receipt)`);
+console.log(
+  `  one 500-line rc, total        ${(read + build + sign).toFixed(1).padStart(8)} ms  (${((read + build + sign) / LINES).toFixed(3)} ms per receipt)`,
+);

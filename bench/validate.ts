@@ -46,15 +46,25 @@ async function timed<T>(fn: () => T | Promise<T>, children = false): Promise<{ v
 }
 
 function xmlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? xmlFiles(path.join(dir, e.name)) : e.name.endsWith('.xml') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? xmlFiles(path.join(dir, e.name)) : e.name.endsWith('.xml') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 async function main(): Promise<void> {
-  const documents = ['golden', 'signed', 'signed-rsa-sha256', 'unsigned'].flatMap((d) => xmlFiles(path.join(SAMPLES, d))).map((file) => ({ file, xml: fs.readFileSync(file, 'utf8') }));
-  console.log(`bench:validate  node ${process.version}  ${cpus()[0]?.model ?? ''}  ${documents.length} sample documents, ${ROUNDS} rounds`);
+  const documents = ['golden', 'signed', 'signed-rsa-sha256', 'unsigned']
+    .flatMap((d) => xmlFiles(path.join(SAMPLES, d)))
+    .map((file) => ({ file, xml: fs.readFileSync(file, 'utf8') }));
+  console.log(
+    `bench:validate  node ${process.version}  ${cpus()[0]?.model ?? ''}  ${documents.length} sample documents, ${ROUNDS} rounds`,
+  );
 
   const fresh = process.env.BENCH_COMPILE !== '0';
-  const cacheDir = fresh ? fs.mkdtempSync(path.join(tmpdir(), 'chasqui-bench-validate-')) : loadConfig().validatorCacheDir;
+  const cacheDir = fresh
+    ? fs.mkdtempSync(path.join(tmpdir(), 'chasqui-bench-validate-'))
+    : loadConfig().validatorCacheDir;
   try {
     const prep = await timed(() => prepareRules(cacheDir));
     const rules = prep.value;
@@ -68,7 +78,9 @@ async function main(): Promise<void> {
       sefs[type] = c.value;
       wall += c.wall;
       cpuTotal += c.cpu;
-      console.log(`${`compile ${type.padEnd(3)} ${RULE_FILES[type]}`.padEnd(62)}${ms(c.wall)}  ${ms(c.cpu)}  ${(fs.statSync(c.value).size / 1e6).toFixed(1)} MB`);
+      console.log(
+        `${`compile ${type.padEnd(3)} ${RULE_FILES[type]}`.padEnd(62)}${ms(c.wall)}  ${ms(c.cpu)}  ${(fs.statSync(c.value).size / 1e6).toFixed(1)} MB`,
+      );
     }
     console.log(`${'compile, all types'.padEnd(62)}${ms(wall)}  ${ms(cpuTotal)}`);
 
@@ -87,22 +99,39 @@ async function main(): Promise<void> {
       }
     }
     console.log('\nper document, CPU ms (median of every document × round)');
-    for (const [type, samples] of [...perType].sort()) console.log(`${`xsl ${type} (${samples.length / ROUNDS} documents)`.padEnd(62)}${ms(median(samples))}`);
+    for (const [type, samples] of [...perType].sort())
+      console.log(`${`xsl ${type} (${samples.length / ROUNDS} documents)`.padEnd(62)}${ms(median(samples))}`);
     console.log(`${`signature (${sig.length / ROUNDS} signed documents)`.padEnd(62)}${ms(median(sig))}`);
     const invoices = facts.filter((d) => d.facts.schema === '2.1/maindoc/UBL-Invoice-2.1.xsd');
     const xsd: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      xsd.push((await timed(() => validateAgainstSchema('2.1/maindoc/UBL-Invoice-2.1.xsd', invoices.map((d, i) => ({ name: String(i), xml: d.xml }))))).cpu);
+      xsd.push(
+        (
+          await timed(() =>
+            validateAgainstSchema(
+              '2.1/maindoc/UBL-Invoice-2.1.xsd',
+              invoices.map((d, i) => ({ name: String(i), xml: d.xml })),
+            ),
+          )
+        ).cpu,
+      );
     }
     console.log(`${`xsd, one batch of ${invoices.length} invoices (per batch)`.padEnd(62)}${ms(median(xsd))}`);
-    const one = await timed(() => validateAgainstSchema('2.1/maindoc/UBL-Invoice-2.1.xsd', invoices.slice(0, 1).map((d) => ({ name: '0', xml: d.xml }))));
+    const one = await timed(() =>
+      validateAgainstSchema(
+        '2.1/maindoc/UBL-Invoice-2.1.xsd',
+        invoices.slice(0, 1).map((d) => ({ name: '0', xml: d.xml })),
+      ),
+    );
     console.log(`${'xsd, one invoice alone'.padEnd(62)}${ms(one.cpu)}`);
 
     const validator = new Validator({ cacheDir });
     const batch: { wall: number; cpu: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) batch.push(await timed(() => validator.validate(documents)));
     const b = { wall: median(batch.map((x) => x.wall)), cpu: median(batch.map((x) => x.cpu)) };
-    console.log(`\nbatch: validate() of all ${documents.length} documents: wall ${b.wall.toFixed(0)} ms (${((documents.length * 1000) / b.wall).toFixed(1)} documents/s), CPU ${b.cpu.toFixed(0)} ms (${((documents.length * 1000) / b.cpu).toFixed(1)} documents per CPU-second)`);
+    console.log(
+      `\nbatch: validate() of all ${documents.length} documents: wall ${b.wall.toFixed(0)} ms (${((documents.length * 1000) / b.wall).toFixed(1)} documents/s), CPU ${b.cpu.toFixed(0)} ms (${((documents.length * 1000) / b.cpu).toFixed(1)} documents per CPU-second)`,
+    );
   } finally {
     if (fresh) fs.rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -18,9 +18,13 @@ async function main(): Promise<void> {
   const activities = createWebhookActivities({ config, db, secrets });
   const { company } = await companyWithWebhook(db, secrets, receiver.url);
   try {
-    for (const [total, concurrency] of [[300, 1], [1000, 16]]) {
+    for (const [total, concurrency] of [
+      [300, 1],
+      [1000, 16],
+    ]) {
       const ids: string[] = [];
-      for (let i = 0; i < total; i++) ids.push((await activities.openWebhookDelivery((await resolvedDocument(db, company, i + 1)).id))!.deliveryId);
+      for (let i = 0; i < total; i++)
+        ids.push((await activities.openWebhookDelivery((await resolvedDocument(db, company, i + 1)).id))!.deliveryId);
       const latencies: number[] = [];
       let next = 0;
       const started = performance.now();
@@ -38,7 +42,9 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
       const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
-      console.log(`webhook attempt n=${total} c=${concurrency}  ${(total / seconds).toFixed(0).padStart(5)} attempts/s  p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  p99 ${pct(0.99)} ms`);
+      console.log(
+        `webhook attempt n=${total} c=${concurrency}  ${(total / seconds).toFixed(0).padStart(5)} attempts/s  p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  p99 ${pct(0.99)} ms`,
+      );
     }
   } finally {
     await receiver.close();

@@ -9,7 +9,9 @@ export type FileKind = 'pdf' | 'xml' | 'cdr';
 export const FILE_KINDS: readonly FileKind[] = ['pdf', 'xml', 'cdr'];
 
 function signature(secrets: SecretBox, documentId: string, kind: FileKind, expires: number): string {
-  return createHmac('sha256', secrets.derive('consulta links')).update(`${documentId}\n${kind}\n${expires}`).digest('base64url');
+  return createHmac('sha256', secrets.derive('consulta links'))
+    .update(`${documentId}\n${kind}\n${expires}`)
+    .digest('base64url');
 }
 
 /**
@@ -22,7 +24,14 @@ export function signedFilePath(secrets: SecretBox, documentId: string, kind: Fil
 }
 
 /** Whether a link's signature holds and it has not expired. */
-export function checkFileLink(secrets: SecretBox, documentId: string, kind: FileKind, expires: string, given: string, now = Date.now()): boolean {
+export function checkFileLink(
+  secrets: SecretBox,
+  documentId: string,
+  kind: FileKind,
+  expires: string,
+  given: string,
+  now = Date.now(),
+): boolean {
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 < now) return false;
   const expected = Buffer.from(signature(secrets, documentId, kind, Number(expires)));
   const actual = Buffer.from(given);

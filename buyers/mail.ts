@@ -28,13 +28,18 @@ export function formatAmount(amount: string): string {
 export const formatDate = (isoDate: string) => isoDate.split('-').reverse().join('/');
 
 /** The facts a buyer recognises a document by: what it is, its number, date and total. */
-export function documentFacts(row: Pick<DocumentRow, 'doc_type' | 'series' | 'number' | 'issue_date' | 'currency' | 'totals'>) {
+export function documentFacts(
+  row: Pick<DocumentRow, 'doc_type' | 'series' | 'number' | 'issue_date' | 'currency' | 'totals'>,
+) {
   const total = row.totals?.PayableAmount ?? null;
   return {
     title: TITLES[row.doc_type]?.title ?? `DOCUMENTO ELECTRÓNICO ${row.doc_type}`,
     number: `${row.series}-${Number(row.number)}`,
     date: formatDate(String(row.issue_date)),
-    total: total === null ? null : `${CURRENCY_SIGNS[row.currency ?? ''] ?? row.currency ?? ''} ${formatAmount(total)}`.trim(),
+    total:
+      total === null
+        ? null
+        : `${CURRENCY_SIGNS[row.currency ?? ''] ?? row.currency ?? ''} ${formatAmount(total)}`.trim(),
   };
 }
 
@@ -75,7 +80,12 @@ export function composeBuyerEmail(
     ...(options.consultaUrl ? [`También puede consultar y descargar el comprobante en ${options.consultaUrl}`] : []),
     ...closing,
   ].join('\n\n');
-  const rows = [['Comprobante', `${facts.title}`], ['Número', facts.number], ['Fecha de emisión', facts.date], ...(facts.total ? [['Importe total', facts.total]] : [])];
+  const rows = [
+    ['Comprobante', `${facts.title}`],
+    ['Número', facts.number],
+    ['Fecha de emisión', facts.date],
+    ...(facts.total ? [['Importe total', facts.total]] : []),
+  ];
   const cell = 'padding:6px 12px;border-bottom:1px solid #e3e7ec';
   const html = `<!doctype html><html lang="es"><body style="margin:0;padding:16px;background:#f3f5f8;font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#1d2733;line-height:1.5">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #d9dee5;border-radius:8px;overflow:hidden">
@@ -84,7 +94,10 @@ export function composeBuyerEmail(
 <p style="margin:0 0 12px">Estimado cliente:</p>
 <p style="margin:0 0 12px">${escapeHtml(intro)}</p>
 <table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 12px">${rows
-    .map(([label, value]) => `<tr><td style="${cell};color:#5a6775">${escapeHtml(label)}</td><td style="${cell};font-weight:bold">${escapeHtml(value)}</td></tr>`)
+    .map(
+      ([label, value]) =>
+        `<tr><td style="${cell};color:#5a6775">${escapeHtml(label)}</td><td style="${cell};font-weight:bold">${escapeHtml(value)}</td></tr>`,
+    )
     .join('')}</table>
 <p style="margin:0 0 12px">Adjuntamos ${escapeHtml(attached)}.</p>
 ${options.consultaUrl ? `<p style="margin:0 0 12px">También puede consultar y descargar el comprobante en <a href="${escapeHtml(options.consultaUrl)}" style="color:#1f6fb5">${escapeHtml(options.consultaUrl)}</a>.</p>` : ''}
@@ -93,7 +106,9 @@ ${closing.map((line) => `<p style="margin:0 0 12px;color:#5a6775;font-size:13px"
   const attachments: Mail.Attachment[] = [
     ...(files.pdf ? [{ filename: `${row.filename}.pdf`, content: files.pdf, contentType: 'application/pdf' }] : []),
     { filename: `${row.filename}.xml`, content: Buffer.from(files.xml, 'utf8'), contentType: 'application/xml' },
-    ...(files.cdrZip ? [{ filename: `R-${row.filename}.zip`, content: files.cdrZip, contentType: 'application/zip' }] : []),
+    ...(files.cdrZip
+      ? [{ filename: `R-${row.filename}.zip`, content: files.cdrZip, contentType: 'application/zip' }]
+      : []),
   ];
   return {
     from: options.from,
@@ -122,7 +137,11 @@ export type SendOutcome = { sent: true } | { sent: false; permanent: boolean; er
  * the start), trusting `caFile` besides the system's CAs. A 5xx answer is a permanent refusal (retrying cannot help);
  * anything else (connection, timeout, 4xx) may pass later.
  */
-export async function sendMail(smtpUrl: string, message: Mail.Options, options: { caFile: string | null }): Promise<SendOutcome> {
+export async function sendMail(
+  smtpUrl: string,
+  message: Mail.Options,
+  options: { caFile: string | null },
+): Promise<SendOutcome> {
   const tls = options.caFile ? { ca: [readFileSync(options.caFile)] } : undefined;
   const transport = nodemailer.createTransport({
     url: smtpUrl,
@@ -137,7 +156,9 @@ export async function sendMail(smtpUrl: string, message: Mail.Options, options: 
   } catch (err) {
     const e = err as { responseCode?: number; code?: string; message?: string };
     const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
-    const error = oneLine(`${e.responseCode ? `SMTP ${e.responseCode}: ` : e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`).slice(0, 500);
+    const error = oneLine(
+      `${e.responseCode ? `SMTP ${e.responseCode}: ` : e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`,
+    ).slice(0, 500);
     return { sent: false, permanent, error };
   } finally {
     transport.close();

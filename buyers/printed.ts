@@ -35,5 +35,10 @@ function despatchCdr(row: DocumentRow): { link: string | null } | null {
  */
 export async function renderDocumentPdf(db: Db, row: DocumentRow, format: PaperFormat): Promise<Buffer> {
   const logo = await findLogo(db, row.company_id);
-  return printDocument(row.xml, { format, marks: await marksOf(db, row), logo: logo?.image ?? null, despatchCdr: despatchCdr(row) });
+  return printDocument(row.xml, {
+    format,
+    marks: await marksOf(db, row),
+    logo: logo?.image ?? null,
+    despatchCdr: despatchCdr(row),
+  });
 }

@@ -9,7 +9,10 @@ const load = <T>(modulePath: string): T => require(modulePath) as T;
 /** CHASQUI_MASTER_KEY, or the key `npm start` generated into its data dir (so the README's second terminal works). */
 function localSecretBox(config: Config) {
   const file = path.join(config.dataDir, 'master.key');
-  return secretBoxFrom({ ...config, masterKey: config.masterKey ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null) });
+  return secretBoxFrom({
+    ...config,
+    masterKey: config.masterKey ?? (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null),
+  });
 }
 
 /** `chasqui <command>`: one entry for people, npm scripts, Docker and CI. */
@@ -18,28 +21,44 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary: 'everything in one process tree: embedded PostgreSQL, Temporal dev server + UI, simulator, worker, API',
     run: (argv) => load<typeof import('./commands/start')>('./commands/start').startCommand(argv),
   },
-  api: { summary: 'the HTTP API only (production; configured by environment)', run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand() },
-  worker: { summary: 'the Temporal worker only (production; configured by environment)', run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand() },
+  api: {
+    summary: 'the HTTP API only (production; configured by environment)',
+    run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand(),
+  },
+  worker: {
+    summary: 'the Temporal worker only (production; configured by environment)',
+    run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand(),
+  },
   accounts: {
     summary: 'create --name N [--quota Q] [--json] | quota --account ID --add Q: manage accounts and their tokens',
-    run: (argv) => load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
-      load<typeof import('./commands/accounts')>('./commands/accounts').accountsCommand(argv, deps)),
+    run: (argv) =>
+      load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+        load<typeof import('./commands/accounts')>('./commands/accounts').accountsCommand(argv, deps),
+      ),
   },
   certificates: {
-    summary: 'assign --company RUC --pfx FILE --password PW [--account ID]: give a plan 02 company a provider certificate',
-    run: (argv) => load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
-      load<typeof import('./commands/certificates')>('./commands/certificates').certificatesCommand(argv, { ...deps, secrets: localSecretBox(deps.config) })),
+    summary:
+      'assign --company RUC --pfx FILE --password PW [--account ID]: give a plan 02 company a provider certificate',
+    run: (argv) =>
+      load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+        load<typeof import('./commands/certificates')>('./commands/certificates').certificatesCommand(argv, {
+          ...deps,
+          secrets: localSecretBox(deps.config),
+        }),
+      ),
   },
   xml: {
     summary: 'PAYLOAD.json|DIR [--out DIR] [--pfx FILE --password PW]: build and sign documents offline',
     run: (argv) => load<typeof import('./commands/xml')>('./commands/xml').xmlCommand(argv),
   },
   rules: {
-    summary: '[--json] [--at YYYY-MM-DD]: SUNAT\'s dated rules, their dates (CHASQUI_RULE_DATES applied) and whether each is in force',
+    summary:
+      "[--json] [--at YYYY-MM-DD]: SUNAT's dated rules, their dates (CHASQUI_RULE_DATES applied) and whether each is in force",
     run: (argv) => load<typeof import('./commands/rules')>('./commands/rules').rulesCommand(argv),
   },
   validate: {
-    summary: 'FILE.xml|DIR [--json] [--require-signature]: XSD, SUNAT\'s own rules (XSL) and signature, with SUNAT\'s codes',
+    summary:
+      "FILE.xml|DIR [--json] [--require-signature]: XSD, SUNAT's own rules (XSL) and signature, with SUNAT's codes",
     run: (argv) => load<typeof import('./commands/validate')>('./commands/validate').validateCommand(argv),
   },
   simulator: {
@@ -47,28 +66,41 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     run: (argv) => load<typeof import('./commands/simulator')>('./commands/simulator').simulatorCommand(argv),
   },
   support: {
-    summary: 'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
+    summary:
+      'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
     run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
   },
   keys: {
-    summary: 'status [--json] | rotate [--dry-run] [--yes]: which master key seals how many secrets; re-seal them under the current key',
+    summary:
+      'status [--json] | rotate [--dry-run] [--yes]: which master key seals how many secrets; re-seal them under the current key',
     run: (argv) => {
       const keys = load<typeof import('./commands/keys')>('./commands/keys');
       // Help and usage errors need neither the database nor a key.
-      if (!['status', 'rotate'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h')) return keys.keysCommand(argv, null);
-      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) => keys.keysCommand(argv, { ...deps, secrets: localSecretBox(deps.config) }));
+      if (!['status', 'rotate'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h'))
+        return keys.keysCommand(argv, null);
+      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+        keys.keysCommand(argv, { ...deps, secrets: localSecretBox(deps.config) }),
+      );
     },
   },
   temporal: {
-    summary: '…: Temporal\'s own CLI (the one npm start runs), pointed at chasqui\'s Temporal, e.g. chasqui temporal workflow list',
+    summary:
+      "…: Temporal's own CLI (the one npm start runs), pointed at chasqui's Temporal, e.g. chasqui temporal workflow list",
     run: (argv) => load<typeof import('./commands/temporal')>('./commands/temporal').temporalCommand(argv),
   },
-  migrate: { summary: 'apply database migrations to DATABASE_URL and exit', run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand() },
+  migrate: {
+    summary: 'apply database migrations to DATABASE_URL and exit',
+    run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand(),
+  },
 };
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  return ['usage: chasqui <command> [options]', '', ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)].join('\n');
+  return [
+    'usage: chasqui <command> [options]',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {

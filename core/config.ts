@@ -142,7 +142,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
   return value;
 }
 
@@ -170,7 +171,10 @@ function str(env: NodeJS.ProcessEnv, name: string): string | null {
 
 /** Where fetched Temporal servers, compiled SUNAT rules and test tools are kept: one folder shared by every clone. */
 function cacheDirOf(env: NodeJS.ProcessEnv): string {
-  return path.resolve(str(env, 'CHASQUI_CACHE_DIR') ?? path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui'));
+  return path.resolve(
+    str(env, 'CHASQUI_CACHE_DIR') ??
+      path.join(str(env, 'XDG_CACHE_HOME') ?? path.join(str(env, 'HOME') ?? os.homedir(), '.cache'), 'chasqui'),
+  );
 }
 
 /** `smtp://` or `smtps://` with a host; the URL's password is never echoed back. */
@@ -183,25 +187,33 @@ function smtpUrlOf(env: NodeJS.ProcessEnv): string | null {
   } catch {
     throw new ConfigError('CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)');
   }
-  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError(`CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL with a host, got ${url.protocol}//${url.host}`);
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname)
+    throw new ConfigError(
+      `CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL with a host, got ${url.protocol}//${url.host}`,
+    );
   return raw;
 }
 
 /** A sender: `address` or `Name <address>`, on one line. */
 export function isMailbox(value: string): boolean {
-  return /^(?:[^<>\r\n\u0000-\u001F]{1,100} )?<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value) && value.includes('<') === value.endsWith('>');
+  return (
+    /^(?:[^<>\r\n\u0000-\u001F]{1,100} )?<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value) &&
+    value.includes('<') === value.endsWith('>')
+  );
 }
 
 function mailFromOf(env: NodeJS.ProcessEnv): string | null {
   const raw = str(env, 'CHASQUI_MAIL_FROM');
-  if (raw && !isMailbox(raw)) throw new ConfigError(`CHASQUI_MAIL_FROM must be an address or "Name <address>" on one line, got '${raw}'`);
+  if (raw && !isMailbox(raw))
+    throw new ConfigError(`CHASQUI_MAIL_FROM must be an address or "Name <address>" on one line, got '${raw}'`);
   return raw;
 }
 
 function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
   const raw = str(env, 'CHASQUI_PUBLIC_URL');
   if (!raw) return null;
-  if (!/^https?:\/\/[^\s/]+/.test(raw)) throw new ConfigError(`CHASQUI_PUBLIC_URL must be an http(s) URL (https://facturas.example.pe), got '${raw}'`);
+  if (!/^https?:\/\/[^\s/]+/.test(raw))
+    throw new ConfigError(`CHASQUI_PUBLIC_URL must be an http(s) URL (https://facturas.example.pe), got '${raw}'`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -210,7 +222,9 @@ function consultaRateOf(env: NodeJS.ProcessEnv): { limit: number; windowSeconds:
   const raw = str(env, 'CHASQUI_CONSULTA_RATE') ?? '10/60';
   const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
   if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
-    throw new ConfigError(`CHASQUI_CONSULTA_RATE must be N (lookups per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`);
+    throw new ConfigError(
+      `CHASQUI_CONSULTA_RATE must be N (lookups per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`,
+    );
   }
   return { limit: Number(match[1]), windowSeconds: match[2] ? Number(match[2]) : 60 };
 }
@@ -236,7 +250,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
-    retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     bootstrapAccountToken: str(env, 'CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'),
     webhookAllowPrivate: bool(env, 'CHASQUI_WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: int(env, 'CHASQUI_WEBHOOK_TIMEOUT_MS', 10_000),
@@ -246,7 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     portalUrl: str(env, 'CHASQUI_PORTAL_URL'),
     authority: endpointConfigFromEnv(env),
     simulatorPort: int(env, 'SIMULATOR_PORT', 4010),
-    startSimulator: env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
+    startSimulator:
+      env.CHASQUI_SIMULATOR === undefined || env.CHASQUI_SIMULATOR === '' ? true : bool(env, 'CHASQUI_SIMULATOR'),
     simulatorSunatRules: bool(env, 'CHASQUI_SIMULATOR_SUNAT_RULES'),
     simulatorSendingWindowDays: int(env, 'CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS', 3),
     validatorCacheDir: path.resolve(str(env, 'CHASQUI_VALIDATOR_CACHE') ?? path.join(cacheDirOf(env), 'validator')),
@@ -298,13 +316,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
-    throw new ConfigError(`CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`);
+    throw new ConfigError(
+      `CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`,
+    );
   }
-  if (config.summary.hour > 23) throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
+  if (config.summary.hour > 23)
+    throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
   if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
-    throw new ConfigError(`CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`);
+    throw new ConfigError(
+      `CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`,
+    );
   }
-  if (config.buyers.smtpUrl && !config.buyers.mailFrom) throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
+  if (config.buyers.smtpUrl && !config.buyers.mailFrom)
+    throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
   if (config.masterKey) parseMasterKey(config.masterKey);
   config.retiredMasterKeys.forEach((key, i) => {
     try {
@@ -318,6 +342,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The secret box for this process; production entries refuse to start without a master key. */
 export function secretBoxFrom(config: Config): SecretBox {
-  if (!config.masterKey) throw new ConfigError('CHASQUI_MASTER_KEY is required (32 random bytes, base64 or hex): secrets are encrypted at rest with it');
+  if (!config.masterKey)
+    throw new ConfigError(
+      'CHASQUI_MASTER_KEY is required (32 random bytes, base64 or hex): secrets are encrypted at rest with it',
+    );
   return new SecretBox(parseMasterKey(config.masterKey), config.retiredMasterKeys.map(parseMasterKey));
 }

@@ -54,7 +54,9 @@ export function endpointConfigFromEnv(env: NodeJS.ProcessEnv = process.env): End
     greAuthBeta: pick('SUNAT_GRE_AUTH_URL_BETA', SUNAT_DEFAULTS.greTest),
     greApiBeta: pick('SUNAT_GRE_API_URL_BETA', SUNAT_DEFAULTS.greTest),
     providerOse: providerOse && trimSlash(providerOse),
-    providerOseBeta: env.PROVIDER_OSE_URL_BETA?.trim() ? trimSlash(env.PROVIDER_OSE_URL_BETA.trim()) : providerOse && trimSlash(providerOse),
+    providerOseBeta: env.PROVIDER_OSE_URL_BETA?.trim()
+      ? trimSlash(env.PROVIDER_OSE_URL_BETA.trim())
+      : providerOse && trimSlash(providerOse),
     authorityUrl: env.CHASQUI_AUTHORITY_URL?.trim() ? trimSlash(env.CHASQUI_AUTHORITY_URL.trim()) : null,
   };
 }

@@ -78,7 +78,8 @@ export function registerUnresolvedGauge(
   statuses: readonly string[],
   read: () => Promise<{ status: string; age: string; count: number }[]>,
 ): void {
-  if (registry.getSingleMetric('chasqui_unresolved_documents')) registry.removeSingleMetric('chasqui_unresolved_documents');
+  if (registry.getSingleMetric('chasqui_unresolved_documents'))
+    registry.removeSingleMetric('chasqui_unresolved_documents');
   new Gauge({
     name: 'chasqui_unresolved_documents',
     help: 'Documents without a verdict yet, by status and age since issue',
@@ -131,7 +132,8 @@ export function registerCheckGauges(read: () => Promise<CheckGaugeRow[]>): void 
     async collect() {
       const rows = await read();
       this.reset();
-      for (const row of rows) if (row.check === 'certificate' && row.days_left !== null) this.set({ ruc: row.ruc }, row.days_left);
+      for (const row of rows)
+        if (row.check === 'certificate' && row.days_left !== null) this.set({ ruc: row.ruc }, row.days_left);
     },
   });
 }

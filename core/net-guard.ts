@@ -91,11 +91,16 @@ export function isPublicAddress(address: string): boolean {
 
 export type Lookup = (hostname: string) => Promise<string[]>;
 
-const systemLookup: Lookup = async (hostname) => (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemLookup: Lookup = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 export type TargetCheck =
   | { ok: true; url: URL; addresses: string[] }
-  | { ok: false; reason: 'invalid_url' | 'not_https' | 'credentials_in_url' | 'unresolvable' | 'not_public'; message: string };
+  | {
+      ok: false;
+      reason: 'invalid_url' | 'not_https' | 'credentials_in_url' | 'unresolvable' | 'not_public';
+      message: string;
+    };
 
 /**
  * Accepts only an absolute https URL (without user:password) whose host, literal or resolved, is public.
@@ -112,7 +117,8 @@ export async function checkPublicHttpsUrl(
     return { ok: false, reason: 'invalid_url', message: 'is not a valid absolute URL' };
   }
   if (url.protocol !== 'https:') return { ok: false, reason: 'not_https', message: 'must use https' };
-  if (url.username || url.password) return { ok: false, reason: 'credentials_in_url', message: 'must not carry a user or password' };
+  if (url.username || url.password)
+    return { ok: false, reason: 'credentials_in_url', message: 'must not carry a user or password' };
   const host = await checkPublicHost(url.hostname, options);
   return host.ok ? { ok: true, url, addresses: host.addresses } : host;
 }
@@ -140,7 +146,11 @@ export async function checkPublicHost(
     const blocked = addresses.find((a) => !isPublicAddress(a));
     if (blocked !== undefined) {
       const via = blocked === host ? '' : ` (${host} resolves to ${blocked})`;
-      return { ok: false, reason: 'not_public', message: `must point to a public address, not a local or private one${via}` };
+      return {
+        ok: false,
+        reason: 'not_public',
+        message: `must point to a public address, not a local or private one${via}`,
+      };
     }
   }
   return { ok: true, addresses };

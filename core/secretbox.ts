@@ -26,7 +26,10 @@ export function generateMasterKey(): string {
 export class SecretBox {
   private readonly byId = new Map<string, MasterKey>();
 
-  constructor(private readonly current: MasterKey, retired: MasterKey[] = []) {
+  constructor(
+    private readonly current: MasterKey,
+    retired: MasterKey[] = [],
+  ) {
     for (const k of [current, ...retired]) this.byId.set(k.id, k);
   }
 
@@ -42,7 +45,10 @@ export class SecretBox {
   seal(plain: string | Buffer): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
-    const data = Buffer.concat([cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain), cipher.final()]);
+    const data = Buffer.concat([
+      cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain),
+      cipher.final(),
+    ]);
     const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'));
     return `v1:${this.current.id}:${parts.join(':')}`;
   }

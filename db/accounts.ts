@@ -9,12 +9,27 @@ export interface Account {
   createdAt: Date;
 }
 
-function toAccount(row: { id: string; name: string; quota_units: string | number; active: boolean; created_at: Date }): Account {
-  return { id: row.id, name: row.name, quotaUnits: Number(row.quota_units), active: row.active, createdAt: row.created_at };
+function toAccount(row: {
+  id: string;
+  name: string;
+  quota_units: string | number;
+  active: boolean;
+  created_at: Date;
+}): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    quotaUnits: Number(row.quota_units),
+    active: row.active,
+    createdAt: row.created_at,
+  };
 }
 
 /** A new account and its first account token (returned once, stored as a hash). */
-export async function createAccount(db: Db, input: { name: string; quotaUnits: number }): Promise<{ account: Account; token: string }> {
+export async function createAccount(
+  db: Db,
+  input: { name: string; quotaUnits: number },
+): Promise<{ account: Account; token: string }> {
   return db.transaction(async (trx) => {
     const [row] = await trx('accounts').insert({ name: input.name, quota_units: input.quotaUnits }).returning('*');
     const token = await issueToken(trx, { scope: ACCOUNT_SCOPE, accountId: row.id });
@@ -44,7 +59,8 @@ export async function ensureBootstrapAccount(db: Db, token: string): Promise<Acc
   if (token.length < 16) throw new Error('CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN must have at least 16 characters');
   const existing = await findToken(db, token);
   if (existing) {
-    if (existing.scope !== ACCOUNT_SCOPE) throw new Error('CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN is already in use as a company signing token');
+    if (existing.scope !== ACCOUNT_SCOPE)
+      throw new Error('CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN is already in use as a company signing token');
     return (await findAccount(db, existing.accountId))!;
   }
   try {
@@ -63,11 +79,17 @@ export async function ensureBootstrapAccount(db: Db, token: string): Promise<Acc
 
 /** GET /v1/account: the plan balances and the companies by environment (demo 01, production 02). */
 export async function accountBalance(db: Db, accountId: string) {
-  const account = await db('accounts').where({ id: accountId }).first('id', 'name', 'quota_units', 'quota_used_units', 'ose_package_units');
+  const account = await db('accounts')
+    .where({ id: accountId })
+    .first('id', 'name', 'quota_units', 'quota_used_units', 'ose_package_units');
   const companies: { environment: string; count: number; production_documents: number }[] = await db('companies')
     .where({ account_id: accountId })
     .groupBy('environment')
-    .select('environment', db.raw('count(*)::int as count'), db.raw('coalesce(sum(production_documents), 0)::int as production_documents'));
+    .select(
+      'environment',
+      db.raw('count(*)::int as count'),
+      db.raw('coalesce(sum(production_documents), 0)::int as production_documents'),
+    );
   const by = (env: string) => companies.find((c) => c.environment === env);
   return {
     id: account.id as string,

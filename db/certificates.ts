@@ -42,7 +42,12 @@ export async function releaseCertificate(db: Db, id: string): Promise<void> {
 }
 
 /** The row for a certificate read from a PFX; the private key arrives already sealed. */
-export function certificateValues(accountId: string, origin: CertificateRow['origin'], certificate: Certificate, privateKeySealed: string): CertificateInsert {
+export function certificateValues(
+  accountId: string,
+  origin: CertificateRow['origin'],
+  certificate: Certificate,
+  privateKeySealed: string,
+): CertificateInsert {
   return {
     account_id: accountId,
     origin,

@@ -45,12 +45,20 @@ export interface CompanyRow {
 }
 
 /** The timestamp columns of companies: JSON carries them as text. */
-const COMPANY_TIMESTAMPS = ['sol_updated_at', 'ose_updated_at', 'gre_updated_at', 'webhook_updated_at', 'created_at', 'updated_at'] as const;
+const COMPANY_TIMESTAMPS = [
+  'sol_updated_at',
+  'ose_updated_at',
+  'gre_updated_at',
+  'webhook_updated_at',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** A companies row read as JSON (`to_jsonb(c)`, joined into another statement), its timestamps as Dates again. */
 export function companyFromJson(json: Record<string, unknown>): CompanyRow {
   const row: Record<string, unknown> = { ...json };
-  for (const column of COMPANY_TIMESTAMPS) if (typeof row[column] === 'string') row[column] = new Date(row[column] as string);
+  for (const column of COMPANY_TIMESTAMPS)
+    if (typeof row[column] === 'string') row[column] = new Date(row[column] as string);
   return row as unknown as CompanyRow;
 }
 
@@ -74,13 +82,25 @@ export function findCompanyById(db: Db, id: string): Promise<CompanyRow | undefi
 
 /** The account's companies newest first, `limit` of them after the company with RUC `before` (a previous page's last). */
 /** An account's companies newest first (every account's when `accountId` is null: support staff), after `before` (a RUC). */
-export function listCompanies(db: Db, accountId: string | null, page: { limit: number; before?: string }): Promise<CompanyRow[]> {
+export function listCompanies(
+  db: Db,
+  accountId: string | null,
+  page: { limit: number; before?: string },
+): Promise<CompanyRow[]> {
   const q = db<CompanyRow>('companies');
   if (accountId) q.where({ account_id: accountId });
   if (page.before) {
-    q.whereRaw('(created_at, id) < (select created_at, id from companies where ruc = ? and (? :: uuid is null or account_id = ?) order by created_at desc limit 1)', [page.before, accountId, accountId]);
+    q.whereRaw(
+      '(created_at, id) < (select created_at, id from companies where ruc = ? and (? :: uuid is null or account_id = ?) order by created_at desc limit 1)',
+      [page.before, accountId, accountId],
+    );
   }
-  return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit);
+  return q
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(page.limit);
 }
 
 /** Whether another account holds this RUC (a new registration then needs `confirm: true`). */
@@ -91,7 +111,11 @@ export async function rucHeldElsewhere(db: Db, accountId: string, ruc: string): 
 
 /** Inserts the company unless the account already has the RUC; `created: false` returns the existing row. */
 export async function insertCompany(db: Db, values: CompanyInsert): Promise<{ company: CompanyRow; created: boolean }> {
-  const [row] = await db<CompanyRow>('companies').insert(values).onConflict(['account_id', 'ruc']).ignore().returning('*');
+  const [row] = await db<CompanyRow>('companies')
+    .insert(values)
+    .onConflict(['account_id', 'ruc'])
+    .ignore()
+    .returning('*');
   if (row) return { company: row as CompanyRow, created: true };
   return { company: (await findCompany(db, values.account_id, values.ruc))!, created: false };
 }

@@ -55,12 +55,21 @@ export interface CheckEventRow {
 
 /** One check as the API, the CLI and the `company.check` webhook show it: its own fields beside the common ones. */
 export function presentCheck(row: Pick<CheckRow, 'check' | 'status' | 'detail' | 'fields' | 'checked_at'>) {
-  return { ...row.fields, id: row.check, status: row.status, detail: row.detail, checked_at: new Date(row.checked_at).toISOString() };
+  return {
+    ...row.fields,
+    id: row.check,
+    status: row.status,
+    detail: row.detail,
+    checked_at: new Date(row.checked_at).toISOString(),
+  };
 }
 
 /** Worst first (fail, warn, unknown, ok), then in the order of CHECK_IDS. */
 export function worstFirst<T extends Pick<CheckRow, 'check' | 'status'>>(rows: T[]): T[] {
-  return [...rows].sort((a, b) => STATUS_SEVERITY[b.status] - STATUS_SEVERITY[a.status] || CHECK_IDS.indexOf(a.check) - CHECK_IDS.indexOf(b.check));
+  return [...rows].sort(
+    (a, b) =>
+      STATUS_SEVERITY[b.status] - STATUS_SEVERITY[a.status] || CHECK_IDS.indexOf(a.check) - CHECK_IDS.indexOf(b.check),
+  );
 }
 
 /** The latest result of each check of these companies. */
@@ -69,8 +78,13 @@ export function listCheckRows(db: Db, companyIds: string[]): Promise<CheckRow[]>
 }
 
 /** Every company's latest results with its RUC: the gauges and `chasqui support checks`. */
-export function listAllCheckRows(db: Db, filter: { ruc?: string } = {}): Promise<(CheckRow & { ruc: string; business_name: string })[]> {
-  const q = db('company_checks as k').join('companies as c', 'c.id', 'k.company_id').select('k.*', 'c.ruc', 'c.business_name');
+export function listAllCheckRows(
+  db: Db,
+  filter: { ruc?: string } = {},
+): Promise<(CheckRow & { ruc: string; business_name: string })[]> {
+  const q = db('company_checks as k')
+    .join('companies as c', 'c.id', 'k.company_id')
+    .select('k.*', 'c.ruc', 'c.business_name');
   if (filter.ruc) q.where('c.ruc', filter.ruc);
   return q;
 }
@@ -83,24 +97,49 @@ export function listAllCheckRows(db: Db, filter: { ruc?: string } = {}): Promise
 export async function saveCheckResults(db: Db, companyId: string, results: CheckResult[]): Promise<CheckEventRow[]> {
   return db.transaction(async (trx) => {
     const previous = new Map(
-      ((await trx('company_checks').where({ company_id: companyId }).forUpdate()) as CheckRow[]).map((row) => [row.check, row]),
+      ((await trx('company_checks').where({ company_id: companyId }).forUpdate()) as CheckRow[]).map((row) => [
+        row.check,
+        row,
+      ]),
     );
     const events: CheckEventRow[] = [];
     for (const result of results) {
       const before = previous.get(result.id)?.known_status ?? null;
       const known = result.status === 'unknown' ? before : result.status;
       await trx('company_checks')
-        .insert({ company_id: companyId, check: result.id, status: result.status, known_status: known, detail: result.detail, fields: result.fields, checked_at: result.checked_at })
+        .insert({
+          company_id: companyId,
+          check: result.id,
+          status: result.status,
+          known_status: known,
+          detail: result.detail,
+          fields: result.fields,
+          checked_at: result.checked_at,
+        })
         .onConflict(['company_id', 'check'])
         .merge();
       if ((result.status === 'warn' || result.status === 'fail') && result.status !== before) {
         const [event] = await trx('company_check_events')
-          .insert({ company_id: companyId, check: result.id, status: result.status, previous_status: before, detail: result.detail, fields: result.fields, checked_at: result.checked_at })
+          .insert({
+            company_id: companyId,
+            check: result.id,
+            status: result.status,
+            previous_status: before,
+            detail: result.detail,
+            fields: result.fields,
+            checked_at: result.checked_at,
+          })
           .returning('*');
         events.push(event as CheckEventRow);
       }
     }
-    await trx('company_checks').where({ company_id: companyId }).whereNotIn('check', results.map((r) => r.id)).delete();
+    await trx('company_checks')
+      .where({ company_id: companyId })
+      .whereNotIn(
+        'check',
+        results.map((r) => r.id),
+      )
+      .delete();
     return events;
   });
 }
@@ -111,11 +150,17 @@ export function findCheckEvent(db: Db, id: string): Promise<CheckEventRow | unde
 
 /** The company's check events whose delivery was never started (a worker lost between the commit and the start). */
 export function listUnnotifiedCheckEvents(db: Db, companyId: string): Promise<CheckEventRow[]> {
-  return db<CheckEventRow>('company_check_events').where({ company_id: companyId }).whereNull('webhook_started_at').orderBy('created_at');
+  return db<CheckEventRow>('company_check_events')
+    .where({ company_id: companyId })
+    .whereNull('webhook_started_at')
+    .orderBy('created_at');
 }
 
 export async function markCheckEventNotified(db: Db, id: string): Promise<void> {
-  await db('company_check_events').where({ id }).whereNull('webhook_started_at').update({ webhook_started_at: db.fn.now() });
+  await db('company_check_events')
+    .where({ id })
+    .whereNull('webhook_started_at')
+    .update({ webhook_started_at: db.fn.now() });
 }
 
 /** Document types numbered by series and correlativo (summaries and voids are numbered by date). */
@@ -137,7 +182,16 @@ export interface SeriesGaps {
  * document counts as used, rejected ones too: SUNAT counts a rejected number as used as well.
  */
 export async function findSeriesGaps(db: Db, companyId: string, since: string, listLimit = 50): Promise<SeriesGaps[]> {
-  const { rows } = await db.raw<{ rows: { doc_type: string; series: string; lowest: string; highest: string; used: string; missing: number[] | null }[] }>(
+  const { rows } = await db.raw<{
+    rows: {
+      doc_type: string;
+      series: string;
+      lowest: string;
+      highest: string;
+      used: string;
+      missing: number[] | null;
+    }[];
+  }>(
     `with s as (
        select doc_type, series, min(number) as lowest, max(number) as highest
          from documents
@@ -159,15 +213,14 @@ export async function findSeriesGaps(db: Db, companyId: string, since: string, l
       order by u.series, u.doc_type`,
     { companyId, since, excluded: NUMBERED_EXCLUDED, listLimit },
   );
-  return rows
-    .map((r) => ({
-      doc_type: r.doc_type,
-      series: r.series,
-      lowest: Number(r.lowest),
-      highest: Number(r.highest),
-      missing_count: Number(r.highest) - Number(r.lowest) + 1 - Number(r.used),
-      missing: (r.missing ?? []).map((n) => `${r.series}-${n}`),
-    }));
+  return rows.map((r) => ({
+    doc_type: r.doc_type,
+    series: r.series,
+    lowest: Number(r.lowest),
+    highest: Number(r.highest),
+    missing_count: Number(r.highest) - Number(r.lowest) + 1 - Number(r.used),
+    missing: (r.missing ?? []).map((n) => `${r.series}-${n}`),
+  }));
 }
 
 /** Document types with SUNAT's sending window (2108) that chasqui sends one by one. */
@@ -178,7 +231,12 @@ const WINDOW_TYPES = ['01', '03', '07', '08'];
  * `since`: the candidates whose window closes soon or has closed. Receipts waiting for their daily summary are left to
  * the summary.
  */
-export function findUnresolvedWindowDocuments(db: Db, companyId: string, since: string, limit = 500): Promise<{ doc_type: string; series: string; number: string; issue_date: string; status: string }[]> {
+export function findUnresolvedWindowDocuments(
+  db: Db,
+  companyId: string,
+  since: string,
+  limit = 500,
+): Promise<{ doc_type: string; series: string; number: string; issue_date: string; status: string }[]> {
   return db('documents')
     .select('doc_type', 'series', 'number', db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"), 'status')
     .where({ company_id: companyId, resolved: false })
@@ -190,7 +248,13 @@ export function findUnresolvedWindowDocuments(db: Db, companyId: string, since: 
 }
 
 /** The company's documents of these types issued since `since`, with their signed XML, newest first (rule_readiness). */
-export function recentSignedDocuments(db: Db, companyId: string, docTypes: readonly string[], since: string, limit: number): Promise<{ doc_type: string; series: string; number: string; issue_date: string; xml: string }[]> {
+export function recentSignedDocuments(
+  db: Db,
+  companyId: string,
+  docTypes: readonly string[],
+  since: string,
+  limit: number,
+): Promise<{ doc_type: string; series: string; number: string; issue_date: string; xml: string }[]> {
   return db('documents')
     .select('doc_type', 'series', 'number', db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"), 'xml')
     .where({ company_id: companyId })

@@ -15,10 +15,20 @@ export interface CompanyEmailSettings {
   updated_at: Date;
 }
 
-export const DEFAULT_EMAIL_SETTINGS = { smtp_url_sealed: null, from_address: null, reply_to: null, format: 'a4', attach_cdr: false, enabled: true } as const;
+export const DEFAULT_EMAIL_SETTINGS = {
+  smtp_url_sealed: null,
+  from_address: null,
+  reply_to: null,
+  format: 'a4',
+  attach_cdr: false,
+  enabled: true,
+} as const;
 
 export async function findCompanyEmailSettings(db: Db, companyId: string): Promise<CompanyEmailSettings | null> {
-  return ((await db('company_email_settings').where({ company_id: companyId }).first()) as CompanyEmailSettings | undefined) ?? null;
+  return (
+    ((await db('company_email_settings').where({ company_id: companyId }).first()) as
+      CompanyEmailSettings | undefined) ?? null
+  );
 }
 
 /** Writes the fields given (the others keep their value, or the default on a first write). */

@@ -59,5 +59,7 @@ export async function findConsoleSession(db: Db, id: string, idleSeconds: number
 }
 
 export async function endConsoleSession(db: Db, id: string): Promise<void> {
-  await db('console_sessions').where({ id_hash: hashToken(id) }).update({ ended_at: db.fn.now() });
+  await db('console_sessions')
+    .where({ id_hash: hashToken(id) })
+    .update({ ended_at: db.fn.now() });
 }

@@ -67,15 +67,66 @@ export type EmailStatus = 'pending' | 'sent' | 'failed' | 'disabled';
 
 export type NewDocument = Pick<
   DocumentRow,
-  'account_id' | 'company_id' | 'ruc' | 'doc_type' | 'series' | 'filename' | 'currency' | 'environment' | 'destination' | 'signed_by' | 'status' | 'hash' | 'xml'
-> & { id?: string; number: number; issue_date: string; totals: Record<string, string> | null; warnings: string[]; payload_hash?: string | null; customer_doc?: string | null; email_to?: string[] | null };
+  | 'account_id'
+  | 'company_id'
+  | 'ruc'
+  | 'doc_type'
+  | 'series'
+  | 'filename'
+  | 'currency'
+  | 'environment'
+  | 'destination'
+  | 'signed_by'
+  | 'status'
+  | 'hash'
+  | 'xml'
+> & {
+  id?: string;
+  number: number;
+  issue_date: string;
+  totals: Record<string, string> | null;
+  warnings: string[];
+  payload_hash?: string | null;
+  customer_doc?: string | null;
+  email_to?: string[] | null;
+};
 
 /** Every column but the signed XML and the CDR: what a list shows, and what writes read back. */
 const LIST_COLUMNS = [
-  'id', 'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment',
-  'destination', 'signed_by', 'status', 'status_code', 'resolved', 'ticket', 'result', 'hash', 'customer_doc', 'totals',
-  'warnings', 'send_attempts', 'send_started_at', 'workflow_started_at', 'sent_at', 'resolved_at', 'created_at', 'updated_at',
-  'email_to', 'email_status', 'email_attempts', 'email_error', 'email_sent_at',
+  'id',
+  'account_id',
+  'company_id',
+  'ruc',
+  'doc_type',
+  'series',
+  'number',
+  'filename',
+  'issue_date',
+  'currency',
+  'environment',
+  'destination',
+  'signed_by',
+  'status',
+  'status_code',
+  'resolved',
+  'ticket',
+  'result',
+  'hash',
+  'customer_doc',
+  'totals',
+  'warnings',
+  'send_attempts',
+  'send_started_at',
+  'workflow_started_at',
+  'sent_at',
+  'resolved_at',
+  'created_at',
+  'updated_at',
+  'email_to',
+  'email_status',
+  'email_attempts',
+  'email_error',
+  'email_sent_at',
 ] as const;
 
 /** Every column of documents, as the prepared statements that read whole rows name them. */
@@ -103,14 +154,40 @@ export async function findNumberHolder(
   db: Db | Knex.Transaction,
   key: { ruc: string; environment: string; doc_type: string; series: string; number: number },
 ): Promise<(DocumentRow & { voided: boolean }) | null> {
-  const [row] = await run<DocumentRow & { voided: boolean }>(db, NUMBER_HOLDER, [key.ruc, key.environment, key.doc_type, key.series, key.number]);
+  const [row] = await run<DocumentRow & { voided: boolean }>(db, NUMBER_HOLDER, [
+    key.ruc,
+    key.environment,
+    key.doc_type,
+    key.series,
+    key.number,
+  ]);
   return row ?? null;
 }
 
 /** What `insertDocument` writes; a column a caller leaves out gets its default (an id is drawn when none is given). */
 const INSERTED_COLUMNS = [
-  'account_id', 'company_id', 'ruc', 'doc_type', 'series', 'number', 'filename', 'issue_date', 'currency', 'environment', 'destination',
-  'signed_by', 'status', 'status_code', 'hash', 'xml', 'customer_doc', 'totals', 'warnings', 'payload_hash', 'email_to', 'email_status',
+  'account_id',
+  'company_id',
+  'ruc',
+  'doc_type',
+  'series',
+  'number',
+  'filename',
+  'issue_date',
+  'currency',
+  'environment',
+  'destination',
+  'signed_by',
+  'status',
+  'status_code',
+  'hash',
+  'xml',
+  'customer_doc',
+  'totals',
+  'warnings',
+  'payload_hash',
+  'email_to',
+  'email_status',
 ] as const;
 const INSERT_DOCUMENT = statement(
   'insert_document',
@@ -131,7 +208,10 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     email_to: doc.email_to?.length ? doc.email_to : null,
     email_status: doc.email_to?.length ? 'pending' : null,
   };
-  const [row] = await run<DocumentRow>(db, INSERT_DOCUMENT, [doc.id ?? null, ...INSERTED_COLUMNS.map((c) => values[c])]);
+  const [row] = await run<DocumentRow>(db, INSERT_DOCUMENT, [
+    doc.id ?? null,
+    ...INSERTED_COLUMNS.map((c) => values[c]),
+  ]);
   return { ...row, xml: doc.xml, cdr_zip: null };
 }
 
@@ -155,8 +235,15 @@ const BEGIN_SEND = statement(
  * document's company (read in the same statement: the send needs its credentials). With `expected`, a row no longer
  * in that status is returned unmarked (an earlier run already sent it).
  */
-export async function beginSend(db: Db, id: string, expected?: DocStatus): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
-  const [row] = await run<DocumentRow & { company_json: Record<string, unknown> | null }>(db, BEGIN_SEND, [id, expected ?? null]);
+export async function beginSend(
+  db: Db,
+  id: string,
+  expected?: DocStatus,
+): Promise<{ doc: DocumentRow; company: CompanyRow | null } | null> {
+  const [row] = await run<DocumentRow & { company_json: Record<string, unknown> | null }>(db, BEGIN_SEND, [
+    id,
+    expected ?? null,
+  ]);
   if (!row) return null;
   const { company_json, ...doc } = row;
   return { doc, company: company_json && companyFromJson(company_json) };
@@ -234,13 +321,21 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     if (stored.resolved) countVerdict(stored);
     return stored;
   }
-  return { ...((await db('documents').where({ id }).first(...LIST_COLUMNS)) as RecordedRow), webhook_due: null };
+  return {
+    ...((await db('documents')
+      .where({ id })
+      .first(...LIST_COLUMNS)) as RecordedRow),
+    webhook_due: null,
+  };
 }
 
 /** A document just resolved: counted once, by the one statement that resolved it. */
 function countVerdict(row: Pick<DocumentRow, 'doc_type' | 'status' | 'created_at' | 'resolved_at'>): void {
   documentsTotal.inc({ doc_type: row.doc_type, status: row.status });
-  verdictSeconds.observe({ doc_type: row.doc_type, status: row.status }, (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000);
+  verdictSeconds.observe(
+    { doc_type: row.doc_type, status: row.status },
+    (row.resolved_at!.getTime() - row.created_at.getTime()) / 1000,
+  );
 }
 
 /** Moves a manual-mode document to `queued` when its send is requested (RELEASE); false when it was not waiting. */
@@ -252,20 +347,40 @@ export async function releaseForSending(db: Db, id: string): Promise<boolean> {
 }
 
 // One text for any number of ids (= any of an array), so the statement stays one prepared statement.
-const MARK_STARTED = statement('mark_started', 'update documents set workflow_started_at = now() where id = any($1::uuid[]) and workflow_started_at is null');
+const MARK_STARTED = statement(
+  'mark_started',
+  'update documents set workflow_started_at = now() where id = any($1::uuid[]) and workflow_started_at is null',
+);
 
 export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> {
   if (ids.length) await run(db, MARK_STARTED, [ids]);
 }
 
 /** What a workflow start needs of a document (workflows/document-types.ts StartableDocument). */
-export type UnstartedDocument = Pick<DocumentRow, 'id' | 'ruc' | 'doc_type' | 'status' | 'series' | 'number' | 'filename' | 'issue_date'> & { company_name: string | null };
+export type UnstartedDocument = Pick<
+  DocumentRow,
+  'id' | 'ruc' | 'doc_type' | 'status' | 'series' | 'number' | 'filename' | 'issue_date'
+> & { company_name: string | null };
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
-export async function findUnstartedDocuments(db: Db, olderThanSeconds: number, limit = 500): Promise<UnstartedDocument[]> {
+export async function findUnstartedDocuments(
+  db: Db,
+  olderThanSeconds: number,
+  limit = 500,
+): Promise<UnstartedDocument[]> {
   return db('documents as d')
     .join('companies as c', 'c.id', 'd.company_id')
-    .select('d.id', 'd.ruc', 'd.doc_type', 'd.status', 'd.series', 'd.number', 'd.filename', 'd.issue_date', 'c.business_name as company_name')
+    .select(
+      'd.id',
+      'd.ruc',
+      'd.doc_type',
+      'd.status',
+      'd.series',
+      'd.number',
+      'd.filename',
+      'd.issue_date',
+      'c.business_name as company_name',
+    )
     .whereNull('d.workflow_started_at')
     .whereNot('d.status', AWAITING_SUMMARY)
     .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
@@ -303,14 +418,18 @@ export function toApiDocument(row: ListedDocument | DocumentRow) {
 
 /** An accepted document whose payload named the buyer's e-mail (a rejected one is never e-mailed). */
 export function emailDue(row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status'>): boolean {
-  return (row.status === 'accepted' || row.status === 'observed') && !!row.email_to?.length && row.email_status === 'pending';
+  return (
+    (row.status === 'accepted' || row.status === 'observed') && !!row.email_to?.length && row.email_status === 'pending'
+  );
 }
 
 /**
  * The buyer's e-mail as GET and the webhook show it; null when the payload named no address. A rejected document is
  * never e-mailed: its pending e-mail reads `disabled`.
  */
-export function presentEmail(row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status' | 'email_attempts' | 'email_error'>) {
+export function presentEmail(
+  row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status' | 'email_attempts' | 'email_error'>,
+) {
   if (!row.email_to || !row.email_status) return null;
   const status = row.status === 'rejected' && row.email_status === 'pending' ? 'disabled' : row.email_status;
   return { status, to: row.email_to, attempts: row.email_attempts, last_error: row.email_error };
@@ -380,7 +499,8 @@ export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
   // With an issue-date range the list runs by issue date (then issue instant): a page is then one range of the
   // (company, issue_date desc, created_at desc, id desc) index however far back the range lies.
   const order = filter.issuedFrom || filter.issuedTo ? ['issue_date', 'created_at', 'id'] : ['created_at', 'id'];
-  if (filter.before) q.whereRaw(`(${order.join(', ')}) < (select ${order.join(', ')} from documents where id = ?)`, [filter.before]);
+  if (filter.before)
+    q.whereRaw(`(${order.join(', ')}) < (select ${order.join(', ')} from documents where id = ?)`, [filter.before]);
   return q.orderBy(order.map((column) => ({ column, order: 'desc' as const }))).limit(filter.limit);
 }
 
@@ -390,13 +510,23 @@ export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
  */
 export async function findDocumentsByReference(db: Db, reference: string, limit = 20): Promise<ListedDocument[]> {
   const text = reference.trim().replace(/\.(xml|zip)$/i, '');
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) return listDocuments(db, { ids: [text], limit: 1 });
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text))
+    return listDocuments(db, { ids: [text], limit: 1 });
   const full = /^(\d{11})-(\d{2})-([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
-  if (full) return listDocuments(db, { ruc: full[1], docType: full[2], series: full[3].toUpperCase(), number: Number(full[4]), limit });
+  if (full)
+    return listDocuments(db, {
+      ruc: full[1],
+      docType: full[2],
+      series: full[3].toUpperCase(),
+      number: Number(full[4]),
+      limit,
+    });
   const short = /^([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
   if (short) return listDocuments(db, { series: short[1].toUpperCase(), number: Number(short[2]), limit });
   // Summaries and voids are named RUC-RC-YYYYMMDD-N.
-  return selectListed(db).where('filename', text.toUpperCase()).orderBy('created_at', 'desc').limit(limit) as Promise<ListedDocument[]>;
+  return selectListed(db).where('filename', text.toUpperCase()).orderBy('created_at', 'desc').limit(limit) as Promise<
+    ListedDocument[]
+  >;
 }
 
 /** Unresolved documents by status and age bucket (the `chasqui_unresolved_documents` gauge). */
@@ -422,7 +552,10 @@ export interface AttemptRecord {
 
 /** Each send, ticket poll and state query of the document, oldest first. */
 export function listDocumentAttempts(db: Db, documentId: string): Promise<AttemptRecord[]> {
-  return db('document_attempts').where({ document_id: documentId }).orderBy('id').select('step', 'status', 'code', 'origin', 'message', 'created_at');
+  return db('document_attempts')
+    .where({ document_id: documentId })
+    .orderBy('id')
+    .select('step', 'status', 'code', 'origin', 'message', 'created_at');
 }
 
 /**
@@ -462,7 +595,10 @@ export async function restartEmail(db: Db, id: string, to: string[]): Promise<bo
  * the consultation page compares the rest of what the buyer typed. The environments are named so the one-number
  * index is used whatever the company's size.
  */
-export function findByPrintedNumber(db: Db, key: { ruc: string; docType: string; series: string; number: number }): Promise<ListedDocument[]> {
+export function findByPrintedNumber(
+  db: Db,
+  key: { ruc: string; docType: string; series: string; number: number },
+): Promise<ListedDocument[]> {
   return selectListed(db)
     .where({ ruc: key.ruc, doc_type: key.docType, series: key.series, number: key.number })
     .whereIn('environment', ['02', '01'])

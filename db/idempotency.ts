@@ -33,11 +33,18 @@ export async function claimKey(db: Db, tokenId: string, key: string, requestHash
 export async function findStoredRequest(db: Db, tokenId: string, key: string): Promise<StoredRequest | null> {
   const row = await db('idempotency_keys').where({ token_id: tokenId, key }).first();
   if (!row) return null;
-  return { requestHash: row.request_hash, state: row.state, responseStatus: row.response_status, responseSealed: row.response_sealed };
+  return {
+    requestHash: row.request_hash,
+    state: row.state,
+    responseStatus: row.response_status,
+    responseSealed: row.response_sealed,
+  };
 }
 
 export async function completeKey(db: Db, tokenId: string, key: string, status: number, sealed: string): Promise<void> {
-  await db('idempotency_keys').where({ token_id: tokenId, key }).update({ state: 'done', response_status: status, response_sealed: sealed });
+  await db('idempotency_keys')
+    .where({ token_id: tokenId, key })
+    .update({ state: 'done', response_status: status, response_sealed: sealed });
 }
 
 /** Frees the key after a failure that must not be replayed (a crash or a 5xx): the client may retry with it. */

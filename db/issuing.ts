@@ -34,7 +34,8 @@ export interface ProductionUse {
   certificateId: string | null;
 }
 
-export type ConsumeOutcome = { ok: true } | { ok: false; lacking: 'signatures' | 'ose_package'; quotaUnits: string; osePackageUnits: number };
+export type ConsumeOutcome =
+  { ok: true } | { ok: false; lacking: 'signatures' | 'ose_package'; quotaUnits: string; osePackageUnits: number };
 
 /**
  * Records one production signature inside the issuing transaction: the account's balances are decremented only when
@@ -47,22 +48,41 @@ export async function consumeProductionUse(trx: Knex.Transaction, use: Productio
             ose_package_units = ose_package_units - ?
        where id = ? and quota_units >= ?::numeric and ose_package_units >= ?
      returning id`,
-    [use.signatureUnits, use.signatureUnits, use.osePackageUnits, use.accountId, use.signatureUnits, use.osePackageUnits],
+    [
+      use.signatureUnits,
+      use.signatureUnits,
+      use.osePackageUnits,
+      use.accountId,
+      use.signatureUnits,
+      use.osePackageUnits,
+    ],
   );
   if (rows.length === 0) {
     const account = await trx('accounts').where({ id: use.accountId }).first('quota_units', 'ose_package_units');
     const quotaUnits = String(account.quota_units);
     const osePackageUnits = Number(account.ose_package_units);
-    return { ok: false, lacking: Number(quotaUnits) < Number(use.signatureUnits) ? 'signatures' : 'ose_package', quotaUnits, osePackageUnits };
+    return {
+      ok: false,
+      lacking: Number(quotaUnits) < Number(use.signatureUnits) ? 'signatures' : 'ose_package',
+      quotaUnits,
+      osePackageUnits,
+    };
   }
   await trx('companies').where({ id: use.companyId }).increment('production_documents', 1);
-  if (use.certificateId) await trx('certificates').where({ id: use.certificateId }).whereNull('first_used_at').update({ first_used_at: trx.fn.now() });
+  if (use.certificateId)
+    await trx('certificates')
+      .where({ id: use.certificateId })
+      .whereNull('first_used_at')
+      .update({ first_used_at: trx.fn.now() });
   return { ok: true };
 }
 
 /** Adds (negative: removes) sends of the provider OSE package; null when the account does not exist. */
 export async function addOsePackage(db: Db, accountId: string, units: number): Promise<number | null> {
-  const [row] = await db('accounts').where({ id: accountId }).increment('ose_package_units', units).returning('ose_package_units');
+  const [row] = await db('accounts')
+    .where({ id: accountId })
+    .increment('ose_package_units', units)
+    .returning('ose_package_units');
   return row ? Number(row.ose_package_units) : null;
 }
 

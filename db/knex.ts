@@ -39,7 +39,10 @@ interface PooledConnection {
  * (knex's transaction client hands out that connection and keeps it), and returns its rows.
  */
 export async function run<R>(db: Db | Knex.Transaction, statement: Statement, values: unknown[]): Promise<R[]> {
-  const client = db.client as { acquireConnection(): Promise<PooledConnection>; releaseConnection(connection: PooledConnection): Promise<void> };
+  const client = db.client as {
+    acquireConnection(): Promise<PooledConnection>;
+    releaseConnection(connection: PooledConnection): Promise<void>;
+  };
   const connection = await client.acquireConnection();
   try {
     return (await connection.query({ name: statement.name, text: statement.text, values })).rows as R[];
@@ -58,7 +61,8 @@ export function createDb(databaseUrl: string, pool: { min?: number; max?: number
     log: {
       warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message).split('\n')[0]),
       error: (message: unknown) => logger.error({ component: 'knex' }, String(message).split('\n')[0]),
-      deprecate: (method: string, alternative: string) => logger.warn({ component: 'knex' }, `${method} is deprecated, use ${alternative}`),
+      deprecate: (method: string, alternative: string) =>
+        logger.warn({ component: 'knex' }, `${method} is deprecated, use ${alternative}`),
       debug: () => undefined,
     },
   });

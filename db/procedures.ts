@@ -31,14 +31,18 @@ export function isApplicable(
 }
 
 export function listProcedures(db: Db, companyIds: string[]): Promise<ProcedureRow[]> {
-  return companyIds.length ? db<ProcedureRow>('company_procedures').whereIn('company_id', companyIds) : Promise.resolve([]);
+  return companyIds.length
+    ? db<ProcedureRow>('company_procedures').whereIn('company_id', companyIds)
+    : Promise.resolve([]);
 }
 
 export async function recordProcedure(
   db: Db,
   companyId: string,
   procedure: ProcedureName,
-  changes: Partial<Pick<ProcedureRow, 'state' | 'attempts' | 'last_error' | 'done_at' | 'next_attempt_at'>> & { state: ProcedureState },
+  changes: Partial<Pick<ProcedureRow, 'state' | 'attempts' | 'last_error' | 'done_at' | 'next_attempt_at'>> & {
+    state: ProcedureState;
+  },
 ): Promise<void> {
   const values = { ...changes, updated_at: db.fn.now() };
   await db('company_procedures')

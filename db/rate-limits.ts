@@ -28,8 +28,17 @@ const ADMIT_REQUEST = statement(
  * requests of one token are decided one after the other; a refused request is not recorded. Admitted is read back as
  * "the log now ends with this statement's timestamp".
  */
-export async function admitRequest(db: Db, tokenId: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-  const [row] = await run<{ admitted: boolean; count: number; reset_seconds: number }>(db, ADMIT_REQUEST, [tokenId, limit, windowSeconds]);
+export async function admitRequest(
+  db: Db,
+  tokenId: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateDecision> {
+  const [row] = await run<{ admitted: boolean; count: number; reset_seconds: number }>(db, ADMIT_REQUEST, [
+    tokenId,
+    limit,
+    windowSeconds,
+  ]);
   return { admitted: row.admitted, count: row.count, resetSeconds: row.reset_seconds };
 }
 

@@ -37,7 +37,9 @@ const CHECK_TEXT = 'chasqui master key check';
 export async function masterKeyProblem(db: Db, secrets: SecretBox): Promise<string | null> {
   // A database behind its migrations may not have the check's table yet: judged by a stored secret alone.
   const hasCheck = await db.schema.hasTable('master_key_check');
-  const check = hasCheck ? await db('master_key_check').where({ id: CHECK_ID }).first<{ sealed: string } | undefined>('sealed') : undefined;
+  const check = hasCheck
+    ? await db('master_key_check').where({ id: CHECK_ID }).first<{ sealed: string } | undefined>('sealed')
+    : undefined;
   const sample = check?.sealed ?? (await anySealedValue(db));
   if (sample) {
     try {
@@ -49,7 +51,11 @@ export async function masterKeyProblem(db: Db, secrets: SecretBox): Promise<stri
       );
     }
   }
-  if (hasCheck && !check) await db('master_key_check').insert({ id: CHECK_ID, sealed: secrets.seal(CHECK_TEXT) }).onConflict('id').ignore();
+  if (hasCheck && !check)
+    await db('master_key_check')
+      .insert({ id: CHECK_ID, sealed: secrets.seal(CHECK_TEXT) })
+      .onConflict('id')
+      .ignore();
   return null;
 }
 
@@ -105,7 +111,9 @@ export async function resealBatch(db: Db, secrets: SecretBox, entry: SealedColum
       .skipLocked();
     for (const row of rows) {
       const where = Object.fromEntries(entry.key.map((k) => [k, row[k]]));
-      await trx(entry.table).where(where).update({ [entry.column]: secrets.seal(secrets.openBuffer(row[entry.column])) });
+      await trx(entry.table)
+        .where(where)
+        .update({ [entry.column]: secrets.seal(secrets.openBuffer(row[entry.column])) });
     }
     return rows.length;
   });
@@ -132,18 +140,41 @@ export async function beginKeyRotation(
     const interrupted = await trx<KeyRotationRow>('key_rotations')
       .where({ status: 'running' })
       .update({ status: 'interrupted', finished_at: trx.fn.now() as unknown as Date })
-      .returning(['id', 'operator', 'to_key_id', 'from_keys', 'status', 'resealed', 'detail', 'started_at', 'finished_at']);
+      .returning([
+        'id',
+        'operator',
+        'to_key_id',
+        'from_keys',
+        'status',
+        'resealed',
+        'detail',
+        'started_at',
+        'finished_at',
+      ]);
     const [row] = await trx('key_rotations')
-      .insert({ operator: rotation.operator, to_key_id: rotation.toKeyId, from_keys: JSON.stringify(rotation.fromKeys), status: 'running' })
+      .insert({
+        operator: rotation.operator,
+        to_key_id: rotation.toKeyId,
+        from_keys: JSON.stringify(rotation.fromKeys),
+        status: 'running',
+      })
       .returning<{ id: string }[]>('id');
     return { id: String(row.id), interrupted: interrupted as KeyRotationRow[] };
   });
 }
 
-export async function recordKeyRotation(db: Db, id: string, progress: { resealed: number; status?: KeyRotationRow['status']; detail?: string }): Promise<void> {
+export async function recordKeyRotation(
+  db: Db,
+  id: string,
+  progress: { resealed: number; status?: KeyRotationRow['status']; detail?: string },
+): Promise<void> {
   await db('key_rotations')
     .where({ id })
-    .update({ resealed: progress.resealed, ...(progress.status ? { status: progress.status, finished_at: db.fn.now() } : {}), ...(progress.detail ? { detail: progress.detail } : {}) });
+    .update({
+      resealed: progress.resealed,
+      ...(progress.status ? { status: progress.status, finished_at: db.fn.now() } : {}),
+      ...(progress.detail ? { detail: progress.detail } : {}),
+    });
 }
 
 export function listKeyRotations(db: Db, limit = 5): Promise<KeyRotationRow[]> {

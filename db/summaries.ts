@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import type { Db } from './knex';
-import { emailDue, findDocument, insertDocument, recordOutcome, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
+import {
+  emailDue,
+  findDocument,
+  insertDocument,
+  recordOutcome,
+  type DocumentResult,
+  type DocumentRow,
+  type NewDocument,
+} from './documents';
 import type { ConditionCode } from '../documents/summaries/from-signed';
 import { afterSummary, AWAITING_SUMMARY } from '../lifecycle/transitions';
 
@@ -35,7 +43,10 @@ export interface VoidRow {
 
 /** Lines of summaries that are out or done (a rejected summary's lines no longer count). */
 function liveLine(db: Db | Knex.Transaction, condition: ConditionCode) {
-  return db('summary_lines as l').whereRaw('l.document_id = d.id').where('l.condition_code', condition).whereNot('l.state', 'rejected');
+  return db('summary_lines as l')
+    .whereRaw('l.document_id = d.id')
+    .where('l.condition_code', condition)
+    .whereNot('l.state', 'rejected');
 }
 
 /** A summary of this run already failed with it: it waits for the next run (a run never loops on a rejection). */
@@ -51,7 +62,9 @@ function pendingAdds(db: Db | Knex.Transaction, runId: string | null) {
   const q = db('documents as d')
     .where('d.status', AWAITING_SUMMARY)
     // Receipts, and notes of the B series (notes of invoices are sent on their own).
-    .where((q) => q.where('d.doc_type', '03').orWhere((n) => n.whereIn('d.doc_type', ['07', '08']).where('d.series', 'like', 'B%')))
+    .where((q) =>
+      q.where('d.doc_type', '03').orWhere((n) => n.whereIn('d.doc_type', ['07', '08']).where('d.series', 'like', 'B%')),
+    )
     .whereNotExists(liveLine(db, '1'));
   return runId ? q.whereNotExists(rejectedInRun(db, runId, '1')) : q;
 }
@@ -85,7 +98,11 @@ export async function findSummaryCompanies(db: Db, only: string[] | null = null)
 
 /** Summaries a run generated that have not been settled yet (a retried step finds them instead of generating more). */
 export async function openSummariesOfRun(db: Db | Knex.Transaction, runId: string): Promise<string[]> {
-  const rows = await db('summaries').where({ run_id: runId }).whereNull('settled_at').orderBy('created_at').select('document_id');
+  const rows = await db('summaries')
+    .where({ run_id: runId })
+    .whereNull('settled_at')
+    .orderBy('created_at')
+    .select('document_id');
   return rows.map((r: { document_id: string }) => r.document_id);
 }
 
@@ -94,7 +111,11 @@ export async function openSummariesOfRun(db: Db | Knex.Transaction, runId: strin
  * idempotent, so the next run settles them whoever owned them.
  */
 export async function findUnsettledResolvedSummaries(db: Db): Promise<string[]> {
-  const rows = await db('summaries as s').join('documents as d', 'd.id', 's.document_id').whereNull('s.settled_at').where('d.resolved', true).select('s.document_id');
+  const rows = await db('summaries as s')
+    .join('documents as d', 'd.id', 's.document_id')
+    .whereNull('s.settled_at')
+    .where('d.resolved', true)
+    .select('s.document_id');
   return rows.map((r: { document_id: string }) => r.document_id);
 }
 
@@ -105,8 +126,13 @@ export async function findUnsettledResolvedSummaries(db: Db): Promise<string[]> 
  */
 async function nextSequence(trx: Knex.Transaction, companyId: string, series: string): Promise<number> {
   const company = await trx('companies').where({ id: companyId }).first('ruc', 'environment');
-  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${company.ruc}/${company.environment}/${series}`]);
-  const row = await trx('documents').where({ ruc: company.ruc, environment: company.environment, series }).max<{ max: string | null }>('number as max').first();
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+    `${company.ruc}/${company.environment}/${series}`,
+  ]);
+  const row = await trx('documents')
+    .where({ ruc: company.ruc, environment: company.environment, series })
+    .max<{ max: string | null }>('number as max')
+    .first();
   return Number(row?.max ?? 0) + 1;
 }
 
@@ -120,7 +146,11 @@ export function groupCandidates(candidates: SummaryCandidate[], maxLines: number
   const groups: SummaryGroup[] = [];
   for (const lines of byKey.values()) {
     for (let i = 0; i < lines.length; i += maxLines) {
-      groups.push({ referenceDate: lines[0].document.issue_date, currency: lines[0].document.currency ?? 'PEN', lines: lines.slice(i, i + maxLines) });
+      groups.push({
+        referenceDate: lines[0].document.issue_date,
+        currency: lines[0].document.currency ?? 'PEN',
+        lines: lines.slice(i, i + maxLines),
+      });
     }
   }
   return groups;
@@ -135,7 +165,12 @@ export function groupCandidates(candidates: SummaryCandidate[], maxLines: number
  */
 export async function composeSummaries(
   db: Db,
-  input: { companyId: string; runId: string; maxLines: number; /** Generation date (Lima): the rc's IssueDate and series. */ today: string },
+  input: {
+    companyId: string;
+    runId: string;
+    maxLines: number;
+    /** Generation date (Lima): the rc's IssueDate and series. */ today: string;
+  },
   build: (group: SummaryGroup, correlativo: number) => Promise<BuiltSummary>,
 ): Promise<string[]> {
   return db.transaction(async (trx) => {
@@ -148,9 +183,15 @@ export async function composeSummaries(
       .where('d.company_id', input.companyId)
       .orderBy(order)
       .select('d.*');
-    const voids: DocumentRow[] = await pendingVoids(trx, input.runId).where('d.company_id', input.companyId).orderBy(order).select('d.*');
+    const voids: DocumentRow[] = await pendingVoids(trx, input.runId)
+      .where('d.company_id', input.companyId)
+      .orderBy(order)
+      .select('d.*');
     const groups = groupCandidates(
-      [...adds.map((document) => ({ document, condition: '1' as const })), ...voids.map((document) => ({ document, condition: '3' as const }))],
+      [
+        ...adds.map((document) => ({ document, condition: '1' as const })),
+        ...voids.map((document) => ({ document, condition: '3' as const })),
+      ],
       input.maxLines,
     );
 
@@ -163,12 +204,22 @@ export async function composeSummaries(
       sequence++;
       const rc = await insertDocument(trx, built.document);
       await trx('documents').where({ id: rc.id }).update({ workflow_started_at: trx.fn.now() });
-      await trx('summaries').insert({ document_id: rc.id, company_id: input.companyId, run_id: input.runId, reference_date: group.referenceDate });
+      await trx('summaries').insert({
+        document_id: rc.id,
+        company_id: input.companyId,
+        run_id: input.runId,
+        reference_date: group.referenceDate,
+      });
       const refused = new Set(built.refused.map((r) => r.candidate));
       await trx('summary_lines').insert(
         group.lines
           .filter((line) => !refused.has(line))
-          .map((line, i) => ({ summary_id: rc.id, document_id: line.document.id, line_no: i + 1, condition_code: line.condition })),
+          .map((line, i) => ({
+            summary_id: rc.id,
+            document_id: line.document.id,
+            line_no: i + 1,
+            condition_code: line.condition,
+          })),
       );
       created.push(rc.id);
     }
@@ -187,8 +238,14 @@ async function recordRefusal(trx: Knex.Transaction, candidate: SummaryCandidate,
     action: 'review',
     reached_sunat: false,
   };
-  if (candidate.condition === '1') await trx('documents').where({ id: candidate.document.id, status: AWAITING_SUMMARY }).update({ result: JSON.stringify(result), updated_at: trx.fn.now() });
-  else await trx('document_voids').where({ document_id: candidate.document.id }).update({ result: JSON.stringify(result) });
+  if (candidate.condition === '1')
+    await trx('documents')
+      .where({ id: candidate.document.id, status: AWAITING_SUMMARY })
+      .update({ result: JSON.stringify(result), updated_at: trx.fn.now() });
+  else
+    await trx('document_voids')
+      .where({ document_id: candidate.document.id })
+      .update({ result: JSON.stringify(result) });
 }
 
 export interface SettledSummary {
@@ -201,8 +258,19 @@ export interface SettledSummary {
 
 /** The receipt's own `result` after its summary resolved: the summary's verdict, naming the summary. */
 function receiptResult(rc: DocumentRow, verdict: string): DocumentResult {
-  const base: DocumentResult = rc.result ?? { code: null, message: '', errors: [], origin: null, origin_description: null, action: null, reached_sunat: null };
-  return { ...base, message: `Daily summary ${rc.filename} (external_id ${rc.id}) ${verdict}${base.message ? `: ${base.message}` : ''}` };
+  const base: DocumentResult = rc.result ?? {
+    code: null,
+    message: '',
+    errors: [],
+    origin: null,
+    origin_description: null,
+    action: null,
+    reached_sunat: null,
+  };
+  return {
+    ...base,
+    message: `Daily summary ${rc.filename} (external_id ${rc.id}) ${verdict}${base.message ? `: ${base.message}` : ''}`,
+  };
 }
 
 /**
@@ -214,7 +282,9 @@ function receiptResult(rc: DocumentRow, verdict: string): DocumentResult {
 export async function settleSummary(db: Db, summaryId: string): Promise<SettledSummary> {
   const rc = (await db('documents').where({ id: summaryId }).first()) as DocumentRow | undefined;
   if (!rc || !rc.resolved) throw new Error(`summary ${summaryId} is not resolved yet`);
-  const lines: { document_id: string; condition_code: ConditionCode }[] = await db('summary_lines').where({ summary_id: summaryId }).orderBy('line_no');
+  const lines: { document_id: string; condition_code: ConditionCode }[] = await db('summary_lines')
+    .where({ summary_id: summaryId })
+    .orderBy('line_no');
   const adds = lines.filter((l) => l.condition_code === '1').map((l) => l.document_id);
   const voids = lines.filter((l) => l.condition_code === '3').map((l) => l.document_id);
 
@@ -222,21 +292,42 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
   if (afterSummary(rc.status) === AWAITING_SUMMARY) {
     await db.transaction(async (trx) => {
       const failed = receiptResult(rc, 'was rejected; this document goes into the next daily summary');
-      if (adds.length) await trx('documents').whereIn('id', adds).where({ status: AWAITING_SUMMARY }).update({ result: JSON.stringify(failed), updated_at: trx.fn.now() });
-      if (voids.length) await trx('document_voids').whereIn('document_id', voids).update({ result: JSON.stringify(failed) });
+      if (adds.length)
+        await trx('documents')
+          .whereIn('id', adds)
+          .where({ status: AWAITING_SUMMARY })
+          .update({ result: JSON.stringify(failed), updated_at: trx.fn.now() });
+      if (voids.length)
+        await trx('document_voids')
+          .whereIn('document_id', voids)
+          .update({ result: JSON.stringify(failed) });
       await trx('summary_lines').where({ summary_id: summaryId }).update({ state: 'rejected' });
-      await trx('summaries').where({ document_id: summaryId }).whereNull('settled_at').update({ settled_at: trx.fn.now() });
+      await trx('summaries')
+        .where({ document_id: summaryId })
+        .whereNull('settled_at')
+        .update({ settled_at: trx.fn.now() });
     });
   } else {
     const result = receiptResult(rc, rc.status === 'observed' ? 'was accepted with observations' : 'was accepted');
     for (const id of adds) {
-      const stored = await recordOutcome(db, id, { status: afterSummary(rc.status), result, ticket: rc.ticket, sent: true });
+      const stored = await recordOutcome(db, id, {
+        status: afterSummary(rc.status),
+        result,
+        ticket: rc.ticket,
+        sent: true,
+      });
       if (emailDue(stored)) emails.push(id);
     }
     await db.transaction(async (trx) => {
-      if (voids.length) await trx('document_voids').whereIn('document_id', voids).update({ result: JSON.stringify(receiptResult(rc, 'voided it')) });
+      if (voids.length)
+        await trx('document_voids')
+          .whereIn('document_id', voids)
+          .update({ result: JSON.stringify(receiptResult(rc, 'voided it')) });
       await trx('summary_lines').where({ summary_id: summaryId }).update({ state: rc.status });
-      await trx('summaries').where({ document_id: summaryId }).whereNull('settled_at').update({ settled_at: trx.fn.now() });
+      await trx('summaries')
+        .where({ document_id: summaryId })
+        .whereNull('settled_at')
+        .update({ settled_at: trx.fn.now() });
     });
   }
   return { status: rc.status, added: adds.length, voided: voids.length, ...(emails.length ? { emails } : {}) };
@@ -257,11 +348,18 @@ export async function insertVoid(
 ): Promise<{ created: boolean; row: VoidRow; carrier: DocumentRow | null }> {
   return db.transaction(async (trx) => {
     await trx('companies').where({ id: request.companyId }).forUpdate().first('id');
-    const existing = (await trx('document_voids').where({ document_id: request.documentId }).first()) as VoidRow | undefined;
+    const existing = (await trx('document_voids').where({ document_id: request.documentId }).first()) as
+      VoidRow | undefined;
     if (existing) return { created: false, row: existing, carrier: null };
     const ra = carrier ? await insertDocument(trx, await carrier(trx)) : null;
     const [row] = await trx('document_voids')
-      .insert({ document_id: request.documentId, company_id: request.companyId, reason: request.reason, via: request.via, voided_by: ra?.id ?? null })
+      .insert({
+        document_id: request.documentId,
+        company_id: request.companyId,
+        reason: request.reason,
+        via: request.via,
+        voided_by: ra?.id ?? null,
+      })
       .returning('*');
     return { created: true, row: row as VoidRow, carrier: ra };
   });
@@ -287,7 +385,10 @@ export async function voidSummaryOf(db: Db, documentId: string): Promise<Documen
  * ra carrying it (`carrier`, null while there is none).
  */
 export async function voidState(db: Db, row: VoidRow): Promise<{ status: string; carrier: DocumentRow | null }> {
-  const carrier = row.via === 'ra' ? row.voided_by && (await findDocument(db, row.voided_by)) : await voidSummaryOf(db, row.document_id);
+  const carrier =
+    row.via === 'ra'
+      ? row.voided_by && (await findDocument(db, row.voided_by))
+      : await voidSummaryOf(db, row.document_id);
   if (!carrier || (row.via === 'rc' && carrier.status === 'rejected')) return { status: 'pending', carrier: null };
   return { status: carrier.resolved ? carrier.status : 'sent', carrier };
 }

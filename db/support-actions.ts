@@ -17,9 +17,21 @@ export interface SupportActionRow {
 /** The audit record of one `chasqui support` action on one document (who, when, what, what came of it). */
 export async function recordSupportAction(
   db: Db,
-  action: { documentId: string; operator: string; action: SupportActionName; result: SupportActionResult; detail: string | null },
+  action: {
+    documentId: string;
+    operator: string;
+    action: SupportActionName;
+    result: SupportActionResult;
+    detail: string | null;
+  },
 ): Promise<void> {
-  await db('support_actions').insert({ document_id: action.documentId, operator: action.operator, action: action.action, result: action.result, detail: action.detail });
+  await db('support_actions').insert({
+    document_id: action.documentId,
+    operator: action.operator,
+    action: action.action,
+    result: action.result,
+    detail: action.detail,
+  });
 }
 
 export function listSupportActions(db: Db, documentId: string): Promise<SupportActionRow[]> {

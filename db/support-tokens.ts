@@ -20,7 +20,10 @@ export interface SupportTokenRow {
 
 export type SupportTokenState = 'active' | 'expired' | 'revoked';
 
-export function supportTokenState(row: Pick<SupportTokenRow, 'expires_at' | 'revoked_at'>, now = new Date()): SupportTokenState {
+export function supportTokenState(
+  row: Pick<SupportTokenRow, 'expires_at' | 'revoked_at'>,
+  now = new Date(),
+): SupportTokenState {
   if (row.revoked_at) return 'revoked';
   if (row.expires_at && row.expires_at <= now) return 'expired';
   return 'active';
@@ -33,7 +36,12 @@ export async function createSupportToken(
 ): Promise<{ token: string; row: SupportTokenRow } | null> {
   const token = PREFIX + randomBytes(32).toString('base64url');
   const [row] = await db<SupportTokenRow>('support_tokens')
-    .insert({ name: input.name, token_hash: hashToken(token), created_by: input.createdBy, expires_at: input.expiresAt } as never)
+    .insert({
+      name: input.name,
+      token_hash: hashToken(token),
+      created_by: input.createdBy,
+      expires_at: input.expiresAt,
+    } as never)
     .onConflict('name')
     .ignore()
     .returning(['id', 'name', 'created_by', 'created_at', 'expires_at', 'revoked_at']);
@@ -41,7 +49,9 @@ export async function createSupportToken(
 }
 
 export function listSupportTokens(db: Db): Promise<SupportTokenRow[]> {
-  return db<SupportTokenRow>('support_tokens').select('id', 'name', 'created_by', 'created_at', 'expires_at', 'revoked_at').orderBy('created_at');
+  return db<SupportTokenRow>('support_tokens')
+    .select('id', 'name', 'created_by', 'created_at', 'expires_at', 'revoked_at')
+    .orderBy('created_at');
 }
 
 /** Revokes the token named `name`; false when there is none (or it was already revoked). */

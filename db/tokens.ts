@@ -28,13 +28,21 @@ export async function storeToken(
   owner: { scope: TokenScope; accountId: string; companyId?: string },
 ): Promise<string> {
   const [row] = await db('api_tokens')
-    .insert({ token_hash: hashToken(token), scope: owner.scope, account_id: owner.accountId, company_id: owner.companyId ?? null })
+    .insert({
+      token_hash: hashToken(token),
+      scope: owner.scope,
+      account_id: owner.accountId,
+      company_id: owner.companyId ?? null,
+    })
     .returning('id');
   return row.id;
 }
 
 /** Generates, stores and returns a new token; the caller shows it once. */
-export async function issueToken(db: Db, owner: { scope: TokenScope; accountId: string; companyId?: string }): Promise<string> {
+export async function issueToken(
+  db: Db,
+  owner: { scope: TokenScope; accountId: string; companyId?: string },
+): Promise<string> {
   const token = generateToken(owner.scope);
   await storeToken(db, token, owner);
   return token;
@@ -74,7 +82,11 @@ export async function findToken(db: Db, token: string): Promise<TokenPrincipal |
     companyId: row.company_id,
     companyActive: row.company_active ?? null,
     issuer: row.company_json
-      ? { company: companyFromJson(row.company_json), quotaUnits: String(row.quota_units), osePackageUnits: Number(row.ose_package_units) }
+      ? {
+          company: companyFromJson(row.company_json),
+          quotaUnits: String(row.quota_units),
+          osePackageUnits: Number(row.ose_package_units),
+        }
       : null,
   };
 }

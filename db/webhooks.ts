@@ -37,7 +37,19 @@ export type NewAttempt = Omit<AttemptRow, 'id' | 'delivery_id'>;
 
 /** Every column of webhook_deliveries, as the prepared statements below read them. */
 export const DELIVERY_COLUMNS = [
-  'id', 'company_id', 'document_id', 'check_event_id', 'event', 'redelivery_of', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'completed_at',
+  'id',
+  'company_id',
+  'document_id',
+  'check_event_id',
+  'event',
+  'redelivery_of',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'created_at',
+  'updated_at',
+  'completed_at',
 ] as const;
 const DELIVERY_LIST = DELIVERY_COLUMNS.join(', ');
 
@@ -55,9 +67,19 @@ const OPEN_DELIVERY = statement(
 );
 
 /** The document's original delivery of `event`, created on first call (concurrent calls get the same row); one statement. */
-export async function openOriginalDelivery(db: Db, doc: { id: string; company_id: string }, event: string): Promise<DeliveryRow> {
+export async function openOriginalDelivery(
+  db: Db,
+  doc: { id: string; company_id: string },
+  event: string,
+): Promise<DeliveryRow> {
   const [row] = await run<DeliveryRow>(db, OPEN_DELIVERY, [doc.company_id, doc.id, event]);
-  return row ?? ((await db('webhook_deliveries').where({ document_id: doc.id, event }).whereNull('redelivery_of').first()) as DeliveryRow);
+  return (
+    row ??
+    ((await db('webhook_deliveries')
+      .where({ document_id: doc.id, event })
+      .whereNull('redelivery_of')
+      .first()) as DeliveryRow)
+  );
 }
 
 const BEGIN_NOTICE = statement(
@@ -72,26 +94,46 @@ const BEGIN_NOTICE = statement(
  * A resolution's notice begins: its event is marked as taken by a workflow (the sweeper leaves it alone), and the
  * document (as listed: no XML, no CDR) is read with its company, in one statement. Null when the document does not exist.
  */
-export async function beginResolutionNotice(db: Db, documentId: string, event: string): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
-  const [row] = await run<ListedDocument & { company_json: Record<string, unknown> | null }>(db, BEGIN_NOTICE, [documentId, event]);
+export async function beginResolutionNotice(
+  db: Db,
+  documentId: string,
+  event: string,
+): Promise<{ doc: ListedDocument; company: CompanyRow | null } | null> {
+  const [row] = await run<ListedDocument & { company_json: Record<string, unknown> | null }>(db, BEGIN_NOTICE, [
+    documentId,
+    event,
+  ]);
   if (!row) return null;
   const { company_json, ...doc } = row;
   return { doc, company: company_json && companyFromJson(company_json) };
 }
 
 /** The delivery of a company check's change, created on first call (a rerun gets the same row). */
-export async function openCheckDelivery(db: Db, event: { id: string; company_id: string }, name: string): Promise<DeliveryRow> {
+export async function openCheckDelivery(
+  db: Db,
+  event: { id: string; company_id: string },
+  name: string,
+): Promise<DeliveryRow> {
   await db('webhook_deliveries')
     .insert({ company_id: event.company_id, check_event_id: event.id, event: name })
     .onConflict(db.raw('(check_event_id) where redelivery_of is null and check_event_id is not null'))
     .ignore();
-  return (await db('webhook_deliveries').where({ check_event_id: event.id }).whereNull('redelivery_of').first()) as DeliveryRow;
+  return (await db('webhook_deliveries')
+    .where({ check_event_id: event.id })
+    .whereNull('redelivery_of')
+    .first()) as DeliveryRow;
 }
 
 /** A new delivery (new X-Entrega) of the same notice (document or check change) and event. */
 export async function insertRedelivery(db: Db, of: DeliveryRow): Promise<DeliveryRow> {
   const [row] = await db('webhook_deliveries')
-    .insert({ company_id: of.company_id, document_id: of.document_id, check_event_id: of.check_event_id, event: of.event, redelivery_of: of.id })
+    .insert({
+      company_id: of.company_id,
+      document_id: of.document_id,
+      check_event_id: of.check_event_id,
+      event: of.event,
+      redelivery_of: of.id,
+    })
     .returning('*');
   return row as DeliveryRow;
 }
@@ -119,8 +161,16 @@ export function listDeliveries(db: Db, companyId: string, filter: DeliveryFilter
   if (filter.status) query.where({ status: filter.status });
   if (filter.documentId) query.where({ document_id: filter.documentId });
   // Compared in SQL: a JS Date keeps milliseconds only, and rows within the cursor's millisecond would be skipped.
-  if (filter.before) query.whereRaw('(created_at, id) < (select created_at, id from webhook_deliveries where id = ?)', [filter.before.id]);
-  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit);
+  if (filter.before)
+    query.whereRaw('(created_at, id) < (select created_at, id from webhook_deliveries where id = ?)', [
+      filter.before.id,
+    ]);
+  return query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(filter.limit);
 }
 
 export function listAttempts(db: Db, deliveryId: string): Promise<AttemptRow[]> {
@@ -177,18 +227,32 @@ export async function recordAttempt(
 export async function cancelDelivery(db: Db, deliveryId: string, reason: string): Promise<DeliveryRow> {
   const [row] = await db('webhook_deliveries')
     .where({ id: deliveryId, status: 'pending' })
-    .update({ status: 'cancelled', last_error: reason, next_attempt_at: null, updated_at: db.fn.now(), completed_at: db.fn.now() })
+    .update({
+      status: 'cancelled',
+      last_error: reason,
+      next_attempt_at: null,
+      updated_at: db.fn.now(),
+      completed_at: db.fn.now(),
+    })
     .returning('*');
   return (row as DeliveryRow | undefined) ?? ((await findDelivery(db, deliveryId)) as DeliveryRow);
 }
 
 /** The document's resolution has its delivery workflow (whatever that found to do). */
 export async function markResolutionNotified(db: Db, documentId: string, event: string): Promise<void> {
-  await db('document_events').where({ document_id: documentId, event }).whereNull('webhook_started_at').update({ webhook_started_at: db.fn.now() });
+  await db('document_events')
+    .where({ document_id: documentId, event })
+    .whereNull('webhook_started_at')
+    .update({ webhook_started_at: db.fn.now() });
 }
 
 /** Resolutions older than `olderThanSeconds` whose delivery workflow was never started. */
-export function findUnnotifiedResolutions(db: Db, event: string, olderThanSeconds: number, limit = 500): Promise<{ document_id: string }[]> {
+export function findUnnotifiedResolutions(
+  db: Db,
+  event: string,
+  olderThanSeconds: number,
+  limit = 500,
+): Promise<{ document_id: string }[]> {
   return db('document_events')
     .select('document_id')
     .where({ event })
@@ -199,12 +263,21 @@ export function findUnnotifiedResolutions(db: Db, event: string, olderThanSecond
 }
 
 /** Documents whose latest delivery (original or redelivery) failed after `since`, newest first: `chasqui support redeliver`. */
-export async function listFailedDeliveries(db: Db, filter: { ruc?: string; since: Date; limit: number }): Promise<string[]> {
+export async function listFailedDeliveries(
+  db: Db,
+  filter: { ruc?: string; since: Date; limit: number },
+): Promise<string[]> {
   const q = db('webhook_deliveries as w')
     .distinctOn('w.document_id')
     .select('w.document_id', 'w.status', 'w.completed_at')
     .orderBy([{ column: 'w.document_id' }, { column: 'w.created_at', order: 'desc' }]);
   if (filter.ruc) q.join('companies as c', 'c.id', 'w.company_id').where('c.ruc', filter.ruc);
-  const latest = db.from(q.as('latest')).where('status', 'failed').where('completed_at', '>=', filter.since).orderBy('completed_at', 'desc').limit(filter.limit).pluck('document_id');
+  const latest = db
+    .from(q.as('latest'))
+    .where('status', 'failed')
+    .where('completed_at', '>=', filter.since)
+    .orderBy('completed_at', 'desc')
+    .limit(filter.limit)
+    .pluck('document_id');
   return latest;
 }

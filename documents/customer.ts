@@ -5,8 +5,13 @@
 export function customerDocOf(xml: string): string | null {
   // A summary or void lists many customers, none of them "the" customer.
   if (/<(?:\w+:)?(?:SummaryDocuments|VoidedDocuments)\b/.test(xml.slice(0, 2000))) return null;
-  const party = /<cac:(?:AccountingCustomerParty|DeliveryCustomerParty)>([\s\S]*?)<\/cac:(?:AccountingCustomerParty|DeliveryCustomerParty)>/.exec(xml);
+  const party =
+    /<cac:(?:AccountingCustomerParty|DeliveryCustomerParty)>([\s\S]*?)<\/cac:(?:AccountingCustomerParty|DeliveryCustomerParty)>/.exec(
+      xml,
+    );
   if (!party) return null;
-  const id = /<cbc:(?:ID|CustomerAssignedAccountID)\b[^>]*>([^<]+)<\/cbc:(?:ID|CustomerAssignedAccountID)>/.exec(party[1]);
+  const id = /<cbc:(?:ID|CustomerAssignedAccountID)\b[^>]*>([^<]+)<\/cbc:(?:ID|CustomerAssignedAccountID)>/.exec(
+    party[1],
+  );
   return id ? id[1].trim() : null;
 }

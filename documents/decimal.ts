@@ -4,7 +4,12 @@ import DecimalJs from 'decimal.js';
  * The one decimal type for money, quantities and rates. Never a float: every amount that enters as a JSON number
  * is turned into a Decimal from its textual form, and rounding happens only where SUNAT says (ROUND_HALF_UP).
  */
-export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -30, toExpPos: 40 });
+export const Decimal = DecimalJs.clone({
+  precision: 40,
+  rounding: DecimalJs.ROUND_HALF_UP,
+  toExpNeg: -30,
+  toExpPos: 40,
+});
 export type Decimal = InstanceType<typeof Decimal>;
 
 export const ZERO = new Decimal(0);

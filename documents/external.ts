@@ -37,8 +37,11 @@ function childElement(parent: Element, localName: string): Element | null {
  * supplier; of the customer in a liquidación de compra (04), whose issuer buys; of the AgentParty in a 20 or 40.
  */
 function issuerRuc(root: Element, docType: DocType): string | null {
-  const issuerParty = docType === '04' ? 'AccountingCustomerParty' : docType === '20' || docType === '40' ? 'AgentParty' : null;
-  const supplier = issuerParty ? childElement(root, issuerParty) : childElement(root, 'AccountingSupplierParty') ?? childElement(root, 'DespatchSupplierParty');
+  const issuerParty =
+    docType === '04' ? 'AccountingCustomerParty' : docType === '20' || docType === '40' ? 'AgentParty' : null;
+  const supplier = issuerParty
+    ? childElement(root, issuerParty)
+    : (childElement(root, 'AccountingSupplierParty') ?? childElement(root, 'DespatchSupplierParty'));
   if (!supplier) return null;
   const assigned = childText(supplier, 'CustomerAssignedAccountID');
   if (assigned) return assigned;
@@ -73,7 +76,8 @@ function docTypeOf(root: Element, id: string): DocType | null {
   }
 }
 
-const reject = (code: string | null, message: string, path: string | null = 'xml') => new DocumentValidationError([issue('chasqui', code, message, path)]);
+const reject = (code: string | null, message: string, path: string | null = 'xml') =>
+  new DocumentValidationError([issue('chasqui', code, message, path)]);
 
 /** Reads and checks an externally signed document; throws DocumentValidationError (a 422) when it cannot be sent. */
 export function readSignedDocument(xml: string, options: { issuerRuc: string }): ExternalDocument {
@@ -91,17 +95,28 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
   if (!root) throw reject('BR_XML_MALFORMED', 'the XML has no root element');
   const id = childText(root, 'ID') ?? '';
   const docType = docTypeOf(root, id);
-  if (!docType) throw reject('BR_XML_TYPE', `a ${root.localName} document with these type codes is not an electronic tax document chasqui sends`);
+  if (!docType)
+    throw reject(
+      'BR_XML_TYPE',
+      `a ${root.localName} document with these type codes is not an electronic tax document chasqui sends`,
+    );
   const ruc = issuerRuc(root, docType);
-  if (!ruc) throw reject('BR_XML_ISSUER', 'the XML names no issuer RUC (AccountingSupplierParty or DespatchSupplierParty)');
-  if (ruc !== options.issuerRuc) throw reject('BR_ISSUER_MISMATCH', `the issuer RUC ${ruc} is not the company of the token (${options.issuerRuc})`);
+  if (!ruc)
+    throw reject('BR_XML_ISSUER', 'the XML names no issuer RUC (AccountingSupplierParty or DespatchSupplierParty)');
+  if (ruc !== options.issuerRuc)
+    throw reject('BR_ISSUER_MISMATCH', `the issuer RUC ${ruc} is not the company of the token (${options.issuerRuc})`);
   const summary = docType === 'rc' || docType === 'ra' || docType === 'rr';
   const parts = (summary ? SUMMARY_ID : SALE_ID).exec(id);
-  if (!parts) throw reject('1001', `cbc:ID "${id}" is not a valid ${summary ? 'RC/RA/RR-YYYYMMDD-N' : 'SERIE-NUMERO'} identifier`);
+  if (!parts)
+    throw reject(
+      '1001',
+      `cbc:ID "${id}" is not a valid ${summary ? 'RC/RA/RR-YYYYMMDD-N' : 'SERIE-NUMERO'} identifier`,
+    );
   const issueDate = childText(root, 'IssueDate') ?? '';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(issueDate)) throw reject(null, 'the XML has no valid cbc:IssueDate');
   const signature = verifyXmlSignature(xml);
-  if (!signature.ok || !signature.digest) throw reject('BR_XML_SIGNATURE', `the XML is not validly signed: ${signature.reason ?? 'no digest'}`);
+  if (!signature.ok || !signature.digest)
+    throw reject('BR_XML_SIGNATURE', `the XML is not validly signed: ${signature.reason ?? 'no digest'}`);
   return {
     docType,
     ruc,

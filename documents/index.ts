@@ -20,7 +20,12 @@ import type { DocType, PrepareOptions, PreparedDocument } from './types';
 export { DocumentValidationError, formatIssue, type ValidationIssue } from './errors';
 export type { DocType, PrepareOptions, PreparedDocument, ReferencedDocument } from './types';
 
-const JOI_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, stripUnknown: false, errors: { wrap: { label: "'" } } };
+const JOI_OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: true,
+  stripUnknown: false,
+  errors: { wrap: { label: "'" } },
+};
 
 const SCHEMAS: Partial<Record<DocType, Joi.ObjectSchema>> = {
   '01': saleSchema,
@@ -44,7 +49,14 @@ function validate<T>(schema: Joi.ObjectSchema, payload: unknown): { value: T | n
 function issuerIssues(payload: Record<string, unknown>, options: PrepareOptions): ValidationIssue[] {
   const ruc = (payload.emisor as { ruc?: unknown } | undefined)?.ruc;
   if (!options.issuerRuc || ruc === undefined || ruc === options.issuerRuc) return [];
-  return [issue('chasqui', 'BR_ISSUER_MISMATCH', `emisor.ruc ${String(ruc)} is not the company of the token (${options.issuerRuc})`, 'emisor.ruc')];
+  return [
+    issue(
+      'chasqui',
+      'BR_ISSUER_MISMATCH',
+      `emisor.ruc ${String(ruc)} is not the company of the token (${options.issuerRuc})`,
+      'emisor.ruc',
+    ),
+  ];
 }
 
 function isOther(value: SaleInput | RcInput | VoidedInput | OtherInput): value is OtherInput {
@@ -69,7 +81,12 @@ export function prepareDocument(payload: unknown, options: PrepareOptions = {}):
   const schema = SCHEMAS[docType];
   if (!schema) {
     throw new DocumentValidationError([
-      issue('SUNAT', '1003', `tipoDoc must be one of 01, 03, 04, 07, 08, 09, 20, 31, 40, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`, 'tipoDoc'),
+      issue(
+        'SUNAT',
+        '1003',
+        `tipoDoc must be one of 01, 03, 04, 07, 08, 09, 20, 31, 40, rc, ra, rr (got ${JSON.stringify(normalised.tipoDoc ?? null)})`,
+        'tipoDoc',
+      ),
     ]);
   }
   const { value, issues } = validate<SaleInput | RcInput | VoidedInput | OtherInput>(schema, normalised);

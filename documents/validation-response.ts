@@ -8,7 +8,14 @@ export interface ValidationResponseBody {
   success: false;
   message: string;
   errors: string[];
-  details: { code: string | null; message: string; path: string | null; line: number | null; col: number | null; snippet: string | null }[];
+  details: {
+    code: string | null;
+    message: string;
+    path: string | null;
+    line: number | null;
+    col: number | null;
+    snippet: string | null;
+  }[];
   time: number;
   origin: 'validation';
   origin_description: string;
@@ -27,7 +34,14 @@ export function toValidationResponse(err: DocumentValidationError, startedAt?: n
     success: false,
     message,
     errors: issues.map(formatIssue),
-    details: issues.map((i) => ({ code: i.code, message: i.message, path: i.path, line: i.line, col: i.col, snippet: i.snippet })),
+    details: issues.map((i) => ({
+      code: i.code,
+      message: i.message,
+      path: i.path,
+      line: i.line,
+      col: i.col,
+      snippet: i.snippet,
+    })),
     time: startedAt === undefined ? 0 : Math.max(0, Date.now() - startedAt) / 1000,
     origin: 'validation',
     origin_description: 'The document failed local validation; nothing was signed or sent to SUNAT',

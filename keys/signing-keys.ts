@@ -42,7 +42,10 @@ export function createKeyResolver(deps: KeyDeps) {
   function certificateSigner(row: CertificateRow): Signer {
     let signer = byCertificate.get(row.id);
     if (!signer) {
-      signer = createSigner({ certificatePem: row.certificate_pem, privateKeyPem: deps.secrets.open(row.private_key_sealed) });
+      signer = createSigner({
+        certificatePem: row.certificate_pem,
+        privateKeyPem: deps.secrets.open(row.private_key_sealed),
+      });
       if (byCertificate.size >= MAX_CACHED_SIGNERS) byCertificate.delete(byCertificate.keys().next().value!);
       byCertificate.set(row.id, signer);
     }
@@ -52,35 +55,54 @@ export function createKeyResolver(deps: KeyDeps) {
   async function demoSigner(): Promise<Signer> {
     // One row per master key: a process can only open what its own key sealed.
     const stored = await ensureServiceCertificate(deps.db, `demo-provider:${deps.secrets.keyId}`, () => {
-      const made = generateTestCertificate({ ruc: deps.config.providerRuc, commonName: 'CHASQUI DEMO PROVIDER', validDays: 3650 });
+      const made = generateTestCertificate({
+        ruc: deps.config.providerRuc,
+        commonName: 'CHASQUI DEMO PROVIDER',
+        validDays: 3650,
+      });
       return { certificatePem: made.certificatePem, privateKeySealed: deps.secrets.seal(made.privateKeyPem) };
     });
-    return createSigner({ certificatePem: stored.certificatePem, privateKeyPem: deps.secrets.open(stored.privateKeySealed) });
+    return createSigner({
+      certificatePem: stored.certificatePem,
+      privateKeyPem: deps.secrets.open(stored.privateKeySealed),
+    });
   }
 
   function productionSigner(): Signer {
     if (production) return production;
     const { providerPfxPath, providerPfxPassword } = deps.config.issuing;
     if (!providerPfxPath) {
-      throw new SigningUnavailableError('No provider certificate is configured for production signing (CHASQUI_PROVIDER_PFX); nothing was signed');
+      throw new SigningUnavailableError(
+        'No provider certificate is configured for production signing (CHASQUI_PROVIDER_PFX); nothing was signed',
+      );
     }
-    const loaded = loadPfx(fs.readFileSync(providerPfxPath), providerPfxPassword, { maxBytes: Number.MAX_SAFE_INTEGER });
-    if (!loaded.ok) throw new SigningUnavailableError(`The provider certificate (CHASQUI_PROVIDER_PFX) cannot sign: ${loaded.message}; nothing was signed`);
+    const loaded = loadPfx(fs.readFileSync(providerPfxPath), providerPfxPassword, {
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    });
+    if (!loaded.ok)
+      throw new SigningUnavailableError(
+        `The provider certificate (CHASQUI_PROVIDER_PFX) cannot sign: ${loaded.message}; nothing was signed`,
+      );
     production = createSigner(loaded.certificate);
     return production;
   }
 
   return async function keyFor(environment: string, certificate: CertificateRow | null): Promise<SigningKey> {
     if (certificate) {
-      return { signer: certificateSigner(certificate), signedBy: certificate.origin === 'own' ? 'own_certificate' : 'provider_certificate', certificateId: certificate.id };
+      return {
+        signer: certificateSigner(certificate),
+        signedBy: certificate.origin === 'own' ? 'own_certificate' : 'provider_certificate',
+        certificateId: certificate.id,
+      };
     }
-    if (environment === '02') return { signer: productionSigner(), signedBy: 'provider_certificate', certificateId: null };
+    if (environment === '02')
+      return { signer: productionSigner(), signedBy: 'provider_certificate', certificateId: null };
     demo ??= demoSigner().catch((err) => {
       demo = null;
       throw err;
     });
     return { signer: await demo, signedBy: 'provider_certificate', certificateId: null };
-  }
+  };
 }
 
 export type KeyResolver = ReturnType<typeof createKeyResolver>;
@@ -91,13 +113,21 @@ export type KeyResolver = ReturnType<typeof createKeyResolver>;
  */
 export function createCompanyKeys(deps: KeyDeps, keyFor: KeyResolver = createKeyResolver(deps)) {
   return async (company: CompanyRow): Promise<SigningKey> =>
-    keyFor(company.environment, company.certificate_id ? ((await findCertificate(deps.db, company.certificate_id)) ?? null) : null);
+    keyFor(
+      company.environment,
+      company.certificate_id ? ((await findCertificate(deps.db, company.certificate_id)) ?? null) : null,
+    );
 }
 
 export type CompanyKeys = ReturnType<typeof createCompanyKeys>;
 
 /** A document chasqui generates for a company, signed with the company's key, as a row ready to store. */
-export async function signGenerated(keys: CompanyKeys, company: CompanyRow, prepared: PreparedDocument, destination = company.destination): Promise<NewDocument> {
+export async function signGenerated(
+  keys: CompanyKeys,
+  company: CompanyRow,
+  prepared: PreparedDocument,
+  destination = company.destination,
+): Promise<NewDocument> {
   const key = await keys(company);
   const signed = signBuiltXml(prepared.xml, key.signer);
   return {

@@ -40,13 +40,15 @@ export class SendNotHandedOver extends Error {
 }
 
 type Refusal = Extract<ActionResult<never>, { outcome: 'refused' }>;
-const refuse = (reason: string | null, code: Refusal['code'] = 'conflict'): Refusal | null => (reason === null ? null : { outcome: 'refused', code, reason });
+const refuse = (reason: string | null, code: Refusal['code'] = 'conflict'): Refusal | null =>
+  reason === null ? null : { outcome: 'refused', code, reason };
 
 /** A document row as the API and support hold it (DocumentRow and ListedDocument both are). */
 type Subject = ActionSubject & StartableDocument & { company_id: string };
 
 /** The Temporal client of `deps`, connected on first use when it is a function. */
-export const client = async (deps: LifecycleDeps) => (typeof deps.temporal === 'function' ? deps.temporal() : deps.temporal);
+export const client = async (deps: LifecycleDeps) =>
+  typeof deps.temporal === 'function' ? deps.temporal() : deps.temporal;
 
 /** The document as it is now: a support plan may be minutes old when its turn comes. */
 async function current<T extends { id: string }>(deps: LifecycleDeps, doc: T): Promise<ListedDocument | T> {
@@ -67,7 +69,9 @@ async function act<T>(
 ): Promise<ActionResult<T>> {
   if (options.dryRun) return refusal ?? done(`would ${name}`);
   const audit = (result: 'done' | 'refused' | 'failed', detail: string) =>
-    options.actor && documentId ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail }) : undefined;
+    options.actor && documentId
+      ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail })
+      : undefined;
   if (refusal) {
     await audit('refused', refusal.reason);
     return refusal;
@@ -84,7 +88,11 @@ async function act<T>(
 }
 
 /** `POST /v1/cpe/{id}/send`: a manual-mode document (to_send) is queued and its workflow signalled. */
-export async function send(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult<{ status: string }>> {
+export async function send(
+  deps: LifecycleDeps,
+  doc: Subject,
+  options: ActOptions = {},
+): Promise<ActionResult<{ status: string }>> {
   const reason = sendRefusal(doc);
   return act(deps, 'send', doc.id, options, refuse(reason), async () => {
     if (!(await releaseForSending(deps.db, doc.id))) {
@@ -97,7 +105,9 @@ export async function send(deps: LifecycleDeps, doc: Subject, options: ActOption
     } catch (err) {
       await holdForSending(deps.db, doc.id);
       logger.error({ err, externalId: doc.id }, 'send signal not delivered');
-      throw new SendNotHandedOver('The send could not be handed to the delivery service; the document still waits: retry POST /send');
+      throw new SendNotHandedOver(
+        'The send could not be handed to the delivery service; the document still waits: retry POST /send',
+      );
     }
     return done(`Document ${doc.filename} queued for sending`, { status: 'queued' });
   });
@@ -117,7 +127,11 @@ export async function resend(
   const reason = options.mayHaveArrived ? resendRefusal(now) : supportResendRefusal(now);
   return act(deps, 'resend', doc.id, options, refuse(reason), async () => {
     await signalOrStart(await client(deps), deps.taskQueue, doc, 'resend');
-    return done(options.mayHaveArrived ? `Document ${doc.filename} will be sent again (same signed XML, no new signature, no quota)` : 'send requested (same signed XML, no quota)');
+    return done(
+      options.mayHaveArrived
+        ? `Document ${doc.filename} will be sent again (same signed XML, no new signature, no quota)`
+        : 'send requested (same signed XML, no quota)',
+    );
   });
 }
 
@@ -134,9 +148,12 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** Why a delivery is not delivered again, or null: the company needs a webhook now, and the delivery must have ended. */
 function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: DeliveryRow): Refusal | null {
-  if (!company.webhook_url) return refuse('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first', 'invalid');
+  if (!company.webhook_url)
+    return refuse('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first', 'invalid');
   if (delivery.status === 'pending') {
-    return refuse(`Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`);
+    return refuse(
+      `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`,
+    );
   }
   return null;
 }
@@ -165,10 +182,16 @@ export async function redeliver(
 }
 
 /** `redeliver` of a document's latest delivery (support names documents, not deliveries). */
-export async function redeliverDocument(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult<{ delivery: DeliveryRow }>> {
+export async function redeliverDocument(
+  deps: LifecycleDeps,
+  doc: Subject,
+  options: ActOptions = {},
+): Promise<ActionResult<{ delivery: DeliveryRow }>> {
   const [latest] = await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 });
   const company = await findCompanyById(deps.db, doc.company_id);
   if (latest && company) return redeliver(deps, company, latest, options);
-  const nothing = doc.resolved ? 'no webhook delivery (no webhook was configured when it resolved)' : `no verdict yet (${doc.status}): nothing to deliver`;
+  const nothing = doc.resolved
+    ? 'no webhook delivery (no webhook was configured when it resolved)'
+    : `no verdict yet (${doc.status}): nothing to deliver`;
   return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
 }

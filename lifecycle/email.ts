@@ -12,12 +12,21 @@ export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
 
 /** Why the document cannot be e-mailed again to `to`, or null. */
 function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
-  if (!to.length) return refused('invalid', `Document ${doc.filename} names no buyer e-mail (cliente.correo): give the addresses in "to"`);
-  if (to.length > MAX_BUYER_EMAILS) return refused('invalid', `At most ${MAX_BUYER_EMAILS} addresses, got ${to.length}`);
+  if (!to.length)
+    return refused(
+      'invalid',
+      `Document ${doc.filename} names no buyer e-mail (cliente.correo): give the addresses in "to"`,
+    );
+  if (to.length > MAX_BUYER_EMAILS)
+    return refused('invalid', `At most ${MAX_BUYER_EMAILS} addresses, got ${to.length}`);
   const wrong = to.find((address) => !isEmailAddress(address));
-  if (wrong !== undefined) return refused('invalid', `"${wrong.replace(/[\u0000-\u001F]/g, '?')}" is not one e-mail address (name@domain)`);
+  if (wrong !== undefined)
+    return refused('invalid', `"${wrong.replace(/[\u0000-\u001F]/g, '?')}" is not one e-mail address (name@domain)`);
   if (doc.status !== 'accepted' && doc.status !== 'observed') {
-    return refused('conflict', `Document ${doc.filename} is ${doc.status}: only an accepted document is e-mailed to the buyer`);
+    return refused(
+      'conflict',
+      `Document ${doc.filename} is ${doc.status}: only an accepted document is e-mailed to the buyer`,
+    );
   }
   return null;
 }
@@ -40,14 +49,27 @@ export async function emailAgain(
   if (request.dryRun) return refusal(doc, to) ?? done(`would e-mail ${doc.filename} again to ${to.join(', ')}`, { to });
   let result: ActionResult<{ to: string[] }> | null = refusal(doc, to);
   if (!result) {
-    const decision = await admitKeyed(deps.db, `email-again:${doc.id}`, EMAIL_AGAIN_LIMIT.limit, EMAIL_AGAIN_LIMIT.windowSeconds);
+    const decision = await admitKeyed(
+      deps.db,
+      `email-again:${doc.id}`,
+      EMAIL_AGAIN_LIMIT.limit,
+      EMAIL_AGAIN_LIMIT.windowSeconds,
+    );
     if (!decision.admitted) {
-      result = refused('rate_limited', `Document ${doc.filename} was e-mailed again ${EMAIL_AGAIN_LIMIT.limit} times this hour; retry in ${decision.resetSeconds} s`);
+      result = refused(
+        'rate_limited',
+        `Document ${doc.filename} was e-mailed again ${EMAIL_AGAIN_LIMIT.limit} times this hour; retry in ${decision.resetSeconds} s`,
+      );
     } else if (!(await restartEmail(deps.db, doc.id, to))) {
-      result = refused('conflict', `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`);
+      result = refused(
+        'conflict',
+        `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`,
+      );
     } else {
       try {
-        await (await client(deps)).workflow.start(buyerEmailWorkflow, {
+        await (
+          await client(deps)
+        ).workflow.start(buyerEmailWorkflow, {
           taskQueue: deps.taskQueue,
           workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
           args: [{ externalId: doc.id }],
@@ -55,7 +77,11 @@ export async function emailAgain(
         });
       } catch (err) {
         // Not left pending with nothing to send it: the next request may try again.
-        await recordEmailAttempt(deps.db, doc.id, { status: 'failed', error: `not started: ${(err as Error).message}`, counted: false });
+        await recordEmailAttempt(deps.db, doc.id, {
+          status: 'failed',
+          error: `not started: ${(err as Error).message}`,
+          counted: false,
+        });
         throw err;
       }
       result = done(`The e-mail of ${doc.filename} will be sent again to ${to.join(', ')}`, { to });

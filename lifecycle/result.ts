@@ -4,8 +4,7 @@
  * `chasqui support` as a line and an exit code, the console as a page. Actions never throw for a refusal.
  */
 export type ActionResult<T = Record<string, unknown>> =
-  | { outcome: 'done'; detail: string; data?: T }
-  | { outcome: 'refused'; code: ActionRefusal; reason: string };
+  { outcome: 'done'; detail: string; data?: T } | { outcome: 'refused'; code: ActionRefusal; reason: string };
 
 /**
  * Why an action was refused. not_found: no such document for the asker; conflict: the document's state does not
@@ -14,4 +13,8 @@ export type ActionResult<T = Record<string, unknown>> =
 export type ActionRefusal = 'not_found' | 'conflict' | 'invalid' | 'rate_limited';
 
 export const done = <T>(detail: string, data?: T): ActionResult<T> => ({ outcome: 'done', detail, data });
-export const refused = (code: ActionRefusal, reason: string): ActionResult<never> => ({ outcome: 'refused', code, reason });
+export const refused = (code: ActionRefusal, reason: string): ActionResult<never> => ({
+  outcome: 'refused',
+  code,
+  reason,
+});

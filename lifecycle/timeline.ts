@@ -23,20 +23,48 @@ export async function documentTimeline(db: Db, doc: ListedDocument): Promise<Tim
   const stepNames = { send: 'send attempt', ticket: 'ticket poll', query: 'state query' } as const;
   for (const a of attempts) {
     const classification = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
-    entries.push({ at: a.created_at, event: stepNames[a.step], detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}` });
+    entries.push({
+      at: a.created_at,
+      event: stepNames[a.step],
+      detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}`,
+    });
   }
-  if (doc.resolved_at) entries.push({ at: doc.resolved_at, event: 'verdict', detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}` });
+  if (doc.resolved_at)
+    entries.push({
+      at: doc.resolved_at,
+      event: 'verdict',
+      detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}`,
+    });
   for (const d of deliveries) {
-    entries.push({ at: d.created_at, event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery', detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)` });
+    entries.push({
+      at: d.created_at,
+      event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery',
+      detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)`,
+    });
     for (const a of await listAttempts(db, d.id)) {
-      entries.push({ at: a.started_at, event: `  webhook attempt ${a.number}`, detail: a.delivered ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)` : `failed: ${a.error ?? `HTTP ${a.http_status}`}` });
+      entries.push({
+        at: a.started_at,
+        event: `  webhook attempt ${a.number}`,
+        detail: a.delivered
+          ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)`
+          : `failed: ${a.error ?? `HTTP ${a.http_status}`}`,
+      });
     }
   }
   // The buyer's e-mail keeps its latest state only (docs/buyers.md): shown where it ended, or as pending.
   if (doc.email_status) {
     const error = doc.email_error ? `: ${doc.email_error}` : '';
-    entries.push({ at: doc.email_sent_at ?? doc.updated_at, event: 'buyer e-mail', detail: `${doc.email_status} to ${(doc.email_to ?? []).join(', ')}, ${doc.email_attempts} attempt(s)${error}` });
+    entries.push({
+      at: doc.email_sent_at ?? doc.updated_at,
+      event: 'buyer e-mail',
+      detail: `${doc.email_status} to ${(doc.email_to ?? []).join(', ')}, ${doc.email_attempts} attempt(s)${error}`,
+    });
   }
-  for (const s of actions) entries.push({ at: s.created_at, event: `support ${s.action}`, detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}` });
+  for (const s of actions)
+    entries.push({
+      at: s.created_at,
+      event: `support ${s.action}`,
+      detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}`,
+    });
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }

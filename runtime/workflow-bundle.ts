@@ -26,7 +26,9 @@ async function bundleInChild(): Promise<WorkflowBundle> {
   const out = path.join(dir, 'workflows.js');
   try {
     // chasqui runs from TypeScript sources; the child loads them as bin/chasqui does.
-    await promisify(execFile)(process.execPath, ['--require', require.resolve('tsx/cjs'), __filename, out], { timeout: 120_000 }).catch((err) => {
+    await promisify(execFile)(process.execPath, ['--require', require.resolve('tsx/cjs'), __filename, out], {
+      timeout: 120_000,
+    }).catch((err) => {
       throw new Error(`bundling the workflow code failed: ${err.stderr || err.message}`);
     });
     return { code: fs.readFileSync(out, 'utf8') };

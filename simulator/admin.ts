@@ -35,7 +35,10 @@ export function adminAnswer(sim: AdminTarget, method: string, path: string, body
     case 'GET /__admin/rules':
       return json(200, sim.store.rules);
     case 'POST /__admin/rules': {
-      const problem = input && typeof input === 'object' ? ruleProblem(input as Partial<FaultRule>) : 'the body must be a rule object';
+      const problem =
+        input && typeof input === 'object'
+          ? ruleProblem(input as Partial<FaultRule>)
+          : 'the body must be a rule object';
       if (problem) return json(400, { error: problem });
       return json(201, sim.addRule(input as FaultRule));
     }
@@ -51,19 +54,45 @@ export function adminAnswer(sim: AdminTarget, method: string, path: string, body
       sim.clearLog();
       return { status: 204, body: '' };
     case 'GET /__admin/credentials':
-      return json(200, sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })));
+      return json(
+        200,
+        sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })),
+      );
     case 'PUT /__admin/credentials':
     case 'POST /__admin/credentials': {
       const list = Array.isArray(input) ? input : [input];
       const optional = (v: unknown) => v === undefined || typeof v === 'string';
       const valid = list.every(
-        (c) => c && typeof c.ruc === 'string' && typeof c.user === 'string' && typeof c.password === 'string' && optional(c.clientId) && optional(c.clientSecret) && !c.clientId === !c.clientSecret,
+        (c) =>
+          c &&
+          typeof c.ruc === 'string' &&
+          typeof c.user === 'string' &&
+          typeof c.password === 'string' &&
+          optional(c.clientId) &&
+          optional(c.clientSecret) &&
+          !c.clientId === !c.clientSecret,
       );
-      if (!valid) return json(400, { error: 'credentials are {ruc, user, password, clientId?, clientSecret?} (a GRE client needs both)' });
+      if (!valid)
+        return json(400, {
+          error: 'credentials are {ruc, user, password, clientId?, clientSecret?} (a GRE client needs both)',
+        });
       const given = list as Credential[];
-      const kept = route.startsWith('PUT') ? [] : sim.store.credentials.filter((c) => !given.some((g) => g.ruc === c.ruc && g.user === c.user));
-      sim.store.setCredentials([...kept, ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({ ruc, user, password, ...(clientId ? { clientId, clientSecret } : {}) }))]);
-      return json(200, sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })));
+      const kept = route.startsWith('PUT')
+        ? []
+        : sim.store.credentials.filter((c) => !given.some((g) => g.ruc === c.ruc && g.user === c.user));
+      sim.store.setCredentials([
+        ...kept,
+        ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({
+          ruc,
+          user,
+          password,
+          ...(clientId ? { clientId, clientSecret } : {}),
+        })),
+      ]);
+      return json(
+        200,
+        sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })),
+      );
     }
     case 'POST /__admin/documents': {
       const problem = seedProblem(input as Partial<SeededDocument> | null);
@@ -72,7 +101,16 @@ export function adminAnswer(sim: AdminTarget, method: string, path: string, body
       return json(201, { name: doc.name, code: doc.code, status: doc.status });
     }
     case 'GET /__admin/documents':
-      return json(200, [...sim.store.documents.entries()].map(([key, d]) => ({ key, name: d.name, code: d.code, status: d.status, receivedAt: d.receivedAt })));
+      return json(
+        200,
+        [...sim.store.documents.entries()].map(([key, d]) => ({
+          key,
+          name: d.name,
+          code: d.code,
+          status: d.status,
+          receivedAt: d.receivedAt,
+        })),
+      );
     default:
       return json(404, { error: `no admin route ${route}` });
   }

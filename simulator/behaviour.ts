@@ -32,7 +32,8 @@ export function parseFileName(name: string): FileName | null {
   const doc = DOCUMENT_NAME.exec(base);
   if (doc) return { base, ruc: doc[1], docType: doc[2], series: doc[3], number: doc[4], summary: false };
   const summary = SUMMARY_NAME.exec(base);
-  if (summary) return { base, ruc: summary[1], docType: summary[2], series: summary[3], number: summary[4], summary: true };
+  if (summary)
+    return { base, ruc: summary[1], docType: summary[2], series: summary[3], number: summary[4], summary: true };
   return null;
 }
 
@@ -63,7 +64,8 @@ function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
   // A liquidación de compra (04) is issued by the buyer: its RUC is the customer party's.
   const issuer = file.docType === '04' ? facts.recipient?.replace(/^6-/, '') : facts.supplierRuc;
   if (issuer !== file.ruc) return exception('1034');
-  if (facts.root !== ROOTS[file.docType] || (facts.typeCode !== null && facts.typeCode !== file.docType)) return exception('1003');
+  if (facts.root !== ROOTS[file.docType] || (facts.typeCode !== null && facts.typeCode !== file.docType))
+    return exception('1003');
   if (file.summary) return facts.id === `${file.docType}-${file.series}-${file.number}` ? null : exception('1036');
   const [series, number] = (facts.id ?? '').split('-');
   if (series !== file.series) return exception('1035');
@@ -94,7 +96,8 @@ function totalsProblem(facts: UblFacts): string | null {
   const lineExtension = amount(facts.lineExtension);
   const taxTotal = amount(facts.taxTotal);
   const taxInclusive = amount(facts.taxInclusive);
-  if (lineExtension && taxTotal && taxInclusive && lineExtension.plus(taxTotal).minus(taxInclusive).abs().gt(TOLERANCE)) return '3279';
+  if (lineExtension && taxTotal && taxInclusive && lineExtension.plus(taxTotal).minus(taxInclusive).abs().gt(TOLERANCE))
+    return '3279';
   return null;
 }
 
@@ -133,7 +136,9 @@ export class SunatBehaviour {
   /** WS-Security / portal / GRE user check: the credentials table, plus MODDATOS / moddatos for any RUC (like beta). */
   authenticate(ruc: string, user: string, password: string): boolean {
     if (user.toUpperCase() === 'MODDATOS' && password === 'moddatos') return true;
-    return this.store.credentials.some((c: Credential) => c.ruc === ruc && c.user.toUpperCase() === user.toUpperCase() && c.password === password);
+    return this.store.credentials.some(
+      (c: Credential) => c.ruc === ruc && c.user.toUpperCase() === user.toUpperCase() && c.password === password,
+    );
   }
 
   /** Username `RUC + SOL user`, as in the UsernameToken and the GRE password grant. */
@@ -166,7 +171,9 @@ export class SunatBehaviour {
       const earlier = this.store.documents.get(documentKey(file.ruc, file.docType, file.series, file.number));
       if (earlier) return exception(resendCode(earlier));
     }
-    const referenceId = file.summary ? `${file.docType}-${file.series}-${file.number}` : `${file.series}-${file.number}`;
+    const referenceId = file.summary
+      ? `${file.docType}-${file.series}-${file.number}`
+      : `${file.series}-${file.number}`;
     const content = (code: string, description: string, notes: string[] = []): CdrContent => ({
       name: file.base,
       issuerRuc: file.ruc,
@@ -197,20 +204,43 @@ export class SunatBehaviour {
     }
     // SUNAT's rules dated after its XSL, by the document's issue date, for documents chasqui signed and others alike.
     const [dated] = datedRuleFailures(xml, this.dated.calendar);
-    if (dated) return rejected(dated.code, sunatText(dated.code, `${dated.message}${dated.path ? ` (nodo: ${dated.path})` : ''}`));
+    if (dated)
+      return rejected(
+        dated.code,
+        sunatText(dated.code, `${dated.message}${dated.path ? ` (nodo: ${dated.path})` : ''}`),
+      );
     const voidProblem = file.docType === 'RA' ? this.voidingProblem(file, facts) : null;
     if (voidProblem) return rejected(voidProblem.code, sunatText(voidProblem.code, voidProblem.detail));
     const arithmetic = xsl ? null : totalsProblem(facts);
     if (arithmetic) return rejected(arithmetic);
     if (fault?.kind === 'reject') {
       const message = fault.message ?? messageFor(fault.code);
-      return fault.asFault || Number(fault.code) < 2000 ? exception(fault.code, message) : rejected(fault.code, message);
+      return fault.asFault || Number(fault.code) < 2000
+        ? exception(fault.code, message)
+        : rejected(fault.code, message);
     }
-    const notes = [...new Set(xsl?.observations.map((o) => o.code))].map((code) => `${code} - ${sunatMessage(code) ?? messageFor(code)}`);
+    const notes = [...new Set(xsl?.observations.map((o) => o.code))].map(
+      (code) => `${code} - ${sunatMessage(code) ?? messageFor(code)}`,
+    );
     if (fault?.kind === 'observe') notes.push(`${fault.code} - ${fault.message ?? messageFor(fault.code)}`);
-    if (notes.length) return { kind: 'cdr', status: 'observed', code: '0', content: content('0', acceptanceText(file.docType, referenceId), notes) };
-    const voids = file.docType === 'RA' ? facts.voided.map((v) => documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? '')) : undefined;
-    return { kind: 'cdr', status: 'accepted', code: '0', content: content('0', acceptanceText(file.docType, referenceId)), voids };
+    if (notes.length)
+      return {
+        kind: 'cdr',
+        status: 'observed',
+        code: '0',
+        content: content('0', acceptanceText(file.docType, referenceId), notes),
+      };
+    const voids =
+      file.docType === 'RA'
+        ? facts.voided.map((v) => documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? ''))
+        : undefined;
+    return {
+      kind: 'cdr',
+      status: 'accepted',
+      code: '0',
+      content: content('0', acceptanceText(file.docType, referenceId)),
+      voids,
+    };
   }
 
   /** Why a document is past SUNAT's sending window (2108) today in Lima, or null. */
@@ -219,7 +249,9 @@ export class SunatBehaviour {
     if (days <= 0 || !WINDOWED_TYPES.has(file.docType) || !facts.issueDate) return null;
     const today = limaDate(new Date());
     const last = addDays(facts.issueDate, days);
-    return today > last ? `IssueDate ${facts.issueDate}: SUNAT receives it up to ${days} days after its issue date (until ${last}); today is ${today}` : null;
+    return today > last
+      ? `IssueDate ${facts.issueDate}: SUNAT receives it up to ${days} days after its issue date (until ${last}); today is ${today}`
+      : null;
   }
 
   /**
@@ -230,11 +262,15 @@ export class SunatBehaviour {
     for (const v of facts.voided) {
       const id = `${v.type ?? ''} ${v.series ?? ''}-${v.number ?? ''}`;
       const doc = this.store.documents.get(documentKey(file.ruc, v.type ?? '', v.series ?? '', v.number ?? ''));
-      if (!doc || doc.status === 'rejected') return { code: '2105', detail: `${id} was never received or was rejected` };
+      if (!doc || doc.status === 'rejected')
+        return { code: '2105', detail: `${id} was never received or was rejected` };
       if (doc.voided) return { code: '2323', detail: `${id} is already voided` };
       // Documents seeded through the admin API (or kept from before issue dates were stored) have no issue date.
       if (doc.issueDate && facts.referenceDate && doc.issueDate !== facts.referenceDate) {
-        return { code: '2375', detail: `${id} was issued on ${doc.issueDate}, not on the ReferenceDate ${facts.referenceDate}` };
+        return {
+          code: '2375',
+          detail: `${id} was issued on ${doc.issueDate}, not on the ReferenceDate ${facts.referenceDate}`,
+        };
       }
     }
     return null;
@@ -244,7 +280,8 @@ export class SunatBehaviour {
   keep(file: FileName, verdict: Extract<Verdict, { kind: 'cdr' }>, fault: Fault | null): string {
     const cdrZip = buildCdrZip(verdict.content);
     this.remember(file, verdict, cdrZip);
-    const variant: CdrVariant | null = fault?.kind === 'malformedCdr' ? 'malformed' : fault?.kind === 'unsignedCdr' ? 'unsigned' : null;
+    const variant: CdrVariant | null =
+      fault?.kind === 'malformedCdr' ? 'malformed' : fault?.kind === 'unsignedCdr' ? 'unsigned' : null;
     return variant ? buildCdrZip(verdict.content, variant) : cdrZip;
   }
 
@@ -266,11 +303,14 @@ export class SunatBehaviour {
       polls: 0,
       code: verdict.code,
       cdrZip,
-      error: rejected ? { code: verdict.code, message: verdict.kind === 'cdr' ? verdict.content.description : verdict.message } : null,
+      error: rejected
+        ? { code: verdict.code, message: verdict.kind === 'cdr' ? verdict.content.description : verdict.message }
+        : null,
     };
     this.store.saveTicket(record);
     // A rejected summary does not take its name; a rejected guide, like any document, burns its number.
-    if (verdict.kind === 'cdr' && (verdict.status !== 'rejected' || kind === 'gre')) this.remember(file, verdict, cdrZip);
+    if (verdict.kind === 'cdr' && (verdict.status !== 'rejected' || kind === 'gre'))
+      this.remember(file, verdict, cdrZip);
     return record;
   }
 

@@ -77,7 +77,10 @@ export function acceptanceText(docType: string, referenceId: string): string {
 }
 
 /** The CDR's own ID, IssueDate and IssueTime as SUNAT writes them for this kind of document (see the samples). */
-function heading(content: CdrContent, now: ReturnType<typeof limaNow>): { id: string; issueDate: string; issueTime: string } {
+function heading(
+  content: CdrContent,
+  now: ReturnType<typeof limaNow>,
+): { id: string; issueDate: string; issueTime: string } {
   // GRE CDRs: a UUID, the reception date and a time with milliseconds (R-20000000001-09-T001-1.xml).
   if (GUIDES.has(content.docType)) return { id: randomUUID(), issueDate: now.date, issueTime: now.millis };
   // Summaries: an empty IssueDate (R-12345678912-RA-20200328-1.xml).
@@ -95,21 +98,25 @@ function heading(content: CdrContent, now: ReturnType<typeof limaNow>): { id: st
 function exclusiveC14n(xml: string): string {
   const uris = new Map<string, string>();
   const rendered: ReadonlySet<string>[] = [new Set()];
-  return xml.replace(/<(\/?)([\w.-]+):([\w.-]+)([^>]*)>/g, (_tag, closing: string, prefix: string, local: string, attrs: string) => {
-    if (closing) {
-      rendered.pop();
-      return `</${prefix}:${local}>`;
-    }
-    for (const [, p, uri] of attrs.matchAll(/\sxmlns:([\w.-]+)="([^"]*)"/g)) uris.set(p, uri);
-    if (attrs.replace(/\sxmlns:[\w.-]+="[^"]*"/g, '').trim()) throw new Error('exclusiveC14n: only namespace declarations are expected as attributes');
-    const inherited = rendered[rendered.length - 1];
-    if (inherited.has(prefix)) {
-      rendered.push(inherited);
-      return `<${prefix}:${local}>`;
-    }
-    rendered.push(new Set(inherited).add(prefix));
-    return `<${prefix}:${local} xmlns:${prefix}="${uris.get(prefix)}">`;
-  });
+  return xml.replace(
+    /<(\/?)([\w.-]+):([\w.-]+)([^>]*)>/g,
+    (_tag, closing: string, prefix: string, local: string, attrs: string) => {
+      if (closing) {
+        rendered.pop();
+        return `</${prefix}:${local}>`;
+      }
+      for (const [, p, uri] of attrs.matchAll(/\sxmlns:([\w.-]+)="([^"]*)"/g)) uris.set(p, uri);
+      if (attrs.replace(/\sxmlns:[\w.-]+="[^"]*"/g, '').trim())
+        throw new Error('exclusiveC14n: only namespace declarations are expected as attributes');
+      const inherited = rendered[rendered.length - 1];
+      if (inherited.has(prefix)) {
+        rendered.push(inherited);
+        return `<${prefix}:${local}>`;
+      }
+      rendered.push(new Set(inherited).add(prefix));
+      return `<${prefix}:${local} xmlns:${prefix}="${uris.get(prefix)}">`;
+    },
+  );
 }
 
 const EMPTY_EXTENSION = '<ext:ExtensionContent></ext:ExtensionContent>';
@@ -127,7 +134,11 @@ export function signCdr(xml: string, signer: Signer = simulatorSigner()): string
     `<Reference URI=""><Transforms><Transform Algorithm="${ENVELOPED}"></Transform><Transform Algorithm="${CDR_C14N}"></Transform></Transforms>` +
     `<DigestMethod Algorithm="${CDR_DIGEST}"></DigestMethod><DigestValue>${digest}</DigestValue></Reference>`;
   // SignedInfo's exclusive canonical form: only the default namespace it uses is declared on it.
-  const value = sign('sha512', Buffer.from(`<SignedInfo xmlns="${DS_NS}">${signedInfo}</SignedInfo>`, 'utf8'), signer.key).toString('base64');
+  const value = sign(
+    'sha512',
+    Buffer.from(`<SignedInfo xmlns="${DS_NS}">${signedInfo}</SignedInfo>`, 'utf8'),
+    signer.key,
+  ).toString('base64');
   const signature =
     `<Signature xmlns="${DS_NS}"><SignedInfo>${signedInfo}</SignedInfo><SignatureValue>${value}</SignatureValue>` +
     `<KeyInfo><X509Data><X509Certificate>${signer.certificateBase64}</X509Certificate></X509Data></KeyInfo></Signature>`;
@@ -160,7 +171,11 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
     el(
       'cac:Signature',
       el('cbc:ID', 'SignSUNAT'),
-      el('cac:SignatoryParty', el('cac:PartyIdentification', el('cbc:ID', SUNAT_RUC)), el('cac:PartyName', el('cbc:Name', 'SUNAT'))),
+      el(
+        'cac:SignatoryParty',
+        el('cac:PartyIdentification', el('cbc:ID', SUNAT_RUC)),
+        el('cac:PartyName', el('cbc:Name', 'SUNAT')),
+      ),
       el('cac:DigitalSignatureAttachment', el('cac:ExternalReference', el('cbc:URI', '#SignSUNAT'))),
     ),
     frag(content.notes.map((note) => el('cbc:Note', note))),
@@ -178,12 +193,16 @@ export function buildCdrZip(content: CdrContent, variant: CdrVariant = 'signed')
         'cac:DocumentReference',
         el('cbc:ID', content.referenceId),
         content.qrHash ? el('cbc:DocumentDescription', `${GRE_QR_BASE}${content.qrHash}`) : frag([]),
-        content.documentHash ? el('cac:Attachment', el('cac:ExternalReference', el('cbc:DocumentHash', content.documentHash))) : frag([]),
+        content.documentHash
+          ? el('cac:Attachment', el('cac:ExternalReference', el('cbc:DocumentHash', content.documentHash)))
+          : frag([]),
       ),
       el('cac:RecipientParty', el('cac:PartyIdentification', el('cbc:ID', recipient))),
     ),
   ).s;
   let text = variant === 'unsigned' ? xml : signCdr(xml);
   if (variant === 'malformed') text = text.slice(0, Math.floor(text.length / 2));
-  return zipEntries([{ name: 'dummy/' }, { name: `R-${content.name}.xml`, data: Buffer.from(text, 'utf8') }]).toString('base64');
+  return zipEntries([{ name: 'dummy/' }, { name: `R-${content.name}.xml`, data: Buffer.from(text, 'utf8') }]).toString(
+    'base64',
+  );
 }

@@ -10,7 +10,8 @@ const MESSAGES: Record<string, string> = {
   '0127': 'El ticket no existe',
   '0151': 'El nombre del archivo ZIP es incorrecto',
   '0152': 'No se puede enviar por este método un archivo de resumen',
-  '0154': 'El RUC del archivo no corresponde al RUC del usuario o el proveedor no esta autorizado a enviar comprobantes del contribuyente',
+  '0154':
+    'El RUC del archivo no corresponde al RUC del usuario o el proveedor no esta autorizado a enviar comprobantes del contribuyente',
   '0155': 'El archivo ZIP esta vacio',
   '0156': 'El archivo ZIP esta corrupto',
   '0157': 'El archivo ZIP no contiene comprobantes',

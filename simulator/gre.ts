@@ -23,7 +23,13 @@ export class GreApi {
     const token = /^\/v1\/clientessol\/([^/]+)\/oauth2\/token\/?$/.exec(path);
     if (method === 'POST' && token) {
       const clientId = decodeURIComponent(token[1]);
-      return { operation: 'greToken', subject: { operation: 'greToken' }, name: null, ticket: null, handle: () => this.token(clientId, body) };
+      return {
+        operation: 'greToken',
+        subject: { operation: 'greToken' },
+        name: null,
+        ticket: null,
+        handle: () => this.token(clientId, body),
+      };
     }
     const status = /^\/v1\/contribuyente\/gem\/comprobantes\/envios\/([^/]+)$/.exec(path);
     if (method === 'GET' && status) {
@@ -40,7 +46,13 @@ export class GreApi {
     const send = /^\/v1\/contribuyente\/gem\/comprobantes\/([^/]+)$/.exec(path);
     if (method === 'POST' && send) {
       const name = decodeURIComponent(send[1]);
-      return { operation: 'greSend', subject: { operation: 'greSend', ...parseFileName(name) }, name, ticket: null, handle: (f) => this.send(name, body, headers, f) };
+      return {
+        operation: 'greSend',
+        subject: { operation: 'greSend', ...parseFileName(name) },
+        name,
+        ticket: null,
+        handle: (f) => this.send(name, body, headers, f),
+      };
     }
     return null;
   }
@@ -54,16 +66,34 @@ export class GreApi {
   private token(pathClientId: string, body: string): Reply {
     const form = new URLSearchParams(body);
     const field = (name: string) => form.get(name) ?? '';
-    const missing = ['grant_type', 'scope', 'client_id', 'client_secret', 'username', 'password'].filter((name) => !field(name));
-    if (missing.length) return json(400, { error: 'invalid_request', error_description: `Falta el parámetro ${missing.join(', ')}` }, 'invalid_request');
-    if (field('grant_type') !== 'password') return json(400, { error: 'unsupported_grant_type', error_description: 'grant_type debe ser password' }, 'unsupported_grant_type');
-    if (field('scope') !== GRE_SCOPE) return json(400, { error: 'invalid_scope', error_description: `scope debe ser ${GRE_SCOPE}` }, 'invalid_scope');
-    const unauthorised = json(401, { error: 'invalid_client', error_description: 'cliente no autorizado' }, 'invalid_client');
+    const missing = ['grant_type', 'scope', 'client_id', 'client_secret', 'username', 'password'].filter(
+      (name) => !field(name),
+    );
+    if (missing.length)
+      return json(
+        400,
+        { error: 'invalid_request', error_description: `Falta el parámetro ${missing.join(', ')}` },
+        'invalid_request',
+      );
+    if (field('grant_type') !== 'password')
+      return json(
+        400,
+        { error: 'unsupported_grant_type', error_description: 'grant_type debe ser password' },
+        'unsupported_grant_type',
+      );
+    if (field('scope') !== GRE_SCOPE)
+      return json(400, { error: 'invalid_scope', error_description: `scope debe ser ${GRE_SCOPE}` }, 'invalid_scope');
+    const unauthorised = json(
+      401,
+      { error: 'invalid_client', error_description: 'cliente no autorizado' },
+      'invalid_client',
+    );
     if (field('client_id') !== pathClientId) return unauthorised;
     const username = field('username');
     const registered = this.store.credentials.filter((c) => c.clientId === pathClientId);
     if (registered.length) {
-      if (!registered.some((c) => c.clientSecret === field('client_secret') && username.startsWith(c.ruc))) return unauthorised;
+      if (!registered.some((c) => c.clientSecret === field('client_secret') && username.startsWith(c.ruc)))
+        return unauthorised;
     } else if (username.slice(11).toUpperCase() !== 'MODDATOS') {
       return unauthorised;
     }
@@ -83,11 +113,13 @@ export class GreApi {
     } catch {
       archivo = undefined;
     }
-    if (!file || (file.docType !== '09' && file.docType !== '31') || archivo?.nomArchivo !== `${name}.zip`) return greInvalid('0151');
+    if (!file || (file.docType !== '09' && file.docType !== '31') || archivo?.nomArchivo !== `${name}.zip`)
+      return greInvalid('0151');
     // Another RUC's guide is a refusal of this request (the token is fine): 422 like every send error, not 401.
     if (file.ruc !== ruc) return greInvalid('0154');
     if (typeof archivo.arcGreZip !== 'string' || typeof archivo.hashZip !== 'string') return greInvalid('0155');
-    if (SunatBehaviour.zipHash(archivo.arcGreZip) !== archivo.hashZip.toLowerCase()) return greInvalid('0156', 'El hashZip no corresponde al archivo enviado');
+    if (SunatBehaviour.zipHash(archivo.arcGreZip) !== archivo.hashZip.toLowerCase())
+      return greInvalid('0156', 'El hashZip no corresponde al archivo enviado');
     // The content is judged after the ticket is given: an exception comes back at the status query (99, no CDR).
     const record = this.sunat.openTicket('gre', file, this.sunat.judge(file, archivo.arcGreZip, f, true));
     return json(200, { numTicket: record.ticket, fecRecepcion: new Date().toISOString() });

@@ -17,7 +17,13 @@ export class Portal {
   /** The portal procedure at this path, or null when the path is not the portal's. */
   route(method: string, path: string, raw: Buffer, headers: http.IncomingHttpHeaders): Route | null {
     if (!path.startsWith('/portal/v1/')) return null;
-    return { operation: 'portal', subject: { operation: 'portal' }, name: null, ticket: null, handle: () => this.answer(method, path, raw.toString('utf8'), headers) };
+    return {
+      operation: 'portal',
+      subject: { operation: 'portal' },
+      name: null,
+      ticket: null,
+      handle: () => this.answer(method, path, raw.toString('utf8'), headers),
+    };
   }
 
   private answer(method: string, path: string, body: string, headers: http.IncomingHttpHeaders): Reply {
@@ -31,7 +37,12 @@ export class Portal {
     }
     if (method === 'POST' && path === '/portal/v1/login') {
       const { ruc, usuario, clave } = input;
-      if (typeof ruc !== 'string' || typeof usuario !== 'string' || typeof clave !== 'string' || !this.sunat.authenticate(ruc, usuario, clave)) {
+      if (
+        typeof ruc !== 'string' ||
+        typeof usuario !== 'string' ||
+        typeof clave !== 'string' ||
+        !this.sunat.authenticate(ruc, usuario, clave)
+      ) {
         return json(401, { cod: '0102', msg: messageFor('0102') }, '0102');
       }
       const { token, expiresIn } = this.tokens.issue(ruc, 'portal');
@@ -43,7 +54,12 @@ export class Portal {
       const view = (kind: PortalEntry['kind']) =>
         this.store.portal
           .filter((e) => e.kind === kind && e.ruc === ruc)
-          .map((e) => ({ id: e.id, [kind === 'pse' ? 'ruc_pse' : 'ruc_ose']: e.target, estado: e.estado, fecha: e.fecha }));
+          .map((e) => ({
+            id: e.id,
+            [kind === 'pse' ? 'ruc_pse' : 'ruc_ose']: e.target,
+            estado: e.estado,
+            fecha: e.fecha,
+          }));
       return json(200, { pse: view('pse'), ose: view('ose') });
     }
     const procedure =
@@ -54,7 +70,8 @@ export class Portal {
           : null;
     if (!procedure) return json(404, { cod: '404', msg: 'Recurso no encontrado' });
     const target = input[procedure.field];
-    if (typeof target !== 'string' || !/^\d{11}$/.test(target)) return json(400, { cod: '400', msg: `${procedure.field} debe tener 11 dígitos` });
+    if (typeof target !== 'string' || !/^\d{11}$/.test(target))
+      return json(400, { cod: '400', msg: `${procedure.field} debe tener 11 dígitos` });
     const existing = this.store.portal.find((e) => e.kind === procedure.kind && e.ruc === ruc && e.target === target);
     if (existing) return json(200, { id: existing.id, estado: existing.estado, fecha: existing.fecha });
     const entry: PortalEntry = {

@@ -74,21 +74,41 @@ export function ruleMatches(rule: RuleMatch, subject: RequestSubject): boolean {
   return true;
 }
 
-const FAULT_KINDS = new Set(['refuse', 'reset', 'hang', 'http500', 'empty200', 'soapFault', 'malformedCdr', 'unsignedCdr', 'ticketStuck', 'greHttp', 'reject', 'observe']);
+const FAULT_KINDS = new Set([
+  'refuse',
+  'reset',
+  'hang',
+  'http500',
+  'empty200',
+  'soapFault',
+  'malformedCdr',
+  'unsignedCdr',
+  'ticketStuck',
+  'greHttp',
+  'reject',
+  'observe',
+]);
 
 /** Checks a rule posted to the admin API; returns the problem in words, or null. */
 export function ruleProblem(rule: Partial<FaultRule>): string | null {
   const fault = rule.fault as Partial<Fault> | undefined;
-  if (!fault || typeof fault.kind !== 'string' || !FAULT_KINDS.has(fault.kind)) return `fault.kind must be one of ${[...FAULT_KINDS].join(', ')}`;
-  if (rule.operation && !(OPERATIONS as readonly string[]).includes(rule.operation)) return `operation must be one of ${OPERATIONS.join(', ')}`;
-  if ((fault.kind === 'soapFault' || fault.kind === 'reject' || fault.kind === 'observe') && !/^\d{1,4}$/.test(String((fault as { code?: unknown }).code ?? ''))) {
+  if (!fault || typeof fault.kind !== 'string' || !FAULT_KINDS.has(fault.kind))
+    return `fault.kind must be one of ${[...FAULT_KINDS].join(', ')}`;
+  if (rule.operation && !(OPERATIONS as readonly string[]).includes(rule.operation))
+    return `operation must be one of ${OPERATIONS.join(', ')}`;
+  if (
+    (fault.kind === 'soapFault' || fault.kind === 'reject' || fault.kind === 'observe') &&
+    !/^\d{1,4}$/.test(String((fault as { code?: unknown }).code ?? ''))
+  ) {
     return `${fault.kind} needs a numeric code`;
   }
-  if (fault.kind === 'greHttp' && ![401, 422, 500].includes(Number((fault as { status?: unknown }).status))) return 'greHttp needs status 401, 422 or 500';
+  if (fault.kind === 'greHttp' && ![401, 422, 500].includes(Number((fault as { status?: unknown }).status)))
+    return 'greHttp needs status 401, 422 or 500';
   if (fault.kind === 'refuse' && (rule.ruc || rule.docType || rule.series || rule.number !== undefined)) {
     return 'refuse acts before a request is read: it cannot match a RUC, type, series or number';
   }
   if (fault.kind === 'refuse' && rule.times === undefined) return 'refuse needs times: it also refuses the admin API';
-  if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0)) return 'times must be a positive integer';
+  if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0))
+    return 'times must be a positive integer';
   return null;
 }

@@ -20,14 +20,17 @@ export interface SeededDocument {
 
 /** Why the seed is not valid, or null. */
 export function seedProblem(input: Partial<SeededDocument> | null): string | null {
-  if (!input || typeof input !== 'object') return 'the body must be {ruc, docType, series, number, status?, documentHash?, issueDate?}';
+  if (!input || typeof input !== 'object')
+    return 'the body must be {ruc, docType, series, number, status?, documentHash?, issueDate?}';
   if (!/^\d{11}$/.test(String(input.ruc ?? ''))) return 'ruc must be 11 digits';
   if (!/^(\d{2}|R[ACR])$/.test(String(input.docType ?? ''))) return 'docType must be a two-digit type or RC/RA/RR';
   if (typeof input.series !== 'string' || !input.series) return 'series is required';
   if (!/^\d{1,8}$/.test(String(input.number ?? ''))) return 'number must be 1 to 8 digits';
-  if (input.status !== undefined && input.status !== 'accepted' && input.status !== 'rejected') return 'status must be accepted or rejected';
+  if (input.status !== undefined && input.status !== 'accepted' && input.status !== 'rejected')
+    return 'status must be accepted or rejected';
   if (input.documentHash != null && typeof input.documentHash !== 'string') return 'documentHash must be a string';
-  if (input.issueDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.issueDate))) return 'issueDate must be YYYY-MM-DD';
+  if (input.issueDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.issueDate)))
+    return 'issueDate must be YYYY-MM-DD';
   return null;
 }
 

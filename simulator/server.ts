@@ -14,7 +14,17 @@ import { SoapServices } from './soap-services';
 import { SimulatorStore, type Credential } from './store';
 import { sunatRules } from './sunat-rules';
 import { BearerTokens } from './tokens';
-import { answer, applicable, ERROR_PAGE, json, XML, type Outcome, type Reply, type Route, type Surface } from './transport';
+import {
+  answer,
+  applicable,
+  ERROR_PAGE,
+  json,
+  XML,
+  type Outcome,
+  type Reply,
+  type Route,
+  type Surface,
+} from './transport';
 
 export type { LogEntry } from './log';
 
@@ -72,8 +82,16 @@ class Simulator {
 
   constructor(options: SimulatorOptions) {
     this.store = new SimulatorStore(options.credentials ?? [], options.dataDir);
-    const dated = { calendar: options.rules ?? DEFAULT_CALENDAR, sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS };
-    const sunat = new SunatBehaviour(this.store, options.ticketPolls ?? 1, dated, options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null);
+    const dated = {
+      calendar: options.rules ?? DEFAULT_CALENDAR,
+      sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS,
+    };
+    const sunat = new SunatBehaviour(
+      this.store,
+      options.ticketPolls ?? 1,
+      dated,
+      options.sunatRules ? sunatRules(options.sunatRules.cacheDir, options.sunatRules.warmUp) : null,
+    );
     this.tokens = new BearerTokens((options.tokenTtlSeconds ?? 3600) * 1000);
     this.soap = new SoapServices(this.store, sunat);
     this.surfaces = [this.soap, new GreApi(this.store, sunat, this.tokens), new Portal(this.store, sunat, this.tokens)];
@@ -98,7 +116,11 @@ class Simulator {
   private consume(rule: FaultRule): void {
     if (rule.times === undefined) return;
     const rest = rule.times - 1;
-    this.store.setRules(rest > 0 ? this.store.rules.map((r) => (r === rule ? { ...r, times: rest } : r)) : this.store.rules.filter((r) => r !== rule));
+    this.store.setRules(
+      rest > 0
+        ? this.store.rules.map((r) => (r === rule ? { ...r, times: rest } : r))
+        : this.store.rules.filter((r) => r !== rule),
+    );
   }
 
   /** `refuse` acts on a new connection, before anything is read. */
@@ -176,7 +198,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
-  logger.info({ port, dataDir: options.dataDir ?? null, sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS }, 'SUNAT simulator listening');
+  logger.info(
+    {
+      port,
+      dataDir: options.dataDir ?? null,
+      sendingWindowDays: options.sendingWindowDays ?? SUNAT_SENDING_WINDOW_DAYS,
+    },
+    'SUNAT simulator listening',
+  );
   return {
     url: `http://${host}:${port}`,
     port,
@@ -221,7 +250,17 @@ async function serve(sim: Simulator, req: http.IncomingMessage, res: http.Server
   }
   const route = sim.route(method, path, body, req.headers);
   if (!route) {
-    sim.log({ method, path, operation: 'unknown', ruc: null, name: null, ticket: null, httpStatus: 404, code: null, fault: null });
+    sim.log({
+      method,
+      path,
+      operation: 'unknown',
+      ruc: null,
+      name: null,
+      ticket: null,
+      httpStatus: 404,
+      code: null,
+      fault: null,
+    });
     send(json(404, { error: `the simulator does not serve ${method} ${path}` }));
     return;
   }

@@ -58,7 +58,12 @@ export function verifyCanonicalSignature(xml: string): SignatureVerification | n
     return null;
   }
   if (createHash('sha256').update(rest, 'utf8').digest('base64') !== digest) {
-    return { ok: false, reason: 'digest mismatch: the signed content was changed after signing', digest, certificateBase64 };
+    return {
+      ok: false,
+      reason: 'digest mismatch: the signed content was changed after signing',
+      digest,
+      certificateBase64,
+    };
   }
   const signedInfoEnd = signature.indexOf('</ds:SignedInfo>') + '</ds:SignedInfo>'.length;
   const signedInfo = signature.slice(head[0].length, signedInfoEnd);
@@ -69,8 +74,15 @@ export function verifyCanonicalSignature(xml: string): SignatureVerification | n
   }
   const canonicalSignedInfo = `<ds:SignedInfo${namespaces}>` + signedInfo.slice('<ds:SignedInfo>'.length);
   try {
-    const ok = verify('sha256', Buffer.from(canonicalSignedInfo, 'utf8'), publicKeyOf(certificateBase64), Buffer.from(value, 'base64'));
-    return ok ? { ok, digest, certificateBase64 } : { ok, reason: 'the signature value does not match', digest, certificateBase64 };
+    const ok = verify(
+      'sha256',
+      Buffer.from(canonicalSignedInfo, 'utf8'),
+      publicKeyOf(certificateBase64),
+      Buffer.from(value, 'base64'),
+    );
+    return ok
+      ? { ok, digest, certificateBase64 }
+      : { ok, reason: 'the signature value does not match', digest, certificateBase64 };
   } catch (err) {
     return { ok: false, reason: (err as Error).message, digest, certificateBase64 };
   }

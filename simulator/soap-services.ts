@@ -35,7 +35,12 @@ export class SoapServices {
       const at = path.lastIndexOf(`/${service.name}`);
       if (at < 0) continue;
       const endpointPath = path.slice(0, at + service.name.length + 1);
-      const found = wsdlDocument(service, path.slice(endpointPath.length), query, `http://${host ?? '127.0.0.1'}${endpointPath}`);
+      const found = wsdlDocument(
+        service,
+        path.slice(endpointPath.length),
+        query,
+        `http://${host ?? '127.0.0.1'}${endpointPath}`,
+      );
       if (found !== null) return found;
     }
     return null;
@@ -51,19 +56,37 @@ export class SoapServices {
     const read = readSoapRequest(raw, headers['content-type'] ?? '', service.contract);
     if (!read.ok) {
       const { faultcode, faultstring } = read.refusal;
-      return { operation: 'unknown', subject: null, name: null, ticket: null, handle: () => ({ status: 500, body: rawSoapFault(faultcode, faultstring), type: XML, code: null }) };
+      return {
+        operation: 'unknown',
+        subject: null,
+        name: null,
+        ticket: null,
+        handle: () => ({ status: 500, body: rawSoapFault(faultcode, faultstring), type: XML, code: null }),
+      };
     }
     const { call } = read;
     const p = call.params;
     if (service === BILL_CONSULT_SERVICE) {
       const operation: Operation = call.operation === 'getStatusCdr' ? 'getStatusCdr' : 'consultStatus';
-      const subject = { operation, ruc: p.rucComprobante, docType: p.tipoComprobante, series: p.serieComprobante, number: p.numeroComprobante };
+      const subject = {
+        operation,
+        ruc: p.rucComprobante,
+        docType: p.tipoComprobante,
+        series: p.serieComprobante,
+        number: p.numeroComprobante,
+      };
       return { operation, subject, name: null, ticket: null, handle: () => this.consult(operation, call) };
     }
     if (call.operation === 'getStatus') {
       const ticket = p.ticket ?? '';
       const record = this.store.tickets.get(ticket);
-      return { operation: 'getStatus', subject: { operation: 'getStatus', ...ticketSubject(record) }, name: record?.name ?? null, ticket, handle: (f) => this.getStatus(call, f) };
+      return {
+        operation: 'getStatus',
+        subject: { operation: 'getStatus', ...ticketSubject(record) },
+        name: record?.name ?? null,
+        ticket,
+        handle: (f) => this.getStatus(call, f),
+      };
     }
     const operation = call.operation as 'sendBill' | 'sendSummary' | 'sendPack';
     const name = p.fileName ?? null;
@@ -94,7 +117,12 @@ export class SoapServices {
     const verdict = this.sunat.judge(file, call.params.contentFile ?? '', f, true);
     if (verdict.kind === 'exception') return fault(verdict.code, verdict.message);
     const cdr = this.sunat.keep(file, verdict, f);
-    return { status: 200, body: soapResponse('sendBill', part('applicationResponse', cdr)), type: XML, code: verdict.code };
+    return {
+      status: 200,
+      body: soapResponse('sendBill', part('applicationResponse', cdr)),
+      type: XML,
+      code: verdict.code,
+    };
   }
 
   private sendSummary(call: SoapCall, file: FileName | null, f: Fault | null): Reply {
@@ -105,7 +133,12 @@ export class SoapServices {
     let verdict: Verdict = this.sunat.judge(file, call.params.contentFile ?? '', f, false);
     if (verdict.kind === 'exception') return fault(verdict.code, verdict.message);
     if (this.sunat.summaryPresented(file)) {
-      verdict = { ...verdict, status: 'rejected', code: '2223', content: { ...verdict.content, code: '2223', description: messageFor('2223'), notes: [] } };
+      verdict = {
+        ...verdict,
+        status: 'rejected',
+        code: '2223',
+        content: { ...verdict.content, code: '2223', description: messageFor('2223'), notes: [] },
+      };
     }
     const record = this.sunat.openTicket('summary', file, verdict);
     return { status: 200, body: soapResponse('sendSummary', part('ticket', record.ticket)), type: XML, code: null };
@@ -118,7 +151,10 @@ export class SoapServices {
   private sendPack(call: SoapCall): Reply {
     const userRuc = this.soapUser(call);
     if (typeof userRuc !== 'string') return userRuc;
-    return fault('0151', `${messageFor('0151')} - Detalle: the simulator knows no pack (lote) file name; send documents with sendBill or sendSummary`);
+    return fault(
+      '0151',
+      `${messageFor('0151')} - Detalle: the simulator knows no pack (lote) file name; send documents with sendBill or sendSummary`,
+    );
   }
 
   private getStatus(call: SoapCall, f: Fault | null): Reply {
@@ -128,10 +164,23 @@ export class SoapServices {
     if (!record || record.kind !== 'summary') return fault('0127');
     if (record.ruc !== userRuc) return fault('0126');
     if (this.sunat.stillProcessing(record, f?.kind === 'ticketStuck')) {
-      return { status: 200, body: soapResponse('getStatus', `<status>${part('statusCode', '98')}</status>`), type: XML, code: '98' };
+      return {
+        status: 200,
+        body: soapResponse('getStatus', `<status>${part('statusCode', '98')}</status>`),
+        type: XML,
+        code: '98',
+      };
     }
     const statusCode = record.error ? '99' : '0';
-    return { status: 200, body: soapResponse('getStatus', `<status>${part('content', record.cdrZip)}${part('statusCode', statusCode)}</status>`), type: XML, code: statusCode };
+    return {
+      status: 200,
+      body: soapResponse(
+        'getStatus',
+        `<status>${part('content', record.cdrZip)}${part('statusCode', statusCode)}</status>`,
+      ),
+      type: XML,
+      code: statusCode,
+    };
   }
 
   /**
@@ -146,12 +195,17 @@ export class SoapServices {
     const wrapper = operation === 'getStatusCdr' ? 'statusCdr' : 'status';
     const answer = (code: string, message: string, content?: string): Reply => ({
       status: 200,
-      body: soapResponse(operation === 'getStatusCdr' ? 'getStatusCdr' : 'getStatus', `<${wrapper}>${content ? part('content', content) : ''}${part('statusCode', code)}${part('statusMessage', message)}</${wrapper}>`),
+      body: soapResponse(
+        operation === 'getStatusCdr' ? 'getStatusCdr' : 'getStatus',
+        `<${wrapper}>${content ? part('content', content) : ''}${part('statusCode', code)}${part('statusMessage', message)}</${wrapper}>`,
+      ),
       type: XML,
       code,
     });
     if (!CONSULT_TYPES.has(p.tipoComprobante ?? '')) return answer('0005', messageFor('0005'));
-    const doc = this.store.documents.get(documentKey(p.rucComprobante ?? '', p.tipoComprobante ?? '', p.serieComprobante ?? '', p.numeroComprobante ?? ''));
+    const doc = this.store.documents.get(
+      documentKey(p.rucComprobante ?? '', p.tipoComprobante ?? '', p.serieComprobante ?? '', p.numeroComprobante ?? ''),
+    );
     if (!doc) return answer('0011', messageFor('0011'));
     if (operation === 'getStatusCdr') return answer('0004', messageFor('0004'), doc.cdrZip);
     if (doc.voided) return answer('0003', VALIDITY['0003']);

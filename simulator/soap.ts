@@ -35,7 +35,10 @@ export interface SoapRefusal {
 
 export type SoapRead = { ok: true; call: SoapCall } | { ok: false; refusal: SoapRefusal };
 
-const refuse = (faultcode: string, faultstring: string): SoapRead => ({ ok: false, refusal: { faultcode, faultstring } });
+const refuse = (faultcode: string, faultstring: string): SoapRead => ({
+  ok: false,
+  refusal: { faultcode, faultstring },
+});
 
 /** Trimmed text of an element; XOP includes are replaced by their attachment, base64 (the WSDL's base64Binary). */
 function valueOf(element: Element, attachments: Map<string, Buffer>): string | { missing: string } {
@@ -52,30 +55,45 @@ function valueOf(element: Element, attachments: Map<string, Buffer>): string | {
  * MTOM package (multipart/related with an application/xop+xml root).
  */
 export function readSoapRequest(body: Buffer, contentType: string, contract: SoapServiceContract): SoapRead {
-  const mime = /^\s*multipart\/related/i.test(contentType) ? readMultipart(body, contentType) : { root: body.toString('utf8'), attachments: new Map<string, Buffer>() };
-  if (!mime) return refuse('soap-env:Client', 'The MTOM package could not be read (multipart/related without its root part)');
+  const mime = /^\s*multipart\/related/i.test(contentType)
+    ? readMultipart(body, contentType)
+    : { root: body.toString('utf8'), attachments: new Map<string, Buffer>() };
+  if (!mime)
+    return refuse('soap-env:Client', 'The MTOM package could not be read (multipart/related without its root part)');
   const envelope = parseXml(mime.root)?.documentElement;
-  if (!envelope || envelope.localName !== 'Envelope') return refuse('soap-env:Client', 'The request is not a SOAP message');
+  if (!envelope || envelope.localName !== 'Envelope')
+    return refuse('soap-env:Client', 'The request is not a SOAP message');
   if (envelope.namespaceURI === SOAP12_NS || /application\/soap\+xml/i.test(contentType)) {
-    return refuse('soap-env:VersionMismatch', 'SOAP 1.2 is not supported by this service: send a SOAP 1.1 envelope (http://schemas.xmlsoap.org/soap/envelope/)');
+    return refuse(
+      'soap-env:VersionMismatch',
+      'SOAP 1.2 is not supported by this service: send a SOAP 1.1 envelope (http://schemas.xmlsoap.org/soap/envelope/)',
+    );
   }
-  if (envelope.namespaceURI !== SOAP11_NS) return refuse('soap-env:VersionMismatch', `Unknown SOAP envelope namespace ${envelope.namespaceURI ?? '(none)'}`);
+  if (envelope.namespaceURI !== SOAP11_NS)
+    return refuse('soap-env:VersionMismatch', `Unknown SOAP envelope namespace ${envelope.namespaceURI ?? '(none)'}`);
   const body1 = childElements(envelope, SOAP11_NS, 'Body')[0];
   const payload = body1 ? childElements(body1) : [];
   if (payload.length !== 1) return refuse('soap-env:Client', 'The SOAP Body must hold exactly one operation element');
   const [operation] = payload;
   const parts = contract[operation.localName ?? ''];
   if (operation.namespaceURI !== SERVICE_NS || !parts) {
-    return refuse('soap-env:Client', `Cannot find dispatch method for {${operation.namespaceURI ?? ''}}${operation.localName}`);
+    return refuse(
+      'soap-env:Client',
+      `Cannot find dispatch method for {${operation.namespaceURI ?? ''}}${operation.localName}`,
+    );
   }
   const params: Record<string, string> = {};
   for (const child of childElements(operation)) {
     if (child.namespaceURI !== null || !parts.includes(child.localName ?? '')) {
       const expected = parts.map((p) => `<{}${p}>`).join(',');
-      return refuse('soap-env:Client', `Unmarshalling Error: unexpected element (uri:"${child.namespaceURI ?? ''}", local:"${child.localName}"). Expected elements are ${expected}`);
+      return refuse(
+        'soap-env:Client',
+        `Unmarshalling Error: unexpected element (uri:"${child.namespaceURI ?? ''}", local:"${child.localName}"). Expected elements are ${expected}`,
+      );
     }
     const value = valueOf(child, mime.attachments);
-    if (typeof value !== 'string') return refuse('soap-env:Client', `The MTOM package has no attachment ${value.missing}`);
+    if (typeof value !== 'string')
+      return refuse('soap-env:Client', `The MTOM package has no attachment ${value.missing}`);
     params[child.localName!] = value;
   }
   const header = childElements(envelope, SOAP11_NS, 'Header')[0];
@@ -128,7 +146,10 @@ function readMultipart(body: Buffer, contentType: string): { root: string; attac
   for (const p of parts) {
     if (p === root) continue;
     const encoding = (p.headers['content-transfer-encoding'] ?? 'binary').toLowerCase();
-    attachments.set(idOf(p), encoding === 'base64' ? Buffer.from(p.data.toString('latin1'), 'base64') : Buffer.from(p.data));
+    attachments.set(
+      idOf(p),
+      encoding === 'base64' ? Buffer.from(p.data.toString('latin1'), 'base64') : Buffer.from(p.data),
+    );
   }
   return { root: root.data.toString('utf8'), attachments };
 }

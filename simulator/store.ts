@@ -76,7 +76,10 @@ export class SimulatorStore {
   readonly portal: PortalEntry[] = [];
   private readonly out: WriteStream | null;
 
-  constructor(private readonly initialCredentials: Credential[], dataDir?: string) {
+  constructor(
+    private readonly initialCredentials: Credential[],
+    dataDir?: string,
+  ) {
     this.credentials = [...initialCredentials];
     if (!dataDir) {
       this.out = null;

@@ -7,7 +7,15 @@
  * machine: the cache outlives the process).
  */
 import { logger } from '../core/logger';
-import { compiledRules, compiledRulesSync, prepareRules, RULE_FILES, runRules, type PreparedRules, type RulesVerdict } from '../validator/rules';
+import {
+  compiledRules,
+  compiledRulesSync,
+  prepareRules,
+  RULE_FILES,
+  runRules,
+  type PreparedRules,
+  type RulesVerdict,
+} from '../validator/rules';
 
 export interface SunatRules {
   /** SUNAT's XSL verdict on one received document, or null when there are no rules for its type or they failed. */
@@ -17,20 +25,34 @@ export interface SunatRules {
 export function sunatRules(cacheDir: string, warmUp = false): SunatRules {
   const prepared: PreparedRules = prepareRules(cacheDir);
   logger.info({ cacheDir }, "simulator: verdicts from SUNAT's own validation rules (XSL)");
-  if (warmUp) void (async () => {
-    for (const type of Object.keys(RULE_FILES)) {
-      await compiledRules(prepared, type, (t, file) => logger.info({ docType: t, file, cacheDir }, "simulator: compiling SUNAT's validation rules (once)"));
-    }
-  })().catch((err: Error) => logger.warn({ err: err.message }, "simulator: SUNAT's validation rules could not be compiled; judging without them"));
+  if (warmUp)
+    void (async () => {
+      for (const type of Object.keys(RULE_FILES)) {
+        await compiledRules(prepared, type, (t, file) =>
+          logger.info({ docType: t, file, cacheDir }, "simulator: compiling SUNAT's validation rules (once)"),
+        );
+      }
+    })().catch((err: Error) =>
+      logger.warn(
+        { err: err.message },
+        "simulator: SUNAT's validation rules could not be compiled; judging without them",
+      ),
+    );
   return {
     judge(docType, xml, fileName) {
       if (!RULE_FILES[docType]) return null;
       try {
         const verdict = runRules(compiledRulesSync(prepared, docType), xml, fileName);
         if (verdict.result !== 'error') return verdict;
-        logger.warn({ docType, fileName, error: verdict.error }, "simulator: SUNAT's XSL failed on a document; judged without it");
+        logger.warn(
+          { docType, fileName, error: verdict.error },
+          "simulator: SUNAT's XSL failed on a document; judged without it",
+        );
       } catch (err) {
-        logger.warn({ docType, fileName, err: (err as Error).message }, "simulator: SUNAT's validation rules unavailable; judged without them");
+        logger.warn(
+          { docType, fileName, err: (err as Error).message },
+          "simulator: SUNAT's validation rules unavailable; judged without them",
+        );
       }
       return null;
     },

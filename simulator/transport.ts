@@ -37,12 +37,24 @@ export interface Surface {
 
 export const XML = 'text/xml;charset=UTF-8';
 const JSON_TYPE = 'application/json';
-export const ERROR_PAGE = '<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>';
+export const ERROR_PAGE =
+  '<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>';
 
-export const json = (status: number, value: unknown, code: string | null = null): Reply => ({ status, body: JSON.stringify(value), type: JSON_TYPE, code });
-export const fault = (code: string, message = messageFor(code)): Reply => ({ status: 500, body: soapFault(code, message), type: XML, code });
+export const json = (status: number, value: unknown, code: string | null = null): Reply => ({
+  status,
+  body: JSON.stringify(value),
+  type: JSON_TYPE,
+  code,
+});
+export const fault = (code: string, message = messageFor(code)): Reply => ({
+  status: 500,
+  body: soapFault(code, message),
+  type: XML,
+  code,
+});
 /** The GRE API's refusal of a request: 422 with the code, as SUNAT's REST API answers. */
-export const greInvalid = (code: string, message = messageFor(code)): Reply => json(422, { cod: code, msg: message, errors: [{ cod: code, msg: message }] }, code);
+export const greInvalid = (code: string, message = messageFor(code)): Reply =>
+  json(422, { cod: code, msg: message, errors: [{ cod: code, msg: message }] }, code);
 
 /** The document a ticket is about, for rules that match a RUC, type, series or number at the status query. */
 export function ticketSubject(record: TicketRecord | undefined): Partial<RequestSubject> {
@@ -51,7 +63,14 @@ export function ticketSubject(record: TicketRecord | undefined): Partial<Request
 
 /** Faults that apply to any operation, decided before the request is processed. */
 const TRANSPORT_FAULTS = new Set<Fault['kind']>(['reset', 'hang', 'http500', 'empty200']);
-const SOAP_OPERATIONS = new Set<Operation>(['sendBill', 'sendSummary', 'sendPack', 'getStatus', 'consultStatus', 'getStatusCdr']);
+const SOAP_OPERATIONS = new Set<Operation>([
+  'sendBill',
+  'sendSummary',
+  'sendPack',
+  'getStatus',
+  'consultStatus',
+  'getStatusCdr',
+]);
 const GRE_OPERATIONS = new Set<Operation>(['greToken', 'greSend', 'greStatus']);
 
 /** Whether a fault of this kind can happen to this operation (a rule whose fault cannot is skipped, not consumed). */
@@ -90,7 +109,8 @@ export function answer(route: Route, f: Fault | null): Outcome {
       return fault(f.code, f.message ?? messageFor(f.code));
     case 'greHttp': {
       const code = f.code ?? String(f.status);
-      const message = f.message ?? (f.status === 401 ? 'No autorizado' : f.status === 422 ? messageFor(code) : 'Error inesperado');
+      const message =
+        f.message ?? (f.status === 401 ? 'No autorizado' : f.status === 422 ? messageFor(code) : 'Error inesperado');
       return f.status === 422 ? greInvalid(code, message) : json(f.status, { cod: code, msg: message }, code);
     }
     default:

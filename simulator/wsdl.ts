@@ -30,7 +30,8 @@ export interface SoapServiceDefinition {
 const FILE_PARTS = ['fileName', 'contentFile', 'partyType'] as const;
 const DOCUMENT_PARTS = ['rucComprobante', 'tipoComprobante', 'serieComprobante', 'numeroComprobante'] as const;
 
-const address = (text: string, endpoint: string) => text.replace(/(<(?:soap11|soap):address location=")[^"]*(")/g, `$1${endpoint}$2`);
+const address = (text: string, endpoint: string) =>
+  text.replace(/(<(?:soap11|soap):address location=")[^"]*(")/g, `$1${endpoint}$2`);
 const same = (text: string) => text;
 
 export const BILL_SERVICE: SoapServiceDefinition = {
@@ -47,8 +48,18 @@ export const BILL_CONSULT_SERVICE: SoapServiceDefinition = {
   name: 'billConsultService',
   contract: { getStatus: DOCUMENT_PARTS, getStatusCdr: DOCUMENT_PARTS },
   documents: [
-    { query: 'wsdl', file: 'billConsultService.wsdl', rewrite: (text, endpoint) => address(text, endpoint).replace('location="billConsultService.ns1.wsdl"', `location="${endpoint}?wsdl=1"`) },
-    { query: 'wsdl=1', file: 'billConsultService.ns1.wsdl', rewrite: (text, endpoint) => text.replace('schemaLocation="billConsultService.xsd"', `schemaLocation="${endpoint}?xsd=1"`) },
+    {
+      query: 'wsdl',
+      file: 'billConsultService.wsdl',
+      rewrite: (text, endpoint) =>
+        address(text, endpoint).replace('location="billConsultService.ns1.wsdl"', `location="${endpoint}?wsdl=1"`),
+    },
+    {
+      query: 'wsdl=1',
+      file: 'billConsultService.ns1.wsdl',
+      rewrite: (text, endpoint) =>
+        text.replace('schemaLocation="billConsultService.xsd"', `schemaLocation="${endpoint}?xsd=1"`),
+    },
     { query: 'xsd=1', file: 'billConsultService.xsd', rewrite: same },
   ],
 };
@@ -68,7 +79,14 @@ function load(file: string): string {
  * The WSDL or schema a GET asks for, or null: `suffix` is what follows the service name in the path (`.ns1.wsdl`),
  * `query` the raw query string (`wsdl`), `endpoint` the service's URL as the client reached it.
  */
-export function wsdlDocument(service: SoapServiceDefinition, suffix: string, query: string, endpoint: string): string | null {
-  const doc = service.documents.find((d) => (d.suffix ? d.suffix === suffix && !query : !suffix && d.query?.toLowerCase() === query.toLowerCase()));
+export function wsdlDocument(
+  service: SoapServiceDefinition,
+  suffix: string,
+  query: string,
+  endpoint: string,
+): string | null {
+  const doc = service.documents.find((d) =>
+    d.suffix ? d.suffix === suffix && !query : !suffix && d.query?.toLowerCase() === query.toLowerCase(),
+  );
   return doc ? doc.rewrite(load(doc.file), endpoint) : null;
 }

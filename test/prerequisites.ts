@@ -7,7 +7,10 @@ import { obtainChromium } from '../runtime/browser';
 (async () => {
   const config = loadConfig({ ...process.env, CHASQUI_MASTER_KEY: undefined });
   await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
-  await obtainTemporalBinary('temporal-test-server', { explicit: config.temporal.testServerBin, cacheDir: config.cacheDir });
+  await obtainTemporalBinary('temporal-test-server', {
+    explicit: config.temporal.testServerBin,
+    cacheDir: config.cacheDir,
+  });
   await obtainChromium({ explicit: config.chromium, cacheDir: config.cacheDir });
 })().catch((err: Error) => {
   console.error(`chasqui: ${err.message}`);

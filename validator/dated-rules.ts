@@ -37,7 +37,14 @@ interface Line {
 
 const LINE_ELEMENTS = new Set(['InvoiceLine', 'CreditNoteLine', 'DebitNoteLine', 'SummaryDocumentsLine']);
 const LOADING_DATE = 'Shipment/ShipmentStage/LoadingTransportEvent/OccurrenceDate';
-const HEADER_PATHS = new Set(['IssueDate', 'InvoiceTypeCode', 'DespatchAdviceTypeCode', 'Shipment/ShipmentStage/TransportModeCode', LOADING_DATE, 'DiscrepancyResponse/ResponseCode']);
+const HEADER_PATHS = new Set([
+  'IssueDate',
+  'InvoiceTypeCode',
+  'DespatchAdviceTypeCode',
+  'Shipment/ShipmentStage/TransportModeCode',
+  LOADING_DATE,
+  'DiscrepancyResponse/ResponseCode',
+]);
 /** Below a line: the product code and each tax subtotal's scheme, rate and affectation (catalog 07). */
 const LINE_PATHS = new Set([
   'Item/CommodityClassification/ItemClassificationCode',
@@ -47,7 +54,16 @@ const LINE_PATHS = new Set([
 ]);
 
 function scan(xml: string): Facts | null {
-  const facts: Facts = { root: '', typeCode: null, issueDate: null, transportMode: null, loadingDate: null, responseCode: null, billingReferences: 0, lines: [] };
+  const facts: Facts = {
+    root: '',
+    typeCode: null,
+    issueDate: null,
+    transportMode: null,
+    loadingDate: null,
+    responseCode: null,
+    billingReferences: 0,
+    lines: [],
+  };
   const line = () => facts.lines[facts.lines.length - 1];
   const subtotal = () => line().subtotals[line().subtotals.length - 1];
   /** The path below the current line, or null when `path` is not inside one. */
@@ -60,7 +76,8 @@ function scan(xml: string): Facts | null {
     open: (path) => {
       if (LINE_ELEMENTS.has(path)) facts.lines.push({ element: path, productCode: false, subtotals: [] });
       else if (path === 'BillingReference') facts.billingReferences += 1;
-      else if (inLine(path) === 'TaxTotal/TaxSubtotal') line().subtotals.push({ scheme: null, percent: null, reason: null });
+      else if (inLine(path) === 'TaxTotal/TaxSubtotal')
+        line().subtotals.push({ scheme: null, percent: null, reason: null });
     },
     wants: (path) => HEADER_PATHS.has(path) || LINE_PATHS.has(inLine(path) ?? ''),
     close: (path, text) => {
@@ -113,25 +130,46 @@ const sameRate = (percent: string, rate: string) => /^\d+(\.\d+)?$/.test(percent
  * The dated rules a UBL document fails, judged on its cbc:IssueDate (or on `options.at`). A document with no issue
  * date and no `at` cannot be judged by date: none. Undated problems (SUNAT's June 2024 rules) are the XSL's, not these.
  */
-export function datedRuleFailures(xml: string, calendar: RuleCalendar, options: { at?: string } = {}): DatedRuleFailure[] {
+export function datedRuleFailures(
+  xml: string,
+  calendar: RuleCalendar,
+  options: { at?: string } = {},
+): DatedRuleFailure[] {
   const facts = scan(xml);
   if (!facts) return [];
   const date = options.at ?? facts.issueDate;
   const type = typeOf(facts);
   if (!date || !isCalendarDate(date) || !type) return [];
-  const inForce = (rule: RuleId) => calendar.inForce(rule, date) && calendar.rule(rule).docTypes.includes(type as never);
+  const inForce = (rule: RuleId) =>
+    calendar.inForce(rule, date) && calendar.rule(rule).docTypes.includes(type as never);
   const out: DatedRuleFailure[] = [];
-  const fail = (rule: RuleId, code: string, message: string, path?: string) => out.push({ rule, code, message, ...(path ? { path } : {}) });
+  const fail = (rule: RuleId, code: string, message: string, path?: string) =>
+    out.push({ rule, code, message, ...(path ? { path } : {}) });
 
   if (inForce('gre-loading-date') && facts.transportMode === '01') {
     const since = `since ${calendar.effective('gre-loading-date')}`;
     const loading = facts.loadingDate;
     if (loading === null) {
-      fail('gre-loading-date', '3617', `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`, LOADING_DATE);
+      fail(
+        'gre-loading-date',
+        '3617',
+        `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`,
+        LOADING_DATE,
+      );
     } else if (!isCalendarDate(loading)) {
-      fail('gre-loading-date', '3619', `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`, LOADING_DATE);
+      fail(
+        'gre-loading-date',
+        '3619',
+        `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`,
+        LOADING_DATE,
+      );
     } else if (facts.issueDate && loading < facts.issueDate) {
-      fail('gre-loading-date', '3618', `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`, LOADING_DATE);
+      fail(
+        'gre-loading-date',
+        '3618',
+        `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`,
+        LOADING_DATE,
+      );
     }
   }
 
@@ -139,7 +177,12 @@ export function datedRuleFailures(xml: string, calendar: RuleCalendar, options: 
     if (inForce('product-code-required')) {
       facts.lines.forEach((l, i) => {
         if (!l.productCode) {
-          fail('product-code-required', '3496', `line ${i + 1} has no SUNAT product code (catalog 25), required since ${calendar.effective('product-code-required')}`, `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`);
+          fail(
+            'product-code-required',
+            '3496',
+            `line ${i + 1} has no SUNAT product code (catalog 25), required since ${calendar.effective('product-code-required')}`,
+            `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`,
+          );
         }
       });
     }
@@ -149,27 +192,54 @@ export function datedRuleFailures(xml: string, calendar: RuleCalendar, options: 
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
           if (s.scheme !== '1000' || s.percent === null || rates.some((r) => sameRate(s.percent!, r))) continue;
-          fail(rule, '3103', `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${rates.join(' or ')}`, `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`);
+          fail(
+            rule,
+            '3103',
+            `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${rates.join(' or ')}`,
+            `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
+          );
         }
       });
     }
     if (type === '08' && facts.responseCode === '13' && inForce('debit-note-13')) {
       facts.lines.forEach((l, i) => {
-        const taxed = l.subtotals.some((s) => TAXED_SCHEMES.has(s.scheme ?? '') || (s.reason !== null && !s.reason.startsWith('3')));
-        if (taxed) fail('debit-note-13', '3507', `a debit note of reason 13 covers only unaffected (inafecta) operations; line ${i + 1} is not one`, lineAt(l, i));
+        const taxed = l.subtotals.some(
+          (s) => TAXED_SCHEMES.has(s.scheme ?? '') || (s.reason !== null && !s.reason.startsWith('3')),
+        );
+        if (taxed)
+          fail(
+            'debit-note-13',
+            '3507',
+            `a debit note of reason 13 covers only unaffected (inafecta) operations; line ${i + 1} is not one`,
+            lineAt(l, i),
+          );
       });
     }
     if (type === '07' && facts.billingReferences > 1 && inForce('credit-note-ceiling')) {
-      fail('credit-note-ceiling', '3261', `a credit note modifies one document only; this one references ${facts.billingReferences}`, 'BillingReference');
+      fail(
+        'credit-note-ceiling',
+        '3261',
+        `a credit note modifies one document only; this one references ${facts.billingReferences}`,
+        'BillingReference',
+      );
     }
   }
 
   if (type === 'rc') {
-    const rule: RuleId | null = inForce('summary-igv-percent') ? 'summary-igv-percent' : inForce('summary-v2') ? 'summary-v2' : null;
+    const rule: RuleId | null = inForce('summary-igv-percent')
+      ? 'summary-igv-percent'
+      : inForce('summary-v2')
+        ? 'summary-v2'
+        : null;
     if (rule) {
       facts.lines.forEach((l, i) => {
         if (l.subtotals.some((s) => s.scheme === '1000' && !s.percent)) {
-          fail(rule, '2992', `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`, `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`);
+          fail(
+            rule,
+            '2992',
+            `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`,
+            `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
+          );
         }
       });
     }

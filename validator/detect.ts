@@ -108,7 +108,11 @@ function typeOf(root: El): string | null {
 export class NotXmlError extends Error {}
 
 /** Parse a document (throws NotXmlError when it is not well-formed) and describe it. */
-export function describeDocument(xml: string, fileName: string, options: { nameFromContent?: boolean } = {}): DocumentFacts {
+export function describeDocument(
+  xml: string,
+  fileName: string,
+  options: { nameFromContent?: boolean } = {},
+): DocumentFacts {
   const problems: string[] = [];
   let doc;
   try {
@@ -125,7 +129,8 @@ export function describeDocument(xml: string, fileName: string, options: { nameF
   if (problems.length || !root) throw new NotXmlError(`not well-formed XML: ${problems[0] ?? 'no root element'}`);
   const type = typeOf(root);
   const version = textAt(root, ['UBLVersionID']);
-  const schema = SCHEMAS[`${root.localName} ${version === '2.0' ? '2.0' : '2.1'}`] ?? SCHEMAS[`${root.localName} *`] ?? null;
+  const schema =
+    SCHEMAS[`${root.localName} ${version === '2.0' ? '2.0' : '2.1'}`] ?? SCHEMAS[`${root.localName} *`] ?? null;
   const base = path.basename(fileName);
   let name = base;
   let nameSource: DocumentFacts['nameSource'] = 'file name';
@@ -139,5 +144,13 @@ export function describeDocument(xml: string, fileName: string, options: { nameF
   const emptyExtension = Array.from(doc.getElementsByTagNameNS(NS.ext, 'ExtensionContent')).some(
     (el) => !Array.from(el.childNodes).some((n) => n.nodeType === 1),
   );
-  return { type: type || null, root: root.localName ?? '', schema, fileName: name, nameSource, hasSignature, emptyExtension };
+  return {
+    type: type || null,
+    root: root.localName ?? '',
+    schema,
+    fileName: name,
+    nameSource,
+    hasSignature,
+    emptyExtension,
+  };
 }

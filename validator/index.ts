@@ -165,7 +165,9 @@ export class Validator {
     return true;
   }
 
-  private async runXsd(entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[]): Promise<void> {
+  private async runXsd(
+    entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[],
+  ): Promise<void> {
     const bySchema = new Map<string, typeof entries>();
     for (const e of entries) {
       if (!e.facts!.schema) {
@@ -202,7 +204,9 @@ export class Validator {
     report.sig_errors = v.errors;
   }
 
-  private async runXsl(entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[]): Promise<void> {
+  private async runXsl(
+    entries: { doc: InputDocument; report: ValidationReport; facts: DocumentFacts | null }[],
+  ): Promise<void> {
     for (const [index, { doc, report }] of entries.entries()) {
       this.options.onProgress?.(index, entries.length);
       report.dated_rules = datedRuleFailures(doc.xml, this.options.calendar ?? DEFAULT_CALENDAR);

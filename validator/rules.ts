@@ -99,13 +99,17 @@ function replaceCounted(text: string, pattern: RegExp, replacement: string, coun
 /** The edits, file by file (relative to the working copy of sunat/xsl). */
 function adapt(rel: string, text: string): string {
   if (rel.startsWith('commons/xsl/')) {
-    return text.replace(/href="sunat_archivos\/sfs\/VALI\/commons\/error\/validate_utils\.xsl"/g, 'href="../error/validate_utils.xsl"');
+    return text.replace(
+      /href="sunat_archivos\/sfs\/VALI\/commons\/error\/validate_utils\.xsl"/g,
+      'href="../error/validate_utils.xsl"',
+    );
   }
   if (!rel.includes('/') && rel.endsWith('.xsl')) {
     let t = text.replaceAll('href="local:///commons/', 'href="commons/');
     t = t.replaceAll('href="commons/error/validate_utils.xsl"', `href="commons/error/${DATAPOWER_UTILS}"`);
     t = t.replaceAll("dp:variable('var://context/cpe/nombreArchivoEnviado')", '$nombreArchivoEnviado');
-    if (!t.includes('xsl:param name="nombreArchivoEnviado"')) t = insertAfterStylesheetTag(t, '<xsl:param name="nombreArchivoEnviado"/>');
+    if (!t.includes('xsl:param name="nombreArchivoEnviado"'))
+      t = insertAfterStylesheetTag(t, '<xsl:param name="nombreArchivoEnviado"/>');
     // dp:ignore-multiple="yes": DataPower skips a module included twice (error_utils.xsl, directly and through
     // validate_utils.xsl); XSLT refuses the duplicate templates (XTSE0660).
     if (t.includes(`href="commons/error/${DATAPOWER_UTILS}"`)) {
@@ -116,7 +120,13 @@ function adapt(rel: string, text: string): string {
   if (rel === 'commons/error/validate_utils.xsl') {
     // matches(…, '!'): Saxon-HE 9.9's flag for its native (Java) regex engine, which SaxonJS refuses (FORX0001) and
     // SUNAT's patterns need (lookaheads, `\/`): the shim's native-matches uses JavaScript's engine instead.
-    return replaceCounted(text, /matches\((\$node|string\(\$node\)), \$regexp,'!'\)/, 'Q{urn:chasqui:validator}native-matches($1, $regexp)', 2, rel);
+    return replaceCounted(
+      text,
+      /matches\((\$node|string\(\$node\)), \$regexp,'!'\)/,
+      'Q{urn:chasqui:validator}native-matches($1, $regexp)',
+      2,
+      rel,
+    );
   }
   if (rel === `commons/error/${DATAPOWER_UTILS}`) {
     // The only copy of validate_utils.xsl SUNAT publishes is the SFS one, where findElementInCatalogProperty looks
@@ -133,8 +143,20 @@ function adapt(rel: string, text: string): string {
   }
   if (rel === 'commons/error/error_utils.xsl') {
     let t = insertAfterStylesheetTag(text, '<xsl:include href="exslt-shim.xsl"/>');
-    t = replaceCounted(t, /<xsl:value-of select="concat\('ERROR: ', \$errorMessage\)"\s*\/>/, `<xsl:value-of select="concat('@@CPE-REJECT ', $errorCode, ' ', $errorMessage)"/>`, 1, rel);
-    return replaceCounted(t, /<xsl:value-of select="\$newWarning"\s*\/>/, `<xsl:value-of select="concat('@@CPE-OBS ', $warningCode, ' ', $warningMessage)"/>`, 1, rel);
+    t = replaceCounted(
+      t,
+      /<xsl:value-of select="concat\('ERROR: ', \$errorMessage\)"\s*\/>/,
+      `<xsl:value-of select="concat('@@CPE-REJECT ', $errorCode, ' ', $errorMessage)"/>`,
+      1,
+      rel,
+    );
+    return replaceCounted(
+      t,
+      /<xsl:value-of select="\$newWarning"\s*\/>/,
+      `<xsl:value-of select="concat('@@CPE-OBS ', $warningCode, ' ', $warningMessage)"/>`,
+      1,
+      rel,
+    );
   }
   return text;
 }
@@ -159,7 +181,13 @@ function adaptLiquidacion(text: string): string {
     1,
     LIQUIDACION,
   );
-  t = replaceCounted(t, /(<xsl:template match="\/\*">)/, '$1\n\t\t<xsl:variable name="nroLinea" select="cbc:ID"/>', 1, LIQUIDACION);
+  t = replaceCounted(
+    t,
+    /(<xsl:template match="\/\*">)/,
+    '$1\n\t\t<xsl:variable name="nroLinea" select="cbc:ID"/>',
+    1,
+    LIQUIDACION,
+  );
   return replaceCounted(
     t,
     /(<xsl:template match="cac:AccountingCustomerParty">\s*<xsl:param name="tipoOperacion" select="'-'" \/>)/,
@@ -176,7 +204,9 @@ function copyAdapted(from: string, to: string, rel = ''): void {
     if (entry.isDirectory()) copyAdapted(path.join(from, entry.name), path.join(to, entry.name), r);
     else if (entry.name.endsWith('.xsl')) {
       // Several SUNAT files carry stray Latin-1 bytes although declared UTF-8: drop what is not UTF-8.
-      const text = new TextDecoder('utf-8', { fatal: false }).decode(fs.readFileSync(path.join(from, entry.name))).replaceAll('\uFFFD', '');
+      const text = new TextDecoder('utf-8', { fatal: false })
+        .decode(fs.readFileSync(path.join(from, entry.name)))
+        .replaceAll('\uFFFD', '');
       fs.writeFileSync(path.join(to, entry.name), adapt(r, text));
     } else fs.copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
   }
@@ -192,7 +222,9 @@ export interface PreparedRules {
 
 /** The adapted working copy under `cacheDir`, made once per content of sunat/xsl, the shim and this file's edits. */
 export function prepareRules(cacheDir: string): PreparedRules {
-  const hash = createHash('sha256').update(`${saxonVersion()}\n`).update(fs.readFileSync(SHIM))
+  const hash = createHash('sha256')
+    .update(`${saxonVersion()}\n`)
+    .update(fs.readFileSync(SHIM))
     .update([adapt, adaptLiquidacion, copyAdapted, replaceCounted, insertAfterStylesheetTag].map(String).join('\n'));
   hashTree(SUNAT_XSL, hash);
   const dir = path.join(cacheDir, `rules-${hash.digest('hex').slice(0, 16)}`);
@@ -208,7 +240,10 @@ export function prepareRules(cacheDir: string): PreparedRules {
   try {
     copyAdapted(SUNAT_XSL, path.join(tmp, 'xsl'));
     const utils = path.join(tmp, 'xsl/commons/error');
-    fs.writeFileSync(path.join(utils, DATAPOWER_UTILS), adapt(`commons/error/${DATAPOWER_UTILS}`, fs.readFileSync(path.join(utils, 'validate_utils.xsl'), 'utf8')));
+    fs.writeFileSync(
+      path.join(utils, DATAPOWER_UTILS),
+      adapt(`commons/error/${DATAPOWER_UTILS}`, fs.readFileSync(path.join(utils, 'validate_utils.xsl'), 'utf8')),
+    );
     fs.copyFileSync(SHIM, path.join(tmp, 'xsl/commons/error/exslt-shim.xsl'));
     fs.mkdirSync(path.join(tmp, 'sef'));
     fs.writeFileSync(path.join(tmp, '.prepared'), `${new Date().toISOString()}\n`);
@@ -248,12 +283,20 @@ function compileArgs(rules: PreparedRules, type: string, out: string): string[] 
 
 function compileFailed(type: string, err: unknown): Error {
   const e = err as { stderr?: string | Buffer; message: string };
-  const detail = String(e.stderr || e.message).trim().split('\n').slice(0, 5).join(' | ');
+  const detail = String(e.stderr || e.message)
+    .trim()
+    .split('\n')
+    .slice(0, 5)
+    .join(' | ');
   return new Error(`compiling SUNAT's rules for ${type} (${RULE_FILES[type]}) failed: ${detail}`);
 }
 
 /** The compiled stylesheet of one document type: from the cache, or compiled now by xslt3 in a child process. */
-export async function compiledRules(rules: PreparedRules, type: string, onCompile?: (type: string, file: string) => void): Promise<string> {
+export async function compiledRules(
+  rules: PreparedRules,
+  type: string,
+  onCompile?: (type: string, file: string) => void,
+): Promise<string> {
   const sef = sefPath(rules, type);
   if (fs.existsSync(sef)) return sef;
   onCompile?.(type, RULE_FILES[type]);
@@ -298,7 +341,8 @@ function installShimFunctions(): void {
     return re.test(value);
   };
   // Java's current-date() in America/Lima (what SUNAT's servers use), as the shared shim saw it: YYYY-MM-DD-05:00.
-  g.chasquiLimaToday = (): string => `${new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima' }).format(new Date())}-05:00`;
+  g.chasquiLimaToday = (): string =>
+    `${new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima' }).format(new Date())}-05:00`;
 }
 
 const loaded = new Map<string, unknown>();

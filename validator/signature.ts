@@ -61,9 +61,11 @@ export async function verifySignature(xml: string): Promise<SignatureVerdict> {
     const own = content.getElementsByTagNameNS(NS.ds, 'Signature')[0];
     own.parentNode!.removeChild(own);
     // Throws XMLJS0013 "Invalid digest …" (caught below) when a reference's digest differs.
-    if (!(await steps.ValidateReferences(content.documentElement))) return { result: 'fail', errors: [DIGEST_MISMATCH, ...errors] };
+    if (!(await steps.ValidateReferences(content.documentElement)))
+      return { result: 'fail', errors: [DIGEST_MISMATCH, ...errors] };
     const keys = await steps.GetPublicKeys();
-    if (!keys.length) return { result: 'fail', errors: ['no usable key in KeyInfo (expected X509Data/X509Certificate)', ...errors] };
+    if (!keys.length)
+      return { result: 'fail', errors: ['no usable key in KeyInfo (expected X509Data/X509Certificate)', ...errors] };
     if (!(await steps.ValidateSignatureValue(keys))) {
       return { result: 'fail', errors: ['signature value does not match SignedInfo', ...errors] };
     }
@@ -79,7 +81,8 @@ function describe(err: Error): string {
   const m = err.message ?? String(err);
   if (/Invalid digest/.test(m)) return `${DIGEST_MISMATCH} (${m.replace(/^.*?Invalid digest/, 'invalid digest')})`;
   if (/algorithm/i.test(m)) return `an Algorithm attribute is empty or unknown (${m})`;
-  if (/base64|atob|invalid character|decoded/i.test(m)) return `a base64 value (DigestValue, SignatureValue or X509Certificate) is not valid base64 (${m})`;
+  if (/base64|atob|invalid character|decoded/i.test(m))
+    return `a base64 value (DigestValue, SignatureValue or X509Certificate) is not valid base64 (${m})`;
   if (/certificate|asn1|x509/i.test(m)) return `the certificate in KeyInfo cannot be read (${m})`;
   return m;
 }

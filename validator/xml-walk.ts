@@ -4,14 +4,17 @@
  * the root, so any prefix (or a default namespace) works. Used by the simulator's scan of received documents and by
  * the dated rules, which must stay cheap enough to run over every document a company has stored.
  */
-const TAG = /<(\/?)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)([^>]*?)(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>/g;
+const TAG =
+  /<(\/?)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)([^>]*?)(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>/g;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decode(text: string): string {
   return text.includes('&')
     ? text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (m, e: string) =>
-        e[0] === '#' ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m),
+        e[0] === '#'
+          ? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+          : (ENTITIES[e] ?? m),
       )
     : text;
 }
@@ -60,7 +63,8 @@ export function walkXml(xml: string, visitor: XmlVisitor): boolean {
       continue;
     }
     if (stack.pop() !== local) return false;
-    if (textStart >= 0 && visitor.wants(path)) visitor.close(path, decode(cdata + xml.slice(textStart, m.index)).trim(), attrs);
+    if (textStart >= 0 && visitor.wants(path))
+      visitor.close(path, decode(cdata + xml.slice(textStart, m.index)).trim(), attrs);
     textStart = -1;
     path = stack.length > 1 ? stack.slice(1).join('/') : '';
   }

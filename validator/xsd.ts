@@ -19,7 +19,11 @@ function preload(): XMLFileInfo[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.xsd')) out.push({ fileName: `xsd/${path.relative(SUNAT_XSD, full).split(path.sep).join('/')}`, contents: fs.readFileSync(full) });
+      else if (entry.name.endsWith('.xsd'))
+        out.push({
+          fileName: `xsd/${path.relative(SUNAT_XSD, full).split(path.sep).join('/')}`,
+          contents: fs.readFileSync(full),
+        });
     }
   };
   walk(SUNAT_XSD);
@@ -38,7 +42,11 @@ export interface XsdVerdict {
  * left), keeping line numbers: UBL 2.1 refuses an empty ExtensionContent, a signed document fills it.
  */
 export function stripEmptyExtensions(xml: string): string {
-  const prefixes = [...xml.matchAll(new RegExp(`xmlns:([A-Za-z_][\\w.-]*)\\s*=\\s*["']${NS.ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']`, 'g'))].map((m) => m[1]);
+  const prefixes = [
+    ...xml.matchAll(
+      new RegExp(`xmlns:([A-Za-z_][\\w.-]*)\\s*=\\s*["']${NS.ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']`, 'g'),
+    ),
+  ].map((m) => m[1]);
   const p = prefixes.length ? `(?:${prefixes.map((x) => `${x}:`).join('|')})` : '';
   const blank = '(?:\\s|<!--[\\s\\S]*?-->)*';
   const keepLines = (m: string) => '\n'.repeat(m.split('\n').length - 1);
@@ -59,7 +67,10 @@ function tidy(message: string): string {
 }
 
 /** Validate documents (name → text) against one schema (path under sunat/xsd). */
-export async function validateAgainstSchema(schema: string, documents: { name: string; xml: string }[]): Promise<Map<string, XsdVerdict>> {
+export async function validateAgainstSchema(
+  schema: string,
+  documents: { name: string; xml: string }[],
+): Promise<Map<string, XsdVerdict>> {
   const out = new Map<string, XsdVerdict>();
   if (!documents.length) return out;
   // Names inside xmllint's file system: short, unique, never read as options.

@@ -1,6 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { proxyActivities, sleep, startChild } from '@temporalio/workflow';
-import { EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_WAITS_MS, type BuyerEmailActivities, type BuyerEmailInput, type EmailAttemptStatus } from './buyer-email-types';
+import {
+  EMAIL_MAX_ATTEMPTS,
+  EMAIL_RETRY_WAITS_MS,
+  type BuyerEmailActivities,
+  type BuyerEmailInput,
+  type EmailAttemptStatus,
+} from './buyer-email-types';
 
 const { attemptBuyerEmail } = proxyActivities<BuyerEmailActivities>({
   // One SMTP conversation has its own timeouts (10 s to connect and greet, 60 s of silence); the rest is the PDF and the DB.

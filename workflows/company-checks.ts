@@ -51,7 +51,10 @@ export async function companyChecksWorkflow(input: CompanyChecksInput = {}): Pro
         if (outcome) checked++;
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
-        log.warn('company checks failed; left for the next run', { companyId, error: err.cause?.message ?? err.message });
+        log.warn('company checks failed; left for the next run', {
+          companyId,
+          error: err.cause?.message ?? err.message,
+        });
       }
       return;
     }

@@ -1,4 +1,12 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { CompanyProcedureActivities } from '../activities/company-procedures';
 import { RucKey } from './search-attributes';
 
@@ -64,6 +72,7 @@ export async function companyProceduresWorkflow(input: CompanyProceduresInput): 
     failedRounds++;
     await condition(() => rerun, delay * 1000);
     if (rerun) failedRounds = 0;
-    if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof companyProceduresWorkflow>({ ...input, failedRounds });
+    if (workflowInfo().continueAsNewSuggested)
+      await continueAsNew<typeof companyProceduresWorkflow>({ ...input, failedRounds });
   }
 }

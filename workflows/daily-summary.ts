@@ -1,4 +1,11 @@
-import { ParentClosePolicy, continueAsNew, executeChild, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import {
+  ParentClosePolicy,
+  continueAsNew,
+  executeChild,
+  proxyActivities,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { SummaryActivities } from '../activities/summaries';
 import { documentWorkflow, documentWorkflowId } from './document';
 import { startBuyerEmail } from './buyer-email';

@@ -17,7 +17,12 @@ export function startable(doc: StartableDocument): StartableDocument {
  * `eager`: the client shares a NativeConnection with a worker of this process (see runtime/services.ts). Returns whether
  * Temporal handed the first workflow task to that worker in its answer.
  */
-export async function startDocumentWorkflow(client: Client, taskQueue: string, doc: StartableDocument, options: { eager?: boolean } = {}): Promise<boolean> {
+export async function startDocumentWorkflow(
+  client: Client,
+  taskQueue: string,
+  doc: StartableDocument,
+  options: { eager?: boolean } = {},
+): Promise<boolean> {
   try {
     const handle = await client.workflow.start(documentWorkflow, {
       taskQueue,
@@ -58,7 +63,8 @@ export type StartFailureReason = 'namespace' | 'search_attributes' | 'unavailabl
 /** What an operator does about each reason (the readiness check, /readyz, names the exact command). */
 export const START_FAILURE_FIXES: Record<StartFailureReason, string> = {
   namespace: 'create the Temporal namespace (docker compose run --rm temporal-namespace); /readyz names it',
-  search_attributes: "register chasqui's search attributes, deploy/temporal/search-attributes (docker compose run --rm temporal-namespace); /readyz names the missing ones",
+  search_attributes:
+    "register chasqui's search attributes, deploy/temporal/search-attributes (docker compose run --rm temporal-namespace); /readyz names the missing ones",
   unavailable: 'Temporal did not answer; check the Temporal server',
   other: 'see the cause',
 };
@@ -67,7 +73,11 @@ export const START_FAILURE_FIXES: Record<StartFailureReason, string> = {
 export function startFailure(err: unknown): { reason: StartFailureReason; cause: string } {
   const parts: string[] = [];
   const names: string[] = [];
-  for (let e = err as { name?: string; message?: string; cause?: unknown } | undefined; e && parts.length < 4; e = e.cause as typeof e) {
+  for (
+    let e = err as { name?: string; message?: string; cause?: unknown } | undefined;
+    e && parts.length < 4;
+    e = e.cause as typeof e
+  ) {
     const line = (e.message ?? String(e)).split('\n')[0];
     if (line && !parts.includes(line)) parts.push(line);
     if (e.name) names.push(e.name);
@@ -101,7 +111,11 @@ const SIGNALS = { send: sendSignal, resend: resendSignal, recheck: recheckSignal
  * Delivers `send`, `resend` or `recheck` to a document's workflow. Signals are durable: they are recorded even when no
  * worker is up. A document whose workflow has finished (resolved) gets `false` back.
  */
-export async function signalDocumentWorkflow(client: Client, externalId: string, signal: keyof typeof SIGNALS): Promise<boolean> {
+export async function signalDocumentWorkflow(
+  client: Client,
+  externalId: string,
+  signal: keyof typeof SIGNALS,
+): Promise<boolean> {
   try {
     await client.workflow.getHandle(documentWorkflowId(externalId)).signal(SIGNALS[signal]);
     return true;
@@ -115,6 +129,11 @@ export async function signalDocumentWorkflow(client: Client, externalId: string,
  * `resend` or `recheck` for a document whatever its workflow's state: signalled when it runs, started when it does not
  * (never started, or ended by an operator); a new run reads the document and queries or sends as its status says.
  */
-export async function signalOrStart(client: Client, taskQueue: string, doc: StartableDocument, signal: 'resend' | 'recheck'): Promise<void> {
+export async function signalOrStart(
+  client: Client,
+  taskQueue: string,
+  doc: StartableDocument,
+  signal: 'resend' | 'recheck',
+): Promise<void> {
   if (!(await signalDocumentWorkflow(client, doc.id, signal))) await startDocumentWorkflow(client, taskQueue, doc);
 }

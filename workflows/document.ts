@@ -15,7 +15,15 @@ import {
 import { DocStatusKey, DocTypeKey, RucKey } from './search-attributes';
 import { deliverResolution, followNotice, startWebhookDelivery } from './webhook-delivery';
 import { startBuyerEmail } from './buyer-email';
-import { DOCUMENT_MISSING, isResolvedStatus, type DocStatus, type DocumentActivities, type DocumentWorkflowInput, type DocumentWorkflowState, type StepOutcome } from './document-types';
+import {
+  DOCUMENT_MISSING,
+  isResolvedStatus,
+  type DocStatus,
+  type DocumentActivities,
+  type DocumentWorkflowInput,
+  type DocumentWorkflowState,
+  type StepOutcome,
+} from './document-types';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
 export const sendSignal = defineSignal('send');
@@ -61,7 +69,10 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
  * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
  * activities with heartbeats: they wait on the authority for longer and less often.
  */
-const local = proxyLocalActivities<DocumentActivities>({ startToCloseTimeout: '3 minutes', retry: INFRASTRUCTURE_RETRY });
+const local = proxyLocalActivities<DocumentActivities>({
+  startToCloseTimeout: '3 minutes',
+  retry: INFRASTRUCTURE_RETRY,
+});
 
 /**
  * One workflow per document (id `cpe-<external_id>`): sends it, retries what never arrived, polls tickets, reconciles
@@ -75,7 +86,9 @@ export async function documentWorkflow(input: DocumentWorkflowInput): Promise<Do
     // The row is gone (a restore to an older backup): nothing to send or record, and the workflow would otherwise wait
     // on retries forever. A document posted again gets a row, an id and a workflow of its own.
     if (!isDocumentMissing(err)) throw err;
-    log.warn(`document ${input.externalId} does not exist (lost with a restore?): its workflow ends`, { externalId: input.externalId });
+    log.warn(`document ${input.externalId} does not exist (lost with a restore?): its workflow ends`, {
+      externalId: input.externalId,
+    });
     return DOCUMENT_MISSING;
   }
 }
@@ -139,7 +152,8 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
   }
 
   // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
-  let step: 'send' | 'ticket' | 'query' = state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
+  let step: 'send' | 'ticket' | 'query' =
+    state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
   let ticketPolls = 0;
   let firstSend = oneTask && !plan.handedOff && step === 'send' && plan.status === 'queued';
   for (;;) {
@@ -147,8 +161,12 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
     const outcome = planned
       ? planned
       : firstSend
-      ? await local.sendDocument(externalId, 'queued')
-      : step === 'send' ? await sendDocument(externalId) : step === 'ticket' ? await checkTicket(externalId) : await queryDocumentState(externalId);
+        ? await local.sendDocument(externalId, 'queued')
+        : step === 'send'
+          ? await sendDocument(externalId)
+          : step === 'ticket'
+            ? await checkTicket(externalId)
+            : await queryDocumentState(externalId);
     firstSend = false;
     planned = undefined;
     publish(outcome);

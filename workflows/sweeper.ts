@@ -2,7 +2,9 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { SweeperActivities } from '../activities/sweeper';
 import type { WebhookSweeperActivities } from '../activities/webhooks';
 
-const { startUnstartedDocuments, startUnnotifiedResolutions } = proxyActivities<SweeperActivities & WebhookSweeperActivities>({
+const { startUnstartedDocuments, startUnnotifiedResolutions } = proxyActivities<
+  SweeperActivities & WebhookSweeperActivities
+>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });

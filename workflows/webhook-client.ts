@@ -1,12 +1,21 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { checkWebhookWorkflowId, redeliveryWorkflowId, webhookDeliveryWorkflow, webhookWorkflowId } from './webhook-delivery';
+import {
+  checkWebhookWorkflowId,
+  redeliveryWorkflowId,
+  webhookDeliveryWorkflow,
+  webhookWorkflowId,
+} from './webhook-delivery';
 
 /**
  * Client-side starts of the webhook delivery workflow (the sweeper and the API; never imported by workflow code).
  * The original delivery of a document starts once ever, whoever starts it first (the document workflow's child or
  * the sweeper); a second start is harmless.
  */
-export async function startWebhookDeliveryWorkflow(client: Client, taskQueue: string, externalId: string): Promise<void> {
+export async function startWebhookDeliveryWorkflow(
+  client: Client,
+  taskQueue: string,
+  externalId: string,
+): Promise<void> {
   try {
     await client.workflow.start(webhookDeliveryWorkflow, {
       taskQueue,
@@ -21,7 +30,12 @@ export async function startWebhookDeliveryWorkflow(client: Client, taskQueue: st
 }
 
 /** The delivery of a company check's change (its row opened by the checks); started once per change. */
-export async function startCheckDeliveryWorkflow(client: Client, taskQueue: string, eventId: string, deliveryId: string): Promise<void> {
+export async function startCheckDeliveryWorkflow(
+  client: Client,
+  taskQueue: string,
+  eventId: string,
+  deliveryId: string,
+): Promise<void> {
   try {
     await client.workflow.start(webhookDeliveryWorkflow, {
       taskQueue,
@@ -36,7 +50,12 @@ export async function startCheckDeliveryWorkflow(client: Client, taskQueue: stri
 }
 
 /** A redelivery the account asked for; its row exists already (api/webhooks). `externalId` null: a check's notice. */
-export async function startRedeliveryWorkflow(client: Client, taskQueue: string, externalId: string | null, deliveryId: string): Promise<void> {
+export async function startRedeliveryWorkflow(
+  client: Client,
+  taskQueue: string,
+  externalId: string | null,
+  deliveryId: string,
+): Promise<void> {
   await client.workflow.start(webhookDeliveryWorkflow, {
     taskQueue,
     workflowId: redeliveryWorkflowId(deliveryId),

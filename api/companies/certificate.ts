@@ -15,9 +15,16 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
     const form: CertificateForm = { file: null, tooLarge: false, password: null };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: ctx.req.headers, limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 4096 } });
+      parser = busboy({
+        headers: ctx.req.headers,
+        limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 4096 },
+      });
     } catch (err) {
-      reject(badRequest(`The multipart form cannot be read: ${(err as Error).message}`, { certificate: ['send multipart/form-data'] }));
+      reject(
+        badRequest(`The multipart form cannot be read: ${(err as Error).message}`, {
+          certificate: ['send multipart/form-data'],
+        }),
+      );
       return;
     }
     parser.on('file', (name, stream) => {
@@ -34,7 +41,11 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
       if (name === 'password') form.password = value;
     });
     parser.on('close', () => resolve(form));
-    parser.on('error', (err: Error) => reject(badRequest(`The multipart form cannot be read: ${err.message}`, { certificate: ['malformed multipart body'] })));
+    parser.on('error', (err: Error) =>
+      reject(
+        badRequest(`The multipart form cannot be read: ${err.message}`, { certificate: ['malformed multipart body'] }),
+      ),
+    );
     ctx.req.pipe(parser);
   });
 }
@@ -44,11 +55,17 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
  * wrong password, no private key, expired, not yet valid, or issued to another RUC. The password is used here
  * to open the file and then dropped.
  */
-export async function readCertificateUpload(ctx: Context, options: { maxBytes: number; ruc: string }): Promise<Certificate> {
+export async function readCertificateUpload(
+  ctx: Context,
+  options: { maxBytes: number; ruc: string },
+): Promise<Certificate> {
   if (!ctx.is('multipart/form-data')) {
-    throw badRequest('Send the certificate as multipart/form-data with a file field "certificate" and a text field "password"', {
-      certificate: ['is required (multipart file field)'],
-    });
+    throw badRequest(
+      'Send the certificate as multipart/form-data with a file field "certificate" and a text field "password"',
+      {
+        certificate: ['is required (multipart file field)'],
+      },
+    );
   }
   const form = await readForm(ctx, options.maxBytes);
   const errors: Record<string, string[]> = {};
@@ -68,5 +85,8 @@ export async function readCertificateUpload(ctx: Context, options: { maxBytes: n
 
 function rejected(reason: string, message: string): ApiError {
   const field = reason === 'wrong_password' ? 'password' : 'certificate';
-  return new ApiError(422, `The certificate cannot be used: ${message}`, { errors: { [field]: [message] }, data: { reason } });
+  return new ApiError(422, `The certificate cannot be used: ${message}`, {
+    errors: { [field]: [message] },
+    data: { reason },
+  });
 }

@@ -22,21 +22,29 @@ export function checksRouter(deps: AppDeps): Router {
     const checks = worstFirst(await listCheckRows(deps.db, [company.id])).map(presentCheck);
     ctx.body = {
       success: true,
-      message: checks.length ? `${checks.length} checks` : 'No checks have run for this company yet: POST /v1/companies/{ruc}/checks runs them now',
+      message: checks.length
+        ? `${checks.length} checks`
+        : 'No checks have run for this company yet: POST /v1/companies/{ruc}/checks runs them now',
       data: { checks, count: checks.length },
     };
   });
 
   router.post('/', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1).catch((err: Error) => {
-      logger.warn({ ruc: company.ruc, err: err.message }, 'company checks could not be started');
-      throw new ApiError(503, 'The checks could not be started (Temporal cannot be reached); nothing changed: try again shortly. GET shows the latest results.');
-    });
+    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1).catch(
+      (err: Error) => {
+        logger.warn({ ruc: company.ruc, err: err.message }, 'company checks could not be started');
+        throw new ApiError(
+          503,
+          'The checks could not be started (Temporal cannot be reached); nothing changed: try again shortly. GET shows the latest results.',
+        );
+      },
+    );
     ctx.status = 202;
     ctx.body = {
       success: true,
-      message: 'The checks are running; GET /v1/companies/{ruc}/checks shows them when done (each result has its checked_at)',
+      message:
+        'The checks are running; GET /v1/companies/{ruc}/checks shows them when done (each result has its checked_at)',
       data: { run: { workflow_id: run.workflowId } },
     };
   });

@@ -5,7 +5,12 @@ import { badRequest } from '../errors';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
-import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings, saveCompanyEmailSettings, type CompanyEmailSettings } from '../../db/company-email';
+import {
+  DEFAULT_EMAIL_SETTINGS,
+  findCompanyEmailSettings,
+  saveCompanyEmailSettings,
+  type CompanyEmailSettings,
+} from '../../db/company-email';
 import { isMailbox } from '../../core/config';
 import { checkPublicHost } from '../../core/net-guard';
 import { isEmailAddress } from '../../documents/input/parties';
@@ -24,7 +29,10 @@ const smtpUrl = Joi.string()
     }
     return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname ? value : helpers.error('smtp.url');
   })
-  .messages({ 'smtp.url': '{#label} must be an smtp:// (STARTTLS when offered) or smtps:// URL with a host, e.g. smtps://user:password@mail.example.pe:465' });
+  .messages({
+    'smtp.url':
+      '{#label} must be an smtp:// (STARTTLS when offered) or smtps:// URL with a host, e.g. smtps://user:password@mail.example.pe:465',
+  });
 
 const emailSettingsSchema = Joi.object({
   smtp_url: smtpUrl.allow(null),
@@ -53,7 +61,10 @@ interface EmailSettingsInput {
 }
 
 /** The settings as the API shows them: the SMTP URL without its password. */
-function presentSettings(secrets: SecretBox, settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'> & { updated_at?: Date }) {
+function presentSettings(
+  secrets: SecretBox,
+  settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'> & { updated_at?: Date },
+) {
   let shown: string | null = null;
   if (settings.smtp_url_sealed) {
     const url = new URL(secrets.open(settings.smtp_url_sealed));
@@ -82,7 +93,11 @@ export function companyEmailRouter(deps: AppDeps): Router {
   router.get('/:ruc/email', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
-    ctx.body = { success: true, message: `E-mail settings of ${company.ruc}`, data: { email: presentSettings(deps.secrets, settings) } };
+    ctx.body = {
+      success: true,
+      message: `E-mail settings of ${company.ruc}`,
+      data: { email: presentSettings(deps.secrets, settings) },
+    };
   });
 
   router.patch('/:ruc/email', ...guard, async (ctx) => {
@@ -92,10 +107,16 @@ export function companyEmailRouter(deps: AppDeps): Router {
     const ownServer = input.smtp_url !== undefined ? input.smtp_url !== null : stored.smtp_url_sealed !== null;
     const from = input.from !== undefined ? input.from : stored.from_address;
     // The service's server sends as the service (its domain's SPF/DKIM): a company's sender needs its own server.
-    if (ownServer && !from) throw badRequest('Your own SMTP server needs the sender it sends as', { from: ['required with smtp_url'] });
-    if (!ownServer && input.from) throw badRequest("chasqui's SMTP server sends as chasqui, named after the company", { from: ['needs smtp_url (your own server); set reply_to to receive the answers'] });
+    if (ownServer && !from)
+      throw badRequest('Your own SMTP server needs the sender it sends as', { from: ['required with smtp_url'] });
+    if (!ownServer && input.from)
+      throw badRequest("chasqui's SMTP server sends as chasqui, named after the company", {
+        from: ['needs smtp_url (your own server); set reply_to to receive the answers'],
+      });
     if (input.smtp_url) {
-      const target = await checkPublicHost(new URL(input.smtp_url).hostname, { allowPrivate: deps.config.webhookAllowPrivate });
+      const target = await checkPublicHost(new URL(input.smtp_url).hostname, {
+        allowPrivate: deps.config.webhookAllowPrivate,
+      });
       if (!target.ok) throw badRequest(`The SMTP server ${target.message}`, { smtp_url: [target.message] });
     }
     const saved = await saveCompanyEmailSettings(deps.db, company.id, {
@@ -106,7 +127,11 @@ export function companyEmailRouter(deps: AppDeps): Router {
       ...(input.attach_cdr !== undefined ? { attach_cdr: input.attach_cdr } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     });
-    ctx.body = { success: true, message: 'E-mail settings stored', data: { email: presentSettings(deps.secrets, saved) } };
+    ctx.body = {
+      success: true,
+      message: 'E-mail settings stored',
+      data: { email: presentSettings(deps.secrets, saved) },
+    };
   });
 
   return router;

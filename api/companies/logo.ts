@@ -11,7 +11,8 @@ import { loadCompany } from './routes';
 
 /** The raw body, refused past `maxBytes` without reading the rest. */
 async function readImage(ctx: Context, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError(413, `The logo is larger than ${maxBytes} bytes`, { errors: { logo: [`at most ${maxBytes} bytes`] } });
+  const tooLarge = () =>
+    new ApiError(413, `The logo is larger than ${maxBytes} bytes`, { errors: { logo: [`at most ${maxBytes} bytes`] } });
   if (Number(ctx.get('Content-Length') || 0) > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -35,16 +36,33 @@ export function logoRouter(deps: AppDeps): Router {
     const company = await loadCompany(deps, ctx);
     const declared = ctx.get('Content-Type').split(';')[0].trim().toLowerCase();
     if (!(LOGO_TYPES as readonly string[]).includes(declared)) {
-      throw new ApiError(415, `Send the logo as the body with Content-Type ${LOGO_TYPES.join(' or ')} (got ${declared || 'none'})`);
+      throw new ApiError(
+        415,
+        `Send the logo as the body with Content-Type ${LOGO_TYPES.join(' or ')} (got ${declared || 'none'})`,
+      );
     }
     const image = await readImage(ctx, deps.config.logoMaxBytes);
     const check = validateLogo(image, declared, deps.config.logoMaxBytes);
     if (!check.ok) throw badRequest(`The logo cannot be used: ${check.reason}`, { logo: [check.reason] });
-    const row = await saveLogo(deps.db, { company_id: company.id, content_type: check.type, image, width: check.width, height: check.height });
+    const row = await saveLogo(deps.db, {
+      company_id: company.id,
+      content_type: check.type,
+      image,
+      width: check.width,
+      height: check.height,
+    });
     ctx.body = {
       success: true,
       message: `Logo of ${company.ruc} stored; its printed documents carry it from now on`,
-      data: { logo: { content_type: row.content_type, bytes: image.length, width: row.width, height: row.height, updated_at: row.updated_at.toISOString() } },
+      data: {
+        logo: {
+          content_type: row.content_type,
+          bytes: image.length,
+          width: row.width,
+          height: row.height,
+          updated_at: row.updated_at.toISOString(),
+        },
+      },
     };
   });
 

@@ -1,7 +1,14 @@
 import type { Db } from '../../db/knex';
 import type { CompanyRow } from '../../db/companies';
 import { findCertificates, type CertificateRow } from '../../db/certificates';
-import { isApplicable, listProcedures, PROCEDURES, type ProcedureName, type ProcedureRow, type ProcedureState } from '../../db/procedures';
+import {
+  isApplicable,
+  listProcedures,
+  PROCEDURES,
+  type ProcedureName,
+  type ProcedureRow,
+  type ProcedureState,
+} from '../../db/procedures';
 import { WEBHOOK_EVENT } from '../../workflows/webhook-types';
 
 export { WEBHOOK_EVENT };
@@ -33,7 +40,11 @@ function presentProcedure(row: ProcedureRow | undefined, applicable: boolean): T
 }
 
 /** The company record of list and get (spec 2.1 plus what the spec leaves out; see docs/companies.md). */
-export function presentCompany(company: CompanyRow, certificate: CertificateRow | undefined, procedures: ProcedureRow[]) {
+export function presentCompany(
+  company: CompanyRow,
+  certificate: CertificateRow | undefined,
+  procedures: ProcedureRow[],
+) {
   const ownCertificate = certificate?.origin === 'own';
   const byName = new Map(procedures.map((p) => [p.procedure, p]));
   const taxProcedures = Object.fromEntries(
@@ -62,11 +73,21 @@ export function presentCompany(company: CompanyRow, certificate: CertificateRow 
         }
       : null,
     sol_credentials: company.sol_user
-      ? { sol_user: company.sol_user, secondary_user: company.sol_secondary_user, updated_at: iso(company.sol_updated_at) }
+      ? {
+          sol_user: company.sol_user,
+          secondary_user: company.sol_secondary_user,
+          updated_at: iso(company.sol_updated_at),
+        }
       : null,
-    ose_credentials: company.ose_user ? { url: company.ose_url, user: company.ose_user, updated_at: iso(company.ose_updated_at) } : null,
-    gre_credentials: company.gre_client_id ? { client_id: company.gre_client_id, updated_at: iso(company.gre_updated_at) } : null,
-    webhook: company.webhook_url ? { url: company.webhook_url, event: WEBHOOK_EVENT, updated_at: iso(company.webhook_updated_at) } : null,
+    ose_credentials: company.ose_user
+      ? { url: company.ose_url, user: company.ose_user, updated_at: iso(company.ose_updated_at) }
+      : null,
+    gre_credentials: company.gre_client_id
+      ? { client_id: company.gre_client_id, updated_at: iso(company.gre_updated_at) }
+      : null,
+    webhook: company.webhook_url
+      ? { url: company.webhook_url, event: WEBHOOK_EVENT, updated_at: iso(company.webhook_updated_at) }
+      : null,
     production_documents: company.production_documents,
     active: company.active,
     created_at: iso(company.created_at),
@@ -80,7 +101,13 @@ export type CompanyRecord = ReturnType<typeof presentCompany>;
 /** Records for several companies with two more queries in all (certificates, procedures). */
 export async function presentCompanies(db: Db, companies: CompanyRow[]): Promise<CompanyRecord[]> {
   const certificateIds = companies.map((c) => c.certificate_id).filter((id): id is string => id !== null);
-  const [certificates, procedures] = await Promise.all([findCertificates(db, certificateIds), listProcedures(db, companies.map((c) => c.id))]);
+  const [certificates, procedures] = await Promise.all([
+    findCertificates(db, certificateIds),
+    listProcedures(
+      db,
+      companies.map((c) => c.id),
+    ),
+  ]);
   const certificateById = new Map(certificates.map((c) => [c.id, c]));
   return companies.map((company) =>
     presentCompany(

@@ -1,6 +1,10 @@
 import type { AppDeps } from '../deps';
 import type { CompanyRow } from '../../db/companies';
-import { companyProceduresWorkflow, companyProceduresWorkflowId, rerunProceduresSignal } from '../../workflows/company-procedures';
+import {
+  companyProceduresWorkflow,
+  companyProceduresWorkflowId,
+  rerunProceduresSignal,
+} from '../../workflows/company-procedures';
 
 /**
  * Starts the company's procedures workflow, or tells the running one to re-plan (signal-with-start), when the SOL
@@ -11,7 +15,16 @@ export async function triggerProcedures(deps: AppDeps, company: CompanyRow): Pro
   await deps.temporal.workflow.signalWithStart(companyProceduresWorkflow, {
     workflowId: companyProceduresWorkflowId(company.ruc, company.id),
     taskQueue: deps.config.temporal.taskQueue,
-    args: [{ companyId: company.id, ruc: company.ruc, retry: { initialSeconds: deps.config.procedures.retryInitialSeconds, maxSeconds: deps.config.procedures.retryMaxSeconds } }],
+    args: [
+      {
+        companyId: company.id,
+        ruc: company.ruc,
+        retry: {
+          initialSeconds: deps.config.procedures.retryInitialSeconds,
+          maxSeconds: deps.config.procedures.retryMaxSeconds,
+        },
+      },
+    ],
     signal: rerunProceduresSignal,
     signalArgs: [],
   });

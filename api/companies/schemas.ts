@@ -6,10 +6,14 @@ import { formatPath } from '../../documents/input/joi-issues';
 /** SUNAT's RUC: 11 digits, a taxpayer-type prefix, and a modulo-11 check digit (weights 5,4,3,2,7,6,5,4,3,2). */
 export const ruc = Joi.string()
   .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('ruc.invalid')))
-  .messages({ 'ruc.invalid': '{#label} must be 11 digits starting 10, 15, 16, 17 or 20 with a valid SUNAT check digit' });
+  .messages({
+    'ruc.invalid': '{#label} must be 11 digits starting 10, 15, 16, 17 or 20 with a valid SUNAT check digit',
+  });
 
 const text = (max: number) => Joi.string().trim().min(1).max(max);
-const solUser = Joi.string().pattern(/^[A-Za-z0-9]{3,16}$/).messages({ 'string.pattern.base': '{#label} must be 3 to 16 letters or digits' });
+const solUser = Joi.string()
+  .pattern(/^[A-Za-z0-9]{3,16}$/)
+  .messages({ 'string.pattern.base': '{#label} must be 3 to 16 letters or digits' });
 const password = Joi.string().min(1).max(128);
 
 export const PLAN_TYPES = ['01', '02'] as const;
@@ -23,8 +27,12 @@ export const RESPONSE_MODES = ['no_wait', 'wait'] as const;
 export const createCompanySchema = Joi.object({
   ruc: ruc.required(),
   business_name: text(250).required(),
-  plan_type: Joi.string().valid(...PLAN_TYPES).required(),
-  environment: Joi.string().valid(...ENVIRONMENTS).required(),
+  plan_type: Joi.string()
+    .valid(...PLAN_TYPES)
+    .required(),
+  environment: Joi.string()
+    .valid(...ENVIRONMENTS)
+    .required(),
   destination: Joi.string().valid(...DESTINATIONS),
   signing: Joi.string().valid(...SIGNINGS),
   confirm: Joi.boolean(),
@@ -32,20 +40,52 @@ export const createCompanySchema = Joi.object({
   sol_password: password,
 }).and('sol_user', 'sol_password');
 
-export const planSchema = Joi.object({ plan_type: Joi.string().valid(...PLAN_TYPES).required() });
-export const environmentSchema = Joi.object({ environment: Joi.string().valid(...ENVIRONMENTS).required() });
-export const sendingSchema = Joi.object({ mode: Joi.string().valid(...SENDING_MODES).required() });
-export const receiptsSchema = Joi.object({ mode: Joi.string().valid(...RECEIPTS_MODES).required() });
-export const responseSchema = Joi.object({ mode: Joi.string().valid(...RESPONSE_MODES).required() });
-export const destinationSchema = Joi.object({ destination: Joi.string().valid(...DESTINATIONS).required() });
-export const signingSchema = Joi.object({ signing: Joi.string().valid(...SIGNINGS).required() });
+export const planSchema = Joi.object({
+  plan_type: Joi.string()
+    .valid(...PLAN_TYPES)
+    .required(),
+});
+export const environmentSchema = Joi.object({
+  environment: Joi.string()
+    .valid(...ENVIRONMENTS)
+    .required(),
+});
+export const sendingSchema = Joi.object({
+  mode: Joi.string()
+    .valid(...SENDING_MODES)
+    .required(),
+});
+export const receiptsSchema = Joi.object({
+  mode: Joi.string()
+    .valid(...RECEIPTS_MODES)
+    .required(),
+});
+export const responseSchema = Joi.object({
+  mode: Joi.string()
+    .valid(...RESPONSE_MODES)
+    .required(),
+});
+export const destinationSchema = Joi.object({
+  destination: Joi.string()
+    .valid(...DESTINATIONS)
+    .required(),
+});
+export const signingSchema = Joi.object({
+  signing: Joi.string()
+    .valid(...SIGNINGS)
+    .required(),
+});
 export const solCredentialsSchema = Joi.object({
   sol_user: solUser.required(),
   sol_password: password.required(),
   secondary_user: solUser,
   secondary_password: password,
 }).and('secondary_user', 'secondary_password');
-export const oseCredentialsSchema = Joi.object({ url: Joi.string().max(2000).required(), user: text(100).required(), password: password.required() });
+export const oseCredentialsSchema = Joi.object({
+  url: Joi.string().max(2000).required(),
+  user: text(100).required(),
+  password: password.required(),
+});
 export const greCredentialsSchema = Joi.object({ client_id: text(200).required(), client_secret: password.required() });
 export const webhookSchema = Joi.object({ url: Joi.string().max(2000).allow(null).required() });
 

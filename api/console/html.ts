@@ -46,14 +46,21 @@ const NAV: Array<{ id: NonNullable<Frame['current']>; href: string; label: strin
 
 export function page(frame: Frame, body: Html): string {
   const nav = frame.session
-    ? html`<nav aria-label="Secciones"><ul>${NAV.map(
-        (n) => html`<li><a href="${n.href}"${raw(frame.current === n.id ? ' aria-current="page"' : '')}>${n.label}</a></li>`,
-      )}</ul></nav>
-      <form class="signout" method="post" action="/console/logout">
-        <input type="hidden" name="csrf" value="${frame.session.csrf}">
-        <span>${frame.session.name} (${frame.session.kind === 'support' ? 'soporte' : 'cuenta'})</span>
-        <button type="submit">Cerrar sesión</button>
-      </form>`
+    ? html`<nav aria-label="Secciones">
+          <ul>
+            ${NAV.map(
+              (n) =>
+                html`<li>
+                  <a href="${n.href}" ${raw(frame.current === n.id ? ' aria-current="page"' : '')}>${n.label}</a>
+                </li>`,
+            )}
+          </ul>
+        </nav>
+        <form class="signout" method="post" action="/console/logout">
+          <input type="hidden" name="csrf" value="${frame.session.csrf}" />
+          <span>${frame.session.name} (${frame.session.kind === 'support' ? 'soporte' : 'cuenta'})</span>
+          <button type="submit">Cerrar sesión</button>
+        </form>`
     : '';
   return `<!doctype html>
 <html lang="es">
@@ -76,9 +83,26 @@ ${body.html}
 
 /** A table with a caption (read first by screen readers) and header cells. */
 export function table(caption: string, headers: string[], rows: Array<Array<unknown>>): Html {
-  return html`<div class="scroll"><table><caption>${caption}</caption>
-<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
-<tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table></div>`;
+  return html`<div class="scroll">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (r) =>
+            html`<tr>
+              ${r.map((c) => html`<td>${c}</td>`)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 export function notice(kind: 'ok' | 'refused' | 'info', text: Html | string): Html {

@@ -61,10 +61,17 @@ const field = (name: keyof ConsultaForm, label: string, value: string, attribute
   `<label>${label}${hint ? ` <span class="hint">${hint}</span>` : ''}<input name="${name}" value="${escapeHtml(value)}" ${attributes}></label>`;
 
 /** GET /consulta, and the answer to a lookup that matched nothing (the same page whatever did not match). */
-export function formPage(base: string, values: Partial<ConsultaForm> = {}, notice: { text: string; tone: 'error' | 'info' } | null = null): string {
+export function formPage(
+  base: string,
+  values: Partial<ConsultaForm> = {},
+  notice: { text: string; tone: 'error' | 'info' } | null = null,
+): string {
   const v = (k: keyof ConsultaForm) => values[k] ?? '';
   const options = Object.entries(CONSULTA_TYPES)
-    .map(([code, name]) => `<option value="${code}"${v('tipo') === code ? ' selected' : ''}>${code} · ${escapeHtml(name)}</option>`)
+    .map(
+      ([code, name]) =>
+        `<option value="${code}"${v('tipo') === code ? ' selected' : ''}>${code} · ${escapeHtml(name)}</option>`,
+    )
     .join('');
   return layout(
     base,
@@ -114,5 +121,12 @@ ${found.total ? `<dt>Importe total</dt><dd>${escapeHtml(found.total)}</dd>` : ''
 
 /** A download link that expired or was altered. */
 export function expiredLinkPage(base: string): string {
-  return formPage(base, {}, { text: 'El enlace de descarga venció o no es válido. Consulte el comprobante nuevamente para obtener uno nuevo.', tone: 'info' });
+  return formPage(
+    base,
+    {},
+    {
+      text: 'El enlace de descarga venció o no es válido. Consulte el comprobante nuevamente para obtener uno nuevo.',
+      tone: 'info',
+    },
+  );
 }

@@ -23,11 +23,15 @@ const FORM_LIMIT = 4096;
  */
 export const CONSULTA_FLOOR_MS = 150;
 
-const NOT_FOUND = 'No encontramos un comprobante con esos datos. Revise que coincidan con los impresos en su comprobante.';
+const NOT_FOUND =
+  'No encontramos un comprobante con esos datos. Revise que coincidan con los impresos en su comprobante.';
 
 /** No script, no inline style, nothing from elsewhere; the page is never framed or cached by a shared cache. */
 async function pageHeaders(ctx: Context, next: Next): Promise<void> {
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  );
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Frame-Options', 'DENY');
@@ -46,7 +50,14 @@ async function readForm(ctx: Context): Promise<Partial<ConsultaForm> | null> {
   }
   const params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
   const value = (name: keyof ConsultaForm) => (params.get(name) ?? '').trim().slice(0, 40);
-  return { ruc: value('ruc'), tipo: value('tipo'), serie: value('serie').toUpperCase(), numero: value('numero'), fecha: value('fecha'), total: value('total') };
+  return {
+    ruc: value('ruc'),
+    tipo: value('tipo'),
+    serie: value('serie').toUpperCase(),
+    numero: value('numero'),
+    fecha: value('fecha'),
+    total: value('total'),
+  };
 }
 
 /** What is wrong with the form's shape (not whether it matches anything): said plainly, it reveals nothing. */
@@ -56,7 +67,8 @@ function formProblem(form: Partial<ConsultaForm>): string | null {
   if (!/^[A-Z0-9]{4}$/.test(form.serie ?? '')) return 'La serie tiene 4 caracteres (por ejemplo F001 o B001).';
   if (!/^\d{1,8}$/.test(form.numero ?? '')) return 'El número tiene de 1 a 8 dígitos.';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(form.fecha ?? '')) return 'Indique la fecha de emisión.';
-  if (form.total && !/^\d{1,12}(\.\d{1,2})?$/.test(form.total.replace(/,/g, ''))) return 'El importe total es un número, por ejemplo 118.00.';
+  if (form.total && !/^\d{1,12}(\.\d{1,2})?$/.test(form.total.replace(/,/g, '')))
+    return 'El importe total es un número, por ejemplo 118.00.';
   return null;
 }
 
@@ -71,16 +83,29 @@ function matches(doc: ListedDocument, form: ConsultaForm): boolean {
 
 async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocument['state']> {
   const demo = doc.environment === '01' ? ' Es un documento de prueba (DEMO): no tiene valor tributario.' : '';
-  if (await isVoided(deps.db, doc.id)) return { word: 'Anulado', tone: 'anulado', detail: `El emisor dio de baja este comprobante ante SUNAT.${demo}` };
+  if (await isVoided(deps.db, doc.id))
+    return { word: 'Anulado', tone: 'anulado', detail: `El emisor dio de baja este comprobante ante SUNAT.${demo}` };
   switch (doc.status) {
     case 'accepted':
       return { word: 'Aceptado', tone: 'aceptado', detail: `SUNAT aceptó este comprobante.${demo}` };
     case 'observed':
-      return { word: 'Aceptado con observaciones', tone: 'aceptado', detail: `SUNAT aceptó este comprobante con observaciones; es válido.${demo}` };
+      return {
+        word: 'Aceptado con observaciones',
+        tone: 'aceptado',
+        detail: `SUNAT aceptó este comprobante con observaciones; es válido.${demo}`,
+      };
     case 'rejected':
-      return { word: 'Rechazado', tone: 'rechazado', detail: `SUNAT rechazó este comprobante: no tiene validez.${demo}` };
+      return {
+        word: 'Rechazado',
+        tone: 'rechazado',
+        detail: `SUNAT rechazó este comprobante: no tiene validez.${demo}`,
+      };
     default:
-      return { word: 'En proceso', tone: 'proceso', detail: `El comprobante fue emitido y se está informando a SUNAT. Vuelva a consultar más tarde.${demo}` };
+      return {
+        word: 'En proceso',
+        tone: 'proceso',
+        detail: `El comprobante fue emitido y se está informando a SUNAT. Vuelva a consultar más tarde.${demo}`,
+      };
   }
 }
 
@@ -113,7 +138,14 @@ export function consultaRouter(deps: AppDeps): Router {
     if (!decision.admitted) {
       ctx.status = 429;
       ctx.set('Retry-After', String(decision.resetSeconds));
-      ctx.body = formPage(base, {}, { text: `Demasiadas consultas desde su conexión. Espere ${decision.resetSeconds} segundos e inténtelo de nuevo.`, tone: 'error' });
+      ctx.body = formPage(
+        base,
+        {},
+        {
+          text: `Demasiadas consultas desde su conexión. Espere ${decision.resetSeconds} segundos e inténtelo de nuevo.`,
+          tone: 'error',
+        },
+      );
       return;
     }
     const form = await readForm(ctx);
@@ -124,7 +156,12 @@ export function consultaRouter(deps: AppDeps): Router {
       return;
     }
     const typed = form as ConsultaForm;
-    const candidates = await findByPrintedNumber(deps.db, { ruc: typed.ruc, docType: typed.tipo, series: typed.serie, number: Number(typed.numero) });
+    const candidates = await findByPrintedNumber(deps.db, {
+      ruc: typed.ruc,
+      docType: typed.tipo,
+      series: typed.serie,
+      number: Number(typed.numero),
+    });
     const doc = candidates.find((candidate) => matches(candidate, typed));
     let page: { status: number; body: string };
     if (!doc) {
@@ -143,7 +180,11 @@ export function consultaRouter(deps: AppDeps): Router {
           date: facts.date,
           total: facts.total,
           state: await stateOf(deps, doc),
-          links: { pdf: PRINTABLE_TYPES.has(doc.doc_type) ? link('pdf') : null, xml: link('xml'), cdr: doc.has_cdr ? link('cdr') : null },
+          links: {
+            pdf: PRINTABLE_TYPES.has(doc.doc_type) ? link('pdf') : null,
+            xml: link('xml'),
+            cdr: doc.has_cdr ? link('cdr') : null,
+          },
         }),
       };
     }
@@ -155,7 +196,9 @@ export function consultaRouter(deps: AppDeps): Router {
 
   router.get('/archivo/:id/:kind', pageHeaders, async (ctx) => {
     const kind = ctx.params.kind as FileKind;
-    const valid = FILE_KINDS.includes(kind) && checkFileLink(deps.secrets, ctx.params.id, kind, String(ctx.query.vence ?? ''), String(ctx.query.firma ?? ''));
+    const valid =
+      FILE_KINDS.includes(kind) &&
+      checkFileLink(deps.secrets, ctx.params.id, kind, String(ctx.query.vence ?? ''), String(ctx.query.firma ?? ''));
     const doc = valid ? await findDocument(deps.db, ctx.params.id) : null;
     if (!doc || (kind === 'cdr' && !doc.cdr_zip) || (kind === 'pdf' && !PRINTABLE_TYPES.has(doc.doc_type))) {
       ctx.status = 404;

@@ -10,7 +10,13 @@ import type { Db } from '../../db/knex';
 import { findNumberHolder, insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
 import { checkNumber, payloadHash } from './number';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
-import { prepareDocument, DocumentValidationError, type PrepareOptions, type PreparedDocument, type ReferencedDocument } from '../../documents';
+import {
+  prepareDocument,
+  DocumentValidationError,
+  type PrepareOptions,
+  type PreparedDocument,
+  type ReferencedDocument,
+} from '../../documents';
 import { readSignedDocument } from '../../documents/external';
 import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
@@ -30,9 +36,13 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
   const declared = ctx.get('X-Environment').trim().toLowerCase();
   if (!declared) return;
   const environment = ENVIRONMENT_NAMES[declared];
-  if (!environment) throw badRequest('Invalid X-Environment header', { 'X-Environment': ['must be 01 (demo) or 02 (production)'] });
+  if (!environment)
+    throw badRequest('Invalid X-Environment header', { 'X-Environment': ['must be 01 (demo) or 02 (production)'] });
   if (environment !== company.environment) {
-    throw new ApiError(409, `The request declares environment ${environment} but company ${company.ruc} is in ${company.environment}; nothing was signed`);
+    throw new ApiError(
+      409,
+      `The request declares environment ${environment} but company ${company.ruc} is in ${company.environment}; nothing was signed`,
+    );
   }
 }
 
@@ -41,28 +51,64 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
  * `credit-note-ceiling` (by the note's fechaEmision) the note may not exceed it. Looked up only when that rule judges
  * the note, so notes dated before it cost no query.
  */
-async function referencedDocument(deps: AppDeps, company: CompanyRow, body: unknown): Promise<ReferencedDocument | null> {
-  const b = body as { tipoDoc?: unknown; fechaEmision?: unknown; documentoAfectado?: { tipoDoc?: unknown; serieNumero?: unknown } } | null;
-  if (!b || b.tipoDoc !== '07' || typeof b.fechaEmision !== 'string' || !deps.config.rules.inForce('credit-note-ceiling', b.fechaEmision)) return null;
+async function referencedDocument(
+  deps: AppDeps,
+  company: CompanyRow,
+  body: unknown,
+): Promise<ReferencedDocument | null> {
+  const b = body as {
+    tipoDoc?: unknown;
+    fechaEmision?: unknown;
+    documentoAfectado?: { tipoDoc?: unknown; serieNumero?: unknown };
+  } | null;
+  if (
+    !b ||
+    b.tipoDoc !== '07' ||
+    typeof b.fechaEmision !== 'string' ||
+    !deps.config.rules.inForce('credit-note-ceiling', b.fechaEmision)
+  )
+    return null;
   const ref = b.documentoAfectado;
   const m = typeof ref?.serieNumero === 'string' ? /^([FB][A-Z0-9]{3})-(\d{1,8})$/.exec(ref.serieNumero) : null;
   if (!m || (ref!.tipoDoc !== '01' && ref!.tipoDoc !== '03')) return null;
-  const held = await findNumberHolder(deps.db, { ruc: company.ruc, environment: company.environment, doc_type: ref!.tipoDoc, series: m[1], number: Number(m[2]) });
+  const held = await findNumberHolder(deps.db, {
+    ruc: company.ruc,
+    environment: company.environment,
+    doc_type: ref!.tipoDoc,
+    series: m[1],
+    number: Number(m[2]),
+  });
   if (!held || held.status === 'rejected' || !held.totals) return null;
   return { serieNumero: ref!.serieNumero as string, totals: held.totals };
 }
 
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(ctx: Context, company: CompanyRow, options: PrepareOptions): { document: PreparedDocument; external: { hash: string } | null } {
+function readPayload(
+  ctx: Context,
+  company: CompanyRow,
+  options: PrepareOptions,
+): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
-  const wantsXml = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.xml === 'string' && Object.keys(body).length === 1;
+  const wantsXml =
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    typeof body.xml === 'string' &&
+    Object.keys(body).length === 1;
   if (company.signing === 'external') {
-    if (!wantsXml) throw badRequest(`Company ${company.ruc} signs its documents itself: send {"xml": "<signed XML in base64>"}`, { xml: ['required: the signed XML in base64'] });
+    if (!wantsXml)
+      throw badRequest(`Company ${company.ruc} signs its documents itself: send {"xml": "<signed XML in base64>"}`, {
+        xml: ['required: the signed XML in base64'],
+      });
     const xml = Buffer.from(body!.xml as string, 'base64').toString('utf8');
     const read = readSignedDocument(xml, { issuerRuc: company.ruc });
     return { document: read, external: { hash: read.hash } };
   }
-  if (wantsXml) throw badRequest(`Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`, { xml: ['not accepted with signing provider'] });
+  if (wantsXml)
+    throw badRequest(
+      `Company ${company.ruc} has chasqui sign its documents: send the JSON document (signing external accepts signed XML)`,
+      { xml: ['not accepted with signing provider'] },
+    );
   return { document: prepareDocument(body, options), external: null };
 }
 
@@ -111,7 +157,8 @@ export async function issueDocument(
   try {
     payload = readPayload(ctx, company, options);
   } catch (err) {
-    if (err instanceof DocumentValidationError) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
+    if (err instanceof DocumentValidationError)
+      throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
     throw err;
   }
   const { document } = payload;
@@ -169,7 +216,8 @@ export async function issueDocument(
           const inserted = await insert(trx);
           if (production) {
             const consumed = await consumeProductionUse(trx, charge);
-            if (!consumed.ok) throw exhausted(consumed.lacking, company.ruc, consumed.quotaUnits, consumed.osePackageUnits);
+            if (!consumed.ok)
+              throw exhausted(consumed.lacking, company.ruc, consumed.quotaUnits, consumed.osePackageUnits);
           }
           body = storedBody(inserted);
           await claim?.storeWithin(trx, 202, body);

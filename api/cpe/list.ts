@@ -21,18 +21,24 @@ const isoDate = Joi.string()
   })
   .messages({ 'string.pattern.base': 'must be a date YYYY-MM-DD', 'any.invalid': 'must be a real date YYYY-MM-DD' });
 /** `status=accepted,observed` or `status=accepted&status=observed`. */
-const statuses = Joi.array().items(Joi.string().valid(...DOCUMENT_STATUSES)).single();
+const statuses = Joi.array()
+  .items(Joi.string().valid(...DOCUMENT_STATUSES))
+  .single();
 
 const listQuery = Joi.object({
   ruc: Joi.string(),
   status: statuses,
   tipoDoc: Joi.string().valid(...DOCUMENT_TYPES),
-  serie: Joi.string().pattern(/^[A-Za-z0-9]{4}$/).message('must be 4 letters or digits'),
+  serie: Joi.string()
+    .pattern(/^[A-Za-z0-9]{4}$/)
+    .message('must be 4 letters or digits'),
   correlativo: Joi.number().integer().min(1).max(99_999_999),
   desde: isoDate,
   hasta: isoDate,
   resolved: Joi.boolean(),
-  cliente: Joi.string().pattern(/^[A-Za-z0-9-]{1,20}$/).message('must be the customer document number (1 to 20 letters, digits or -)'),
+  cliente: Joi.string()
+    .pattern(/^[A-Za-z0-9-]{1,20}$/)
+    .message('must be the customer document number (1 to 20 letters, digits or -)'),
   limit: Joi.number().integer().min(1).max(200).default(50),
   before: Joi.string().guid(),
 });
@@ -55,7 +61,10 @@ interface ListQuery {
 function splitStatuses(query: Record<string, unknown>): Record<string, unknown> {
   const raw = query.status;
   if (raw === undefined) return query;
-  const list = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+  const list = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((s) => String(s).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   return { ...query, status: list };
 }
 
@@ -71,20 +80,28 @@ export function cpeListRouter(deps: AppDeps): Router {
   async function companyOf(ctx: Context, ruc: string | undefined): Promise<string> {
     const auth = authOf(ctx);
     if (auth.scope === COMPANY_SCOPE) {
-      if (ruc !== undefined) throw badRequest('A company token lists its own documents', { ruc: ['not accepted with a company signing token'] });
+      if (ruc !== undefined)
+        throw badRequest('A company token lists its own documents', {
+          ruc: ['not accepted with a company signing token'],
+        });
       return auth.companyId!;
     }
-    if (ruc === undefined) throw badRequest('An account token must name one of its companies', { ruc: ['required with an account token'] });
+    if (ruc === undefined)
+      throw badRequest('An account token must name one of its companies', { ruc: ['required with an account token'] });
     return (await accountCompany(deps, auth.accountId, ruc)).id;
   }
 
   router.get('/v1/cpe', authenticate(deps), rateLimit(deps), async (ctx) => {
     const query = validate<ListQuery>(listQuery, splitStatuses(ctx.query));
-    if (query.desde && query.hasta && query.desde > query.hasta) throw badRequest('desde is after hasta', { desde: ['must not be after hasta'] });
+    if (query.desde && query.hasta && query.desde > query.hasta)
+      throw badRequest('desde is after hasta', { desde: ['must not be after hasta'] });
     const companyId = await companyOf(ctx, query.ruc);
     if (query.before) {
       const cursor = await findDocument(deps.db, query.before);
-      if (cursor?.company_id !== companyId) throw badRequest('Unknown document in before', { before: ['must be the next_before of a previous page of this list'] });
+      if (cursor?.company_id !== companyId)
+        throw badRequest('Unknown document in before', {
+          before: ['must be the next_before of a previous page of this list'],
+        });
     }
     const rows = await listDocuments(deps.db, {
       companyId,
@@ -103,10 +120,13 @@ export function cpeListRouter(deps: AppDeps): Router {
     ctx.body = {
       success: true,
       message: `${documents.length} documents`,
-      data: { documents, count: documents.length, next_before: rows.length === query.limit ? rows[rows.length - 1].id : null },
+      data: {
+        documents,
+        count: documents.length,
+        next_before: rows.length === query.limit ? rows[rows.length - 1].id : null,
+      },
     };
   });
 
   return router;
 }
-

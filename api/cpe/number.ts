@@ -10,7 +10,9 @@ import { toValidationResponse } from '../../documents/validation-response';
 
 /** SHA-256 of the request body as received: what tells a byte-identical repeat from another document. */
 export function payloadHash(ctx: Context): string {
-  return createHash('sha256').update((ctx.state.rawBody as string | undefined) ?? '').digest('hex');
+  return createHash('sha256')
+    .update((ctx.state.rawBody as string | undefined) ?? '')
+    .digest('hex');
 }
 
 /**
@@ -39,9 +41,22 @@ export async function checkNumber(
   const burnt = holder.status === 'rejected' || holder.voided;
   const id = `${document.series}-${document.number}`;
   const problem = burnt
-    ? issue('SUNAT', '1032', `${id} was already issued and its document was ${holder.voided ? 'voided' : 'rejected'}: SUNAT never takes a number again; use the next correlativo`, 'correlativo')
-    : issue('SUNAT', '1033', `${id} is already registered with other data${own ? '' : ' (issued from another account of the same RUC)'}: one number is one document; use the next correlativo`, 'correlativo');
+    ? issue(
+        'SUNAT',
+        '1032',
+        `${id} was already issued and its document was ${holder.voided ? 'voided' : 'rejected'}: SUNAT never takes a number again; use the next correlativo`,
+        'correlativo',
+      )
+    : issue(
+        'SUNAT',
+        '1033',
+        `${id} is already registered with other data${own ? '' : ' (issued from another account of the same RUC)'}: one number is one document; use the next correlativo`,
+        'correlativo',
+      );
   // The holder is named only to its own company: another account's document is not this caller's to read.
-  const body = { ...toValidationResponse(new DocumentValidationError([problem]), startedAt), ...(own ? { external_id: holder.id } : {}) };
+  const body = {
+    ...toValidationResponse(new DocumentValidationError([problem]), startedAt),
+    ...(own ? { external_id: holder.id } : {}),
+  };
   throw new ApiError(422, 'The document was not issued', { body });
 }

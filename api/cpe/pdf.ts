@@ -25,10 +25,13 @@ export function pdfRouter(deps: AppDeps): Router {
 
   router.get('/v1/cpe/:external_id/pdf', ...guard, async (ctx) => {
     const format = (ctx.query.format ?? 'a4') as PaperFormat;
-    if (!FORMATS.includes(format)) throw badRequest(`Unknown format ${String(ctx.query.format)}`, { format: [`must be ${FORMATS.join(' or ')}`] });
+    if (!FORMATS.includes(format))
+      throw badRequest(`Unknown format ${String(ctx.query.format)}`, { format: [`must be ${FORMATS.join(' or ')}`] });
     const row = await ownDocument(deps, ctx);
     if (!PRINTABLE_TYPES.has(row.doc_type)) {
-      throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, { external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'] });
+      throw badRequest(`Document ${row.filename} (${row.doc_type}) has no printed representation`, {
+        external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'],
+      });
     }
     const pdf = await renderDocumentPdf(deps.db, row, format);
     ctx.type = 'application/pdf';

@@ -17,13 +17,14 @@ export function productionCharge(issuer: IssuerContext, signedBy: SignedBy, conf
   const { company } = issuer;
   let signatureUnits = '0';
   if (company.plan_type === '01' && signedBy === 'provider_certificate') signatureUnits = '1';
-  if (company.plan_type === '01' && signedBy === 'own_certificate') signatureUnits = dec(config.issuing.ownCertificateUnits).div(1000).toString();
+  if (company.plan_type === '01' && signedBy === 'own_certificate')
+    signatureUnits = dec(config.issuing.ownCertificateUnits).div(1000).toString();
   return {
     accountId: company.account_id,
     companyId: company.id,
     signatureUnits,
     osePackageUnits: company.destination === 'provider_ose' ? 1 : 0,
-    certificateId: signedBy === 'external' ? null : issuer.certificate?.id ?? null,
+    certificateId: signedBy === 'external' ? null : (issuer.certificate?.id ?? null),
   };
 }
 
@@ -36,26 +37,48 @@ export function certificateExpiry(certificate: CertificateRow, config: Config): 
 
 const paymentRequired = (message: string) => new ApiError(402, message);
 
-export function exhausted(lacking: 'signatures' | 'ose_package', ruc: string, quotaUnits: string, osePackageUnits: number): ApiError {
+export function exhausted(
+  lacking: 'signatures' | 'ose_package',
+  ruc: string,
+  quotaUnits: string,
+  osePackageUnits: number,
+): ApiError {
   return lacking === 'signatures'
-    ? paymentRequired(`The account has reached its limit of signatures (${dec(quotaUnits).toString()} left); recharge it to issue for company ${ruc}. Nothing was signed`)
-    : paymentRequired(`The account's OSE sending package is used up (${osePackageUnits} sends left); recharge it to issue for company ${ruc}. Nothing was signed`);
+    ? paymentRequired(
+        `The account has reached its limit of signatures (${dec(quotaUnits).toString()} left); recharge it to issue for company ${ruc}. Nothing was signed`,
+      )
+    : paymentRequired(
+        `The account's OSE sending package is used up (${osePackageUnits} sends left); recharge it to issue for company ${ruc}. Nothing was signed`,
+      );
 }
 
 /** The 402 of spec 7.3 that blocks this issue before anything is signed, or null. Demo blocks nothing. */
-export function planBlock(issuer: IssuerContext, charge: ProductionUse, signedBy: SignedBy, config: Config, now: Date): ApiError | null {
+export function planBlock(
+  issuer: IssuerContext,
+  charge: ProductionUse,
+  signedBy: SignedBy,
+  config: Config,
+  now: Date,
+): ApiError | null {
   const { company, certificate } = issuer;
   if (company.environment !== '02') return null;
   if (signedBy !== 'external') {
     if (company.plan_type === '02' && !certificate) {
-      return paymentRequired(`Company ${company.ruc} is on plan 02 and has no certificate assigned; nothing was signed`);
+      return paymentRequired(
+        `Company ${company.ruc} is on plan 02 and has no certificate assigned; nothing was signed`,
+      );
     }
     if (certificate) {
       const expiry = certificateExpiry(certificate, config);
-      if (expiry <= now) return paymentRequired(`The certificate of company ${company.ruc} expired on ${expiry.toISOString().slice(0, 10)}; nothing was signed`);
+      if (expiry <= now)
+        return paymentRequired(
+          `The certificate of company ${company.ruc} expired on ${expiry.toISOString().slice(0, 10)}; nothing was signed`,
+        );
     }
   }
-  if (dec(issuer.quotaUnits).lt(charge.signatureUnits)) return exhausted('signatures', company.ruc, issuer.quotaUnits, issuer.osePackageUnits);
-  if (issuer.osePackageUnits < charge.osePackageUnits) return exhausted('ose_package', company.ruc, issuer.quotaUnits, issuer.osePackageUnits);
+  if (dec(issuer.quotaUnits).lt(charge.signatureUnits))
+    return exhausted('signatures', company.ruc, issuer.quotaUnits, issuer.osePackageUnits);
+  if (issuer.osePackageUnits < charge.osePackageUnits)
+    return exhausted('ose_package', company.ruc, issuer.quotaUnits, issuer.osePackageUnits);
   return null;
 }

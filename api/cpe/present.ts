@@ -52,9 +52,15 @@ export function verdictBody(row: DocumentRow, startedAt: number) {
 export function legacyBody(row: DocumentRow, startedAt: number, answered: boolean) {
   const valid = row.status === 'accepted' || row.status === 'observed';
   const result = row.result;
-  const cdrResponse = row.cdr_zip && result
-    ? { id: `${row.series}-${row.number}`, code: result.code ?? '0', description: result.message, notes: result.observations ?? [] }
-    : null;
+  const cdrResponse =
+    row.cdr_zip && result
+      ? {
+          id: `${row.series}-${row.number}`,
+          code: result.code ?? '0',
+          description: result.message,
+          notes: result.observations ?? [],
+        }
+      : null;
   let sunatResponse = null;
   if (answered && row.resolved) {
     sunatResponse = {

@@ -19,7 +19,9 @@ import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
 
 /** `{to?}`: one address or a list; the addresses themselves are judged by the action. */
-const emailAgainSchema = Joi.object({ to: Joi.alternatives().try(Joi.string().max(300), Joi.array().items(Joi.string().max(300)).min(1)) });
+const emailAgainSchema = Joi.object({
+  to: Joi.alternatives().try(Joi.string().max(300), Joi.array().items(Joi.string().max(300)).min(1)),
+});
 
 function documentAnswer(ctx: Context, status: number, message: string, row: DocumentRow): void {
   ctx.status = status;
@@ -33,10 +35,11 @@ export function cpeRouter(deps: AppDeps): Router {
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
   const waitMs = () => deps.config.issuing.waitTimeoutSeconds * 1000;
 
-
   router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
-    const { row, company, body, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) => issueBody(r, startedAt));
+    const { row, company, body, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) =>
+      issueBody(r, startedAt),
+    );
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     // Spec 7.1: 202 always on /v1 issue; in response mode wait the body adds the verdict when it came in time.
     ctx.status = 202;
@@ -79,13 +82,16 @@ export function cpeRouter(deps: AppDeps): Router {
   router.post('/v1/cpe/:external_id/email', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     const input = validate<{ to?: string | string[] }>(emailAgainSchema, ctx.request.body);
-    const result = await emailAgain(
-      lifecycleDeps(deps),
-      row.id,
-      { to: input.to === undefined ? undefined : [input.to].flat(), operator: `api token ${authOf(ctx).tokenId}` },
-    );
+    const result = await emailAgain(lifecycleDeps(deps), row.id, {
+      to: input.to === undefined ? undefined : [input.to].flat(),
+      operator: `api token ${authOf(ctx).tokenId}`,
+    });
     if (result.outcome === 'refused') {
-      throw new ApiError(REFUSAL_STATUS[result.code], result.reason, result.code === 'invalid' && input.to !== undefined ? { errors: { to: [result.reason] } } : {});
+      throw new ApiError(
+        REFUSAL_STATUS[result.code],
+        result.reason,
+        result.code === 'invalid' && input.to !== undefined ? { errors: { to: [result.reason] } } : {},
+      );
     }
     documentAnswer(ctx, 202, result.detail, (await findDocument(deps.db, row.id))!);
   });

@@ -46,12 +46,15 @@ export async function presentVoid(deps: AppDeps, row: VoidRow) {
 
 /** Why a document cannot be voided, or null. */
 function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null): ApiError | null {
-  if (!via) return new ApiError(422, `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`);
-  if (company.signing === 'external') return conflict(`Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`);
+  if (!via)
+    return new ApiError(422, `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`);
+  if (company.signing === 'external')
+    return conflict(`Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`);
   if (doc.status === 'accepted' || doc.status === 'observed') return null;
   // A receipt not reported yet is added by the next summary and voided by the one after it.
   if (via === 'rc' && doc.status === 'to_summarize') return null;
-  if (doc.status === 'rejected') return conflict(`Document ${doc.filename} was rejected: it never became valid, there is nothing to void`);
+  if (doc.status === 'rejected')
+    return conflict(`Document ${doc.filename} was rejected: it never became valid, there is nothing to void`);
   return conflict(`Document ${doc.filename} is ${doc.status}: it can be voided once the authority has accepted it`);
 }
 
@@ -72,17 +75,24 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
       const correlativo = await nextVoidedSequence(trx, company.id, `RA-${today.replace(/-/g, '')}`);
       let prepared;
       try {
-        prepared = prepareDocument(voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [{ sale, reason }]), {
-          issuerRuc: company.ruc,
-          today,
-          calendar: deps.config.rules,
-        });
+        prepared = prepareDocument(
+          voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [
+            { sale, reason },
+          ]),
+          {
+            issuerRuc: company.ruc,
+            today,
+            calendar: deps.config.rules,
+          },
+        );
       } catch (err) {
         if (!(err instanceof DocumentValidationError)) throw err;
         throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
       }
       return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch((err) => {
-        throw err instanceof SigningUnavailableError ? new ApiError(503, `${err.message}; the void was not recorded`) : err;
+        throw err instanceof SigningUnavailableError
+          ? new ApiError(503, `${err.message}; the void was not recorded`)
+          : err;
       });
     };
   }
@@ -94,7 +104,11 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     const via = voidRoute(doc);
     const existing = await findVoid(deps.db, doc.id);
     if (existing) {
-      ctx.body = { success: true, message: `A void of ${doc.filename} was already requested`, data: { void: await presentVoid(deps, existing) } };
+      ctx.body = {
+        success: true,
+        message: `A void of ${doc.filename} was already requested`,
+        data: { void: await presentVoid(deps, existing) },
+      };
       return;
     }
     const refused = refusal(doc, company, via);
@@ -109,13 +123,19 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier);
         await markWorkflowStarted(deps.db, [carrier.id]);
       } catch (err) {
-        logger.warn({ err, externalId: carrier.id }, 'ra committed but its workflow did not start; the sweeper will start it');
+        logger.warn(
+          { err, externalId: carrier.id },
+          'ra committed but its workflow did not start; the sweeper will start it',
+        );
       }
     }
     ctx.status = 202;
     ctx.body = {
       success: true,
-      message: via === 'ra' ? `Void of ${doc.filename} sent as ${carrier?.filename ?? 'an ra'}` : `Void of ${doc.filename} goes into the next daily summary`,
+      message:
+        via === 'ra'
+          ? `Void of ${doc.filename} sent as ${carrier?.filename ?? 'an ra'}`
+          : `Void of ${doc.filename} goes into the next daily summary`,
       data: { void: await presentVoid(deps, row) },
     };
   });

@@ -10,7 +10,11 @@ const MAX_POLL_MS = 500;
  * until the authority pronounced (resolved) or gave a ticket. `answered: false` when the time ran out, or at once
  * when the send timed out (status `sent`: Pending, a verdict only reconciliation will bring).
  */
-export async function waitForVerdict(db: Db, id: string, timeoutMs: number): Promise<{ row: DocumentRow; answered: boolean }> {
+export async function waitForVerdict(
+  db: Db,
+  id: string,
+  timeoutMs: number,
+): Promise<{ row: DocumentRow; answered: boolean }> {
   const deadline = Date.now() + timeoutMs;
   let pause = FIRST_POLL_MS;
   for (;;) {

@@ -3,8 +3,14 @@ import { logger } from '../../core/logger';
 import { markWorkflowStarted } from '../../db/documents';
 import type { Db } from '../../db/knex';
 import { workflowStartFailures } from '../../core/metrics';
-import { START_FAILURE_FIXES, startable, startDocumentWorkflow, startFailure, type StartableDocument, type StartFailureReason } from '../../workflows/document-client';
-
+import {
+  START_FAILURE_FIXES,
+  startable,
+  startDocumentWorkflow,
+  startFailure,
+  type StartableDocument,
+  type StartFailureReason,
+} from '../../workflows/document-client';
 
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
@@ -44,7 +50,10 @@ export class WorkflowStarts {
   /** Hands a committed document over; returns at once. */
   enqueue(doc: StartableDocument): void {
     if (this.closed || this.queue.length >= this.options.maxQueued) {
-      logger.warn({ externalId: doc.id, queued: this.queue.length }, 'workflow start not queued; the sweeper will start it');
+      logger.warn(
+        { externalId: doc.id, queued: this.queue.length },
+        'workflow start not queued; the sweeper will start it',
+      );
       return;
     }
     this.queue.push(startable(doc));

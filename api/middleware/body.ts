@@ -16,13 +16,19 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function checkContentType(ctx: Context): void {
   const declared = ctx.get('Content-Type');
   if (!ctx.is('application/json', '+json')) {
-    throw new ApiError(415, `Send JSON with Content-Type: application/json (got ${declared ? JSON.stringify(declared) : 'no Content-Type'})`, {
-      headers: { 'Accept-Post': 'application/json' },
-    });
+    throw new ApiError(
+      415,
+      `Send JSON with Content-Type: application/json (got ${declared ? JSON.stringify(declared) : 'no Content-Type'})`,
+      {
+        headers: { 'Accept-Post': 'application/json' },
+      },
+    );
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(declared)?.[1];
   if (charset && !/^utf-?8$/i.test(charset)) {
-    throw new ApiError(415, `JSON bodies are UTF-8 only (got charset=${charset})`, { headers: { 'Accept-Post': 'application/json' } });
+    throw new ApiError(415, `JSON bodies are UTF-8 only (got charset=${charset})`, {
+      headers: { 'Accept-Post': 'application/json' },
+    });
   }
 }
 
@@ -54,7 +60,13 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     const startedAt = Date.now();
     // The consultation page's form is read by its own route (api/consulta/routes.ts).
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || ctx.is('multipart') || ctx.is('image/*') || CONSULTA_PATH.test(ctx.path)) return next();
+    if (
+      !['POST', 'PUT', 'PATCH'].includes(ctx.method) ||
+      ctx.is('multipart') ||
+      ctx.is('image/*') ||
+      CONSULTA_PATH.test(ctx.path)
+    )
+      return next();
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
     const chunks: Buffer[] = [];
@@ -75,7 +87,10 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
     try {
       raw = UTF8.decode(bytes);
     } catch {
-      throw new ApiError(400, `The body is not valid UTF-8 (an invalid, overlong or surrogate byte sequence near byte ${firstInvalidByte(bytes)}); send JSON encoded in UTF-8`);
+      throw new ApiError(
+        400,
+        `The body is not valid UTF-8 (an invalid, overlong or surrogate byte sequence near byte ${firstInvalidByte(bytes)}); send JSON encoded in UTF-8`,
+      );
     }
     ctx.state.rawBody = raw;
     try {
@@ -86,7 +101,8 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
     } catch (err) {
       if (!(err instanceof DocumentValidationError)) throw err;
       // The issue operations answer every document problem, malformed JSON included, with the 7.2 body.
-      if (ISSUE_PATHS.test(ctx.path)) throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
+      if (ISSUE_PATHS.test(ctx.path))
+        throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
       const detail = err.issues[0];
       // Keyed by field paths the client chose (`constructor`, `__proto__`…): a map without a prototype.
       const errors: Record<string, string[]> = Object.create(null);

@@ -17,7 +17,12 @@ export function errorBody(err: ApiError): Record<string, unknown> {
 /** An error that only says the client went away (an aborted upload, a cancelled call, a connection cut mid-body). */
 export function isClientAbort(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e?.code === 'ECONNRESET' || e?.code === 'ERR_STREAM_PREMATURE_CLOSE' || e?.message === 'aborted' || /^HPE_/.test(e?.code ?? '');
+  return (
+    e?.code === 'ECONNRESET' ||
+    e?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    e?.message === 'aborted' ||
+    /^HPE_/.test(e?.code ?? '')
+  );
 }
 
 function clientAborted(ctx: Context, err: unknown): boolean {
@@ -49,10 +54,14 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 501 && ctx.body === undefined) {
       const allow = ctx.response.get('Allow');
       if (!allow) throw new ApiError(404, `No route for ${ctx.method} ${ctx.path}`);
-      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { headers: { Allow: allow } });
+      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, {
+        headers: { Allow: allow },
+      });
     }
     if (ctx.status === 405 && ctx.body === undefined) {
-      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, { headers: { Allow: ctx.response.get('Allow') } });
+      throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, {
+        headers: { Allow: ctx.response.get('Allow') },
+      });
     }
   } catch (err) {
     if (clientAborted(ctx, err)) {
@@ -76,6 +85,10 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
     }
     logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
     ctx.status = 500;
-    ctx.body = { success: false, message: 'Internal error; the request id identifies it in the logs', data: { request_id: ctx.state.requestId } };
+    ctx.body = {
+      success: false,
+      message: 'Internal error; the request id identifies it in the logs',
+      data: { request_id: ctx.state.requestId },
+    };
   }
 }

@@ -47,7 +47,9 @@ export function idempotent(deps: AppDeps): Middleware {
     const key = ctx.get('Idempotency-Key');
     if (!key) return next();
     if (!KEY_PATTERN.test(key)) {
-      throw new ApiError(422, 'Invalid Idempotency-Key', { errors: { 'Idempotency-Key': ['must be 1 to 255 visible ASCII characters'] } });
+      throw new ApiError(422, 'Invalid Idempotency-Key', {
+        errors: { 'Idempotency-Key': ['must be 1 to 255 visible ASCII characters'] },
+      });
     }
     const { tokenId } = authOf(ctx);
     const hash = requestHash(ctx);
@@ -55,9 +57,13 @@ export function idempotent(deps: AppDeps): Middleware {
     while (!(await claimKey(deps.db, tokenId, key, hash))) {
       const stored = await findStoredRequest(deps.db, tokenId, key);
       if (stored && stored.requestHash !== hash) {
-        throw new ApiError(422, 'This Idempotency-Key was already used with a different request; send a new key with a new request', {
-          errors: { 'Idempotency-Key': ['already used with a different request body'] },
-        });
+        throw new ApiError(
+          422,
+          'This Idempotency-Key was already used with a different request; send a new key with a new request',
+          {
+            errors: { 'Idempotency-Key': ['already used with a different request body'] },
+          },
+        );
       }
       if (stored?.state === 'done') {
         const replay = JSON.parse(deps.secrets.open(stored.responseSealed!)) as { status: number; body: unknown };
@@ -66,7 +72,8 @@ export function idempotent(deps: AppDeps): Middleware {
         ctx.set('Idempotent-Replayed', 'true');
         return;
       }
-      if (Date.now() > deadline) throw new ApiError(409, 'A request with this Idempotency-Key is still in progress; retry shortly');
+      if (Date.now() > deadline)
+        throw new ApiError(409, 'A request with this Idempotency-Key is still in progress; retry shortly');
       await delay(POLL_MS);
     }
 
@@ -77,7 +84,10 @@ export function idempotent(deps: AppDeps): Middleware {
       storeWithin: async (trx, status, body) => {
         await store(status, body, trx);
         // Stored only once the transaction commits; a rollback leaves the key to the failure handling below.
-        trx.executionPromise.then(() => void (claim.stored = true), () => undefined);
+        trx.executionPromise.then(
+          () => void (claim.stored = true),
+          () => undefined,
+        );
       },
     };
     ctx.state.idempotency = claim;

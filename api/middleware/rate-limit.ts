@@ -17,7 +17,12 @@ export function rateLimit(deps: AppDeps): Middleware {
   const limit = deps.config.rateLimitPerMinute;
   return async function limitPerToken(ctx: Context, next: Next): Promise<void> {
     if (limit === 0) return next();
-    const decision = await admitRequest(deps.db, authOf(ctx).tokenId, limit, deps.config.rateLimitWindowSeconds ?? RATE_WINDOW_SECONDS);
+    const decision = await admitRequest(
+      deps.db,
+      authOf(ctx).tokenId,
+      limit,
+      deps.config.rateLimitWindowSeconds ?? RATE_WINDOW_SECONDS,
+    );
     const remaining = String(Math.max(0, limit - decision.count));
     ctx.set('RateLimit-Limit', String(limit));
     ctx.set('RateLimit-Remaining', remaining);
@@ -25,9 +30,13 @@ export function rateLimit(deps: AppDeps): Middleware {
     ctx.set('X-RateLimit-Limit', String(limit));
     ctx.set('X-RateLimit-Remaining', remaining);
     if (!decision.admitted) {
-      throw new ApiError(429, `Rate limit of ${limit} requests per minute exceeded; retry in ${decision.resetSeconds} s`, {
-        headers: { 'Retry-After': String(decision.resetSeconds) },
-      });
+      throw new ApiError(
+        429,
+        `Rate limit of ${limit} requests per minute exceeded; retry in ${decision.resetSeconds} s`,
+        {
+          headers: { 'Retry-After': String(decision.resetSeconds) },
+        },
+      );
     }
     return next();
   };

@@ -15,6 +15,9 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
     await next();
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    logger.info(
+      { requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+      'request',
+    );
   }
 }

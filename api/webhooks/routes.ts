@@ -66,35 +66,57 @@ export function webhooksRouter(deps: AppDeps): Router {
   async function loadDelivery(ctx: Context): Promise<{ company: CompanyRow; delivery: DeliveryRow }> {
     const company = await loadCompany(deps, ctx);
     const delivery = await findDelivery(deps.db, String(ctx.params.id));
-    if (!delivery || delivery.company_id !== company.id) throw notFound(`Webhook delivery ${ctx.params.id} does not exist for company ${company.ruc}`);
+    if (!delivery || delivery.company_id !== company.id)
+      throw notFound(`Webhook delivery ${ctx.params.id} does not exist for company ${company.ruc}`);
     return { company, delivery };
   }
 
   router.get('/', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const query = validate<{ status?: DeliveryStatus; external_id?: string; limit: number; before?: string }>(listQuery, ctx.query);
+    const query = validate<{ status?: DeliveryStatus; external_id?: string; limit: number; before?: string }>(
+      listQuery,
+      ctx.query,
+    );
     const before = query.before ? await findDelivery(deps.db, query.before) : undefined;
-    if (query.before && before?.company_id !== company.id) throw badRequest('Unknown delivery in before', { before: ['must be the id of one of this company deliveries'] });
-    const rows = await listDeliveries(deps.db, company.id, { status: query.status, documentId: query.external_id, limit: query.limit, before });
+    if (query.before && before?.company_id !== company.id)
+      throw badRequest('Unknown delivery in before', { before: ['must be the id of one of this company deliveries'] });
+    const rows = await listDeliveries(deps.db, company.id, {
+      status: query.status,
+      documentId: query.external_id,
+      limit: query.limit,
+      before,
+    });
     const deliveries = rows.map(presentDelivery);
     ctx.body = {
       success: true,
       message: `${deliveries.length} webhook deliveries`,
-      data: { deliveries, count: deliveries.length, next_before: rows.length === query.limit ? rows[rows.length - 1].id : null },
+      data: {
+        deliveries,
+        count: deliveries.length,
+        next_before: rows.length === query.limit ? rows[rows.length - 1].id : null,
+      },
     };
   });
 
   router.get('/:id', ...guard, async (ctx) => {
     const { delivery } = await loadDelivery(ctx);
     const attempts = (await listAttempts(deps.db, delivery.id)).map(presentAttempt);
-    ctx.body = { success: true, message: 'Webhook delivery found', data: { delivery: { ...presentDelivery(delivery), attempts } } };
+    ctx.body = {
+      success: true,
+      message: 'Webhook delivery found',
+      data: { delivery: { ...presentDelivery(delivery), attempts } },
+    };
   });
 
   router.post('/:id/redeliver', ...guard, async (ctx) => {
     const { company, delivery } = await loadDelivery(ctx);
     const redelivery = answerOf(await redeliver(lifecycleDeps(deps), company, delivery)).data!.delivery;
     ctx.status = 202;
-    ctx.body = { success: true, message: 'Redelivery queued with a new X-Entrega', data: { delivery: presentDelivery(redelivery) } };
+    ctx.body = {
+      success: true,
+      message: 'Redelivery queued with a new X-Entrega',
+      data: { delivery: presentDelivery(redelivery) },
+    };
   });
 
   return router;

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { cdrResult, baseName, type OutgoingFile } from '../bill-service';
-import { codedAnswer, connectionFailure, noVerdict, rejection, sunatError, systemFailure, ticketIssued, ticketPending } from '../classify';
+import {
+  codedAnswer,
+  connectionFailure,
+  noVerdict,
+  rejection,
+  sunatError,
+  systemFailure,
+  ticketIssued,
+  ticketPending,
+} from '../classify';
 import { gatewayFailure, httpRequest, transportFailure, type HttpOutcome } from '../http';
 import type { AuthorityResult, CallOptions, GreCredentials } from '../types';
 import { zipXml } from '../zip';
@@ -29,7 +38,8 @@ function parseJson(text: string): Record<string, unknown> | null {
   }
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
 /**
  * GRE (guía de remisión electrónica) REST connector: OAuth2 password grant, tokens cached in a shared store and
@@ -40,34 +50,59 @@ export class GreConnector {
   private readonly marginMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly store: GreTokenStore, options: GreConnectorOptions = {}) {
+  constructor(
+    private readonly store: GreTokenStore,
+    options: GreConnectorOptions = {},
+  ) {
     this.marginMs = options.refreshMarginMs ?? 600_000;
     this.now = options.now ?? Date.now;
   }
 
   /** Sends a signed guide (09/31): a ticket on success. */
-  async sendGre(endpoints: GreEndpoints, creds: GreCredentials, file: OutgoingFile, options: CallOptions = {}): Promise<AuthorityResult> {
+  async sendGre(
+    endpoints: GreEndpoints,
+    creds: GreCredentials,
+    file: OutgoingFile,
+    options: CallOptions = {},
+  ): Promise<AuthorityResult> {
     const name = baseName(file.filename);
     const zip = zipXml(name, file.xml);
     const body = JSON.stringify({
-      archivo: { nomArchivo: `${name}.zip`, arcGreZip: zip.toString('base64'), hashZip: createHash('sha256').update(zip).digest('hex') },
+      archivo: {
+        nomArchivo: `${name}.zip`,
+        arcGreZip: zip.toString('base64'),
+        hashZip: createHash('sha256').update(zip).digest('hex'),
+      },
     });
     const url = `${endpoints.api}/contribuyente/gem/comprobantes/${encodeURIComponent(name)}`;
     const sent = await this.authorised(endpoints, creds, options, (auth) =>
-      httpRequest({ method: 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, body, timeouts: options.timeouts }),
+      httpRequest({
+        method: 'POST',
+        url,
+        headers: { ...auth, 'content-type': 'application/json' },
+        body,
+        timeouts: options.timeouts,
+      }),
     );
     if (!sent.ok) return sent.result;
     const { status, body: text } = sent.response;
     const json = parseJson(text);
     if (status === 200) {
       const ticket = str(json?.numTicket);
-      return ticket ? ticketIssued(ticket, status) : systemFailure('NO_TICKET', 'GRE send answered without numTicket', status);
+      return ticket
+        ? ticketIssued(ticket, status)
+        : systemFailure('NO_TICKET', 'GRE send answered without numTicket', status);
     }
     return this.errorResult(status, json, text, 'send');
   }
 
   /** Status of a GRE ticket: 98 pending, 0 CDR, 99 error (with a CDR when one was generated). */
-  async getGreStatus(endpoints: GreEndpoints, creds: GreCredentials, ticket: string, options: CallOptions = {}): Promise<AuthorityResult> {
+  async getGreStatus(
+    endpoints: GreEndpoints,
+    creds: GreCredentials,
+    ticket: string,
+    options: CallOptions = {},
+  ): Promise<AuthorityResult> {
     const url = `${endpoints.api}/contribuyente/gem/comprobantes/envios/${encodeURIComponent(ticket)}`;
     const polled = await this.authorised(endpoints, creds, options, (auth) =>
       httpRequest({ method: 'GET', url, headers: auth, timeouts: options.timeouts }),
@@ -85,7 +120,14 @@ export class GreConnector {
       const errCode = str(error.numError) ?? '99';
       return { ...codedAnswer(errCode, str(error.desError) ?? 'the guide was processed with errors', status), ticket };
     }
-    return { ...systemFailure('UNEXPECTED_STATUS', `GRE status answered codRespuesta ${code ?? '(none)'} without a CDR`, status), ticket };
+    return {
+      ...systemFailure(
+        'UNEXPECTED_STATUS',
+        `GRE status answered codRespuesta ${code ?? '(none)'} without a CDR`,
+        status,
+      ),
+      ticket,
+    };
   }
 
   /**
@@ -102,7 +144,9 @@ export class GreConnector {
     creds: GreCredentials,
     options: CallOptions,
     call: (headers: Record<string, string>) => Promise<HttpOutcome>,
-  ): Promise<{ ok: true; response: Extract<HttpOutcome, { kind: 'response' }> } | { ok: false; result: AuthorityResult }> {
+  ): Promise<
+    { ok: true; response: Extract<HttpOutcome, { kind: 'response' }> } | { ok: false; result: AuthorityResult }
+  > {
     for (let attempt = 0; ; attempt++) {
       const token = await this.token(endpoints, creds, options);
       if (!token.ok) return token;
@@ -112,7 +156,8 @@ export class GreConnector {
       if (gateway) return { ok: false, result: gateway };
       if (outcome.status !== 401) return { ok: true, response: outcome };
       await this.store.discard(creds.clientId, creds.ruc, token.token.accessToken);
-      if (attempt === 1) return { ok: false, result: rejection('401', 'the GRE API refused a freshly issued token', 401) };
+      if (attempt === 1)
+        return { ok: false, result: rejection('401', 'the GRE API refused a freshly issued token', 401) };
     }
   }
 
@@ -129,7 +174,11 @@ export class GreConnector {
     return pending;
   }
 
-  private async fetchToken(endpoints: GreEndpoints, creds: GreCredentials, options: CallOptions): Promise<TokenOutcome> {
+  private async fetchToken(
+    endpoints: GreEndpoints,
+    creds: GreCredentials,
+    options: CallOptions,
+  ): Promise<TokenOutcome> {
     const form = new URLSearchParams({
       grant_type: 'password',
       scope: 'https://api-cpe.sunat.gob.pe',
@@ -146,7 +195,8 @@ export class GreConnector {
       timeouts: options.timeouts,
     });
     // Without a token the guide was never sent: every failure here is safe to retry, except refused credentials.
-    if (outcome.kind !== 'response') return { ok: false, result: connectionFailure(outcome.code, `GRE token: ${outcome.message}`) };
+    if (outcome.kind !== 'response')
+      return { ok: false, result: connectionFailure(outcome.code, `GRE token: ${outcome.message}`) };
     const json = parseJson(outcome.body);
     const accessToken = str(json?.access_token);
     const expiresIn = Number(json?.expires_in);
@@ -160,10 +210,22 @@ export class GreConnector {
       const message = str(json?.msg) ?? str(json?.error_description) ?? 'GRE credentials refused';
       return { ok: false, result: rejection(code, message, outcome.status) };
     }
-    return { ok: false, result: connectionFailure(`TOKEN_HTTP_${outcome.status}`, `GRE token endpoint answered HTTP ${outcome.status}`, outcome.status) };
+    return {
+      ok: false,
+      result: connectionFailure(
+        `TOKEN_HTTP_${outcome.status}`,
+        `GRE token endpoint answered HTTP ${outcome.status}`,
+        outcome.status,
+      ),
+    };
   }
 
-  private errorResult(status: number, json: Record<string, unknown> | null, text: string, what: 'send' | 'status'): AuthorityResult {
+  private errorResult(
+    status: number,
+    json: Record<string, unknown> | null,
+    text: string,
+    what: 'send' | 'status',
+  ): AuthorityResult {
     const code = str(json?.cod);
     const message = str(json?.msg) ?? `HTTP ${status}`;
     if (status === 422 && code) {

@@ -12,10 +12,16 @@ interface Row {
  * uses the token any of them fetched. A token sealed with a key the box no longer has reads as absent (fetch anew).
  */
 export class PgGreTokenStore implements GreTokenStore {
-  constructor(private readonly db: Knex, private readonly box: SecretBox) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+  ) {}
 
   private async row(clientId: string, ruc: string): Promise<Row | undefined> {
-    const row: Row | undefined = await this.db('gre_tokens').select('access_token_sealed', 'expires_at').where({ client_id: clientId, ruc }).first();
+    const row: Row | undefined = await this.db('gre_tokens')
+      .select('access_token_sealed', 'expires_at')
+      .where({ client_id: clientId, ruc })
+      .first();
     return row;
   }
 
@@ -49,6 +55,8 @@ export class PgGreTokenStore implements GreTokenStore {
     const row = await this.row(clientId, ruc);
     if (!row || this.open(row)?.accessToken !== accessToken) return;
     // Conditional on the sealed value read: a token another worker stored meanwhile stays.
-    await this.db('gre_tokens').where({ client_id: clientId, ruc, access_token_sealed: row.access_token_sealed }).delete();
+    await this.db('gre_tokens')
+      .where({ client_id: clientId, ruc, access_token_sealed: row.access_token_sealed })
+      .delete();
   }
 }

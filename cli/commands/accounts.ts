@@ -22,17 +22,26 @@ function integer(text: string | undefined, name: string): number {
 class UsageError extends Error {}
 
 /** `chasqui accounts ...`: returns the process exit code (0 done, 1 not found, 2 usage). */
-export async function accountsCommand(argv: string[], deps: { db: Db; config: Config }, io: Io = process): Promise<number> {
+export async function accountsCommand(
+  argv: string[],
+  deps: { db: Db; config: Config },
+  io: Io = process,
+): Promise<number> {
   const [sub, ...rest] = argv;
   try {
     if (sub === 'create') {
-      const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, quota: { type: 'string' }, json: { type: 'boolean' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { name: { type: 'string' }, quota: { type: 'string' }, json: { type: 'boolean' } },
+      });
       if (!values.name?.trim()) throw new UsageError('--name is required');
       const quota = values.quota === undefined ? 0 : integer(values.quota, '--quota');
       if (quota < 0) throw new UsageError('--quota must not be negative');
       const { account, token } = await createAccount(deps.db, { name: values.name.trim(), quotaUnits: quota });
       if (values.json) {
-        io.stdout.write(`${JSON.stringify({ id: account.id, name: account.name, quota: account.quotaUnits, token })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ id: account.id, name: account.name, quota: account.quotaUnits, token })}\n`,
+        );
       } else {
         io.stdout.write(
           `account ${account.id} (${account.name}), quota ${account.quotaUnits}\n` +
@@ -51,7 +60,7 @@ export async function accountsCommand(argv: string[], deps: { db: Db; config: Co
       const balance = !accountId
         ? null
         : sub === 'quota'
-          ? (await addQuota(deps.db, accountId, units))?.quotaUnits ?? null
+          ? ((await addQuota(deps.db, accountId, units))?.quotaUnits ?? null)
           : await addOsePackage(deps.db, accountId, units);
       if (balance === null) {
         io.stderr.write(`no account ${values.account}\n`);
@@ -62,7 +71,8 @@ export async function accountsCommand(argv: string[], deps: { db: Db; config: Co
     }
     throw new UsageError(sub ? `unknown accounts command '${sub}'` : 'missing accounts command');
   } catch (err) {
-    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw err;
+    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
+      throw err;
     io.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }

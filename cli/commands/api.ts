@@ -1,7 +1,13 @@
 import { ConfigError, loadConfig, secretBoxFrom } from '../../core/config';
 import { logger } from '../../core/logger';
 import { createDb } from '../../db/knex';
-import { databaseHost, lazyTemporalClient, startApi, StoppedWhileWaiting, untilReachable } from '../../runtime/services';
+import {
+  databaseHost,
+  lazyTemporalClient,
+  startApi,
+  StoppedWhileWaiting,
+  untilReachable,
+} from '../../runtime/services';
 import { dependencyChecks } from '../../api/health';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { onShutdownSignal, stopAll } from '../lifecycle';
@@ -28,7 +34,12 @@ export async function apiCommand(): Promise<number> {
   logger.info({ url: api.url }, 'chasqui api listening; checking PostgreSQL and Temporal (see /readyz)');
   try {
     await Promise.all([
-      untilReachable('PostgreSQL', databaseHost(config.databaseUrl), () => dependencyChecks.database(db), shutdown.signal),
+      untilReachable(
+        'PostgreSQL',
+        databaseHost(config.databaseUrl),
+        () => dependencyChecks.database(db),
+        shutdown.signal,
+      ),
       untilReachable('Temporal', config.temporal.address, () => dependencyChecks.temporal(temporal), shutdown.signal),
     ]);
     if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);

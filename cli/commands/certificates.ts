@@ -19,15 +19,26 @@ interface Io {
 class UsageError extends Error {}
 
 /** `chasqui certificates ...`: returns the process exit code (0 done, 1 refused, 2 usage). */
-export async function certificatesCommand(argv: string[], deps: { db: Db; config: Config; secrets: SecretBox }, io: Io = process): Promise<number> {
+export async function certificatesCommand(
+  argv: string[],
+  deps: { db: Db; config: Config; secrets: SecretBox },
+  io: Io = process,
+): Promise<number> {
   const [sub, ...rest] = argv;
   try {
-    if (sub !== 'assign') throw new UsageError(sub ? `unknown certificates command '${sub}'` : 'missing certificates command');
+    if (sub !== 'assign')
+      throw new UsageError(sub ? `unknown certificates command '${sub}'` : 'missing certificates command');
     const { values } = parseArgs({
       args: rest,
-      options: { company: { type: 'string' }, pfx: { type: 'string' }, password: { type: 'string' }, account: { type: 'string' } },
+      options: {
+        company: { type: 'string' },
+        pfx: { type: 'string' },
+        password: { type: 'string' },
+        account: { type: 'string' },
+      },
     });
-    if (!values.company || !values.pfx || values.password === undefined) throw new UsageError('--company, --pfx and --password are required');
+    if (!values.company || !values.pfx || values.password === undefined)
+      throw new UsageError('--company, --pfx and --password are required');
     const query = deps.db<CompanyRow>('companies').where({ ruc: values.company });
     if (values.account) {
       if (!/^[0-9a-f-]{36}$/i.test(values.account)) throw new UsageError('--account must be an account id');
@@ -38,7 +49,8 @@ export async function certificatesCommand(argv: string[], deps: { db: Db; config
       io.stderr.write(`no company ${values.company}${values.account ? ` in account ${values.account}` : ''}\n`);
       return 1;
     }
-    if (companies.length > 1) throw new UsageError(`company ${values.company} exists in ${companies.length} accounts: name one with --account`);
+    if (companies.length > 1)
+      throw new UsageError(`company ${values.company} exists in ${companies.length} accounts: name one with --account`);
     if (!fs.existsSync(values.pfx)) {
       io.stderr.write(`no file ${values.pfx}\n`);
       return 1;
@@ -51,14 +63,19 @@ export async function certificatesCommand(argv: string[], deps: { db: Db; config
     const company = companies[0];
     const { certificate } = loaded;
     const sealed = deps.secrets.seal(certificate.privateKeyPem);
-    const { certificate: row } = await assignCertificate(deps.db, company, certificateValues(company.account_id, 'provider', certificate, sealed));
+    const { certificate: row } = await assignCertificate(
+      deps.db,
+      company,
+      certificateValues(company.account_id, 'provider', certificate, sealed),
+    );
     io.stdout.write(
       `certificate ${row.id} (${row.subject}, serial ${row.serial_number}, valid to ${row.not_after.toISOString().slice(0, 10)}) ` +
         `assigned to company ${company.ruc} (plan ${company.plan_type}); its plan validity starts at the first production signature\n`,
     );
     return 0;
   } catch (err) {
-    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw err;
+    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
+      throw err;
     io.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }

@@ -43,12 +43,19 @@ interface Io {
 class UsageError extends Error {}
 
 /** `chasqui keys status|rotate`: returns the exit code. */
-export async function keysCommand(argv: string[], given: { db: Db; secrets: SecretBox } | null, io: Io = process): Promise<number> {
+export async function keysCommand(
+  argv: string[],
+  given: { db: Db; secrets: SecretBox } | null,
+  io: Io = process,
+): Promise<number> {
   const [sub, ...rest] = argv;
   const deps = given!;
   try {
     if (sub === 'status') {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      });
       if (values.help) return help(io);
       return await status(deps, !!values.json, io);
     }
@@ -66,7 +73,16 @@ export async function keysCommand(argv: string[], given: { db: Db; secrets: Secr
       if (values.help) return help(io);
       const batch = values.batch === undefined ? 200 : Number(values.batch);
       if (!Number.isInteger(batch) || batch < 1) throw new UsageError('--batch must be a positive integer');
-      return await rotate(deps, { dryRun: !!values['dry-run'], yes: !!values.yes, batch, operator: values.operator?.trim() || os.userInfo().username }, io);
+      return await rotate(
+        deps,
+        {
+          dryRun: !!values['dry-run'],
+          yes: !!values.yes,
+          batch,
+          operator: values.operator?.trim() || os.userInfo().username,
+        },
+        io,
+      );
     }
     if (sub === '--help' || sub === '-h' || sub === 'help') return help(io);
     throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is required');
@@ -92,7 +108,8 @@ interface KeySummary {
 
 async function summary(deps: { db: Db; secrets: SecretBox }): Promise<KeySummary[]> {
   const keys = new Map<string, KeySummary>();
-  const role = (id: string): KeySummary['role'] => (id === deps.secrets.keyId ? 'current' : deps.secrets.keyIds.includes(id) ? 'older' : 'missing');
+  const role = (id: string): KeySummary['role'] =>
+    id === deps.secrets.keyId ? 'current' : deps.secrets.keyIds.includes(id) ? 'older' : 'missing';
   for (const id of deps.secrets.keyIds) keys.set(id, { id, role: role(id), secrets: 0, by_kind: {} });
   for (const { entry, keyId, count } of await sealedCounts(deps.db)) {
     const key = keys.get(keyId) ?? { id: keyId, role: role(keyId), secrets: 0, by_kind: {} };
@@ -113,15 +130,23 @@ async function status(deps: { db: Db; secrets: SecretBox }, json: boolean, io: I
   const what = Object.fromEntries(SEALED_COLUMNS.map((e) => [columnName(e), e.what]));
   const lines = ['key       secrets  role'];
   for (const k of keys) {
-    const role = k.role === 'current' ? 'current (CHASQUI_MASTER_KEY)' : k.role === 'older' ? 'older (CHASQUI_MASTER_KEYS_OLD)' : 'MISSING: not in this process, these cannot be opened';
+    const role =
+      k.role === 'current'
+        ? 'current (CHASQUI_MASTER_KEY)'
+        : k.role === 'older'
+          ? 'older (CHASQUI_MASTER_KEYS_OLD)'
+          : 'MISSING: not in this process, these cannot be opened';
     lines.push(`${k.id}  ${String(k.secrets).padStart(7)}  ${role}`);
-    for (const [column, count] of Object.entries(k.by_kind)) lines.push(`            ${String(count).padStart(5)}  ${what[column]} (${column})`);
+    for (const [column, count] of Object.entries(k.by_kind))
+      lines.push(`            ${String(count).padStart(5)}  ${what[column]} (${column})`);
   }
   lines.push('', ...advice(keys));
   if (rotations.length) {
     lines.push('', 'last rotations:');
     for (const r of rotations) {
-      lines.push(`  #${r.id} ${r.started_at.toISOString()} by ${r.operator} → ${r.to_key_id}: ${r.status}, ${r.resealed} re-sealed${r.detail ? ` (${r.detail})` : ''}`);
+      lines.push(
+        `  #${r.id} ${r.started_at.toISOString()} by ${r.operator} → ${r.to_key_id}: ${r.status}, ${r.resealed} re-sealed${r.detail ? ` (${r.detail})` : ''}`,
+      );
     }
   }
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -133,14 +158,27 @@ function advice(keys: KeySummary[]): string[] {
   const idle = keys.filter((k) => k.role === 'older' && k.secrets === 0);
   const out: string[] = [];
   const missing = keys.filter((k) => k.role === 'missing');
-  if (missing.length) out.push(`${missing.map((k) => k.id).join(', ')} seal secrets this process cannot open: add the key(s) to CHASQUI_MASTER_KEYS_OLD`);
-  if (pending.length) out.push(`${pending.reduce((n, k) => n + k.secrets, 0)} secrets are sealed with older keys: run chasqui keys rotate`);
+  if (missing.length)
+    out.push(
+      `${missing.map((k) => k.id).join(', ')} seal secrets this process cannot open: add the key(s) to CHASQUI_MASTER_KEYS_OLD`,
+    );
+  if (pending.length)
+    out.push(
+      `${pending.reduce((n, k) => n + k.secrets, 0)} secrets are sealed with older keys: run chasqui keys rotate`,
+    );
   else out.push('every stored secret is sealed with the current key');
-  if (idle.length) out.push(`${idle.map((k) => k.id).join(', ')} seal nothing: remove them from CHASQUI_MASTER_KEYS_OLD once every api and worker runs with the current key`);
+  if (idle.length)
+    out.push(
+      `${idle.map((k) => k.id).join(', ')} seal nothing: remove them from CHASQUI_MASTER_KEYS_OLD once every api and worker runs with the current key`,
+    );
   return out;
 }
 
-async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean; yes: boolean; batch: number; operator: string }, io: Io): Promise<number> {
+async function rotate(
+  deps: { db: Db; secrets: SecretBox },
+  o: { dryRun: boolean; yes: boolean; batch: number; operator: string },
+  io: Io,
+): Promise<number> {
   const keys = await summary(deps);
   const missing = keys.filter((k) => k.role === 'missing');
   if (missing.length) {
@@ -157,7 +195,12 @@ async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean
     return EXIT.done;
   }
   const plan = [`re-seal ${total} secrets under ${deps.secrets.keyId}, ${o.batch} per transaction:`];
-  for (const k of pending) plan.push(`  from ${k.id}: ${Object.entries(k.by_kind).map(([c, n]) => `${n} ${c}`).join(', ')}`);
+  for (const k of pending)
+    plan.push(
+      `  from ${k.id}: ${Object.entries(k.by_kind)
+        .map(([c, n]) => `${n} ${c}`)
+        .join(', ')}`,
+    );
   io.stderr.write(`${plan.join('\n')}\n`);
   if (o.dryRun) {
     io.stdout.write('dry run: nothing was changed\n');
@@ -178,8 +221,15 @@ async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean
   }
 
   const fromKeys = Object.fromEntries(pending.map((k) => [k.id, k.secrets]));
-  const { id, interrupted } = await beginKeyRotation(deps.db, { operator: o.operator, toKeyId: deps.secrets.keyId, fromKeys });
-  for (const r of interrupted) io.stderr.write(`rotation #${r.id} (${r.operator}) was stopped after ${r.resealed} re-sealed; carrying on from where it stopped\n`);
+  const { id, interrupted } = await beginKeyRotation(deps.db, {
+    operator: o.operator,
+    toKeyId: deps.secrets.keyId,
+    fromKeys,
+  });
+  for (const r of interrupted)
+    io.stderr.write(
+      `rotation #${r.id} (${r.operator}) was stopped after ${r.resealed} re-sealed; carrying on from where it stopped\n`,
+    );
   let stop = false;
   const onSigint = () => {
     if (stop) process.exit(EXIT.interrupted);
@@ -191,7 +241,7 @@ async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean
   let shownAt = Date.now();
   try {
     for (const entry of SEALED_COLUMNS) {
-      for (let n = -1; n !== 0 && !stop; ) {
+      for (let n = -1; n !== 0 && !stop;) {
         n = await resealBatch(deps.db, deps.secrets, entry, o.batch);
         resealed += n;
         await recordKeyRotation(deps.db, id, { resealed });
@@ -203,7 +253,9 @@ async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean
     }
   } catch (err) {
     await recordKeyRotation(deps.db, id, { resealed, status: 'failed', detail: (err as Error).message });
-    io.stderr.write(`chasqui keys: re-sealing failed after ${resealed}: ${(err as Error).message}; what was re-sealed stays so, run again to carry on\n`);
+    io.stderr.write(
+      `chasqui keys: re-sealing failed after ${resealed}: ${(err as Error).message}; what was re-sealed stays so, run again to carry on\n`,
+    );
     return EXIT.failed;
   } finally {
     process.off('SIGINT', onSigint);
@@ -215,7 +267,9 @@ async function rotate(deps: { db: Db; secrets: SecretBox }, o: { dryRun: boolean
   }
   // A process still sealing with an older key (not yet restarted with the new one) may have written some meanwhile.
   const left = (await summary(deps)).filter((k) => k.role !== 'current' && k.secrets > 0);
-  const detail = left.length ? `${left.map((k) => `${k.secrets} sealed with ${k.id} meanwhile`).join(', ')}: restart every process with the new key and run again` : undefined;
+  const detail = left.length
+    ? `${left.map((k) => `${k.secrets} sealed with ${k.id} meanwhile`).join(', ')}: restart every process with the new key and run again`
+    : undefined;
   await recordKeyRotation(deps.db, id, { resealed, status: 'done', detail });
   io.stdout.write(`re-sealed ${resealed} secrets under ${deps.secrets.keyId} (rotation #${id})\n`);
   io.stdout.write(`${advice(await summary(deps)).join('\n')}\n`);

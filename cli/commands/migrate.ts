@@ -7,7 +7,9 @@ export async function migrateCommand(): Promise<number> {
   const db = createDb(config.databaseUrl);
   try {
     const applied = await migrate(db);
-    console.log(applied.length ? `applied ${applied.length} migrations:\n  ${applied.join('\n  ')}` : 'database is up to date');
+    console.log(
+      applied.length ? `applied ${applied.length} migrations:\n  ${applied.join('\n  ')}` : 'database is up to date',
+    );
     return 0;
   } finally {
     await db.destroy();

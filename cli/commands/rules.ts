@@ -50,22 +50,39 @@ function ruleRows(calendar: RuleCalendar, at: string): RuleRow[] {
 
 function table(rows: RuleRow[], at: string): string {
   const head = ['ID', 'EFFECTIVE', `STATUS ${at}`, 'CONFIDENCE', 'CODES', 'WHAT'];
-  const cells = rows.map((r) => [r.id, r.effective + (r.moved ? '*' : ''), r.status, r.confidence, r.codes.join(','), r.summary]);
+  const cells = rows.map((r) => [
+    r.id,
+    r.effective + (r.moved ? '*' : ''),
+    r.status,
+    r.confidence,
+    r.codes.join(','),
+    r.summary,
+  ]);
   const widths = head.slice(0, -1).map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((v, i) => (i < widths.length ? v.padEnd(widths[i]) : v)).join('  ');
   const indent = ' '.repeat(widths.reduce((a, w) => a + w + 2, 0));
   const out = [line(head)];
   rows.forEach((r, i) => out.push(line(cells[i]), `${indent}source: ${r.source}`));
   const moved = rows.filter((r) => r.moved);
-  if (moved.length) out.push('', `* moved by CHASQUI_RULE_DATES (shipped: ${moved.map((r) => `${r.id} ${r.default_effective}`).join(', ')})`);
+  if (moved.length)
+    out.push(
+      '',
+      `* moved by CHASQUI_RULE_DATES (shipped: ${moved.map((r) => `${r.id} ${r.default_effective}`).join(', ')})`,
+    );
   return out.join('\n');
 }
 
 /** Returns the exit code: 0, or 2 for a usage error. */
-export async function rulesCommand(argv: string[], io: { out: (text: string) => void; err: (text: string) => void } = { out: console.log, err: console.error }): Promise<number> {
+export async function rulesCommand(
+  argv: string[],
+  io: { out: (text: string) => void; err: (text: string) => void } = { out: console.log, err: console.error },
+): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, at: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, at: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (err) {
     io.err(`chasqui rules: ${(err as Error).message}\n${USAGE}`);
     return 2;

@@ -47,7 +47,11 @@ export async function simulatorCommand(argv: string[]): Promise<number> {
     }
     port = integer(options.port, 'port', loadConfig().simulatorPort);
     ticketPolls = integer(options['ticket-polls'], 'ticket-polls', 1);
-    sendingWindowDays = integer(options['sending-window-days'], 'sending-window-days', loadConfig().simulatorSendingWindowDays);
+    sendingWindowDays = integer(
+      options['sending-window-days'],
+      'sending-window-days',
+      loadConfig().simulatorSendingWindowDays,
+    );
   } catch (err) {
     console.error(`chasqui simulator: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
@@ -55,9 +59,22 @@ export async function simulatorCommand(argv: string[]): Promise<number> {
   const dataDir = options['data-dir'] === undefined ? undefined : path.resolve(options['data-dir']);
   const host = options.host ?? '127.0.0.1';
   const config = loadConfig();
-  const sunatRules = options['sunat-rules'] || config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
-  const sim = await startSimulator({ port, host, dataDir, ticketPolls, sunatRules, rules: config.rules, sendingWindowDays });
-  console.log(`SUNAT simulator on ${sim.url} (billService ${sim.url}/ol-ti-itcpfegem-beta/billService, admin ${sim.url}/__admin/rules)`);
+  const sunatRules =
+    options['sunat-rules'] || config.simulatorSunatRules
+      ? { cacheDir: config.validatorCacheDir, warmUp: true }
+      : undefined;
+  const sim = await startSimulator({
+    port,
+    host,
+    dataDir,
+    ticketPolls,
+    sunatRules,
+    rules: config.rules,
+    sendingWindowDays,
+  });
+  console.log(
+    `SUNAT simulator on ${sim.url} (billService ${sim.url}/ol-ti-itcpfegem-beta/billService, admin ${sim.url}/__admin/rules)`,
+  );
   await untilShutdownSignal();
   await sim.close();
   logger.info('simulator stopped');

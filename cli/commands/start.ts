@@ -29,7 +29,9 @@ export async function startCommand(_argv: string[]): Promise<number> {
   const shutdown = () => stopAll([...[...stops].reverse(), servers]);
   try {
     // Found (or fetched) first: when there is none, start-up ends before anything was started.
-    const temporalBin = config.temporal.address ? null : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
+    const temporalBin = config.temporal.address
+      ? null
+      : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
     let databaseUrl = config.databaseUrl;
     if (!databaseUrl) {
       const pg = await startEmbeddedPostgres({
@@ -39,7 +41,10 @@ export async function startCommand(_argv: string[]): Promise<number> {
       });
       servers.push(['embedded PostgreSQL', pg.stop]);
       databaseUrl = pg.url;
-      logger.info({ port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') }, 'embedded PostgreSQL running');
+      logger.info(
+        { port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') },
+        'embedded PostgreSQL running',
+      );
     }
     let temporalAddress = config.temporal.address;
     let temporalUi: string | null = null;
@@ -104,7 +109,10 @@ function localMasterKey(dataDir: string): string {
   const file = path.join(dataDir, 'master.key');
   if (!fs.existsSync(file)) {
     fs.writeFileSync(file, generateMasterKey() + '\n', { mode: 0o600 });
-    logger.warn({ file }, 'CHASQUI_MASTER_KEY unset: generated a local master key (set CHASQUI_MASTER_KEY in production)');
+    logger.warn(
+      { file },
+      'CHASQUI_MASTER_KEY unset: generated a local master key (set CHASQUI_MASTER_KEY in production)',
+    );
   }
   return fs.readFileSync(file, 'utf8').trim();
 }
@@ -115,7 +123,7 @@ function printWelcome(config: Config, apiUrl: string, temporalUi: string | null,
     'chasqui is running',
     `  API          ${apiUrl}   (health: ${apiUrl}/readyz, OpenAPI: ${apiUrl}/v1/openapi.json)`,
     `  Temporal UI  ${temporalUi ?? `(external Temporal at ${config.temporal.address})`}`,
-    `  authority    ${simulatorUrl ? `simulator ${simulatorUrl} (faults: ${simulatorUrl}/__admin/rules)` : config.authority.authorityUrl ?? 'SUNAT / OSE (configured endpoints)'}`,
+    `  authority    ${simulatorUrl ? `simulator ${simulatorUrl} (faults: ${simulatorUrl}/__admin/rules)` : (config.authority.authorityUrl ?? 'SUNAT / OSE (configured endpoints)')}`,
     `  data         ${config.dataDir}`,
     '',
     config.bootstrapAccountToken

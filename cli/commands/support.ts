@@ -14,12 +14,17 @@ export function supportEntry(argv: string[]): Promise<number> {
   return supportCommand(argv, (run) => withDatabase((deps) => withTemporal(deps, run)));
 }
 
-async function withTemporal(deps: { db: Db; config: Config }, run: Parameters<Parameters<typeof supportCommand>[1]>[0]): Promise<number> {
+async function withTemporal(
+  deps: { db: Db; config: Config },
+  run: Parameters<Parameters<typeof supportCommand>[1]>[0],
+): Promise<number> {
   let client: Promise<Client> | null = null;
   const address = deps.config.temporal.address ?? `127.0.0.1:${deps.config.temporal.port}`;
   const temporal = () =>
     (client ??= connectTemporal(deps.config, address).catch((err: Error) => {
-      throw new Error(`cannot reach Temporal at ${address} (${err.message}): set TEMPORAL_ADDRESS, or start chasqui first (npm start)`);
+      throw new Error(
+        `cannot reach Temporal at ${address} (${err.message}): set TEMPORAL_ADDRESS, or start chasqui first (npm start)`,
+      );
     }));
   try {
     return await run({ ...deps, temporal });

@@ -24,7 +24,9 @@ examples:
 function collect(targets: string[]): string[] {
   const files: string[] = [];
   const walk = (dir: string, into: string[]) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of fs
+      .readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full, into);
       else if (entry.name.toLowerCase().endsWith('.xml')) into.push(full);
@@ -48,7 +50,8 @@ function xsdLabel(r: ValidationReport): string {
 
 function xslLabel(r: ValidationReport): string {
   if (r.xsl === 'observed') return `observed(${r.observations.join(',')})`;
-  if (r.xsl === 'rejected') return `rejected(${r.rejection})${r.observations.length ? `+obs(${r.observations.join(',')})` : ''}`;
+  if (r.xsl === 'rejected')
+    return `rejected(${r.rejection})${r.observations.length ? `+obs(${r.observations.join(',')})` : ''}`;
   return r.xsl;
 }
 
@@ -62,7 +65,8 @@ function details(r: ValidationReport, verbose: boolean, requireSignature: boolea
     if (r.xsl === 'n/a') lines.push(`no SUNAT validation XSL for document type ${r.type}`);
     if (r.xsl === 'rejected') lines.push(`xsl: ${r.rejection} ${r.rejection_message}`);
     // Every dated rule failed, not only the first (the rejection above): each is a fix before SUNAT answers it.
-    for (const f of r.dated_rules.slice(r.rejection === r.dated_rules[0]?.code ? 1 : 0)) lines.push(`rule ${f.rule}: ${f.code} ${f.message}`);
+    for (const f of r.dated_rules.slice(r.rejection === r.dated_rules[0]?.code ? 1 : 0))
+      lines.push(`rule ${f.rule}: ${f.code} ${f.message}`);
     if (r.xsl === 'error') lines.push(...r.xsl_errors.slice(0, 3).map((e) => `xsl: ${e}`));
     if (r.sig === 'fail') lines.push(...r.sig_errors.slice(0, 3).map((e) => `sig: ${e}`));
     if (r.sig === 'none' && requireSignature) lines.push('sig: no ds:Signature (required by --require-signature)');
@@ -126,7 +130,9 @@ export async function validateCommand(argv: string[]): Promise<number> {
     nameFromContent: o['name-from-content'],
     calendar: config.rules,
     onCompile: (type, file) =>
-      console.error(`chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, 2–13 s of CPU`),
+      console.error(
+        `chasqui validate: compiling SUNAT's rules for ${type} (${file}) into ${config.validatorCacheDir}; once per SUNAT release, 2–13 s of CPU`,
+      ),
     onProgress: (done, total) => {
       if (Date.now() - lastProgress < 3000) return;
       lastProgress = Date.now();
@@ -142,7 +148,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
     const width = Math.min(Math.max(...reports.map((r) => r.file.length)), 72);
     for (const r of reports) {
       console.log(`${r.file.padEnd(width)}  xsd=${xsdLabel(r)}  xsl=${xslLabel(r)}  sig=${r.sig}`);
-      if (!r.pass || o.verbose) for (const line of details(r, o.verbose ?? false, requireSignature)) console.log(`    ${line.slice(0, 300)}`);
+      if (!r.pass || o.verbose)
+        for (const line of details(r, o.verbose ?? false, requireSignature)) console.log(`    ${line.slice(0, 300)}`);
     }
     console.error(`chasqui validate: ${reports.length} file(s), ${reports.length - failed} passed, ${failed} failed`);
   }

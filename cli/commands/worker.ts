@@ -1,7 +1,14 @@
 import { ConfigError, loadConfig, secretBoxFrom } from '../../core/config';
 import { logger } from '../../core/logger';
 import { createDb } from '../../db/knex';
-import { databaseHost, lazyTemporalClient, startMetricsServer, startWorker, StoppedWhileWaiting, untilReachable } from '../../runtime/services';
+import {
+  databaseHost,
+  lazyTemporalClient,
+  startMetricsServer,
+  startWorker,
+  StoppedWhileWaiting,
+  untilReachable,
+} from '../../runtime/services';
 import { checkAtStart } from '../../runtime/start-checks';
 import { dependencyChecks, readiness } from '../../api/health';
 import { onShutdownSignal, stopAll } from '../lifecycle';
@@ -28,16 +35,29 @@ export async function workerCommand(): Promise<number> {
   ];
   let worker;
   try {
-    await untilReachable('PostgreSQL', databaseHost(config.databaseUrl), () => dependencyChecks.database(db), shutdown.signal);
+    await untilReachable(
+      'PostgreSQL',
+      databaseHost(config.databaseUrl),
+      () => dependencyChecks.database(db),
+      shutdown.signal,
+    );
     await untilReachable('Temporal', address, () => dependencyChecks.temporal(probe), shutdown.signal);
     await checkAtStart(readinessDeps, shutdown.signal);
-    worker = await untilReachable('Temporal', address, () => startWorker(config, address, db, secrets), shutdown.signal);
+    worker = await untilReachable(
+      'Temporal',
+      address,
+      () => startWorker(config, address, db, secrets),
+      shutdown.signal,
+    );
   } catch (err) {
     await stopAll([...stopBase, ['database pool', () => db.destroy()]]);
     if (err instanceof StoppedWhileWaiting) return 0;
     throw err;
   }
-  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, metrics: metrics.url }, 'chasqui worker running');
+  logger.info(
+    { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, metrics: metrics.url },
+    'chasqui worker running',
+  );
   const stopped = await Promise.race([shutdown.requested, worker.running.then(() => 'worker-exit' as const)]);
   await stopAll([stopBase[0], ['worker', worker.stop], stopBase[1], ['database pool', () => db.destroy()]]);
   return stopped === 'worker-exit' ? 1 : 0;

@@ -33,7 +33,11 @@ function signerFrom(options: { pfx?: string; password?: string }): Signer | stri
 }
 
 function describe(totals: Record<string, string> | null): string {
-  return totals ? Object.entries(totals).map(([name, value]) => `${name}=${value}`).join(' ') : '(none)';
+  return totals
+    ? Object.entries(totals)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ')
+    : '(none)';
 }
 
 /** Returns the exit code: 0 all signed, 1 some payload invalid, 2 usage or input problem. */
@@ -43,7 +47,12 @@ export async function xmlCommand(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { out: { type: 'string' }, pfx: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        out: { type: 'string' },
+        pfx: { type: 'string' },
+        password: { type: 'string' },
+        help: { type: 'boolean' },
+      },
     });
   } catch (err) {
     console.error(`chasqui xml: ${(err as Error).message}\n${USAGE}`);
@@ -79,7 +88,10 @@ export async function xmlCommand(argv: string[]): Promise<number> {
   for (const file of files) {
     const startedAt = Date.now();
     try {
-      const prepared = prepareDocument(parseJsonPayload(readFileSync(file, 'utf8')), { calendar: config.rules, ruleWarnDays: config.ruleWarnDays });
+      const prepared = prepareDocument(parseJsonPayload(readFileSync(file, 'utf8')), {
+        calendar: config.rules,
+        ruleWarnDays: config.ruleWarnDays,
+      });
       const signed = signBuiltXml(prepared.xml, signer);
       const written = path.join(outDir, `${prepared.filename}.xml`);
       writeFileSync(written, signed.xml);

@@ -52,7 +52,11 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   const items: Item[] = [];
   for (const doc of o.docs) {
     const plan = await o.action.act(doc, { dryRun: true });
-    items.push({ doc, outcome: plan.outcome === 'refused' ? 'skipped' : 'pending', detail: plan.outcome === 'refused' ? plan.reason : '' });
+    items.push({
+      doc,
+      outcome: plan.outcome === 'refused' ? 'skipped' : 'pending',
+      detail: plan.outcome === 'refused' ? plan.reason : '',
+    });
   }
   const todo = items.filter((i) => i.outcome === 'pending');
 
@@ -69,7 +73,9 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   if (todo.length === 0) return report(o, items, false, `nothing to ${o.action.name}`);
   if (!o.yes) {
     if (!io.stdin.isTTY) {
-      io.stderr.write(`not on a terminal: add --yes to ${o.action.name} ${todo.length} document(s), or --dry-run to only list them\n`);
+      io.stderr.write(
+        `not on a terminal: add --yes to ${o.action.name} ${todo.length} document(s), or --dry-run to only list them\n`,
+      );
       return EXIT.usage;
     }
     const rl = readline.createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
@@ -130,7 +136,12 @@ function planText(o: BulkOptions, items: Item[]): string {
   lines.push(
     table([
       ['DOCUMENT', 'STATUS', 'PLAN', 'EXTERNAL_ID'],
-      ...shown.map((i) => [i.doc.filename, i.doc.status, i.outcome === 'skipped' ? `skip: ${i.detail}` : o.action.name, i.doc.id]),
+      ...shown.map((i) => [
+        i.doc.filename,
+        i.doc.status,
+        i.outcome === 'skipped' ? `skip: ${i.detail}` : o.action.name,
+        i.doc.id,
+      ]),
     ]),
   );
   if (items.length > shown.length) lines.push(`… and ${items.length - shown.length} more (--json lists them all)`);
@@ -139,7 +150,14 @@ function planText(o: BulkOptions, items: Item[]): string {
 
 function report(o: BulkOptions, items: Item[], interrupted: boolean, headline: string): number {
   const count = (outcome: Item['outcome']) => items.filter((i) => i.outcome === outcome).length;
-  const counts = { done: count('done'), refused: count('refused'), failed: count('failed'), skipped: count('skipped'), would: count('would'), not_done: count('pending') };
+  const counts = {
+    done: count('done'),
+    refused: count('refused'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    would: count('would'),
+    not_done: count('pending'),
+  };
   if (o.json) {
     o.io.stdout.write(
       JSON.stringify({
@@ -148,16 +166,26 @@ function report(o: BulkOptions, items: Item[], interrupted: boolean, headline: s
         operator: o.operator,
         interrupted,
         counts,
-        items: items.map((i) => ({ external_id: i.doc.id, filename: i.doc.filename, status: i.doc.status, outcome: i.outcome === 'pending' ? 'not_done' : i.outcome, detail: i.detail })),
+        items: items.map((i) => ({
+          external_id: i.doc.id,
+          filename: i.doc.filename,
+          status: i.doc.status,
+          outcome: i.outcome === 'pending' ? 'not_done' : i.outcome,
+          detail: i.detail,
+        })),
       }) + '\n',
     );
   } else {
     if (o.dryRun) o.io.stdout.write(planText(o, items) + '\n');
     const acted = items.filter((i) => i.outcome === 'done' || i.outcome === 'refused' || i.outcome === 'failed');
     if (acted.length) {
-      o.io.stdout.write(table([['DOCUMENT', 'RESULT', 'DETAIL'], ...acted.map((i) => [i.doc.filename, i.outcome, i.detail])]) + '\n');
+      o.io.stdout.write(
+        table([['DOCUMENT', 'RESULT', 'DETAIL'], ...acted.map((i) => [i.doc.filename, i.outcome, i.detail])]) + '\n',
+      );
     }
-    const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k.replace('_', ' ')}`);
+    const parts = Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k.replace('_', ' ')}`);
     o.io.stdout.write(`${o.action.name} ${headline}: ${parts.join(', ') || 'nothing selected'}\n`);
     if (interrupted && counts.not_done) {
       const rest = items.filter((i) => i.outcome === 'pending').map((i) => i.doc.id);
@@ -211,7 +239,9 @@ class Progress {
     const width = 24;
     const filled = Math.round((this.done / this.total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-    const counts = Object.entries(this.counts).map(([k, n]) => `${k} ${n}`).join(', ');
+    const counts = Object.entries(this.counts)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     return `${bar} ${this.done}/${this.total}  ${counts}  ${rate.toFixed(1)}/s  ETA ${eta}`;
   }
 }

@@ -21,7 +21,11 @@ docs/operations.md, "Company checks".
 Exit codes: 0 whatever the checks find (scripts read --json), 2 usage, 3 --ruc names no company.`;
 
 /** `chasqui support checks`: the stored results (the API's repository), after a run of the same workflow when --run. */
-export async function checks(deps: SupportDeps, io: Io, values: { ruc?: string; run?: boolean; json?: boolean }): Promise<number> {
+export async function checks(
+  deps: SupportDeps,
+  io: Io,
+  values: { ruc?: string; run?: boolean; json?: boolean },
+): Promise<number> {
   if (values.ruc) {
     const companies = await findCompaniesByRuc(deps.db, values.ruc);
     if (!companies.length) {
@@ -32,11 +36,19 @@ export async function checks(deps: SupportDeps, io: Io, values: { ruc?: string; 
     if (values.run) {
       io.stderr.write(`running the checks of ${values.ruc}…\n`);
       const client = await deps.temporal();
-      for (const company of companies) await (await startCompanyChecks(client, deps.config.temporal.taskQueue, company, 1)).result();
+      for (const company of companies)
+        await (await startCompanyChecks(client, deps.config.temporal.taskQueue, company, 1)).result();
     }
   } else if (values.run) {
-    io.stderr.write(`running every company's checks (${deps.config.checks.concurrency} at a time, at most ${deps.config.checks.ratePerMinute} SUNAT calls a minute)…\n`);
-    const run = await startCompanyChecks(await deps.temporal(), deps.config.temporal.taskQueue, null, deps.config.checks.concurrency);
+    io.stderr.write(
+      `running every company's checks (${deps.config.checks.concurrency} at a time, at most ${deps.config.checks.ratePerMinute} SUNAT calls a minute)…\n`,
+    );
+    const run = await startCompanyChecks(
+      await deps.temporal(),
+      deps.config.temporal.taskQueue,
+      null,
+      deps.config.checks.concurrency,
+    );
     io.stderr.write(`${await run.result()} companies checked\n`);
   }
   const rows = await listAllCheckRows(deps.db, { ruc: values.ruc });
@@ -48,21 +60,32 @@ export async function checks(deps: SupportDeps, io: Io, values: { ruc?: string; 
   }
   const worstOf = (list: typeof rows): CheckStatus => worstFirst(list)[0]?.status ?? 'ok';
   const companies = [...byCompany.values()]
-    .map((c) => ({ ruc: c.ruc, business_name: c.business_name, worst: worstOf(c.rows), checks: worstFirst(c.rows).map(presentCheck) }))
+    .map((c) => ({
+      ruc: c.ruc,
+      business_name: c.business_name,
+      worst: worstOf(c.rows),
+      checks: worstFirst(c.rows).map(presentCheck),
+    }))
     .sort((a, b) => STATUS_SEVERITY[b.worst] - STATUS_SEVERITY[a.worst] || a.ruc.localeCompare(b.ruc));
   if (values.json) {
     io.stdout.write(JSON.stringify({ companies, count: companies.length }) + '\n');
     return EXIT.done;
   }
   if (!rows.length) {
-    io.stdout.write(`no checks have run yet${values.ruc ? ` for ${values.ruc}` : ''}: chasqui support checks${values.ruc ? ` --ruc ${values.ruc}` : ''} --run\n`);
+    io.stdout.write(
+      `no checks have run yet${values.ruc ? ` for ${values.ruc}` : ''}: chasqui support checks${values.ruc ? ` --ruc ${values.ruc}` : ''} --run\n`,
+    );
     return EXIT.done;
   }
   const lines = worstFirst(rows)
     .sort((a, b) => STATUS_SEVERITY[b.status] - STATUS_SEVERITY[a.status] || a.ruc.localeCompare(b.ruc))
     .map((r) => [r.ruc, r.check, r.status, `${age(r.checked_at)} ago`, r.detail]);
-  const counts = (['fail', 'warn', 'unknown', 'ok'] as const).map((s) => `${rows.filter((r) => r.status === s).length} ${s}`).join(', ');
+  const counts = (['fail', 'warn', 'unknown', 'ok'] as const)
+    .map((s) => `${rows.filter((r) => r.status === s).length} ${s}`)
+    .join(', ');
   const companiesCount = `${companies.length} ${companies.length === 1 ? 'company' : 'companies'}`;
-  io.stdout.write(`${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount}: ${counts}\n`);
+  io.stdout.write(
+    `${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount}: ${counts}\n`,
+  );
   return EXIT.done;
 }

@@ -17,7 +17,15 @@ export function parseDuration(text: string): number | null {
 /** A plain table: columns padded to their widest cell. */
 export function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
-export const iso = (d: Date | null | undefined) => (d ? `${new Date(d).toISOString().slice(0, 19).replace('T', ' ')}Z` : '-');
+export const iso = (d: Date | null | undefined) =>
+  d ? `${new Date(d).toISOString().slice(0, 19).replace('T', ' ')}Z` : '-';

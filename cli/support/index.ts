@@ -4,7 +4,13 @@ import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocu
 import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
 import { listFailedDeliveries } from '../../db/webhooks';
-import { DOCUMENT_STATUSES, WAITING_REASONS, waitingReason, type DocStatus, type WaitingReason } from '../../lifecycle/transitions';
+import {
+  DOCUMENT_STATUSES,
+  WAITING_REASONS,
+  waitingReason,
+  type DocStatus,
+  type WaitingReason,
+} from '../../lifecycle/transitions';
 import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
 import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
@@ -12,7 +18,6 @@ import { age, iso, parseDuration, table } from './explain';
 import { temporalUiLink } from '../../lifecycle/links';
 import { checks, CHECKS_HELP } from './checks';
 import type { SupportDeps } from './deps';
-
 
 const HELP = `chasqui support: find documents, see why they are stuck, and act on them (support staff)
 
@@ -115,7 +120,11 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 export type WithDeps = (run: (deps: SupportDeps) => Promise<number>) => Promise<number>;
 
 /** `chasqui support …`: returns the exit code (see HELP). Usage errors are found before anything is connected. */
-export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io = process as unknown as Io): Promise<number> {
+export async function supportCommand(
+  argv: string[],
+  withDeps: WithDeps,
+  io: Io = process as unknown as Io,
+): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout.write(HELP + '\n');
@@ -127,7 +136,8 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     return EXIT.usage;
   }
   const usage = (err: unknown) => {
-    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw err;
+    if (!(err instanceof UsageError) && !String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
+      throw err;
     io.stderr.write(`chasqui support ${sub}: ${(err as Error).message}\n\n${COMMAND_HELP[sub]}\n`);
     return EXIT.usage;
   };
@@ -137,7 +147,8 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
     if (sub === 'find' && parsed.positionals.length !== 1 && !parsed.values.help) {
       throw new UsageError('give one reference: an external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO or a file name');
     }
-    if ((sub === 'stuck' || sub === 'checks') && parsed.positionals.length) throw new UsageError(`${sub} takes only options, got '${parsed.positionals[0]}'`);
+    if ((sub === 'stuck' || sub === 'checks') && parsed.positionals.length)
+      throw new UsageError(`${sub} takes only options, got '${parsed.positionals[0]}'`);
     if (sub !== 'checks' && parsed.values.run) throw new UsageError('--run belongs to checks');
   } catch (err) {
     return usage(err);
@@ -152,7 +163,14 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
       if (sub === 'find') return await find(deps, io, positionals, values);
       if (sub === 'stuck') return await stuck(deps, io, values);
       if (sub === 'checks') return await checks(deps, io, values);
-      return await act(deps, io, sub as 'recheck' | 'resend' | 'redeliver', positionals, values, ['chasqui', 'support', ...argv].join(' '));
+      return await act(
+        deps,
+        io,
+        sub as 'recheck' | 'resend' | 'redeliver',
+        positionals,
+        values,
+        ['chasqui', 'support', ...argv].join(' '),
+      );
     } catch (err) {
       return usage(err);
     }
@@ -161,7 +179,10 @@ export async function supportCommand(argv: string[], withDeps: WithDeps, io: Io 
 
 function statusesOf(values: Values): DocStatus[] | undefined {
   if (!values.status) return undefined;
-  const list = values.status.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const list = values.status
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const wrong = list.filter((s) => !DOCUMENT_STATUSES.includes(s as DocStatus));
   if (wrong.length) throw new UsageError(`unknown status ${wrong.join(', ')}; one of ${DOCUMENT_STATUSES.join(', ')}`);
   return list as DocStatus[];
@@ -193,13 +214,19 @@ function stuckSelection(deps: SupportDeps, values: Values): Promise<ListedDocume
 }
 
 /** References (one document each; an ambiguous one is a usage error listing its candidates), narrowed by --ruc. */
-async function byReferences(deps: SupportDeps, references: string[], ruc: string | undefined): Promise<ListedDocument[]> {
+async function byReferences(
+  deps: SupportDeps,
+  references: string[],
+  ruc: string | undefined,
+): Promise<ListedDocument[]> {
   const docs: ListedDocument[] = [];
   for (const reference of references) {
     const found = (await findDocumentsByReference(deps.db, reference)).filter((d) => !ruc || d.ruc === ruc);
     if (found.length === 0) throw new UsageError(`no document matches '${reference}'${ruc ? ` for RUC ${ruc}` : ''}`);
     if (found.length > 1) {
-      throw new UsageError(`'${reference}' matches ${found.length} documents; name one by external_id or add --ruc:\n${candidates(found)}`);
+      throw new UsageError(
+        `'${reference}' matches ${found.length} documents; name one by external_id or add --ruc:\n${candidates(found)}`,
+      );
     }
     if (!docs.some((d) => d.id === found[0].id)) docs.push(found[0]);
   }
@@ -207,19 +234,29 @@ async function byReferences(deps: SupportDeps, references: string[], ruc: string
 }
 
 function candidates(docs: ListedDocument[]): string {
-  return table([['DOCUMENT', 'STATUS', 'ISSUED', 'EXTERNAL_ID'], ...docs.map((d) => [d.filename, d.status, iso(d.created_at), d.id])]);
+  return table([
+    ['DOCUMENT', 'STATUS', 'ISSUED', 'EXTERNAL_ID'],
+    ...docs.map((d) => [d.filename, d.status, iso(d.created_at), d.id]),
+  ]);
 }
 
 async function find(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
-  const found = (await findDocumentsByReference(deps.db, positionals[0])).filter((d) => !values.ruc || d.ruc === values.ruc);
+  const found = (await findDocumentsByReference(deps.db, positionals[0])).filter(
+    (d) => !values.ruc || d.ruc === values.ruc,
+  );
   if (found.length === 0) {
     if (values.json) io.stdout.write(JSON.stringify({ documents: [] }) + '\n');
-    io.stderr.write(`no document matches '${positionals[0]}' (tried external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO and file name)\n`);
+    io.stderr.write(
+      `no document matches '${positionals[0]}' (tried external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO and file name)\n`,
+    );
     return EXIT.nothingMatched;
   }
   if (found.length > 1) {
     if (values.json) io.stdout.write(JSON.stringify({ documents: found.map(toApiDocument) }) + '\n');
-    else io.stdout.write(`${found.length} documents match '${positionals[0]}':\n${candidates(found)}\nshow one with: chasqui support find <EXTERNAL_ID>\n`);
+    else
+      io.stdout.write(
+        `${found.length} documents match '${positionals[0]}':\n${candidates(found)}\nshow one with: chasqui support find <EXTERNAL_ID>\n`,
+      );
     return EXIT.done;
   }
   const doc = found[0];
@@ -230,7 +267,14 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
   if (values.json) {
     io.stdout.write(
       JSON.stringify({
-        document: { ...toApiDocument(doc), ruc: doc.ruc, company: company?.business_name ?? null, customer: doc.customer_doc, issue_date: doc.issue_date, send_attempts: doc.send_attempts },
+        document: {
+          ...toApiDocument(doc),
+          ruc: doc.ruc,
+          company: company?.business_name ?? null,
+          customer: doc.customer_doc,
+          issue_date: doc.issue_date,
+          send_attempts: doc.send_attempts,
+        },
         waiting: reason ? { reason, explanation: WAITING_REASONS[reason] } : null,
         temporal_ui: link,
         timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: t.event, detail: t.detail })),
@@ -238,15 +282,23 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
     );
     return EXIT.done;
   }
-  const result = doc.result ? `${doc.result.origin ?? 'verdict'}${doc.result.code ? ` ${doc.result.code}` : ''}: ${doc.result.message}` : '-';
+  const result = doc.result
+    ? `${doc.result.origin ?? 'verdict'}${doc.result.code ? ` ${doc.result.code}` : ''}: ${doc.result.message}`
+    : '-';
   const lines = [
     `${doc.filename}  ${company?.business_name ?? ''}`,
     table([
       ['  external_id', doc.id],
-      ['  status', `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`],
+      [
+        '  status',
+        `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`,
+      ],
       ...(reason ? [['  why', WAITING_REASONS[reason]]] : []),
       ['  result', result],
-      ['  issued', `${iso(doc.created_at)} (issue date ${doc.issue_date}), environment ${doc.environment === '02' ? 'production' : 'demo'}, to ${doc.destination}`],
+      [
+        '  issued',
+        `${iso(doc.created_at)} (issue date ${doc.issue_date}), environment ${doc.environment === '02' ? 'production' : 'demo'}, to ${doc.destination}`,
+      ],
       ['  customer', doc.customer_doc ?? '-'],
       ['  ticket', doc.ticket ?? '-'],
       ['  Temporal UI', link ?? `workflow cpe-${doc.id} (set TEMPORAL_UI_URL for a link)`],
@@ -275,7 +327,11 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
         groups: [...groups].map(([reason, list]) => ({
           reason,
           explanation: WAITING_REASONS[reason],
-          documents: list.map((d) => ({ ...toApiDocument(d), ruc: d.ruc, age_seconds: Math.round((Date.now() - d.created_at.getTime()) / 1000) })),
+          documents: list.map((d) => ({
+            ...toApiDocument(d),
+            ruc: d.ruc,
+            age_seconds: Math.round((Date.now() - d.created_at.getTime()) / 1000),
+          })),
         })),
       }) + '\n',
     );
@@ -285,9 +341,19 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
     const out: string[] = [`${docs.length} unresolved document(s) older than ${olderThan}`];
     for (const [reason, list] of groups) {
       out.push('', `${reason} (${list.length}): ${WAITING_REASONS[reason]}`);
-      out.push(table([['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'], ...list.map((d) => [
-        `  ${d.filename}`, d.status, age(d.created_at), String(d.send_attempts), d.result ? `${d.result.origin ?? ''} ${d.result.code ?? ''}`.trim() || '-' : '-', d.id,
-      ])]));
+      out.push(
+        table([
+          ['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'],
+          ...list.map((d) => [
+            `  ${d.filename}`,
+            d.status,
+            age(d.created_at),
+            String(d.send_attempts),
+            d.result ? `${d.result.origin ?? ''} ${d.result.code ?? ''}`.trim() || '-' : '-',
+            d.id,
+          ]),
+        ]),
+      );
     }
     io.stdout.write(out.join('\n') + '\n');
   }
@@ -295,7 +361,14 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
   return docs.length && values['fail-if-any'] ? EXIT.failed : EXIT.done;
 }
 
-async function act(deps: SupportDeps, io: Io, name: 'recheck' | 'resend' | 'redeliver', positionals: string[], values: Values, command: string): Promise<number> {
+async function act(
+  deps: SupportDeps,
+  io: Io,
+  name: 'recheck' | 'resend' | 'redeliver',
+  positionals: string[],
+  values: Values,
+  command: string,
+): Promise<number> {
   const docs = positionals.length
     ? await byReferences(deps, positionals, values.ruc)
     : name === 'redeliver'
@@ -323,7 +396,11 @@ async function act(deps: SupportDeps, io: Io, name: 'recheck' | 'resend' | 'rede
 /** Documents whose latest webhook delivery failed within --failed-since. */
 async function failedDeliverySelection(deps: SupportDeps, values: Values): Promise<ListedDocument[]> {
   const since = durationOf(values['failed-since'], '24h', '--failed-since');
-  const ids = await listFailedDeliveries(deps.db, { ruc: values.ruc, since: new Date(Date.now() - since * 1000), limit: positiveInt(values.limit, 1000, '--limit') });
+  const ids = await listFailedDeliveries(deps.db, {
+    ruc: values.ruc,
+    since: new Date(Date.now() - since * 1000),
+    limit: positiveInt(values.limit, 1000, '--limit'),
+  });
   return ids.length ? listDocuments(deps.db, { ids, limit: ids.length }) : [];
 }
 

@@ -1,7 +1,13 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Db } from '../../db/knex';
-import { createSupportToken, listSupportTokens, revokeSupportToken, supportTokenState, SUPPORT_SCOPE } from '../../db/support-tokens';
+import {
+  createSupportToken,
+  listSupportTokens,
+  revokeSupportToken,
+  supportTokenState,
+  SUPPORT_SCOPE,
+} from '../../db/support-tokens';
 import { EXIT, type Io } from './bulk';
 import { iso, parseDuration, table } from './explain';
 
@@ -29,7 +35,11 @@ export const TOKEN_OPTIONS = {
 const NAME = /^[\p{L}\p{N}._@-]{1,64}$/u;
 
 /** `chasqui support tokens …`; usage errors are answered before the database is opened. */
-export async function tokensCommand(argv: string[], withDb: (run: (db: Db) => Promise<number>) => Promise<number>, io: Io): Promise<number> {
+export async function tokensCommand(
+  argv: string[],
+  withDb: (run: (db: Db) => Promise<number>) => Promise<number>,
+  io: Io,
+): Promise<number> {
   const usage = (message: string) => {
     io.stderr.write(`chasqui support tokens: ${message}\n\n${TOKENS_HELP}\n`);
     return EXIT.usage;
@@ -48,7 +58,8 @@ export async function tokensCommand(argv: string[], withDb: (run: (db: Db) => Pr
   }
   if (sub === 'create') {
     const name = values.name?.trim() ?? '';
-    if (!NAME.test(name)) return usage('--name is required: letters, digits, . _ @ - (at most 64), e.g. --name ana.quispe');
+    if (!NAME.test(name))
+      return usage('--name is required: letters, digits, . _ @ - (at most 64), e.g. --name ana.quispe');
     if (rest.length) return usage(`create takes only options, got '${rest[0]}'`);
     let expiresAt: Date | null = null;
     if (values.expires !== undefined) {
@@ -57,16 +68,31 @@ export async function tokensCommand(argv: string[], withDb: (run: (db: Db) => Pr
       expiresAt = new Date(Date.now() + seconds * 1000);
     }
     return withDb(async (db) => {
-      const created = await createSupportToken(db, { name, createdBy: values.operator?.trim() || os.userInfo().username, expiresAt });
+      const created = await createSupportToken(db, {
+        name,
+        createdBy: values.operator?.trim() || os.userInfo().username,
+        expiresAt,
+      });
       if (!created) {
-        io.stderr.write(`a support token named '${name}' exists already: pick another name, or revoke it first (chasqui support tokens revoke ${name})\n`);
+        io.stderr.write(
+          `a support token named '${name}' exists already: pick another name, or revoke it first (chasqui support tokens revoke ${name})\n`,
+        );
         return EXIT.failed;
       }
       if (values.json) {
-        io.stdout.write(JSON.stringify({ name, token: created.token, scope: SUPPORT_SCOPE, expires_at: expiresAt?.toISOString() ?? null }) + '\n');
+        io.stdout.write(
+          JSON.stringify({
+            name,
+            token: created.token,
+            scope: SUPPORT_SCOPE,
+            expires_at: expiresAt?.toISOString() ?? null,
+          }) + '\n',
+        );
       } else {
         io.stdout.write(`${created.token}\n`);
-        io.stderr.write(`support token '${name}' (${SUPPORT_SCOPE}${expiresAt ? `, expires ${iso(expiresAt)}` : ', no expiry'}): shown once, store it now; sign in at /console\n`);
+        io.stderr.write(
+          `support token '${name}' (${SUPPORT_SCOPE}${expiresAt ? `, expires ${iso(expiresAt)}` : ', no expiry'}): shown once, store it now; sign in at /console\n`,
+        );
       }
       return EXIT.done;
     });
@@ -76,18 +102,30 @@ export async function tokensCommand(argv: string[], withDb: (run: (db: Db) => Pr
     return withDb(async (db) => {
       const rows = await listSupportTokens(db);
       if (values.json) {
-        const tokens = rows.map((r) => ({ name: r.name, state: supportTokenState(r), created_by: r.created_by, created_at: r.created_at.toISOString(), expires_at: r.expires_at?.toISOString() ?? null, revoked_at: r.revoked_at?.toISOString() ?? null }));
+        const tokens = rows.map((r) => ({
+          name: r.name,
+          state: supportTokenState(r),
+          created_by: r.created_by,
+          created_at: r.created_at.toISOString(),
+          expires_at: r.expires_at?.toISOString() ?? null,
+          revoked_at: r.revoked_at?.toISOString() ?? null,
+        }));
         io.stdout.write(JSON.stringify({ tokens }) + '\n');
       } else if (rows.length === 0) {
         io.stderr.write('no support tokens yet: chasqui support tokens create --name NAME\n');
       } else {
-        io.stdout.write(table([['NAME', 'STATE', 'CREATED', 'BY', 'EXPIRES'], ...rows.map((r) => [r.name, supportTokenState(r), iso(r.created_at), r.created_by, iso(r.expires_at)])]) + '\n');
+        io.stdout.write(
+          table([
+            ['NAME', 'STATE', 'CREATED', 'BY', 'EXPIRES'],
+            ...rows.map((r) => [r.name, supportTokenState(r), iso(r.created_at), r.created_by, iso(r.expires_at)]),
+          ]) + '\n',
+        );
       }
       return EXIT.done;
     });
   }
   if (sub === 'revoke') {
-    if (rest.length !== 1) return usage('revoke takes the token\'s name, e.g. chasqui support tokens revoke ana.quispe');
+    if (rest.length !== 1) return usage("revoke takes the token's name, e.g. chasqui support tokens revoke ana.quispe");
     return withDb(async (db) => {
       if (!(await revokeSupportToken(db, rest[0]))) {
         io.stderr.write(`no active support token named '${rest[0]}' (chasqui support tokens list)\n`);

@@ -23,7 +23,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['document_id']);
   });
   // A document's resolution is delivered once; only redeliveries repeat it.
-  await knex.raw('create unique index webhook_deliveries_original on webhook_deliveries (document_id, event) where redelivery_of is null');
+  await knex.raw(
+    'create unique index webhook_deliveries_original on webhook_deliveries (document_id, event) where redelivery_of is null',
+  );
 
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.bigIncrements('id');
@@ -46,7 +48,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('webhook_started_at', { useTz: true });
   });
   await knex('document_events').update({ webhook_started_at: knex.ref('created_at') });
-  await knex.raw('create index document_events_unnotified on document_events (created_at) where webhook_started_at is null');
+  await knex.raw(
+    'create index document_events_unnotified on document_events (created_at) where webhook_started_at is null',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

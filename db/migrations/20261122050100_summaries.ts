@@ -35,7 +35,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['summary_id', 'line_no']);
     t.index(['document_id']);
   });
-  await knex.raw(`create unique index summary_lines_live on summary_lines (document_id, condition_code) where state <> 'rejected'`);
+  await knex.raw(
+    `create unique index summary_lines_live on summary_lines (document_id, condition_code) where state <> 'rejected'`,
+  );
 
   await knex.schema.createTable('document_voids', (t) => {
     t.uuid('document_id').primary().references('documents.id').onDelete('CASCADE');

@@ -16,8 +16,15 @@ export async function up(knex: Knex): Promise<void> {
       group by 1, 2, 3, 4, 5 having count(*) > 1 order by 1, 2, 3, 4, 5 limit 5`,
   );
   if (rows.length) {
-    const listed = rows.map((r: Record<string, unknown>) => `${r.ruc} ${r.environment} ${r.doc_type} ${r.series}-${r.number} (${r.copies} documents)`).join('; ');
-    throw new Error(`documents already holds a series-number more than once, so "one number, one document" cannot be enforced until each extra copy is renumbered or removed (docs/issuing.md): ${listed}`);
+    const listed = rows
+      .map(
+        (r: Record<string, unknown>) =>
+          `${r.ruc} ${r.environment} ${r.doc_type} ${r.series}-${r.number} (${r.copies} documents)`,
+      )
+      .join('; ');
+    throw new Error(
+      `documents already holds a series-number more than once, so "one number, one document" cannot be enforced until each extra copy is renumbered or removed (docs/issuing.md): ${listed}`,
+    );
   }
   await knex.raw('create unique index documents_one_number on documents (ruc, environment, doc_type, series, number)');
 }

@@ -21,9 +21,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index documents_page_status on documents (company_id, status, created_at desc, id desc)');
   await knex.raw('create index documents_page_type on documents (company_id, doc_type, created_at desc, id desc)');
   await knex.raw('create index documents_page_series on documents (company_id, series, created_at desc, id desc)');
-  await knex.raw('create index documents_page_issue_date on documents (company_id, issue_date desc, created_at desc, id desc)');
-  await knex.raw('create index documents_page_customer on documents (company_id, customer_doc, created_at desc, id desc) where customer_doc is not null');
-  await knex.raw('create index documents_page_unresolved on documents (company_id, created_at desc, id desc) where not resolved');
+  await knex.raw(
+    'create index documents_page_issue_date on documents (company_id, issue_date desc, created_at desc, id desc)',
+  );
+  await knex.raw(
+    'create index documents_page_customer on documents (company_id, customer_doc, created_at desc, id desc) where customer_doc is not null',
+  );
+  await knex.raw(
+    'create index documents_page_unresolved on documents (company_id, created_at desc, id desc) where not resolved',
+  );
   // `chasqui support stuck` across companies: unresolved by age.
   await knex.raw('drop index if exists documents_unresolved');
   await knex.raw('create index documents_unresolved on documents (created_at, status) where not resolved');
@@ -60,7 +66,17 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('support_actions');
   await knex.schema.dropTableIfExists('document_attempts');
-  for (const name of ['page', 'page_status', 'page_type', 'page_series', 'page_issue_date', 'page_customer', 'page_unresolved', 'number', 'unresolved']) {
+  for (const name of [
+    'page',
+    'page_status',
+    'page_type',
+    'page_series',
+    'page_issue_date',
+    'page_customer',
+    'page_unresolved',
+    'number',
+    'unresolved',
+  ]) {
     await knex.raw(`drop index if exists documents_${name}`);
   }
   await knex.raw('create index documents_unresolved on documents (status) where not resolved');

@@ -33,15 +33,21 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('webhook_started_at', { useTz: true });
     t.index(['company_id', 'created_at']);
   });
-  await knex.raw('create index company_check_events_unnotified on company_check_events (company_id) where webhook_started_at is null');
+  await knex.raw(
+    'create index company_check_events_unnotified on company_check_events (company_id) where webhook_started_at is null',
+  );
 
   // A delivery carries a document's resolution or a check's change, never both.
   await knex.schema.alterTable('webhook_deliveries', (t) => {
     t.uuid('check_event_id').references('company_check_events.id').onDelete('CASCADE');
   });
   await knex.raw('alter table webhook_deliveries alter column document_id drop not null');
-  await knex.raw('alter table webhook_deliveries add constraint webhook_deliveries_one_subject check ((document_id is null) <> (check_event_id is null))');
-  await knex.raw('create unique index webhook_deliveries_original_check on webhook_deliveries (check_event_id) where redelivery_of is null and check_event_id is not null');
+  await knex.raw(
+    'alter table webhook_deliveries add constraint webhook_deliveries_one_subject check ((document_id is null) <> (check_event_id is null))',
+  );
+  await knex.raw(
+    'create unique index webhook_deliveries_original_check on webhook_deliveries (check_event_id) where redelivery_of is null and check_event_id is not null',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

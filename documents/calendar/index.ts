@@ -40,7 +40,10 @@ function isRuleId(id: string): id is RuleId {
  */
 export function parseRuleDates(text: string): Partial<Record<RuleId, string>> {
   const dates: Partial<Record<RuleId, string>> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     const id = (eq < 0 ? part : part.slice(0, eq)).trim();
     const date = eq < 0 ? '' : part.slice(eq + 1).trim();
@@ -83,7 +86,9 @@ export class RuleCalendar {
   /** Rules not yet in force on `at` that start within `days` days, for the given document type when one is named. */
   upcoming(at: string, days: number, docType?: DocType): RuleDefinition[] {
     const horizon = addDays(at, days);
-    return this.list().filter((r) => r.effective > at && r.effective <= horizon && (!docType || r.docTypes.includes(docType)));
+    return this.list().filter(
+      (r) => r.effective > at && r.effective <= horizon && (!docType || r.docTypes.includes(docType)),
+    );
   }
 }
 

@@ -50,7 +50,8 @@ export const RULES: readonly RuleDefinition[] = [
     summary:
       'Guides by public transport (modalidad 01) carry the date the goods were handed to the carrier ' +
       '(ShipmentStage/LoadingTransportEvent/OccurrenceDate), not before the issue date',
-    source: 'SUNAT ValidaExprRegGreRemitente-2.0.1.xsl (PAS20251U210700095); greenter issue #269, lycet issue #650, greenter PR #272',
+    source:
+      'SUNAT ValidaExprRegGreRemitente-2.0.1.xsl (PAS20251U210700095); greenter issue #269, lycet issue #650, greenter PR #272',
     confidence: 'sure',
   },
   {
@@ -58,8 +59,10 @@ export const RULES: readonly RuleDefinition[] = [
     effective: '2027-01-01',
     codes: ['3496'],
     docTypes: ['01', '03', '07', '08', '04'],
-    summary: "Every line carries SUNAT's product code (catalog 25, cac:CommodityClassification/cbc:ItemClassificationCode)",
-    source: "SUNAT 'Reglas de validación' 2026-04-24, lines 516-545, moved by the 2026-07-24 revision (line 562); reported by esolutions-xml",
+    summary:
+      "Every line carries SUNAT's product code (catalog 25, cac:CommodityClassification/cbc:ItemClassificationCode)",
+    source:
+      "SUNAT 'Reglas de validación' 2026-04-24, lines 516-545, moved by the 2026-07-24 revision (line 562); reported by esolutions-xml",
     confidence: 'reported',
   },
   {
@@ -70,7 +73,8 @@ export const RULES: readonly RuleDefinition[] = [
     summary:
       'Daily summary 2.0: free operations by InstructionID 06-09 instead of 05, the IGV of free operations (9996), ' +
       "the buyer's name",
-    source: "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
+    source:
+      "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
   },
   {
@@ -79,7 +83,8 @@ export const RULES: readonly RuleDefinition[] = [
     codes: ['3507', '2524'],
     docTypes: ['08'],
     summary: 'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations',
-    source: "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
+    source:
+      "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
   },
   {
@@ -88,7 +93,8 @@ export const RULES: readonly RuleDefinition[] = [
     codes: ['3286', '3503', '3261'],
     docTypes: ['07'],
     summary: "A credit note's amounts may not exceed the referenced document's; a note modifies one document only",
-    source: "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
+    source:
+      "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
   },
   {
@@ -97,7 +103,8 @@ export const RULES: readonly RuleDefinition[] = [
     codes: ['2108'],
     docTypes: ['rr'],
     summary: 'Reversal summaries (rr) of liquidaciones de compra within 5 days instead of 7',
-    source: "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
+    source:
+      "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
   },
   {

@@ -20,25 +20,55 @@ const RECIPIENT_IS_OTHER = new Set(['01', '03', '05', '06', '14', '17']);
 export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}): RuleFindings {
   const issues: ValidationIssue[] = [];
   const warnings: string[] = [];
-  const fail = (code: string | null, message: string, path: string | null, source: 'SUNAT' | 'chasqui' = code && /^\d+$/.test(code) ? 'SUNAT' : 'chasqui') =>
-    issues.push(issue(source, code, message, path));
+  const fail = (
+    code: string | null,
+    message: string,
+    path: string | null,
+    source: 'SUNAT' | 'chasqui' = code && /^\d+$/.test(code) ? 'SUNAT' : 'chasqui',
+  ) => issues.push(issue(source, code, message, path));
   const observe = (code: string, message: string) => warnings.push(formatIssue(issue('SUNAT', code, message)));
   const e = d.envio;
   const sender = d.tipoDoc === '09';
 
   if (options.issuerRuc && d.emisor.ruc !== options.issuerRuc) {
-    fail('BR_ISSUER_MISMATCH', `emisor.ruc ${d.emisor.ruc} is not the company of the token (${options.issuerRuc})`, 'emisor.ruc');
+    fail(
+      'BR_ISSUER_MISMATCH',
+      `emisor.ruc ${d.emisor.ruc} is not the company of the token (${options.issuerRuc})`,
+      'emisor.ruc',
+    );
   }
-  if (options.today && d.fechaEmision > options.today) fail('2329', `fechaEmision ${d.fechaEmision} is after today (${options.today})`, 'fechaEmision');
-  if (e.fechaInicio < d.fechaEmision) fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
+  if (options.today && d.fechaEmision > options.today)
+    fail('2329', `fechaEmision ${d.fechaEmision} is after today (${options.today})`, 'fechaEmision');
+  if (e.fechaInicio < d.fechaEmision)
+    fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
   // A port terminal's appointment (92) moves foreign goods the terminal already knows: the guide carries none of
   // their data (3625, 3629), every other guide does (2880, 2023).
   const appointment = sender && d.documentosRelacionados.some((r) => r.tipo === '92');
   if (appointment) {
-    if (e.pesoBruto !== undefined) fail('3625', 'envio.pesoBruto must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.pesoBruto');
-    if (e.bultos !== undefined) fail('3626', 'envio.bultos must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.bultos');
-    if (e.contenedores.length > 0) fail('3627', 'envio.contenedores must not be given with an appointment (documentosRelacionados tipo 92)', 'envio.contenedores');
-    if (d.items.length > 0) fail('3629', 'items must be empty with an appointment (documentosRelacionados tipo 92): SUNAT takes the goods from it', 'items');
+    if (e.pesoBruto !== undefined)
+      fail(
+        '3625',
+        'envio.pesoBruto must not be given with an appointment (documentosRelacionados tipo 92)',
+        'envio.pesoBruto',
+      );
+    if (e.bultos !== undefined)
+      fail(
+        '3626',
+        'envio.bultos must not be given with an appointment (documentosRelacionados tipo 92)',
+        'envio.bultos',
+      );
+    if (e.contenedores.length > 0)
+      fail(
+        '3627',
+        'envio.contenedores must not be given with an appointment (documentosRelacionados tipo 92)',
+        'envio.contenedores',
+      );
+    if (d.items.length > 0)
+      fail(
+        '3629',
+        'items must be empty with an appointment (documentosRelacionados tipo 92): SUNAT takes the goods from it',
+        'items',
+      );
   } else {
     if (e.pesoBruto === undefined) fail('2880', "'envio.pesoBruto' (gross weight) is required", 'envio.pesoBruto');
     if (d.items.length === 0) fail('2023', "'items' must hold at least one line", 'items');
@@ -47,11 +77,23 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   for (const [i, r] of d.documentosRelacionados.entries()) {
     const known = RELATED_DOCUMENTS[r.tipo];
     if (!(sender ? known.gre09 : known.gre31)) {
-      fail('2692', `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany a ${sender ? 'GRE remitente' : 'GRE transportista'}`, `documentosRelacionados[${i}].tipo`);
+      fail(
+        '2692',
+        `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany a ${sender ? 'GRE remitente' : 'GRE transportista'}`,
+        `documentosRelacionados[${i}].tipo`,
+      );
     } else if ((!sender || known.ownIssuerNotDefault) && known.issuer && !r.emisor) {
-      fail('3380', `documentosRelacionados[${i}].emisor (RUC of who issued the ${known.name}) is required`, `documentosRelacionados[${i}].emisor`);
+      fail(
+        '3380',
+        `documentosRelacionados[${i}].emisor (RUC of who issued the ${known.name}) is required`,
+        `documentosRelacionados[${i}].emisor`,
+      );
     } else if (known.pattern && !known.pattern.test(r.numero)) {
-      fail('3441', `documentosRelacionados[${i}].numero '${r.numero}' is not a valid number for a ${known.name}`, `documentosRelacionados[${i}].numero`);
+      fail(
+        '3441',
+        `documentosRelacionados[${i}].numero '${r.numero}' is not a valid number for a ${known.name}`,
+        `documentosRelacionados[${i}].numero`,
+      );
     }
   }
 
@@ -66,17 +108,25 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   // Both guides: who drives what, unless the goods go in an M1/L vehicle (no driver or plate required).
   const privateOrCarrier = !sender || e.modalidad === TRANSPORT_MODES.private;
   if (privateOrCarrier && !e.vehiculoM1L) {
-    if (e.conductores.length === 0) fail('3357', 'envio.conductores must name at least the main driver', 'envio.conductores');
-    if (e.vehiculos.length === 0) fail('2566', 'envio.vehiculos must name at least the main vehicle (plate)', 'envio.vehiculos');
+    if (e.conductores.length === 0)
+      fail('3357', 'envio.conductores must name at least the main driver', 'envio.conductores');
+    if (e.vehiculos.length === 0)
+      fail('2566', 'envio.vehiculos must name at least the main vehicle (plate)', 'envio.vehiculos');
   }
   if (sender) {
     for (const [i, v] of e.vehiculos.entries()) {
-      if (v.tuce) fail('3452', `envio.vehiculos[${i}].tuce only applies to a GRE transportista (31)`, `envio.vehiculos[${i}].tuce`);
+      if (v.tuce)
+        fail(
+          '3452',
+          `envio.vehiculos[${i}].tuce only applies to a GRE transportista (31)`,
+          `envio.vehiculos[${i}].tuce`,
+        );
     }
   }
   const licences = new Set<string>();
   for (const [i, c] of e.conductores.entries()) {
-    if (licences.has(c.licencia)) fail('3362', `envio.conductores[${i}] repeats a driver already listed`, `envio.conductores[${i}].licencia`);
+    if (licences.has(c.licencia))
+      fail('3362', `envio.conductores[${i}] repeats a driver already listed`, `envio.conductores[${i}].licencia`);
     licences.add(c.licencia);
   }
   return { issues, warnings };
@@ -89,47 +139,90 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
   const e = d.envio;
   if (!e.motivo) fail('3404', 'envio.motivo (reason for the transfer, catalog 20) is required', 'envio.motivo');
   if (!e.modalidad) fail('2532', 'envio.modalidad (01 public or 02 private transport) is required', 'envio.modalidad');
-  if (e.motivo === '13' && !e.descripcionMotivo) fail('3457', 'envio.descripcionMotivo is required when motivo is 13 (other)', 'envio.descripcionMotivo');
+  if (e.motivo === '13' && !e.descripcionMotivo)
+    fail('3457', 'envio.descripcionMotivo is required when motivo is 13 (other)', 'envio.descripcionMotivo');
   if (e.motivo && RECIPIENT_IS_ISSUER.has(e.motivo) && !issuerIsRecipient) {
-    fail('2554', `for motivo ${e.motivo} the destinatario must be the issuer itself (tipoDoc 6, numDoc ${d.emisor.ruc})`, 'destinatario');
+    fail(
+      '2554',
+      `for motivo ${e.motivo} the destinatario must be the issuer itself (tipoDoc 6, numDoc ${d.emisor.ruc})`,
+      'destinatario',
+    );
   }
   if (e.motivo && RECIPIENT_IS_OTHER.has(e.motivo) && issuerIsRecipient) {
     fail('2555', `for motivo ${e.motivo} the destinatario cannot be the issuer`, 'destinatario');
   }
   if ((e.motivo === '06' || e.motivo === '17' || e.motivo === '19') && d.destinatario.tipoDoc !== '6') {
-    fail('3417', `for motivo ${e.motivo} the destinatario must be identified by RUC (tipoDoc 6)`, 'destinatario.tipoDoc');
+    fail(
+      '3417',
+      `for motivo ${e.motivo} the destinatario must be identified by RUC (tipoDoc 6)`,
+      'destinatario.tipoDoc',
+    );
   }
   if (e.motivo === '04') {
     for (const end of ['partida', 'llegada'] as const) {
-      if (!e[end].codLocal) fail('3365', `envio.${end}.codLocal and envio.${end}.ruc are required when moving goods between establishments (motivo 04)`, `envio.${end}.codLocal`);
+      if (!e[end].codLocal)
+        fail(
+          '3365',
+          `envio.${end}.codLocal and envio.${end}.ruc are required when moving goods between establishments (motivo 04)`,
+          `envio.${end}.codLocal`,
+        );
     }
   }
-  if ((e.motivo === '02' || e.motivo === '07') && !d.proveedor) observe('4375', `motivo ${e.motivo} should name the proveedor`);
-  if (e.motivo === '03' && !d.comprador) fail('4378', 'motivo 03 (sale delivered to a third party) needs the comprador', 'comprador');
-  if (d.comprador && e.motivo !== '03' && e.motivo !== '13') fail('4377', `comprador only applies to motivo 03 or 13, not ${e.motivo}`, 'comprador');
+  if ((e.motivo === '02' || e.motivo === '07') && !d.proveedor)
+    observe('4375', `motivo ${e.motivo} should name the proveedor`);
+  if (e.motivo === '03' && !d.comprador)
+    fail('4378', 'motivo 03 (sale delivered to a third party) needs the comprador', 'comprador');
+  if (d.comprador && e.motivo !== '03' && e.motivo !== '13')
+    fail('4377', `comprador only applies to motivo 03 or 13, not ${e.motivo}`, 'comprador');
   if (e.motivo !== '13') {
     // Catalog 03 is only an observation (4320) in a 09; reason 13 is checked against another catalog (65A).
     for (const [i, item] of d.items.entries()) {
-      if (!UNIT_CODES.has(item.unidad)) observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
+      if (!UNIT_CODES.has(item.unidad))
+        observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
     }
   }
   // An itinerant issuer carries its own goods and receipts with it: no establishment of arrival (3416).
-  if (e.motivo === '18' && e.llegada.codLocal) fail('3416', 'envio.llegada.codLocal must not be given for motivo 18 (itinerant issuer)', 'envio.llegada.codLocal');
+  if (e.motivo === '18' && e.llegada.codLocal)
+    fail('3416', 'envio.llegada.codLocal must not be given for motivo 18 (itinerant issuer)', 'envio.llegada.codLocal');
   checkForeignGoods(d, fail);
-  if (d.remitente) fail('BR_GRE_PARTY', 'remitente only applies to a GRE transportista (31); in a 09 the issuer is the sender', 'remitente');
+  if (d.remitente)
+    fail(
+      'BR_GRE_PARTY',
+      'remitente only applies to a GRE transportista (31); in a 09 the issuer is the sender',
+      'remitente',
+    );
   if (d.pagadorFlete) fail('BR_GRE_PARTY', 'pagadorFlete only applies to a GRE transportista (31)', 'pagadorFlete');
 
   if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L) {
-    if (!e.transportista) fail('2558', 'envio.transportista (the carrier: ruc and razonSocial) is required for public transport (modalidad 01)', 'envio.transportista');
-    else if (e.transportista.ruc === d.emisor.ruc) fail('2560', 'envio.transportista cannot be the issuer; use modalidad 02 for private transport', 'envio.transportista.ruc');
-    else if (!e.transportista.registroMTC) observe('4391', 'envio.transportista.registroMTC (the carrier\'s MTC registration) is missing');
+    if (!e.transportista)
+      fail(
+        '2558',
+        'envio.transportista (the carrier: ruc and razonSocial) is required for public transport (modalidad 01)',
+        'envio.transportista',
+      );
+    else if (e.transportista.ruc === d.emisor.ruc)
+      fail(
+        '2560',
+        'envio.transportista cannot be the issuer; use modalidad 02 for private transport',
+        'envio.transportista.ruc',
+      );
+    else if (!e.transportista.registroMTC)
+      observe('4391', "envio.transportista.registroMTC (the carrier's MTC registration) is missing");
   }
   // Public transport declares the carrier, not its drivers and vehicles; an M1/L vehicle declares no driver.
   if ((e.modalidad === TRANSPORT_MODES.public || e.vehiculoM1L) && e.conductores.length > 0) {
-    fail('3455', `envio.conductores must be empty for ${e.vehiculoM1L ? 'an M1/L vehicle (vehiculoM1L)' : 'public transport (modalidad 01)'}`, 'envio.conductores');
+    fail(
+      '3455',
+      `envio.conductores must be empty for ${e.vehiculoM1L ? 'an M1/L vehicle (vehiculoM1L)' : 'public transport (modalidad 01)'}`,
+      'envio.conductores',
+    );
   }
   if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L && e.vehiculos.length > 0) {
-    fail('3354', 'envio.vehiculos must be empty for public transport (modalidad 01): the carrier declares its vehicles', 'envio.vehiculos');
+    fail(
+      '3354',
+      'envio.vehiculos must be empty for public transport (modalidad 01): the carrier declares its vehicles',
+      'envio.vehiculos',
+    );
   }
   if (e.modalidad === TRANSPORT_MODES.private && e.transportista) {
     fail('3347', 'envio.transportista must not be given for private transport (modalidad 02)', 'envio.transportista');
@@ -149,52 +242,115 @@ function checkForeignGoods(d: DespatchPayload, fail: Fail): void {
   const manifest = count('91') > 0;
   for (const [i, r] of related.entries()) {
     if (RELATED_DOCUMENTS[r.tipo].customs && !foreign) {
-      fail('3445', `documentosRelacionados[${i}].tipo ${r.tipo} only accompanies foreign goods (motivo 19)`, `documentosRelacionados[${i}].tipo`);
+      fail(
+        '3445',
+        `documentosRelacionados[${i}].tipo ${r.tipo} only accompanies foreign goods (motivo 19)`,
+        `documentosRelacionados[${i}].tipo`,
+      );
     } else if (foreign && !RELATED_DOCUMENTS[r.tipo].customs) {
-      fail('3445', `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany foreign goods (motivo 19): only 50, 52, 91 or 92`, `documentosRelacionados[${i}].tipo`);
+      fail(
+        '3445',
+        `documentosRelacionados[${i}].tipo ${r.tipo} cannot accompany foreign goods (motivo 19): only 50, 52, 91 or 92`,
+        `documentosRelacionados[${i}].tipo`,
+      );
     }
   }
-  if (e.trasladoTotalDAMoDS && !foreign) fail('3392', 'envio.trasladoTotalDAMoDS only applies to foreign goods (motivo 19)', 'envio.trasladoTotalDAMoDS');
+  if (e.trasladoTotalDAMoDS && !foreign)
+    fail('3392', 'envio.trasladoTotalDAMoDS only applies to foreign goods (motivo 19)', 'envio.trasladoTotalDAMoDS');
   if (e.contenedorManifiestoCarga && !(foreign && manifest)) {
-    fail('3478', 'envio.contenedorManifiestoCarga needs motivo 19 and the cargo manifest (documentosRelacionados tipo 91)', 'envio.contenedorManifiestoCarga');
+    fail(
+      '3478',
+      'envio.contenedorManifiestoCarga needs motivo 19 and the cargo manifest (documentosRelacionados tipo 91)',
+      'envio.contenedorManifiestoCarga',
+    );
   }
   for (const [i, item] of d.items.entries()) {
-    if (item.manifiesto && !foreign) fail('3473', `items[${i}].manifiesto (properties 7024–7028) only applies to foreign goods (motivo 19)`, `items[${i}].manifiesto`);
+    if (item.manifiesto && !foreign)
+      fail(
+        '3473',
+        `items[${i}].manifiesto (properties 7024–7028) only applies to foreign goods (motivo 19)`,
+        `items[${i}].manifiesto`,
+      );
   }
   if (!foreign) return;
 
-  if (!e.puerto) fail('3483', 'envio.puerto (the port or airport the goods come through) is required for motivo 19', 'envio.puerto');
-  if (!e.llegada.codLocal) fail('3369', 'envio.llegada.codLocal and envio.llegada.ruc (the establishment receiving the goods) are required for motivo 19', 'envio.llegada.codLocal');
-  else if (e.llegada.ruc !== d.destinatario.numDoc) fail('3488', 'envio.llegada.ruc must be the destinatario\'s RUC for motivo 19', 'envio.llegada.ruc');
-  if (count('50', '52', '91', '92') === 0) fail('3493', 'motivo 19 needs the DAM (50), the DS (52), the cargo manifest (91) or the terminal\'s appointment (92) in documentosRelacionados', 'documentosRelacionados');
-  if (count('91') > 1) fail('3494', 'documentosRelacionados may hold one cargo manifest (91)', 'documentosRelacionados');
+  if (!e.puerto)
+    fail('3483', 'envio.puerto (the port or airport the goods come through) is required for motivo 19', 'envio.puerto');
+  if (!e.llegada.codLocal)
+    fail(
+      '3369',
+      'envio.llegada.codLocal and envio.llegada.ruc (the establishment receiving the goods) are required for motivo 19',
+      'envio.llegada.codLocal',
+    );
+  else if (e.llegada.ruc !== d.destinatario.numDoc)
+    fail('3488', "envio.llegada.ruc must be the destinatario's RUC for motivo 19", 'envio.llegada.ruc');
+  if (count('50', '52', '91', '92') === 0)
+    fail(
+      '3493',
+      "motivo 19 needs the DAM (50), the DS (52), the cargo manifest (91) or the terminal's appointment (92) in documentosRelacionados",
+      'documentosRelacionados',
+    );
+  if (count('91') > 1)
+    fail('3494', 'documentosRelacionados may hold one cargo manifest (91)', 'documentosRelacionados');
   if (count('92') > 1) fail('3612', 'documentosRelacionados may hold one appointment (92)', 'documentosRelacionados');
-  if (count('92') > 0 && count('50', '52', '91') > 0) fail('3613', 'an appointment (92) goes alone, without DAM, DS or cargo manifest', 'documentosRelacionados');
-  if (manifest && count('50', '52') > 0) fail('3463', 'a cargo manifest (91) goes without DAM or DS', 'documentosRelacionados');
-  if (e.trasladoTotalDAMoDS && count('91', '92') > 0) fail('3485', 'envio.trasladoTotalDAMoDS does not apply with a cargo manifest (91) or appointment (92)', 'envio.trasladoTotalDAMoDS');
-  if (e.contenedorManifiestoCarga && e.contenedores.length === 0) fail('3487', 'envio.contenedores must list the containers of envio.contenedorManifiestoCarga', 'envio.contenedores');
+  if (count('92') > 0 && count('50', '52', '91') > 0)
+    fail('3613', 'an appointment (92) goes alone, without DAM, DS or cargo manifest', 'documentosRelacionados');
+  if (manifest && count('50', '52') > 0)
+    fail('3463', 'a cargo manifest (91) goes without DAM or DS', 'documentosRelacionados');
+  if (e.trasladoTotalDAMoDS && count('91', '92') > 0)
+    fail(
+      '3485',
+      'envio.trasladoTotalDAMoDS does not apply with a cargo manifest (91) or appointment (92)',
+      'envio.trasladoTotalDAMoDS',
+    );
+  if (e.contenedorManifiestoCarga && e.contenedores.length === 0)
+    fail(
+      '3487',
+      'envio.contenedores must list the containers of envio.contenedorManifiestoCarga',
+      'envio.contenedores',
+    );
   // Under a manifest the containers stand for the packages: bultos only without them (3419 / 3621).
-  if (manifest && e.contenedores.length > 0 && e.bultos) fail('3621', 'envio.bultos must not be given when envio.contenedores lists the containers', 'envio.bultos');
-  if (manifest && e.contenedores.length === 0 && !e.bultos) fail('3419', 'envio.bultos (number of packages) is required without containers', 'envio.bultos');
-  if (e.trasladoTotalDAMoDS && e.contenedores.length === 0 && !e.bultos) fail('3631', 'envio.bultos is required for a whole DAM or DS without containers', 'envio.bultos');
+  if (manifest && e.contenedores.length > 0 && e.bultos)
+    fail('3621', 'envio.bultos must not be given when envio.contenedores lists the containers', 'envio.bultos');
+  if (manifest && e.contenedores.length === 0 && !e.bultos)
+    fail('3419', 'envio.bultos (number of packages) is required without containers', 'envio.bultos');
+  if (e.trasladoTotalDAMoDS && e.contenedores.length === 0 && !e.bultos)
+    fail('3631', 'envio.bultos is required for a whole DAM or DS without containers', 'envio.bultos');
 
   const declared = new Set(e.contenedores.map((c) => c.numero));
   for (const [i, item] of d.items.entries()) {
     const m = item.manifiesto ?? {};
     const at = `items[${i}].manifiesto`;
-    if (manifest && !m.documentoTransporte) fail('3490', `${at}.documentoTransporte (property 7024) is required with a cargo manifest`, `${at}.documentoTransporte`);
-    if (manifest && m.detalle === undefined) fail('3491', `${at}.detalle (property 7025) is required with a cargo manifest`, `${at}.detalle`);
+    if (manifest && !m.documentoTransporte)
+      fail(
+        '3490',
+        `${at}.documentoTransporte (property 7024) is required with a cargo manifest`,
+        `${at}.documentoTransporte`,
+      );
+    if (manifest && m.detalle === undefined)
+      fail('3491', `${at}.detalle (property 7025) is required with a cargo manifest`, `${at}.detalle`);
     if (e.contenedorManifiestoCarga) {
-      if (!m.contenedor) fail('3480', `${at}.contenedor (property 7026) is required for whole containers`, `${at}.contenedor`);
-      else if (!declared.has(m.contenedor)) fail('3486', `${at}.contenedor ${m.contenedor} is not in envio.contenedores`, `${at}.contenedor`);
-      if (m.contenedorVacio === undefined) fail('3482', `${at}.contenedorVacio (property 7028) is required for whole containers`, `${at}.contenedorVacio`);
-      else if (!m.contenedorVacio && !m.precinto) fail('3481', `${at}.precinto (property 7027) is required for a full container`, `${at}.precinto`);
+      if (!m.contenedor)
+        fail('3480', `${at}.contenedor (property 7026) is required for whole containers`, `${at}.contenedor`);
+      else if (!declared.has(m.contenedor))
+        fail('3486', `${at}.contenedor ${m.contenedor} is not in envio.contenedores`, `${at}.contenedor`);
+      if (m.contenedorVacio === undefined)
+        fail('3482', `${at}.contenedorVacio (property 7028) is required for whole containers`, `${at}.contenedorVacio`);
+      else if (!m.contenedorVacio && !m.precinto)
+        fail('3481', `${at}.precinto (property 7027) is required for a full container`, `${at}.precinto`);
     }
   }
   if (e.contenedorManifiestoCarga) {
     for (const [i, c] of e.contenedores.entries()) {
-      const full = d.items.some((item) => item.manifiesto?.contenedor === c.numero && item.manifiesto.contenedorVacio === false);
-      if (full && !c.precinto) fail('3495', `envio.contenedores[${i}].precinto is required: container ${c.numero} is full`, `envio.contenedores[${i}].precinto`);
+      const full = d.items.some(
+        (item) => item.manifiesto?.contenedor === c.numero && item.manifiesto.contenedorVacio === false,
+      );
+      if (full && !c.precinto)
+        fail(
+          '3495',
+          `envio.contenedores[${i}].precinto is required: container ${c.numero} is full`,
+          `envio.contenedores[${i}].precinto`,
+        );
     }
   }
 }
@@ -211,7 +367,11 @@ function checkLoadingDate(d: DespatchPayload, options: PrepareOptions, fail: Fai
   const field = 'envio.fechaEntregaTransportista';
   if (!e.fechaEntregaTransportista) {
     const since = calendar.effective('gre-loading-date');
-    fail('3617', `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`, field);
+    fail(
+      '3617',
+      `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`,
+      field,
+    );
   } else if (e.fechaEntregaTransportista < d.fechaEmision) {
     fail('3618', `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
   }
@@ -224,10 +384,16 @@ function checkCarrierGuide(d: DespatchPayload, fail: Fail, observe: Observe): vo
     fail('2560', 'the remitente cannot be the carrier issuing the guide', 'remitente.numDoc');
   }
   for (const field of ['motivo', 'modalidad', 'transportista'] as const) {
-    if (e[field] !== undefined) fail('BR_GRE_PARTY', `envio.${field} only applies to a GRE remitente (09)`, `envio.${field}`);
+    if (e[field] !== undefined)
+      fail('BR_GRE_PARTY', `envio.${field} only applies to a GRE remitente (09)`, `envio.${field}`);
   }
-  if (d.proveedor || d.comprador) fail('BR_GRE_PARTY', 'proveedor and comprador only apply to a GRE remitente (09)', d.proveedor ? 'proveedor' : 'comprador');
-  if (!d.emisor.registroMTC) observe('4391', 'emisor.registroMTC (the carrier\'s MTC registration) is missing');
+  if (d.proveedor || d.comprador)
+    fail(
+      'BR_GRE_PARTY',
+      'proveedor and comprador only apply to a GRE remitente (09)',
+      d.proveedor ? 'proveedor' : 'comprador',
+    );
+  if (!d.emisor.registroMTC) observe('4391', "emisor.registroMTC (the carrier's MTC registration) is missing");
   if (!d.pagadorFlete) observe('4388', 'pagadorFlete (who pays the freight) is missing');
   for (const v of e.vehiculos) {
     if (!v.tuce) observe('4399', `vehicle ${v.placa} has no tuce (TUC or vehicle registration certificate)`);

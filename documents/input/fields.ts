@@ -16,25 +16,30 @@ export function codes(messages: CodeMessages) {
     for (const e of errors) {
       const text = messages[e.code];
       if (!text) continue;
-      e.message = text.replace(/\{#(\w+)\}/g, (_, key: string) => (key === 'label' ? `'${formatPath(e.path) ?? 'value'}'` : String(e.local?.[key] ?? '')));
+      e.message = text.replace(/\{#(\w+)\}/g, (_, key: string) =>
+        key === 'label' ? `'${formatPath(e.path) ?? 'value'}'` : String(e.local?.[key] ?? ''),
+      );
     }
     return errors;
   };
 }
 
 /** `YYYY-MM-DD` that is a real calendar date; `extra` adds texts for other error codes (e.g. `any.required`). */
-export const dateField = (extra: CodeMessages = {}) => Joi.string()
-  .pattern(/^\d{4}-\d{2}-\d{2}$/)
-  .custom((value: string, helpers) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value; // the pattern reports it: one error per value
-    const d = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? value : helpers.error('any.invalid');
-  })
-  .error(codes({
-    'string.pattern.base': '{#label} must be a date YYYY-MM-DD',
-    'any.invalid': '{#label} is not a calendar date',
-    ...extra,
-  }));
+export const dateField = (extra: CodeMessages = {}) =>
+  Joi.string()
+    .pattern(/^\d{4}-\d{2}-\d{2}$/)
+    .custom((value: string, helpers) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return value; // the pattern reports it: one error per value
+      const d = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? value : helpers.error('any.invalid');
+    })
+    .error(
+      codes({
+        'string.pattern.base': '{#label} must be a date YYYY-MM-DD',
+        'any.invalid': '{#label} is not a calendar date',
+        ...extra,
+      }),
+    );
 export const dateSchema = dateField();
 
 export const timeSchema = Joi.string()
@@ -58,28 +63,36 @@ export const MAX_INTEGER_DIGITS = 12;
  * for unit values and quantities; at most 12 integer digits, refused with `formatCode`, the SUNAT code of the
  * element's format rule (2025 quantity, 2369 unit value…), when given.
  */
-export function decimalSchema(options: { min?: number; positive?: boolean; maxDecimals?: number; formatCode?: string } = {}, extra: CodeMessages = {}) {
+export function decimalSchema(
+  options: { min?: number; positive?: boolean; maxDecimals?: number; formatCode?: string } = {},
+  extra: CodeMessages = {},
+) {
   const { min = 0, positive = false, maxDecimals = 10, formatCode } = options;
   const tag = formatCode ? `[SUNAT ${formatCode}] ` : '';
   return Joi.any()
     .custom((value: unknown, helpers) => {
       if (typeof value !== 'number' && typeof value !== 'string') return helpers.error('decimal.base');
       const text = typeof value === 'number' ? String(value) : value.trim();
-      if (!NUMERIC_TEXT.test(text) || (typeof value === 'number' && !Number.isFinite(value))) return helpers.error('decimal.base');
+      if (!NUMERIC_TEXT.test(text) || (typeof value === 'number' && !Number.isFinite(value)))
+        return helpers.error('decimal.base');
       const d = new Decimal(text);
       if (d.decimalPlaces() > maxDecimals) return helpers.error('decimal.precision', { limit: maxDecimals });
-      if (d.abs().gte(new Decimal(10).pow(MAX_INTEGER_DIGITS))) return helpers.error('decimal.digits', { limit: MAX_INTEGER_DIGITS });
-      if (positive ? d.lte(0) : d.lt(min)) return helpers.error(positive ? 'decimal.positive' : 'decimal.min', { limit: min });
+      if (d.abs().gte(new Decimal(10).pow(MAX_INTEGER_DIGITS)))
+        return helpers.error('decimal.digits', { limit: MAX_INTEGER_DIGITS });
+      if (positive ? d.lte(0) : d.lt(min))
+        return helpers.error(positive ? 'decimal.positive' : 'decimal.min', { limit: min });
       return d;
     })
-    .error(codes({
-      'decimal.base': `${tag}{#label} must be a number (digits, a decimal point, optionally an exponent: 12.5, "12.5", 1.25e1)`,
-      'decimal.precision': `${tag}{#label} must have at most {#limit} decimals`,
-      'decimal.digits': `${tag}{#label} must have at most {#limit} integer digits`,
-      'decimal.positive': '{#label} must be greater than 0',
-      'decimal.min': '{#label} must be at least {#limit}',
-      ...extra,
-    }));
+    .error(
+      codes({
+        'decimal.base': `${tag}{#label} must be a number (digits, a decimal point, optionally an exponent: 12.5, "12.5", 1.25e1)`,
+        'decimal.precision': `${tag}{#label} must have at most {#limit} decimals`,
+        'decimal.digits': `${tag}{#label} must have at most {#limit} integer digits`,
+        'decimal.positive': '{#label} must be greater than 0',
+        'decimal.min': '{#label} must be at least {#limit}',
+        ...extra,
+      }),
+    );
 }
 
 /** Money amounts: two decimals at most, not negative. */
@@ -94,9 +107,10 @@ export function correlativoSchema(digits: number, message: string) {
   const pattern = new RegExp(`^(?!0+$)\\d{1,${digits}}$`);
   return Joi.any()
     .custom((value: unknown, helpers) => {
-      const ok = typeof value === 'string'
-        ? pattern.test(value)
-        : typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
+      const ok =
+        typeof value === 'string'
+          ? pattern.test(value)
+          : typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
       return ok ? value : helpers.error('correlativo.base');
     })
     .error(codes({ 'correlativo.base': message, 'any.required': message }));

@@ -11,7 +11,8 @@ export const MAX_DEPTH = 32;
 const MAX_ISSUES = 20;
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 // C0 controls but tab, LF and CR; DEL and C1 controls; unpaired surrogates; the two XML non-characters.
-const FORBIDDEN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN_TEXT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const childPath = (parent: string, key: string | number) =>
   typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
@@ -29,17 +30,27 @@ export function inspectJson(root: unknown): ValidationIssue[] {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
       if (FORBIDDEN_TEXT.test(value)) {
-        issues.push(issue('chasqui', 'BR_TEXT_CHARACTERS', `'${path || 'body'}' contains a character that cannot be issued (${describeChar(value)}): control characters other than tab and line breaks, and unpaired surrogates, are refused`, path || null));
+        issues.push(
+          issue(
+            'chasqui',
+            'BR_TEXT_CHARACTERS',
+            `'${path || 'body'}' contains a character that cannot be issued (${describeChar(value)}): control characters other than tab and line breaks, and unpaired surrogates, are refused`,
+            path || null,
+          ),
+        );
       }
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_DEPTH) {
-      issues.push(issue('chasqui', 'BR_NESTING', `'${path || 'body'}' is nested deeper than ${MAX_DEPTH} levels`, path || null));
+      issues.push(
+        issue('chasqui', 'BR_NESTING', `'${path || 'body'}' is nested deeper than ${MAX_DEPTH} levels`, path || null),
+      );
       continue;
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: childPath(path, i), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: childPath(path, i), depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(value);
@@ -51,7 +62,14 @@ export function inspectJson(root: unknown): ValidationIssue[] {
         continue;
       }
       if (FORBIDDEN_TEXT.test(key)) {
-        issues.push(issue('chasqui', 'BR_TEXT_CHARACTERS', `a field name under '${path || 'body'}' contains a character that cannot be accepted (${describeChar(key)})`, path || null));
+        issues.push(
+          issue(
+            'chasqui',
+            'BR_TEXT_CHARACTERS',
+            `a field name under '${path || 'body'}' contains a character that cannot be accepted (${describeChar(key)})`,
+            path || null,
+          ),
+        );
         continue;
       }
       stack.push({ value: (value as Record<string, unknown>)[key], path: at, depth: depth + 1 });

@@ -30,7 +30,10 @@ function jsonIssue(text: string, offset: number, problem: string): ValidationIss
   const lineEnd = text.indexOf('\n', offset);
   const from = Math.max(lineStart, offset - SNIPPET_RADIUS);
   const to = Math.min(lineEnd < 0 ? text.length : lineEnd, offset + SNIPPET_RADIUS);
-  const snippet = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '') + (to < (lineEnd < 0 ? text.length : lineEnd) ? '…' : '');
+  const snippet =
+    (from > lineStart ? '…' : '') +
+    text.slice(from, to).replace(/\r$/, '') +
+    (to < (lineEnd < 0 ? text.length : lineEnd) ? '…' : '');
   return {
     code: CODE,
     source: 'JSON',
@@ -69,11 +72,13 @@ export function locateJsonError(text: string): { offset: number; problem: string
       if (pos >= text.length) fail('a closing quote');
       const c = text.charCodeAt(pos);
       if (c === 0x22) return void pos++;
-      if (c < 0x20) throw new JsonSyntax(pos, 'a control character (such as a line break) inside a string must be escaped');
+      if (c < 0x20)
+        throw new JsonSyntax(pos, 'a control character (such as a line break) inside a string must be escaped');
       if (c === 0x5c) {
         const e = text[pos + 1];
         if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) throw new JsonSyntax(pos, 'invalid \\u escape in a string');
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6)))
+            throw new JsonSyntax(pos, 'invalid \\u escape in a string');
           pos += 6;
         } else if (e !== undefined && '"\\/bfnrt'.includes(e)) pos += 2;
         else throw new JsonSyntax(pos, 'invalid escape sequence in a string');

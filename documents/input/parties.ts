@@ -26,10 +26,13 @@ export const DNI_DOC_TYPE = '1';
 export const rucSchema = Joi.string()
   .trim()
   .custom((value: string, helpers) => (isValidRuc(value) ? value : helpers.error('any.invalid')))
-  .error(codes({
-    'string.empty': '[SUNAT 1005] the RUC is empty; it must have 11 digits',
-    'any.invalid': '[SUNAT 1005] {#label} is not a valid RUC (11 digits starting 10, 15, 16, 17 or 20, with a correct check digit)',
-  }));
+  .error(
+    codes({
+      'string.empty': '[SUNAT 1005] the RUC is empty; it must have 11 digits',
+      'any.invalid':
+        '[SUNAT 1005] {#label} is not a valid RUC (11 digits starting 10, 15, 16, 17 or 20, with a correct check digit)',
+    }),
+  );
 
 /** Text that goes into the XML as is: trimmed, no control characters, bounded like SUNAT's patterns. */
 export const textSchema = (max: number, extra: CodeMessages = {}) =>
@@ -55,7 +58,12 @@ export const establishmentSchema = Joi.object({
   codLocal: Joi.string()
     .pattern(/^\d{4}$/)
     .default('0000')
-    .error(codes({ 'string.pattern.base': '[SUNAT 3030] {#label} must be the 4-digit annex code of the establishment (0000 = head office)' })),
+    .error(
+      codes({
+        'string.pattern.base':
+          '[SUNAT 3030] {#label} must be the 4-digit annex code of the establishment (0000 = head office)',
+      }),
+    ),
   departamento: textSchema(30),
   provincia: textSchema(30),
   distrito: textSchema(30),
@@ -78,7 +86,9 @@ export interface Establishment {
 /** `emisor` (alias `company`): the company of the token. */
 export const issuerSchema = Joi.object({
   ruc: rucSchema.required(),
-  razonSocial: textSchema(1500, { 'any.required': '[SUNAT 1037] {#label} (the issuer\'s legal name) is required' }).required(),
+  razonSocial: textSchema(1500, {
+    'any.required': "[SUNAT 1037] {#label} (the issuer's legal name) is required",
+  }).required(),
   nombreComercial: textSchema(1500),
   establecimiento: establishmentSchema,
 });
@@ -104,7 +114,12 @@ export const identityFields = {
   tipoDoc: Joi.string()
     .valid(...IDENTITY_DOC_TYPES)
     .required()
-    .error(codes({ 'any.only': '[SUNAT 2016] {#label} must be a code of catalog 06 (6 RUC, 1 DNI, 4 carné de extranjería, 7 pasaporte, 0 no domiciliado, …)' })),
+    .error(
+      codes({
+        'any.only':
+          '[SUNAT 2016] {#label} must be a code of catalog 06 (6 RUC, 1 DNI, 4 carné de extranjería, 7 pasaporte, 0 no domiciliado, …)',
+      }),
+    ),
   numDoc: Joi.alternatives().conditional('tipoDoc', {
     switch: [
       { is: RUC_DOC_TYPE, then: rucSchema.required() },
@@ -117,7 +132,12 @@ export const identityFields = {
       },
       {
         is: Joi.valid('0', '-'),
-        then: Joi.string().trim().max(15).pattern(/^[A-Za-z0-9-]*$/).allow('').default('-'),
+        then: Joi.string()
+          .trim()
+          .max(15)
+          .pattern(/^[A-Za-z0-9-]*$/)
+          .allow('')
+          .default('-'),
       },
     ],
     otherwise: Joi.string()
@@ -132,7 +152,7 @@ export const identityFields = {
 export const customerSchema = Joi.object({
   ...identityFields,
   nombre: textSchema(1500, {
-    'any.required': '[SUNAT 2021] {#label} (the customer\'s name) is required',
+    'any.required': "[SUNAT 2021] {#label} (the customer's name) is required",
     'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters',
   }).required(),
   address: customerAddressSchema,
@@ -145,7 +165,8 @@ export const MAX_BUYER_EMAILS = 5;
  * One address as an SMTP envelope and a `To:` header take it: an atom-only local part and a dotted host name, so no
  * CR/LF, spaces, quotes, commas or display names can reach a header.
  */
-const EMAIL_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const EMAIL_ADDRESS =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL_ADDRESS.test(value);
@@ -168,11 +189,14 @@ export const buyerEmailSchema = Joi.any()
     }
     return addresses;
   })
-  .error(codes({
-    'correo.type': '{#label} must be an e-mail address or a list of 1 to 5 of them',
-    'correo.count': `{#label} must list 1 to ${MAX_BUYER_EMAILS} e-mail addresses`,
-    'correo.address': '{#label} item {#index} is not one e-mail address (name@domain, without spaces, line breaks or a display name)',
-  }));
+  .error(
+    codes({
+      'correo.type': '{#label} must be an e-mail address or a list of 1 to 5 of them',
+      'correo.count': `{#label} must list 1 to ${MAX_BUYER_EMAILS} e-mail addresses`,
+      'correo.address':
+        '{#label} item {#index} is not one e-mail address (name@domain, without spaces, line breaks or a display name)',
+    }),
+  );
 
 export interface Customer {
   tipoDoc: IdentityDocType;

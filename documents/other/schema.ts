@@ -24,7 +24,10 @@ export const REGIMES: Readonly<Record<OtherDocType, Readonly<Record<string, stri
  * percepción adds 03 boleta. A credit note is listed without payment: it reduces what its document owes, and SUNAT
  * leaves its lines out of the totals.
  */
-const PAID_TYPES: Readonly<Record<OtherDocType, readonly string[]>> = { '20': ['01', '07', '08', '12'], '40': ['01', '03', '07', '08', '12'] };
+const PAID_TYPES: Readonly<Record<OtherDocType, readonly string[]>> = {
+  '20': ['01', '07', '08', '12'],
+  '40': ['01', '03', '07', '08', '12'],
+};
 export const CREDIT_NOTE = '07';
 
 /** Series of a paid document as SUNAT's XSL accepts them (electronic F/B, printed 4 digits, E001/EB01 issued in SOL). */
@@ -33,7 +36,9 @@ const PAID_SERIES: Readonly<Record<OtherDocType, RegExp>> = {
   '40': /^(E001|EB01|[FBP][A-Z0-9]{3}|\d{4})-(?!0+$)\d{1,8}$/,
 };
 
-const creditNoteForbidden = Joi.forbidden().error(codes({ 'any.unknown': '{#label} is not allowed: a credit note (07) is listed without payment' }));
+const creditNoteForbidden = Joi.forbidden().error(
+  codes({ 'any.unknown': '{#label} is not allowed: a credit note (07) is listed without payment' }),
+);
 
 function lineSchema(type: OtherDocType) {
   const paid = type === '20' ? 'pago' : 'cobro';
@@ -42,26 +47,41 @@ function lineSchema(type: OtherDocType) {
       tipoDoc: Joi.string()
         .valid(...PAID_TYPES[type])
         .required()
-        .error(codes({ 'any.only': `[SUNAT 2692] {#label} must be one of ${PAID_TYPES[type].join(', ')} (catalog 01)` })),
+        .error(
+          codes({ 'any.only': `[SUNAT 2692] {#label} must be one of ${PAID_TYPES[type].join(', ')} (catalog 01)` }),
+        ),
       serieNumero: Joi.string()
         .pattern(PAID_SERIES[type])
         .required()
-        .error(codes({ 'string.pattern.base': '[SUNAT 2694] {#label} must be the paid document as SERIE-NUMERO (F001-123)' })),
+        .error(
+          codes({
+            'string.pattern.base': '[SUNAT 2694] {#label} must be the paid document as SERIE-NUMERO (F001-123)',
+          }),
+        ),
       fechaEmision: dateSchema.required(),
       tipoMoneda: currencySchema.required(),
       /** The paid document's total, in its currency. */
-      importeTotal: decimalSchema({ positive: true, maxDecimals: 2 }, { 'decimal.positive': '[SUNAT 2696] {#label} must be greater than 0' }).required(),
+      importeTotal: decimalSchema(
+        { positive: true, maxDecimals: 2 },
+        { 'decimal.positive': '[SUNAT 2696] {#label} must be greater than 0' },
+      ).required(),
     }).required(),
     [paid]: Joi.object({
       /** The payment's number among the payments of that document (1, 2, …). */
       numero: Joi.number().integer().min(1).max(999999999).default(1),
       fecha: dateField({ 'any.required': '[SUNAT 2737] {#label} is required' }).required(),
       /** What was paid (retención) or collected (percepción), in the document's currency. */
-      importe: decimalSchema({ positive: true, maxDecimals: 2 }, { 'decimal.positive': '[SUNAT 2736] {#label} must be greater than 0' }).required(),
+      importe: decimalSchema(
+        { positive: true, maxDecimals: 2 },
+        { 'decimal.positive': '[SUNAT 2736] {#label} must be greater than 0' },
+      ).required(),
     }).when('documento.tipoDoc', { is: CREDIT_NOTE, then: creditNoteForbidden, otherwise: Joi.required() }),
     /** Exchange rate of the payment date, required when the document is not in soles. */
     tipoCambio: Joi.object({
-      factor: decimalSchema({ positive: true, maxDecimals: 6 }, { 'decimal.positive': '[SUNAT 2716] {#label} must be greater than 0' }).required(),
+      factor: decimalSchema(
+        { positive: true, maxDecimals: 6 },
+        { 'decimal.positive': '[SUNAT 2716] {#label} must be greater than 0' },
+      ).required(),
       fecha: dateSchema.required(),
     }).when('documento.tipoDoc', { is: CREDIT_NOTE, then: creditNoteForbidden }),
   });
@@ -69,13 +89,19 @@ function lineSchema(type: OtherDocType) {
 
 function otherSchema(type: OtherDocType) {
   const party = type === '20' ? 'proveedor' : 'cliente';
-  const regimes = Object.entries(REGIMES[type]).map(([c, r]) => `${c} (${r} %)`).join(', ');
+  const regimes = Object.entries(REGIMES[type])
+    .map(([c, r]) => `${c} (${r} %)`)
+    .join(', ');
   return Joi.object({
     tipoDoc: Joi.string().valid(type).required(),
     serie: Joi.string()
       .pattern(type === '20' ? /^R[A-Z0-9]{3}$/ : /^P[A-Z0-9]{3}$/)
       .required()
-      .error(codes({ 'string.pattern.base': `[SUNAT 1001] {#label} must be ${type === '20' ? 'R' : 'P'} and 3 letters or digits` })),
+      .error(
+        codes({
+          'string.pattern.base': `[SUNAT 1001] {#label} must be ${type === '20' ? 'R' : 'P'} and 3 letters or digits`,
+        }),
+      ),
     correlativo: Joi.alternatives(Joi.string().pattern(/^\d{1,8}$/), Joi.number().integer().min(1).max(99999999))
       .required()
       .error(codes({ 'alternatives.match': '[SUNAT 1001] {#label} must be a number of 1 to 8 digits' })),
@@ -89,7 +115,11 @@ function otherSchema(type: OtherDocType) {
     regimen: Joi.string()
       .valid(...Object.keys(REGIMES[type]))
       .required()
-      .error(codes({ 'any.only': `[SUNAT ${type === '20' ? '2618' : '2602'}] {#label} must be a regime of catalog ${type === '20' ? '23' : '22'}: ${regimes}` })),
+      .error(
+        codes({
+          'any.only': `[SUNAT ${type === '20' ? '2618' : '2602'}] {#label} must be a regime of catalog ${type === '20' ? '23' : '22'}: ${regimes}`,
+        }),
+      ),
     observacion: textSchema(250),
     items: Joi.array().items(lineSchema(type)).min(1).max(500).required(),
     /** Totals the integrator computed, checked against chasqui's to the cent. */
@@ -101,7 +131,13 @@ export const retentionSchema = otherSchema('20');
 export const perceptionSchema = otherSchema('40');
 
 export interface OtherLine {
-  documento: { tipoDoc: string; serieNumero: string; fechaEmision: string; tipoMoneda: Currency; importeTotal: Decimal };
+  documento: {
+    tipoDoc: string;
+    serieNumero: string;
+    fechaEmision: string;
+    tipoMoneda: Currency;
+    importeTotal: Decimal;
+  };
   pago?: { numero: number; fecha: string; importe: Decimal };
   cobro?: { numero: number; fecha: string; importe: Decimal };
   tipoCambio?: { factor: Decimal; fecha: string };

@@ -65,24 +65,40 @@ function transportFacts(shipment: Element | null): Fact[] {
     const mtc = text(at(carrier, 'cac:PartyLegalEntity', 'cbc:CompanyID'));
     // A 31's carrier is its issuer: the guide then carries only its MTC registration.
     if (!carrierRuc && !name) out.push({ label: 'Registro MTC', value: mtc ?? '' });
-    else out.push({ label: 'Transportista', value: [carrierRuc && `RUC ${carrierRuc}`, name, mtc && `MTC ${mtc}`].filter(Boolean).join(' - ') });
+    else
+      out.push({
+        label: 'Transportista',
+        value: [carrierRuc && `RUC ${carrierRuc}`, name, mtc && `MTC ${mtc}`].filter(Boolean).join(' - '),
+      });
   }
   const unit = at(shipment, 'cac:TransportHandlingUnit');
-  const plates = [text(at(unit, 'cac:TransportEquipment', 'cbc:ID')), ...all(at(unit, 'cac:TransportEquipment'), 'cac:AttachedTransportEquipment').map((v) => text(at(v, 'cbc:ID')))];
+  const plates = [
+    text(at(unit, 'cac:TransportEquipment', 'cbc:ID')),
+    ...all(at(unit, 'cac:TransportEquipment'), 'cac:AttachedTransportEquipment').map((v) => text(at(v, 'cbc:ID'))),
+  ];
   if (plates[0]) out.push({ label: 'Vehículos', value: plates.filter(Boolean).join(', ') });
-  const containers = all(unit, 'cac:Package').map((p) => [text(at(p, 'cbc:ID')), text(at(p, 'cbc:TraceID')) && `precinto ${text(at(p, 'cbc:TraceID'))}`].filter(Boolean).join(' '));
+  const containers = all(unit, 'cac:Package').map((p) =>
+    [text(at(p, 'cbc:ID')), text(at(p, 'cbc:TraceID')) && `precinto ${text(at(p, 'cbc:TraceID'))}`]
+      .filter(Boolean)
+      .join(' '),
+  );
   if (containers.length) out.push({ label: 'Contenedores', value: containers.join(', ') });
   const port = at(shipment, 'cac:FirstArrivalPortLocation');
   if (port) {
     const kind = PORT_KINDS[text(at(port, 'cbc:LocationTypeCode')) ?? ''] ?? 'Puerto';
-    out.push({ label: kind, value: [text(at(port, 'cbc:ID')), text(at(port, 'cbc:Name'))].filter(Boolean).join(' - ') });
+    out.push({
+      label: kind,
+      value: [text(at(port, 'cbc:ID')), text(at(port, 'cbc:Name'))].filter(Boolean).join(' - '),
+    });
   }
   for (const driver of all(stage, 'cac:DriverPerson')) {
     const name = [text(at(driver, 'cbc:FirstName')), text(at(driver, 'cbc:FamilyName'))].filter(Boolean).join(' ');
     const licence = text(at(driver, 'cac:IdentityDocumentReference', 'cbc:ID'));
     out.push({
       label: `Conductor ${(text(at(driver, 'cbc:JobTitle')) ?? '').toLowerCase()}`.trim(),
-      value: [name, `doc. ${text(at(driver, 'cbc:ID')) ?? ''}`, licence && `licencia ${licence}`].filter(Boolean).join(', '),
+      value: [name, `doc. ${text(at(driver, 'cbc:ID')) ?? ''}`, licence && `licencia ${licence}`]
+        .filter(Boolean)
+        .join(', '),
     });
   }
   return out;
@@ -104,12 +120,16 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
   const reason = text(at(shipment, 'cbc:HandlingCode'));
   if (reason) {
     const detail = text(at(shipment, 'cbc:HandlingInstructions'));
-    facts.push({ label: 'Motivo de traslado', value: `${reason} ${TRANSFER_REASONS[reason] ?? ''}${detail ? ` - ${detail}` : ''}`.trim() });
+    facts.push({
+      label: 'Motivo de traslado',
+      value: `${reason} ${TRANSFER_REASONS[reason] ?? ''}${detail ? ` - ${detail}` : ''}`.trim(),
+    });
   }
   const mode = text(at(stage, 'cbc:TransportModeCode'));
   if (mode) facts.push({ label: 'Modalidad', value: TRANSPORT_MODES[mode] ?? mode });
   const weight = at(shipment, 'cbc:GrossWeightMeasure');
-  if (weight) facts.push({ label: 'Peso bruto total', value: `${text(weight)} ${weight.getAttribute('unitCode') ?? ''}`.trim() });
+  if (weight)
+    facts.push({ label: 'Peso bruto total', value: `${text(weight)} ${weight.getAttribute('unitCode') ?? ''}`.trim() });
   const packages = text(at(shipment, 'cbc:TotalTransportHandlingUnitQuantity'));
   if (packages) facts.push({ label: 'Número de bultos', value: packages });
 
@@ -117,7 +137,10 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
     {
       title: 'Traslado',
       facts: [
-        { label: 'Punto de partida', value: place(at(shipment, 'cac:Delivery', 'cac:Despatch', 'cac:DespatchAddress')) },
+        {
+          label: 'Punto de partida',
+          value: place(at(shipment, 'cac:Delivery', 'cac:Despatch', 'cac:DespatchAddress')),
+        },
         { label: 'Punto de llegada', value: place(at(shipment, 'cac:Delivery', 'cac:DeliveryAddress')) },
         ...transportFacts(shipment),
       ],
@@ -130,8 +153,13 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
     sections.push({
       title: 'Documentos relacionados',
       facts: [
-        ...(sender ? [{ label: 'Remitente', value: `${sender.idLabel ?? ''} ${sender.idNumber ?? ''} - ${sender.name}`.trim() }] : []),
-        ...related.map((d) => ({ label: text(at(d, 'cbc:DocumentType')) ?? text(at(d, 'cbc:DocumentTypeCode')) ?? 'Documento', value: text(at(d, 'cbc:ID')) ?? '' })),
+        ...(sender
+          ? [{ label: 'Remitente', value: `${sender.idLabel ?? ''} ${sender.idNumber ?? ''} - ${sender.name}`.trim() }]
+          : []),
+        ...related.map((d) => ({
+          label: text(at(d, 'cbc:DocumentType')) ?? text(at(d, 'cbc:DocumentTypeCode')) ?? 'Documento',
+          value: text(at(d, 'cbc:ID')) ?? '',
+        })),
       ],
     });
   }
@@ -139,8 +167,14 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
   const qr: PrintedQr = cdr?.link
     ? { kind: 'link', text: cdr.link }
     : cdr
-      ? { kind: 'pending', text: 'La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR: consulte la guía en SUNAT por su número.' }
-      : { kind: 'pending', text: 'Guía pendiente de la constancia de SUNAT (CDR): el código QR se imprime cuando SUNAT la entrega.' };
+      ? {
+          kind: 'pending',
+          text: 'La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR: consulte la guía en SUNAT por su número.',
+        }
+      : {
+          kind: 'pending',
+          text: 'Guía pendiente de la constancia de SUNAT (CDR): el código QR se imprime cuando SUNAT la entrega.',
+        };
   return {
     docType,
     ...(TITLES[docType] ?? TITLES['09']),

@@ -7,13 +7,28 @@ import type { PrintedParty } from './model';
 export const TITLES: Record<string, { title: string; heading: string }> = {
   '01': { title: 'FACTURA ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA FACTURA ELECTRÓNICA' },
   '03': { title: 'BOLETA DE VENTA ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA BOLETA DE VENTA ELECTRÓNICA' },
-  '04': { title: 'LIQUIDACIÓN DE COMPRA ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA LIQUIDACIÓN DE COMPRA ELECTRÓNICA' },
+  '04': {
+    title: 'LIQUIDACIÓN DE COMPRA ELECTRÓNICA',
+    heading: 'REPRESENTACIÓN IMPRESA DE LA LIQUIDACIÓN DE COMPRA ELECTRÓNICA',
+  },
   '07': { title: 'NOTA DE CRÉDITO ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA NOTA DE CRÉDITO ELECTRÓNICA' },
   '08': { title: 'NOTA DE DÉBITO ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA NOTA DE DÉBITO ELECTRÓNICA' },
-  '09': { title: 'GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA' },
-  '31': { title: 'GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA', heading: 'REPRESENTACIÓN IMPRESA DE LA GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA' },
-  '20': { title: 'COMPROBANTE DE RETENCIÓN ELECTRÓNICO', heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE RETENCIÓN ELECTRÓNICO' },
-  '40': { title: 'COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO', heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO' },
+  '09': {
+    title: 'GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA',
+    heading: 'REPRESENTACIÓN IMPRESA DE LA GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA',
+  },
+  '31': {
+    title: 'GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA',
+    heading: 'REPRESENTACIÓN IMPRESA DE LA GUÍA DE REMISIÓN TRANSPORTISTA ELECTRÓNICA',
+  },
+  '20': {
+    title: 'COMPROBANTE DE RETENCIÓN ELECTRÓNICO',
+    heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE RETENCIÓN ELECTRÓNICO',
+  },
+  '40': {
+    title: 'COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO',
+    heading: 'REPRESENTACIÓN IMPRESA DEL COMPROBANTE DE PERCEPCIÓN ELECTRÓNICO',
+  },
 };
 
 /**
@@ -39,7 +54,11 @@ const IDENTITY_LABELS: Record<string, string> = {
   '-': 'VARIOS',
 };
 
-export const CURRENCY_LABELS: Record<string, string> = { PEN: 'SOLES (PEN)', USD: 'DÓLARES AMERICANOS (USD)', EUR: 'EUROS (EUR)' };
+export const CURRENCY_LABELS: Record<string, string> = {
+  PEN: 'SOLES (PEN)',
+  USD: 'DÓLARES AMERICANOS (USD)',
+  EUR: 'EUROS (EUR)',
+};
 
 /** Catalog 51 (operation types chasqui builds; others print their code). */
 export const OPERATION_TYPES: Record<string, string> = {
@@ -73,7 +92,8 @@ export function formatAmount(value: string): string {
 }
 
 /** `S/ 2,798.84` (PEN) or `USD 1,000.00`: the currency sign before the amount as signed. */
-export const formatMoney = (currency: string, value: string): string => `${currency === 'PEN' ? 'S/' : currency} ${formatAmount(value)}`;
+export const formatMoney = (currency: string, value: string): string =>
+  `${currency === 'PEN' ? 'S/' : currency} ${formatAmount(value)}`;
 
 /** `15/03/2024` from `2024-03-15`. */
 export const formatDate = (iso: string): string => iso.split('-').reverse().join('/');
@@ -86,12 +106,19 @@ export function readParty(party: Element | null): PrintedParty | null {
   if (!party) return null;
   const id = at(party, 'cac:PartyIdentification', 'cbc:ID');
   const scheme = id?.getAttribute('schemeID') ?? '';
-  const name = text(at(party, 'cac:PartyLegalEntity', 'cbc:RegistrationName')) ?? text(at(party, 'cac:PartyName', 'cbc:Name')) ?? '';
+  const name =
+    text(at(party, 'cac:PartyLegalEntity', 'cbc:RegistrationName')) ??
+    text(at(party, 'cac:PartyName', 'cbc:Name')) ??
+    '';
   const address = at(party, 'cac:PartyLegalEntity', 'cac:RegistrationAddress');
-  const place = [text(at(address, 'cbc:District')), text(at(address, 'cbc:CityName')), text(at(address, 'cbc:CountrySubentity'))].filter(Boolean);
+  const place = [
+    text(at(address, 'cbc:District')),
+    text(at(address, 'cbc:CityName')),
+    text(at(address, 'cbc:CountrySubentity')),
+  ].filter(Boolean);
   const line = text(at(address, 'cac:AddressLine', 'cbc:Line'));
   return {
-    idLabel: id ? IDENTITY_LABELS[scheme] ?? (scheme || null) : null,
+    idLabel: id ? (IDENTITY_LABELS[scheme] ?? (scheme || null)) : null,
     idNumber: text(id),
     name,
     tradeName: text(at(party, 'cac:PartyName', 'cbc:Name')),

@@ -71,7 +71,13 @@ class Printer {
       bufferPages: true,
       // No default Helvetica: pdfkit would read and parse its AFM metrics for every document, unused.
       font: null as unknown as string,
-      info: { Title: `${printed.title} ${printed.id}`, Author: printed.issuer.name, Creator: 'chasqui', Producer: 'chasqui (pdfkit)', CreationDate: created },
+      info: {
+        Title: `${printed.title} ${printed.id}`,
+        Author: printed.issuer.name,
+        Creator: 'chasqui',
+        Producer: 'chasqui (pdfkit)',
+        CreationDate: created,
+      },
     });
     const { regular, bold } = fonts();
     this.doc.registerFont('regular', regular as unknown as Buffer);
@@ -94,7 +100,13 @@ class Printer {
   }
 
   /** Text in a box, wrapped to `width`; returns its height. */
-  private write(text: string, x: number, y: number, width: number, align: 'left' | 'right' | 'center' = 'left'): number {
+  private write(
+    text: string,
+    x: number,
+    y: number,
+    width: number,
+    align: 'left' | 'right' | 'center' = 'left',
+  ): number {
     if (!this.dry) this.doc.text(text, x, y, { width, align, lineGap: 0.5 });
     return this.textHeight(text, width);
   }
@@ -136,7 +148,13 @@ class Printer {
     const text = this.options.marks.join(' · ');
     this.font('bold', this.ticket ? 9 : 11);
     const height = this.textHeight(text, this.width - 8) + 6;
-    this.doc.save().lineWidth(1.2).strokeColor(MARK_COLOUR).rect(this.left, this.y, this.width, height).stroke().restore();
+    this.doc
+      .save()
+      .lineWidth(1.2)
+      .strokeColor(MARK_COLOUR)
+      .rect(this.left, this.y, this.width, height)
+      .stroke()
+      .restore();
     this.doc.fillColor(MARK_COLOUR);
     this.write(text, this.left + 4, this.y + 3.5, this.width - 8, 'center');
     this.doc.fillColor('black');
@@ -145,7 +163,9 @@ class Printer {
 
   /** The issuer's trade name (when not its legal name) and address, under its name. */
   private issuerLines(party: PrintedParty): string[] {
-    return [party.tradeName && party.tradeName !== party.name ? party.tradeName : null, party.address ?? null].filter((l): l is string => !!l);
+    return [party.tradeName && party.tradeName !== party.name ? party.tradeName : null, party.address ?? null].filter(
+      (l): l is string => !!l,
+    );
   }
 
   /** Logo and issuer on the left, the RUC/title/number box on the right (A4); stacked and centred on a ticket. */
@@ -155,7 +175,11 @@ class Printer {
     if (this.ticket) {
       if (this.options.logo) {
         const [w, h] = this.paper.logo;
-        doc.image(this.options.logo, this.left + (this.width - w) / 2, this.y, { fit: [w, h], align: 'center', valign: 'center' });
+        doc.image(this.options.logo, this.left + (this.width - w) / 2, this.y, {
+          fit: [w, h],
+          align: 'center',
+          valign: 'center',
+        });
         this.y += h + 4;
       }
       this.font('bold', 9);
@@ -164,7 +188,8 @@ class Printer {
       for (const line of this.issuerLines(issuer)) this.y += this.write(line, this.left, this.y, this.width, 'center');
       this.y += 3;
       this.font('bold', 9);
-      for (const line of [`RUC ${issuer.idNumber ?? ''}`, printed.title, printed.id]) this.y += this.write(line, this.left, this.y, this.width, 'center');
+      for (const line of [`RUC ${issuer.idNumber ?? ''}`, printed.title, printed.id])
+        this.y += this.write(line, this.left, this.y, this.width, 'center');
       this.font('regular', 6.5);
       this.y += this.write(printed.heading, this.left, this.y + 2, this.width, 'center') + 6;
       this.rule();
@@ -200,7 +225,14 @@ class Printer {
   }
 
   private rule(): void {
-    this.doc.save().lineWidth(0.5).strokeColor(RULE).moveTo(this.left, this.y).lineTo(this.left + this.width, this.y).stroke().restore();
+    this.doc
+      .save()
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .moveTo(this.left, this.y)
+      .lineTo(this.left + this.width, this.y)
+      .stroke()
+      .restore();
     this.y += 4;
   }
 
@@ -264,7 +296,10 @@ class Printer {
     if (this.ticket) {
       this.font('bold');
       const main = columns.find((c) => c.ticket === 'main')!;
-      const detail = columns.filter((c) => c.ticket === 'detail').map((c) => c.header).join(' · ');
+      const detail = columns
+        .filter((c) => c.ticket === 'detail')
+        .map((c) => c.header)
+        .join(' · ');
       this.y += this.write(`${main.header}\n${detail}`, this.left, this.y, this.width) + 2;
       this.rule();
       return;
@@ -316,7 +351,14 @@ class Printer {
         x += widths[i];
       });
       this.y += height;
-      this.doc.save().lineWidth(0.3).strokeColor('#cccccc').moveTo(this.left, this.y).lineTo(this.left + this.width, this.y).stroke().restore();
+      this.doc
+        .save()
+        .lineWidth(0.3)
+        .strokeColor('#cccccc')
+        .moveTo(this.left, this.y)
+        .lineTo(this.left + this.width, this.y)
+        .stroke()
+        .restore();
     }
     this.y += 6;
   }
@@ -340,7 +382,10 @@ class Printer {
   /** A block that starts on a new page when it does not fit (never split between pages). */
   private block(lines: { text: string; bold?: boolean }[]): void {
     if (!lines.length) return;
-    const height = lines.reduce((h, l) => (this.font(l.bold ? 'bold' : 'regular'), h + this.textHeight(l.text, this.width) + 1), 0);
+    const height = lines.reduce(
+      (h, l) => (this.font(l.bold ? 'bold' : 'regular'), h + this.textHeight(l.text, this.width) + 1),
+      0,
+    );
     this.ensure(height + 4);
     for (const line of lines) {
       this.font(line.bold ? 'bold' : 'regular');
@@ -390,7 +435,14 @@ class Printer {
     for (const line of lines) {
       if (line === qr.text && qr.kind === 'pending') this.font('bold');
       else this.font('regular');
-      y += this.write(line, x, y, this.ticket ? this.width : this.width - (x - this.left), this.ticket ? 'center' : 'left') + 2;
+      y +=
+        this.write(
+          line,
+          x,
+          y,
+          this.ticket ? this.width : this.width - (x - this.left),
+          this.ticket ? 'center' : 'left',
+        ) + 2;
     }
     this.y = this.ticket ? y : Math.max(top + qrHeight, y);
   }
@@ -402,7 +454,12 @@ class Printer {
       const page = doc.page;
       const used = Math.min(this.y + paper.margin, paper.height);
       // pdfkit draws from the top of the page: keeping the top `used` points is a MediaBox that starts lower.
-      (page.dictionary.data as unknown as { MediaBox: number[] }).MediaBox = [0, paper.height - used, paper.width, paper.height];
+      (page.dictionary.data as unknown as { MediaBox: number[] }).MediaBox = [
+        0,
+        paper.height - used,
+        paper.width,
+        paper.height,
+      ];
       return;
     }
     const range = doc.bufferedPageRange();
@@ -411,8 +468,17 @@ class Printer {
       this.font('regular', 7);
       doc.fillColor(GREY);
       const y = paper.height - paper.margin - 8;
-      doc.text(`${this.printed.id} · ${this.printed.title}`, this.left, y, { width: this.width / 2, lineBreak: false, height: 10 });
-      doc.text(`Página ${i - range.start + 1} de ${range.count}`, this.left + this.width / 2, y, { width: this.width / 2, align: 'right', lineBreak: false, height: 10 });
+      doc.text(`${this.printed.id} · ${this.printed.title}`, this.left, y, {
+        width: this.width / 2,
+        lineBreak: false,
+        height: 10,
+      });
+      doc.text(`Página ${i - range.start + 1} de ${range.count}`, this.left + this.width / 2, y, {
+        width: this.width / 2,
+        align: 'right',
+        lineBreak: false,
+        height: 10,
+      });
       doc.fillColor('black');
     }
   }

@@ -24,7 +24,8 @@ function checkPng(bytes: Buffer): LogoCheck {
     const type = bytes.toString('latin1', offset + 4, offset + 8);
     if (offset + 12 + length > bytes.length) return { ok: false, reason: `the PNG is truncated in its ${type} chunk` };
     const crc = bytes.readUInt32BE(offset + 8 + length);
-    if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== crc) return { ok: false, reason: `the PNG's ${type} chunk is corrupt (CRC)` };
+    if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== crc)
+      return { ok: false, reason: `the PNG's ${type} chunk is corrupt (CRC)` };
     if (offset === 8 && type !== 'IHDR') return { ok: false, reason: 'the PNG does not start with its header (IHDR)' };
     if (type === 'IHDR') {
       width = bytes.readUInt32BE(offset + 8);
@@ -55,7 +56,12 @@ function checkJpeg(bytes: Buffer): LogoCheck {
     // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC): the frame header with the image size.
     if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
       if (offset + 9 > bytes.length) break;
-      return { ok: true, type: 'image/jpeg', height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+      return {
+        ok: true,
+        type: 'image/jpeg',
+        height: bytes.readUInt16BE(offset + 5),
+        width: bytes.readUInt16BE(offset + 7),
+      };
     }
     offset += 2 + length;
   }
@@ -70,10 +76,12 @@ export function validateLogo(bytes: Buffer, declared: string, maxBytes: number):
   const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
   if (!png && !jpeg) return { ok: false, reason: 'the image is neither PNG nor JPEG' };
   const actual = png ? 'image/png' : 'image/jpeg';
-  if (declared !== actual) return { ok: false, reason: `the image is a ${actual}, not the ${declared} its Content-Type says` };
+  if (declared !== actual)
+    return { ok: false, reason: `the image is a ${actual}, not the ${declared} its Content-Type says` };
   const check = png ? checkPng(bytes) : checkJpeg(bytes);
   if (!check.ok) return check;
   if (!check.width || !check.height) return { ok: false, reason: 'the image has no size' };
-  if (check.width > MAX_SIDE || check.height > MAX_SIDE) return { ok: false, reason: `the image is ${check.width}×${check.height} px; at most ${MAX_SIDE} px a side` };
+  if (check.width > MAX_SIDE || check.height > MAX_SIDE)
+    return { ok: false, reason: `the image is ${check.width}×${check.height} px; at most ${MAX_SIDE} px a side` };
   return check;
 }

@@ -6,7 +6,17 @@ import type { Element } from '@xmldom/xmldom';
 import { Decimal, money } from '../decimal';
 import { amountInWords } from '../tax/words';
 import { all, at, text } from '../xml/read';
-import { CURRENCY_LABELS, digestValue, NO_PARTY, formatAmount, formatDate, formatMoney, OPERATION_TYPES, readParty, TITLES } from './labels';
+import {
+  CURRENCY_LABELS,
+  digestValue,
+  NO_PARTY,
+  formatAmount,
+  formatDate,
+  formatMoney,
+  OPERATION_TYPES,
+  readParty,
+  TITLES,
+} from './labels';
 import type { AmountRow, Column, Fact, PrintedDocument, Section } from './model';
 
 const ROOTS: Record<string, { docType?: string; line: string; quantity: string; total: string }> = {
@@ -87,16 +97,21 @@ function amountRows(root: Element, totalName: string, currency: string): AmountR
     if (SCHEMES[scheme]?.tax && tax) taxes.set(scheme, tax);
   }
   const sums = new Map<string, Decimal>();
-  const allowances = [...all(root, 'cac:AllowanceCharge'), ...all(root, `cac:${ROOT_LINE_OF(root)}`).flatMap((l) => all(l, 'cac:AllowanceCharge'))];
+  const allowances = [
+    ...all(root, 'cac:AllowanceCharge'),
+    ...all(root, `cac:${ROOT_LINE_OF(root)}`).flatMap((l) => all(l, 'cac:AllowanceCharge')),
+  ];
   for (const ac of allowances) {
     const code = text(at(ac, 'cbc:AllowanceChargeReasonCode')) ?? '';
-    if (text(at(ac, 'cbc:ChargeIndicator')) === 'false' && DISCOUNT_CODES.has(code)) addTo(sums, 'discounts', amountOf(at(ac, 'cbc:Amount')));
+    if (text(at(ac, 'cbc:ChargeIndicator')) === 'false' && DISCOUNT_CODES.has(code))
+      addTo(sums, 'discounts', amountOf(at(ac, 'cbc:Amount')));
   }
   const totals = at(root, `cac:${totalName}`);
   const rows: AmountRow[] = [];
   // Zero amounts are left out, except the IGV, which every printed invoice states.
   const push = (label: string, value: string | null | undefined, always = false) => {
-    if (always || (value && !new Decimal(value).isZero())) rows.push({ label, value: formatMoney(currency, value ?? '0.00') });
+    if (always || (value && !new Decimal(value).isZero()))
+      rows.push({ label, value: formatMoney(currency, value ?? '0.00') });
   };
   for (const scheme of BASE_ORDER) push(SCHEMES[scheme].base!, bases.get(scheme));
   if (sums.has('discounts')) push('Descuentos', money(sums.get('discounts')!));
@@ -137,7 +152,10 @@ function paymentSections(root: Element, currency: string): Section[] {
     sections.push({
       title: 'Forma de pago: Crédito',
       facts: [
-        { label: 'Monto neto pendiente de pago', value: formatMoney(currency, text(at(credit, 'cbc:Amount')) ?? '0.00') },
+        {
+          label: 'Monto neto pendiente de pago',
+          value: formatMoney(currency, text(at(credit, 'cbc:Amount')) ?? '0.00'),
+        },
         { label: 'Total de cuotas', value: String(instalments.length) },
         ...instalments.map((t, i) => ({
           label: `Cuota ${i + 1}`,
@@ -155,12 +173,17 @@ function paymentSections(root: Element, currency: string): Section[] {
         { label: 'Bien o servicio (catálogo 54)', value: text(at(detraction, 'cbc:PaymentMeansID')) ?? '' },
         { label: 'Porcentaje', value: `${new Decimal(text(at(detraction, 'cbc:PaymentPercent')) ?? '0').toFixed()} %` },
         { label: 'Monto de la detracción', value: formatMoney('PEN', text(at(detraction, 'cbc:Amount')) ?? '0.00') },
-        { label: 'Cuenta en el Banco de la Nación', value: text(at(means, 'cac:PayeeFinancialAccount', 'cbc:ID')) ?? '' },
+        {
+          label: 'Cuenta en el Banco de la Nación',
+          value: text(at(means, 'cac:PayeeFinancialAccount', 'cbc:ID')) ?? '',
+        },
         { label: 'Medio de pago (catálogo 59)', value: text(at(means, 'cbc:PaymentMeansCode')) ?? '' },
       ],
     });
   }
-  const perception = all(root, 'cac:AllowanceCharge').find((ac) => PERCEPTION_CODES.has(text(at(ac, 'cbc:AllowanceChargeReasonCode')) ?? ''));
+  const perception = all(root, 'cac:AllowanceCharge').find((ac) =>
+    PERCEPTION_CODES.has(text(at(ac, 'cbc:AllowanceChargeReasonCode')) ?? ''),
+  );
   if (perception) {
     const withPerception = terms.find((t) => text(at(t, 'cbc:ID')) === 'Percepcion');
     sections.push({
@@ -169,7 +192,14 @@ function paymentSections(root: Element, currency: string): Section[] {
         { label: 'Régimen (catálogo 53)', value: text(at(perception, 'cbc:AllowanceChargeReasonCode')) ?? '' },
         { label: 'Base imponible', value: formatMoney('PEN', text(at(perception, 'cbc:BaseAmount')) ?? '0.00') },
         { label: 'Monto de la percepción', value: formatMoney('PEN', text(at(perception, 'cbc:Amount')) ?? '0.00') },
-        ...(withPerception ? [{ label: 'Total incluida la percepción', value: formatMoney('PEN', text(at(withPerception, 'cbc:Amount')) ?? '0.00') }] : []),
+        ...(withPerception
+          ? [
+              {
+                label: 'Total incluida la percepción',
+                value: formatMoney('PEN', text(at(withPerception, 'cbc:Amount')) ?? '0.00'),
+              },
+            ]
+          : []),
       ],
     });
   }
@@ -184,9 +214,18 @@ function referenceSections(root: Element, currency: string): Section[] {
     sections.push({
       title: 'Documento que modifica',
       facts: [
-        ...billing.map((ref) => ({ label: TITLES[text(at(ref, 'cbc:DocumentTypeCode')) ?? '']?.title ?? 'Documento', value: text(at(ref, 'cbc:ID')) ?? '' })),
+        ...billing.map((ref) => ({
+          label: TITLES[text(at(ref, 'cbc:DocumentTypeCode')) ?? '']?.title ?? 'Documento',
+          value: text(at(ref, 'cbc:ID')) ?? '',
+        })),
         ...(discrepancy
-          ? [{ label: 'Motivo', value: `${text(at(discrepancy, 'cbc:ResponseCode')) ?? ''} ${text(at(discrepancy, 'cbc:Description')) ?? ''}`.trim() }]
+          ? [
+              {
+                label: 'Motivo',
+                value:
+                  `${text(at(discrepancy, 'cbc:ResponseCode')) ?? ''} ${text(at(discrepancy, 'cbc:Description')) ?? ''}`.trim(),
+              },
+            ]
           : []),
       ],
     });
@@ -199,7 +238,10 @@ function referenceSections(root: Element, currency: string): Section[] {
       facts: prepaid.map((p) => {
         const id = text(at(p, 'cbc:ID'));
         const doc = documents.find((d) => text(at(d, 'cbc:DocumentStatusCode')) === id);
-        return { label: doc ? text(at(doc, 'cbc:ID')) ?? `Anticipo ${id}` : `Anticipo ${id}`, value: formatMoney(currency, text(at(p, 'cbc:PaidAmount')) ?? '0.00') };
+        return {
+          label: doc ? (text(at(doc, 'cbc:ID')) ?? `Anticipo ${id}`) : `Anticipo ${id}`,
+          value: formatMoney(currency, text(at(p, 'cbc:PaidAmount')) ?? '0.00'),
+        };
       }),
     });
   }
@@ -214,12 +256,19 @@ function facts(root: Element, currency: string): Fact[] {
   if (due) out.push({ label: 'Fecha de vencimiento', value: formatDate(due) });
   out.push({ label: 'Moneda', value: CURRENCY_LABELS[currency] ?? currency });
   const operation = at(root, 'cbc:InvoiceTypeCode')?.getAttribute('listID');
-  if (operation) out.push({ label: 'Tipo de operación', value: `${operation} ${OPERATION_TYPES[operation] ?? ''}`.trim() });
+  if (operation)
+    out.push({ label: 'Tipo de operación', value: `${operation} ${OPERATION_TYPES[operation] ?? ''}`.trim() });
   const form = all(root, 'cac:PaymentTerms').find((t) => text(at(t, 'cbc:ID')) === 'FormaPago');
-  if (form) out.push({ label: 'Forma de pago', value: text(at(form, 'cbc:PaymentMeansID')) === 'Credito' ? 'Crédito' : 'Contado' });
+  if (form)
+    out.push({
+      label: 'Forma de pago',
+      value: text(at(form, 'cbc:PaymentMeansID')) === 'Credito' ? 'Crédito' : 'Contado',
+    });
   const order = text(at(root, 'cac:OrderReference', 'cbc:ID'));
   if (order) out.push({ label: 'Orden de compra', value: order });
-  const guides = all(root, 'cac:DespatchDocumentReference').map((g) => text(at(g, 'cbc:ID'))).filter(Boolean);
+  const guides = all(root, 'cac:DespatchDocumentReference')
+    .map((g) => text(at(g, 'cbc:ID')))
+    .filter(Boolean);
   if (guides.length) out.push({ label: 'Guías de remisión', value: guides.join(', ') });
   return out;
 }
@@ -237,7 +286,19 @@ export function saleQrContent(parts: {
   hash: string;
 }): string {
   const [series, number] = parts.id.split('-');
-  return [parts.ruc, parts.docType, series, number, parts.igv, parts.total, parts.issueDate, parts.customerType, parts.customerNumber, parts.hash, ''].join('|');
+  return [
+    parts.ruc,
+    parts.docType,
+    series,
+    number,
+    parts.igv,
+    parts.total,
+    parts.issueDate,
+    parts.customerType,
+    parts.customerNumber,
+    parts.hash,
+    '',
+  ].join('|');
 }
 
 export function readSale(root: Element): PrintedDocument {
@@ -257,12 +318,17 @@ export function readSale(root: Element): PrintedDocument {
   const legend = (code: string) => notes.find((n) => n.getAttribute('languageLocaleID') === code);
   const totals = at(root, `cac:${names.total}`);
   const payable = text(at(totals, 'cbc:PayableAmount')) ?? '0.00';
-  const igv = all(at(root, 'cac:TaxTotal'), 'cac:TaxSubtotal').find((s) => text(at(s, 'cac:TaxCategory', 'cac:TaxScheme', 'cbc:ID')) === '1000');
+  const igv = all(at(root, 'cac:TaxTotal'), 'cac:TaxSubtotal').find(
+    (s) => text(at(s, 'cac:TaxCategory', 'cac:TaxScheme', 'cbc:ID')) === '1000',
+  );
   const hash = digestValue(root);
   const customerId = at(root, otherParty, 'cac:Party', 'cac:PartyIdentification', 'cbc:ID');
   return {
     docType,
-    ...(TITLES[docType] ?? { title: `DOCUMENTO ${docType}`, heading: `REPRESENTACIÓN IMPRESA DEL DOCUMENTO ELECTRÓNICO ${docType}` }),
+    ...(TITLES[docType] ?? {
+      title: `DOCUMENTO ${docType}`,
+      heading: `REPRESENTACIÓN IMPRESA DEL DOCUMENTO ELECTRÓNICO ${docType}`,
+    }),
     id,
     issuer,
     counterpart: customer ? { label: purchase ? 'Vendedor' : 'Cliente', party: customer } : null,
@@ -271,7 +337,10 @@ export function readSale(root: Element): PrintedDocument {
     amounts: amountRows(root, names.total, currency),
     // Legend 1000 as signed; a document signed elsewhere without it gets the one amount-in-words chasqui writes.
     amountInWords: text(legend('1000') ?? null) ?? amountInWords(new Decimal(payable), currency),
-    legends: notes.filter((n) => n.getAttribute('languageLocaleID') !== '1000').map((n) => text(n)).filter((t): t is string => !!t),
+    legends: notes
+      .filter((n) => n.getAttribute('languageLocaleID') !== '1000')
+      .map((n) => text(n))
+      .filter((t): t is string => !!t),
     sections: [...referenceSections(root, currency), ...paymentSections(root, currency)],
     hash,
     qr: {

@@ -59,40 +59,77 @@ function productCode(input: SaleInput, rules: DatedRules, report: RuleReport): v
   if (!missing.length) return;
   if (rules.inForce(rule.id)) {
     for (const i of missing) {
-      report.issues.push(issue('SUNAT', '3496', `items[${i}].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from ${rule.effective}`, `items[${i}].codigoSunat`));
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '3496',
+          `items[${i}].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from ${rule.effective}`,
+          `items[${i}].codigoSunat`,
+        ),
+      );
     }
   } else if (rules.approaching(rule.id)) {
     const lines = missing.map((i) => `items[${i}]`).join(', ');
-    report.warnings.push(`[SUNAT 3496] from ${rule.effective} SUNAT refuses lines without codigoSunat (catalog 25); this document's ${lines} ${missing.length > 1 ? 'have' : 'has'} none`);
+    report.warnings.push(
+      `[SUNAT 3496] from ${rule.effective} SUNAT refuses lines without codigoSunat (catalog 25); this document's ${lines} ${missing.length > 1 ? 'have' : 'has'} none`,
+    );
   }
 }
 
 function mypeRate(input: SaleInput, rules: DatedRules, report: RuleReport): void {
-  const reducedLine = input.items.findIndex((item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv !== IGV_RATE);
+  const reducedLine = input.items.findIndex(
+    (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv !== IGV_RATE,
+  );
   if (reducedLine < 0) return;
   const rate = input.items[reducedLine].porcentajeIgv;
-  const next = rules.approaching('mype-rate-end') ? 'mype-rate-end' : rules.approaching('mype-rate-2027') ? 'mype-rate-2027' : null;
+  const next = rules.approaching('mype-rate-end')
+    ? 'mype-rate-end'
+    : rules.approaching('mype-rate-2027')
+      ? 'mype-rate-2027'
+      : null;
   if (!next || rate !== reducedIgvRate(rules)) return;
   const effective = rules.calendar.effective(next);
   const then = next === 'mype-rate-end' ? `${IGV_RATE} only` : `${IGV_RATE} or ${IGV_REDUCED_RATE_2027}`;
-  report.warnings.push(`[SUNAT 3103] porcentajeIgv ${rate} is the reduced MYPE rate until ${addDays(effective, -1)}; documents issued from ${effective} use ${then}`);
+  report.warnings.push(
+    `[SUNAT 3103] porcentajeIgv ${rate} is the reduced MYPE rate until ${addDays(effective, -1)}; documents issued from ${effective} use ${then}`,
+  );
 }
 
 function debitNote13(input: SaleInput, rules: DatedRules, report: RuleReport): void {
   if (input.tipoDoc !== '08' || input.motivo?.codigo !== '13') return;
   const rule = rules.calendar.rule('debit-note-13');
   if (!rules.inForce(rule.id)) {
-    report.issues.push(issue('SUNAT', '2172', `debit note reason 13 (catalog 10) is accepted on debit notes issued from ${rule.effective}; this one is dated ${rules.date}`, 'motivo.codigo'));
+    report.issues.push(
+      issue(
+        'SUNAT',
+        '2172',
+        `debit note reason 13 (catalog 10) is accepted on debit notes issued from ${rule.effective}; this one is dated ${rules.date}`,
+        'motivo.codigo',
+      ),
+    );
     return;
   }
   input.items.forEach((item, i) => {
     if (!UNAFFECTED.has(item.afectacionIgv)) {
-      report.issues.push(issue('SUNAT', '3507', `a debit note of reason 13 covers unaffected (inafecta) operations only: afectacionIgv 30–37, not ${item.afectacionIgv}`, `items[${i}].afectacionIgv`));
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '3507',
+          `a debit note of reason 13 covers unaffected (inafecta) operations only: afectacionIgv 30–37, not ${item.afectacionIgv}`,
+          `items[${i}].afectacionIgv`,
+        ),
+      );
     }
   });
 }
 
-function creditNoteCeiling(input: SaleInput, doc: SaleDocument, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
+function creditNoteCeiling(
+  input: SaleInput,
+  doc: SaleDocument,
+  rules: DatedRules,
+  options: PrepareOptions,
+  report: RuleReport,
+): void {
   const ref = options.referenced;
   if (input.tipoDoc !== '07' || !ref || !rules.inForce('credit-note-ceiling')) return;
   const held = ref.totals.PayableAmount;
@@ -109,7 +146,12 @@ function creditNoteCeiling(input: SaleInput, doc: SaleDocument, rules: DatedRule
 }
 
 /** Every dated rule of a sales document, by its fechaEmision. */
-export function datedSaleRules(input: SaleInput, doc: SaleDocument, rules: DatedRules, options: PrepareOptions): RuleReport {
+export function datedSaleRules(
+  input: SaleInput,
+  doc: SaleDocument,
+  rules: DatedRules,
+  options: PrepareOptions,
+): RuleReport {
   const report: RuleReport = { issues: [], warnings: [] };
   productCode(input, rules, report);
   mypeRate(input, rules, report);

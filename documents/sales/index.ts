@@ -19,7 +19,10 @@ const LIMIT = new Decimal(10).pow(MAX_INTEGER_DIGITS);
 function computedAmountIssues(t: ReturnType<typeof normaliseSale>['doc']['totals']): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const check = (value: Decimal, code: string, what: string, path: string | null) => {
-    if (value.abs().gte(LIMIT)) out.push(issue('SUNAT', code, `${what} (${money(value)}) has more than ${MAX_INTEGER_DIGITS} integer digits`, path));
+    if (value.abs().gte(LIMIT))
+      out.push(
+        issue('SUNAT', code, `${what} (${money(value)}) has more than ${MAX_INTEGER_DIGITS} integer digits`, path),
+      );
   };
   t.lines.forEach((line, i) => check(line.lineExtension, '2370', `the value of line ${i + 1}`, `items[${i}]`));
   check(t.valorVenta, '2031', 'the total value of sale', null);
@@ -35,7 +38,10 @@ const DAY_MS = 86_400_000;
  * límite del listado"): past its last day the document is refused before signing; on its last day (it closes within
  * 24 hours, at midnight in Lima) the 202 carries a warning.
  */
-function sendingWindow(issueDate: string, options: PrepareOptions): { closed: ValidationIssue | null; closing: string | null } {
+function sendingWindow(
+  issueDate: string,
+  options: PrepareOptions,
+): { closed: ValidationIssue | null; closing: string | null } {
   const days = options.sendingWindowDays ?? 0;
   if (!options.today || days <= 0) return { closed: null, closing: null };
   const age = Math.round((Date.parse(`${options.today}T00:00:00Z`) - Date.parse(`${issueDate}T00:00:00Z`)) / DAY_MS);
@@ -44,7 +50,10 @@ function sendingWindow(issueDate: string, options: PrepareOptions): { closed: Va
     return { closed: issue('SUNAT', '2108', text, 'fechaEmision'), closing: null };
   }
   if (age === days) {
-    return { closed: null, closing: `[SUNAT 2108] today is the last day SUNAT receives a document of fechaEmision ${issueDate}: its sending window closes at midnight (Lima), within 24 hours` };
+    return {
+      closed: null,
+      closing: `[SUNAT 2108] today is the last day SUNAT receives a document of fechaEmision ${issueDate}: its sending window closes at midnight (Lima), within 24 hours`,
+    };
   }
   return { closed: null, closing: null };
 }
@@ -54,12 +63,18 @@ function builderOf(docType: SaleInput['tipoDoc']): (doc: SaleDocument) => string
   return docType === '01' || docType === '03' ? buildInvoiceXml : buildNoteXml;
 }
 
-export function prepareSale(input: SaleInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
+export function prepareSale(
+  input: SaleInput,
+  options: PrepareOptions,
+  earlier: ValidationIssue[] = [],
+): PreparedDocument {
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc, options);
   const issues = [...earlier, ...report.issues, ...computedAmountIssues(doc.totals)];
   if (options.today && input.fechaEmision > options.today) {
-    issues.push(issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
+    issues.push(
+      issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'),
+    );
   }
   const timing = sendingWindow(input.fechaEmision, options);
   if (timing.closed) issues.push(timing.closed);

@@ -8,7 +8,14 @@ import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
 import { IGV_RATE, IVAP_RATE } from '../tax/rates';
 import type { PrepareOptions } from '../types';
-import { allowedRatesText, datedRules, datedSaleRules, reducedIgvRate, type DatedRules, type RuleReport } from './dated';
+import {
+  allowedRatesText,
+  datedRules,
+  datedSaleRules,
+  reducedIgvRate,
+  type DatedRules,
+  type RuleReport,
+} from './dated';
 import { operationRules } from './operations';
 import { purchaseRules } from './purchase';
 import { zeroAmountRules } from './zero-amounts';
@@ -32,27 +39,64 @@ function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
   if (input.tipoDoc !== '07' && input.tipoDoc !== '08') return;
   const credit = input.tipoDoc === '07';
   if (letter !== 'F' && letter !== 'B') {
-    out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a note must start with F (notes on facturas) or B (notes on boletas)`, 'serie'));
+    out.push(
+      issue(
+        'SUNAT',
+        '1001',
+        `serie '${input.serie}' of a note must start with F (notes on facturas) or B (notes on boletas)`,
+        'serie',
+      ),
+    );
   }
   const ref = input.documentoAfectado;
   if (!ref) {
-    out.push(issue('SUNAT', '2118', 'documentoAfectado (the document this note modifies) is required', 'documentoAfectado'));
+    out.push(
+      issue('SUNAT', '2118', 'documentoAfectado (the document this note modifies) is required', 'documentoAfectado'),
+    );
   } else {
     if (letter === 'F' && ref.tipoDoc !== '01') {
-      out.push(issue('SUNAT', credit ? '2116' : '2204', `a note with serie ${input.serie} must modify a factura (01), not ${ref.tipoDoc}`, 'documentoAfectado.tipoDoc'));
+      out.push(
+        issue(
+          'SUNAT',
+          credit ? '2116' : '2204',
+          `a note with serie ${input.serie} must modify a factura (01), not ${ref.tipoDoc}`,
+          'documentoAfectado.tipoDoc',
+        ),
+      );
     }
     if (letter === 'B' && ref.tipoDoc !== '03') {
-      out.push(issue('SUNAT', credit ? '2399' : '2400', `a note with serie ${input.serie} must modify a boleta (03), not ${ref.tipoDoc}`, 'documentoAfectado.tipoDoc'));
+      out.push(
+        issue(
+          'SUNAT',
+          credit ? '2399' : '2400',
+          `a note with serie ${input.serie} must modify a boleta (03), not ${ref.tipoDoc}`,
+          'documentoAfectado.tipoDoc',
+        ),
+      );
     }
     if (ref.serieNumero[0] !== (ref.tipoDoc === '01' ? 'F' : 'B')) {
-      out.push(issue('SUNAT', '2117', `documentoAfectado.serieNumero '${ref.serieNumero}' does not match its type ${ref.tipoDoc}`, 'documentoAfectado.serieNumero'));
+      out.push(
+        issue(
+          'SUNAT',
+          '2117',
+          `documentoAfectado.serieNumero '${ref.serieNumero}' does not match its type ${ref.tipoDoc}`,
+          'documentoAfectado.serieNumero',
+        ),
+      );
     }
   }
   const reasons: readonly string[] = credit ? CREDIT_NOTE_REASONS : DEBIT_NOTE_REASONS;
   if (!input.motivo) {
     out.push(issue('SUNAT', '2128', 'motivo {codigo, descripcion} (the reason of the note) is required', 'motivo'));
   } else if (!reasons.includes(input.motivo.codigo)) {
-    out.push(issue('SUNAT', '2172', `motivo.codigo '${input.motivo.codigo}' is not a ${credit ? 'credit note reason of catalog 09' : 'debit note reason of catalog 10'} (${reasons.join(', ')})`, 'motivo.codigo'));
+    out.push(
+      issue(
+        'SUNAT',
+        '2172',
+        `motivo.codigo '${input.motivo.codigo}' is not a ${credit ? 'credit note reason of catalog 09' : 'debit note reason of catalog 10'} (${reasons.join(', ')})`,
+        'motivo.codigo',
+      ),
+    );
   }
 }
 
@@ -67,23 +111,53 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   const op = input.tipoOperacion;
   const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
   if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
-    report.issues.push(issue('SUNAT', '3206', `operation ${op} (catalog 51) does not apply to ${invoiceLike ? 'facturas' : 'boletas'} and their notes`, 'tipoOperacion'));
+    report.issues.push(
+      issue(
+        'SUNAT',
+        '3206',
+        `operation ${op} (catalog 51) does not apply to ${invoiceLike ? 'facturas' : 'boletas'} and their notes`,
+        'tipoOperacion',
+      ),
+    );
   }
   if (NON_RESIDENT_ONLY.has(op) || (!invoiceLike && op === '0401')) {
     if (c.tipoDoc === RUC_DOC_TYPE) {
-      report.issues.push(issue('SUNAT', '2800', `operation ${op} is issued to a non-domiciled customer, not to a RUC`, 'cliente.tipoDoc'));
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '2800',
+          `operation ${op} is issued to a non-domiciled customer, not to a RUC`,
+          'cliente.tipoDoc',
+        ),
+      );
     }
   } else if (invoiceLike && op !== '0202' && op !== '0401') {
     const allowed = op === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
     if (!allowed.includes(c.tipoDoc)) {
-      report.issues.push(issue('SUNAT', '2800', `a factura (and its notes) for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`, 'cliente.tipoDoc'));
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '2800',
+          `a factura (and its notes) for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`,
+          'cliente.tipoDoc',
+        ),
+      );
     }
   }
   if (input.tipoDoc === '03' && !isIdentified(c)) {
     if (input.tipoMoneda === 'PEN' && totals.importeTotal.gt(RECEIPT_ID_THRESHOLD)) {
-      report.issues.push(issue('SUNAT', '2514', `a boleta over S/ 700.00 (this one is S/ ${money(totals.importeTotal)}) must identify the customer (DNI, RUC, carné or passport)`, 'cliente.numDoc'));
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '2514',
+          `a boleta over S/ 700.00 (this one is S/ ${money(totals.importeTotal)}) must identify the customer (DNI, RUC, carné or passport)`,
+          'cliente.numDoc',
+        ),
+      );
     } else if (input.tipoMoneda !== 'PEN') {
-      report.warnings.push('[SUNAT 2514] boleta in USD without an identified customer: it must identify the customer if it exceeds S/ 700.00 at the day\'s exchange rate');
+      report.warnings.push(
+        "[SUNAT 2514] boleta in USD without an identified customer: it must identify the customer if it exceeds S/ 700.00 at the day's exchange rate",
+      );
     }
   }
 }
@@ -96,44 +170,122 @@ function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules):
     const path = `items[${i}]`;
     const code = item.afectacionIgv;
     if (exportOp && code !== '40') {
-      out.push(issue('SUNAT', '2642', `an export operation (${input.tipoOperacion}) needs afectacionIgv 40 on every line`, `${path}.afectacionIgv`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2642',
+          `an export operation (${input.tipoOperacion}) needs afectacionIgv 40 on every line`,
+          `${path}.afectacionIgv`,
+        ),
+      );
     }
     if (!exportOp && code === '40') {
-      out.push(issue('SUNAT', '3100', `afectacionIgv 40 (export) needs an export tipoOperacion (0200–0208), not ${input.tipoOperacion}`, `${path}.afectacionIgv`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3100',
+          `afectacionIgv 40 (export) needs an export tipoOperacion (0200–0208), not ${input.tipoOperacion}`,
+          `${path}.afectacionIgv`,
+        ),
+      );
     }
     if (code === '40' && !item.codigoSunat && input.tipoOperacion === '0200') {
-      out.push(issue('SUNAT', '3001', 'an exported good needs its SUNAT product code (codigoSunat, UNSPSC)', `${path}.codigoSunat`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3001',
+          'an exported good needs its SUNAT product code (codigoSunat, UNSPSC)',
+          `${path}.codigoSunat`,
+        ),
+      );
     }
     if (code === '17') {
       if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== IVAP_RATE) {
         out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));
       }
-      if (item.isc) out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
+      if (item.isc)
+        out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
       const rate = item.porcentajeIgv ?? IGV_RATE;
       if (rate !== IGV_RATE && rate !== reduced) {
-        out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`, `${path}.porcentajeIgv`));
+        out.push(
+          issue(
+            'SUNAT',
+            '3103',
+            `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`,
+            `${path}.porcentajeIgv`,
+          ),
+        );
       } else if (taxedRate === undefined) taxedRate = rate;
       else if (rate !== taxedRate) {
-        out.push(issue('chasqui', 'BR_IGV_RATE_MIXED', `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`, `${path}.porcentajeIgv`));
+        out.push(
+          issue(
+            'chasqui',
+            'BR_IGV_RATE_MIXED',
+            `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`,
+            `${path}.porcentajeIgv`,
+          ),
+        );
       }
     } else if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 0) {
-      out.push(issue('SUNAT', '3110', `afectacionIgv ${code} carries no IGV; porcentajeIgv must be 0 or omitted`, `${path}.porcentajeIgv`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3110',
+          `afectacionIgv ${code} carries no IGV; porcentajeIgv must be 0 or omitted`,
+          `${path}.porcentajeIgv`,
+        ),
+      );
     }
     if (item.icbper && !item.cantidad.isInteger()) {
-      out.push(issue('SUNAT', '3236', 'a plastic bag line (icbper) counts bags: cantidad must be a whole number', `${path}.cantidad`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3236',
+          'a plastic bag line (icbper) counts bags: cantidad must be a whole number',
+          `${path}.cantidad`,
+        ),
+      );
     }
     if (item.isc?.sistema === '03' && !item.isc.precioSugerido) {
-      out.push(issue('SUNAT', '2373', 'ISC system 03 (precio de venta al público) needs isc.precioSugerido', `${path}.isc.precioSugerido`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2373',
+          'ISC system 03 (precio de venta al público) needs isc.precioSugerido',
+          `${path}.isc.precioSugerido`,
+        ),
+      );
     }
     const gross = item.cantidad.times(item.valorUnitario);
     let discounts = ZERO;
     for (const d of item.descuentos ?? []) discounts = discounts.plus(d.monto);
     if (discounts.gt(gross.toDecimalPlaces(2))) {
-      out.push(issue('SUNAT', '3290', `the line's discounts (${money(discounts)}) exceed its value (${money(gross)})`, `${path}.descuentos`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3290',
+          `the line's discounts (${money(discounts)}) exceed its value (${money(gross)})`,
+          `${path}.descuentos`,
+        ),
+      );
     }
-    if (Number(code) >= 11 && Number(code) <= 37 && code !== '17' && code !== '20' && code !== '30' && (item.descuentos?.length || item.cargos?.length)) {
-      out.push(issue('SUNAT', '2640', 'a free transfer line carries only its referential value: no discounts or charges', path));
+    if (
+      Number(code) >= 11 &&
+      Number(code) <= 37 &&
+      code !== '17' &&
+      code !== '20' &&
+      code !== '30' &&
+      (item.descuentos?.length || item.cargos?.length)
+    ) {
+      out.push(
+        issue(
+          'SUNAT',
+          '2640',
+          'a free transfer line carries only its referential value: no discounts or charges',
+          path,
+        ),
+      );
     }
   });
 }
@@ -145,32 +297,82 @@ function noteReasonRules(input: SaleInput, out: ValidationIssue[]): void {
   input.items.forEach((item, i) => {
     const path = `items[${i}].afectacionIgv`;
     const code = item.afectacionIgv;
-    if (reason === '11' && code !== '40') out.push(issue('SUNAT', '2642', `a note of reason 11 adjusts an export: every line is afectacionIgv 40, not ${code}`, path));
-    if (reason === '12' && code !== '17') out.push(issue('SUNAT', '2644', `a note of reason 12 adjusts an IVAP sale: every line is afectacionIgv 17, not ${code}`, path));
-    if (reason !== '12' && code === '17') out.push(issue('SUNAT', '3230', `an IVAP line (afectacionIgv 17) needs a note of reason 12, not ${reason}`, path));
+    if (reason === '11' && code !== '40')
+      out.push(
+        issue(
+          'SUNAT',
+          '2642',
+          `a note of reason 11 adjusts an export: every line is afectacionIgv 40, not ${code}`,
+          path,
+        ),
+      );
+    if (reason === '12' && code !== '17')
+      out.push(
+        issue(
+          'SUNAT',
+          '2644',
+          `a note of reason 12 adjusts an IVAP sale: every line is afectacionIgv 17, not ${code}`,
+          path,
+        ),
+      );
+    if (reason !== '12' && code === '17')
+      out.push(
+        issue('SUNAT', '3230', `an IVAP line (afectacionIgv 17) needs a note of reason 12, not ${reason}`, path),
+      );
   });
 }
 
 function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
   const out = report.issues;
   const hasTaxed = totals.lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000');
-  const baseAdjusted = [...(input.descuentos ?? []), ...(input.cargos ?? [])].filter((a) => a.codigo === '02' || a.codigo === '49');
+  const baseAdjusted = [...(input.descuentos ?? []), ...(input.cargos ?? [])].filter(
+    (a) => a.codigo === '02' || a.codigo === '49',
+  );
   if (!hasTaxed && (baseAdjusted.length || input.anticipos?.length)) {
-    out.push(issue('chasqui', 'BR_GLOBAL_BASE', 'global discounts 02, charges 49 and prepayments reduce the IGV base: the document needs taxed lines (afectacionIgv 10)', input.anticipos?.length ? 'anticipos' : 'descuentos'));
+    out.push(
+      issue(
+        'chasqui',
+        'BR_GLOBAL_BASE',
+        'global discounts 02, charges 49 and prepayments reduce the IGV base: the document needs taxed lines (afectacionIgv 10)',
+        input.anticipos?.length ? 'anticipos' : 'descuentos',
+      ),
+    );
   }
   if (input.tipoDoc === '07' || input.tipoDoc === '08') {
     for (const field of ['descuentos', 'cargos', 'anticipos'] as const) {
-      if (input[field]?.length) out.push(issue('chasqui', 'BR_NOTE_GLOBALS', `global ${field} belong to facturas and boletas; a note states its lines' values`, field));
+      if (input[field]?.length)
+        out.push(
+          issue(
+            'chasqui',
+            'BR_NOTE_GLOBALS',
+            `global ${field} belong to facturas and boletas; a note states its lines' values`,
+            field,
+          ),
+        );
     }
   }
   if (totals.importeTotal.isNegative()) {
-    out.push(issue('SUNAT', '3280', `the payable total would be negative (${money(totals.importeTotal)}); check discounts and prepayments`, null));
+    out.push(
+      issue(
+        'SUNAT',
+        '3280',
+        `the payable total would be negative (${money(totals.importeTotal)}); check discounts and prepayments`,
+        null,
+      ),
+    );
   }
   if (input.tipoDoc === '08' && !totals.importeTotal.gt(0)) {
     out.push(issue('SUNAT', '2062', 'a debit note must have a payable amount greater than 0', null));
   }
   if (input.fechaVencimiento && input.fechaVencimiento < input.fechaEmision) {
-    out.push(issue('chasqui', 'BR_DUE_DATE', `fechaVencimiento ${input.fechaVencimiento} is before fechaEmision ${input.fechaEmision}`, 'fechaVencimiento'));
+    out.push(
+      issue(
+        'chasqui',
+        'BR_DUE_DATE',
+        `fechaVencimiento ${input.fechaVencimiento} is before fechaEmision ${input.fechaEmision}`,
+        'fechaVencimiento',
+      ),
+    );
   }
 }
 
@@ -179,13 +381,23 @@ function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): 
   const out = report.issues;
   const terms = paymentTerms(input);
   if (input.tipoDoc === '03') {
-    if (terms) report.warnings.push('[SUNAT 3128] formaPago is not sent on boletas (SUNAT\'s boleta rules reject PaymentTerms); it was left out of the XML');
+    if (terms)
+      report.warnings.push(
+        "[SUNAT 3128] formaPago is not sent on boletas (SUNAT's boleta rules reject PaymentTerms); it was left out of the XML",
+      );
     return;
   }
   const creditNote13 = input.tipoDoc === '07' && input.motivo?.codigo === '13';
   if (creditNote13) {
     if (terms?.kind !== 'Credito' || !terms.instalments.length) {
-      out.push(issue('SUNAT', '3257', 'a credit note of type 13 (ajuste de montos/fechas de pago) needs formaPago Credito with its cuotas', 'formaPago'));
+      out.push(
+        issue(
+          'SUNAT',
+          '3257',
+          'a credit note of type 13 (ajuste de montos/fechas de pago) needs formaPago Credito with its cuotas',
+          'formaPago',
+        ),
+      );
     }
     if (input.documentoAfectado && input.documentoAfectado.tipoDoc !== '01') {
       out.push(issue('SUNAT', '3259', 'a credit note of type 13 must modify a factura', 'documentoAfectado.tipoDoc'));
@@ -196,16 +408,26 @@ function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): 
     out.push(issue('SUNAT', '3252', 'cuotas are only allowed when formaPago is Credito', 'formaPago.cuotas'));
   }
   if (terms.kind === 'Credito') {
-    if (!terms.instalments.length) out.push(issue('SUNAT', '3249', 'formaPago Credito needs at least one cuota {monto, fechaPago}', 'formaPago'));
+    if (!terms.instalments.length)
+      out.push(issue('SUNAT', '3249', 'formaPago Credito needs at least one cuota {monto, fechaPago}', 'formaPago'));
     let sum = ZERO;
     terms.instalments.forEach((c, i) => {
       sum = sum.plus(c.monto);
       if (c.fechaPago <= input.fechaEmision) {
-        out.push(issue('SUNAT', '3267', `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`, `formaPago.cuotas[${i}].fechaPago`));
+        out.push(
+          issue(
+            'SUNAT',
+            '3267',
+            `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`,
+            `formaPago.cuotas[${i}].fechaPago`,
+          ),
+        );
       }
     });
     if (!creditNote13 && sum.gt(doc.pending)) {
-      const owed = doc.detraction ? `the payable total less the detracción (${money(doc.pending)})` : `the payable total ${money(doc.pending)}`;
+      const owed = doc.detraction
+        ? `the payable total less the detracción (${money(doc.pending)})`
+        : `the payable total ${money(doc.pending)}`;
       out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than ${owed}`, 'formaPago.cuotas'));
     }
   }
@@ -239,7 +461,14 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
     if (given === undefined) continue;
     const expected = check.value(totals).toDecimalPlaces(2);
     if (given.minus(expected).abs().gte(TOLERANCE)) {
-      out.push(issue('SUNAT', check.code, `totales.${check.field} is ${money(given)} but the lines give ${money(expected)}`, `totales.${check.field}`));
+      out.push(
+        issue(
+          'SUNAT',
+          check.code,
+          `totales.${check.field} is ${money(given)} but the lines give ${money(expected)}`,
+          `totales.${check.field}`,
+        ),
+      );
     }
   }
 }
@@ -253,7 +482,15 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: Pre
     seriesRules(input, report.issues);
     customerRules(input, totals, report);
     input.items.forEach((item, i) => {
-      if (item.retencionRenta) report.issues.push(issue('chasqui', 'BR_IR_PURCHASE_ONLY', 'income tax is withheld (retencionRenta) only in a liquidación de compra (04)', `items[${i}].retencionRenta`));
+      if (item.retencionRenta)
+        report.issues.push(
+          issue(
+            'chasqui',
+            'BR_IR_PURCHASE_ONLY',
+            'income tax is withheld (retencionRenta) only in a liquidación de compra (04)',
+            `items[${i}].retencionRenta`,
+          ),
+        );
     });
   }
   lineRules(input, report.issues, dated);

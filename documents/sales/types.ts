@@ -12,7 +12,25 @@ export type SaleDocType = (typeof SALE_DOC_TYPES)[number];
 
 /** Catalog 07, grouped by how each code is taxed. */
 export const IGV_AFFECTATIONS = [
-  '10', '11', '12', '13', '14', '15', '16', '17', '20', '21', '30', '31', '32', '33', '34', '35', '36', '37', '40',
+  '10',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '20',
+  '21',
+  '30',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '37',
+  '40',
 ] as const;
 export type IgvAffectation = (typeof IGV_AFFECTATIONS)[number];
 
@@ -104,11 +122,27 @@ export interface Instalment {
   fechaPago: string;
 }
 
-export type ClientTotals = Partial<Record<
-  | 'gravadas' | 'exoneradas' | 'inafectas' | 'exportacion' | 'gratuitas' | 'ivap' | 'igv' | 'isc' | 'icbper'
-  | 'totalImpuestos' | 'valorVenta' | 'precioVenta' | 'descuentos' | 'cargos' | 'anticipos' | 'importeTotal',
-  Decimal
->>;
+export type ClientTotals = Partial<
+  Record<
+    | 'gravadas'
+    | 'exoneradas'
+    | 'inafectas'
+    | 'exportacion'
+    | 'gratuitas'
+    | 'ivap'
+    | 'igv'
+    | 'isc'
+    | 'icbper'
+    | 'totalImpuestos'
+    | 'valorVenta'
+    | 'precioVenta'
+    | 'descuentos'
+    | 'cargos'
+    | 'anticipos'
+    | 'importeTotal',
+    Decimal
+  >
+>;
 
 /** The payload after joi: defaults applied, amounts as Decimal. A liquidación de compra (04) has a seller, not a customer. */
 export interface SaleInput {

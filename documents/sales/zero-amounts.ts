@@ -21,7 +21,10 @@ const DATAPOWER_FLOOR = new Decimal('0.06');
 const BANK_OPERATIONS = new Set(['2100', '2101', '2102', '2103', '2104']);
 
 export function zeroAmountRules(input: SaleInput, totals: DocumentTotals, out: ValidationIssue[]): void {
-  const needsBase = ['01', '03', '08'].includes(input.tipoDoc) && !BANK_OPERATIONS.has(input.tipoOperacion) && !(input.tipoDoc === '01' && input.tipoOperacion === '0112');
+  const needsBase =
+    ['01', '03', '08'].includes(input.tipoDoc) &&
+    !BANK_OPERATIONS.has(input.tipoOperacion) &&
+    !(input.tipoDoc === '01' && input.tipoOperacion === '0112');
   const needsTax = input.tipoOperacion !== '0113';
   const floor = input.tipoDoc === '04' ? DATAPOWER_FLOOR : ZERO;
   totals.lines.forEach((line, i) => {
@@ -38,7 +41,14 @@ export function zeroAmountRules(input: SaleInput, totals: DocumentTotals, out: V
       );
     }
     if (needsTax && line.affectation.taxed && base.gt(floor) && line.igv.toDecimalPlaces(2).isZero()) {
-      out.push(issue('SUNAT', '3111', `the line's ${line.affectation.scheme === '1016' ? 'IVAP' : 'IGV'} on ${base.toFixed(2)} rounds to 0.00; SUNAT refuses a tax of 0.00 on a taxable amount above ${floor.toFixed(2)}`, `items[${i}]`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3111',
+          `the line's ${line.affectation.scheme === '1016' ? 'IVAP' : 'IGV'} on ${base.toFixed(2)} rounds to 0.00; SUNAT refuses a tax of 0.00 on a taxable amount above ${floor.toFixed(2)}`,
+          `items[${i}]`,
+        ),
+      );
     }
   });
 }

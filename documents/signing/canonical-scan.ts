@@ -93,10 +93,12 @@ export function scanCanonical(xml: string): CanonicalScan | null {
     } else if (!cursor.whitespace(pos, lt)) return null;
     if (xml.charCodeAt(lt + 1) === SLASH) {
       const name = names.pop();
-      if (name === undefined || !xml.startsWith(name, lt + 2) || xml.charCodeAt(lt + 2 + name.length) !== GT) return null;
+      if (name === undefined || !xml.startsWith(name, lt + 2) || xml.charCodeAt(lt + 2 + name.length) !== GT)
+        return null;
       scope = scopes.pop()!;
       pos = lt + 3 + name.length;
-      if (names.length === 0) return pos === n && cursor.nextAmp === n && cursor.nextTab === n && cursor.nextNewline === n ? found : null;
+      if (names.length === 0)
+        return pos === n && cursor.nextAmp === n && cursor.nextTab === n && cursor.nextNewline === n ? found : null;
       lt = xml.indexOf('<', pos);
       if (lt < 0) return null;
       continue;

@@ -6,7 +6,8 @@ import { isIP } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 
-export type CertificateFailure = 'too_large' | 'not_pfx' | 'wrong_password' | 'no_private_key' | 'expired' | 'not_yet_valid';
+export type CertificateFailure =
+  'too_large' | 'not_pfx' | 'wrong_password' | 'no_private_key' | 'expired' | 'not_yet_valid';
 
 export interface Certificate {
   privateKeyPem: string;
@@ -25,8 +26,7 @@ export interface Certificate {
 }
 
 export type CertificateResult =
-  | { ok: true; certificate: Certificate }
-  | { ok: false; reason: CertificateFailure; message: string };
+  { ok: true; certificate: Certificate } | { ok: false; reason: CertificateFailure; message: string };
 
 /** Real PFX files are a few kilobytes; anything far larger is not a certificate worth parsing. */
 export const DEFAULT_MAX_PFX_BYTES = 64 * 1024;
@@ -53,9 +53,14 @@ function bagsOf(p12: forge.pkcs12.Pkcs12Pfx, bagType: string): forge.pkcs12.Bag[
   return p12.getBags({ bagType })[bagType] ?? [];
 }
 
-export function loadPfx(pfx: Buffer, password: string, options: { now?: Date; maxBytes?: number } = {}): CertificateResult {
+export function loadPfx(
+  pfx: Buffer,
+  password: string,
+  options: { now?: Date; maxBytes?: number } = {},
+): CertificateResult {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_PFX_BYTES;
-  if (pfx.length > maxBytes) return fail('too_large', `the certificate file has ${pfx.length} bytes; at most ${maxBytes} are accepted`);
+  if (pfx.length > maxBytes)
+    return fail('too_large', `the certificate file has ${pfx.length} bytes; at most ${maxBytes} are accepted`);
   let asn1: forge.asn1.Asn1;
   try {
     asn1 = forge.asn1.fromDer(forge.util.createBuffer(pfx.toString('binary')));
@@ -72,7 +77,9 @@ export function loadPfx(pfx: Buffer, password: string, options: { now?: Date; ma
     }
     return fail('not_pfx', 'the file is not a PFX/PKCS#12 certificate');
   }
-  const keyBag = [...bagsOf(p12, forge.pki.oids.pkcs8ShroudedKeyBag), ...bagsOf(p12, forge.pki.oids.keyBag)].find((b) => b.key);
+  const keyBag = [...bagsOf(p12, forge.pki.oids.pkcs8ShroudedKeyBag), ...bagsOf(p12, forge.pki.oids.keyBag)].find(
+    (b) => b.key,
+  );
   if (!keyBag?.key) return fail('no_private_key', 'the certificate file holds no private key');
   const key = keyBag.key as forge.pki.rsa.PrivateKey;
   // A PFX may carry the issuing chain too: the signing certificate is the one whose public key matches the key.
@@ -146,7 +153,10 @@ export function generateTestCertificate(options: TestCertificateOptions = {}): T
     options.serverNames
       ? [
           { name: 'basicConstraints', cA: true },
-          { name: 'subjectAltName', altNames: options.serverNames.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })) },
+          {
+            name: 'subjectAltName',
+            altNames: options.serverNames.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })),
+          },
         ]
       : [
           { name: 'basicConstraints', cA: false },

@@ -29,9 +29,22 @@ const CDATA = 4;
 const PROCESSING_INSTRUCTION = 7;
 const COMMENT = 8;
 
-const escapeText = (s: string) => s.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;'));
+const escapeText = (s: string) =>
+  s.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;'));
 const escapeAttribute = (s: string) =>
-  s.replace(/[&<"\t\n\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '"' ? '&quot;' : c === '\t' ? '&#x9;' : c === '\n' ? '&#xA;' : '&#xD;'));
+  s.replace(/[&<"\t\n\r]/g, (c) =>
+    c === '&'
+      ? '&amp;'
+      : c === '<'
+        ? '&lt;'
+        : c === '"'
+          ? '&quot;'
+          : c === '\t'
+            ? '&#x9;'
+            : c === '\n'
+              ? '&#xA;'
+              : '&#xD;',
+  );
 
 /** Thrown for what this rendering leaves to xml-crypto: a comment or a processing instruction inside the element. */
 class Unrendered extends Error {}
@@ -41,7 +54,11 @@ class Unrendered extends Error {}
  * `rendered`: the namespace declarations already in force from output ancestors (none for an apex element). Throws
  * `Unrendered` at a comment or processing instruction (a same-document reference drops comments; xml-crypto decides).
  */
-export function exclusiveCanonical(element: Element, omit: Node | null = null, rendered: ReadonlyMap<string, string> = new Map()): string {
+export function exclusiveCanonical(
+  element: Element,
+  omit: Node | null = null,
+  rendered: ReadonlyMap<string, string> = new Map(),
+): string {
   const prefix = element.prefix ?? '';
   // Visibly utilised namespaces: the element's own prefix (or the default one) and its attributes' prefixes.
   const used = new Map<string, string>([[prefix, element.namespaceURI ?? '']]);
@@ -87,12 +104,15 @@ function plainProlog(doc: Document): boolean {
 
 function elementChildren(parent: Element): Element[] {
   const children: Element[] = [];
-  for (let child = parent.firstChild; child; child = child.nextSibling) if (child.nodeType === ELEMENT) children.push(child as Element);
+  for (let child = parent.firstChild; child; child = child.nextSibling)
+    if (child.nodeType === ELEMENT) children.push(child as Element);
   return children;
 }
 
 const algorithmOf = (element: Element | undefined, localName: string) =>
-  element && element.namespaceURI === DS_NS && element.localName === localName ? element.getAttribute('Algorithm') : null;
+  element && element.namespaceURI === DS_NS && element.localName === localName
+    ? element.getAttribute('Algorithm')
+    : null;
 
 /**
  * True when `signature` (a ds:Signature of the plain shape above, enveloped in `doc`) verifies with `certificateBase64`;
@@ -101,24 +121,48 @@ const algorithmOf = (element: Element | undefined, localName: string) =>
 export function verifiesExclusive(doc: Document, signature: Element, certificateBase64: string): true | null {
   if (!plainProlog(doc)) return null;
   const [signedInfo, signatureValue] = elementChildren(signature);
-  if (signedInfo?.namespaceURI !== DS_NS || signedInfo.localName !== 'SignedInfo' || signatureValue?.localName !== 'SignatureValue') return null;
+  if (
+    signedInfo?.namespaceURI !== DS_NS ||
+    signedInfo.localName !== 'SignedInfo' ||
+    signatureValue?.localName !== 'SignatureValue'
+  )
+    return null;
   const [canonicalization, method, reference, ...more] = elementChildren(signedInfo);
   const c14n = algorithmOf(canonicalization, 'CanonicalizationMethod');
   const hash = SIGNATURES[algorithmOf(method, 'SignatureMethod') ?? ''];
-  if (more.length || (c14n !== EXC_C14N && c14n !== EXC_C14N_WITH_COMMENTS) || elementChildren(canonicalization).length || !hash) return null;
-  if (reference?.namespaceURI !== DS_NS || reference.localName !== 'Reference' || reference.getAttribute('URI') !== '') return null;
+  if (
+    more.length ||
+    (c14n !== EXC_C14N && c14n !== EXC_C14N_WITH_COMMENTS) ||
+    elementChildren(canonicalization).length ||
+    !hash
+  )
+    return null;
+  if (reference?.namespaceURI !== DS_NS || reference.localName !== 'Reference' || reference.getAttribute('URI') !== '')
+    return null;
   const [transformsElement, digestMethod, digestValue, ...rest] = elementChildren(reference);
-  if (rest.length || transformsElement?.localName !== 'Transforms' || digestValue?.localName !== 'DigestValue') return null;
+  if (rest.length || transformsElement?.localName !== 'Transforms' || digestValue?.localName !== 'DigestValue')
+    return null;
   // Enveloped then exclusive (enveloped alone would mean inclusive C14N, which this does not render).
-  const transforms = elementChildren(transformsElement).map((t) => (elementChildren(t).length ? null : algorithmOf(t, 'Transform')));
-  if (transforms.length !== 2 || transforms[0] !== ENVELOPED || (transforms[1] !== EXC_C14N && transforms[1] !== EXC_C14N_WITH_COMMENTS)) return null;
+  const transforms = elementChildren(transformsElement).map((t) =>
+    elementChildren(t).length ? null : algorithmOf(t, 'Transform'),
+  );
+  if (
+    transforms.length !== 2 ||
+    transforms[0] !== ENVELOPED ||
+    (transforms[1] !== EXC_C14N && transforms[1] !== EXC_C14N_WITH_COMMENTS)
+  )
+    return null;
   const digestAlgorithm = DIGESTS[algorithmOf(digestMethod, 'DigestMethod') ?? ''];
   if (!digestAlgorithm) return null;
   try {
-    const digest = createHash(digestAlgorithm).update(exclusiveCanonical(doc.documentElement, signature), 'utf8').digest('base64');
+    const digest = createHash(digestAlgorithm)
+      .update(exclusiveCanonical(doc.documentElement, signature), 'utf8')
+      .digest('base64');
     if (digest !== (digestValue.textContent ?? '').replace(/\s+/g, '')) return null;
     const value = Buffer.from((signatureValue.textContent ?? '').replace(/\s+/g, ''), 'base64');
-    return verify(hash, Buffer.from(exclusiveCanonical(signedInfo), 'utf8'), publicKeyOf(certificateBase64), value) ? true : null;
+    return verify(hash, Buffer.from(exclusiveCanonical(signedInfo), 'utf8'), publicKeyOf(certificateBase64), value)
+      ? true
+      : null;
   } catch {
     // Unrendered content, or a key or value the crypto library refuses: xml-crypto decides and says why.
     return null;

@@ -64,7 +64,8 @@ export function builtXmlLayout(xml: string): { insertAt: number; namespaces: Rea
   const slot = xml.indexOf(EMPTY_EXTENSION);
   if (xml[0] !== '<' || rootEnd < 0 || slot < 0) return null;
   const namespaces = new Map<string, string>();
-  for (const m of xml.slice(0, rootEnd).matchAll(/ xmlns(?::([A-Za-z_][\w.-]*))?="([^"]*)"/g)) namespaces.set(m[1] ?? '', m[2]);
+  for (const m of xml.slice(0, rootEnd).matchAll(/ xmlns(?::([A-Za-z_][\w.-]*))?="([^"]*)"/g))
+    namespaces.set(m[1] ?? '', m[2]);
   return { insertAt: slot + '<ext:ExtensionContent>'.length, namespaces };
 }
 
@@ -107,7 +108,12 @@ function namespaceAttributes(inScope: ReadonlyMap<string, string>): string {
   return out;
 }
 
-function signCanonical(xml: string, insertAt: number, inScope: ReadonlyMap<string, string>, signer: Signer): SignedXmlResult {
+function signCanonical(
+  xml: string,
+  insertAt: number,
+  inScope: ReadonlyMap<string, string>,
+  signer: Signer,
+): SignedXmlResult {
   const digest = createHash('sha256').update(xml, 'utf8').digest('base64');
   const dsInScope = inScope.get('ds');
   // A document that already binds `ds` elsewhere would need another prefix: leave that rare case to the DOM path.

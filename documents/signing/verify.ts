@@ -49,14 +49,21 @@ export function verifyXmlSignature(xml: string, parsed?: Document): SignatureVer
       // A reference to one element would leave the rest of the document unprotected; SUNAT's is the whole document.
       const references = signed.getReferences();
       if (references.length !== 1 || references[0].uri) {
-        return { ok: false, reason: 'the signature does not cover the whole document (one Reference with URI="" expected)', digest, certificateBase64 };
+        return {
+          ok: false,
+          reason: 'the signature does not cover the whole document (one Reference with URI="" expected)',
+          digest,
+          certificateBase64,
+        };
       }
       return { ok: true, digest, certificateBase64 };
     }
     const broken = signed.getReferences().find((ref) => ref.validationError);
     return {
       ok: false,
-      reason: broken ? 'digest mismatch: the signed content was changed after signing' : 'the signature value does not match',
+      reason: broken
+        ? 'digest mismatch: the signed content was changed after signing'
+        : 'the signature value does not match',
       digest,
       certificateBase64,
     };

@@ -24,8 +24,20 @@ const SCHEMES: Record<string, { base?: RcBucket; tax?: RcBucket }> = {
 };
 
 type RcBucket =
-  | 'gravadas' | 'exoneradas' | 'inafectas' | 'exportacion' | 'igv' | 'isc' | 'icbper' | 'otrosTributos' | 'otrosCargos'
-  | 'gratuitasGravadas' | 'gratuitasExoneradas' | 'gratuitasInafectas' | 'gratuitasExportacion' | 'igvGratuitas';
+  | 'gravadas'
+  | 'exoneradas'
+  | 'inafectas'
+  | 'exportacion'
+  | 'igv'
+  | 'isc'
+  | 'icbper'
+  | 'otrosTributos'
+  | 'otrosCargos'
+  | 'gratuitasGravadas'
+  | 'gratuitasExoneradas'
+  | 'gratuitasInafectas'
+  | 'gratuitasExportacion'
+  | 'igvGratuitas';
 
 /** A free line's kind by its catalog 07 code, as summary-v2 reports it (catalog 11 06–09; the rc folds them into 05 before). */
 function freeBucketOf(affectation: string): RcBucket {
@@ -64,14 +76,20 @@ const DOC_TYPES: Record<string, SignedSale['docType'] | undefined> = { CreditNot
 /** Reads a signed invoice, receipt or note (UBL 2.1 as chasqui builds it). Throws on anything else: a stored document is trusted input. */
 export function readSignedSale(xml: string): SignedSale {
   const root = parseRoot(xml);
-  const docType = root.localName === 'Invoice' ? (text(at(root, 'cbc:InvoiceTypeCode')) as SignedSale['docType']) : DOC_TYPES[root.localName ?? ''];
-  if (docType !== '01' && docType !== '03' && docType !== '07' && docType !== '08') throw new Error(`not an invoice, receipt or note: ${root.localName}`);
+  const docType =
+    root.localName === 'Invoice'
+      ? (text(at(root, 'cbc:InvoiceTypeCode')) as SignedSale['docType'])
+      : DOC_TYPES[root.localName ?? ''];
+  if (docType !== '01' && docType !== '03' && docType !== '07' && docType !== '08')
+    throw new Error(`not an invoice, receipt or note: ${root.localName}`);
 
   const supplier = at(root, 'cac:AccountingSupplierParty', 'cac:Party');
   const customerId = at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyIdentification', 'cbc:ID');
   const customerType = customerId?.getAttribute('schemeID') ?? '';
   const customerNumber = text(customerId) ?? '';
-  const customerName = text(at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyLegalEntity', 'cbc:RegistrationName'));
+  const customerName = text(
+    at(root, 'cac:AccountingCustomerParty', 'cac:Party', 'cac:PartyLegalEntity', 'cbc:RegistrationName'),
+  );
   const reference = at(root, 'cac:BillingReference', 'cac:InvoiceDocumentReference');
 
   const sums = new Map<RcBucket, Decimal>();
@@ -90,12 +108,18 @@ export function readSignedSale(xml: string): SignedSale {
       const percent = text(at(subtotal, 'cac:TaxCategory', 'cbc:Percent'));
       if ((scheme === '1000' || scheme === '1016') && igvRate === null && percent) igvRate = Number(percent);
       if (scheme !== '9996') continue;
-      add(freeBucketOf(text(at(subtotal, 'cac:TaxCategory', 'cbc:TaxExemptionReasonCode')) ?? ''), text(at(subtotal, 'cbc:TaxableAmount')));
+      add(
+        freeBucketOf(text(at(subtotal, 'cac:TaxCategory', 'cbc:TaxExemptionReasonCode')) ?? ''),
+        text(at(subtotal, 'cbc:TaxableAmount')),
+      );
       add('igvGratuitas', text(at(subtotal, 'cbc:TaxAmount')));
     }
   }
   // Charges that are not part of the taxable base (catalog 53: 49/50…) are the rc line's "otros cargos".
-  add('otrosCargos', text(at(root, docType === '08' ? 'cac:RequestedMonetaryTotal' : 'cac:LegalMonetaryTotal', 'cbc:ChargeTotalAmount')));
+  add(
+    'otrosCargos',
+    text(at(root, docType === '08' ? 'cac:RequestedMonetaryTotal' : 'cac:LegalMonetaryTotal', 'cbc:ChargeTotalAmount')),
+  );
 
   const totals: SignedSale['totals'] = {};
   for (const [bucket, value] of sums) if (!value.isZero()) totals[bucket] = money(value);
@@ -113,7 +137,12 @@ export function readSignedSale(xml: string): SignedSale {
         ? { tipoDoc: customerType, numDoc: customerNumber, ...(customerName ? { nombre: customerName } : {}) }
         : null,
     igvRate,
-    reference: reference ? { tipoDoc: required(at(reference, 'cbc:DocumentTypeCode'), 'reference type'), serieNumero: required(at(reference, 'cbc:ID'), 'reference id') } : null,
+    reference: reference
+      ? {
+          tipoDoc: required(at(reference, 'cbc:DocumentTypeCode'), 'reference type'),
+          serieNumero: required(at(reference, 'cbc:ID'), 'reference id'),
+        }
+      : null,
     totals,
   };
 }
@@ -131,7 +160,11 @@ export interface SummaryHeader {
 }
 
 /** The `POST /v1/cpe` rc payload listing these receipts and notes (all of one issue date and one currency). */
-export function receiptSummaryPayload(header: SummaryHeader, currency: string, lines: { sale: SignedSale; condition: ConditionCode }[]) {
+export function receiptSummaryPayload(
+  header: SummaryHeader,
+  currency: string,
+  lines: { sale: SignedSale; condition: ConditionCode }[],
+) {
   return {
     tipoDoc: 'rc',
     correlativo: header.correlativo,

@@ -17,16 +17,28 @@ const VOIDABLE: Record<'ra' | 'rr', Record<string, string>> = {
 
 function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: ValidationIssue[]): void {
   if (doc.fechaReferencia > doc.fechaEmision) {
-    out.push(issue('SUNAT', '2304', `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`, 'fechaReferencia'));
+    out.push(
+      issue(
+        'SUNAT',
+        '2304',
+        `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`,
+        'fechaReferencia',
+      ),
+    );
   }
   if (options.today && doc.fechaEmision > options.today) {
-    out.push(issue('SUNAT', '2301', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'));
+    out.push(
+      issue('SUNAT', '2301', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'),
+    );
   }
   const seen = new Map<string, number>();
   doc.items.forEach((line, i) => {
     const key = `${line.tipoDoc} ${line.serieNumero}`;
     const first = seen.get(key);
-    if (first !== undefined) out.push(issue('SUNAT', '2348', `${key} is listed twice (lines ${first + 1} and ${i + 1})`, `items[${i}].serieNumero`));
+    if (first !== undefined)
+      out.push(
+        issue('SUNAT', '2348', `${key} is listed twice (lines ${first + 1} and ${i + 1})`, `items[${i}].serieNumero`),
+      );
     else seen.set(key, i);
   });
 }
@@ -46,16 +58,40 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
     const unnamed = line.cliente && !line.cliente.nombre;
     if (rules.inForce(v2.id)) {
       if (oneFreeAmount) {
-        out.push(issue('SUNAT', '2256', `summaries of documents dated from ${v2.effective} report free operations by kind (InstructionID 06–09; 05 is retired): send ${split} instead of totales.gratuitas`, `${path}.totales.gratuitas`));
+        out.push(
+          issue(
+            'SUNAT',
+            '2256',
+            `summaries of documents dated from ${v2.effective} report free operations by kind (InstructionID 06–09; 05 is retired): send ${split} instead of totales.gratuitas`,
+            `${path}.totales.gratuitas`,
+          ),
+        );
       }
-      if (unnamed) out.push(issue('SUNAT', '2022', `summaries of documents dated from ${v2.effective} carry the buyer's name: cliente.nombre is required`, `${path}.cliente.nombre`));
+      if (unnamed)
+        out.push(
+          issue(
+            'SUNAT',
+            '2022',
+            `summaries of documents dated from ${v2.effective} carry the buyer's name: cliente.nombre is required`,
+            `${path}.cliente.nombre`,
+          ),
+        );
     } else if (rules.approaching(v2.id) && (oneFreeAmount || unnamed) && !warned) {
       warned = true;
-      warnings.push(`[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and the buyer's name (cliente.nombre); this summary's ${path} would be refused then`);
+      warnings.push(
+        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and the buyer's name (cliente.nombre); this summary's ${path} would be refused then`,
+      );
     }
     const rate = line.porcentajeIgv;
     if (rate !== undefined && rate !== IGV_RATE && rate !== IVAP_RATE && rate !== reduced) {
-      out.push(issue('SUNAT', '3103', `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`, `${path}.porcentajeIgv`));
+      out.push(
+        issue(
+          'SUNAT',
+          '3103',
+          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`,
+          `${path}.porcentajeIgv`,
+        ),
+      );
     }
   });
 }
@@ -64,17 +100,40 @@ function rcRules(doc: RcInput, out: ValidationIssue[]): void {
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
     if (line.serieNumero[0] !== 'B') {
-      out.push(issue('SUNAT', '2345', `a daily summary lists boletas and their notes (series B…), not ${line.serieNumero}`, `${path}.serieNumero`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2345',
+          `a daily summary lists boletas and their notes (series B…), not ${line.serieNumero}`,
+          `${path}.serieNumero`,
+        ),
+      );
     }
     if (line.tipoDoc !== '03' && !line.documentoAfectado) {
-      out.push(issue('SUNAT', '2524', `a note (${line.tipoDoc}) in the summary needs documentoAfectado`, `${path}.documentoAfectado`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2524',
+          `a note (${line.tipoDoc}) in the summary needs documentoAfectado`,
+          `${path}.documentoAfectado`,
+        ),
+      );
     }
     const total = rcLineTotal(line);
     if (line.totales.importeTotal && !line.totales.importeTotal.equals(total)) {
-      out.push(issue('SUNAT', '4027', `totales.importeTotal is ${money(line.totales.importeTotal)} but the line adds up to ${money(total)}`, `${path}.totales.importeTotal`));
+      out.push(
+        issue(
+          'SUNAT',
+          '4027',
+          `totales.importeTotal is ${money(line.totales.importeTotal)} but the line adds up to ${money(total)}`,
+          `${path}.totales.importeTotal`,
+        ),
+      );
     }
     if (doc.tipoMoneda === 'PEN' && total.gt(RECEIPT_ID_THRESHOLD) && !line.cliente) {
-      out.push(issue('SUNAT', '2514', `a document over S/ 700.00 (${money(total)}) needs its customer`, `${path}.cliente`));
+      out.push(
+        issue('SUNAT', '2514', `a document over S/ 700.00 (${money(total)}) needs its customer`, `${path}.cliente`),
+      );
     }
   });
 }
@@ -85,14 +144,32 @@ function voidedRules(doc: VoidedInput, out: ValidationIssue[]): void {
     const letter = allowed[line.tipoDoc];
     const hint = doc.tipoDoc === 'ra' && line.tipoDoc === '03' ? ' (void a boleta with an rc line of estado 3)' : '';
     if (!letter) {
-      out.push(issue('SUNAT', '2308', `${doc.tipoDoc} cannot list document type ${line.tipoDoc}; allowed: ${Object.keys(allowed).join(', ')}${hint}`, `items[${i}].tipoDoc`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2308',
+          `${doc.tipoDoc} cannot list document type ${line.tipoDoc}; allowed: ${Object.keys(allowed).join(', ')}${hint}`,
+          `items[${i}].tipoDoc`,
+        ),
+      );
     } else if (line.serieNumero[0] !== letter && !/^\d/.test(line.serieNumero)) {
-      out.push(issue('SUNAT', '2310', `serie of ${line.serieNumero} must start with ${letter} for document type ${line.tipoDoc}`, `items[${i}].serieNumero`));
+      out.push(
+        issue(
+          'SUNAT',
+          '2310',
+          `serie of ${line.serieNumero} must start with ${letter} for document type ${line.tipoDoc}`,
+          `items[${i}].serieNumero`,
+        ),
+      );
     }
   });
 }
 
-export function prepareSummary(doc: RcInput | VoidedInput, options: PrepareOptions, earlier: ValidationIssue[] = []): PreparedDocument {
+export function prepareSummary(
+  doc: RcInput | VoidedInput,
+  options: PrepareOptions,
+  earlier: ValidationIssue[] = [],
+): PreparedDocument {
   const issues = [...earlier];
   const warnings: string[] = [];
   headerRules(doc, options, issues);

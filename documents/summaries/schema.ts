@@ -19,7 +19,10 @@ const serieNumero = (messageCode: string) =>
     .error(codes({ 'string.pattern.base': `[SUNAT ${messageCode}] {#label} must be SERIE-NUMERO (B001-123)` }));
 
 const header = {
-  correlativo: correlativoSchema(5, "[SUNAT 1001] 'correlativo' must be the summary's sequence of the day, 1 to 99999: a string of 1 to 5 digits or a JSON integer, not zero").required(),
+  correlativo: correlativoSchema(
+    5,
+    "[SUNAT 1001] 'correlativo' must be the summary's sequence of the day, 1 to 99999: a string of 1 to 5 digits or a JSON integer, not zero",
+  ).required(),
   /** Date the summary is generated (its IssueDate and the date in its ID). */
   fechaEmision: dateSchema.required(),
   /** Issue date of the documents it lists (ReferenceDate). */
@@ -56,17 +59,34 @@ export const rcSchema = Joi.object({
   items: Joi.array()
     .items(
       Joi.object({
-        tipoDoc: Joi.string().valid('03', '07', '08').required().error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
+        tipoDoc: Joi.string()
+          .valid('03', '07', '08')
+          .required()
+          .error(codes({ 'any.only': '[SUNAT 2308] {#label} must be 03, 07 or 08 (boletas and their notes)' })),
         serieNumero: serieNumero('2512'),
-        estado: Joi.string().valid('1', '2', '3').required().error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
+        estado: Joi.string()
+          .valid('1', '2', '3')
+          .required()
+          .error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
         /** `nombre` (the buyer's name) is written from `summary-v2`, and required there. */
-        cliente: Joi.object({ ...identityFields, nombre: textSchema(1500, { 'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters' }) }),
+        cliente: Joi.object({
+          ...identityFields,
+          nombre: textSchema(1500, { 'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters' }),
+        }),
         /** The IGV rate of the line's document (cbc:Percent of its IGV category); 18 when not given. */
         porcentajeIgv: Joi.number()
           .valid(18, 14, 10, 4)
-          .error(codes({ 'any.only': '[SUNAT 3103] {#label} must be 18, the reduced MYPE rate of the documents\' date (10 until 2026, 14 in 2027) or 4 (IVAP)' })),
+          .error(
+            codes({
+              'any.only':
+                "[SUNAT 3103] {#label} must be 18, the reduced MYPE rate of the documents' date (10 until 2026, 14 in 2027) or 4 (IVAP)",
+            }),
+          ),
         documentoAfectado: Joi.object({
-          tipoDoc: Joi.string().valid('03').required().error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
+          tipoDoc: Joi.string()
+            .valid('03')
+            .required()
+            .error(codes({ 'any.only': '[SUNAT 2399] {#label}: a note in a daily summary modifies a boleta (03)' })),
           serieNumero: serieNumero('2117'),
         }),
         totales: rcLineTotals,

@@ -24,7 +24,8 @@ const neg = (d: Decimal) => (d.isZero() ? d : d.neg());
 /** Σ of the terms, skipping zeros: most documents have no ISC, ICBPER, discounts or prepayments to add. */
 function add(...terms: Decimal[]): Decimal {
   let total = terms[0];
-  for (let i = 1; i < terms.length; i++) if (!terms[i].isZero()) total = total.isZero() ? terms[i] : total.plus(terms[i]);
+  for (let i = 1; i < terms.length; i++)
+    if (!terms[i].isZero()) total = total.isZero() ? terms[i] : total.plus(terms[i]);
   return total;
 }
 
@@ -125,7 +126,10 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   let iscBase = ZERO;
   let isc = ZERO;
   if (item.isc) {
-    iscBase = item.isc.sistema === '03' && item.isc.precioSugerido ? r2(item.cantidad.times(item.isc.precioSugerido)) : lineExtension;
+    iscBase =
+      item.isc.sistema === '03' && item.isc.precioSugerido
+        ? r2(item.cantidad.times(item.isc.precioSugerido))
+        : lineExtension;
     isc = r2(iscBase.times(item.isc.tasa).div(HUNDRED));
   }
   const igvBase = isc.isZero() ? lineExtension : lineExtension.plus(isc);
@@ -136,7 +140,9 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   const lineTaxes = isc.isZero() ? igv : igv.plus(isc);
   const taxAmount = affectation.free ? icbper : icbper.isZero() ? lineTaxes : lineTaxes.plus(icbper);
   // SUNAT's 4287: unit price ≈ (line value + its IGV/ISC − discounts 01 + charges 48) / quantity; ICBPER stays out.
-  const priceBase = outsideBase.isZero() ? lineExtension.plus(lineTaxes) : lineExtension.plus(lineTaxes).plus(outsideBase);
+  const priceBase = outsideBase.isZero()
+    ? lineExtension.plus(lineTaxes)
+    : lineExtension.plus(lineTaxes).plus(outsideBase);
   const referencePrice = affectation.free ? item.valorUnitario : priceBase.div(item.cantidad).toDecimalPlaces(10);
   return {
     item,
@@ -157,7 +163,9 @@ function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   };
 }
 
-export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'cargos' | 'anticipos' | 'fechaEmision'>): DocumentTotals {
+export function computeTotals(
+  doc: Pick<SaleInput, 'items' | 'descuentos' | 'cargos' | 'anticipos' | 'fechaEmision'>,
+): DocumentTotals {
   const bagRate = icbperRate(doc.fechaEmision);
   const lines = doc.items.map((item) => computeLine(item, bagRate));
   const buckets = { gravadas: ZERO, ivap: ZERO, exoneradas: ZERO, inafectas: ZERO, exportacion: ZERO, gratuitas: ZERO };
@@ -224,7 +232,15 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
 
   // The 1000 subtotal's TaxableAmount is the taxed line values (ISC not included) after the global adjustments.
   const gravadas = add(buckets.gravadas, neg(discountBase), neg(anticiposBase), chargeBase);
-  const valorVenta = add(buckets.gravadas, buckets.ivap, buckets.exoneradas, buckets.inafectas, buckets.exportacion, neg(discountBase), chargeBase);
+  const valorVenta = add(
+    buckets.gravadas,
+    buckets.ivap,
+    buckets.exoneradas,
+    buckets.inafectas,
+    buckets.exportacion,
+    neg(discountBase),
+    chargeBase,
+  );
   const totalImpuestos = add(igv, igvIvap, isc, icbper);
   const precioVenta = add(valorVenta, igvBeforePrepaid, igvIvap, isc, icbper);
   const descuentos = add(lineAllowances, discountOutside);
@@ -233,24 +249,32 @@ export function computeTotals(doc: Pick<SaleInput, 'items' | 'descuentos' | 'car
 
   const subtotals: SubtotalTotals[] = [];
   if (!isc.isZero()) subtotals.push({ scheme: '2000', taxable: iscBase, amount: isc });
-  if (lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000')) subtotals.push({ scheme: '1000', taxable: gravadas, amount: igv });
-  if (lines.some((l) => l.affectation.scheme === '1016')) subtotals.push({ scheme: '1016', taxable: ivapBase, amount: igvIvap });
-  if (lines.some((l) => l.affectation.scheme === '9995')) subtotals.push({ scheme: '9995', taxable: buckets.exportacion, amount: ZERO });
-  if (lines.some((l) => l.affectation.scheme === '9997')) subtotals.push({ scheme: '9997', taxable: buckets.exoneradas, amount: ZERO });
-  if (lines.some((l) => l.affectation.scheme === '9998')) subtotals.push({ scheme: '9998', taxable: buckets.inafectas, amount: ZERO });
-  if (lines.some((l) => l.affectation.free)) subtotals.push({ scheme: '9996', taxable: buckets.gratuitas, amount: igvGratuitas });
+  if (lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000'))
+    subtotals.push({ scheme: '1000', taxable: gravadas, amount: igv });
+  if (lines.some((l) => l.affectation.scheme === '1016'))
+    subtotals.push({ scheme: '1016', taxable: ivapBase, amount: igvIvap });
+  if (lines.some((l) => l.affectation.scheme === '9995'))
+    subtotals.push({ scheme: '9995', taxable: buckets.exportacion, amount: ZERO });
+  if (lines.some((l) => l.affectation.scheme === '9997'))
+    subtotals.push({ scheme: '9997', taxable: buckets.exoneradas, amount: ZERO });
+  if (lines.some((l) => l.affectation.scheme === '9998'))
+    subtotals.push({ scheme: '9998', taxable: buckets.inafectas, amount: ZERO });
+  if (lines.some((l) => l.affectation.free))
+    subtotals.push({ scheme: '9996', taxable: buckets.gratuitas, amount: igvGratuitas });
   if (!icbper.isZero()) subtotals.push({ scheme: '7152', taxable: ZERO, amount: icbper });
   // 4346: the header 3000 subtotal is the sum of the lines' withholdings.
   if (lines.some((l) => l.item.retencionRenta)) subtotals.push({ scheme: '3000', taxable: irBase, amount: ir });
 
   const taxedBase = buckets.gravadas;
   const globalAdjustments: LineAdjustment[] = [];
-  for (const d of doc.descuentos ?? []) globalAdjustments.push({ code: d.codigo, charge: false, amount: d.monto, base: taxedBase });
+  for (const d of doc.descuentos ?? [])
+    globalAdjustments.push({ code: d.codigo, charge: false, amount: d.monto, base: taxedBase });
   for (const a of doc.anticipos ?? []) {
     const base = a.baseImponible ?? r2(a.monto.div(rateFactor.plus(1)));
     globalAdjustments.push({ code: '04', charge: false, amount: base, base });
   }
-  for (const c of doc.cargos ?? []) globalAdjustments.push({ code: c.codigo, charge: true, amount: c.monto, base: taxedBase });
+  for (const c of doc.cargos ?? [])
+    globalAdjustments.push({ code: c.codigo, charge: true, amount: c.monto, base: taxedBase });
 
   return {
     lines,

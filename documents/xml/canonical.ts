@@ -21,7 +21,14 @@ export type Attrs = Record<string, AttrValue>;
 export type Child = Xml | string | number | null | undefined | false | readonly Child[];
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#xD;' };
-const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '"': '&quot;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
+const ATTR_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '"': '&quot;',
+  '\t': '&#x9;',
+  '\n': '&#xA;',
+  '\r': '&#xD;',
+};
 
 export function escapeText(value: string): string {
   return /[&<>\r]/.test(value) ? value.replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]) : value;
@@ -84,7 +91,12 @@ export function el(name: string, attrsOrChild?: Attrs | SerialisedAttrs | Child,
   let out = `<${name}`;
   let first: Child = null;
   if (attrsOrChild instanceof SerialisedAttrs) out += attrsOrChild.s;
-  else if (attrsOrChild !== null && typeof attrsOrChild === 'object' && !(attrsOrChild instanceof Xml) && !Array.isArray(attrsOrChild)) {
+  else if (
+    attrsOrChild !== null &&
+    typeof attrsOrChild === 'object' &&
+    !(attrsOrChild instanceof Xml) &&
+    !Array.isArray(attrsOrChild)
+  ) {
     out += serialiseAttrs(attrsOrChild as Attrs);
   } else first = attrsOrChild as Child;
   out = appendChild(first, out + '>');
@@ -93,7 +105,11 @@ export function el(name: string, attrsOrChild?: Attrs | SerialisedAttrs | Child,
 }
 
 /** An element only when its value is present: `opt('cbc:DueDate', doc.dueDate)`. */
-export function opt(name: string, value: string | number | null | undefined, attrs?: Attrs | SerialisedAttrs): Xml | null {
+export function opt(
+  name: string,
+  value: string | number | null | undefined,
+  attrs?: Attrs | SerialisedAttrs,
+): Xml | null {
   if (value === null || value === undefined || value === '') return null;
   return attrs ? el(name, attrs, String(value)) : el(name, String(value));
 }

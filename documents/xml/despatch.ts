@@ -26,7 +26,10 @@ const IDENTITY_SCHEME = {
   schemeName: 'Documento de Identidad',
   schemeURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo06',
 };
-const UNIT_ATTRS = { unitCodeListAgencyName: 'United Nations Economic Commission for Europe', unitCodeListID: 'UN/ECE rec 20' };
+const UNIT_ATTRS = {
+  unitCodeListAgencyName: 'United Nations Economic Commission for Europe',
+  unitCodeListID: 'UN/ECE rec 20',
+};
 
 /** `SERIE-NUMERO` as used in `cbc:ID` and the file name (SUNAT compares both as strings), correlativo as sent. */
 export function despatchId(d: Pick<DespatchPayload, 'serie' | 'correlativo'>): string {
@@ -52,7 +55,11 @@ function relatedDocument(r: DespatchPayload['documentosRelacionados'][number], g
     el('cbc:ID', r.numero),
     el(
       'cbc:DocumentTypeCode',
-      { ...SUNAT_LIST, listName: 'Documento relacionado al transporte', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo61' },
+      {
+        ...SUNAT_LIST,
+        listName: 'Documento relacionado al transporte',
+        listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo61',
+      },
       r.tipo,
     ),
     el('cbc:DocumentType', RELATED_DOCUMENTS[r.tipo].name),
@@ -64,7 +71,9 @@ function address(name: string, a: DespatchAddress): Xml {
   return el(
     name,
     el('cbc:ID', { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }, a.ubigeo),
-    a.codLocal ? el('cbc:AddressTypeCode', { ...SUNAT_LIST, listID: a.ruc, listName: 'Establecimientos anexos' }, a.codLocal) : null,
+    a.codLocal
+      ? el('cbc:AddressTypeCode', { ...SUNAT_LIST, listID: a.ruc, listName: 'Establecimientos anexos' }, a.codLocal)
+      : null,
     el('cac:AddressLine', el('cbc:Line', a.direccion)),
   );
 }
@@ -106,7 +115,15 @@ function port(p: Port): Xml {
   const kind = PORT_KINDS[p.tipo];
   return el(
     'cac:FirstArrivalPortLocation',
-    el('cbc:ID', { schemeAgencyName: 'PE:SUNAT', schemeName: kind.name, schemeURI: `urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo${kind.catalog}` }, p.codigo),
+    el(
+      'cbc:ID',
+      {
+        schemeAgencyName: 'PE:SUNAT',
+        schemeName: kind.name,
+        schemeURI: `urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo${kind.catalog}`,
+      },
+      p.codigo,
+    ),
     el('cbc:LocationTypeCode', p.tipo),
     el('cbc:Name', p.nombre),
   );
@@ -132,7 +149,9 @@ function indicators(d: DespatchPayload): string[] {
 function carrierParty(d: DespatchPayload): Xml | null {
   if (d.tipoDoc === '31') {
     // The carrier issues the guide; its MTC registration is the only carrier datum the 31 carries here.
-    return d.emisor.registroMTC ? el('cac:CarrierParty', el('cac:PartyLegalEntity', el('cbc:CompanyID', d.emisor.registroMTC))) : null;
+    return d.emisor.registroMTC
+      ? el('cac:CarrierParty', el('cac:PartyLegalEntity', el('cbc:CompanyID', d.emisor.registroMTC)))
+      : null;
   }
   const t = d.envio.transportista;
   if (!t) return null;
@@ -150,34 +169,62 @@ function shipment(d: DespatchPayload): Xml {
     'cac:Shipment',
     el('cbc:ID', 'SUNAT_Envio'),
     sender
-      ? el('cbc:HandlingCode', { ...SUNAT_LIST, listName: 'Motivo de traslado', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo20' }, e.motivo)
+      ? el(
+          'cbc:HandlingCode',
+          {
+            ...SUNAT_LIST,
+            listName: 'Motivo de traslado',
+            listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo20',
+          },
+          e.motivo,
+        )
       : null,
     sender && e.motivo === '13' ? opt('cbc:HandlingInstructions', e.descripcionMotivo) : null,
-    e.pesoBruto === undefined ? null : el('cbc:GrossWeightMeasure', { unitCode: e.unidadPeso }, unitValue(e.pesoBruto, 3)),
+    e.pesoBruto === undefined
+      ? null
+      : el('cbc:GrossWeightMeasure', { unitCode: e.unidadPeso }, unitValue(e.pesoBruto, 3)),
     e.bultos ? el('cbc:TotalTransportHandlingUnitQuantity', String(e.bultos)) : null,
     indicators(d).map((i) => el('cbc:SpecialInstructions', i)),
     el(
       'cac:ShipmentStage',
       sender
-        ? el('cbc:TransportModeCode', { ...SUNAT_LIST, listName: 'Modalidad de traslado', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo18' }, e.modalidad)
+        ? el(
+            'cbc:TransportModeCode',
+            {
+              ...SUNAT_LIST,
+              listName: 'Modalidad de traslado',
+              listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo18',
+            },
+            e.modalidad,
+          )
         : null,
       el('cac:TransitPeriod', el('cbc:StartDate', e.fechaInicio)),
       carrierParty(d),
       // Written whenever given: the 2024 rules do not read it, so it is safe on guides of either set.
-      e.fechaEntregaTransportista ? el('cac:LoadingTransportEvent', el('cbc:OccurrenceDate', e.fechaEntregaTransportista)) : null,
+      e.fechaEntregaTransportista
+        ? el('cac:LoadingTransportEvent', el('cbc:OccurrenceDate', e.fechaEntregaTransportista))
+        : null,
       e.conductores.map(driver),
     ),
     el(
       'cac:Delivery',
       address('cac:DeliveryAddress', e.llegada),
-      el('cac:Despatch', address('cac:DespatchAddress', e.partida), d.remitente ? el('cac:DespatchParty', partyContent(d.remitente)) : null),
+      el(
+        'cac:Despatch',
+        address('cac:DespatchAddress', e.partida),
+        d.remitente ? el('cac:DespatchParty', partyContent(d.remitente)) : null,
+      ),
     ),
     transportUnit(e.vehiculos, e.contenedores),
     e.puerto ? port(e.puerto) : null,
   );
 }
 
-const PROPERTY_ATTRS = { listAgencyName: 'PE:SUNAT', listName: 'Propiedad del item', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55' };
+const PROPERTY_ATTRS = {
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Propiedad del item',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55',
+};
 
 /** The line's cargo-manifest data as catalog 55 properties 7024–7028. */
 function manifestProperties(m: ManifestLine | undefined): Xml[] {
@@ -193,7 +240,12 @@ function manifestProperties(m: ManifestLine | undefined): Xml[] {
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => {
       const { code, name } = MANIFEST_PROPERTIES[key];
-      return el('cac:AdditionalItemProperty', el('cbc:Name', name), el('cbc:NameCode', PROPERTY_ATTRS, code), el('cbc:Value', value!));
+      return el(
+        'cac:AdditionalItemProperty',
+        el('cbc:Name', name),
+        el('cbc:NameCode', PROPERTY_ATTRS, code),
+        el('cbc:Value', value!),
+      );
     });
 }
 
@@ -208,7 +260,14 @@ function line(item: DespatchPayload['items'][number], index: number): Xml {
       el('cbc:Description', item.descripcion),
       item.codigo ? el('cac:SellersItemIdentification', el('cbc:ID', item.codigo)) : null,
       item.codigoSunat
-        ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', { listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' }, item.codigoSunat))
+        ? el(
+            'cac:CommodityClassification',
+            el(
+              'cbc:ItemClassificationCode',
+              { listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' },
+              item.codigoSunat,
+            ),
+          )
         : null,
       manifestProperties(item.manifiesto),
     ),
@@ -223,13 +282,21 @@ export function buildDespatchXml(d: DespatchPayload): string {
     documentHead('2.1', '2.0', despatchId(d)),
     el('cbc:IssueDate', d.fechaEmision),
     el('cbc:IssueTime', d.horaEmision),
-    el('cbc:DespatchAdviceTypeCode', { ...SUNAT_LIST, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01' }, d.tipoDoc),
+    el(
+      'cbc:DespatchAdviceTypeCode',
+      { ...SUNAT_LIST, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01' },
+      d.tipoDoc,
+    ),
     opt('cbc:Note', d.observaciones),
     d.documentosRelacionados.map((r) => relatedDocument(r, d.emisor.ruc)),
     signatureBlock(d.emisor),
     el(
       'cac:DespatchSupplierParty',
-      el('cac:Party', partyIdentification('6', d.emisor.ruc), el('cac:PartyLegalEntity', el('cbc:RegistrationName', d.emisor.razonSocial))),
+      el(
+        'cac:Party',
+        partyIdentification('6', d.emisor.ruc),
+        el('cac:PartyLegalEntity', el('cbc:RegistrationName', d.emisor.razonSocial)),
+      ),
     ),
     party('cac:DeliveryCustomerParty', d.destinatario),
     d.comprador ? party('cac:BuyerCustomerParty', d.comprador) : null,
@@ -237,6 +304,8 @@ export function buildDespatchXml(d: DespatchPayload): string {
     payer ? party('cac:OriginatorCustomerParty', payer) : null,
     shipment(d),
     // An appointment (92) lists no goods: SUNAT wants one line without quantity or item data (3629, 3630).
-    d.items.length ? d.items.map(line) : el('cac:DespatchLine', el('cbc:ID', '1'), el('cac:OrderLineReference', el('cbc:LineID', '1')), el('cac:Item')),
+    d.items.length
+      ? d.items.map(line)
+      : el('cac:DespatchLine', el('cbc:ID', '1'), el('cac:OrderLineReference', el('cbc:LineID', '1')), el('cac:Item')),
   ).s;
 }

@@ -1,8 +1,19 @@
 /** Factura (01) and boleta (03): UBL 2.1 Invoice as in SUNAT's guide, element order enforced by UBL-Invoice-2.1.xsd. */
 import { el, frag, type Xml } from './canonical';
 import {
-  allowanceCharge, amount, currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal,
-  partyIdentification, rootNamespaces, signatureBlock, supplierParty,
+  allowanceCharge,
+  amount,
+  currencyCode,
+  customerParty,
+  documentHead,
+  documentLine,
+  documentTaxTotal,
+  legends,
+  monetaryTotal,
+  partyIdentification,
+  rootNamespaces,
+  signatureBlock,
+  supplierParty,
 } from './ubl';
 import { despatchReferences, detractionXml, orderReference, paymentTermsXml } from './sales-common';
 import { perceptionCharge, perceptionTerms, railPaymentMeans } from './operations';
@@ -21,7 +32,13 @@ export function invoiceHeader(doc: SaleDocument): Xml {
     d.fechaVencimiento ? el('cbc:DueDate', d.fechaVencimiento) : null,
     el(
       'cbc:InvoiceTypeCode',
-      { listAgencyName: 'PE:SUNAT', listID: d.tipoOperacion, listName: 'Tipo de Documento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01', name: 'Tipo de Operacion' },
+      {
+        listAgencyName: 'PE:SUNAT',
+        listID: d.tipoOperacion,
+        listName: 'Tipo de Documento',
+        listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01',
+        name: 'Tipo de Operacion',
+      },
       d.tipoDoc,
     ),
     legends(doc.legends),
@@ -43,7 +60,15 @@ export function buildInvoiceXml(doc: SaleDocument): string {
       el(
         'cac:AdditionalDocumentReference',
         el('cbc:ID', a.serieNumero),
-        el('cbc:DocumentTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Documento Relacionado', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo12' }, a.tipoDoc),
+        el(
+          'cbc:DocumentTypeCode',
+          {
+            listAgencyName: 'PE:SUNAT',
+            listName: 'Documento Relacionado',
+            listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo12',
+          },
+          a.tipoDoc,
+        ),
         el('cbc:DocumentStatusCode', { listAgencyName: 'PE:SUNAT', listName: 'Anticipo' }, String(i + 1)),
         el('cac:IssuerParty', partyIdentification('6', d.emisor.ruc)),
       ),
@@ -55,7 +80,13 @@ export function buildInvoiceXml(doc: SaleDocument): string {
     detractionXml(doc),
     paymentTermsXml(doc),
     perceptionTerms(doc.perception),
-    (d.anticipos ?? []).map((a, i) => el('cac:PrepaidPayment', el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)), amount('cbc:PaidAmount', a.monto, currency))),
+    (d.anticipos ?? []).map((a, i) =>
+      el(
+        'cac:PrepaidPayment',
+        el('cbc:ID', { schemeName: 'Anticipo', schemeAgencyName: 'PE:SUNAT' }, String(i + 1)),
+        amount('cbc:PaidAmount', a.monto, currency),
+      ),
+    ),
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
     perceptionCharge(doc.perception),
     documentTaxTotal(t, currency),

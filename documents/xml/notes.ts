@@ -4,8 +4,16 @@
  */
 import { el } from './canonical';
 import {
-  currencyCode, customerParty, documentHead, documentLine, documentTaxTotal, legends, monetaryTotal, rootNamespaces,
-  signatureBlock, supplierParty,
+  currencyCode,
+  customerParty,
+  documentHead,
+  documentLine,
+  documentTaxTotal,
+  legends,
+  monetaryTotal,
+  rootNamespaces,
+  signatureBlock,
+  supplierParty,
 } from './ubl';
 import { billingReference, despatchReferences, discrepancy, orderReference, paymentTermsXml } from './sales-common';
 import type { SaleDocument } from '../sales/document';

@@ -10,12 +10,24 @@ import type { Perception } from '../sales/operations';
 import type { ItemProperty, Freight, FreightPlace, RailService } from '../sales/types';
 
 const PEN = preAttrs({ currencyID: 'PEN' });
-const PROPERTY_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Propiedad del item', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55' });
+const PROPERTY_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Propiedad del item',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo55',
+});
 const TONNES = preAttrs({ unitCode: 'TNE' });
 const DAYS = preAttrs({ unitCode: 'DAY' });
 const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
-const REASON_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Cargo/descuento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53' });
-const MEANS_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Medio de pago', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo59' });
+const REASON_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Cargo/descuento',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53',
+});
+const MEANS_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Medio de pago',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo59',
+});
 
 const soles = (name: string, value: Parameters<typeof money>[0]) => el(name, PEN, money(value));
 
@@ -52,14 +64,19 @@ function address(p: FreightPlace): Xml {
 /** Detracción 1004, per line: destination, origin and trip, and the three reference values (in soles). */
 export function freightDelivery(f: Freight | undefined): Xml | null {
   if (!f) return null;
-  const terms = (id: string, value: Freight['valorReferencialServicio']) => el('cac:DeliveryTerms', el('cbc:ID', id), soles('cbc:Amount', value));
+  const terms = (id: string, value: Freight['valorReferencialServicio']) =>
+    el('cac:DeliveryTerms', el('cbc:ID', id), soles('cbc:Amount', value));
   return el(
     'cac:Delivery',
     el('cac:DeliveryLocation', address(f.destino)),
     el(
       'cac:Despatch',
       el('cbc:Instructions', f.detalle),
-      el('cac:DespatchAddress', el('cbc:ID', UBIGEO_ATTRS, f.origen.ubigeo), el('cac:AddressLine', el('cbc:Line', f.origen.direccion))),
+      el(
+        'cac:DespatchAddress',
+        el('cbc:ID', UBIGEO_ATTRS, f.origen.ubigeo),
+        el('cac:AddressLine', el('cbc:Line', f.origen.direccion)),
+      ),
     ),
     terms('01', f.valorReferencialServicio),
     terms('02', f.valorReferencialCargaEfectiva),
@@ -89,5 +106,7 @@ export function perceptionCharge(p: Perception | null): Xml | null {
 
 /** Operation 0302: how the rail service was paid. */
 export function railPaymentMeans(r: RailService | undefined): Xml | null {
-  return r ? el('cac:PaymentMeans', el('cbc:PaymentMeansCode', MEANS_ATTRS, r.medioPago), el('cbc:PaymentID', r.idPago)) : null;
+  return r
+    ? el('cac:PaymentMeans', el('cbc:PaymentMeansCode', MEANS_ATTRS, r.medioPago), el('cbc:PaymentID', r.idPago))
+    : null;
 }

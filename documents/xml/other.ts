@@ -9,8 +9,18 @@ import type { OtherDocument, OtherLineAmounts } from '../other/types';
 import type { Issuer } from '../input/parties';
 
 const NAMES = {
-  '20': { root: 'Retention', ns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:Retention-1', kind: 'Retention', net: 'Paid' },
-  '40': { root: 'Perception', ns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:Perception-1', kind: 'Perception', net: 'Cashed' },
+  '20': {
+    root: 'Retention',
+    ns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:Retention-1',
+    kind: 'Retention',
+    net: 'Paid',
+  },
+  '40': {
+    root: 'Perception',
+    ns: 'urn:sunat:names:specification:ubl:peru:schema:xsd:Perception-1',
+    kind: 'Perception',
+    net: 'Cashed',
+  },
 } as const;
 
 const PEN = preAttrs({ currencyID: 'PEN' });
@@ -39,22 +49,30 @@ function reference(l: OtherLineAmounts, kind: 'Retention' | 'Perception', net: '
     amount('cbc:TotalInvoiceAmount', d.importeTotal, d.tipoMoneda),
     // A credit note (07) is listed without payment nor retención/percepción (optional in the schema; SUNAT's XSL
     // checks them on every other type).
-    l.payment ? el('cac:Payment', el('cbc:ID', String(l.payment.numero)), amount('cbc:PaidAmount', l.payment.importe, d.tipoMoneda), el('cbc:PaidDate', l.payment.fecha)) : null,
-    l.payment && el(
-      `sac:SUNAT${kind}Information`,
-      soles(`sac:SUNAT${kind}Amount`, l.amount),
-      el(`sac:SUNAT${kind}Date`, l.payment.fecha),
-      soles(`sac:SUNATNetTotal${net}`, l.net),
-      d.tipoMoneda !== 'PEN' && rate
-        ? el(
-            'cac:ExchangeRate',
-            el('cbc:SourceCurrencyCode', d.tipoMoneda),
-            el('cbc:TargetCurrencyCode', 'PEN'),
-            el('cbc:CalculationRate', unitValue(rate.factor, 6)),
-            el('cbc:Date', rate.fecha),
-          )
-        : null,
-    ),
+    l.payment
+      ? el(
+          'cac:Payment',
+          el('cbc:ID', String(l.payment.numero)),
+          amount('cbc:PaidAmount', l.payment.importe, d.tipoMoneda),
+          el('cbc:PaidDate', l.payment.fecha),
+        )
+      : null,
+    l.payment &&
+      el(
+        `sac:SUNAT${kind}Information`,
+        soles(`sac:SUNAT${kind}Amount`, l.amount),
+        el(`sac:SUNAT${kind}Date`, l.payment.fecha),
+        soles(`sac:SUNATNetTotal${net}`, l.net),
+        d.tipoMoneda !== 'PEN' && rate
+          ? el(
+              'cac:ExchangeRate',
+              el('cbc:SourceCurrencyCode', d.tipoMoneda),
+              el('cbc:TargetCurrencyCode', 'PEN'),
+              el('cbc:CalculationRate', unitValue(rate.factor, 6)),
+              el('cbc:Date', rate.fecha),
+            )
+          : null,
+      ),
   );
 }
 

@@ -3,15 +3,32 @@
  * issuing company, with the place of the purchase (ValidaExprRegLiquidacion-2.0.1.xsl).
  */
 import { el, opt, preAttrs, type Xml } from './canonical';
-import { allowanceCharge, documentLine, documentTaxTotal, issuerParty, monetaryTotal, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
+import {
+  allowanceCharge,
+  documentLine,
+  documentTaxTotal,
+  issuerParty,
+  monetaryTotal,
+  partyIdentification,
+  rootNamespaces,
+  signatureBlock,
+} from './ubl';
 import { INVOICE_LINE, INVOICE_NS, invoiceHeader } from './invoice';
 import { despatchReferences, orderReference } from './sales-common';
 import type { SaleDocument } from '../sales/document';
 import type { PurchasePlace } from '../sales/types';
 
 const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
-const PLACE_TYPE_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Tipo de dirección', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo60' });
-const COUNTRY_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' });
+const PLACE_TYPE_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Tipo de dirección',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo60',
+});
+const COUNTRY_ATTRS = preAttrs({
+  listAgencyName: 'United Nations Economic Commission for Europe',
+  listID: 'ISO 3166-1',
+  listName: 'Country',
+});
 
 function address(name: string, p: PurchasePlace, typeCode: boolean): Xml {
   return el(
@@ -44,12 +61,23 @@ export function buildPurchaseXml(doc: SaleDocument): string {
       el(
         'cac:Party',
         partyIdentification(seller.tipoDoc, seller.numDoc),
-        el('cac:PartyLegalEntity', el('cbc:RegistrationName', seller.nombre), address('cac:RegistrationAddress', seller.direccion, true)),
+        el(
+          'cac:PartyLegalEntity',
+          el('cbc:RegistrationName', seller.nombre),
+          address('cac:RegistrationAddress', seller.direccion, true),
+        ),
       ),
     ),
     // The issuer buys: it is the customer of its own document.
     el('cac:AccountingCustomerParty', issuerParty(d.emisor)),
-    el('cac:DeliveryTerms', el('cac:DeliveryLocation', el('cbc:LocationTypeCode', PLACE_TYPE_ATTRS, place.tipo), address('cac:Address', place, false))),
+    el(
+      'cac:DeliveryTerms',
+      el(
+        'cac:DeliveryLocation',
+        el('cbc:LocationTypeCode', PLACE_TYPE_ATTRS, place.tipo),
+        address('cac:Address', place, false),
+      ),
+    ),
     t.globalAdjustments.map((a) => allowanceCharge(a, currency)),
     documentTaxTotal(t, currency),
     monetaryTotal('cac:LegalMonetaryTotal', t, currency),

@@ -15,7 +15,8 @@ export function parseRoot(xml: string): Element {
 export function children(parent: Element, ns: string, name: string): Element[] {
   const out: Element[] = [];
   for (let n = parent.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name) out.push(n as Element);
+    if (n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === name)
+      out.push(n as Element);
   }
   return out;
 }

@@ -4,16 +4,35 @@ import { amount, documentTypeCode } from './ubl';
 import type { SaleDocument } from '../sales/document';
 import { sum, unitValue } from '../decimal';
 
-const MEANS_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Medio de pago', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo59' });
-const DETRACTION_CODE_ATTRS = preAttrs({ schemeAgencyName: 'PE:SUNAT', schemeName: 'Codigo de detraccion', schemeURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo54' });
+const MEANS_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Medio de pago',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo59',
+});
+const DETRACTION_CODE_ATTRS = preAttrs({
+  schemeAgencyName: 'PE:SUNAT',
+  schemeName: 'Codigo de detraccion',
+  schemeURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo54',
+});
 
 /** The detracción: where the customer deposits it (cac:PaymentMeans), and what and how much (cac:PaymentTerms). */
 export function detractionXml(doc: SaleDocument): Xml | null {
   const d = doc.detraction;
   if (!d) return null;
   return frag(
-    el('cac:PaymentMeans', el('cbc:ID', 'Detraccion'), el('cbc:PaymentMeansCode', MEANS_ATTRS, d.means), el('cac:PayeeFinancialAccount', el('cbc:ID', d.account))),
-    el('cac:PaymentTerms', el('cbc:ID', 'Detraccion'), el('cbc:PaymentMeansID', DETRACTION_CODE_ATTRS, d.code), el('cbc:PaymentPercent', unitValue(d.percent, 2)), amount('cbc:Amount', d.amount, 'PEN')),
+    el(
+      'cac:PaymentMeans',
+      el('cbc:ID', 'Detraccion'),
+      el('cbc:PaymentMeansCode', MEANS_ATTRS, d.means),
+      el('cac:PayeeFinancialAccount', el('cbc:ID', d.account)),
+    ),
+    el(
+      'cac:PaymentTerms',
+      el('cbc:ID', 'Detraccion'),
+      el('cbc:PaymentMeansID', DETRACTION_CODE_ATTRS, d.code),
+      el('cbc:PaymentPercent', unitValue(d.percent, 2)),
+      amount('cbc:Amount', d.amount, 'PEN'),
+    ),
   );
 }
 
@@ -22,11 +41,17 @@ export function paymentTermsXml(doc: SaleDocument): Xml | null {
   const p = doc.payment;
   if (!p) return null;
   const currency = doc.input.tipoMoneda;
-  if (p.kind === 'Contado') return el('cac:PaymentTerms', el('cbc:ID', 'FormaPago'), el('cbc:PaymentMeansID', 'Contado'));
+  if (p.kind === 'Contado')
+    return el('cac:PaymentTerms', el('cbc:ID', 'FormaPago'), el('cbc:PaymentMeansID', 'Contado'));
   // A type-13 credit note restates what remains to be paid: the sum of its new cuotas.
   const pending = doc.input.tipoDoc === '07' ? sum(p.instalments.map((c) => c.monto)) : doc.pending;
   return frag(
-    el('cac:PaymentTerms', el('cbc:ID', 'FormaPago'), el('cbc:PaymentMeansID', 'Credito'), amount('cbc:Amount', pending, currency)),
+    el(
+      'cac:PaymentTerms',
+      el('cbc:ID', 'FormaPago'),
+      el('cbc:PaymentMeansID', 'Credito'),
+      amount('cbc:Amount', pending, currency),
+    ),
     p.instalments.map((c, i) =>
       el(
         'cac:PaymentTerms',
@@ -43,13 +68,21 @@ export function paymentTermsXml(doc: SaleDocument): Xml | null {
 export function discrepancy(doc: SaleDocument): Xml {
   const ref = doc.input.documentoAfectado!;
   const reason = doc.input.motivo!;
-  return el('cac:DiscrepancyResponse', el('cbc:ReferenceID', ref.serieNumero), el('cbc:ResponseCode', reason.codigo), el('cbc:Description', reason.descripcion));
+  return el(
+    'cac:DiscrepancyResponse',
+    el('cbc:ReferenceID', ref.serieNumero),
+    el('cbc:ResponseCode', reason.codigo),
+    el('cbc:Description', reason.descripcion),
+  );
 }
 
 /** Notes: the modified document. */
 export function billingReference(doc: SaleDocument): Xml {
   const ref = doc.input.documentoAfectado!;
-  return el('cac:BillingReference', el('cac:InvoiceDocumentReference', el('cbc:ID', ref.serieNumero), documentTypeCode(ref.tipoDoc)));
+  return el(
+    'cac:BillingReference',
+    el('cac:InvoiceDocumentReference', el('cbc:ID', ref.serieNumero), documentTypeCode(ref.tipoDoc)),
+  );
 }
 
 /** The customer's purchase order and the dispatch guides of the goods, where the document names them. */
@@ -58,5 +91,9 @@ export function orderReference(doc: SaleDocument): Xml | null {
 }
 
 export function despatchReferences(doc: SaleDocument): Xml {
-  return frag((doc.input.guias ?? []).map((g) => el('cac:DespatchDocumentReference', el('cbc:ID', g.serieNumero), documentTypeCode(g.tipoDoc))));
+  return frag(
+    (doc.input.guias ?? []).map((g) =>
+      el('cac:DespatchDocumentReference', el('cbc:ID', g.serieNumero), documentTypeCode(g.tipoDoc)),
+    ),
+  );
 }

@@ -47,7 +47,17 @@ export function freeTotal(t: RcTotals): Decimal {
 export function rcLineTotal(line: RcLine): Decimal {
   const t = line.totales;
   let total = new Decimal(0);
-  for (const key of ['gravadas', 'exoneradas', 'inafectas', 'exportacion', 'igv', 'isc', 'icbper', 'otrosTributos', 'otrosCargos'] as const) {
+  for (const key of [
+    'gravadas',
+    'exoneradas',
+    'inafectas',
+    'exportacion',
+    'igv',
+    'isc',
+    'icbper',
+    'otrosTributos',
+    'otrosCargos',
+  ] as const) {
     if (t[key]) total = total.plus(t[key]);
   }
   return total;
@@ -64,17 +74,30 @@ export function summarySupplier(issuer: Issuer): Xml {
 }
 
 function payment(value: Decimal | undefined, code: string, currency: string): Xml | null {
-  return value && !value.isZero() ? el('sac:BillingPayment', amount('cbc:PaidAmount', value, currency), el('cbc:InstructionID', code)) : null;
+  return value && !value.isZero()
+    ? el('sac:BillingPayment', amount('cbc:PaidAmount', value, currency), el('cbc:InstructionID', code))
+    : null;
 }
 
-function taxTotal(value: Decimal, id: string, name: string, typeCode: string, currency: string, percent: string | null): Xml {
+function taxTotal(
+  value: Decimal,
+  id: string,
+  name: string,
+  typeCode: string,
+  currency: string,
+  percent: string | null,
+): Xml {
   return el(
     'cac:TaxTotal',
     amount('cbc:TaxAmount', value, currency),
     el(
       'cac:TaxSubtotal',
       amount('cbc:TaxAmount', value, currency),
-      el('cac:TaxCategory', percent ? el('cbc:Percent', percent) : null, el('cac:TaxScheme', el('cbc:ID', id), el('cbc:Name', name), el('cbc:TaxTypeCode', typeCode))),
+      el(
+        'cac:TaxCategory',
+        percent ? el('cbc:Percent', percent) : null,
+        el('cac:TaxScheme', el('cbc:ID', id), el('cbc:Name', name), el('cbc:TaxTypeCode', typeCode)),
+      ),
     ),
   );
 }
@@ -93,11 +116,20 @@ function summaryLine(line: RcLine, index: number, currency: string, shape: Summa
           'cac:AccountingCustomerParty',
           el('cbc:CustomerAssignedAccountID', c.numDoc),
           el('cbc:AdditionalAccountID', c.tipoDoc),
-          shape.v2 && c.nombre ? el('cac:Party', el('cac:PartyLegalEntity', el('cbc:RegistrationName', c.nombre))) : null,
+          shape.v2 && c.nombre
+            ? el('cac:Party', el('cac:PartyLegalEntity', el('cbc:RegistrationName', c.nombre)))
+            : null,
         )
       : null,
     line.documentoAfectado
-      ? el('cac:BillingReference', el('cac:InvoiceDocumentReference', el('cbc:ID', line.documentoAfectado.serieNumero), el('cbc:DocumentTypeCode', line.documentoAfectado.tipoDoc)))
+      ? el(
+          'cac:BillingReference',
+          el(
+            'cac:InvoiceDocumentReference',
+            el('cbc:ID', line.documentoAfectado.serieNumero),
+            el('cbc:DocumentTypeCode', line.documentoAfectado.tipoDoc),
+          ),
+        )
       : null,
     el('cac:Status', el('cbc:ConditionCode', line.estado)),
     amount('sac:TotalAmount', rcLineTotal(line), currency),
@@ -111,10 +143,19 @@ function summaryLine(line: RcLine, index: number, currency: string, shape: Summa
       // IGV is always declared (0.00 when the boleta has none), with its rate (2992, safe under every rule set);
       // the other taxes only when present.
       if (key !== 'igv' && value.isZero()) return null;
-      return taxTotal(value, id, name, typeCode, currency, key === 'igv' ? (line.porcentajeIgv ?? IGV_RATE).toFixed(2) : null);
+      return taxTotal(
+        value,
+        id,
+        name,
+        typeCode,
+        currency,
+        key === 'igv' ? (line.porcentajeIgv ?? IGV_RATE).toFixed(2) : null,
+      );
     }),
     // summary-v2: the IGV of the free operations as its own tax (9996), on every line with free operations.
-    shape.v2 && (!free.isZero() || t.igvGratuitas) ? taxTotal(t.igvGratuitas ?? new Decimal(0), '9996', 'GRA', 'FRE', currency, null) : null,
+    shape.v2 && (!free.isZero() || t.igvGratuitas)
+      ? taxTotal(t.igvGratuitas ?? new Decimal(0), '9996', 'GRA', 'FRE', currency, null)
+      : null,
   );
 }
 

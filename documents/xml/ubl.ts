@@ -87,9 +87,21 @@ interface AddressFields {
 
 const UBIGEO_ATTRS = preAttrs({ schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' });
 const ANNEX_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Establecimientos anexos' });
-const COUNTRY_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 3166-1', listName: 'Country' });
-const CURRENCY_CODE_ATTRS = preAttrs({ listAgencyName: 'United Nations Economic Commission for Europe', listID: 'ISO 4217 Alpha', listName: 'Currency' });
-const REASON_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Cargo/descuento', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53' });
+const COUNTRY_ATTRS = preAttrs({
+  listAgencyName: 'United Nations Economic Commission for Europe',
+  listID: 'ISO 3166-1',
+  listName: 'Country',
+});
+const CURRENCY_CODE_ATTRS = preAttrs({
+  listAgencyName: 'United Nations Economic Commission for Europe',
+  listID: 'ISO 4217 Alpha',
+  listName: 'Currency',
+});
+const REASON_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Cargo/descuento',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo53',
+});
 const UNSPSC_ATTRS = preAttrs({ listAgencyName: 'GS1 US', listID: 'UNSPSC', listName: 'Item Classification' });
 const BAG_ATTRS = preAttrs({ unitCode: 'NIU' });
 
@@ -108,7 +120,14 @@ function registrationAddress(a: AddressFields): Xml {
   );
 }
 
-function party(docType: string, number: string, legalName: string, address: AddressFields | undefined, tradeName?: string, agentRuc?: string): Xml {
+function party(
+  docType: string,
+  number: string,
+  legalName: string,
+  address: AddressFields | undefined,
+  tradeName?: string,
+  agentRuc?: string,
+): Xml {
   return el(
     'cac:Party',
     partyIdentification(docType, number),
@@ -128,16 +147,28 @@ export function supplierParty(issuer: Issuer, agentRuc?: string): Xml {
 }
 
 export function customerParty(customer: Customer): Xml {
-  return el('cac:AccountingCustomerParty', party(customer.tipoDoc, customer.numDoc || '-', customer.nombre, customer.address));
+  return el(
+    'cac:AccountingCustomerParty',
+    party(customer.tipoDoc, customer.numDoc || '-', customer.nombre, customer.address),
+  );
 }
 
 /** The start every document shares: the signature placeholder, the UBL and SUNAT customization versions, the ID. */
 export function documentHead(ublVersion: '2.0' | '2.1', customization: string, id: string): Xml {
-  return frag(SIGNATURE_PLACEHOLDER, el('cbc:UBLVersionID', ublVersion), el('cbc:CustomizationID', customization), el('cbc:ID', id));
+  return frag(
+    SIGNATURE_PLACEHOLDER,
+    el('cbc:UBLVersionID', ublVersion),
+    el('cbc:CustomizationID', customization),
+    el('cbc:ID', id),
+  );
 }
 
 export function documentTypeCode(code: string, name = 'Tipo de Documento'): Xml {
-  return el('cbc:DocumentTypeCode', { listAgencyName: 'PE:SUNAT', listName: name, listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01' }, code);
+  return el(
+    'cbc:DocumentTypeCode',
+    { listAgencyName: 'PE:SUNAT', listName: name, listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo01' },
+    code,
+  );
 }
 
 export function currencyCode(currency: string): Xml {
@@ -165,24 +196,59 @@ function taxScheme(id: keyof typeof TAX_SCHEMES): Xml {
   return TAX_SCHEME_XML[id];
 }
 
-const CATEGORY_ATTRS = preAttrs({ schemeAgencyName: 'United Nations Economic Commission for Europe', schemeID: 'UN/ECE 5305', schemeName: 'Tax Category Identifier' });
-const EXEMPTION_ATTRS = preAttrs({ listAgencyName: 'PE:SUNAT', listName: 'Afectacion del IGV', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo07' });
+const CATEGORY_ATTRS = preAttrs({
+  schemeAgencyName: 'United Nations Economic Commission for Europe',
+  schemeID: 'UN/ECE 5305',
+  schemeName: 'Tax Category Identifier',
+});
+const EXEMPTION_ATTRS = preAttrs({
+  listAgencyName: 'PE:SUNAT',
+  listName: 'Afectacion del IGV',
+  listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo07',
+});
 const QUANTITY_ATTRS = new Map<string, SerialisedAttrs>();
 const PRICE_TYPE = {
-  paid: el('cbc:PriceTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Tipo de Precio', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16' }, '01'),
-  free: el('cbc:PriceTypeCode', { listAgencyName: 'PE:SUNAT', listName: 'Tipo de Precio', listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16' }, '02'),
+  paid: el(
+    'cbc:PriceTypeCode',
+    {
+      listAgencyName: 'PE:SUNAT',
+      listName: 'Tipo de Precio',
+      listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16',
+    },
+    '01',
+  ),
+  free: el(
+    'cbc:PriceTypeCode',
+    {
+      listAgencyName: 'PE:SUNAT',
+      listName: 'Tipo de Precio',
+      listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo16',
+    },
+    '02',
+  ),
 };
 
 function quantityAttrs(unit: string): SerialisedAttrs {
   let attrs = QUANTITY_ATTRS.get(unit);
   if (!attrs) {
-    attrs = preAttrs({ unitCode: unit, unitCodeListAgencyName: 'United Nations Economic Commission for Europe', unitCodeListID: 'UN/ECE rec 20' });
+    attrs = preAttrs({
+      unitCode: unit,
+      unitCodeListAgencyName: 'United Nations Economic Commission for Europe',
+      unitCodeListID: 'UN/ECE rec 20',
+    });
     QUANTITY_ATTRS.set(unit, attrs);
   }
   return attrs;
 }
 const HEADER_CATEGORY: Partial<Record<keyof typeof TAX_SCHEMES, string>> = {
-  '1000': 'S', '1016': 'S', '2000': 'S', '3000': 'S', '9995': 'G', '9996': 'Z', '9997': 'E', '9998': 'O',
+  '1000': 'S',
+  '1016': 'S',
+  '2000': 'S',
+  '3000': 'S',
+  '9995': 'G',
+  '9996': 'Z',
+  '9997': 'E',
+  '9998': 'O',
 };
 
 function headerSubtotal(s: SubtotalTotals, currency: string): Xml {
@@ -196,7 +262,11 @@ function headerSubtotal(s: SubtotalTotals, currency: string): Xml {
 }
 
 export function documentTaxTotal(totals: DocumentTotals, currency: string): Xml {
-  return el('cac:TaxTotal', amount('cbc:TaxAmount', totals.totalImpuestos, currency), totals.subtotals.map((s) => headerSubtotal(s, currency)));
+  return el(
+    'cac:TaxTotal',
+    amount('cbc:TaxAmount', totals.totalImpuestos, currency),
+    totals.subtotals.map((s) => headerSubtotal(s, currency)),
+  );
 }
 
 /** A discount (ChargeIndicator false) or charge of catalog 53, at line or document level. */
@@ -227,19 +297,35 @@ export function monetaryTotal(name: string, totals: DocumentTotals, currency: st
 }
 
 /** A line subtotal of a tribute charged as a percent of its base (ISC, income tax withheld), category S. */
-function percentSubtotal(scheme: '2000' | '3000', base: Decimal, tax: Decimal, percent: Decimal, currency: string, tier: Xml | null = null): Xml {
+function percentSubtotal(
+  scheme: '2000' | '3000',
+  base: Decimal,
+  tax: Decimal,
+  percent: Decimal,
+  currency: string,
+  tier: Xml | null = null,
+): Xml {
   return el(
     'cac:TaxSubtotal',
     amount('cbc:TaxableAmount', base, currency),
     amount('cbc:TaxAmount', tax, currency),
-    el('cac:TaxCategory', el('cbc:ID', CATEGORY_ATTRS, 'S'), el('cbc:Percent', unitValue(percent)), tier, taxScheme(scheme)),
+    el(
+      'cac:TaxCategory',
+      el('cbc:ID', CATEGORY_ATTRS, 'S'),
+      el('cbc:Percent', unitValue(percent)),
+      tier,
+      taxScheme(scheme),
+    ),
   );
 }
 
 function lineTaxTotal(l: LineTotals, currency: string): Xml {
   const it = l.item;
   const subtotals: Xml[] = [];
-  if (it.isc) subtotals.push(percentSubtotal('2000', l.iscBase, l.isc, it.isc.tasa, currency, el('cbc:TierRange', it.isc.sistema)));
+  if (it.isc)
+    subtotals.push(
+      percentSubtotal('2000', l.iscBase, l.isc, it.isc.tasa, currency, el('cbc:TierRange', it.isc.sistema)),
+    );
   subtotals.push(
     el(
       'cac:TaxSubtotal',
@@ -265,7 +351,8 @@ function lineTaxTotal(l: LineTotals, currency: string): Xml {
     );
   }
   // Liquidación de compra: the income tax withheld; no TaxExemptionReasonCode (3050).
-  if (it.retencionRenta) subtotals.push(percentSubtotal('3000', l.lineExtension, l.ir, it.retencionRenta.porcentaje, currency));
+  if (it.retencionRenta)
+    subtotals.push(percentSubtotal('3000', l.lineExtension, l.ir, it.retencionRenta.porcentaje, currency));
   return el('cac:TaxTotal', amount('cbc:TaxAmount', l.taxAmount, currency), subtotals);
 }
 

@@ -18,7 +18,13 @@ describe('api basics', function () {
     expect(health.statusCode).to.equal(200);
     const ready = await call('/readyz');
     expect(ready.statusCode).to.equal(200);
-    expect(JSON.parse(ready.body).data).to.deep.equal({ database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' });
+    expect(JSON.parse(ready.body).data).to.deep.equal({
+      database: 'ok',
+      temporal: 'ok',
+      migrations: 'ok',
+      master_key: 'ok',
+      temporal_namespace: 'ok',
+    });
   });
 
   it('answers unknown routes with a 404 in the standard envelope and an X-Request-Id', async () => {

@@ -23,17 +23,29 @@ function fuzz(st: string, url: string, token: string, filter: string[]): Promise
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-fuzz-'));
   const report = path.join(dir, 'report.ndjson');
   const args = [
-    'run', `${url}/v1/openapi.json`,
-    '--url', url,
-    '-H', `Authorization: Bearer ${token}`,
-    '--checks', 'not_a_server_error,status_code_conformance',
-    '--max-examples', String(MAX_EXAMPLES),
-    '--seed', '1024',
-    '--phases', 'examples,coverage,fuzzing,stateful',
-    '--suppress-health-check', 'all',
-    '--request-timeout', '20',
+    'run',
+    `${url}/v1/openapi.json`,
+    '--url',
+    url,
+    '-H',
+    `Authorization: Bearer ${token}`,
+    '--checks',
+    'not_a_server_error,status_code_conformance',
+    '--max-examples',
+    String(MAX_EXAMPLES),
+    '--seed',
+    '1024',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--suppress-health-check',
+    'all',
+    '--request-timeout',
+    '20',
     '--no-color',
-    '--report', 'ndjson', '--report-ndjson-path', report,
+    '--report',
+    'ndjson',
+    '--report-ndjson-path',
+    report,
     ...filter,
   ];
   return new Promise((resolve, reject) => {
@@ -45,7 +57,13 @@ function fuzz(st: string, url: string, token: string, filter: string[]): Promise
     child.on('error', reject);
     child.on('close', () => {
       const run: FuzzRun = { cases: 0, statuses: {}, serverErrors: [], undocumented: [], output };
-      const events = fs.existsSync(report) ? fs.readFileSync(report, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+      const events = fs.existsSync(report)
+        ? fs
+            .readFileSync(report, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [];
       for (const event of events) {
         const [kind, body] = Object.entries(event)[0] as [string, any];
         if (kind === 'ScenarioFinished') {
@@ -56,7 +74,8 @@ function fuzz(st: string, url: string, token: string, filter: string[]): Promise
           }
           for (const check of Object.values(body?.recorder?.checks ?? {}).flat() as any[]) {
             if (check.status !== 'FAILURE' && check.status !== 'failure') continue;
-            const label = `${check.name}: ${check.failure_info?.failure?.title ?? ''} ${check.failure_info?.failure?.message ?? ''}`.trim();
+            const label =
+              `${check.name}: ${check.failure_info?.failure?.title ?? ''} ${check.failure_info?.failure?.message ?? ''}`.trim();
             if (check.name === 'not_a_server_error') run.serverErrors.push(label);
             if (check.name === 'status_code_conformance') run.undocumented.push(label);
           }
@@ -79,7 +98,10 @@ describe('schemathesis against /v1/openapi.json (bounded fuzz, stateful through 
     env = await startIssuingStack({ rateLimitPerMinute: 0 }, { worker: false });
     // The RUC of the OpenAPI example document, so its examples issue and the stateful phase follows the links.
     const account = await newAccountToken(env.stack);
-    company = { accountToken: account.token, token: await createCompany(env.stack, account.token, '20123456786', { confirm: true }) };
+    company = {
+      accountToken: account.token,
+      token: await createCompany(env.stack, account.token, '20123456786', { confirm: true }),
+    };
   });
   after(() => env?.stop());
 
@@ -94,8 +116,11 @@ describe('schemathesis against /v1/openapi.json (bounded fuzz, stateful through 
     const undocumented = [...new Set(runs.flatMap((r) => r.undocumented))];
     // The figure the issue asks for, printed by the test that measured it.
     const statuses: Record<number, number> = {};
-    for (const r of runs) for (const [code, n] of Object.entries(r.statuses)) statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
-    console.log(`      schemathesis ${cases} cases, ${serverErrors.length} server errors, ${undocumented.length} undocumented answers; answers ${JSON.stringify(statuses)}`);
+    for (const r of runs)
+      for (const [code, n] of Object.entries(r.statuses)) statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
+    console.log(
+      `      schemathesis ${cases} cases, ${serverErrors.length} server errors, ${undocumented.length} undocumented answers; answers ${JSON.stringify(statuses)}`,
+    );
     expect(cases, runs.map((r) => r.output.slice(-3000)).join('\n')).to.be.above(1000);
     expect(serverErrors, runs.map((r) => r.output.slice(-3000)).join('\n')).to.deep.equal([]);
     expect(undocumented).to.deep.equal([]);

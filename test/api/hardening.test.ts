@@ -5,7 +5,13 @@ import { companyBody } from '../companies/helpers';
 import { logger } from '../../core/logger';
 
 /** One raw HTTP exchange: any method, any bytes, any headers (what a fuzzer or a broken client sends). */
-function raw(url: string, method: string, path: string, body: Buffer | string | null, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  body: Buffer | string | null,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${url}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -24,8 +30,16 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
   this.timeout(60_000);
   let env: IssuingStack;
   let company: TestCompany;
-  const post = (path: string, body: Buffer | string, contentType: string | null = 'application/json', token = company.accountToken) =>
-    raw(env.stack.url, 'POST', path, body, { ...(contentType ? { 'Content-Type': contentType } : {}), Authorization: `Bearer ${token}` });
+  const post = (
+    path: string,
+    body: Buffer | string,
+    contentType: string | null = 'application/json',
+    token = company.accountToken,
+  ) =>
+    raw(env.stack.url, 'POST', path, body, {
+      ...(contentType ? { 'Content-Type': contentType } : {}),
+      Authorization: `Bearer ${token}`,
+    });
   before(async function () {
     this.timeout(120_000);
     env = await startIssuingStack();
@@ -57,9 +71,19 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
     expect(res.body.details[0].code).to.equal('BR_NESTING');
   });
 
-  for (const [name, type] of [['text/plain', 'text/plain'], ['no Content-Type', null], ['UTF-16 JSON', 'application/json; charset=utf-16'], ['form', 'application/x-www-form-urlencoded']] as const) {
+  for (const [name, type] of [
+    ['text/plain', 'text/plain'],
+    ['no Content-Type', null],
+    ['UTF-16 JSON', 'application/json; charset=utf-16'],
+    ['form', 'application/x-www-form-urlencoded'],
+  ] as const) {
     it(`${name} is a 415`, async () => {
-      const res = await post('/v1/cpe', JSON.stringify(payload('invoice-basic.json', company.ruc)), type, company.token);
+      const res = await post(
+        '/v1/cpe',
+        JSON.stringify(payload('invoice-basic.json', company.ruc)),
+        type,
+        company.token,
+      );
       expect(res.status).to.equal(415);
       expect(res.body).to.include({ success: false });
       expect(res.body.message).to.match(/application\/json|UTF-8/);
@@ -72,11 +96,20 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
     ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
   ] as const) {
     it(`${name} in the body is a 400 saying it is not UTF-8 (never a replacement character)`, async () => {
-      const body = Buffer.concat([Buffer.from(JSON.stringify(companyBody('20100066603')).slice(0, -1) + ',"business_name":"A'), bytes, Buffer.from('"}')]);
+      const body = Buffer.concat([
+        Buffer.from(JSON.stringify(companyBody('20100066603')).slice(0, -1) + ',"business_name":"A'),
+        bytes,
+        Buffer.from('"}'),
+      ]);
       const res = await post('/v1/companies', body);
       expect(res.status).to.equal(400);
       expect(res.body.message).to.match(/not valid UTF-8/);
-      const doc = await post('/v1/cpe', Buffer.concat([Buffer.from('{"tipoDoc":"01","serie":"F001","x":"'), bytes, Buffer.from('"}')]), 'application/json', company.token);
+      const doc = await post(
+        '/v1/cpe',
+        Buffer.concat([Buffer.from('{"tipoDoc":"01","serie":"F001","x":"'), bytes, Buffer.from('"}')]),
+        'application/json',
+        company.token,
+      );
       expect(doc.status).to.equal(400);
     });
   }
@@ -106,7 +139,13 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
   }
 
   it('malformed percent-encoding and NUL in paths and queries are client errors', async () => {
-    for (const path of ['/v1/cpe/%E0%A4%A', '/v1/cpe/%00', `/v1/companies/%ZZ`, '/v1/companies/20100066603/webhook/deliveries?limit=%FF', '/v1/companies/%C0%AF']) {
+    for (const path of [
+      '/v1/cpe/%E0%A4%A',
+      '/v1/cpe/%00',
+      `/v1/companies/%ZZ`,
+      '/v1/companies/20100066603/webhook/deliveries?limit=%FF',
+      '/v1/companies/%C0%AF',
+    ]) {
       const token = path.startsWith('/v1/cpe') ? company.token : company.accountToken;
       const res = await raw(env.stack.url, 'GET', path, null, { Authorization: `Bearer ${token}` });
       expect(res.status, path).to.be.within(400, 499);
@@ -114,8 +153,19 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
   });
 
   it('a webhook URL spelling a private IPv4 as IPv6, decimal, hex or octal is a 422 at configuration', async () => {
-    for (const url of ['https://[::127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://[64:ff9b::10.0.0.1]/', 'https://[2002:c0a8:101::1]/', 'https://2130706433/', 'https://0x7f.1/', 'https://0300.0250.0.1/']) {
-      const res = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/webhook`, { token: company.accountToken, json: { url } });
+    for (const url of [
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://[64:ff9b::10.0.0.1]/',
+      'https://[2002:c0a8:101::1]/',
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://0300.0250.0.1/',
+    ]) {
+      const res = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/webhook`, {
+        token: company.accountToken,
+        json: { url },
+      });
       expect(res.status, url).to.equal(422);
       expect(JSON.stringify(res.body), url).to.contain('public address');
     }
@@ -137,7 +187,11 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
       await new Promise<void>((resolve) => {
         const req = http.request(`${env.stack.url}/v1/companies`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Content-Length': '100000', Authorization: `Bearer ${company.accountToken}` },
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': '100000',
+            Authorization: `Bearer ${company.accountToken}`,
+          },
         });
         req.on('error', () => resolve());
         req.write('{"ruc": "2010');
@@ -147,7 +201,8 @@ describe('malformed input never reaches a 500 (the hand-written table)', functio
         }, 200);
       });
       const deadline = Date.now() + 5_000;
-      while (!infos.some((a) => JSON.stringify(a).includes('client aborted')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!infos.some((a) => JSON.stringify(a).includes('client aborted')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
     } finally {
       Object.assign(logger, original);
     }

@@ -79,7 +79,9 @@ describe('authority CDR reader on SUNAT and OSE recorded CDRs', () => {
   it('refuses what is not a CDR', () => {
     expect(readCdrXml('<html><body>error</body></html>').ok).to.equal(false);
     expect(readCdrXml('').ok).to.equal(false);
-    expect(readCdrXml(sample('cdr/efact_cdr1.xml').replace(/<ResponseCode[^>]*>0<\/ResponseCode>/, '')).ok).to.equal(false);
+    expect(readCdrXml(sample('cdr/efact_cdr1.xml').replace(/<ResponseCode[^>]*>0<\/ResponseCode>/, '')).ok).to.equal(
+      false,
+    );
     expect(readCdrZip(Buffer.from('PK not really a zip')).ok).to.equal(false);
   });
 
@@ -105,8 +107,19 @@ describe('authority CDR reader on SUNAT and OSE recorded CDRs', () => {
     expect(answer).to.deep.include({ kind: 'fault', code: '0111', faultcode: 'soap-env:Client.0111' });
   });
 
-  it('verifies signatures whatever their algorithms: the simulator\'s (rsa-sha512, exc-c14n#WithComments) and an rsa-sha256 one', () => {
-    const content = { name: '20123456789-01-F001-1', issuerRuc: '20123456789', docType: '01', referenceId: 'F001-1', issueDate: '2026-11-21', issueTime: null, recipient: '6-20100070970', code: '0', description: 'La Factura numero F001-1, ha sido aceptada', notes: [] };
+  it("verifies signatures whatever their algorithms: the simulator's (rsa-sha512, exc-c14n#WithComments) and an rsa-sha256 one", () => {
+    const content = {
+      name: '20123456789-01-F001-1',
+      issuerRuc: '20123456789',
+      docType: '01',
+      referenceId: 'F001-1',
+      issueDate: '2026-11-21',
+      issueTime: null,
+      recipient: '6-20100070970',
+      code: '0',
+      description: 'La Factura numero F001-1, ha sido aceptada',
+      notes: [],
+    };
     const read = readCdrZip(Buffer.from(buildCdrZip(content), 'base64'));
     if (!read.ok) throw new Error(read.reason);
     expect(read.cdr.signature).to.deep.equal({
@@ -121,10 +134,13 @@ describe('authority CDR reader on SUNAT and OSE recorded CDRs', () => {
     // A CDR signed the way chasqui signs documents (RSA-SHA256, inclusive C14N), as an OSE might.
     const unsigned = cdrOf('R-20600995805-01-F001-1.xml').xml.replace(/^<\?xml[^>]*>\s*/, '');
     const sha256 = readCdrXml(signXml(unsigned, createSigner(generateTestCertificate({ ruc: '20000000003' }))).xml);
-    expect(sha256.ok && sha256.cdr.signature).to.deep.include({ signatureMethod: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', verified: true });
+    expect(sha256.ok && sha256.cdr.signature).to.deep.include({
+      signatureMethod: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+      verified: true,
+    });
   });
 
-  it('reads SUNAT\'s real signed CDRs (rsa-sha512, exc-c14n#WithComments) and says their beta dummy key cannot be checked', () => {
+  it("reads SUNAT's real signed CDRs (rsa-sha512, exc-c14n#WithComments) and says their beta dummy key cannot be checked", () => {
     const signedSamples = readdirSync(path.join(SUNAT_DIR, 'samples/cdr')).filter((file) => cdrOf(file).signed);
     expect(signedSamples.length).to.be.greaterThanOrEqual(4);
     for (const file of signedSamples) {

@@ -23,14 +23,33 @@ describe('authority endpoint resolution', () => {
   });
 
   it('sends OSE companies to their OSE, with no CDR query service', () => {
-    const own = resolveEndpoints({ environment: '02', destination: 'own_ose', oseUrl: 'https://ose.example.pe/ol-ti-itcpe/billService/' }, defaults);
+    const own = resolveEndpoints(
+      { environment: '02', destination: 'own_ose', oseUrl: 'https://ose.example.pe/ol-ti-itcpe/billService/' },
+      defaults,
+    );
     // An OSE takes the otros CPE at its one billService.
-    expect(own).to.deep.include({ billService: 'https://ose.example.pe/ol-ti-itcpe/billService', otherCpeService: 'https://ose.example.pe/ol-ti-itcpe/billService', billConsultService: null });
-    const config = endpointConfigFromEnv({ PROVIDER_OSE_URL: 'https://prov.example.pe/bill', PROVIDER_OSE_URL_BETA: 'https://beta.prov.example.pe/bill' });
-    expect(resolveEndpoints({ environment: '02', destination: 'provider_ose' }, config).billService).to.equal('https://prov.example.pe/bill');
-    expect(resolveEndpoints({ environment: '01', destination: 'provider_ose' }, config).billService).to.equal('https://beta.prov.example.pe/bill');
-    expect(() => resolveEndpoints({ environment: '02', destination: 'provider_ose' }, defaults)).to.throw(EndpointConfigError, /PROVIDER_OSE_URL/);
-    expect(() => resolveEndpoints({ environment: '02', destination: 'own_ose' }, defaults)).to.throw(EndpointConfigError);
+    expect(own).to.deep.include({
+      billService: 'https://ose.example.pe/ol-ti-itcpe/billService',
+      otherCpeService: 'https://ose.example.pe/ol-ti-itcpe/billService',
+      billConsultService: null,
+    });
+    const config = endpointConfigFromEnv({
+      PROVIDER_OSE_URL: 'https://prov.example.pe/bill',
+      PROVIDER_OSE_URL_BETA: 'https://beta.prov.example.pe/bill',
+    });
+    expect(resolveEndpoints({ environment: '02', destination: 'provider_ose' }, config).billService).to.equal(
+      'https://prov.example.pe/bill',
+    );
+    expect(resolveEndpoints({ environment: '01', destination: 'provider_ose' }, config).billService).to.equal(
+      'https://beta.prov.example.pe/bill',
+    );
+    expect(() => resolveEndpoints({ environment: '02', destination: 'provider_ose' }, defaults)).to.throw(
+      EndpointConfigError,
+      /PROVIDER_OSE_URL/,
+    );
+    expect(() => resolveEndpoints({ environment: '02', destination: 'own_ose' }, defaults)).to.throw(
+      EndpointConfigError,
+    );
   });
 
   it('takes every URL from the environment', () => {
@@ -51,7 +70,10 @@ describe('authority endpoint resolution', () => {
   });
 
   it('CHASQUI_AUTHORITY_URL points every service at the simulator with SUNAT paths', () => {
-    const config = endpointConfigFromEnv({ CHASQUI_AUTHORITY_URL: 'http://127.0.0.1:4010/', SUNAT_BILL_URL_PROD: 'https://ignored' });
+    const config = endpointConfigFromEnv({
+      CHASQUI_AUTHORITY_URL: 'http://127.0.0.1:4010/',
+      SUNAT_BILL_URL_PROD: 'https://ignored',
+    });
     expect(resolveEndpoints({ environment: '01', destination: 'tax_authority' }, config)).to.deep.equal({
       billService: 'http://127.0.0.1:4010/ol-ti-itcpfegem-beta/billService',
       otherCpeService: 'http://127.0.0.1:4010/ol-ti-itemision-otroscpe-gem-beta/billService',
@@ -59,7 +81,9 @@ describe('authority endpoint resolution', () => {
       greAuth: 'http://127.0.0.1:4010/v1',
       greApi: 'http://127.0.0.1:4010/v1',
     });
-    expect(resolveEndpoints({ environment: '02', destination: 'own_ose', oseUrl: 'https://x' }, config)).to.deep.include({
+    expect(
+      resolveEndpoints({ environment: '02', destination: 'own_ose', oseUrl: 'https://x' }, config),
+    ).to.deep.include({
       billService: 'http://127.0.0.1:4010/ol-ti-itcpfegem/billService',
       billConsultService: null,
     });

@@ -37,7 +37,13 @@ describe('GRE token store in PostgreSQL', () => {
     const db = await getTestDb();
     const sim = await startTestSimulator();
     try {
-      const creds = { ruc: '20123456789', solUser: 'MODDATOS', solPassword: 'moddatos', clientId: `${clientId}-shared`, clientSecret: 's' };
+      const creds = {
+        ruc: '20123456789',
+        solUser: 'MODDATOS',
+        solPassword: 'moddatos',
+        clientId: `${clientId}-shared`,
+        clientSecret: 's',
+      };
       const a = new GreConnector(new PgGreTokenStore(db, box));
       const b = new GreConnector(new PgGreTokenStore(db, box));
       expect((await a.sendGre(urls(sim).gre, creds, sign(despatch(creds.ruc, 'T001', 1)))).status).to.equal('ticket');

@@ -31,7 +31,11 @@ export interface Replay {
 }
 
 /** A real HTTP server answering every request with the given status, body and content type. */
-export async function replayServer(status: number, body: string, contentType = 'text/xml;charset=UTF-8'): Promise<Replay> {
+export async function replayServer(
+  status: number,
+  body: string,
+  contentType = 'text/xml;charset=UTF-8',
+): Promise<Replay> {
   const requests: Replay['requests'] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -47,7 +51,11 @@ export async function replayServer(status: number, body: string, contentType = '
   return {
     url: `http://127.0.0.1:${port}/ol-ti-itcpfegem-beta/billService`,
     requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -66,7 +74,11 @@ export async function rawServer(mode: 'reset' | 'hang'): Promise<{ url: string; 
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/ol-ti-itcpfegem-beta/billService`,
-    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -17,7 +17,9 @@ describe('authority zip', () => {
     expect(zip.readUInt32LE(second + 22)).to.equal(Buffer.byteLength(xml));
     expect(zip.readUInt32LE(second + 18)).to.be.lessThan(Buffer.byteLength(xml));
     const read = unzipFiles(zipXml('20123456789-01-F001-1', xml));
-    expect(read.ok && read.entries.map((e) => [e.name, decodeXml(e.data)])).to.deep.equal([['20123456789-01-F001-1.xml', xml]]);
+    expect(read.ok && read.entries.map((e) => [e.name, decodeXml(e.data)])).to.deep.equal([
+      ['20123456789-01-F001-1.xml', xml],
+    ]);
   });
 
   it('decodes ISO-8859-1 XML by its declaration and reports empty or corrupt zips', () => {
@@ -30,7 +32,11 @@ describe('authority zip', () => {
   it("reads another writer's stored and deflated entries, and refuses damaged ones", () => {
     const xml = Buffer.from('<ApplicationResponse>ñandú</ApplicationResponse>'.repeat(50));
     // fflate's own zips: a stored entry, a deflated one (level 9) and a folder; names in UTF-8.
-    const theirs = zipSync({ 'dummy/': new Uint8Array(), 'R-1.xml': [xml, { level: 9 }], 'año.txt': [Buffer.from('sin comprimir'), { level: 0 }] });
+    const theirs = zipSync({
+      'dummy/': new Uint8Array(),
+      'R-1.xml': [xml, { level: 9 }],
+      'año.txt': [Buffer.from('sin comprimir'), { level: 0 }],
+    });
     const read = unzipFiles(theirs);
     expect(read.ok && read.entries.map((e) => [e.name, Buffer.from(e.data).toString()])).to.deep.equal([
       ['R-1.xml', xml.toString()],

@@ -22,14 +22,25 @@ interface Import {
 }
 
 // Static imports and re-exports (with what they name, to tell type-only ones), side-effect imports, import() and require().
-const IMPORT = /(?:^|\n)[ \t]*(?:import|export)\s+(type\s+)?([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)[ \t]*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)[ \t]*(?:import|export)\s+(type\s+)?([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)[ \t]*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** `{ type A, type B }`: every name imported as a type. */
-const onlyTypes = (names: string) => /^\{[^}]*\}$/.test(names.trim()) && names.trim().slice(1, -1).split(',').filter((n) => n.trim()).every((n) => /^type\s/.test(n.trim()));
+const onlyTypes = (names: string) =>
+  /^\{[^}]*\}$/.test(names.trim()) &&
+  names
+    .trim()
+    .slice(1, -1)
+    .split(',')
+    .filter((n) => n.trim())
+    .every((n) => /^type\s/.test(n.trim()));
 
 function resolve(from: string, spec: string): string {
   const base = path.normalize(path.join(path.dirname(from), spec));
-  return [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => fs.existsSync(path.join(ROOT, candidate))) ?? base;
+  return (
+    [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => fs.existsSync(path.join(ROOT, candidate))) ??
+    base
+  );
 }
 
 function importsOf(file: string): Import[] {
@@ -80,13 +91,19 @@ describe('boundaries: the rooms and what they may import', () => {
   const imports = files.flatMap(importsOf);
 
   it('every source file belongs to a room of the table', () => {
-    expect(files.filter((f) => !roomOf(f)), 'add its room to test/boundaries/rooms.ts and docs/architecture.md').to.deep.equal([]);
+    expect(
+      files.filter((f) => !roomOf(f)),
+      'add its room to test/boundaries/rooms.ts and docs/architecture.md',
+    ).to.deep.equal([]);
   });
 
   it('every import is one its room may make', () => {
     const broken = imports
       .filter((i) => !mayImport(i.from, i.target, i.typeOnly))
-      .map((i) => `${i.from} → ${i.target}${i.typeOnly ? ' (type)' : ''}: ${roomOf(i.from)} (${ROOMS[roomOf(i.from)!]?.holds}) may import ${ROOMS[roomOf(i.from)!]?.may.join(', ') || 'only its own files'}`);
+      .map(
+        (i) =>
+          `${i.from} → ${i.target}${i.typeOnly ? ' (type)' : ''}: ${roomOf(i.from)} (${ROOMS[roomOf(i.from)!]?.holds}) may import ${ROOMS[roomOf(i.from)!]?.may.join(', ') || 'only its own files'}`,
+      );
     expect(broken).to.deep.equal([]);
   });
 
@@ -101,7 +118,10 @@ describe('boundaries: the rooms and what they may import', () => {
     const section = doc.slice(doc.indexOf('## Rooms'), doc.indexOf('\n## ', doc.indexOf('## Rooms') + 1));
     // | `room` | what lives there | `a/`, `b/` (types: `c/`) |
     const rows = new Map(
-      [...section.matchAll(/^\| `([^`]+)` \|[^\n]*\| ([^|\n]*) \|$/gm)].map((m) => [m[1], [...m[2].matchAll(/`([^`]+)`/g)].map((x) => x[1])]),
+      [...section.matchAll(/^\| `([^`]+)` \|[^\n]*\| ([^|\n]*) \|$/gm)].map((m) => [
+        m[1],
+        [...m[2].matchAll(/`([^`]+)`/g)].map((x) => x[1]),
+      ]),
     );
     for (const [key, room] of Object.entries(ROOMS)) {
       expect(rows.has(key), `docs/architecture.md's Rooms table has no row for \`${key}\``).to.equal(true);
@@ -117,6 +137,14 @@ describe('boundaries: the rooms and what they may import', () => {
     expect(mayImport('lifecycle/transitions.ts', 'db/knex.ts', true)).to.equal(false);
     expect(mayImport('lifecycle/actions.ts', 'lifecycle/transitions.ts', false)).to.equal(true);
     expect(mayImport('cli/commands/start.ts', 'cli/support/index.ts', false)).to.equal(true);
-    expect(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]))).to.deep.equal([['a', 'b']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).to.deep.equal([['a', 'b']]);
   });
 });

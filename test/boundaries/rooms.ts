@@ -15,18 +15,44 @@ export interface Room {
 }
 
 export const ROOMS: Record<string, Room> = {
-  'api/': { holds: 'Koa app, middleware, routes, OpenAPI', may: ['core/', 'documents/', 'db/', 'keys/', 'lifecycle/', 'workflows/', 'buyers/', 'authority/cdr.ts'] },
+  'api/': {
+    holds: 'Koa app, middleware, routes, OpenAPI',
+    may: ['core/', 'documents/', 'db/', 'keys/', 'lifecycle/', 'workflows/', 'buyers/', 'authority/cdr.ts'],
+  },
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
   'validator/': { holds: '`chasqui validate`', may: ['documents/calendar/'] },
-  'workflows/': { holds: 'Temporal workflows and their clients', may: ['lifecycle/transitions.ts'], types: ['activities/'] },
-  'activities/': { holds: 'the I/O workflows call', may: ['core/', 'db/', 'authority/', 'documents/', 'keys/', 'buyers/', 'validator/dated-rules.ts', 'lifecycle/transitions.ts', 'workflows/'] },
+  'workflows/': {
+    holds: 'Temporal workflows and their clients',
+    may: ['lifecycle/transitions.ts'],
+    types: ['activities/'],
+  },
+  'activities/': {
+    holds: 'the I/O workflows call',
+    may: [
+      'core/',
+      'db/',
+      'authority/',
+      'documents/',
+      'keys/',
+      'buyers/',
+      'validator/dated-rules.ts',
+      'lifecycle/transitions.ts',
+      'workflows/',
+    ],
+  },
   'db/': { holds: 'knex, migrations, repositories', may: ['core/', 'documents/', 'lifecycle/transitions.ts'] },
   'core/': { holds: 'config, logger, metrics, secret box, net guard, Lima dates', may: ['documents/'] },
-  'keys/': { holds: 'signing keys for what chasqui signs', may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts'] },
+  'keys/': {
+    holds: 'signing keys for what chasqui signs',
+    may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts'],
+  },
   'lifecycle/': { holds: 'statuses, transitions, support actions', may: ['core/', 'db/', 'documents/', 'workflows/'] },
-  'buyers/': { holds: "what the buyer receives: e-mail, PDF, the consultation page's links", may: ['core/', 'db/', 'documents/', 'authority/cdr.ts'] },
+  'buyers/': {
+    holds: "what the buyer receives: e-mail, PDF, the consultation page's links",
+    may: ['core/', 'db/', 'documents/', 'authority/cdr.ts'],
+  },
   'lifecycle/transitions.ts': { holds: "the lifecycle's pure table", may: [] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
@@ -38,7 +64,8 @@ export const ROOMS: Record<string, Room> = {
 /** The room a path belongs to: the longest key it starts with (null: a path the table does not know). */
 export function roomOf(file: string): string | null {
   let best: string | null = null;
-  for (const key of Object.keys(ROOMS)) if ((file === key || file.startsWith(key)) && (!best || key.length > best.length)) best = key;
+  for (const key of Object.keys(ROOMS))
+    if ((file === key || file.startsWith(key)) && (!best || key.length > best.length)) best = key;
   return best;
 }
 

@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { startSmtpServer, type SmtpServerHandle } from './support';
 import { getBrowser, closeBrowser } from '../support/browser';
@@ -31,14 +39,26 @@ describe('consultation page (/consulta) in Chromium', function () {
     smtp = await startSmtpServer();
     const base = testConfig();
     env = await startIssuingStack({
-      buyers: { ...base.buyers, smtpUrl: smtp.url(), mailFrom: 'facturas@chasqui.test', consultaRate: { limit: 8, windowSeconds: 60 } },
+      buyers: {
+        ...base.buyers,
+        smtpUrl: smtp.url(),
+        mailFrom: 'facturas@chasqui.test',
+        consultaRate: { limit: 8, windowSeconds: 60 },
+      },
     });
     company = await newCompany(env.stack);
     const body = payload('invoice-basic.json', company.ruc);
     body.cliente = { ...body.cliente, correo: 'compras@cliente.pe' };
     const res = await issue(env.stack, company.token, body);
     doc = await until(env.stack, res.body.external_id, ['accepted']);
-    context = await (await getBrowser()).newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 1, acceptDownloads: true, locale: 'es-PE' });
+    context = await (
+      await getBrowser()
+    ).newContext({
+      viewport: { width: 375, height: 812 },
+      deviceScaleFactor: 1,
+      acceptDownloads: true,
+      locale: 'es-PE',
+    });
     page = await context.newPage();
   });
   after(async () => {
@@ -49,7 +69,14 @@ describe('consultation page (/consulta) in Chromium', function () {
   });
 
   /** Fills the form as a buyer types what is printed on the document and submits it. */
-  async function consult(facts: { ruc: string; tipo: string; serie: string; numero: string; fecha: string; total: string }) {
+  async function consult(facts: {
+    ruc: string;
+    tipo: string;
+    serie: string;
+    numero: string;
+    fecha: string;
+    total: string;
+  }) {
     await page.goto(`${env.stack.url}/consulta`);
     await page.fill('input[name=ruc]', facts.ruc);
     await page.selectOption('select[name=tipo]', facts.tipo);
@@ -62,7 +89,14 @@ describe('consultation page (/consulta) in Chromium', function () {
     return { status: response!.status(), ms: Date.now() - started, main: await page.locator('main').innerText() };
   }
 
-  const facts = () => ({ ruc: company.ruc, tipo: '01', serie: 'F001', numero: String(Number(doc.number)), fecha: '2024-03-15', total: '118.00' });
+  const facts = () => ({
+    ruc: company.ruc,
+    tipo: '01',
+    serie: 'F001',
+    numero: String(Number(doc.number)),
+    fecha: '2024-03-15',
+    total: '118.00',
+  });
 
   it('shows an accepted invoice from the five printed facts, with a PDF link that downloads the PDF', async () => {
     const found = await consult(facts());
@@ -127,7 +161,11 @@ describe('consultation page (/consulta) in Chromium', function () {
   it('limits lookups per client address (CHASQUI_CONSULTA_RATE) with a 429 page', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 9; i++) {
-      const res = await got.post(`${env.stack.url}/consulta`, { form: facts(), throwHttpErrors: false, headers: { 'X-Forwarded-For': '203.0.113.9' } });
+      const res = await got.post(`${env.stack.url}/consulta`, {
+        form: facts(),
+        throwHttpErrors: false,
+        headers: { 'X-Forwarded-For': '203.0.113.9' },
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, 8).every((s) => s === 200)).to.equal(true);

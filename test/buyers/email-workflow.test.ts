@@ -32,7 +32,10 @@ describe("buyer's e-mail workflow (time-skipping, real activity and SMTP)", func
 
   before(async () => {
     env = await createTimeSkippingEnv();
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+    });
     db = await getTestDb();
   });
   after(async () => {
@@ -46,11 +49,26 @@ describe("buyer's e-mail workflow (time-skipping, real activity and SMTP)", func
     const payload = fixture('invoice-basic.json');
     payload.emisor.ruc = company.ruc;
     payload.correlativo = String(++number);
-    const doc = await commitSignedDocument(db, company, payload, createSigner(generateTestCertificate({ ruc: company.ruc })));
-    await db('documents').where({ id: doc.id }).update({ email_to: ['compras@cliente.pe'], email_status: 'pending' });
+    const doc = await commitSignedDocument(
+      db,
+      company,
+      payload,
+      createSigner(generateTestCertificate({ ruc: company.ruc })),
+    );
+    await db('documents')
+      .where({ id: doc.id })
+      .update({ email_to: ['compras@cliente.pe'], email_status: 'pending' });
     await recordOutcome(db, doc.id, {
       status: 'accepted',
-      result: { code: '0', message: 'aceptada', errors: [], origin: null, origin_description: null, reached_sunat: true, action: null },
+      result: {
+        code: '0',
+        message: 'aceptada',
+        errors: [],
+        origin: null,
+        origin_description: null,
+        reached_sunat: true,
+        action: null,
+      },
       sent: true,
     });
     return (await findDocument(db, doc.id))!;
@@ -59,12 +77,26 @@ describe("buyer's e-mail workflow (time-skipping, real activity and SMTP)", func
   async function run(smtpUrl: string) {
     const doc = await acceptedDocument();
     const taskQueue = `email-${randomUUID()}`;
-    const activities = createBuyerEmailActivities({ config: { ...config, buyers: { ...config.buyers, smtpUrl, mailFrom: 'facturas@chasqui.test' } }, db, secrets, temporal: env.client });
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const activities = createBuyerEmailActivities({
+      config: { ...config, buyers: { ...config.buyers, smtpUrl, mailFrom: 'facturas@chasqui.test' } },
+      db,
+      secrets,
+      temporal: env.client,
+    });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     const workflowId = buyerEmailWorkflowId(doc.id);
-    const status = await worker.runUntil(env.client.workflow.execute(buyerEmailWorkflow, { taskQueue, workflowId, args: [{ externalId: doc.id }] }));
+    const status = await worker.runUntil(
+      env.client.workflow.execute(buyerEmailWorkflow, { taskQueue, workflowId, args: [{ externalId: doc.id }] }),
+    );
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
+    const timers = history
+      .events!.filter((e) => e.timerStartedEventAttributes)
+      .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
     return { status, timers, history, row: (await findDocument(db, doc.id))! };
   }
 

@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import got from 'got';
-import { startIssuingStack, newCompany, payload, issue, until, call, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  until,
+  call,
+  expectDocumented,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { eventually, localTlsCertificate, type TlsFiles } from '../webhooks/support';
 import { startSmtpServer, type SmtpServerHandle } from './support';
 import { testConfig } from '../support/services';
@@ -33,7 +43,13 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const base = testConfig();
     env = await startIssuingStack({
       webhookAllowPrivate: true,
-      buyers: { ...base.buyers, smtpUrl: service.url(), mailFrom: 'Facturación <facturas@chasqui.test>', smtpCaFile: tls.certFile, publicUrl: 'https://chasqui.test' },
+      buyers: {
+        ...base.buyers,
+        smtpUrl: service.url(),
+        mailFrom: 'Facturación <facturas@chasqui.test>',
+        smtpCaFile: tls.certFile,
+        publicUrl: 'https://chasqui.test',
+      },
     });
     demo = await newCompany(env.stack);
   });
@@ -43,7 +59,12 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
   });
 
   const bytes = async (company: TestCompany, path: string) =>
-    (await got(`${env.stack.url}${path}`, { headers: { Authorization: `Bearer ${company.token}` }, responseType: 'buffer' })).body;
+    (
+      await got(`${env.stack.url}${path}`, {
+        headers: { Authorization: `Bearer ${company.token}` },
+        responseType: 'buffer',
+      })
+    ).body;
 
   /** Issues an invoice (demo) with these buyer addresses and waits until SUNAT (the simulator) accepted it. */
   async function acceptedWithEmail(company: TestCompany, correo: unknown): Promise<DocumentRow> {
@@ -72,22 +93,35 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(mail.parsed.subject).to.equal(`[DEMO] FACTURA ELECTRÓNICA F001-${Number(doc.number)} de ${name}`);
     expect(mail.parsed.from?.value[0]).to.deep.include({ address: 'facturas@chasqui.test', name });
     const text = mail.parsed.text ?? '';
-    expect(text).to.include(`${name} (RUC ${demo.ruc}) le envía su FACTURA ELECTRÓNICA F001-${Number(doc.number)}, emitida el 15/03/2024 por un total de S/ 118.00.`);
+    expect(text).to.include(
+      `${name} (RUC ${demo.ruc}) le envía su FACTURA ELECTRÓNICA F001-${Number(doc.number)}, emitida el 15/03/2024 por un total de S/ 118.00.`,
+    );
     expect(text).to.include('documento de prueba (DEMO)');
     expect(text).to.include('https://chasqui.test/consulta');
 
     const attachments = Object.fromEntries(mail.parsed.attachments.map((a) => [a.filename, a]));
     expect(Object.keys(attachments).sort()).to.deep.equal([`${doc.filename}.pdf`, `${doc.filename}.xml`]);
     expect(attachments[`${doc.filename}.pdf`].contentType).to.equal('application/pdf');
-    expect(attachments[`${doc.filename}.pdf`].content.equals(await bytes(demo, `/v1/cpe/${doc.id}/pdf`))).to.equal(true);
-    expect(attachments[`${doc.filename}.xml`].content.equals(await bytes(demo, `/v1/cpe/${doc.id}/xml`))).to.equal(true);
+    expect(attachments[`${doc.filename}.pdf`].content.equals(await bytes(demo, `/v1/cpe/${doc.id}/pdf`))).to.equal(
+      true,
+    );
+    expect(attachments[`${doc.filename}.xml`].content.equals(await bytes(demo, `/v1/cpe/${doc.id}/xml`))).to.equal(
+      true,
+    );
 
     const got_ = await call(env.stack, 'GET', `/v1/cpe/${doc.id}`, { token: demo.token });
-    const expected = { status: 'sent', to: ['compras@cliente.pe', 'contabilidad@cliente.pe'], attempts: 1, last_error: null };
+    const expected = {
+      status: 'sent',
+      to: ['compras@cliente.pe', 'contabilidad@cliente.pe'],
+      attempts: 1,
+      last_error: null,
+    };
     expect(got_.body.data.document.email).to.deep.equal(expected);
     await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', got_);
     // The webhook carries the document as GET shows it.
-    expect(JSON.parse(webhookBody((await findDocument(env.stack.db, doc.id))!, new Date())).document.email).to.deep.equal(expected);
+    expect(
+      JSON.parse(webhookBody((await findDocument(env.stack.db, doc.id))!, new Date())).document.email,
+    ).to.deep.equal(expected);
 
     // The e-mail is a child the document workflow starts; it ended sent.
     const handle = env.stack.temporal.workflow.getHandle(`cpe-${doc.id}`);
@@ -96,7 +130,9 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     // Started, task ×3, marker (plan and send), upsert DocStatus, child initiated and started, task ×3, completed.
     expect(history.events).to.have.length(12);
     const children = history.events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
-    expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowType!.name)).to.deep.equal(['buyerEmailWorkflow']);
+    expect(
+      children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowType!.name),
+    ).to.deep.equal(['buyerEmailWorkflow']);
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('sent');
   });
 
@@ -107,7 +143,9 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(await handle.result()).to.equal('accepted');
     const history = await handle.fetchHistory();
     expect(history.events).to.have.length(7);
-    expect((await call(env.stack, 'GET', `/v1/cpe/${doc.id}`, { token: demo.token })).body.data.document.email).to.equal(null);
+    expect(
+      (await call(env.stack, 'GET', `/v1/cpe/${doc.id}`, { token: demo.token })).body.data.document.email,
+    ).to.equal(null);
     expect(service.mails.length).to.equal(before);
   });
 
@@ -119,7 +157,10 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const id = res.body.external_id as string;
     const waiting = await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: company.token });
-    expect(waiting.body.data.document).to.deep.include({ status: 'to_summarize', email: { status: 'pending', to: ['vecino@correo.pe'], attempts: 0, last_error: null } });
+    expect(waiting.body.data.document).to.deep.include({
+      status: 'to_summarize',
+      email: { status: 'pending', to: ['vecino@correo.pe'], attempts: 0, last_error: null },
+    });
 
     const run = await env.stack.temporal.workflow.start(companySummaryWorkflow, {
       taskQueue: env.stack.config.temporal.taskQueue,
@@ -130,7 +171,10 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     let finished = false;
     const nudge = (async () => {
       while (!finished) {
-        for (const { id: rc } of await env.stack.db('documents').where({ company_id: company.row.id, doc_type: 'rc', status: 'registered' }).select('id')) {
+        for (const { id: rc } of await env.stack
+          .db('documents')
+          .where({ company_id: company.row.id, doc_type: 'rc', status: 'registered' })
+          .select('id')) {
           await signalDocumentWorkflow(env.stack.temporal, rc, 'recheck').catch(() => undefined);
         }
         await new Promise((r) => setTimeout(r, 300));
@@ -141,7 +185,10 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(await settled(id)).to.include({ status: 'accepted', email_status: 'sent', email_attempts: 1 });
     const mail = service.mails.find((m) => m.recipients.includes('vecino@correo.pe'))!;
     expect(mail.parsed.subject).to.match(/^\[DEMO\] BOLETA DE VENTA ELECTRÓNICA B\w{3}-\d+ de /);
-    expect(mail.parsed.attachments.map((a) => a.filename).sort()).to.deep.equal([`${waiting.body.data.document.filename}.pdf`, `${waiting.body.data.document.filename}.xml`]);
+    expect(mail.parsed.attachments.map((a) => a.filename).sort()).to.deep.equal([
+      `${waiting.body.data.document.filename}.pdf`,
+      `${waiting.body.data.document.filename}.xml`,
+    ]);
   });
 
   it('refuses bad addresses with a 422 naming cliente.correo, before signing anything', async () => {
@@ -158,7 +205,10 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
       body.cliente = { ...body.cliente, correo };
       const res = await issue(env.stack, demo.token, body);
       expect(res.status, JSON.stringify(correo)).to.equal(422);
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(res.body)).to.include('cliente.correo');
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(res.body),
+      ).to.include('cliente.correo');
     }
   });
 
@@ -168,11 +218,23 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const company = await newCompany(env.stack);
     const patched = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, {
       token: company.accountToken,
-      json: { smtp_url: own.url('ventas:s3creta'), from: 'Ventas Andina <ventas@andina.pe>', reply_to: 'ayuda@andina.pe', format: 'ticket', attach_cdr: true },
+      json: {
+        smtp_url: own.url('ventas:s3creta'),
+        from: 'Ventas Andina <ventas@andina.pe>',
+        reply_to: 'ayuda@andina.pe',
+        format: 'ticket',
+        attach_cdr: true,
+      },
     });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
     await expectDocumented(env.stack, 'PATCH /v1/companies/{ruc}/email', patched);
-    expect(patched.body.data.email).to.deep.include({ smtp_url: `smtp://ventas:****@127.0.0.1:${own.port}`, from: 'Ventas Andina <ventas@andina.pe>', format: 'ticket', attach_cdr: true, enabled: true });
+    expect(patched.body.data.email).to.deep.include({
+      smtp_url: `smtp://ventas:****@127.0.0.1:${own.port}`,
+      from: 'Ventas Andina <ventas@andina.pe>',
+      format: 'ticket',
+      attach_cdr: true,
+      enabled: true,
+    });
     const stored = await env.stack.db('company_email_settings').where({ company_id: company.row.id }).first();
     expect(JSON.stringify(stored)).not.to.include('s3creta');
 
@@ -185,8 +247,14 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(mail.parsed.from?.value[0]).to.deep.include({ address: 'ventas@andina.pe', name: 'Ventas Andina' });
     expect(mail.parsed.replyTo?.value[0].address).to.equal('ayuda@andina.pe');
     const attachments = Object.fromEntries(mail.parsed.attachments.map((a) => [a.filename, a.content]));
-    expect(Object.keys(attachments).sort()).to.deep.equal([`${doc.filename}.pdf`, `${doc.filename}.xml`, `R-${doc.filename}.zip`]);
-    expect(attachments[`${doc.filename}.pdf`].equals(await bytes(company, `/v1/cpe/${doc.id}/pdf?format=ticket`))).to.equal(true);
+    expect(Object.keys(attachments).sort()).to.deep.equal([
+      `${doc.filename}.pdf`,
+      `${doc.filename}.xml`,
+      `R-${doc.filename}.zip`,
+    ]);
+    expect(
+      attachments[`${doc.filename}.pdf`].equals(await bytes(company, `/v1/cpe/${doc.id}/pdf?format=ticket`)),
+    ).to.equal(true);
     expect(attachments[`R-${doc.filename}.zip`].equals(await bytes(company, `/v1/cpe/${doc.id}/cdr`))).to.equal(true);
     expect(mail.parsed.text).to.include('la constancia de recepción (CDR) de SUNAT');
   });
@@ -213,7 +281,14 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
 
   it('a company that turned e-mail off: the document reads disabled and nothing is sent', async () => {
     const company = await newCompany(env.stack);
-    expect((await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, { token: company.accountToken, json: { enabled: false } })).status).to.equal(200);
+    expect(
+      (
+        await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, {
+          token: company.accountToken,
+          json: { enabled: false },
+        })
+      ).status,
+    ).to.equal(200);
     const before = service.mails.length;
     const doc = await acceptedWithEmail(company, 'compras@cliente.pe');
     expect(await settled(doc.id)).to.include({ email_status: 'disabled', email_attempts: 0 });
@@ -222,7 +297,8 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
 
   it('PATCH …/email refuses what it cannot use, naming the field', async () => {
     const company = await newCompany(env.stack);
-    const patch = (json: unknown) => call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, { token: company.accountToken, json });
+    const patch = (json: unknown) =>
+      call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, { token: company.accountToken, json });
     const cases: [unknown, string][] = [
       [{ smtp_url: 'https://mail.example.pe' }, 'smtp_url'],
       [{ smtp_url: 'smtp://mail.example.pe' }, 'from'],
@@ -241,15 +317,26 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
   it('POST /v1/cpe/{id}/email sends again (to new addresses), records it in the support timeline, and is rate limited', async () => {
     const doc = await acceptedWithEmail(demo, 'compras@cliente.pe');
     await settled(doc.id);
-    const again = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: demo.token, json: { to: ['gerencia@cliente.pe'] } });
+    const again = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, {
+      token: demo.token,
+      json: { to: ['gerencia@cliente.pe'] },
+    });
     expect(again.status, JSON.stringify(again.body)).to.equal(202);
     expect(again.body.data.document.email).to.include({ status: 'pending', attempts: 0 });
     await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/email', again);
-    const mail = await eventually(() => service.mails.find((m) => m.recipients.includes('gerencia@cliente.pe') && m.parsed.subject?.includes(`F001-${Number(doc.number)} `)));
+    const mail = await eventually(() =>
+      service.mails.find(
+        (m) =>
+          m.recipients.includes('gerencia@cliente.pe') && m.parsed.subject?.includes(`F001-${Number(doc.number)} `),
+      ),
+    );
     expect(mail.parsed.attachments.map((a) => a.filename)).to.include(`${doc.filename}.xml`);
     expect((await settled(doc.id)).email_to).to.deep.equal(['gerencia@cliente.pe']);
 
-    const invalid = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: demo.token, json: { to: 'no es correo' } });
+    const invalid = await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, {
+      token: demo.token,
+      json: { to: 'no es correo' },
+    });
     expect(invalid.status).to.equal(422);
     expect(invalid.body.errors).to.have.property('to');
     await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/email', invalid);
@@ -263,18 +350,29 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(statuses).to.deep.equal([202, 202, 429]);
 
     const actions = await listSupportActions(env.stack.db, doc.id);
-    expect(actions.map((a) => [a.action, a.result])).to.deep.equal([['email', 'done'], ['email', 'refused'], ['email', 'done'], ['email', 'done'], ['email', 'refused']]);
+    expect(actions.map((a) => [a.action, a.result])).to.deep.equal([
+      ['email', 'done'],
+      ['email', 'refused'],
+      ['email', 'done'],
+      ['email', 'done'],
+      ['email', 'refused'],
+    ]);
     expect(actions[0].detail).to.include('gerencia@cliente.pe');
   });
 
   it('refuses to e-mail a document of another company, and one not accepted yet', async () => {
     const other = await newCompany(env.stack);
     const doc = await acceptedWithEmail(demo, 'compras@cliente.pe');
-    expect((await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: other.token, json: {} })).status).to.equal(403);
+    expect(
+      (await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: other.token, json: {} })).status,
+    ).to.equal(403);
     // Manual sending mode: the document waits (to_send) until the integrator sends it.
     const manual = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
     const waiting = await issue(env.stack, manual.token, payload('invoice-basic.json', manual.ruc));
-    const res = await call(env.stack, 'POST', `/v1/cpe/${waiting.body.external_id}/email`, { token: manual.token, json: { to: 'compras@cliente.pe' } });
+    const res = await call(env.stack, 'POST', `/v1/cpe/${waiting.body.external_id}/email`, {
+      token: manual.token,
+      json: { to: 'compras@cliente.pe' },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.message).to.include('only an accepted document');
   });

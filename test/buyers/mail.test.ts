@@ -29,14 +29,22 @@ describe("buyer's e-mail message and the consultation page's links", () => {
       row,
       { ruc: '20123456786', business_name: 'Bodega\r\nBcc: todos@otro.pe Sur' },
       { pdf: null, xml: '<Invoice/>', cdrZip: null },
-      { from: senderFor('Facturas <facturas@chasqui.test>', 'Bodega\r\nBcc: todos@otro.pe "Sur"'), replyTo: null, to: ['a@cliente.pe'], consultaUrl: null, ownServer: false },
+      {
+        from: senderFor('Facturas <facturas@chasqui.test>', 'Bodega\r\nBcc: todos@otro.pe "Sur"'),
+        replyTo: null,
+        to: ['a@cliente.pe'],
+        consultaUrl: null,
+        ownServer: false,
+      },
     );
     // nodemailer's own stream transport builds the MIME message exactly as SMTP would carry it.
     const built = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
     const raw = built.message as Buffer;
     const parsed = await simpleParser(raw);
     expect(parsed.bcc).to.equal(undefined);
-    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value.map((v) => v.address) : []).to.deep.equal(['a@cliente.pe']);
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value.map((v) => v.address) : []).to.deep.equal([
+      'a@cliente.pe',
+    ]);
     expect(parsed.subject).to.equal('BOLETA DE VENTA ELECTRÓNICA B001-42 de Bodega Bcc: todos@otro.pe Sur');
     expect(parsed.text).to.include('por un total de S/ 1,234,567.50.');
     expect(parsed.text).to.not.include('DEMO');
@@ -51,7 +59,10 @@ describe("buyer's e-mail message and the consultation page's links", () => {
     expect(prepareDocument(guide).buyerEmail).to.deep.equal(['almacen@cliente.pe']);
     const invoice = fixture('invoice-basic.json');
     invoice.cliente.correo = ['a@cliente.pe', 'A@cliente.pe', 'b@cliente.pe'];
-    expect(prepareDocument(invoice).buyerEmail, 'a repeated address once').to.deep.equal(['a@cliente.pe', 'b@cliente.pe']);
+    expect(prepareDocument(invoice).buyerEmail, 'a repeated address once').to.deep.equal([
+      'a@cliente.pe',
+      'b@cliente.pe',
+    ]);
     expect(prepareDocument(fixture('invoice-basic.json')).buyerEmail).to.equal(undefined);
     guide.destinatario.correo = 'almacen@cliente.pe\nBcc: x@y.pe';
     try {
@@ -72,9 +83,17 @@ describe("buyer's e-mail message and the consultation page's links", () => {
     expect(Number(vence)).to.equal(now / 1000 + LINK_TTL_SECONDS);
     expect(checkFileLink(secrets, row.id, 'pdf', vence, firma, now)).to.equal(true);
     expect(checkFileLink(secrets, row.id, 'xml', vence, firma, now), 'another file').to.equal(false);
-    expect(checkFileLink(secrets, '00000000-0000-4000-8000-000000000000', 'pdf', vence, firma, now), 'another document').to.equal(false);
-    expect(checkFileLink(secrets, row.id, 'pdf', String(Number(vence) + 60), firma, now), 'a later expiry').to.equal(false);
-    expect(checkFileLink(secrets, row.id, 'pdf', vence, firma, now + (LINK_TTL_SECONDS + 1) * 1000), 'after the hour').to.equal(false);
+    expect(
+      checkFileLink(secrets, '00000000-0000-4000-8000-000000000000', 'pdf', vence, firma, now),
+      'another document',
+    ).to.equal(false);
+    expect(checkFileLink(secrets, row.id, 'pdf', String(Number(vence) + 60), firma, now), 'a later expiry').to.equal(
+      false,
+    );
+    expect(
+      checkFileLink(secrets, row.id, 'pdf', vence, firma, now + (LINK_TTL_SECONDS + 1) * 1000),
+      'after the hour',
+    ).to.equal(false);
     const otherKey = secretBoxFrom({ ...testConfig(), masterKey: randomBytes(32).toString('base64') });
     expect(checkFileLink(otherKey, row.id, 'pdf', vence, firma, now), 'another master key').to.equal(false);
   });

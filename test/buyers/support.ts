@@ -26,7 +26,9 @@ export interface SmtpServerHandle {
  * MIME parser (mailparser). With `tls`, it offers STARTTLS with that certificate; `refuse` answers RCPT TO with a
  * permanent 550; `users` turns on AUTH PLAIN/LOGIN with those passwords.
  */
-export async function startSmtpServer(options: { tls?: TlsFiles; refuse?: boolean; users?: Record<string, string> } = {}): Promise<SmtpServerHandle> {
+export async function startSmtpServer(
+  options: { tls?: TlsFiles; refuse?: boolean; users?: Record<string, string> } = {},
+): Promise<SmtpServerHandle> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -37,11 +39,15 @@ export async function startSmtpServer(options: { tls?: TlsFiles; refuse?: boolea
     allowInsecureAuth: false,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (options.users && options.users[auth.username ?? ''] === auth.password) return callback(null, { user: auth.username });
+      if (options.users && options.users[auth.username ?? ''] === auth.password)
+        return callback(null, { user: auth.username });
       callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onRcptTo(address, _session, callback) {
-      if (options.refuse) return callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+      if (options.refuse)
+        return callback(
+          Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }),
+        );
       callback();
     },
     onData(stream, session: SMTPServerSession, callback) {

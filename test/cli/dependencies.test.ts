@@ -27,7 +27,12 @@ describe('chasqui worker / api started before their dependencies', function () {
     temporal = await startTemporalDevServer({ bin, port: temporalPort, uiPort: null, dbFile: null });
   };
   const tries = (output: string, dependency: string) =>
-    logLines(output).filter((l) => l.msg === `${dependency} unreachable; retrying`) as { try: number; retryInSeconds: number; reason: string; level: number }[];
+    logLines(output).filter((l) => l.msg === `${dependency} unreachable; retrying`) as {
+      try: number;
+      retryInSeconds: number;
+      reason: string;
+      level: number;
+    }[];
 
   beforeEach(async () => {
     await getTestDb(); // migrated, as `chasqui migrate` leaves it
@@ -78,24 +83,49 @@ describe('chasqui worker / api started before their dependencies', function () {
   it('an api with PostgreSQL and Temporal unreachable listens, names what is missing in /readyz, and becomes ready as they come', async () => {
     const apiPort = await freePort();
     const closedPg = await freePort();
-    const api = await spawnChasqui(['api'], { ...env, PORT: String(apiPort), HOST: '127.0.0.1', DATABASE_URL: `postgres://postgres:x@127.0.0.1:${closedPg}/chasqui` }, 'chasqui api listening');
-    const readyz = () => got(`http://127.0.0.1:${apiPort}/readyz`, { throwHttpErrors: false }).then((r) => ({ status: r.statusCode, body: JSON.parse(r.body) as { message: string; data: Record<string, string> } }));
+    const api = await spawnChasqui(
+      ['api'],
+      {
+        ...env,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `postgres://postgres:x@127.0.0.1:${closedPg}/chasqui`,
+      },
+      'chasqui api listening',
+    );
+    const readyz = () =>
+      got(`http://127.0.0.1:${apiPort}/readyz`, { throwHttpErrors: false }).then((r) => ({
+        status: r.statusCode,
+        body: JSON.parse(r.body) as { message: string; data: Record<string, string> },
+      }));
     try {
       const both = await readyz();
       expect(both.status).to.equal(503);
       expect(both.body.message).to.match(/^not ready: database: unreachable: .*; temporal: unreachable: /);
       expect(both.body.data.database).to.match(/^unreachable: /);
       expect(both.body.data.temporal).to.match(/^unreachable: /);
-      await untilOutput(api.child, api.output, (out) => tries(out, 'PostgreSQL').length >= 1 && tries(out, 'Temporal').length >= 1);
+      await untilOutput(
+        api.child,
+        api.output,
+        (out) => tries(out, 'PostgreSQL').length >= 1 && tries(out, 'Temporal').length >= 1,
+      );
       expect(tries(api.output(), 'PostgreSQL')[0].reason).to.contain('ECONNREFUSED');
       // Ctrl-C while it waits stops it at once, saying what it stopped.
     } finally {
       expect(await stopChasqui(api.child)).to.equal(0);
     }
-    expect(logLines(api.output()).map((l) => l.msg)).to.include.members(['api stopped', 'temporal client stopped', 'database pool stopped']);
+    expect(logLines(api.output()).map((l) => l.msg)).to.include.members([
+      'api stopped',
+      'temporal client stopped',
+      'database pool stopped',
+    ]);
 
     // With PostgreSQL up and Temporal late: /readyz names only Temporal until it comes, then the api is ready.
-    const late = await spawnChasqui(['api'], { ...env, PORT: String(apiPort), HOST: '127.0.0.1' }, 'chasqui api listening');
+    const late = await spawnChasqui(
+      ['api'],
+      { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+      'chasqui api listening',
+    );
     try {
       await untilOutput(late.child, late.output, (out) => tries(out, 'Temporal').length >= 1);
       const waiting = await readyz();
@@ -105,7 +135,14 @@ describe('chasqui worker / api started before their dependencies', function () {
       await startTemporal();
       await untilOutput(late.child, late.output, (out) => out.includes('chasqui api ready'));
       const ready = await readyz();
-      expect(ready).to.deep.equal({ status: 200, body: { success: true, message: 'ready', data: { database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' } } });
+      expect(ready).to.deep.equal({
+        status: 200,
+        body: {
+          success: true,
+          message: 'ready',
+          data: { database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' },
+        },
+      });
     } finally {
       expect(await stopChasqui(late.child)).to.equal(0);
     }

@@ -10,11 +10,16 @@ function chasquiRules(args: string[], ruleDates?: string) {
   const env = { ...process.env };
   delete env.CHASQUI_RULE_DATES;
   if (ruleDates !== undefined) env.CHASQUI_RULE_DATES = ruleDates;
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'rules', ...args], { cwd: ROOT, encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'rules', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const statusOf = (stdout: string, id: string) => (JSON.parse(stdout) as { id: string; status: string }[]).find((r) => r.id === id)!.status;
+const statusOf = (stdout: string, id: string) =>
+  (JSON.parse(stdout) as { id: string; status: string }[]).find((r) => r.id === id)!.status;
 
 describe('chasqui rules', function () {
   this.timeout(60_000);
@@ -24,8 +29,12 @@ describe('chasqui rules', function () {
     expect(run.code, run.stderr).to.equal(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).to.match(/^ID\s+EFFECTIVE\s+STATUS 2026-12-31\s+CONFIDENCE\s+CODES\s+WHAT$/);
-    expect(lines.find((l) => l.startsWith('product-code-required'))).to.match(/^product-code-required\s+2027-01-01\s+upcoming\s+reported\s+3496\s+Every line carries SUNAT's product code/);
-    expect(lines.find((l) => l.startsWith('gre-loading-date'))).to.match(/\s+2026-06-01\s+in force\s+sure\s+3617,3618,3619\s/);
+    expect(lines.find((l) => l.startsWith('product-code-required'))).to.match(
+      /^product-code-required\s+2027-01-01\s+upcoming\s+reported\s+3496\s+Every line carries SUNAT's product code/,
+    );
+    expect(lines.find((l) => l.startsWith('gre-loading-date'))).to.match(
+      /\s+2026-06-01\s+in force\s+sure\s+3617,3618,3619\s/,
+    );
     expect(run.stdout).to.include("source: SUNAT 'Reglas de validación' 2026-04-24");
     for (const rule of RULES) expect(run.stdout).to.include(rule.id);
   });
@@ -35,8 +44,14 @@ describe('chasqui rules', function () {
     expect(before.code, before.stderr).to.equal(0);
     const rows = JSON.parse(before.stdout) as Record<string, unknown>[];
     expect(rows.map((r) => r.id)).to.have.members(RULES.map((r) => r.id));
-    for (const row of rows) expect(row).to.include.keys('id', 'effective', 'status', 'codes', 'summary', 'source', 'confidence');
-    expect(rows.find((r) => r.id === 'mype-rate-2027')).to.deep.include({ effective: '2027-01-01', status: 'upcoming', codes: ['3103'], moved: false });
+    for (const row of rows)
+      expect(row).to.include.keys('id', 'effective', 'status', 'codes', 'summary', 'source', 'confidence');
+    expect(rows.find((r) => r.id === 'mype-rate-2027')).to.deep.include({
+      effective: '2027-01-01',
+      status: 'upcoming',
+      codes: ['3103'],
+      moved: false,
+    });
     expect(statusOf(chasquiRules(['--json', '--at', '2027-01-01']).stdout, 'mype-rate-2027')).to.equal('in force');
   });
 
@@ -45,8 +60,15 @@ describe('chasqui rules', function () {
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.match(/^product-code-required\s+2027-07-01\*\s+upcoming/m);
     expect(run.stdout).to.include('* moved by CHASQUI_RULE_DATES (shipped: product-code-required 2027-01-01)');
-    const json = JSON.parse(chasquiRules(['--json', '--at', '2027-01-01'], 'product-code-required=2027-07-01').stdout) as Record<string, unknown>[];
-    expect(json.find((r) => r.id === 'product-code-required')).to.deep.include({ effective: '2027-07-01', default_effective: '2027-01-01', moved: true, status: 'upcoming' });
+    const json = JSON.parse(
+      chasquiRules(['--json', '--at', '2027-01-01'], 'product-code-required=2027-07-01').stdout,
+    ) as Record<string, unknown>[];
+    expect(json.find((r) => r.id === 'product-code-required')).to.deep.include({
+      effective: '2027-07-01',
+      default_effective: '2027-01-01',
+      moved: true,
+      status: 'upcoming',
+    });
   });
 
   it('exits 2 on a bad --at, and 1 naming the id when CHASQUI_RULE_DATES has a typo', () => {

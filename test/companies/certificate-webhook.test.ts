@@ -4,15 +4,24 @@ import { call, createCompany, newAccountToken, randomRuc } from './helpers';
 import { generateTestCertificate } from '../../documents/signing';
 
 /** A multipart/form-data body with the given file and text fields. */
-function multipart(fields: { certificate?: Buffer; password?: string }): { body: Buffer; headers: Record<string, string> } {
+function multipart(fields: { certificate?: Buffer; password?: string }): {
+  body: Buffer;
+  headers: Record<string, string>;
+} {
   const boundary = `----chasqui${Date.now()}`;
   const parts: Buffer[] = [];
   if (fields.certificate) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="cert.pfx"\r\nContent-Type: application/x-pkcs12\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="cert.pfx"\r\nContent-Type: application/x-pkcs12\r\n\r\n`,
+      ),
+    );
     parts.push(fields.certificate, Buffer.from('\r\n'));
   }
   if (fields.password !== undefined) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${fields.password}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${fields.password}\r\n`),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
@@ -59,17 +68,50 @@ describe('certificate upload and webhook configuration', function () {
       const second = await upload({ certificate: generateTestCertificate({ ruc }).pfx('b'), password: 'b' });
       expect(second.status).to.equal(201);
       const serials = [first, second].map((r) => r.body.data.company.certificate.serial_number);
-      expect(await stack.db('certificates').whereIn('serial_number', serials).pluck('serial_number')).to.deep.equal([serials[1]]);
+      expect(await stack.db('certificates').whereIn('serial_number', serials).pluck('serial_number')).to.deep.equal([
+        serials[1],
+      ]);
       await call(stack, 'DELETE', `/v1/companies/${ruc}`, { token });
       expect(await stack.db('certificates').whereIn('serial_number', serials)).to.have.length(0);
     });
 
     const failures: [string, () => { certificate?: Buffer; password?: string }, string, string][] = [
-      ['a wrong password', () => ({ certificate: generateTestCertificate().pfx('right'), password: 'wrong' }), 'wrong_password', 'password'],
-      ['a file that is not a PFX', () => ({ certificate: Buffer.from('not a certificate at all'), password: 'x' }), 'not_pfx', 'certificate'],
-      ['an expired certificate', () => ({ certificate: generateTestCertificate({ notBefore: new Date('2020-01-01'), notAfter: new Date('2021-01-01') }).pfx('x'), password: 'x' }), 'expired', 'certificate'],
-      ['a file over the size limit', () => ({ certificate: Buffer.alloc(20 * 1024, 1), password: 'x' }), 'too_large', 'certificate'],
-      ['a certificate of another RUC', () => ({ certificate: generateTestCertificate({ ruc: randomRuc() }).pfx('x'), password: 'x' }), 'other_ruc', 'certificate'],
+      [
+        'a wrong password',
+        () => ({ certificate: generateTestCertificate().pfx('right'), password: 'wrong' }),
+        'wrong_password',
+        'password',
+      ],
+      [
+        'a file that is not a PFX',
+        () => ({ certificate: Buffer.from('not a certificate at all'), password: 'x' }),
+        'not_pfx',
+        'certificate',
+      ],
+      [
+        'an expired certificate',
+        () => ({
+          certificate: generateTestCertificate({
+            notBefore: new Date('2020-01-01'),
+            notAfter: new Date('2021-01-01'),
+          }).pfx('x'),
+          password: 'x',
+        }),
+        'expired',
+        'certificate',
+      ],
+      [
+        'a file over the size limit',
+        () => ({ certificate: Buffer.alloc(20 * 1024, 1), password: 'x' }),
+        'too_large',
+        'certificate',
+      ],
+      [
+        'a certificate of another RUC',
+        () => ({ certificate: generateTestCertificate({ ruc: randomRuc() }).pfx('x'), password: 'x' }),
+        'other_ruc',
+        'certificate',
+      ],
     ];
     for (const [what, fields, reason, field] of failures) {
       it(`answers 422 naming the reason for ${what}`, async () => {
@@ -83,7 +125,11 @@ describe('certificate upload and webhook configuration', function () {
 
     it('answers 422, never 500, for a multipart body without boundary or cut short', async () => {
       const path = `/v1/companies/${ruc}/certificate`;
-      const noBoundary = await call(stack, 'POST', path, { token, body: 'x', headers: { 'Content-Type': 'multipart/form-data' } });
+      const noBoundary = await call(stack, 'POST', path, {
+        token,
+        body: 'x',
+        headers: { 'Content-Type': 'multipart/form-data' },
+      });
       expect(noBoundary.status).to.equal(422);
       const { body, headers } = multipart({ certificate: generateTestCertificate().pfx('x'), password: 'x' });
       const cut = await call(stack, 'POST', path, { token, body: body.subarray(0, body.length - 40), headers });
@@ -134,7 +180,18 @@ describe('certificate upload and webhook configuration', function () {
       expect((await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).body.data.company.webhook).to.equal(null);
     });
 
-    for (const url of ['http://93.184.215.14/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.0.0.8/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://[fd00::1]/hook', 'https://100.64.0.1/hook', 'not a url', 'https://user:pw@93.184.215.14/']) {
+    for (const url of [
+      'http://93.184.215.14/hook',
+      'https://127.0.0.1/hook',
+      'https://localhost/hook',
+      'https://10.0.0.8/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/hook',
+      'https://[fd00::1]/hook',
+      'https://100.64.0.1/hook',
+      'not a url',
+      'https://user:pw@93.184.215.14/',
+    ]) {
       it(`rejects ${url} with 422`, async () => {
         const res = await configure(url);
         expect(res.status).to.equal(422);
@@ -163,9 +220,15 @@ describe('webhook with CHASQUI_WEBHOOK_ALLOW_PRIVATE', function () {
     const { token } = await newAccountToken(stack);
     const ruc = randomRuc();
     await createCompany(stack, token, ruc);
-    const ok = await call(stack, 'PATCH', `/v1/companies/${ruc}/webhook`, { token, json: { url: 'https://localhost:8443/hook' } });
+    const ok = await call(stack, 'PATCH', `/v1/companies/${ruc}/webhook`, {
+      token,
+      json: { url: 'https://localhost:8443/hook' },
+    });
     expect(ok.status).to.equal(200);
-    const plain = await call(stack, 'PATCH', `/v1/companies/${ruc}/webhook`, { token, json: { url: 'http://localhost:8443/hook' } });
+    const plain = await call(stack, 'PATCH', `/v1/companies/${ruc}/webhook`, {
+      token,
+      json: { url: 'http://localhost:8443/hook' },
+    });
     expect(plain.status).to.equal(422);
   });
 });

@@ -57,16 +57,28 @@ describe('company checks', function () {
     await receiver?.close();
   });
 
-  const simAdmin = (path: string, json?: unknown) => got(`${env.sim.url}/__admin/${path}`, { method: json === undefined ? 'GET' : 'POST', json, retry: { limit: 0 } }).json<any>();
+  const simAdmin = (path: string, json?: unknown) =>
+    got(`${env.sim.url}/__admin/${path}`, {
+      method: json === undefined ? 'GET' : 'POST',
+      json,
+      retry: { limit: 0 },
+    }).json<any>();
 
   const openApi = openApiDocument() as Record<string, any>;
   /** What of the answer is not as api/openapi.ts documents it (nothing, when it conforms). */
   const conformance = (method: 'get' | 'post', res: { status: number; body: unknown }) =>
-    checkSchema(openApi.paths['/v1/companies/{ruc}/checks'][method].responses[String(res.status)].content['application/json'].schema, res.body, openApi);
+    checkSchema(
+      openApi.paths['/v1/companies/{ruc}/checks'][method].responses[String(res.status)].content['application/json']
+        .schema,
+      res.body,
+      openApi,
+    );
 
   /** POST …/checks, waits for that run's workflow to finish, then answers what GET …/checks shows. */
   async function runChecks(company: TestCompany): Promise<Record<string, any>> {
-    const started = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/checks`, { token: company.accountToken });
+    const started = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/checks`, {
+      token: company.accountToken,
+    });
     expect(started.status, JSON.stringify(started.body)).to.equal(202);
     expect(conformance('post', started)).to.deep.equal([]);
     await env.stack.temporal.workflow.getHandle(started.body.data.run.workflow_id).result();
@@ -87,7 +99,11 @@ describe('company checks', function () {
     return company;
   }
 
-  const sol = (user: string, password: string): CompanyChanges => ({ sol_user: user, sol_password_sealed: env.stack.secrets.seal(password), sol_updated_at: new Date() });
+  const sol = (user: string, password: string): CompanyChanges => ({
+    sol_user: user,
+    sol_password_sealed: env.stack.secrets.seal(password),
+    sol_updated_at: new Date(),
+  });
 
   async function simulatorCalls(ruc: string): Promise<any[]> {
     // The simulator logs no RUC for a GRE token request: its path names the client, which these tests name after the RUC.
@@ -131,19 +147,28 @@ describe('company checks', function () {
       await got.delete(`${env.sim.url}/__admin/rules/${rule.id}`);
       expect((await runChecks(company)).sol_credentials.status).to.equal('fail');
       // fail → unknown → fail is one change, notified once (the company has no webhook: stored handled).
-      const events = await env.stack.db('company_check_events').where({ company_id: company.row.id, check: 'sol_credentials' });
+      const events = await env.stack
+        .db('company_check_events')
+        .where({ company_id: company.row.id, check: 'sol_credentials' });
       expect(events).to.have.length(1);
     });
   });
 
   /** The worker's check activities with other settings (what a worker started with them would run). */
   const activitiesWith = (config: Partial<Config>) =>
-    createCompanyCheckActivities({ config: { ...env.stack.config, ...config }, db: env.stack.db, secrets: env.stack.secrets, temporal: env.stack.temporal });
+    createCompanyCheckActivities({
+      config: { ...env.stack.config, ...config },
+      db: env.stack.db,
+      secrets: env.stack.secrets,
+      temporal: env.stack.temporal,
+    });
 
   describe('SUNAT unreachable (nothing listening) and the calls-a-minute budget', () => {
     it('is unknown with the connection error when SUNAT refuses the connection', async () => {
       const company = await productionCompany();
-      const closed = activitiesWith({ authority: { ...env.stack.config.authority, authorityUrl: new URL(await closedPortUrl()).origin } });
+      const closed = activitiesWith({
+        authority: { ...env.stack.config.authority, authorityUrl: new URL(await closedPortUrl()).origin },
+      });
       const summary = await closed.runCompanyChecks(company.row.id);
       expect(summary).to.have.nested.property('statuses.sol_credentials', 'unknown');
       expect((await readChecks(company)).sol_credentials.detail).to.contain('ECONNREFUSED');
@@ -166,7 +191,13 @@ describe('company checks', function () {
   describe('gre_credentials', () => {
     async function greCompany(secret: string): Promise<TestCompany> {
       const company = await productionCompany();
-      await simAdmin('credentials', { ruc: company.ruc, user: 'GUIAS01', password: 'clave-guias', clientId: `client-${company.ruc}`, clientSecret: 'el-secreto' });
+      await simAdmin('credentials', {
+        ruc: company.ruc,
+        user: 'GUIAS01',
+        password: 'clave-guias',
+        clientId: `client-${company.ruc}`,
+        clientSecret: 'el-secreto',
+      });
       company.row = await updateCompany(env.stack.db, company.row.id, {
         ...sol('GUIAS01', 'clave-guias'),
         gre_client_id: `client-${company.ruc}`,
@@ -198,14 +229,24 @@ describe('company checks', function () {
   describe('certificate', () => {
     it('warns with days_left 10 for a certificate expiring in 10 days', async () => {
       const company = await newCompany(env.stack);
-      const pfx = generateTestCertificate({ ruc: company.ruc, notAfter: new Date(Date.now() + 10 * 86_400_000) }).pfx('clave');
+      const pfx = generateTestCertificate({ ruc: company.ruc, notAfter: new Date(Date.now() + 10 * 86_400_000) }).pfx(
+        'clave',
+      );
       const boundary = `----chasqui${randomBytes(8).toString('hex')}`;
       const body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\nContent-Type: application/x-pkcs12\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\nContent-Type: application/x-pkcs12\r\n\r\n`,
+        ),
         pfx,
-        Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\nclave\r\n--${boundary}--\r\n`),
+        Buffer.from(
+          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\nclave\r\n--${boundary}--\r\n`,
+        ),
       ]);
-      const upload = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/certificate`, { token: company.accountToken, body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } });
+      const upload = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/certificate`, {
+        token: company.accountToken,
+        body,
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      });
       expect(upload.status, JSON.stringify(upload.body)).to.equal(201);
       const checks = await runChecks(company);
       expect(checks.certificate).to.include({ status: 'warn', days_left: 10, origin: 'own' });
@@ -214,7 +255,13 @@ describe('company checks', function () {
   });
 
   /** A document row of the company, as issuing stores it (the checks read rows, never the XML, for these). */
-  async function documentRow(company: TestCompany, series: string, number: number, issueDate: string, status: DocStatus = 'accepted') {
+  async function documentRow(
+    company: TestCompany,
+    series: string,
+    number: number,
+    issueDate: string,
+    status: DocStatus = 'accepted',
+  ) {
     await insertDocument(env.stack.db, {
       account_id: company.row.account_id,
       company_id: company.row.id,
@@ -235,7 +282,8 @@ describe('company checks', function () {
       warnings: [],
     });
     // As recording a verdict does: a final status is resolved.
-    if (['accepted', 'observed', 'rejected'].includes(status)) await env.stack.db('documents').where({ company_id: company.row.id, series, number }).update({ resolved: true });
+    if (['accepted', 'observed', 'rejected'].includes(status))
+      await env.stack.db('documents').where({ company_id: company.row.id, series, number }).update({ resolved: true });
   }
 
   describe('series_gaps', () => {
@@ -250,7 +298,14 @@ describe('company checks', function () {
       const checks = await runChecks(company);
       expect(checks.series_gaps.status).to.equal('warn');
       expect(checks.series_gaps.gaps).to.deep.equal([
-        { doc_type: '01', series: 'F002', lowest: 10, highest: 16, missing_count: 3, missing: ['F002-12', 'F002-13', 'F002-15'] },
+        {
+          doc_type: '01',
+          series: 'F002',
+          lowest: 10,
+          highest: 16,
+          missing_count: 3,
+          missing: ['F002-12', 'F002-13', 'F002-15'],
+        },
       ]);
 
       const clean = await newCompany(env.stack);
@@ -301,7 +356,9 @@ describe('company checks', function () {
       const quiet = await newCompany(env.stack);
       const calm = await runChecks(quiet);
       expect(calm.rule_readiness.status).to.equal('ok');
-      expect(calm.rule_readiness.rules.map((r: any) => r.would_fail)).to.satisfy((counts: number[]) => counts.every((n) => n === 0));
+      expect(calm.rule_readiness.rules.map((r: any) => r.would_fail)).to.satisfy((counts: number[]) =>
+        counts.every((n) => n === 0),
+      );
     });
   });
 
@@ -309,7 +366,10 @@ describe('company checks', function () {
     it('is sent, signed, once per change to warn or fail', async () => {
       const company = await productionCompany(sol('NOEXISTE', 'otra-clave'));
       const secret = randomBytes(24).toString('hex');
-      await updateCompany(env.stack.db, company.row.id, { webhook_url: receiver.url, webhook_secret_sealed: env.stack.secrets.seal(secret) });
+      await updateCompany(env.stack.db, company.row.id, {
+        webhook_url: receiver.url,
+        webhook_secret_sealed: env.stack.secrets.seal(secret),
+      });
       // Its PSE authorisation is done, so the only trouble is the one this test makes.
       await recordProcedure(env.stack.db, company.row.id, 'pse_authorization', { state: 'done', done_at: new Date() });
       const mine = () => receiver.requests.filter((r) => JSON.parse(r.body).company?.ruc === company.ruc);
@@ -330,10 +390,16 @@ describe('company checks', function () {
       const all = await eventually(() => (mine().length >= 2 ? mine() : undefined));
       const checks = all.map((r) => JSON.parse(r.body).check.id);
       expect(checks).to.deep.equal(['sol_credentials', 'series_gaps']);
-      const deliveries = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/webhook/deliveries`, { token: company.accountToken });
-      expect(deliveries.body.data.deliveries.map((d: any) => d.event)).to.deep.equal([CHECK_WEBHOOK_EVENT, CHECK_WEBHOOK_EVENT]);
+      const deliveries = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/webhook/deliveries`, {
+        token: company.accountToken,
+      });
+      expect(deliveries.body.data.deliveries.map((d: any) => d.event)).to.deep.equal([
+        CHECK_WEBHOOK_EVENT,
+        CHECK_WEBHOOK_EVENT,
+      ]);
       expect(deliveries.body.data.deliveries[0]).to.include({ external_id: null, status: 'delivered' });
-      const listSchema = openApi.paths['/v1/companies/{ruc}/webhook/deliveries'].get.responses['200'].content['application/json'].schema;
+      const listSchema =
+        openApi.paths['/v1/companies/{ruc}/webhook/deliveries'].get.responses['200'].content['application/json'].schema;
       expect(checkSchema(listSchema, deliveries.body, openApi)).to.deep.equal([]);
     });
   });
@@ -347,11 +413,18 @@ describe('company checks', function () {
       const described = await schedule.describe();
       expect(described.spec.intervals?.[0].every).to.equal(6 * 3_600_000);
       await schedule.trigger();
-      const workflowId = await eventually(async () => (await schedule.describe()).info.recentActions[0]?.action.workflow.workflowId);
+      const workflowId = await eventually(
+        async () => (await schedule.describe()).info.recentActions[0]?.action.workflow.workflowId,
+      );
       expect(await env.stack.temporal.workflow.getHandle(workflowId).result()).to.be.at.least(2);
       const metrics = (await call(env.stack, 'GET', '/metrics')).body as string;
-      for (const company of [a, b]) expect(metrics).to.match(new RegExp(`chasqui_company_check_status\\{ruc="${company.ruc}",check="certificate"\\} 0`));
-      expect(metrics).to.match(new RegExp(`chasqui_company_check_status\\{ruc="${a.ruc}",check="sol_credentials"\\} 2`));
+      for (const company of [a, b])
+        expect(metrics).to.match(
+          new RegExp(`chasqui_company_check_status\\{ruc="${company.ruc}",check="certificate"\\} 0`),
+        );
+      expect(metrics).to.match(
+        new RegExp(`chasqui_company_check_status\\{ruc="${a.ruc}",check="sol_credentials"\\} 2`),
+      );
       expect(metrics).to.match(new RegExp(`chasqui_certificate_expiry_days\\{ruc="${b.ruc}"\\} \\d+`));
     });
   });
@@ -367,13 +440,18 @@ describe('company checks', function () {
         LOG_LEVEL: 'silent',
       };
       return new Promise((resolve) => {
-        execFile(process.execPath, [path.resolve(__dirname, '../../bin/chasqui'), 'support', ...args], { env: processEnv, timeout: 60_000 }, (err, stdout, stderr) => {
-          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-        });
+        execFile(
+          process.execPath,
+          [path.resolve(__dirname, '../../bin/chasqui'), 'support', ...args],
+          { env: processEnv, timeout: 60_000 },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+          },
+        );
       });
     }
 
-    it('runs one company\'s checks, prints them worst first, and exits 0 even when one fails', async () => {
+    it("runs one company's checks, prints them worst first, and exits 0 even when one fails", async () => {
       const company = await productionCompany(sol('NOEXISTE', 'otra-clave'));
       const json = await support('checks', '--ruc', company.ruc, '--run', '--json');
       expect(json.code, json.stderr).to.equal(0);
@@ -399,8 +477,12 @@ describe('company checks', function () {
       const ruc = randomRuc();
       await createCompany(env.stack, other.token, ruc);
       for (const method of ['GET', 'POST'] as const) {
-        expect((await call(env.stack, method, `/v1/companies/${randomRuc()}/checks`, { token: mine.token })).status).to.equal(404);
-        expect((await call(env.stack, method, `/v1/companies/${ruc}/checks`, { token: mine.token })).status).to.equal(403);
+        expect(
+          (await call(env.stack, method, `/v1/companies/${randomRuc()}/checks`, { token: mine.token })).status,
+        ).to.equal(404);
+        expect((await call(env.stack, method, `/v1/companies/${ruc}/checks`, { token: mine.token })).status).to.equal(
+          403,
+        );
         expect((await call(env.stack, method, `/v1/companies/123/checks`, { token: mine.token })).status).to.equal(422);
       }
     });
@@ -410,15 +492,21 @@ describe('company checks', function () {
     it('fire on series the API exports and on check ids that exist', async () => {
       const alerts = YAML.parse(fs.readFileSync(path.resolve(__dirname, '../../deploy/prometheus/alerts.yml'), 'utf8'));
       const rules = alerts.groups.find((g: any) => g.name === 'chasqui-company-checks').rules;
-      expect(rules.map((r: any) => r.alert)).to.deep.equal(['ChasquiCertificateExpiringSoon', 'ChasquiCredentialsFailing', 'ChasquiSendingWindowClosing', 'ChasquiSeriesGaps']);
+      expect(rules.map((r: any) => r.alert)).to.deep.equal([
+        'ChasquiCertificateExpiringSoon',
+        'ChasquiCredentialsFailing',
+        'ChasquiSendingWindowClosing',
+        'ChasquiSeriesGaps',
+      ]);
       const exported = (await registry.getMetricsAsJSON()).map((m) => m.name);
       for (const rule of rules) {
-        for (const [series] of String(rule.expr).matchAll(/chasqui_\w+/g)) expect(exported, rule.alert).to.include(series);
-        for (const [, ids] of String(rule.expr).matchAll(/check=~?"([^"]+)"/g)) for (const id of ids.split('|')) expect(CHECK_IDS, rule.alert).to.include(id);
+        for (const [series] of String(rule.expr).matchAll(/chasqui_\w+/g))
+          expect(exported, rule.alert).to.include(series);
+        for (const [, ids] of String(rule.expr).matchAll(/check=~?"([^"]+)"/g))
+          for (const id of ids.split('|')) expect(CHECK_IDS, rule.alert).to.include(id);
       }
     });
   });
-
 });
 
 describe('company checks while Temporal is unreachable', function () {

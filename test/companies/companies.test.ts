@@ -21,11 +21,27 @@ describe('company management (/v1/companies)', function () {
       expect(res.body.success).to.equal(true);
       const { company, token: signing } = res.body.data;
       expect(signing).to.match(/^chq_sig_[A-Za-z0-9_-]{43}$/);
-      expect(company).to.include({ ruc, plan_type: '01', environment: '01', environment_name: 'demo', destination: 'tax_authority', signing: 'provider' });
-      expect(company).to.include({ sending: 'automatic', receipts: 'individual', response: 'no_wait', certificate: null, webhook: null });
+      expect(company).to.include({
+        ruc,
+        plan_type: '01',
+        environment: '01',
+        environment_name: 'demo',
+        destination: 'tax_authority',
+        signing: 'provider',
+      });
+      expect(company).to.include({
+        sending: 'automatic',
+        receipts: 'individual',
+        response: 'no_wait',
+        certificate: null,
+        webhook: null,
+      });
       expect(company.tax_procedures.pse_authorization.state).to.equal('pending');
       expect(company.tax_procedures.ose_link.state).to.equal('not_applicable');
-      const stored = await stack.db('api_tokens').where({ token_hash: hashToken(signing) }).first();
+      const stored = await stack
+        .db('api_tokens')
+        .where({ token_hash: hashToken(signing) })
+        .first();
       expect(stored.scope).to.equal('cpe:sign');
       const plainAnywhere = await stack.db('api_tokens').whereRaw('token_hash = ?', [signing]).first();
       expect(plainAnywhere).to.equal(undefined);
@@ -34,7 +50,10 @@ describe('company management (/v1/companies)', function () {
     it('does not duplicate the same RUC in the same account and says it exists', async () => {
       const ruc = randomRuc();
       await createCompany(stack, token, ruc);
-      const again = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, { business_name: 'Otro nombre' }) });
+      const again = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(ruc, { business_name: 'Otro nombre' }),
+      });
       expect(again.status).to.equal(200);
       expect(again.body.message).to.match(/already exists/);
       expect(again.body.data.exists).to.equal(true);
@@ -52,7 +71,10 @@ describe('company management (/v1/companies)', function () {
       expect(refused.status).to.equal(409);
       expect(refused.body).to.include({ success: false });
       expect(refused.body.message).to.contain('confirm: true');
-      const confirmed = await call(stack, 'POST', '/v1/companies', { token: other, json: companyBody(ruc, { confirm: true }) });
+      const confirmed = await call(stack, 'POST', '/v1/companies', {
+        token: other,
+        json: companyBody(ruc, { confirm: true }),
+      });
       expect(confirmed.status).to.equal(201);
     });
 
@@ -63,7 +85,14 @@ describe('company management (/v1/companies)', function () {
       });
       expect(res.status).to.equal(422);
       expect(res.body.success).to.equal(false);
-      expect(Object.keys(res.body.errors)).to.have.members(['ruc', 'business_name', 'plan_type', 'environment', 'extra', 'body']);
+      expect(Object.keys(res.body.errors)).to.have.members([
+        'ruc',
+        'business_name',
+        'plan_type',
+        'environment',
+        'extra',
+        'body',
+      ]);
       expect(res.body.errors.ruc[0]).to.contain('check digit');
       expect(res.body.errors.body[0]).to.contain('sol_password');
     });
@@ -75,7 +104,10 @@ describe('company management (/v1/companies)', function () {
     });
 
     it('refuses signing external without destination provider_ose', async () => {
-      const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(randomRuc(), { signing: 'external' }) });
+      const res = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(randomRuc(), { signing: 'external' }),
+      });
       expect(res.status).to.equal(422);
       expect(res.body.errors.signing[0]).to.contain('provider_ose');
     });
@@ -117,7 +149,8 @@ describe('company management (/v1/companies)', function () {
       ruc = randomRuc();
       await createCompany(stack, token, ruc);
     });
-    const patch = (path: string, json: unknown) => call(stack, 'PATCH', `/v1/companies/${ruc}/${path}`, { token, json });
+    const patch = (path: string, json: unknown) =>
+      call(stack, 'PATCH', `/v1/companies/${ruc}/${path}`, { token, json });
 
     it('updates plan, sending, receipts and response modes', async () => {
       expect((await patch('plan', { plan_type: '02' })).body.data.company.plan_type).to.equal('02');
@@ -154,16 +187,33 @@ describe('company management (/v1/companies)', function () {
       const early = await patch('destination', { destination: 'own_ose' });
       expect(early.status).to.equal(422);
       expect(early.body.errors.destination[0]).to.contain('OSE credentials');
-      const insecure = await patch('ose-credentials', { url: 'http://ose.example.com/ol-ti-itcpe/billService', user: 'USER1', password: 'x' });
+      const insecure = await patch('ose-credentials', {
+        url: 'http://ose.example.com/ol-ti-itcpe/billService',
+        user: 'USER1',
+        password: 'x',
+      });
       expect(insecure.status).to.equal(422);
       expect(insecure.body.errors.url[0]).to.contain('https');
-      const privateTarget = await patch('ose-credentials', { url: 'https://10.1.2.3/billService', user: 'USER1', password: 'x' });
+      const privateTarget = await patch('ose-credentials', {
+        url: 'https://10.1.2.3/billService',
+        user: 'USER1',
+        password: 'x',
+      });
       expect(privateTarget.status).to.equal(422);
-      const stored = await patch('ose-credentials', { url: 'https://93.184.215.14/billService', user: 'USER1', password: 'ose-secret' });
+      const stored = await patch('ose-credentials', {
+        url: 'https://93.184.215.14/billService',
+        user: 'USER1',
+        password: 'ose-secret',
+      });
       expect(stored.status).to.equal(200);
-      expect(stored.body.data.company.ose_credentials).to.include({ url: 'https://93.184.215.14/billService', user: 'USER1' });
+      expect(stored.body.data.company.ose_credentials).to.include({
+        url: 'https://93.184.215.14/billService',
+        user: 'USER1',
+      });
       expect(JSON.stringify(stored.body)).not.to.contain('ose-secret');
-      expect((await patch('destination', { destination: 'own_ose' })).body.data.company.destination).to.equal('own_ose');
+      expect((await patch('destination', { destination: 'own_ose' })).body.data.company.destination).to.equal(
+        'own_ose',
+      );
     });
 
     it('stores GRE and SOL secrets sealed, never returning them', async () => {
@@ -180,9 +230,18 @@ describe('company management (/v1/companies)', function () {
     });
 
     it('keeps a secondary SOL user beside the principal one; loading the principal again keeps it', async () => {
-      const half = await patch('sol-credentials', { sol_user: 'MODDATOS', sol_password: 'moddatos', secondary_user: 'ENVIOS01' });
+      const half = await patch('sol-credentials', {
+        sol_user: 'MODDATOS',
+        sol_password: 'moddatos',
+        secondary_user: 'ENVIOS01',
+      });
       expect(half.status).to.equal(422);
-      const both = await patch('sol-credentials', { sol_user: 'MODDATOS', sol_password: 'moddatos', secondary_user: 'ENVIOS01', secondary_password: 'second-secret' });
+      const both = await patch('sol-credentials', {
+        sol_user: 'MODDATOS',
+        sol_password: 'moddatos',
+        secondary_user: 'ENVIOS01',
+        secondary_password: 'second-secret',
+      });
       expect(both.status).to.equal(200);
       expect(both.body.data.company.sol_credentials).to.include({ sol_user: 'MODDATOS', secondary_user: 'ENVIOS01' });
       expect(JSON.stringify(both.body)).not.to.contain('second-secret');
@@ -220,7 +279,10 @@ describe('company management (/v1/companies)', function () {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ success: true, message: `Company ${ruc} deleted; 1 signing tokens revoked` });
       expect((await call(stack, 'GET', `/v1/companies/${ruc}`, { token })).status).to.equal(404);
-      const row = await stack.db('api_tokens').where({ token_hash: hashToken(signing) }).first();
+      const row = await stack
+        .db('api_tokens')
+        .where({ token_hash: hashToken(signing) })
+        .first();
       expect(row.revoked_at).to.be.instanceOf(Date);
       expect((await call(stack, 'GET', '/v1/companies', { token: signing })).status).to.equal(401);
     });

@@ -13,7 +13,11 @@ describe('authentication, rate limit and idempotency', function () {
 
   describe('401 / 403 (spec 5)', () => {
     it('answers 401 with WWW-Authenticate for no token, a malformed header and an unknown token', async () => {
-      for (const headers of [{}, { Authorization: 'Token abc' }, { Authorization: 'Bearer chq_acc_not-a-real-token' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { Authorization: 'Token abc' },
+        { Authorization: 'Bearer chq_acc_not-a-real-token' },
+      ] as Record<string, string>[]) {
         const res = await call(stack, 'GET', '/v1/companies', { headers });
         expect(res.status).to.equal(401);
         expect(res.headers['www-authenticate']).to.equal('Bearer');
@@ -23,7 +27,10 @@ describe('authentication, rate limit and idempotency', function () {
 
     it('answers 401 for a revoked account token', async () => {
       const { token } = await newAccountToken(stack);
-      await stack.db('api_tokens').where({ token_hash: hashToken(token) }).update({ revoked_at: new Date() });
+      await stack
+        .db('api_tokens')
+        .where({ token_hash: hashToken(token) })
+        .update({ revoked_at: new Date() });
       const res = await call(stack, 'GET', '/v1/companies', { token });
       expect(res.status).to.equal(401);
       expect(res.body.message).to.contain('revoked');
@@ -33,7 +40,11 @@ describe('authentication, rate limit and idempotency', function () {
       const { token } = await newAccountToken(stack);
       const ruc = randomRuc();
       const signing = await createCompany(stack, token, ruc);
-      for (const [method, path] of [['GET', '/v1/companies'], ['GET', `/v1/companies/${ruc}`], ['POST', `/v1/companies/${ruc}/token`]] as const) {
+      for (const [method, path] of [
+        ['GET', '/v1/companies'],
+        ['GET', `/v1/companies/${ruc}`],
+        ['POST', `/v1/companies/${ruc}/token`],
+      ] as const) {
         const res = await call(stack, method, path, { token: signing });
         expect(res.status, `${method} ${path}`).to.equal(403);
         expect(res.body.message).to.contain('empresas:manage');
@@ -68,8 +79,16 @@ describe('authentication, rate limit and idempotency', function () {
     it('replays the stored response (same token) for the same key and body', async () => {
       const { token } = await newAccountToken(stack);
       const json = companyBody(randomRuc());
-      const first = await call(stack, 'POST', '/v1/companies', { token, json, headers: { 'Idempotency-Key': 'create-1' } });
-      const second = await call(stack, 'POST', '/v1/companies', { token, json, headers: { 'Idempotency-Key': 'create-1' } });
+      const first = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json,
+        headers: { 'Idempotency-Key': 'create-1' },
+      });
+      const second = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json,
+        headers: { 'Idempotency-Key': 'create-1' },
+      });
       expect(first.status).to.equal(201);
       expect(second.status).to.equal(201);
       expect(second.body).to.deep.equal(first.body);
@@ -81,8 +100,16 @@ describe('authentication, rate limit and idempotency', function () {
 
     it('answers 422 for the same key with a different body', async () => {
       const { token } = await newAccountToken(stack);
-      await call(stack, 'POST', '/v1/companies', { token, json: companyBody(randomRuc()), headers: { 'Idempotency-Key': 'k-1' } });
-      const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(randomRuc()), headers: { 'Idempotency-Key': 'k-1' } });
+      await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(randomRuc()),
+        headers: { 'Idempotency-Key': 'k-1' },
+      });
+      const res = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(randomRuc()),
+        headers: { 'Idempotency-Key': 'k-1' },
+      });
       expect(res.status).to.equal(422);
       expect(res.body.errors).to.have.key('Idempotency-Key');
     });
@@ -90,8 +117,16 @@ describe('authentication, rate limit and idempotency', function () {
     it('stores a failed validation too: the corrected payload needs a new key', async () => {
       const { token } = await newAccountToken(stack);
       const bad = companyBody('20100066604');
-      const first = await call(stack, 'POST', '/v1/companies', { token, json: bad, headers: { 'Idempotency-Key': 'bad-1' } });
-      const replay = await call(stack, 'POST', '/v1/companies', { token, json: bad, headers: { 'Idempotency-Key': 'bad-1' } });
+      const first = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: bad,
+        headers: { 'Idempotency-Key': 'bad-1' },
+      });
+      const replay = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: bad,
+        headers: { 'Idempotency-Key': 'bad-1' },
+      });
       expect(first.status).to.equal(422);
       expect(replay.status).to.equal(422);
       expect(replay.body).to.deep.equal(first.body);
@@ -101,15 +136,24 @@ describe('authentication, rate limit and idempotency', function () {
     it('keys are per token: another account may use the same key', async () => {
       const a = await newAccountToken(stack);
       const b = await newAccountToken(stack);
-      const ra = await call(stack, 'POST', '/v1/companies', { token: a.token, json: companyBody(randomRuc()), headers: { 'Idempotency-Key': 'shared' } });
-      const rb = await call(stack, 'POST', '/v1/companies', { token: b.token, json: companyBody(randomRuc()), headers: { 'Idempotency-Key': 'shared' } });
+      const ra = await call(stack, 'POST', '/v1/companies', {
+        token: a.token,
+        json: companyBody(randomRuc()),
+        headers: { 'Idempotency-Key': 'shared' },
+      });
+      const rb = await call(stack, 'POST', '/v1/companies', {
+        token: b.token,
+        json: companyBody(randomRuc()),
+        headers: { 'Idempotency-Key': 'shared' },
+      });
       expect([ra.status, rb.status]).to.deep.equal([201, 201]);
     });
 
     it('turns two concurrent requests with one key into one company and one answer', async () => {
       const { token } = await newAccountToken(stack);
       const ruc = randomRuc();
-      const send = () => call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc), headers: { 'Idempotency-Key': 'race' } });
+      const send = () =>
+        call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc), headers: { 'Idempotency-Key': 'race' } });
       const answers = await Promise.all([send(), send(), send(), send()]);
       expect(answers.map((a) => a.status)).to.deep.equal([201, 201, 201, 201]);
       const tokens = new Set(answers.map((a) => a.body.data.token));
@@ -121,7 +165,11 @@ describe('authentication, rate limit and idempotency', function () {
 
     it('rejects a malformed key', async () => {
       const { token } = await newAccountToken(stack);
-      const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(randomRuc()), headers: { 'Idempotency-Key': 'x'.repeat(300) } });
+      const res = await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(randomRuc()),
+        headers: { 'Idempotency-Key': 'x'.repeat(300) },
+      });
       expect(res.status).to.equal(422);
     });
   });
@@ -184,7 +232,10 @@ describe('rate limit: a sliding window, no double burst at a boundary', function
   let stack: TestStack;
   before(async function () {
     this.timeout(120_000);
-    stack = await startTestStack({ worker: false, config: { rateLimitPerMinute: LIMIT, rateLimitWindowSeconds: WINDOW_SECONDS } });
+    stack = await startTestStack({
+      worker: false,
+      config: { rateLimitPerMinute: LIMIT, rateLimitWindowSeconds: WINDOW_SECONDS },
+    });
   });
   after(() => stack?.stop());
 
@@ -203,4 +254,3 @@ describe('rate limit: a sliding window, no double burst at a boundary', function
     expect(admittedAt - started).to.be.at.least(WINDOW_SECONDS * 1000 - 150);
   });
 });
-

@@ -28,13 +28,21 @@ export async function call(
     method,
     throwHttpErrors: false,
     retry: { limit: 0 },
-    headers: { Accept: 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    headers: {
+      Accept: 'application/json',
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
     ...(options.json !== undefined ? { json: options.json } : {}),
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
   // Files (XML, zip) and /metrics text come back as text; everything else is the JSON envelope.
   const json = /json/.test(String(res.headers['content-type'] ?? 'application/json'));
-  return { status: res.statusCode, headers: res.headers, body: res.body ? (json ? JSON.parse(res.body) : res.body) : null };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.body ? (json ? JSON.parse(res.body) : res.body) : null,
+  };
 }
 
 export async function newAccountToken(stack: TestStack, quotaUnits = 0): Promise<{ accountId: string; token: string }> {
@@ -47,7 +55,12 @@ export function companyBody(ruc: string, extra: Record<string, unknown> = {}) {
 }
 
 /** Creates a company and returns its signing token. */
-export async function createCompany(stack: TestStack, token: string, ruc: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createCompany(
+  stack: TestStack,
+  token: string,
+  ruc: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, extra) });
   if (res.status !== 201) throw new Error(`company creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.token;

@@ -31,7 +31,12 @@ describe('OpenAPI document (/v1/openapi.json)', function () {
       router.stack.flatMap((layer) =>
         layer.methods
           .filter((m) => m !== 'HEAD')
-          .map((m) => `${m} ${String(layer.path).replace(/\/$/, '').replace(/:(\w+)/g, '{$1}')}`),
+          .map(
+            (m) =>
+              `${m} ${String(layer.path)
+                .replace(/\/$/, '')
+                .replace(/:(\w+)/g, '{$1}')}`,
+          ),
       ),
     );
     expect(operations()).to.have.members(served);
@@ -64,8 +69,13 @@ describe('OpenAPI document (/v1/openapi.json)', function () {
 
   it('has a checker that notices undocumented fields, wrong types and missing fields', () => {
     const schema = doc.paths['/v1/companies/{ruc}'].get.responses['200'].content['application/json'].schema;
-    expect(checkSchema(schema, { success: true, message: 'x', data: { company: { ruc: 1 } } }, doc).length).to.be.greaterThan(10);
-    expect(checkSchema(schema, { success: true, message: 'x', data: {}, extra: 1 }, doc)).to.include.members(['$.data.company: missing', '$.extra: not documented']);
+    expect(
+      checkSchema(schema, { success: true, message: 'x', data: { company: { ruc: 1 } } }, doc).length,
+    ).to.be.greaterThan(10);
+    expect(checkSchema(schema, { success: true, message: 'x', data: {}, extra: 1 }, doc)).to.include.members([
+      '$.data.company: missing',
+      '$.extra: not documented',
+    ]);
   });
 
   it('describes the real responses of a full company life cycle', async function () {
@@ -78,9 +88,19 @@ describe('OpenAPI document (/v1/openapi.json)', function () {
 
     conforms('GET /healthz', await call(stack, 'GET', '/healthz'));
     conforms('GET /readyz', await call(stack, 'GET', '/readyz'));
-    conforms('POST /v1/companies', await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc), headers: { 'Idempotency-Key': 'doc' } }));
+    conforms(
+      'POST /v1/companies',
+      await call(stack, 'POST', '/v1/companies', {
+        token,
+        json: companyBody(ruc),
+        headers: { 'Idempotency-Key': 'doc' },
+      }),
+    );
     conforms('POST /v1/companies', await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc) }));
-    conforms('POST /v1/companies', await call(stack, 'POST', '/v1/companies', { token: other.token, json: companyBody(ruc) }));
+    conforms(
+      'POST /v1/companies',
+      await call(stack, 'POST', '/v1/companies', { token: other.token, json: companyBody(ruc) }),
+    );
     conforms('POST /v1/companies', await call(stack, 'POST', '/v1/companies', { token, json: { ruc: 'x' } }));
     conforms('POST /v1/companies', await call(stack, 'POST', '/v1/companies'));
     conforms('GET /v1/companies', await call(stack, 'GET', '/v1/companies', { token }));
@@ -100,18 +120,30 @@ describe('OpenAPI document (/v1/openapi.json)', function () {
       ['gre-credentials', { client_id: 'id', client_secret: 'secret' }],
       ['ose-credentials', { url: 'https://93.184.215.14/ose', user: 'U', password: 'p' }],
     ];
-    for (const [path, json] of settings) conforms(`PATCH ${item}/${path}`, await call(stack, 'PATCH', at(`/${path}`), { token, json }));
-    conforms(`PATCH ${item}/webhook`, await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://93.184.215.14/hook' } }));
-    conforms(`PATCH ${item}/webhook`, await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://93.184.215.14/hook' } }));
+    for (const [path, json] of settings)
+      conforms(`PATCH ${item}/${path}`, await call(stack, 'PATCH', at(`/${path}`), { token, json }));
+    conforms(
+      `PATCH ${item}/webhook`,
+      await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://93.184.215.14/hook' } }),
+    );
+    conforms(
+      `PATCH ${item}/webhook`,
+      await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://93.184.215.14/hook' } }),
+    );
     conforms(`PATCH ${item}/webhook`, await call(stack, 'PATCH', at('/webhook'), { token, json: { url: null } }));
-    conforms(`PATCH ${item}/webhook`, await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://127.0.0.1/' } }));
+    conforms(
+      `PATCH ${item}/webhook`,
+      await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://127.0.0.1/' } }),
+    );
 
     const boundary = 'chasquiDoc';
     const pfx = generateTestCertificate({ ruc }).pfx('pw');
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\n\r\n`),
       pfx,
-      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\npw\r\n--${boundary}--\r\n`),
+      Buffer.from(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\npw\r\n--${boundary}--\r\n`,
+      ),
     ]);
     const headers = { 'Content-Type': `multipart/form-data; boundary=${boundary}` };
     conforms(`POST ${item}/certificate`, await call(stack, 'POST', at('/certificate'), { token, body, headers }));

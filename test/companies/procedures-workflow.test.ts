@@ -12,7 +12,10 @@ describe('companyProceduresWorkflow waits (time-skipping)', function () {
   let workflowBundle: WorkflowBundleWithSourceMap;
   before(async function () {
     env = await createTimeSkippingEnv();
-    workflowBundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+    workflowBundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: new DefaultLogger('WARN'),
+    });
   });
   after(() => env?.teardown());
 

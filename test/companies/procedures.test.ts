@@ -18,7 +18,9 @@ describe('portal procedures workflow (tax_procedures)', function () {
   before(async function () {
     this.timeout(120_000);
     portal = await startTestSimulator({ port: 0 });
-    stack = await startTestStack({ config: { portalUrl: portal.url, procedures: { retryInitialSeconds: 2, retryMaxSeconds: 4 } } });
+    stack = await startTestStack({
+      config: { portalUrl: portal.url, procedures: { retryInitialSeconds: 2, retryMaxSeconds: 4 } },
+    });
     token = (await newAccountToken(stack)).token;
   });
   after(async () => {
@@ -28,9 +30,14 @@ describe('portal procedures workflow (tax_procedures)', function () {
 
   /** What the SUNAT portal (the simulator) has on record for a RUC: providers authorised as PSE and linked OSEs. */
   async function portalRecord(ruc: string): Promise<{ pse: string[]; ose: string[] }> {
-    const { token: bearer } = await got.post(`${portal.url}/portal/v1/login`, { json: { ruc, usuario: GOOD.sol_user, clave: GOOD.sol_password } }).json<{ token: string }>();
-    const estado = await got(`${portal.url}/portal/v1/estado`, { headers: { authorization: `Bearer ${bearer}` } }).json<{ pse: unknown[]; ose: unknown[] }>();
-    const target = (entry: unknown) => String((entry as Record<string, unknown>).ruc_pse ?? (entry as Record<string, unknown>).ruc_ose ?? '');
+    const { token: bearer } = await got
+      .post(`${portal.url}/portal/v1/login`, { json: { ruc, usuario: GOOD.sol_user, clave: GOOD.sol_password } })
+      .json<{ token: string }>();
+    const estado = await got(`${portal.url}/portal/v1/estado`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    }).json<{ pse: unknown[]; ose: unknown[] }>();
+    const target = (entry: unknown) =>
+      String((entry as Record<string, unknown>).ruc_pse ?? (entry as Record<string, unknown>).ruc_ose ?? '');
     return { pse: estado.pse.map(target), ose: estado.ose.map(target) };
   }
 
@@ -48,7 +55,10 @@ describe('portal procedures workflow (tax_procedures)', function () {
 
   it('authorises the PSE and links the OSE when SOL credentials come with the company', async () => {
     const ruc = randomRuc();
-    const res = await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, { ...GOOD, destination: 'provider_ose' }) });
+    const res = await call(stack, 'POST', '/v1/companies', {
+      token,
+      json: companyBody(ruc, { ...GOOD, destination: 'provider_ose' }),
+    });
     expect(res.status).to.equal(201);
     const procedures = await waitFor(ruc, (p) => p.pse_authorization.state === 'done' && p.ose_link.state === 'done');
     expect(procedures.pse_authorization).to.include({ attempts: 1, last_error: null });
@@ -73,7 +83,10 @@ describe('portal procedures workflow (tax_procedures)', function () {
   it('records the failure and recovers from a portal that fails twice', async () => {
     const ruc = randomRuc();
     portal.addRule({ operation: 'portal', fault: { kind: 'http500' }, times: 2 });
-    await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, { ...GOOD, destination: 'provider_ose' }) });
+    await call(stack, 'POST', '/v1/companies', {
+      token,
+      json: companyBody(ruc, { ...GOOD, destination: 'provider_ose' }),
+    });
     const failed = await waitFor(ruc, (p) => p.pse_authorization.state === 'failed');
     expect(failed.pse_authorization.last_error).to.contain('500');
     expect(failed.pse_authorization.next_attempt_at).to.be.a('string');
@@ -84,12 +97,17 @@ describe('portal procedures workflow (tax_procedures)', function () {
 
   it('records wrong SOL credentials as the last error and starts again when new ones are loaded', async () => {
     const ruc = randomRuc();
-    await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc, { sol_user: 'MODDATOS', sol_password: 'wrong' }) });
+    await call(stack, 'POST', '/v1/companies', {
+      token,
+      json: companyBody(ruc, { sol_user: 'MODDATOS', sol_password: 'wrong' }),
+    });
     const failed = await waitFor(ruc, (p) => p.pse_authorization.state === 'failed');
     expect(failed.pse_authorization.last_error).to.contain('rejected the SOL user or password');
     expect(failed.pse_authorization.next_attempt_at).to.equal(null);
     const company = await stack.db('companies').where({ ruc }).first();
-    expect(await stack.temporal.workflow.getHandle(companyProceduresWorkflowId(ruc, company.id)).result()).to.equal('failed');
+    expect(await stack.temporal.workflow.getHandle(companyProceduresWorkflowId(ruc, company.id)).result()).to.equal(
+      'failed',
+    );
 
     const fixed = await call(stack, 'PATCH', `/v1/companies/${ruc}/sol-credentials`, { token, json: GOOD });
     expect(fixed.status).to.equal(200);

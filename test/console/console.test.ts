@@ -6,7 +6,15 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { getBrowser } from '../support/browser';
 import { saveCheckResults } from '../../db/company-checks';
-import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import type { DocumentRow } from '../../db/documents';
 
@@ -49,11 +57,24 @@ describe('support console (real browser)', function () {
 
   before(async function () {
     s = await startIssuingStack();
-    env = { ...process.env, DATABASE_URL: await testDatabaseUrl(), TEMPORAL_ADDRESS: await testTemporalAddress(), LOG_LEVEL: 'silent' };
+    env = {
+      ...process.env,
+      DATABASE_URL: await testDatabaseUrl(),
+      TEMPORAL_ADDRESS: await testTemporalAddress(),
+      LOG_LEVEL: 'silent',
+    };
     a = await newCompany(s.stack);
     b = await newCompany(s.stack);
-    docA = await until(s.stack, (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id, ['accepted']);
-    docB = await until(s.stack, (await issue(s.stack, b.token, payload('invoice-basic.json', b.ruc))).body.external_id, ['accepted']);
+    docA = await until(
+      s.stack,
+      (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id,
+      ['accepted'],
+    );
+    docB = await until(
+      s.stack,
+      (await issue(s.stack, b.token, payload('invoice-basic.json', b.ruc))).body.external_id,
+      ['accepted'],
+    );
     const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
     expect(created.code, created.stderr).to.equal(0);
     supportToken = JSON.parse(created.stdout).token;
@@ -104,7 +125,9 @@ describe('support console (real browser)', function () {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
     await shot(page, 'document-375');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).to.be.at.most(0);
     await page.close();
   });
@@ -120,7 +143,13 @@ describe('support console (real browser)', function () {
     await page.getByRole('link', { name: 'Atascados' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Documentos atascados');
     await saveCheckResults(s.stack.db, a.row.id, [
-      { id: 'certificate', status: 'warn', detail: 'the certificate expires in 10 days', checked_at: new Date(), fields: { days_left: 10 } },
+      {
+        id: 'certificate',
+        status: 'warn',
+        detail: 'the certificate expires in 10 days',
+        checked_at: new Date(),
+        fields: { days_left: 10 },
+      },
       { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();
@@ -172,7 +201,11 @@ describe('support console (real browser)', function () {
 
     await signIn(page, supportToken);
     // Nine hours idle (the limit is eight): set the clock of this session back rather than wait.
-    await s.stack.db('console_sessions').whereNull('ended_at').where({ name: `ana-${process.pid}` }).update({ last_seen_at: s.stack.db.raw("now() - interval '9 hours'") });
+    await s.stack
+      .db('console_sessions')
+      .whereNull('ended_at')
+      .where({ name: `ana-${process.pid}` })
+      .update({ last_seen_at: s.stack.db.raw("now() - interval '9 hours'") });
     const idle = await page.goto(`${s.stack.url}/console/documents`);
     expect(idle!.status()).to.equal(401);
     expect(await page.locator('main').innerText()).to.include('Su sesión terminó');
@@ -181,7 +214,11 @@ describe('support console (real browser)', function () {
 
   it('resends a document a simulator fault left stuck, after showing what it would do; refuses it for an accepted one; audits the signed-in name', async () => {
     s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: { kind: 'hang' }, times: 1 });
-    const lost = await until(s.stack, (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id, ['sent']);
+    const lost = await until(
+      s.stack,
+      (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id,
+      ['sent'],
+    );
     s.sim.clearRules();
     const page = await browser.newPage();
     await signIn(page, supportToken);
@@ -216,10 +253,14 @@ describe('support console (real browser)', function () {
     expect(await page.locator('[role=alert]').innerText()).to.include('No se puede');
     expect(await page.getByRole('button', { name: /Confirmar/ }).count()).to.equal(0);
     const csrf = await page.locator('form.signout input[name=csrf]').getAttribute('value');
-    const forced = await page.request.post(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`, { form: { csrf: csrf! } });
+    const forced = await page.request.post(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`, {
+      form: { csrf: csrf! },
+    });
     expect(forced.status()).to.equal(409);
     const audit = await s.stack.db('support_actions').where({ document_id: docA.id, action: 'resend' });
-    expect(audit.map((r: { result: string; operator: string }) => [r.result, r.operator])).to.deep.equal([['refused', `console:ana-${process.pid}`]]);
+    expect(audit.map((r: { result: string; operator: string }) => [r.result, r.operator])).to.deep.equal([
+      ['refused', `console:ana-${process.pid}`],
+    ]);
     await page.close();
   });
 

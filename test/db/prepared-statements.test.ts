@@ -21,7 +21,9 @@ describe('prepared statements', function () {
   });
 
   const preparedNames = async (label: string): Promise<string[]> =>
-    (await db.raw('select name from pg_prepared_statements where name like ?', [`${label}\\_%`])).rows.map((r: { name: string }) => r.name);
+    (await db.raw('select name from pg_prepared_statements where name like ?', [`${label}\\_%`])).rows.map(
+      (r: { name: string }) => r.name,
+    );
 
   it('prepares a statement once per connection and text, whatever its values', async () => {
     const key = { ruc: '20000000001', environment: '01', doc_type: '01', series: 'F001' };
@@ -41,11 +43,17 @@ describe('prepared statements', function () {
   });
 
   it('refuses a statement that selects *, before it reaches PostgreSQL', async () => {
-    for (const sql of ['select * from documents limit 1', 'select d.* from documents d limit 1', 'delete from rate_limit_log where false returning *']) {
+    for (const sql of [
+      'select * from documents limit 1',
+      'select d.* from documents d limit 1',
+      'delete from rate_limit_log where false returning *',
+    ]) {
       expect(() => statement('scratch_star', sql), sql).to.throw(/selects \* \(name its columns\)/);
     }
     // count(*) is not a column list.
-    expect(await run(db, statement('scratch_count', 'select count(*)::int as n from documents where false'), [])).to.deep.equal([{ n: 0 }]);
+    expect(
+      await run(db, statement('scratch_count', 'select count(*)::int as n from documents where false'), []),
+    ).to.deep.equal([{ n: 0 }]);
   });
 
   it("runs on a transaction's own connection: rolled back with it, unseen by others until it commits", async () => {
@@ -54,7 +62,25 @@ describe('prepared statements', function () {
     const pool = createDb(await testDatabaseUrl(), { min: 0, max: 2 });
     try {
       const company = await companyWithRuc(pool, ruc, 'Statements S.A.C.');
-      const doc = { account_id: company.account_id, company_id: company.id, ruc, doc_type: '01', series: 'F001', number: 1, filename: `${ruc}-01-F001-1`, issue_date: '2026-01-01', currency: 'PEN', environment: '01', destination: 'tax_authority', signed_by: 'provider_certificate', status: 'queued' as const, hash: 'h', xml: '<x/>', totals: null, warnings: [] };
+      const doc = {
+        account_id: company.account_id,
+        company_id: company.id,
+        ruc,
+        doc_type: '01',
+        series: 'F001',
+        number: 1,
+        filename: `${ruc}-01-F001-1`,
+        issue_date: '2026-01-01',
+        currency: 'PEN',
+        environment: '01',
+        destination: 'tax_authority',
+        signed_by: 'provider_certificate',
+        status: 'queued' as const,
+        hash: 'h',
+        xml: '<x/>',
+        totals: null,
+        warnings: [],
+      };
       const seen: { inside?: number; outside?: number } = {};
       const rolledBack = new Error('roll back');
       const err = await pool
@@ -84,14 +110,25 @@ describe('prepared statements', function () {
       await named();
       await trx.raw('alter table scratch_prepared add column b int');
       expect(await named()).to.deep.equal([{ a: 1 }]);
-      const err = await trx.transaction((savepoint) => star(savepoint)).then(() => null, (e: Error) => e);
+      const err = await trx
+        .transaction((savepoint) => star(savepoint))
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
       expect(err?.message).to.match(/cached plan must not change result type/);
     });
   });
 
   it('names every column of documents and webhook_deliveries (a migration adding one must add it here)', async () => {
     const columns = async (table: string) =>
-      (await db('information_schema.columns').where({ table_schema: db.raw('current_schema()'), table_name: table }).select('column_name')).map((r) => r.column_name as string).sort();
+      (
+        await db('information_schema.columns')
+          .where({ table_schema: db.raw('current_schema()'), table_name: table })
+          .select('column_name')
+      )
+        .map((r) => r.column_name as string)
+        .sort();
     expect([...DOCUMENT_COLUMNS].sort()).to.deep.equal(await columns('documents'));
     expect([...DELIVERY_COLUMNS].sort()).to.deep.equal(await columns('webhook_deliveries'));
   });

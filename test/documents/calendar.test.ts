@@ -29,13 +29,25 @@ describe('rule calendar', () => {
 
   it('refuses an unknown id or a bad date, naming it', () => {
     expect(() => parseRuleDates('product-code=2027-01-01')).to.throw(RuleDatesError, "unknown rule 'product-code'");
-    expect(() => parseRuleDates('summary-v2=2027-02-30')).to.throw(RuleDatesError, "rule 'summary-v2' needs a date YYYY-MM-DD, got '2027-02-30'");
+    expect(() => parseRuleDates('summary-v2=2027-02-30')).to.throw(
+      RuleDatesError,
+      "rule 'summary-v2' needs a date YYYY-MM-DD, got '2027-02-30'",
+    );
     expect(() => parseRuleDates('summary-v2')).to.throw(RuleDatesError, "got ''");
   });
 
   it('stops start-up on a bad CHASQUI_RULE_DATES and applies a good one', () => {
-    expect(() => loadConfig({ CHASQUI_RULE_DATES: 'nope=2027-01-01' })).to.throw(ConfigError, "CHASQUI_RULE_DATES: unknown rule 'nope'");
-    expect(loadConfig({ CHASQUI_RULE_DATES: 'gre-loading-date=2026-07-01' }).rules.effective('gre-loading-date')).to.equal('2026-07-01');
-    expect(loadConfig({}).rules.list().map((r) => r.id)).to.have.members(RULES.map((r) => r.id));
+    expect(() => loadConfig({ CHASQUI_RULE_DATES: 'nope=2027-01-01' })).to.throw(
+      ConfigError,
+      "CHASQUI_RULE_DATES: unknown rule 'nope'",
+    );
+    expect(
+      loadConfig({ CHASQUI_RULE_DATES: 'gre-loading-date=2026-07-01' }).rules.effective('gre-loading-date'),
+    ).to.equal('2026-07-01');
+    expect(
+      loadConfig({})
+        .rules.list()
+        .map((r) => r.id),
+    ).to.have.members(RULES.map((r) => r.id));
   });
 });

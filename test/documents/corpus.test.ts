@@ -9,8 +9,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Decimal } from '../../documents/decimal';
-import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
-import { createSigner, generateTestCertificate, signBuiltXml, verifyXmlSignature, type Signer } from '../../documents/signing';
+import {
+  DocumentValidationError,
+  formatIssue,
+  prepareDocument,
+  type PrepareOptions,
+  type PreparedDocument,
+} from '../../documents';
+import {
+  createSigner,
+  generateTestCertificate,
+  signBuiltXml,
+  verifyXmlSignature,
+  type Signer,
+} from '../../documents/signing';
 import { scanCanonical } from '../../documents/signing/canonical-scan';
 import { builtXmlLayout } from '../../documents/signing/signer';
 import { RULE_FILES, type ValidationReport } from '../../validator';
@@ -64,15 +76,18 @@ const GOLDEN_TWINS: Record<string, string> = {
   'invoice-igv-13-retiro': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO.xml',
   'invoice-igv-14-publicidad': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_PUBLICIDAD.xml',
   'invoice-igv-15-bonificacion': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_BONIFICACIONES.xml',
-  'invoice-igv-16-entrega-trabajadores': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_ENTREGA_A_TRABAJADORES.xml',
+  'invoice-igv-16-entrega-trabajadores':
+    'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_RETIRO_POR_ENTREGA_A_TRABAJADORES.xml',
   'invoice-igv-17-ivap': 'invoice/InvoiceTipoIgvTest/invoice_pr_GRAVADO_IVAP.xml',
   'invoice-igv-20-exonerado': 'invoice/InvoiceTipoIgvTest/invoice_pr_EXONERADO_OPERACION_ONEROSA.xml',
   'invoice-igv-21-exonerado-gratuito': 'invoice/InvoiceTipoIgvTest/invoice_pr_EXONERADO_TRANSFERENCIA_GRATUITA.xml',
   'invoice-igv-30-inafecto': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_OPERACION_ONEROSA.xml',
   'invoice-igv-31-inafecto-bonificacion': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_BONIFICACION.xml',
   'invoice-igv-32-inafecto-retiro': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO.xml',
-  'invoice-igv-33-inafecto-muestras-medicas': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_MUESTRAS_MEDICAS.xml',
-  'invoice-igv-34-inafecto-convenio-colectivo': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_CONVENIO_COLECTIVO.xml',
+  'invoice-igv-33-inafecto-muestras-medicas':
+    'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_MUESTRAS_MEDICAS.xml',
+  'invoice-igv-34-inafecto-convenio-colectivo':
+    'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_CONVENIO_COLECTIVO.xml',
   'invoice-igv-35-inafecto-premio': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_PREMIO.xml',
   'invoice-igv-36-inafecto-publicidad': 'invoice/InvoiceTipoIgvTest/invoice_pr_INAFECTO_RETIRO_POR_PUBLICIDAD.xml',
   'invoice-isc-al-valor': 'invoice/InvoiceIscTest/isc_sistemaAlValor.xml',
@@ -92,7 +107,9 @@ const GOLDEN_TWINS: Record<string, string> = {
 /** Golden total amounts by UBL name: the monetary total's children and the header TaxTotal/TaxAmount. */
 function goldenTotals(file: string): Record<string, string> {
   const xml = readFileSync(path.join(GOLDEN, file), 'utf8');
-  const total = /<cac:(?:Legal|Requested)MonetaryTotal>([\s\S]*?)<\/cac:(?:Legal|Requested)MonetaryTotal>/.exec(xml)![1];
+  const total = /<cac:(?:Legal|Requested)MonetaryTotal>([\s\S]*?)<\/cac:(?:Legal|Requested)MonetaryTotal>/.exec(
+    xml,
+  )![1];
   const out: Record<string, string> = {};
   for (const m of total.matchAll(/<cbc:(\w+) currencyID="\w+">([\d.]+)</g)) out[m[1]] = m[2];
   const headerTax = xml.slice(xml.lastIndexOf('<cac:TaxTotal>', xml.search(/<cac:(?:Legal|Requested)MonetaryTotal>/)));
@@ -112,10 +129,16 @@ const GOLDEN_SUMMARY_TWINS: Record<string, string> = {
  * own run observes as 4027, while chasqui declares the taxable value (100).
  */
 function summaryLines(xml: string): string[] {
-  return [...xml.matchAll(/<sac:(?:Summary|Voided)DocumentsLine>([\s\S]*?)<\/sac:(?:Summary|Voided)DocumentsLine>/g)].map(([, line]) => {
+  return [
+    ...xml.matchAll(/<sac:(?:Summary|Voided)DocumentsLine>([\s\S]*?)<\/sac:(?:Summary|Voided)DocumentsLine>/g),
+  ].map(([, line]) => {
     const type = /<cbc:DocumentTypeCode>\s*(\w+)/.exec(line)![1];
-    const id = /<cbc:ID>\s*([\w-]+)/.exec(line)?.[1] ?? `${/<sac:DocumentSerialID>(\w+)/.exec(line)![1]}-${/<sac:DocumentNumberID>(\w+)/.exec(line)![1]}`;
-    const amounts = [...line.matchAll(/<(?:sac:TotalAmount|cbc:TaxAmount) currencyID="\w+">([\d.]+)</g)].map(([m, v]) => `${m.slice(1, m.indexOf(' '))}=${new Decimal(v).toFixed(2)}`);
+    const id =
+      /<cbc:ID>\s*([\w-]+)/.exec(line)?.[1] ??
+      `${/<sac:DocumentSerialID>(\w+)/.exec(line)![1]}-${/<sac:DocumentNumberID>(\w+)/.exec(line)![1]}`;
+    const amounts = [...line.matchAll(/<(?:sac:TotalAmount|cbc:TaxAmount) currencyID="\w+">([\d.]+)</g)].map(
+      ([m, v]) => `${m.slice(1, m.indexOf(' '))}=${new Decimal(v).toFixed(2)}`,
+    );
     return [type, id, ...amounts].join(' ');
   });
 }
@@ -153,9 +176,15 @@ describe('document corpus (build → sign → chasqui validate)', function () {
   before(async function () {
     const certificate = generateTestCertificate({ ruc: '20123456786' });
     signer = createSigner(certificate);
-    for (const name of fixtureNames) built.set(name, buildFixture(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')), CALENDARS[name]));
+    for (const name of fixtureNames)
+      built.set(
+        name,
+        buildFixture(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')), CALENDARS[name]),
+      );
     // Named as they would be sent: SUNAT's XSL compares the file name with the content.
-    const reports = await validateDocuments([...built.values()].map((f) => ({ file: `${f.filename}.xml`, xml: f.xml })));
+    const reports = await validateDocuments(
+      [...built.values()].map((f) => ({ file: `${f.filename}.xml`, xml: f.xml })),
+    );
     for (const report of reports) verdicts.set(path.basename(report.file, '.xml'), report);
   });
 
@@ -182,7 +211,8 @@ describe('document corpus (build → sign → chasqui validate)', function () {
       if (refused) expect([v.xsl, v.rejection], v.rejection_message ?? '').to.deep.equal(['rejected', refused]);
       else {
         expect(v.xsl, v.rejection_message ?? '').to.equal(v.observations.length ? 'observed' : 'accepted');
-        for (const code of EXPECTED_OBSERVATIONS[name] ?? []) expect(v.observations, `expected observation ${code}`).to.include(code);
+        for (const code of EXPECTED_OBSERVATIONS[name] ?? [])
+          expect(v.observations, `expected observation ${code}`).to.include(code);
         expect(v.pass).to.equal(true);
       }
       const check = verifyXmlSignature(fixture.xml);
@@ -191,17 +221,23 @@ describe('document corpus (build → sign → chasqui validate)', function () {
       const scan = scanCanonical(fixture.prepared.xml);
       expect(scan, 'canonical builder output').to.not.equal(null);
       // The fast path that skips the scan finds the same insertion point and namespaces.
-      expect(builtXmlLayout(fixture.prepared.xml)).to.deep.equal({ insertAt: scan!.insertAt, namespaces: scan!.namespaces });
+      expect(builtXmlLayout(fixture.prepared.xml)).to.deep.equal({
+        insertAt: scan!.insertAt,
+        namespaces: scan!.namespaces,
+      });
     });
   }
 
   // The 04 rules run after chasqui's edits (validator/rules.ts adaptLiquidacion) still check what SUNAT wrote: the
   // issuer's RUC against the file name (1034, the check whose variable the edits declare) and the line currency (2337).
-  it('liquidacion-compra: SUNAT\'s 04 rules refuse another RUC in the file name (1034) and a line in another currency (2337)', async () => {
+  it("liquidacion-compra: SUNAT's 04 rules refuse another RUC in the file name (1034) and a line in another currency (2337)", async () => {
     const fixture = built.get('liquidacion-compra')!;
     const [otherRuc, otherCurrency] = await validateDocuments([
       { file: `20999999991${fixture.filename.slice(11)}.xml`, xml: fixture.xml },
-      { file: `${fixture.filename}.xml`, xml: fixture.xml.replace(/(<cac:InvoiceLine>[\s\S]*?<cbc:LineExtensionAmount currencyID=")PEN"/, '$1USD"') },
+      {
+        file: `${fixture.filename}.xml`,
+        xml: fixture.xml.replace(/(<cac:InvoiceLine>[\s\S]*?<cbc:LineExtensionAmount currencyID=")PEN"/, '$1USD"'),
+      },
     ]);
     expect([otherRuc.xsl, otherRuc.rejection]).to.deep.equal(['rejected', '1034']);
     expect([otherCurrency.xsl, otherCurrency.rejection]).to.deep.equal(['rejected', '2337']);
@@ -233,7 +269,9 @@ interface InvalidFixture {
 }
 
 describe('negative fixtures: the exact 422 errors', () => {
-  for (const file of readdirSync(INVALID).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(INVALID)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const fixture = JSON.parse(readFileSync(path.join(INVALID, file), 'utf8')) as InvalidFixture;
     it(fixture.description ? `${file}: ${fixture.description}` : file, () => {
       let caught: unknown;

@@ -4,7 +4,13 @@
  * deciding which rule judges a document.
  */
 import { expect } from 'chai';
-import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
+import {
+  DocumentValidationError,
+  formatIssue,
+  prepareDocument,
+  type PrepareOptions,
+  type PreparedDocument,
+} from '../../documents';
 import { DEFAULT_CALENDAR, parseRuleDates, RuleCalendar } from '../../documents/calendar';
 import { readSignedSale, receiptSummaryPayload } from '../../documents/summaries/from-signed';
 import { readPrinted } from '../../documents/printed';
@@ -21,9 +27,19 @@ function errors(payload: unknown, options: PrepareOptions = {}): string[] {
   }
 }
 
-const dated = (name: string, fechaEmision: string, changes: Record<string, unknown> = {}) => ({ ...fixture(name), fechaEmision, ...changes });
-const withCodes = (doc: Record<string, any>) => ({ ...doc, items: doc.items.map((it: object) => ({ ...it, codigoSunat: '43211503' })) });
-const atRate = (doc: Record<string, any>, rate: number) => ({ ...doc, items: doc.items.map((it: object) => ({ ...it, porcentajeIgv: rate })) });
+const dated = (name: string, fechaEmision: string, changes: Record<string, unknown> = {}) => ({
+  ...fixture(name),
+  fechaEmision,
+  ...changes,
+});
+const withCodes = (doc: Record<string, any>) => ({
+  ...doc,
+  items: doc.items.map((it: object) => ({ ...it, codigoSunat: '43211503' })),
+});
+const atRate = (doc: Record<string, any>, rate: number) => ({
+  ...doc,
+  items: doc.items.map((it: object) => ({ ...it, porcentajeIgv: rate })),
+});
 
 describe('dated rules of sales documents', () => {
   describe('product-code-required (3496)', () => {
@@ -31,13 +47,18 @@ describe('dated rules of sales documents', () => {
       expect(errors(dated('invoice-mixed-lines.json', '2026-12-31'))).to.deep.equal([]);
       const refused = errors(dated('invoice-decimals.json', '2027-01-01'));
       expect(refused).to.have.length(fixture('invoice-decimals.json').items.length);
-      expect(refused[0]).to.equal("[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2027-01-01 @items[0].codigoSunat");
+      expect(refused[0]).to.equal(
+        "[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2027-01-01 @items[0].codigoSunat",
+      );
       expect(errors(withCodes(dated('invoice-decimals.json', '2027-01-01')))).to.deep.equal([]);
     });
 
     it('judges receipts, notes and liquidaciones de compra too, not retention documents', () => {
       for (const name of ['receipt-usd.json', 'credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json']) {
-        expect(errors(dated(name, '2027-01-01')).some((e) => e.startsWith('[SUNAT 3496]')), name).to.equal(true);
+        expect(
+          errors(dated(name, '2027-01-01')).some((e) => e.startsWith('[SUNAT 3496]')),
+          name,
+        ).to.equal(true);
       }
       expect(errors(dated('retention.json', '2027-01-01'))).to.deep.equal([]);
     });
@@ -45,33 +66,44 @@ describe('dated rules of sales documents', () => {
     it('moves with the calendar: the day before and the day of an overridden date', () => {
       const calendar = new RuleCalendar(parseRuleDates('product-code-required=2026-03-01'));
       expect(errors(dated('invoice-decimals.json', '2026-02-28'), { calendar })).to.deep.equal([]);
-      expect(errors(dated('invoice-decimals.json', '2026-03-01'), { calendar })[0]).to.match(/^\[SUNAT 3496\] .* issued from 2026-03-01 @items\[0\]\.codigoSunat$/);
+      expect(errors(dated('invoice-decimals.json', '2026-03-01'), { calendar })[0]).to.match(
+        /^\[SUNAT 3496\] .* issued from 2026-03-01 @items\[0\]\.codigoSunat$/,
+      );
       // Postponed: the shipped date no longer bites.
       const later = new RuleCalendar(parseRuleDates('product-code-required=2027-07-01'));
       expect(errors(dated('invoice-decimals.json', '2027-01-01'), { calendar: later })).to.deep.equal([]);
     });
 
     it('warns from ruleWarnDays before the date, naming 3496, the date and the lines', () => {
-      const warnings = (date: string, ruleWarnDays = 60) => prepareDocument(dated('invoice-mixed-lines.json', date), { ruleWarnDays }).warnings.filter((w) => w.includes('3496'));
+      const warnings = (date: string, ruleWarnDays = 60) =>
+        prepareDocument(dated('invoice-mixed-lines.json', date), { ruleWarnDays }).warnings.filter((w) =>
+          w.includes('3496'),
+        );
       // 2026-11-02 is 60 days before 2027-01-01.
       expect(warnings('2026-11-01')).to.deep.equal([]);
       const [warning] = warnings('2026-11-02');
       expect(warning).to.match(/^\[SUNAT 3496\] from 2027-01-01 SUNAT refuses lines without codigoSunat/);
       expect(warning).to.include('items[0]');
       expect(warnings('2026-12-31', 0)).to.deep.equal([]);
-      expect(prepareDocument(withCodes(dated('invoice-decimals.json', '2026-12-31')), { ruleWarnDays: 60 }).warnings).to.deep.equal([]);
+      expect(
+        prepareDocument(withCodes(dated('invoice-decimals.json', '2026-12-31')), { ruleWarnDays: 60 }).warnings,
+      ).to.deep.equal([]);
     });
 
     it('judges a document by its issue date, not by the day it is sent', () => {
       // Issued on 2026-12-31, sent (prepared) on 2027-01-03: the old rule.
       expect(errors(dated('invoice-decimals.json', '2026-12-31'), { today: '2027-01-03' })).to.deep.equal([]);
-      expect(errors(dated('invoice-decimals.json', '2027-01-01'), { today: '2027-01-03' })[0]).to.match(/^\[SUNAT 3496\]/);
+      expect(errors(dated('invoice-decimals.json', '2027-01-01'), { today: '2027-01-03' })[0]).to.match(
+        /^\[SUNAT 3496\]/,
+      );
     });
   });
 
   describe('mype-rate-2027 and mype-rate-end (3103)', () => {
     const reduced = (date: string, rate: number, calendar: RuleCalendar = DEFAULT_CALENDAR) =>
-      errors(atRate(withCodes(dated('invoice-igv-10-reduced-rate.json', date)), rate), { calendar }).filter((e) => e.includes('3103'));
+      errors(atRate(withCodes(dated('invoice-igv-10-reduced-rate.json', date)), rate), { calendar }).filter((e) =>
+        e.includes('3103'),
+      );
 
     it('10 until the day before mype-rate-2027, 14 from it, none from mype-rate-end', () => {
       expect(reduced('2026-12-31', 10)).to.deep.equal([]);
@@ -79,9 +111,13 @@ describe('dated rules of sales documents', () => {
         '[SUNAT 3103] porcentajeIgv 14 is not an IGV rate of a document issued on 2026-12-31: that date allows 18, or 10 (the reduced MYPE rate of Ley 31556) @items[0].porcentajeIgv',
       );
       expect(reduced('2027-01-01', 14)).to.deep.equal([]);
-      expect(reduced('2027-01-01', 10)[0]).to.include('that date allows 18, or 14 (the reduced MYPE rate of Ley 31556)');
+      expect(reduced('2027-01-01', 10)[0]).to.include(
+        'that date allows 18, or 14 (the reduced MYPE rate of Ley 31556)',
+      );
       expect(reduced('2027-12-31', 14)).to.deep.equal([]);
-      expect(reduced('2028-01-01', 14)[0]).to.include('that date allows 18 (the reduced MYPE rate of Ley 31556 has ended)');
+      expect(reduced('2028-01-01', 14)[0]).to.include(
+        'that date allows 18 (the reduced MYPE rate of Ley 31556 has ended)',
+      );
       expect(reduced('2028-01-01', 18)).to.deep.equal([]);
     });
 
@@ -96,15 +132,23 @@ describe('dated rules of sales documents', () => {
       const doc = prepareDocument(fixture('invoice-2027-mype-rate-14.json'));
       expect(doc.xml).to.include('<cbc:Percent>14.00</cbc:Percent>');
       expect(doc.totals!['TaxAmount.1000']).to.equal('12.47');
-      const warned = prepareDocument(withCodes(dated('invoice-igv-10-reduced-rate.json', '2026-12-15')), { ruleWarnDays: 60 }).warnings;
-      expect(warned).to.deep.equal(['[SUNAT 3103] porcentajeIgv 10 is the reduced MYPE rate until 2026-12-31; documents issued from 2027-01-01 use 18 or 14']);
+      const warned = prepareDocument(withCodes(dated('invoice-igv-10-reduced-rate.json', '2026-12-15')), {
+        ruleWarnDays: 60,
+      }).warnings;
+      expect(warned).to.deep.equal([
+        '[SUNAT 3103] porcentajeIgv 10 is the reduced MYPE rate until 2026-12-31; documents issued from 2027-01-01 use 18 or 14',
+      ]);
     });
   });
 
   describe('debit-note-13 (2172, 3507)', () => {
     const note = (date: string, affectation = '30') => {
       const doc = fixture('debit-note-13.json');
-      return { ...doc, fechaEmision: date, items: doc.items.map((it: object) => ({ ...it, afectacionIgv: affectation })) };
+      return {
+        ...doc,
+        fechaEmision: date,
+        items: doc.items.map((it: object) => ({ ...it, afectacionIgv: affectation })),
+      };
     };
 
     it('refuses reason 13 the day before its date and takes it on unaffected lines the day itself', () => {
@@ -130,7 +174,12 @@ describe('dated rules of sales documents', () => {
 
   describe('credit-note-ceiling (3286, 3503, 3261)', () => {
     // credit-note-01 modifies F001-1 for 2 360.00.
-    const note = (date: string, ref = 'F001-1') => withCodes(dated('credit-note-01.json', date, { documentoAfectado: { tipoDoc: ref[0] === 'F' ? '01' : '03', serieNumero: ref } }));
+    const note = (date: string, ref = 'F001-1') =>
+      withCodes(
+        dated('credit-note-01.json', date, {
+          documentoAfectado: { tipoDoc: ref[0] === 'F' ? '01' : '03', serieNumero: ref },
+        }),
+      );
     const held = (payable: string, serieNumero = 'F001-1') => ({ serieNumero, totals: { PayableAmount: payable } });
 
     it('caps a note by the held document from its date, not the day before', () => {
@@ -144,7 +193,11 @@ describe('dated rules of sales documents', () => {
     });
 
     it('answers 3503 for a note on a boleta', () => {
-      const boletaNote = { ...note('2027-01-01', 'B001-1'), serie: 'BC01', cliente: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe' } };
+      const boletaNote = {
+        ...note('2027-01-01', 'B001-1'),
+        serie: 'BC01',
+        cliente: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe' },
+      };
       expect(errors(boletaNote, { referenced: held('100.00', 'B001-1') })).to.deep.equal([
         "[SUNAT 3503] the credit note's total (2360.00) exceeds that of B001-1 it modifies (100.00) @documentoAfectado",
       ]);
@@ -157,8 +210,16 @@ describe('dated rules of sales documents', () => {
     });
 
     it('takes one modified document per note (3261)', () => {
-      const two = { ...note('2027-01-01'), documentoAfectado: [{ tipoDoc: '01', serieNumero: 'F001-1' }, { tipoDoc: '01', serieNumero: 'F001-2' }] };
-      expect(errors(two)[0]).to.match(/^\[SUNAT 3261\] 'documentoAfectado' is one document \{tipoDoc, serieNumero\}: a note modifies one document only/);
+      const two = {
+        ...note('2027-01-01'),
+        documentoAfectado: [
+          { tipoDoc: '01', serieNumero: 'F001-1' },
+          { tipoDoc: '01', serieNumero: 'F001-2' },
+        ],
+      };
+      expect(errors(two)[0]).to.match(
+        /^\[SUNAT 3261\] 'documentoAfectado' is one document \{tipoDoc, serieNumero\}: a note modifies one document only/,
+      );
     });
   });
 });
@@ -177,14 +238,21 @@ describe('dated rules of daily summaries', () => {
   /** rc-summary-v2 dated again, its line at the reduced rate left at the default 18 (the rate depends on the date). */
   const rc = (fechaReferencia: string, fechaEmision = fechaReferencia): Record<string, any> => {
     const doc = fixture('rc-summary-v2.json');
-    return { ...doc, fechaEmision, fechaReferencia, items: doc.items.map(({ porcentajeIgv, ...line }: { porcentajeIgv?: number }) => line) };
+    return {
+      ...doc,
+      fechaEmision,
+      fechaReferencia,
+      items: doc.items.map(({ porcentajeIgv, ...line }: { porcentajeIgv?: number }) => line),
+    };
   };
-  const lines = (xml: string) => [...xml.matchAll(/<sac:SummaryDocumentsLine>([\s\S]*?)<\/sac:SummaryDocumentsLine>/g)].map((m) => m[1]);
+  const lines = (xml: string) =>
+    [...xml.matchAll(/<sac:SummaryDocumentsLine>([\s\S]*?)<\/sac:SummaryDocumentsLine>/g)].map((m) => m[1]);
   const instructions = (line: string) => [...line.matchAll(/<cbc:InstructionID>(\d+)</g)].map((m) => m[1]);
 
   it('writes cbc:Percent on the IGV category of every line, under both rule sets', () => {
     for (const doc of [prepareDocument(fixture('rc-mixed.json')), prepareDocument(rc('2027-01-01'))]) {
-      for (const line of lines(doc.xml)) expect(line).to.match(/<cac:TaxCategory><cbc:Percent>\d+\.00<\/cbc:Percent><cac:TaxScheme><cbc:ID>1000</);
+      for (const line of lines(doc.xml))
+        expect(line).to.match(/<cac:TaxCategory><cbc:Percent>\d+\.00<\/cbc:Percent><cac:TaxScheme><cbc:ID>1000</);
     }
     expect(lines(prepareDocument(fixture('rc-summary-v2.json')).xml)[4]).to.include('<cbc:Percent>10.00</cbc:Percent>');
   });
@@ -198,26 +266,32 @@ describe('dated rules of daily summaries', () => {
     expect(lines(doc.xml)[0]).to.not.include('RegistrationName');
   });
 
-  it('the day itself (by the listed documents\' date): 06–09, the IGV of free operations (9996), the buyer\'s name', () => {
+  it("the day itself (by the listed documents' date): 06–09, the IGV of free operations (9996), the buyer's name", () => {
     // Generated on 2027-01-01 for receipts of 2026-12-31: still the old shape.
     expect(prepareDocument(rc('2026-12-31', '2027-01-01')).xml).to.not.include('<cbc:ID>9996</cbc:ID>');
     const doc = prepareDocument(rc('2027-01-01'));
     const free = lines(doc.xml)[1];
     expect(instructions(free)).to.deep.equal(['03', '06', '08']);
-    expect(free).to.match(/<cac:TaxTotal><cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme><cbc:ID>9996<\/cbc:ID>/);
+    expect(free).to.match(
+      /<cac:TaxTotal><cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme><cbc:ID>9996<\/cbc:ID>/,
+    );
     expect(free).to.include('<sac:TotalAmount currencyID="PEN">30.00</sac:TotalAmount>');
-    expect(lines(doc.xml)[0]).to.include('<cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>');
+    expect(lines(doc.xml)[0]).to.include(
+      '<cac:Party><cac:PartyLegalEntity><cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>',
+    );
   });
 
   it('from summary-v2 refuses one free amount (2256) and a customer without name (2022); warns before', () => {
     const old = fixture('rc-mixed.json');
     const v2 = { ...old, fechaEmision: '2027-01-02', fechaReferencia: '2027-01-01' };
     expect(errors(v2)).to.deep.include.members([
-      "[SUNAT 2256] summaries of documents dated from 2027-01-01 report free operations by kind (InstructionID 06–09; 05 is retired): send totales.gratuitasGravadas, totales.gratuitasExoneradas, totales.gratuitasInafectas, totales.gratuitasExportacion instead of totales.gratuitas @items[1].totales.gratuitas",
+      '[SUNAT 2256] summaries of documents dated from 2027-01-01 report free operations by kind (InstructionID 06–09; 05 is retired): send totales.gratuitasGravadas, totales.gratuitasExoneradas, totales.gratuitasInafectas, totales.gratuitasExportacion instead of totales.gratuitas @items[1].totales.gratuitas',
       "[SUNAT 2022] summaries of documents dated from 2027-01-01 carry the buyer's name: cliente.nombre is required @items[0].cliente.nombre",
     ]);
     const before = { ...old, fechaEmision: '2026-12-31', fechaReferencia: '2026-12-31' };
-    expect(prepareDocument(before, { ruleWarnDays: 60 }).warnings[0]).to.match(/^\[SUNAT 2256\] summaries of documents dated from 2027-01-01 report free operations by kind/);
+    expect(prepareDocument(before, { ruleWarnDays: 60 }).warnings[0]).to.match(
+      /^\[SUNAT 2256\] summaries of documents dated from 2027-01-01 report free operations by kind/,
+    );
     expect(prepareDocument(before).warnings).to.deep.equal([]);
   });
 
@@ -230,10 +304,24 @@ describe('dated rules of daily summaries', () => {
   it('the automatic summary reads the rate, the kinds of free operations and the buyer from the signed receipt', () => {
     const receipt = (date: string) => prepareDocument(withCodes(dated('receipt-free-transfer.json', date))).xml;
     const sale = readSignedSale(receipt('2027-01-01'));
-    expect(sale).to.deep.include({ igvRate: 18, customer: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe Huamán' } });
-    expect(sale.totals).to.deep.equal({ gravadas: '50.00', igv: '9.00', gratuitasGravadas: '10.00', igvGratuitas: '1.80' });
+    expect(sale).to.deep.include({
+      igvRate: 18,
+      customer: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe Huamán' },
+    });
+    expect(sale.totals).to.deep.equal({
+      gravadas: '50.00',
+      igv: '9.00',
+      gratuitasGravadas: '10.00',
+      igvGratuitas: '1.80',
+    });
     const summary = (date: string): PreparedDocument =>
-      prepareDocument(receiptSummaryPayload({ correlativo: 1, fechaEmision: date, fechaReferencia: date, issuer: sale.issuer }, 'PEN', [{ sale: readSignedSale(receipt(date)), condition: '1' }]));
+      prepareDocument(
+        receiptSummaryPayload(
+          { correlativo: 1, fechaEmision: date, fechaReferencia: date, issuer: sale.issuer },
+          'PEN',
+          [{ sale: readSignedSale(receipt(date)), condition: '1' }],
+        ),
+      );
     expect(instructions(lines(summary('2026-12-31').xml)[0])).to.deep.equal(['01', '05']);
     const v2 = lines(summary('2027-01-01').xml)[0];
     expect(instructions(v2)).to.deep.equal(['01', '06']);
@@ -241,7 +329,7 @@ describe('dated rules of daily summaries', () => {
     expect(v2).to.include('<cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>');
   });
 
-  it('a line\'s rate is one its documents\' date allows (3103)', () => {
+  it("a line's rate is one its documents' date allows (3103)", () => {
     const at14 = (date: string) => {
       const doc = rc(date);
       return { ...doc, items: doc.items.map((l: object) => ({ ...l, porcentajeIgv: 14 })) };

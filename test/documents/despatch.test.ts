@@ -16,7 +16,7 @@ const codesOf = (warnings: string[]) => warnings.map((w) => /^\[SUNAT (\d+)\]/.e
 describe('documents/despatch (GRE 09 and 31)', () => {
   const signer = createSigner(generateTestCertificate({ ruc: '20123456786' }));
 
-  describe('the GRE corpus through SUNAT\'s rules (chasqui validate)', function () {
+  describe("the GRE corpus through SUNAT's rules (chasqui validate)", function () {
     // The first run on a machine compiles SUNAT's GRE rules; later runs take about a second.
     this.timeout(300_000);
     const names = fixtureNames(FIXTURES);
@@ -56,7 +56,10 @@ describe('documents/despatch (GRE 09 and 31)', () => {
   describe('invalid payloads', () => {
     for (const name of fixtureNames(path.join(FIXTURES, 'invalid'))) {
       it(`rejects ${name} with exactly the expected errors`, () => {
-        const { payload, errors } = readJson(path.join(FIXTURES, 'invalid', name)) as { payload: unknown; errors: { error: string; path: string | null }[] };
+        const { payload, errors } = readJson(path.join(FIXTURES, 'invalid', name)) as {
+          payload: unknown;
+          errors: { error: string; path: string | null }[];
+        };
         expect(errors.length).to.be.greaterThan(0);
         try {
           prepareDocument(payload);
@@ -76,7 +79,15 @@ describe('documents/despatch (GRE 09 and 31)', () => {
 
     it('names the file RUC-09-SERIE-CORRELATIVO (correlativo as sent, like the sales documents) and returns no totals', () => {
       const prepared = prepareDespatch({ ...guide, correlativo: '00000102' });
-      expect(prepared).to.include({ docType: '09', ruc: '20123456786', series: 'T001', number: 102, filename: '20123456786-09-T001-00000102', totals: null, currency: null });
+      expect(prepared).to.include({
+        docType: '09',
+        ruc: '20123456786',
+        series: 'T001',
+        number: 102,
+        filename: '20123456786-09-T001-00000102',
+        totals: null,
+        currency: null,
+      });
       expect(prepared.xml).to.include('<cbc:ID>T001-00000102</cbc:ID>');
       expect(prepared.xml).to.include('<cbc:IssueTime>09:15:00</cbc:IssueTime>');
     });
@@ -94,7 +105,15 @@ describe('documents/despatch (GRE 09 and 31)', () => {
       expect(() => prepareDespatch(guide, { issuerRuc: '20100000009' }))
         .to.throw(DocumentValidationError)
         .with.property('issues')
-        .that.deep.includes({ code: 'BR_ISSUER_MISMATCH', source: 'chasqui', message: 'emisor.ruc 20123456786 is not the company of the token (20100000009)', path: 'emisor.ruc', line: null, col: null, snippet: null });
+        .that.deep.includes({
+          code: 'BR_ISSUER_MISMATCH',
+          source: 'chasqui',
+          message: 'emisor.ruc 20123456786 is not the company of the token (20100000009)',
+          path: 'emisor.ruc',
+          line: null,
+          col: null,
+          snippet: null,
+        });
     });
 
     it('rejects an issue date after today when the caller says what today is', () => {

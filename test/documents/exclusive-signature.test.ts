@@ -13,7 +13,10 @@ const EXC = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const EXC_COMMENTS = 'http://www.w3.org/2001/10/xml-exc-c14n#WithComments';
 
 /** Signs like SUNAT's SignSUNAT with xml-crypto: enveloped, exclusive C14N, the whole document (URI=""). */
-function signWithXmlCrypto(xml: string, options: { algorithm: 'sha256' | 'sha512'; c14n?: string }): { xml: string; certificateBase64: string } {
+function signWithXmlCrypto(
+  xml: string,
+  options: { algorithm: 'sha256' | 'sha512'; c14n?: string },
+): { xml: string; certificateBase64: string } {
   const material = generateTestCertificate({ ruc: '20131312955' });
   const certificateBase64 = material.certificatePem.replace(/-----[^-]+-----|\s/g, '');
   const signed = new SignedXml({
@@ -60,15 +63,24 @@ const TRICKY = `<?xml version="1.0" encoding="UTF-8"?>
 </ar:ApplicationResponse>`;
 
 describe('exclusive C14N signatures checked on the DOM (CDRs)', () => {
-  it('renders every document exactly as xml-crypto\'s exclusive canonicalizer does', () => {
-    const cdrXml = (readCdrZip(Buffer.from(buildCdrZip(cdrContent('F001-1', ['4252 - una nota'])), 'base64')) as { ok: true; cdr: { xml: string } }).cdr.xml;
+  it("renders every document exactly as xml-crypto's exclusive canonicalizer does", () => {
+    const cdrXml = (
+      readCdrZip(Buffer.from(buildCdrZip(cdrContent('F001-1', ['4252 - una nota'])), 'base64')) as {
+        ok: true;
+        cdr: { xml: string };
+      }
+    ).cdr.xml;
     for (const xml of [TRICKY, cdrXml]) {
       const doc = parse(xml);
       const expected = new ExclusiveCanonicalization().process(doc.documentElement as never, {}).toString();
       expect(exclusiveCanonical(doc.documentElement)).to.equal(expected);
       // An element's subtree alone (as SignedInfo is canonicalised): its namespaces come from its ancestors.
-      const party = doc.getElementsByTagNameNS('urn:cac', 'Party')[0] ?? doc.getElementsByTagNameNS(DS_NS, 'SignedInfo')[0];
-      if (party) expect(exclusiveCanonical(party)).to.equal(new ExclusiveCanonicalization().process(party as never, {}).toString());
+      const party =
+        doc.getElementsByTagNameNS('urn:cac', 'Party')[0] ?? doc.getElementsByTagNameNS(DS_NS, 'SignedInfo')[0];
+      if (party)
+        expect(exclusiveCanonical(party)).to.equal(
+          new ExclusiveCanonicalization().process(party as never, {}).toString(),
+        );
     }
   });
 
@@ -83,11 +95,14 @@ describe('exclusive C14N signatures checked on the DOM (CDRs)', () => {
       const changed = xml.replace('Aceptada', 'Rechazada');
       const changedDoc = parse(changed);
       expect(verifiesExclusive(changedDoc, signatureOf(changedDoc), certificateBase64)).to.equal(null);
-      expect(verifyXmlSignature(changed)).to.deep.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+      expect(verifyXmlSignature(changed)).to.deep.include({
+        ok: false,
+        reason: 'digest mismatch: the signed content was changed after signing',
+      });
     });
   }
 
-  it('verifies the simulator\'s SUNAT-shaped CDR on the DOM, and a changed one is refused', () => {
+  it("verifies the simulator's SUNAT-shaped CDR on the DOM, and a changed one is refused", () => {
     const zip = Buffer.from(buildCdrZip(cdrContent('F001-7', [])), 'base64');
     const read = readCdrZip(zip);
     if (!read.ok) throw new Error(read.reason);
@@ -100,11 +115,17 @@ describe('exclusive C14N signatures checked on the DOM (CDRs)', () => {
   });
 
   it('leaves to xml-crypto what it does not render: comments, inclusive C14N', () => {
-    const withComment = signWithXmlCrypto(TRICKY.replace('<cac:Empty/>', '<cac:Empty/><!-- nota -->'), { algorithm: 'sha256', c14n: EXC });
+    const withComment = signWithXmlCrypto(TRICKY.replace('<cac:Empty/>', '<cac:Empty/><!-- nota -->'), {
+      algorithm: 'sha256',
+      c14n: EXC,
+    });
     const doc = parse(withComment.xml);
     expect(verifiesExclusive(doc, signatureOf(doc), withComment.certificateBase64)).to.equal(null);
     expect(verifyXmlSignature(withComment.xml)).to.include({ ok: true });
-    const inclusive = signWithXmlCrypto(TRICKY, { algorithm: 'sha256', c14n: 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315' });
+    const inclusive = signWithXmlCrypto(TRICKY, {
+      algorithm: 'sha256',
+      c14n: 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+    });
     const inclusiveDoc = parse(inclusive.xml);
     expect(verifiesExclusive(inclusiveDoc, signatureOf(inclusiveDoc), inclusive.certificateBase64)).to.equal(null);
     expect(verifyXmlSignature(inclusive.xml)).to.include({ ok: true });

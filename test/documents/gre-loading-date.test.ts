@@ -65,7 +65,9 @@ describe('GRE: the date the goods are handed to the carrier (rule gre-loading-da
     expect(onTheDay[0].error).to.match(/^\[SUNAT 3617\] .* on guides issued from 2026-09-15$/);
     // Brought forward: a guide of May 2026 is judged by the new rule too.
     const earlier = new RuleCalendar({ 'gre-loading-date': '2026-05-01' });
-    expect(errorsOf(publicGuide('2026-05-01', null), { calendar: earlier }).map((e) => e.error.slice(0, 12))).to.deep.equal(['[SUNAT 3617]']);
+    expect(
+      errorsOf(publicGuide('2026-05-01', null), { calendar: earlier }).map((e) => e.error.slice(0, 12)),
+    ).to.deep.equal(['[SUNAT 3617]']);
     expect(errorsOf(publicGuide('2026-04-30', null), { calendar: earlier })).to.deep.equal([]);
   });
 
@@ -95,7 +97,7 @@ describe('GRE: the date the goods are handed to the carrier (rule gre-loading-da
     }
   });
 
-  it('only public transport needs it: private transport (02) and the carrier\'s 31 are accepted without it', () => {
+  it("only public transport needs it: private transport (02) and the carrier's 31 are accepted without it", () => {
     const privateGuide = fixture('gre-09-venta-privado.json');
     privateGuide.fechaEmision = effective;
     privateGuide.envio.fechaInicio = effective;
@@ -108,11 +110,15 @@ describe('GRE: the date the goods are handed to the carrier (rule gre-loading-da
 
   it("is written as ShipmentStage/LoadingTransportEvent/OccurrenceDate in UBL's order (after CarrierParty, before DriverPerson), in a 09 and a 31", () => {
     const sender = prepareDocument(publicGuide(effective, '2026-06-02')).xml;
-    expect(sender).to.match(/<\/cac:CarrierParty><cac:LoadingTransportEvent><cbc:OccurrenceDate>2026-06-02<\/cbc:OccurrenceDate><\/cac:LoadingTransportEvent><\/cac:ShipmentStage>/);
+    expect(sender).to.match(
+      /<\/cac:CarrierParty><cac:LoadingTransportEvent><cbc:OccurrenceDate>2026-06-02<\/cbc:OccurrenceDate><\/cac:LoadingTransportEvent><\/cac:ShipmentStage>/,
+    );
     const carrierGuide = fixture('gre-31-basico.json');
     carrierGuide.envio.fechaEntregaTransportista = carrierGuide.envio.fechaInicio;
     const carrier = prepareDocument(carrierGuide).xml;
-    expect(carrier).to.match(/<\/cac:CarrierParty><cac:LoadingTransportEvent><cbc:OccurrenceDate>[\d-]+<\/cbc:OccurrenceDate><\/cac:LoadingTransportEvent><cac:DriverPerson>/);
+    expect(carrier).to.match(
+      /<\/cac:CarrierParty><cac:LoadingTransportEvent><cbc:OccurrenceDate>[\d-]+<\/cbc:OccurrenceDate><\/cac:LoadingTransportEvent><cac:DriverPerson>/,
+    );
   });
 
   describe("SUNAT's revised GRE rules (sunat/xsl, chasqui validate) judge the same XML", function () {

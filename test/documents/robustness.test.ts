@@ -13,7 +13,9 @@ const REPLACEMENTS: unknown[] = [undefined, null, 42, 'x', '', [], {}, -1, '1e40
 /** Every path to a value in the payload (objects and arrays included). */
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (value === null || typeof value !== 'object') return [prefix];
-  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value as Record<string, unknown>);
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : Object.entries(value as Record<string, unknown>);
   return [prefix, ...entries.flatMap(([k, v]) => paths(v, [...prefix, k]))];
 }
 
@@ -41,7 +43,9 @@ describe('malformed payloads', () => {
           try {
             prepareDocument(mutate(payload, at, replacement));
           } catch (e) {
-            expect(e, `${name} ${at.join('.')} = ${JSON.stringify(replacement)}`).to.be.instanceOf(DocumentValidationError);
+            expect(e, `${name} ${at.join('.')} = ${JSON.stringify(replacement)}`).to.be.instanceOf(
+              DocumentValidationError,
+            );
             expect((e as DocumentValidationError).issues.length).to.be.greaterThan(0);
             rejected++;
           }

@@ -18,18 +18,29 @@ describe('normalised sales document', () => {
   it('computes the detracción on the payable total at the catalog 54 rate (golden detraccion.xml: 4 % of 944.00)', () => {
     const { doc } = normaliseSale(sale('invoice-detraccion-golden-twin'));
     expect(doc.detraction).to.deep.include({ code: '014', account: '0004-3342343243', means: '001' });
-    expect([money(doc.detraction!.percent), money(doc.detraction!.amount), money(doc.pending)]).to.deep.equal(['4.00', '37.76', '906.24']);
+    expect([money(doc.detraction!.percent), money(doc.detraction!.amount), money(doc.pending)]).to.deep.equal([
+      '4.00',
+      '37.76',
+      '906.24',
+    ]);
     expect(doc.legends.map((l) => l.codigo)).to.deep.equal(['1000', '2006']);
   });
 
   it('leaves the detracción out of what is owed on credit', () => {
     const { doc } = normaliseSale(sale('invoice-detraccion-credito'));
-    expect([money(doc.totals.importeTotal), money(doc.detraction!.amount), money(doc.pending)]).to.deep.equal(['2950.00', '354.00', '2596.00']);
+    expect([money(doc.totals.importeTotal), money(doc.detraction!.amount), money(doc.pending)]).to.deep.equal([
+      '2950.00',
+      '354.00',
+      '2596.00',
+    ]);
   });
 
   it('generates legends 1000, 1002 and 2007 and replaces a different text sent for them, with a warning', () => {
     const input = sale('invoice-igv-17-ivap');
-    input.leyendas = [{ codigo: '1000', valor: 'SON CIEN SOLES' }, { codigo: '2005', valor: 'Venta itinerante' }];
+    input.leyendas = [
+      { codigo: '1000', valor: 'SON CIEN SOLES' },
+      { codigo: '2005', valor: 'Venta itinerante' },
+    ];
     input.items.push({ ...input.items[0], afectacionIgv: '13' });
     const { doc, warnings } = normaliseSale(input);
     expect(doc.legends).to.deep.equal([

@@ -29,7 +29,11 @@ function canonicalInvoice(note = 'Venta de café & té <especial>'): string {
     el('cbc:UBLVersionID', '2.1'),
     el('cbc:ID', 'F001-1'),
     el('cbc:Note', { languageLocaleID: '1000' }, note),
-    el('cac:Signature', el('cbc:ID', 'SIGN-F001-1'), el('cac:DigitalSignatureAttachment', el('cac:ExternalReference', el('cbc:URI', '#SIGN-F001-1')))),
+    el(
+      'cac:Signature',
+      el('cbc:ID', 'SIGN-F001-1'),
+      el('cac:DigitalSignatureAttachment', el('cac:ExternalReference', el('cbc:URI', '#SIGN-F001-1'))),
+    ),
   ).s;
 }
 
@@ -58,7 +62,9 @@ describe('documents/signing', () => {
     it('returns as hash the SHA-256 of the canonical document, and puts the signature in the placeholder with the referenced Id', () => {
       expect(signed.hash).to.equal(createHash('sha256').update(xml).digest('base64'));
       expect(signed.xml).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Invoice /);
-      expect(signed.xml).to.include('<ext:ExtensionContent><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#" Id="SIGN-F001-1">');
+      expect(signed.xml).to.include(
+        '<ext:ExtensionContent><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#" Id="SIGN-F001-1">',
+      );
     });
 
     it('gives the same digest as xml-crypto signing an equivalent non-canonical text', async () => {
@@ -72,7 +78,10 @@ describe('documents/signing', () => {
 
     it('detects a tampered copy with both verifiers', async () => {
       const tampered = signed.xml.replace('F001-1</cbc:ID>', 'F001-2</cbc:ID>');
-      expect(verifyXmlSignature(tampered)).to.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+      expect(verifyXmlSignature(tampered)).to.include({
+        ok: false,
+        reason: 'digest mismatch: the signed content was changed after signing',
+      });
       expect(await independentlyVerified(tampered)).to.equal(false);
     });
 
@@ -116,7 +125,9 @@ describe('documents/signing', () => {
 
     it('accepts every document the builders produce, so none of them pays for the DOM signer', () => {
       const dir = path.resolve(__dirname, '../fixtures/documents');
-      const documents = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => prepareDocument(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))));
+      const documents = readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => prepareDocument(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))));
       expect(documents.length).to.be.greaterThan(60);
       expect(documents.filter((d) => scanCanonical(d.xml) === null).map((d) => d.filename)).to.deep.equal([]);
     });
@@ -126,14 +137,20 @@ describe('documents/signing', () => {
       'an empty-element tag': xml.replace('<cbc:UBLVersionID>2.1</cbc:UBLVersionID>', '<cbc:UBLVersionID/>'),
       'a single-quoted attribute': xml.replace('languageLocaleID="1000"', "languageLocaleID='1000'"),
       'a redundant namespace declaration': xml.replace('<cbc:ID>', `<cbc:ID xmlns:cbc="${NS['xmlns:cbc']}">`),
-      'namespace declarations out of order': xml.replace(/xmlns:cac="[^"]*" (xmlns:cbc="[^"]*")/, `$1 xmlns:cac="${NS['xmlns:cac']}"`),
+      'namespace declarations out of order': xml.replace(
+        /xmlns:cac="[^"]*" (xmlns:cbc="[^"]*")/,
+        `$1 xmlns:cac="${NS['xmlns:cac']}"`,
+      ),
       'a prefixed attribute': xml.replace('<cbc:Note ', '<cbc:Note xml:lang="es" '),
       'a character reference': xml.replace('café', 'caf&#233;'),
       'a raw > in text': xml.replace('&gt;', '>'),
       'a comment': xml.replace('<cbc:ID>', '<!-- c --><cbc:ID>'),
       'trailing whitespace': `${xml}\n`,
       'unbalanced tags': xml.replace('</cbc:ID>', '</cbc:Id>'),
-      'no empty ExtensionContent': xml.replace('<ext:ExtensionContent></ext:ExtensionContent>', '<ext:ExtensionContent><x></x></ext:ExtensionContent>'),
+      'no empty ExtensionContent': xml.replace(
+        '<ext:ExtensionContent></ext:ExtensionContent>',
+        '<ext:ExtensionContent><x></x></ext:ExtensionContent>',
+      ),
     };
     for (const [what, text] of Object.entries(notCanonical)) {
       it(`rejects ${what}`, () => expect(scanCanonical(text)).to.equal(null));
@@ -145,26 +162,45 @@ describe('documents/signing', () => {
       const good = readFileSync(path.join(SAMPLES, 'signed-rsa-sha256/12345678912-01-FF11-1.xml'), 'latin1');
       expect(verifyXmlSignature(good).ok).to.equal(true);
       const altered = readFileSync(path.join(SAMPLES, 'signed/12345678912-01-F001-1_alterado.xml'), 'latin1');
-      expect(verifyXmlSignature(altered)).to.include({ ok: false, reason: 'digest mismatch: the signed content was changed after signing' });
+      expect(verifyXmlSignature(altered)).to.include({
+        ok: false,
+        reason: 'digest mismatch: the signed content was changed after signing',
+      });
     });
 
     it('refuses a valid signature that covers only part of the document', () => {
-      const partial = new SignedXml({ privateKey: signer.key, publicCert: certificate.certificatePem, signatureAlgorithm: RSA_SHA256, canonicalizationAlgorithm: C14N });
+      const partial = new SignedXml({
+        privateKey: signer.key,
+        publicCert: certificate.certificatePem,
+        signatureAlgorithm: RSA_SHA256,
+        canonicalizationAlgorithm: C14N,
+      });
       partial.addReference({ xpath: "//*[local-name()='Note']", transforms: [C14N], digestAlgorithm: SHA256 });
-      partial.computeSignature(canonicalInvoice(), { prefix: 'ds', location: { reference: "//*[local-name()='ExtensionContent']", action: 'append' } });
+      partial.computeSignature(canonicalInvoice(), {
+        prefix: 'ds',
+        location: { reference: "//*[local-name()='ExtensionContent']", action: 'append' },
+      });
       const xml = partial.getSignedXml().replace('F001-1</cbc:ID>', 'F001-9</cbc:ID>');
-      expect(verifyXmlSignature(xml)).to.include({ ok: false, reason: 'the signature does not cover the whole document (one Reference with URI="" expected)' });
+      expect(verifyXmlSignature(xml)).to.include({
+        ok: false,
+        reason: 'the signature does not cover the whole document (one Reference with URI="" expected)',
+      });
     });
 
     it('reports an unsigned document', () => {
-      expect(verifyXmlSignature(canonicalInvoice())).to.deep.equal({ ok: false, reason: 'the document has no ds:Signature' });
+      expect(verifyXmlSignature(canonicalInvoice())).to.deep.equal({
+        ok: false,
+        reason: 'the document has no ds:Signature',
+      });
     });
   });
 
   describe('createSigner', () => {
     it('refuses a key that does not belong to the certificate', () => {
       const other = generateTestCertificate();
-      expect(() => createSigner({ privateKeyPem: other.privateKeyPem, certificatePem: certificate.certificatePem })).to.throw(/does not belong/);
+      expect(() =>
+        createSigner({ privateKeyPem: other.privateKeyPem, certificatePem: certificate.certificatePem }),
+      ).to.throw(/does not belong/);
     });
   });
 
@@ -186,8 +222,24 @@ describe('documents/signing', () => {
       const dir = mkdtempSync(path.join(tmp, 'openssl-'));
       const run = (args: string[]) => spawnSync('openssl', args, { cwd: dir });
       if (run(['version']).status !== 0) this.skip();
-      run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '2', '-subj', '/CN=EMPRESA SAC/serialNumber=20601234567']);
-      expect(run(['pkcs12', '-export', '-inkey', 'k.pem', '-in', 'c.pem', '-out', 'c.pfx', '-passout', 'pass:clave']).status).to.equal(0);
+      run([
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'k.pem',
+        '-out',
+        'c.pem',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=EMPRESA SAC/serialNumber=20601234567',
+      ]);
+      expect(
+        run(['pkcs12', '-export', '-inkey', 'k.pem', '-in', 'c.pem', '-out', 'c.pfx', '-passout', 'pass:clave']).status,
+      ).to.equal(0);
       const result = loadPfx(readFileSync(path.join(dir, 'c.pfx')), 'clave');
       expect(result.ok && result.certificate.ruc).to.equal('20601234567');
     });

@@ -13,7 +13,11 @@ import { validateDocuments } from '../support/validator';
 const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 const signer = createSigner(generateTestCertificate({ ruc: '20123456786' }));
 
-function payload(name: string, item: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, any> {
+function payload(
+  name: string,
+  item: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, any> {
   const doc = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
   doc.items[0] = { ...doc.items[0], ...item };
   return { ...doc, ...extra };
@@ -62,7 +66,9 @@ describe('lines whose amounts round to zero', function () {
     expect([noBase.xsl, noBase.rejection], JSON.stringify(noBase)).to.deep.equal(['rejected', '3105']);
     expect([noTax.xsl, noTax.rejection]).to.deep.equal(['rejected', '3111']);
     // Below it the IGV rounds to 0.00: refused here with SUNAT's 3111.
-    expect(refusal(payload('receipt-basic', { cantidad: 1, valorUnitario: 0.02 })).map((i) => [i.code, i.path])).to.deep.equal([['3111', 'items[0]']]);
+    expect(
+      refusal(payload('receipt-basic', { cantidad: 1, valorUnitario: 0.02 })).map((i) => [i.code, i.path]),
+    ).to.deep.equal([['3111', 'items[0]']]);
   });
 
   it('covers factura and boleta lines whatever the affectation (exonerated, free), and leaves a credit note line alone', () => {
@@ -71,17 +77,25 @@ describe('lines whose amounts round to zero', function () {
       ['receipt-basic', { valorUnitario: 0.0001, cantidad: 2, afectacionIgv: '20' }],
       ['receipt-free-transfer', { valorUnitario: 0.004, cantidad: 1 }],
     ] as const) {
-      expect(refusal(payload(name, item)).map((i) => i.code), name).to.include('3105');
+      expect(
+        refusal(payload(name, item)).map((i) => i.code),
+        name,
+      ).to.include('3105');
     }
     expect(() => prepareDocument(payload('credit-note-01', { valorUnitario: 0.001, cantidad: 1 }))).not.to.throw();
   });
 
   it('refuses an IVAP line whose 4 % rounds to 0.00 (3111), and SUNAT accepts the next cent', async () => {
     for (const v of [0.1, 0.06]) {
-      expect(refusal(payload('invoice-igv-17-ivap', { cantidad: 1, valorUnitario: v })).map((i) => [i.code, i.path]), String(v)).to.deep.equal([['3111', 'items[0]']]);
+      expect(
+        refusal(payload('invoice-igv-17-ivap', { cantidad: 1, valorUnitario: v })).map((i) => [i.code, i.path]),
+        String(v),
+      ).to.deep.equal([['3111', 'items[0]']]);
     }
     // 0.13 × 4 % = 0.0052 → 0.01.
-    const [report] = await validateDocuments([signed(payload('invoice-igv-17-ivap', { cantidad: 1, valorUnitario: 0.13 }))]);
+    const [report] = await validateDocuments([
+      signed(payload('invoice-igv-17-ivap', { cantidad: 1, valorUnitario: 0.13 })),
+    ]);
     expect(report.xsl, report.rejection_message ?? '').to.be.oneOf(['accepted', 'observed']);
   });
 });

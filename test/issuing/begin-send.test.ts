@@ -21,11 +21,27 @@ describe('beginSend: the document and its company in one statement', function ()
     const { company } = await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/hook');
     // Every timestamp column set, so each one is seen coming back as a Date.
     const now = new Date('2026-11-20T15:04:05.123Z');
-    await db('companies').where({ id: company.id }).update({ sol_updated_at: now, ose_updated_at: now, gre_updated_at: now, webhook_updated_at: now });
+    await db('companies')
+      .where({ id: company.id })
+      .update({ sol_updated_at: now, ose_updated_at: now, gre_updated_at: now, webhook_updated_at: now });
     const doc = await insertDocument(db, {
-      account_id: company.account_id, company_id: company.id, ruc: company.ruc, doc_type: '01', series: 'F001', number: 1,
-      filename: `${company.ruc}-01-F001-1`, issue_date: '2026-11-20', currency: 'PEN', environment: '01',
-      destination: 'tax_authority', signed_by: 'provider', status: 'queued', hash: 'h', xml: '<Invoice/>', totals: null, warnings: [],
+      account_id: company.account_id,
+      company_id: company.id,
+      ruc: company.ruc,
+      doc_type: '01',
+      series: 'F001',
+      number: 1,
+      filename: `${company.ruc}-01-F001-1`,
+      issue_date: '2026-11-20',
+      currency: 'PEN',
+      environment: '01',
+      destination: 'tax_authority',
+      signed_by: 'provider',
+      status: 'queued',
+      hash: 'h',
+      xml: '<Invoice/>',
+      totals: null,
+      warnings: [],
     });
 
     const marked = await beginSend(db, doc.id, 'queued');
@@ -41,9 +57,23 @@ describe('beginSend: the document and its company in one statement', function ()
   it('leaves a document in another status unmarked, and answers null for an unknown one', async () => {
     const { company } = await companyWithWebhook(db, secrets, null);
     const doc = await insertDocument(db, {
-      account_id: company.account_id, company_id: company.id, ruc: company.ruc, doc_type: '01', series: 'F001', number: 2,
-      filename: `${company.ruc}-01-F001-2`, issue_date: '2026-11-20', currency: 'PEN', environment: '01',
-      destination: 'tax_authority', signed_by: 'provider', status: 'to_send', hash: 'h', xml: '<Invoice/>', totals: null, warnings: [],
+      account_id: company.account_id,
+      company_id: company.id,
+      ruc: company.ruc,
+      doc_type: '01',
+      series: 'F001',
+      number: 2,
+      filename: `${company.ruc}-01-F001-2`,
+      issue_date: '2026-11-20',
+      currency: 'PEN',
+      environment: '01',
+      destination: 'tax_authority',
+      signed_by: 'provider',
+      status: 'to_send',
+      hash: 'h',
+      xml: '<Invoice/>',
+      totals: null,
+      warnings: [],
     });
     const marked = await beginSend(db, doc.id, 'queued');
     expect(marked!.doc.status).to.equal('to_send');

@@ -15,7 +15,9 @@ describe("SUNAT's bounds before signing", function () {
   });
   after(() => env?.stop());
 
-  async function refused(changes: (doc: Record<string, any>) => void): Promise<{ code: string; path: string | null; message: string }[]> {
+  async function refused(
+    changes: (doc: Record<string, any>) => void,
+  ): Promise<{ code: string; path: string | null; message: string }[]> {
     const doc = payload('invoice-basic.json', company.ruc);
     changes(doc);
     const res = await issue(env.stack, company.token, doc);
@@ -37,20 +39,36 @@ describe("SUNAT's bounds before signing", function () {
   });
 
   it('13 integer digits are refused with the format code of the field', async () => {
-    expect((await refused((doc) => (doc.items[0].valorUnitario = 1234567890123)))[0]).to.include({ code: '2369', path: 'items[0].valorUnitario' });
-    expect((await refused((doc) => (doc.items[0].cantidad = '1234567890123.5')))[0]).to.include({ code: '2025', path: 'items[0].cantidad' });
-    expect((await refused((doc) => (doc.items[0].valorUnitario = 1e20)))[0]).to.include({ code: '2369', path: 'items[0].valorUnitario' });
-    expect((await refused((doc) => (doc.items[0].descuentos = [{ codigo: '00', monto: '1234567890123' }])))[0]).to.include({ code: '2955', path: 'items[0].descuentos[0].monto' });
+    expect((await refused((doc) => (doc.items[0].valorUnitario = 1234567890123)))[0]).to.include({
+      code: '2369',
+      path: 'items[0].valorUnitario',
+    });
+    expect((await refused((doc) => (doc.items[0].cantidad = '1234567890123.5')))[0]).to.include({
+      code: '2025',
+      path: 'items[0].cantidad',
+    });
+    expect((await refused((doc) => (doc.items[0].valorUnitario = 1e20)))[0]).to.include({
+      code: '2369',
+      path: 'items[0].valorUnitario',
+    });
+    expect(
+      (await refused((doc) => (doc.items[0].descuentos = [{ codigo: '00', monto: '1234567890123' }])))[0],
+    ).to.include({ code: '2955', path: 'items[0].descuentos[0].monto' });
   });
 
   it('amounts chasqui computes are bounded too: 12 digits × 12 digits is a 422 on the line', async () => {
-    const details = await refused((doc) => Object.assign(doc.items[0], { cantidad: 999999999999, valorUnitario: 999999999999 }));
+    const details = await refused((doc) =>
+      Object.assign(doc.items[0], { cantidad: 999999999999, valorUnitario: 999999999999 }),
+    );
     expect(details.map((d) => d.code)).to.include('2370');
     expect(details.find((d) => d.code === '2370')!.path).to.equal('items[0]');
   });
 
   it('more decimals than the format allows are refused', async () => {
-    expect((await refused((doc) => (doc.items[0].valorUnitario = '1.12345678901')))[0]).to.include({ code: '2369', path: 'items[0].valorUnitario' });
+    expect((await refused((doc) => (doc.items[0].valorUnitario = '1.12345678901')))[0]).to.include({
+      code: '2369',
+      path: 'items[0].valorUnitario',
+    });
   });
 
   it('correlativo is 1–99999999: "0", "1e3", -1, 1.5 and 9 digits are refused with one message; 1000 and "1000" alike', async () => {
@@ -64,7 +82,10 @@ describe("SUNAT's bounds before signing", function () {
   it('a number is a number: 100, "100", 1e2 and "1e2" issue the same amounts; other spellings get one message', async () => {
     const totals: unknown[] = [];
     for (const value of [100, '100', 1e2, '1e2', '1.0E2']) {
-      const res = await issue(env.stack, company.token, { ...payload('invoice-basic.json', company.ruc), items: [{ ...payload('invoice-basic.json', company.ruc).items[0], valorUnitario: value }] });
+      const res = await issue(env.stack, company.token, {
+        ...payload('invoice-basic.json', company.ruc),
+        items: [{ ...payload('invoice-basic.json', company.ruc).items[0], valorUnitario: value }],
+      });
       expect(res.status, `${value}: ${JSON.stringify(res.body)}`).to.equal(202);
       totals.push((await findDocument(env.stack.db, res.body.external_id))!.totals);
     }
@@ -77,8 +98,14 @@ describe("SUNAT's bounds before signing", function () {
   });
 
   it('text lengths as SUNAT checks them: a description over 500 characters is [SUNAT 2027], a customer name over 1500 is [SUNAT 2022]', async () => {
-    expect((await refused((doc) => (doc.items[0].descripcion = 'x'.repeat(501))))[0]).to.include({ code: '2027', path: 'items[0].descripcion' });
-    expect((await refused((doc) => (doc.cliente.nombre = 'x'.repeat(1501))))[0]).to.include({ code: '2022', path: 'cliente.nombre' });
+    expect((await refused((doc) => (doc.items[0].descripcion = 'x'.repeat(501))))[0]).to.include({
+      code: '2027',
+      path: 'items[0].descripcion',
+    });
+    expect((await refused((doc) => (doc.cliente.nombre = 'x'.repeat(1501))))[0]).to.include({
+      code: '2022',
+      path: 'cliente.nombre',
+    });
   });
 
   it('a discount larger than its base names its path', async () => {
@@ -99,7 +126,8 @@ describe("SUNAT's sending window (2108)", function () {
   after(() => env?.stop());
 
   const daysAgo = (n: number) => limaDate(new Date(Date.now() - n * 86_400_000));
-  const issueDated = (date: string) => issue(env.stack, company.token, { ...payload('invoice-basic.json', company.ruc), fechaEmision: date });
+  const issueDated = (date: string) =>
+    issue(env.stack, company.token, { ...payload('invoice-basic.json', company.ruc), fechaEmision: date });
 
   it('past the window: a 422 [SUNAT 2108] on fechaEmision, nothing signed', async () => {
     const res = await issueDated(daysAgo(4));

@@ -42,7 +42,10 @@ describe('document delivery (workflow + activities + simulator)', function () {
     sim = await startTestSimulator({ port: 0, ticketPolls: 1 });
     const base = testConfig();
     stack = await startTestStack({
-      config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } },
+      config: {
+        authority: { ...base.authority, authorityUrl: sim.url },
+        authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },
+      },
     });
     company = await companyWithRuc(stack.db, RUC, 'Comercial Andina S.A.C.');
   });
@@ -69,18 +72,28 @@ describe('document delivery (workflow + activities + simulator)', function () {
   }
 
   /** Polls the database (the source of truth) until the document reaches one of `statuses`. */
-  async function until(id: string, statuses: DocStatus[], ms = 30_000, also: (row: DocumentRow) => boolean = () => true): Promise<DocumentRow> {
+  async function until(
+    id: string,
+    statuses: DocStatus[],
+    ms = 30_000,
+    also: (row: DocumentRow) => boolean = () => true,
+  ): Promise<DocumentRow> {
     const deadline = Date.now() + ms;
     for (;;) {
       const doc = (await findDocument(stack.db, id))!;
       if (statuses.includes(doc.status) && also(doc)) return doc;
-      if (Date.now() > deadline) throw new Error(`document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
   const eventTypes = (history: Parameters<typeof historyToJSON>[0]) =>
-    (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+    (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) =>
+      e.eventType.replace('EVENT_TYPE_', ''),
+    );
 
   async function events(id: string) {
     return (stack.db as Knex)('document_events').where({ document_id: id });
@@ -101,7 +114,10 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(state.typedSearchAttributes.get(RucKey)).to.equal(RUC);
     // The company has no webhook: the resolution is stored handled and no delivery workflow is started for it.
     expect((await events(doc.id))[0].webhook_started_at).to.be.an.instanceOf(Date);
-    const delivery = await stack.temporal.workflow.getHandle(`webhook-cpe-${doc.id}`).describe().catch((err: Error) => err);
+    const delivery = await stack.temporal.workflow
+      .getHandle(`webhook-cpe-${doc.id}`)
+      .describe()
+      .catch((err: Error) => err);
     expect(delivery).to.have.property('name', 'WorkflowNotFoundError');
     // One workflow task: plan and send as one local activity, DocStatus upserted, done (docs/architecture.md).
     expect(eventTypes(await handle.fetchHistory())).to.deep.equal([
@@ -122,7 +138,8 @@ describe('document delivery (workflow + activities + simulator)', function () {
     const deps = { config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal };
     const activities = createDocumentActivities(deps, createWebhookActivities(deps));
     expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
-    const sends = () => sim.log().filter((e) => e.ruc === RUC && e.operation === 'sendBill' && !!e.name?.startsWith(doc.filename)).length;
+    const sends = () =>
+      sim.log().filter((e) => e.ruc === RUC && e.operation === 'sendBill' && !!e.name?.startsWith(doc.filename)).length;
     expect(sends()).to.equal(1);
     expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
     expect(sends()).to.equal(1);
@@ -175,7 +192,13 @@ describe('document delivery (workflow + activities + simulator)', function () {
     sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
     const doc = await issue('invoice-basic.json');
     const pending = await until(doc.id, ['sent']);
-    expect(pending.result).to.include({ origin: 'timeout', reached_sunat: null, action: 'review', success: false, external_id: doc.id });
+    expect(pending.result).to.include({
+      origin: 'timeout',
+      reached_sunat: null,
+      action: 'review',
+      success: false,
+      external_id: doc.id,
+    });
     // The simulator never processed the hung request: the 10-minute query (run now) learns SUNAT has no record of it,
     // which makes a new send safe; the send goes through and the document is accepted.
     await signalDocumentWorkflow(stack.temporal, doc.id, 'recheck');
@@ -183,7 +206,10 @@ describe('document delivery (workflow + activities + simulator)', function () {
     await signalDocumentWorkflow(stack.temporal, doc.id, 'resend');
     const done = await until(doc.id, ['accepted']);
     expect(done.resolved).to.equal(true);
-    const operations = sim.log().filter((e) => e.ruc === RUC).map((e) => e.operation);
+    const operations = sim
+      .log()
+      .filter((e) => e.ruc === RUC)
+      .map((e) => e.operation);
     expect(operations.filter((op) => op === 'getStatusCdr')).to.have.length.at.least(1);
   });
 
@@ -223,22 +249,46 @@ describe('document delivery (workflow + activities + simulator)', function () {
     const { account } = await createAccount(stack.db, { name: 'own certificate', quotaUnits: 0 });
     const ownRuc = '20600000005';
     await stack.db('companies').where({ ruc: ownRuc }).delete();
-    const own = (await insertCompany(stack.db, { account_id: account.id, ruc: ownRuc, business_name: 'Distribuidora del Sur S.A.', plan_type: '01', environment: '02' })).company;
+    const own = (
+      await insertCompany(stack.db, {
+        account_id: account.id,
+        ruc: ownRuc,
+        business_name: 'Distribuidora del Sur S.A.',
+        plan_type: '01',
+        environment: '02',
+      })
+    ).company;
     const payload = fixture('invoice-basic.json');
-    Object.assign(payload, { correlativo: String(++number), emisor: { ...payload.emisor, ruc: ownRuc }, cliente: { tipoDoc: '6', numDoc: RUC, nombre: 'Comercial Andina S.A.C.' } });
+    Object.assign(payload, {
+      correlativo: String(++number),
+      emisor: { ...payload.emisor, ruc: ownRuc },
+      cliente: { tipoDoc: '6', numDoc: RUC, nombre: 'Comercial Andina S.A.C.' },
+    });
     const doc = await commitSignedDocument(stack.db, own, payload, signer);
     await stack.db('documents').where({ id: doc.id }).update({ signed_by: 'own_certificate' });
     await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);
     const waiting = await until(doc.id, ['queued'], 20_000, (row) => row.result !== null);
-    expect(waiting.result).to.include({ code: 'NO_CREDENTIALS', origin: 'connection', reached_sunat: false, action: 'retry' });
+    expect(waiting.result).to.include({
+      code: 'NO_CREDENTIALS',
+      origin: 'connection',
+      reached_sunat: false,
+      action: 'retry',
+    });
     expect(waiting.result!.message).to.contain('secondary SOL user');
 
     // SUNAT (the simulator) knows only the secondary user of this RUC, so the send succeeds with it and nothing else.
-    await got.post(`${sim.url}/__admin/credentials`, { json: { ruc: ownRuc, user: 'ENVIOS01', password: 'second-secret' } });
-    await stack.db('companies').where({ id: own.id }).update({
-      sol_user: 'PRINCIPAL', sol_password_sealed: stack.secrets.seal('principal-secret'),
-      sol_secondary_user: 'ENVIOS01', sol_secondary_password_sealed: stack.secrets.seal('second-secret'),
+    await got.post(`${sim.url}/__admin/credentials`, {
+      json: { ruc: ownRuc, user: 'ENVIOS01', password: 'second-secret' },
     });
+    await stack
+      .db('companies')
+      .where({ id: own.id })
+      .update({
+        sol_user: 'PRINCIPAL',
+        sol_password_sealed: stack.secrets.seal('principal-secret'),
+        sol_secondary_user: 'ENVIOS01',
+        sol_secondary_password_sealed: stack.secrets.seal('second-secret'),
+      });
     await signalDocumentWorkflow(stack.temporal, doc.id, 'resend');
     const done = await until(doc.id, ['accepted', 'rejected']);
     expect(done.status).to.equal('accepted');
@@ -246,8 +296,16 @@ describe('document delivery (workflow + activities + simulator)', function () {
 
   it('the sweeper starts the workflow of a committed document whose start was lost, once', async () => {
     const doc = await issue('invoice-basic.json', { start: false });
-    await stack.db('documents').where({ id: doc.id }).update({ created_at: stack.db.raw("now() - interval '2 minutes'") });
-    const sweeper = createSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
+    await stack
+      .db('documents')
+      .where({ id: doc.id })
+      .update({ created_at: stack.db.raw("now() - interval '2 minutes'") });
+    const sweeper = createSweeperActivities({
+      config: stack.config,
+      db: stack.db,
+      secrets: stack.secrets,
+      temporal: stack.temporal,
+    });
     expect(await sweeper.startUnstartedDocuments()).to.be.at.least(1);
     expect(await sweeper.startUnstartedDocuments()).to.equal(0);
     const done = await until(doc.id, ['accepted']);

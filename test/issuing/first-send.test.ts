@@ -73,11 +73,20 @@ describe('first send: an authority slower than the wait inside the workflow task
   /** The workflow's events up to the send activity, the calls SUNAT saw (the simulator's log) and the timeline. */
   async function trace(doc: DocumentRow) {
     const history = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).fetchHistory();
-    const events = (JSON.parse(historyToJSON(history)).events as { eventType: string; activityTaskScheduledEventAttributes?: { activityType: { name: string } } }[]);
+    const events = JSON.parse(historyToJSON(history)).events as {
+      eventType: string;
+      activityTaskScheduledEventAttributes?: { activityType: { name: string } };
+    }[];
     const scheduled = events.findIndex((e) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED');
-    const operations = sim.log().slice(logFrom).filter((e) => e.ruc === RUC).map((e) => e.operation);
+    const operations = sim
+      .log()
+      .slice(logFrom)
+      .filter((e) => e.ruc === RUC)
+      .map((e) => e.operation);
     return {
-      tasksBeforeActivity: events.slice(0, scheduled).filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length,
+      tasksBeforeActivity: events
+        .slice(0, scheduled)
+        .filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length,
       activity: events[scheduled]?.activityTaskScheduledEventAttributes?.activityType.name,
       operations,
       steps: (await listDocumentAttempts(stack.db, doc.id)).map((a) => `${a.step}:${a.status}`),
@@ -95,7 +104,10 @@ describe('first send: an authority slower than the wait inside the workflow task
     const { tasksBeforeActivity, activity, operations, steps } = await trace(doc);
     expect(tasksBeforeActivity, 'the first workflow task, and no task kept open for the send').to.equal(1);
     expect(activity).to.equal('sendDocument');
-    expect(operations.filter((op) => op === 'sendBill'), 'sent once').to.have.length(1);
+    expect(
+      operations.filter((op) => op === 'sendBill'),
+      'sent once',
+    ).to.have.length(1);
     expect(operations).to.include('getStatusCdr');
     expect(steps).to.deep.equal(['query:accepted']);
     expect(done.send_attempts).to.equal(2);
@@ -110,7 +122,9 @@ describe('first send: an authority slower than the wait inside the workflow task
     expect(tasksBeforeActivity).to.equal(1);
     expect(activity).to.equal('sendDocument');
     expect(operations.filter((op) => op === 'sendBill')).to.have.length(2);
-    expect(operations.indexOf('getStatusCdr'), 'asked before sending again').to.be.greaterThan(operations.indexOf('sendBill'));
+    expect(operations.indexOf('getStatusCdr'), 'asked before sending again').to.be.greaterThan(
+      operations.indexOf('sendBill'),
+    );
     expect(steps).to.deep.equal(['send:accepted']);
   });
 

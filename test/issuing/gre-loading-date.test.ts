@@ -8,7 +8,17 @@ import { expect } from 'chai';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
 import { addDays, RuleCalendar } from '../../documents/calendar';
-import { call, documentCount, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import {
+  call,
+  documentCount,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 
 const FIELD = 'envio.fechaEntregaTransportista';
 
@@ -28,7 +38,10 @@ describe('GRE by public transport through the API to the simulator (rule gre-loa
   let company: TestCompany;
 
   before(async function () {
-    env = await startIssuingStack({}, { simulator: { ticketPolls: 0, sunatRules: { cacheDir: loadConfig().validatorCacheDir } } });
+    env = await startIssuingStack(
+      {},
+      { simulator: { ticketPolls: 0, sunatRules: { cacheDir: loadConfig().validatorCacheDir } } },
+    );
     // A production company with SOL credentials and a GRE API client, as an integrator sets one up for guides.
     company = await newCompany(env.stack, { environment: '02', quota: 10 });
     const gre = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/gre-credentials`, {
@@ -45,7 +58,9 @@ describe('GRE by public transport through the API to the simulator (rule gre-loa
     expect(res.status, JSON.stringify(res.body)).to.equal(422);
     expect(res.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false });
     expect(res.body.errors).to.have.length(1);
-    expect(res.body.errors[0]).to.match(/^\[SUNAT 3617\] envio\.fechaEntregaTransportista .* on guides issued from 2026-06-01$/);
+    expect(res.body.errors[0]).to.match(
+      /^\[SUNAT 3617\] envio\.fechaEntregaTransportista .* on guides issued from 2026-06-01$/,
+    );
     expect(res.body.details.map((d: { path: string }) => d.path)).to.deep.equal([FIELD]);
     expect(await documentCount(env.stack, company.row.id)).to.equal(before);
   });
@@ -56,7 +71,9 @@ describe('GRE by public transport through the API to the simulator (rule gre-loa
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     expect(res.body.xml).to.be.a('string');
     const xml = Buffer.from(res.body.xml, 'base64').toString('utf8');
-    expect(xml).to.contain(`<cac:LoadingTransportEvent><cbc:OccurrenceDate>${today}</cbc:OccurrenceDate></cac:LoadingTransportEvent>`);
+    expect(xml).to.contain(
+      `<cac:LoadingTransportEvent><cbc:OccurrenceDate>${today}</cbc:OccurrenceDate></cac:LoadingTransportEvent>`,
+    );
     const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected'], 120_000);
     expect(done.status, JSON.stringify(done.result)).to.equal('accepted');
     expect(done.cdr_zip, 'the simulator answered with a CDR').to.be.a('string');
@@ -67,7 +84,10 @@ describe('GRE by public transport through the API to the simulator (rule gre-loa
   });
 
   it('with the rule moved past today (CHASQUI_RULE_DATES): the same guide without the date is issued (202)', async () => {
-    const moved = await startIssuingStack({ rules: new RuleCalendar({ 'gre-loading-date': addDays(limaDate(new Date()), 1) }) }, { worker: false });
+    const moved = await startIssuingStack(
+      { rules: new RuleCalendar({ 'gre-loading-date': addDays(limaDate(new Date()), 1) }) },
+      { worker: false },
+    );
     try {
       const other = await newCompany(moved.stack);
       const res = await issue(moved.stack, other.token, guideToday(other.ruc, null));

@@ -1,11 +1,33 @@
 import { expect } from 'chai';
-import { call, documentCount, expectDocumented, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import {
+  call,
+  documentCount,
+  expectDocumented,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 import { findDocument } from '../../db/documents';
 import { verifyXmlSignature } from '../../documents/signing';
 import { newAccountToken } from '../companies/helpers';
 import { startTestStack } from '../support/stack';
 
-const ISSUE_KEYS = ['success', 'status', 'message', 'external_id', 'filename', 'hash', 'environment', 'environment_name', 'xml', 'time'];
+const ISSUE_KEYS = [
+  'success',
+  'status',
+  'message',
+  'external_id',
+  'filename',
+  'hash',
+  'environment',
+  'environment_name',
+  'xml',
+  'time',
+];
 
 describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
   this.timeout(60_000);
@@ -39,7 +61,13 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
 
     const got = await call(env.stack, 'GET', `/v1/cpe/${row.id}`, { token: demo.token });
     expect(got.status).to.equal(200);
-    expect(got.body.data.document).to.include({ external_id: row.id, status: 'accepted', resolved: true, document_type_id: '01', filename: res.body.filename });
+    expect(got.body.data.document).to.include({
+      external_id: row.id,
+      status: 'accepted',
+      resolved: true,
+      document_type_id: '01',
+      filename: res.body.filename,
+    });
   });
 
   it('answers malformed JSON with the 7.2 body, naming line, column and a snippet', async () => {
@@ -99,7 +127,11 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const invoice = await issue(env.stack, summary.token, payload('invoice-basic.json', summary.ruc));
     expect(invoice.body.status).to.equal('queued');
     for (const action of ['send', 'resend']) {
-      expect((await call(env.stack, 'POST', `/v1/cpe/${receipt.body.external_id}/${action}`, { token: summary.token })).status, action).to.equal(409);
+      expect(
+        (await call(env.stack, 'POST', `/v1/cpe/${receipt.body.external_id}/${action}`, { token: summary.token }))
+          .status,
+        action,
+      ).to.equal(409);
     }
   });
 
@@ -108,7 +140,17 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const bad = payload('invoice-basic.json', demo.ruc, { serie: 'B001', tipoMoneda: 'XXX' });
     const res = await issue(env.stack, demo.token, bad);
     expect(res.status).to.equal(422);
-    expect(Object.keys(res.body)).to.have.members(['success', 'message', 'errors', 'details', 'time', 'origin', 'origin_description', 'action', 'reached_sunat']);
+    expect(Object.keys(res.body)).to.have.members([
+      'success',
+      'message',
+      'errors',
+      'details',
+      'time',
+      'origin',
+      'origin_description',
+      'action',
+      'reached_sunat',
+    ]);
     expect(res.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false });
     expect(res.body.errors).to.be.an('array').that.is.not.empty;
     expect(res.body.errors.join(' ')).to.match(/\[SUNAT \d{4}\]/);
@@ -127,9 +169,13 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(res.body).to.deep.equal({ success: false, message: res.body.message });
     expect(res.body.message).to.contain('environment 02');
     expect(await documentCount(env.stack, demo.row.id)).to.equal(before);
-    const same = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': 'demo' });
+    const same = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), {
+      'X-Environment': 'demo',
+    });
     expect(same.status).to.equal(202);
-    const invalid = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': '03' });
+    const invalid = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), {
+      'X-Environment': '03',
+    });
     expect(invalid.status).to.equal(422);
   });
 
@@ -146,7 +192,10 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const company = await newCompany(env.stack, { environment: '02', quota: 5 });
     const body = payload('invoice-basic.json', company.ruc);
     const headers = { 'Idempotency-Key': `issue-${company.ruc}` };
-    const [a, b] = await Promise.all([issue(env.stack, company.token, body, headers), issue(env.stack, company.token, body, headers)]);
+    const [a, b] = await Promise.all([
+      issue(env.stack, company.token, body, headers),
+      issue(env.stack, company.token, body, headers),
+    ]);
     expect([a.status, b.status]).to.deep.equal([202, 202]);
     expect(a.body).to.deep.equal(b.body);
     expect([a.headers['idempotent-replayed'], b.headers['idempotent-replayed']]).to.include('true');
@@ -159,19 +208,30 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     // One number is one document: the same body under a new key answers the same document again.
     const sameNumber = await issue(env.stack, company.token, body, { 'Idempotency-Key': `issue-${company.ruc}-2` });
     expect(sameNumber.body.external_id).to.equal(a.body.external_id);
-    const fresh = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc), { 'Idempotency-Key': `issue-${company.ruc}-3` });
+    const fresh = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc), {
+      'Idempotency-Key': `issue-${company.ruc}-3`,
+    });
     expect(fresh.status).to.equal(202);
     expect(fresh.body.external_id).to.not.equal(a.body.external_id);
     expect(await documentCount(env.stack, company.row.id)).to.equal(2);
   });
 
-  it('GET, send and resend: 403 for another company\'s document, 404 for an unknown or malformed id', async () => {
+  it("GET, send and resend: 403 for another company's document, 404 for an unknown or malformed id", async () => {
     const res = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const stranger = await newCompany(env.stack);
-    for (const [method, suffix] of [['GET', ''], ['POST', '/send'], ['POST', '/resend']] as const) {
-      const denied = await call(env.stack, method, `/v1/cpe/${res.body.external_id}${suffix}`, { token: stranger.token });
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['POST', '/send'],
+      ['POST', '/resend'],
+    ] as const) {
+      const denied = await call(env.stack, method, `/v1/cpe/${res.body.external_id}${suffix}`, {
+        token: stranger.token,
+      });
       expect(denied.status, `${method} ${suffix}`).to.equal(403);
-      expect((await call(env.stack, method, `/v1/cpe/00000000-0000-4000-8000-000000000000${suffix}`, { token: demo.token })).status).to.equal(404);
+      expect(
+        (await call(env.stack, method, `/v1/cpe/00000000-0000-4000-8000-000000000000${suffix}`, { token: demo.token }))
+          .status,
+      ).to.equal(404);
       expect((await call(env.stack, method, `/v1/cpe/not-an-id${suffix}`, { token: demo.token })).status).to.equal(404);
     }
   });
@@ -187,7 +247,8 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const res = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const id = res.body.external_id;
     const deadline = Date.now() + 20_000;
-    while (!(await findDocument(env.stack.db, id))!.result && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!(await findDocument(env.stack.db, id))!.result && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const failed = (await findDocument(env.stack.db, id))!;
     expect(failed.result).to.include({ origin: 'connection', action: 'retry' });
     const resend = await call(env.stack, 'POST', `/v1/cpe/${id}/resend`, { token: demo.token });
@@ -202,22 +263,49 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     const cases: [string, Promise<any>][] = [
       ['POST /v1/cpe', issue(env.stack, demo.token, payload('gre-09-unidad-fuera-de-catalogo.json', demo.ruc))],
       ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc, { tipoMoneda: 'XXX' }))],
-      ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': '02' })],
+      [
+        'POST /v1/cpe',
+        issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': '02' }),
+      ],
       ['POST /v1/cpe', issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc), { 'X-Environment': 'x' })],
       ['POST /v1/cpe', issue(env.stack, 'chq_sig_unknown', {})],
     ];
     for (const [operation, answer] of cases) await expectDocumented(env.stack, operation, await answer);
     const issued = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const id = issued.body.external_id;
-    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }));
-    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', '/v1/cpe/x', { token: demo.token }));
-    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/send', await call(env.stack, 'POST', `/v1/cpe/${id}/send`, { token: demo.token }));
+    await expectDocumented(
+      env.stack,
+      'GET /v1/cpe/{external_id}',
+      await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }),
+    );
+    await expectDocumented(
+      env.stack,
+      'GET /v1/cpe/{external_id}',
+      await call(env.stack, 'GET', '/v1/cpe/x', { token: demo.token }),
+    );
+    await expectDocumented(
+      env.stack,
+      'POST /v1/cpe/{external_id}/send',
+      await call(env.stack, 'POST', `/v1/cpe/${id}/send`, { token: demo.token }),
+    );
     await until(env.stack, id, ['accepted']);
-    await expectDocumented(env.stack, 'GET /v1/cpe/{external_id}', await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }));
-    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/resend', await call(env.stack, 'POST', `/v1/cpe/${id}/resend`, { token: demo.token }));
+    await expectDocumented(
+      env.stack,
+      'GET /v1/cpe/{external_id}',
+      await call(env.stack, 'GET', `/v1/cpe/${id}`, { token: demo.token }),
+    );
+    await expectDocumented(
+      env.stack,
+      'POST /v1/cpe/{external_id}/resend',
+      await call(env.stack, 'POST', `/v1/cpe/${id}/resend`, { token: demo.token }),
+    );
     const manual = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
     const waiting = await issue(env.stack, manual.token, payload('invoice-basic.json', manual.ruc));
-    await expectDocumented(env.stack, 'POST /v1/cpe/{external_id}/send', await call(env.stack, 'POST', `/v1/cpe/${waiting.body.external_id}/send`, { token: manual.token }));
+    await expectDocumented(
+      env.stack,
+      'POST /v1/cpe/{external_id}/send',
+      await call(env.stack, 'POST', `/v1/cpe/${waiting.body.external_id}/send`, { token: manual.token }),
+    );
   });
 
   it('429 past the per-token rate limit', async function () {
@@ -226,7 +314,8 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
       const account = await newAccountToken(limited);
       const company = await newCompany(limited, { accountToken: account });
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await call(limited, 'GET', '/v1/cpe/not-an-id', { token: company.token })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await call(limited, 'GET', '/v1/cpe/not-an-id', { token: company.token })).status);
       expect(statuses).to.deep.equal([404, 404, 429]);
     } finally {
       await limited.stop();

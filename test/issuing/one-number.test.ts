@@ -1,5 +1,16 @@
 import { expect } from 'chai';
-import { accountBalances, call, documentCount, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import {
+  accountBalances,
+  call,
+  documentCount,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 import { createCompany, newAccountToken } from '../companies/helpers';
 import { findCompany } from '../../db/companies';
 import { findDocument } from '../../db/documents';
@@ -29,12 +40,21 @@ describe('one series-number is one document (per RUC, across accounts)', functio
 
     const other = await issue(env.stack, company.token, otherContent(body));
     expect(other.status, JSON.stringify(other.body)).to.equal(422);
-    expect(other.body).to.include({ success: false, origin: 'validation', action: 'correct', reached_sunat: false, external_id: first.body.external_id });
+    expect(other.body).to.include({
+      success: false,
+      origin: 'validation',
+      action: 'correct',
+      reached_sunat: false,
+      external_id: first.body.external_id,
+    });
     expect(other.body.errors[0]).to.match(/^\[SUNAT 1033\] F001-\d+ is already registered with other data/);
     expect(other.body.details[0]).to.include({ code: '1033', path: 'correlativo' });
 
     // A number sent as a JSON number is the same number.
-    const asNumber = await issue(env.stack, company.token, { ...otherContent(body), correlativo: Number(body.correlativo) });
+    const asNumber = await issue(env.stack, company.token, {
+      ...otherContent(body),
+      correlativo: Number(body.correlativo),
+    });
     expect(asNumber.status).to.equal(422);
 
     const again = await issue(env.stack, company.token, body);
@@ -63,11 +83,18 @@ describe('one series-number is one document (per RUC, across accounts)', functio
   it('two different documents racing for one unused number: exactly one 202', async () => {
     for (let round = 0; round < 3; round++) {
       const body = payload('invoice-basic.json', company.ruc);
-      const answers = await Promise.all([issue(env.stack, company.token, body), issue(env.stack, company.token, otherContent(body))]);
-      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body.errors))).to.deep.equal([202, 422]);
+      const answers = await Promise.all([
+        issue(env.stack, company.token, body),
+        issue(env.stack, company.token, otherContent(body)),
+      ]);
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body.errors))).to.deep.equal([
+        202, 422,
+      ]);
       const refused = answers.find((a) => a.status === 422)!;
       expect(refused.body.errors[0]).to.match(/^\[SUNAT 1033\]/);
-      const rows = await env.stack.db('documents').where({ ruc: company.ruc, series: 'F001', number: Number(body.correlativo) });
+      const rows = await env.stack
+        .db('documents')
+        .where({ ruc: company.ruc, series: 'F001', number: Number(body.correlativo) });
       expect(rows).to.have.length(1);
     }
   });
@@ -92,7 +119,12 @@ describe('one series-number is one document (per RUC, across accounts)', functio
 
   it('a number whose document was rejected is a 422 with [SUNAT 1032]', async () => {
     const body = payload('invoice-basic.json', company.ruc);
-    env.sim.addRule({ operation: 'sendBill', ruc: company.ruc, number: body.correlativo, fault: { kind: 'reject', code: '2017' } });
+    env.sim.addRule({
+      operation: 'sendBill',
+      ruc: company.ruc,
+      number: body.correlativo,
+      fault: { kind: 'reject', code: '2017' },
+    });
     const first = await issue(env.stack, company.token, body);
     expect((await until(env.stack, first.body.external_id, ['rejected'])).status).to.equal('rejected');
     const retry = await issue(env.stack, company.token, otherContent(body));
@@ -126,7 +158,13 @@ describe('one series-number is one document (per RUC, across accounts)', functio
   describe('after a send that may have reached the authority (timeout), the re-send answered 1033', () => {
     async function timedOut(): Promise<{ id: string; hash: string; correlativo: string }> {
       const body = payload('invoice-basic.json', company.ruc);
-      env.sim.addRule({ operation: 'sendBill', ruc: company.ruc, number: body.correlativo, times: 1, fault: { kind: 'hang' } });
+      env.sim.addRule({
+        operation: 'sendBill',
+        ruc: company.ruc,
+        number: body.correlativo,
+        times: 1,
+        fault: { kind: 'hang' },
+      });
       const res = await issue(env.stack, company.token, body);
       const sent = await until(env.stack, res.body.external_id, ['sent']);
       expect(sent.result).to.include({ origin: 'timeout', reached_sunat: null });
@@ -145,12 +183,24 @@ describe('one series-number is one document (per RUC, across accounts)', functio
 
     it('a CDR carrying our hash is ours; one carrying another hash is not (rejected 1033)', async () => {
       const ours = await timedOut();
-      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: ours.correlativo, documentHash: ours.hash });
+      env.sim.seedDocument({
+        ruc: company.ruc,
+        docType: '01',
+        series: 'F001',
+        number: ours.correlativo,
+        documentHash: ours.hash,
+      });
       await resend(ours.id);
       expect((await until(env.stack, ours.id, ['accepted', 'rejected'])).status).to.equal('accepted');
 
       const theirs = await timedOut();
-      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: theirs.correlativo, documentHash: 'bm90IHRoaXMgZG9jdW1lbnQ=' });
+      env.sim.seedDocument({
+        ruc: company.ruc,
+        docType: '01',
+        series: 'F001',
+        number: theirs.correlativo,
+        documentHash: 'bm90IHRoaXMgZG9jdW1lbnQ=',
+      });
       await resend(theirs.id);
       const done = await until(env.stack, theirs.id, ['accepted', 'rejected']);
       expect(done.status).to.equal('rejected');
@@ -162,11 +212,18 @@ describe('one series-number is one document (per RUC, across accounts)', functio
   describe('a document posted after a restore whose number SUNAT holds (deploy/restore/after-restore.sql recorded the restore)', () => {
     afterEach(() => env.stack.db('restores').delete());
     /** The restore's record as after-restore.sql writes it: the backup's time, restored now. */
-    const restored = (backupTakenAt: string) => env.stack.db.raw(`insert into restores (backup_taken_at) values (${backupTakenAt})`);
+    const restored = (backupTakenAt: string) =>
+      env.stack.db.raw(`insert into restores (backup_taken_at) values (${backupTakenAt})`);
 
     it('answered between the backup and the restore, for its issue date: the lost document posted again, accepted with that CDR', async () => {
       const body = payload('invoice-basic.json', company.ruc);
-      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: body.fechaEmision });
+      env.sim.seedDocument({
+        ruc: company.ruc,
+        docType: '01',
+        series: 'F001',
+        number: body.correlativo,
+        issueDate: body.fechaEmision,
+      });
       await restored("now() - interval '1 hour'");
       const res = await issue(env.stack, company.token, body);
       const done = await until(env.stack, res.body.external_id, ['accepted', 'rejected']);
@@ -184,7 +241,13 @@ describe('one series-number is one document (per RUC, across accounts)', functio
 
     it('answered before the backup: another document (rejected 1033)', async () => {
       const body = payload('invoice-basic.json', company.ruc);
-      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: body.fechaEmision });
+      env.sim.seedDocument({
+        ruc: company.ruc,
+        docType: '01',
+        series: 'F001',
+        number: body.correlativo,
+        issueDate: body.fechaEmision,
+      });
       await new Promise((r) => setTimeout(r, 1_100)); // SUNAT's response time has whole seconds: the backup comes after it
       await restored('now()');
       await rejected(body);
@@ -192,7 +255,13 @@ describe('one series-number is one document (per RUC, across accounts)', functio
 
     it('answered between the backup and the restore for another issue date: another document (rejected 1033)', async () => {
       const body = payload('invoice-basic.json', company.ruc);
-      env.sim.seedDocument({ ruc: company.ruc, docType: '01', series: 'F001', number: body.correlativo, issueDate: '2024-01-02' });
+      env.sim.seedDocument({
+        ruc: company.ruc,
+        docType: '01',
+        series: 'F001',
+        number: body.correlativo,
+        issueDate: '2024-01-02',
+      });
       await restored("now() - interval '1 hour'");
       await rejected(body);
     });

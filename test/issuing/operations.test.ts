@@ -5,7 +5,17 @@ import { sendBill } from '../../authority';
 import { prepareDocument } from '../../documents';
 import { createSigner, generateTestCertificate, signXml } from '../../documents/signing';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
-import { accountBalances, call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import {
+  accountBalances,
+  call,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 
 /** The catalog 51 operations with data of their own, issued through the API and delivered to the simulator. */
 const KINDS = [
@@ -55,8 +65,10 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
     });
   }
 
-  it('SUNAT\'s refusals of a wrong percepción come back as 422 with SUNAT\'s codes; nothing is signed or stored', async () => {
-    const invalid = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/documents/invalid/perception-rules.json'), 'utf8'));
+  it("SUNAT's refusals of a wrong percepción come back as 422 with SUNAT's codes; nothing is signed or stored", async () => {
+    const invalid = JSON.parse(
+      fs.readFileSync(path.resolve(__dirname, '../fixtures/documents/invalid/perception-rules.json'), 'utf8'),
+    );
     const body = { ...invalid.payload, emisor: { ...invalid.payload.emisor, ruc: demo.ruc } };
     const before = await env.stack.db('documents').where({ company_id: demo.row.id }).count('* as n');
     const res = await issue(env.stack, demo.token, body);
@@ -75,12 +87,18 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       issued.push(await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']));
     }
-    const paths = (name: string) => env.sim.log().filter((e) => e.name === `${name}.zip`).map((e) => `${e.operation} ${e.path}`);
+    const paths = (name: string) =>
+      env.sim
+        .log()
+        .filter((e) => e.name === `${name}.zip`)
+        .map((e) => `${e.operation} ${e.path}`);
     expect(paths(issued[0].filename)).to.deep.equal(['sendBill /ol-ti-itemision-otroscpe-gem-beta/billService']);
     expect(paths(issued[1].filename)).to.deep.equal(['sendBill /ol-ti-itemision-otroscpe-gem-beta/billService']);
 
     const reversal = payload('rr-retention.json', demo.ruc, { fechaReferencia: issued[0].issue_date });
-    reversal.items = [{ tipoDoc: '20', serieNumero: `${issued[0].series}-${issued[0].number}`, motivo: 'Retención mal calculada' }];
+    reversal.items = [
+      { tipoDoc: '20', serieNumero: `${issued[0].series}-${issued[0].number}`, motivo: 'Retención mal calculada' },
+    ];
     const res = await issue(env.stack, demo.token, reversal);
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     // A ticket: polls run after 10 s, 20 s …; recheck asks at once (first 98, then the verdict).
@@ -97,7 +115,11 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
   it('the CPE billService refuses a retención (0302): each service takes only its own documents', async () => {
     const res = await issue(env.stack, demo.token, payload('retention.json', demo.ruc));
     const row = await until(env.stack, res.body.external_id, ['accepted']);
-    const refused = await sendBill(`${env.sim.url}/ol-ti-itcpfegem-beta/billService`, { ruc: demo.ruc, solUser: 'MODDATOS', solPassword: 'moddatos' }, { filename: row.filename, xml: row.xml });
+    const refused = await sendBill(
+      `${env.sim.url}/ol-ti-itcpfegem-beta/billService`,
+      { ruc: demo.ruc, solUser: 'MODDATOS', solPassword: 'moddatos' },
+      { filename: row.filename, xml: row.xml },
+    );
     expect(refused).to.include({ code: '0302' });
   });
 
@@ -109,17 +131,29 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
     const done = await until(env.stack, res.body.external_id, ['accepted', 'observed', 'rejected']);
     expect(done.status).to.equal('accepted');
     expect(await accountBalances(env.stack, company.accountId)).to.deep.equal({ quota: 0, osePackage: 0 });
-    expect(env.sim.log().filter((e) => e.name === `${done.filename}.zip`).map((e) => e.path)).to.deep.equal(['/ol-ti-itemision-otroscpe-gem/billService']);
+    expect(
+      env.sim
+        .log()
+        .filter((e) => e.name === `${done.filename}.zip`)
+        .map((e) => e.path),
+    ).to.deep.equal(['/ol-ti-itemision-otroscpe-gem/billService']);
     expect(await env.stack.db('document_events').where({ document_id: done.id })).to.have.length(1);
     // Without quota the next one is refused before signing, as for any document.
     expect((await issue(env.stack, company.token, payload('perception.json', company.ruc))).status).to.equal(402);
   });
 
   it('externally signed 04, 20 and 40 are read (issuer from the customer party or AgentParty), kept as sent and delivered', async () => {
-    const company = await newCompany(env.stack, { environment: '02', settings: { destination: 'provider_ose', signing: 'external' } });
+    const company = await newCompany(env.stack, {
+      environment: '02',
+      settings: { destination: 'provider_ose', signing: 'external' },
+    });
     await env.stack.db('accounts').where({ id: company.accountId }).update({ ose_package_units: 3 });
     const signer = createSigner(generateTestCertificate({ ruc: company.ruc }));
-    for (const [fixture, type] of [['liquidacion-compra.json', '04'], ['retention.json', '20'], ['perception.json', '40']]) {
+    for (const [fixture, type] of [
+      ['liquidacion-compra.json', '04'],
+      ['retention.json', '20'],
+      ['perception.json', '40'],
+    ]) {
       const signed = signXml(prepareDocument(payload(fixture, company.ruc)).xml, signer);
       const res = await issue(env.stack, company.token, { xml: Buffer.from(signed.xml, 'utf8').toString('base64') });
       expect(res.status, JSON.stringify(res.body)).to.equal(202);

@@ -2,11 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { accountBalances, documentCount, issue, newCompany, payload, startIssuingStack, until, type IssuingStack } from './support';
+import {
+  accountBalances,
+  documentCount,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+} from './support';
 import { findDocument } from '../../db/documents';
 import { insertCertificate, findCertificate } from '../../db/certificates';
 import { updateCompany } from '../../db/companies';
-import { createSigner, generateTestCertificate, signXml, verifyXmlSignature, type TestCertificate } from '../../documents/signing';
+import {
+  createSigner,
+  generateTestCertificate,
+  signXml,
+  verifyXmlSignature,
+  type TestCertificate,
+} from '../../documents/signing';
 import { prepareDocument } from '../../documents';
 import { certificatesCommand } from '../../cli/commands/certificates';
 import { accountsCommand } from '../../cli/commands/accounts';
@@ -14,10 +29,19 @@ import type { TestStack } from '../support/stack';
 
 function io() {
   const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) } } };
+  return {
+    out,
+    io: { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) } },
+  };
 }
 
-async function giveOwnCertificate(stack: TestStack, companyId: string, accountId: string, certificate: TestCertificate, notAfter?: Date) {
+async function giveOwnCertificate(
+  stack: TestStack,
+  companyId: string,
+  accountId: string,
+  certificate: TestCertificate,
+  notAfter?: Date,
+) {
   const row = await insertCertificate(stack.db, {
     account_id: accountId,
     origin: 'own',
@@ -72,7 +96,9 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
   it('N concurrent issues against a quota of N−1 give exactly one 402', async () => {
     const n = 6;
     const company = await newCompany(stack, { environment: '02', quota: n - 1 });
-    const answers = await Promise.all(Array.from({ length: n }, () => issue(stack, company.token, payload('invoice-basic.json', company.ruc))));
+    const answers = await Promise.all(
+      Array.from({ length: n }, () => issue(stack, company.token, payload('invoice-basic.json', company.ruc))),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).to.deep.equal([...Array(n - 1).fill(202), 402]);
     expect((await accountBalances(stack, company.accountId)).quota).to.equal(0);
@@ -100,7 +126,13 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
 
   it('a certificate past its X.509 expiry is a 402 naming the date', async () => {
     const company = await newCompany(stack, { environment: '02', quota: 2 });
-    await giveOwnCertificate(stack, company.row.id, company.accountId, generateTestCertificate(), new Date('2025-03-31T12:00:00Z'));
+    await giveOwnCertificate(
+      stack,
+      company.row.id,
+      company.accountId,
+      generateTestCertificate(),
+      new Date('2025-03-31T12:00:00Z'),
+    );
     const res = await issue(stack, company.token, payload('invoice-basic.json', company.ruc));
     expect(res.status).to.equal(402);
     expect(res.body.message).to.contain('expired on 2025-03-31');
@@ -116,7 +148,9 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
     expect(blocked.body.message).to.contain('OSE sending package');
 
     const cli = io();
-    expect(await accountsCommand(['ose-package', '--account', company.accountId, '--add', '3'], stack, cli.io)).to.equal(0);
+    expect(
+      await accountsCommand(['ose-package', '--account', company.accountId, '--add', '3'], stack, cli.io),
+    ).to.equal(0);
     expect(cli.out.stdout).to.contain('OSE sending package 3');
     expect((await issue(stack, company.token, payload('invoice-basic.json', company.ruc))).status).to.equal(202);
   });
@@ -137,7 +171,11 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
       expect(none.body.message).to.contain('no certificate assigned');
 
       const cli = io();
-      const code = await certificatesCommand(['assign', '--company', company.ruc, '--pfx', pfxFile, '--password', 'secret'], stack, cli.io);
+      const code = await certificatesCommand(
+        ['assign', '--company', company.ruc, '--pfx', pfxFile, '--password', 'secret'],
+        stack,
+        cli.io,
+      );
       expect(code, cli.out.stderr).to.equal(0);
       expect(cli.out.stdout).to.contain(`assigned to company ${company.ruc}`);
       const assigned = (await stack.db('companies').where({ id: company.row.id }).first()).certificate_id as string;
@@ -160,7 +198,23 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
 
     it('a demo company with an assigned certificate does not start its validity', async () => {
       const company = await newCompany(stack, { plan: '02' });
-      expect(await certificatesCommand(['assign', '--company', company.ruc, '--pfx', pfxFile, '--password', 'secret', '--account', company.accountId], stack, io().io)).to.equal(0);
+      expect(
+        await certificatesCommand(
+          [
+            'assign',
+            '--company',
+            company.ruc,
+            '--pfx',
+            pfxFile,
+            '--password',
+            'secret',
+            '--account',
+            company.accountId,
+          ],
+          stack,
+          io().io,
+        ),
+      ).to.equal(0);
       expect((await issue(stack, company.token, payload('invoice-basic.json', company.ruc))).status).to.equal(202);
       const assigned = (await stack.db('companies').where({ id: company.row.id }).first()).certificate_id as string;
       expect((await findCertificate(stack.db, assigned))!.first_used_at).to.equal(null);
@@ -169,9 +223,21 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
     it('the command refuses a wrong password, an unknown company and incomplete arguments', async () => {
       const company = await newCompany(stack, { plan: '02' });
       const wrong = io();
-      expect(await certificatesCommand(['assign', '--company', company.ruc, '--pfx', pfxFile, '--password', 'nope'], stack, wrong.io)).to.equal(1);
+      expect(
+        await certificatesCommand(
+          ['assign', '--company', company.ruc, '--pfx', pfxFile, '--password', 'nope'],
+          stack,
+          wrong.io,
+        ),
+      ).to.equal(1);
       expect(wrong.out.stderr).to.contain('password');
-      expect(await certificatesCommand(['assign', '--company', '20000000001', '--pfx', pfxFile, '--password', 'secret'], stack, io().io)).to.equal(1);
+      expect(
+        await certificatesCommand(
+          ['assign', '--company', '20000000001', '--pfx', pfxFile, '--password', 'secret'],
+          stack,
+          io().io,
+        ),
+      ).to.equal(1);
       const usage = io();
       expect(await certificatesCommand(['assign', '--company', company.ruc], stack, usage.io)).to.equal(2);
       expect(usage.out.stderr).to.contain('usage:');
@@ -184,8 +250,11 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
     const signedXml = (ruc: string) => signXml(prepareDocument(payload('invoice-basic.json', ruc)).xml, signer);
     const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-    it('accepts the issuer\'s signed XML as is (no new signature), consumes only the OSE package, and delivers it', async () => {
-      const company = await newCompany(stack, { environment: '02', settings: { destination: 'provider_ose', signing: 'external' } });
+    it("accepts the issuer's signed XML as is (no new signature), consumes only the OSE package, and delivers it", async () => {
+      const company = await newCompany(stack, {
+        environment: '02',
+        settings: { destination: 'provider_ose', signing: 'external' },
+      });
       await stack.db('accounts').where({ id: company.accountId }).update({ ose_package_units: 2 });
       const signed = signedXml(company.ruc);
       const res = await issue(stack, company.token, { xml: b64(signed.xml) });
@@ -193,13 +262,19 @@ describe('plans and quota (POST /v1/cpe in production)', function () {
       expect(res.body).to.include({ status: 'queued', hash: signed.hash });
       expect(Buffer.from(res.body.xml, 'base64').toString('utf8')).to.equal(signed.xml);
       const row = (await findDocument(stack.db, res.body.external_id))!;
-      expect(row).to.include({ signed_by: 'external', destination: 'provider_ose', doc_type: '01', series: 'F001', xml: signed.xml });
+      expect(row).to.include({
+        signed_by: 'external',
+        destination: 'provider_ose',
+        doc_type: '01',
+        series: 'F001',
+        xml: signed.xml,
+      });
       expect(row.filename).to.equal(`${company.ruc}-01-F001-${row.number}`);
       expect(await accountBalances(stack, company.accountId)).to.deep.equal({ quota: 0, osePackage: 1 });
       expect((await until(stack, row.id, ['accepted', 'observed', 'rejected'])).status).to.equal('accepted');
     });
 
-    it('refuses unsigned, tampered, malformed or another issuer\'s XML, and JSON documents, with the 7.2 body', async () => {
+    it("refuses unsigned, tampered, malformed or another issuer's XML, and JSON documents, with the 7.2 body", async () => {
       const company = await newCompany(stack, { settings: { destination: 'provider_ose', signing: 'external' } });
       const signed = signedXml(company.ruc);
       const cases: [string, unknown, string][] = [

@@ -3,7 +3,16 @@
  * core/config reads it. Dates are set relative to today so the suite means the same whatever day it runs.
  */
 import { expect } from 'chai';
-import { call, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from './support';
+import {
+  call,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
 import { addDays } from '../../documents/calendar';
@@ -19,7 +28,11 @@ function invoice(ruc: string, options: { codes?: boolean; rate?: number } = {}) 
   const doc = payload('invoice-igv-10-reduced-rate.json', ruc, { fechaEmision: today });
   doc.items = doc.items.map((item: Record<string, unknown>) => {
     const { porcentajeIgv, ...rest } = item;
-    return { ...rest, ...(options.codes ? { codigoSunat: '90101501' } : {}), ...(options.rate ? { porcentajeIgv: options.rate } : { porcentajeIgv }) };
+    return {
+      ...rest,
+      ...(options.codes ? { codigoSunat: '90101501' } : {}),
+      ...(options.rate ? { porcentajeIgv: options.rate } : { porcentajeIgv }),
+    };
   });
   return doc;
 }
@@ -42,37 +55,67 @@ describe('dated rules through the API', function () {
     it('makes a line without codigoSunat a 422 naming the line, and 14 % an accepted rate', async () => {
       const refused = await issue(env.stack, company.token, invoice(company.ruc, { rate: 14 }));
       expect(refused.status, JSON.stringify(refused.body)).to.equal(422);
-      expect(refused.body.errors).to.deep.equal([0, 1].map((i) => `[SUNAT 3496] items[${i}].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from ${today}`));
-      expect(refused.body.details.map((d: { path: string }) => d.path)).to.deep.equal(['items[0].codigoSunat', 'items[1].codigoSunat']);
+      expect(refused.body.errors).to.deep.equal(
+        [0, 1].map(
+          (i) =>
+            `[SUNAT 3496] items[${i}].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from ${today}`,
+        ),
+      );
+      expect(refused.body.details.map((d: { path: string }) => d.path)).to.deep.equal([
+        'items[0].codigoSunat',
+        'items[1].codigoSunat',
+      ]);
 
       const accepted = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 14 }));
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
       expect(Buffer.from(accepted.body.xml, 'base64').toString('utf8')).to.include('<cbc:Percent>14.00</cbc:Percent>');
 
       // The legacy endpoint issues through the same path.
-      const legacy = await call(env.stack, 'POST', '/api/cpe/enviar', { token: company.token, json: invoice(company.ruc, { rate: 14 }) });
+      const legacy = await call(env.stack, 'POST', '/api/cpe/enviar', {
+        token: company.token,
+        json: invoice(company.ruc, { rate: 14 }),
+      });
       expect(legacy.status).to.equal(422);
       expect(legacy.body.errors).to.deep.equal(refused.body.errors);
 
       const ten = await issue(env.stack, company.token, invoice(company.ruc, { codes: true, rate: 10 }));
       expect(ten.status).to.equal(422);
-      expect(ten.body.errors[0]).to.equal(`[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of a document issued on ${today}: that date allows 18, or 14 (the reduced MYPE rate of Ley 31556)`);
+      expect(ten.body.errors[0]).to.equal(
+        `[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of a document issued on ${today}: that date allows 18, or 14 (the reduced MYPE rate of Ley 31556)`,
+      );
     });
 
     it('caps a credit note by the invoice chasqui holds (3286), and leaves one it does not hold to SUNAT', async () => {
-      const held = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc, { fechaEmision: today }));
+      const held = await issue(
+        env.stack,
+        company.token,
+        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
+      );
       expect(held.status, JSON.stringify(held.body)).to.equal(202);
       const heldNumber = held.body.filename.split('-').slice(2).join('-');
       const note = (serieNumero: string, valorUnitario: number) =>
         payload('credit-note-01.json', company.ruc, {
           fechaEmision: today,
           documentoAfectado: { tipoDoc: '01', serieNumero },
-          items: [{ codigo: 'P1', codigoSunat: '43211503', descripcion: 'Devolución', cantidad: 1, valorUnitario, afectacionIgv: '10' }],
+          items: [
+            {
+              codigo: 'P1',
+              codigoSunat: '43211503',
+              descripcion: 'Devolución',
+              cantidad: 1,
+              valorUnitario,
+              afectacionIgv: '10',
+            },
+          ],
         });
       const over = await issue(env.stack, company.token, note(heldNumber, 100_000));
       expect(over.status, JSON.stringify(over.body)).to.equal(422);
       expect(over.body.errors).to.have.length(1);
-      expect(over.body.errors[0]).to.match(new RegExp(`^\\[SUNAT 3286\\] the credit note's total \\(118000\\.00\\) exceeds that of ${heldNumber} it modifies \\(\\d+\\.\\d\\d\\)$`));
+      expect(over.body.errors[0]).to.match(
+        new RegExp(
+          `^\\[SUNAT 3286\\] the credit note's total \\(118000\\.00\\) exceeds that of ${heldNumber} it modifies \\(\\d+\\.\\d\\d\\)$`,
+        ),
+      );
       expect((await issue(env.stack, company.token, note(heldNumber, 1))).status).to.equal(202);
       expect((await issue(env.stack, company.token, note('F999-99999999', 100_000))).status).to.equal(202);
     });

@@ -31,10 +31,18 @@ export async function startIssuingStack(
   options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'> } = {},
 ): Promise<IssuingStack> {
   // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
-  const sim = await startTestSimulator({ ticketPolls: 1, ...(config.rules ? { rules: config.rules } : {}), ...options.simulator, port: 0 });
+  const sim = await startTestSimulator({
+    ticketPolls: 1,
+    ...(config.rules ? { rules: config.rules } : {}),
+    ...options.simulator,
+    port: 0,
+  });
   const base = testConfig();
   const pfxPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-provider-')), 'provider.pfx');
-  fs.writeFileSync(pfxPath, generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'));
+  fs.writeFileSync(
+    pfxPath,
+    generateTestCertificate({ ruc: base.providerRuc, commonName: 'TEST PROVIDER' }).pfx('provider-pw'),
+  );
   const stack = await startTestStack({
     worker: options.worker,
     config: {
@@ -42,7 +50,12 @@ export async function startIssuingStack(
       authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },
       providerOseCredentials: { user: 'MODDATOS', password: 'moddatos' },
       ...config,
-      issuing: { ...base.issuing, providerPfxPath: pfxPath, providerPfxPassword: 'provider-pw', ...(config.issuing ?? {}) },
+      issuing: {
+        ...base.issuing,
+        providerPfxPath: pfxPath,
+        providerPfxPassword: 'provider-pw',
+        ...(config.issuing ?? {}),
+      },
     },
   });
   return {
@@ -69,14 +82,24 @@ export interface TestCompany {
  */
 export async function newCompany(
   stack: TestStack,
-  options: { quota?: number; plan?: '01' | '02'; environment?: '01' | '02'; settings?: CompanyChanges; accountToken?: { accountId: string; token: string } } = {},
+  options: {
+    quota?: number;
+    plan?: '01' | '02';
+    environment?: '01' | '02';
+    settings?: CompanyChanges;
+    accountToken?: { accountId: string; token: string };
+  } = {},
 ): Promise<TestCompany> {
   const account = options.accountToken ?? (await newAccountToken(stack, options.quota ?? 0));
   const ruc = randomRuc();
-  const token = await createCompany(stack, account.token, ruc, { plan_type: options.plan ?? '01', environment: options.environment ?? '01' });
+  const token = await createCompany(stack, account.token, ruc, {
+    plan_type: options.plan ?? '01',
+    environment: options.environment ?? '01',
+  });
   let row = (await findCompany(stack.db, account.accountId, ruc))!;
   const settings: CompanyChanges = { ...options.settings };
-  if (options.environment === '02') Object.assign(settings, { sol_user: 'MODDATOS', sol_password_sealed: stack.secrets.seal('moddatos') });
+  if (options.environment === '02')
+    Object.assign(settings, { sol_user: 'MODDATOS', sol_password_sealed: stack.secrets.seal('moddatos') });
   if (Object.keys(settings).length) row = await updateCompany(stack.db, row.id, settings);
   return { accountId: account.accountId, accountToken: account.token, ruc, token, row };
 }
@@ -88,26 +111,42 @@ export function payload(fixture: string, ruc: string, changes: Record<string, un
   const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture), 'utf8'));
   doc.emisor.ruc = ruc;
   // Summaries number their day's sequence with at most 5 digits.
-  if (doc.correlativo !== undefined) doc.correlativo = String(/^r[acr]$/.test(doc.tipoDoc) ? (++correlative % 99_999) + 1 : ++correlative);
+  if (doc.correlativo !== undefined)
+    doc.correlativo = String(/^r[acr]$/.test(doc.tipoDoc) ? (++correlative % 99_999) + 1 : ++correlative);
   return { ...doc, ...changes };
 }
 
-export function issue(stack: TestStack, token: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export function issue(
+  stack: TestStack,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   return call(stack, 'POST', '/v1/cpe', { token, json: body, headers });
 }
 
 /** Polls the documents row (the source of truth) until it reaches one of `statuses` (and `also` holds). */
-export async function until(stack: TestStack, id: string, statuses: DocStatus[], ms = 30_000, also: (row: DocumentRow) => boolean = () => true): Promise<DocumentRow> {
+export async function until(
+  stack: TestStack,
+  id: string,
+  statuses: DocStatus[],
+  ms = 30_000,
+  also: (row: DocumentRow) => boolean = () => true,
+): Promise<DocumentRow> {
   const deadline = Date.now() + ms;
   for (;;) {
     const doc = (await findDocument(stack.db, id))!;
     if (statuses.includes(doc.status) && also(doc)) return doc;
-    if (Date.now() > deadline) throw new Error(`document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`);
+    if (Date.now() > deadline)
+      throw new Error(`document stayed ${doc.status} (${JSON.stringify(doc.result)}), expected ${statuses.join('/')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function accountBalances(stack: TestStack, accountId: string): Promise<{ quota: number; osePackage: number }> {
+export async function accountBalances(
+  stack: TestStack,
+  accountId: string,
+): Promise<{ quota: number; osePackage: number }> {
   const row = await stack.db('accounts').where({ id: accountId }).first('quota_units', 'ose_package_units');
   return { quota: Number(row.quota_units), osePackage: Number(row.ose_package_units) };
 }
@@ -125,5 +164,8 @@ export async function expectDocumented(stack: TestStack, operation: string, res:
   const [method, route] = operation.split(' ');
   const documented = doc.paths[route]?.[method.toLowerCase()]?.responses?.[String(res.status)];
   expect(documented, `${operation} ${res.status} is documented`).to.not.equal(undefined);
-  expect(checkSchema(documented.content['application/json'].schema, res.body, doc), `${operation} ${res.status}: ${JSON.stringify(res.body)}`).to.deep.equal([]);
+  expect(
+    checkSchema(documented.content['application/json'].schema, res.body, doc),
+    `${operation} ${res.status}: ${JSON.stringify(res.body)}`,
+  ).to.deep.equal([]);
 }

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { call, expectDocumented, issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from './support';
+import {
+  call,
+  expectDocumented,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  type IssuingStack,
+  type TestCompany,
+} from './support';
 import { findDocument } from '../../db/documents';
 import type { TestStack } from '../support/stack';
 
@@ -28,7 +37,15 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
     expect(res.body).to.include({ success: true, status: 'accepted', resolved: true, status_code: '06', ticket: null });
     expect(res.body.result).to.include({ code: '0' });
     expect(res.body.cdr_zip).to.be.a('string').with.length.above(100);
-    expect(res.body).to.include.keys('external_id', 'filename', 'hash', 'xml', 'environment', 'environment_name', 'time');
+    expect(res.body).to.include.keys(
+      'external_id',
+      'filename',
+      'hash',
+      'xml',
+      'environment',
+      'environment_name',
+      'time',
+    );
     await expectDocumented(env.stack, 'POST /v1/cpe', res);
   });
 
@@ -70,7 +87,18 @@ describe('waiting for the verdict (response mode wait, POST /api/cpe/enviar)', f
   it('legacy /api/cpe/enviar: waits for any company and answers sunatResponse with the CDR', async () => {
     const res = await legacy(env.stack, plain.token, payload('invoice-basic.json', plain.ruc));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(Object.keys(res.body)).to.deep.equal(['success', 'message', 'external_id', 'filename', 'hash', 'xml', 'status', 'ticket', 'sunatResponse', 'time']);
+    expect(Object.keys(res.body)).to.deep.equal([
+      'success',
+      'message',
+      'external_id',
+      'filename',
+      'hash',
+      'xml',
+      'status',
+      'ticket',
+      'sunatResponse',
+      'time',
+    ]);
     expect(res.body).to.include({ success: true, status: 'accepted' });
     const { sunatResponse } = res.body;
     expect(sunatResponse).to.include({ success: true, error: null });

@@ -30,7 +30,10 @@ describe('worker killed mid-send', function () {
     sim = await startTestSimulator({ port: 0 });
     const base = testConfig();
     // The in-process worker starts later, on the same task queue, as the replacement.
-    stack = await startTestStack({ worker: false, config: { authority: { ...base.authority, authorityUrl: sim.url } } });
+    stack = await startTestStack({
+      worker: false,
+      config: { authority: { ...base.authority, authorityUrl: sim.url } },
+    });
   });
   after(async () => {
     child?.kill('SIGKILL');
@@ -44,7 +47,12 @@ describe('worker killed mid-send', function () {
     payload.emisor.ruc = RUC;
     payload.cliente = { tipoDoc: '6', numDoc: '20123456786', nombre: 'Comercial Andina S.A.C.' };
     payload.correlativo = '777';
-    const doc = await commitSignedDocument(stack.db, company, payload, createSigner(generateTestCertificate({ ruc: RUC })));
+    const doc = await commitSignedDocument(
+      stack.db,
+      company,
+      payload,
+      createSigner(generateTestCertificate({ ruc: RUC })),
+    );
 
     // The first worker is a separate `chasqui worker` process; SUNAT never answers its send.
     sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
@@ -80,7 +88,10 @@ describe('worker killed mid-send', function () {
     const done = (await findDocument(stack.db, doc.id))!;
     expect(done).to.include({ status: 'accepted', resolved: true, send_attempts: 2 });
     expect(await stack.db('document_events').where({ document_id: doc.id })).to.have.length(1);
-    const operations = sim.log().filter((e) => e.ruc === RUC).map((e) => e.operation);
+    const operations = sim
+      .log()
+      .filter((e) => e.ruc === RUC)
+      .map((e) => e.operation);
     // Sent, (killed), state queried — SUNAT has no record of the hung send — then sent again.
     expect(operations).to.deep.equal(['sendBill', 'getStatusCdr', 'sendBill']);
   });

@@ -41,7 +41,10 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   const started = async (id: string) => (await findDocument(stack.db, id))!.workflow_started_at;
 
   it('starts one workflow per document with bounded concurrency and marks each started', async () => {
-    const starts = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue }, { concurrency: 3 });
+    const starts = new WorkflowStarts(
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { concurrency: 3 },
+    );
     const docs = await Promise.all(Array.from({ length: 12 }, commit));
     for (const doc of docs) starts.enqueue(doc);
     // Handing a document over twice still gives it one workflow (starts are idempotent).
@@ -57,13 +60,20 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   });
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
-    const full = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue }, { maxQueued: 0 });
+    const full = new WorkflowStarts(
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { maxQueued: 0 },
+    );
     const refused = await commit();
     full.enqueue(refused);
     await full.idle();
     expect(await started(refused.id)).to.equal(null);
 
-    const closing = new WorkflowStarts({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue });
+    const closing = new WorkflowStarts({
+      db: stack.db,
+      temporal: stack.temporal,
+      taskQueue: stack.config.temporal.taskQueue,
+    });
     const before = await commit();
     closing.enqueue(before);
     await closing.close();

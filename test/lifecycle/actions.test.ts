@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack } from '../issuing/support';
-import { companyWithWebhook, eventually, localTlsCertificate, resolvedDocument, startReceiver, type TlsFiles } from '../webhooks/support';
+import {
+  companyWithWebhook,
+  eventually,
+  localTlsCertificate,
+  resolvedDocument,
+  startReceiver,
+  type TlsFiles,
+} from '../webhooks/support';
 import { findCompanyById } from '../../db/companies';
 import { findDocument } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
@@ -32,7 +39,10 @@ describe('lifecycle: support actions answer done or refused', function () {
     const waiting = (await findDocument(s.stack.db, issued.body.external_id))!;
     expect(waiting.status).to.equal('to_send');
 
-    expect(await send(deps, waiting, { actor: 'carol', dryRun: true })).to.deep.include({ outcome: 'done', detail: 'would send' });
+    expect(await send(deps, waiting, { actor: 'carol', dryRun: true })).to.deep.include({
+      outcome: 'done',
+      detail: 'would send',
+    });
     expect((await findDocument(s.stack.db, waiting.id))!.status).to.equal('to_send');
     expect(await listSupportActions(s.stack.db, waiting.id)).to.deep.equal([]);
 
@@ -70,7 +80,11 @@ describe('lifecycle: support actions answer done or refused', function () {
     const issued = await issue(s.stack, company.token, payload('invoice-basic.json', company.ruc));
     const accepted = await until(s.stack, issued.body.external_id, ['accepted']);
 
-    expect(await recheck(deps, accepted, { actor: 'dave' })).to.deep.equal({ outcome: 'refused', code: 'conflict', reason: 'already accepted' });
+    expect(await recheck(deps, accepted, { actor: 'dave' })).to.deep.equal({
+      outcome: 'refused',
+      code: 'conflict',
+      reason: 'already accepted',
+    });
     expect(await resend(deps, accepted, { actor: 'dave' })).to.deep.equal({
       outcome: 'refused',
       code: 'conflict',
@@ -96,16 +110,24 @@ describe('lifecycle: support actions answer done or refused', function () {
 
       const pending = await redeliver(deps, company, original, { actor: 'erin' });
       expect(pending).to.include({ outcome: 'refused', code: 'conflict' });
-      expect(pending.outcome === 'refused' && pending.reason).to.match(new RegExp(`^Delivery ${original.id} still has attempts pending`));
+      expect(pending.outcome === 'refused' && pending.reason).to.match(
+        new RegExp(`^Delivery ${original.id} still has attempts pending`),
+      );
 
-      await s.stack.db('webhook_deliveries').where({ id: original.id }).update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now() });
+      await s.stack
+        .db('webhook_deliveries')
+        .where({ id: original.id })
+        .update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now() });
       const failed = (await findDelivery(s.stack.db, original.id))!;
       expect(await redeliver(deps, { webhook_url: null }, failed)).to.deep.equal({
         outcome: 'refused',
         code: 'invalid',
         reason: 'No webhook is configured: PATCH /v1/companies/{ruc}/webhook first',
       });
-      expect(await redeliverDocument(deps, doc, { dryRun: true })).to.deep.include({ outcome: 'done', detail: 'would redeliver' });
+      expect(await redeliverDocument(deps, doc, { dryRun: true })).to.deep.include({
+        outcome: 'done',
+        detail: 'would redeliver',
+      });
 
       const result = await redeliverDocument(deps, doc, { actor: 'erin' });
       if (result.outcome !== 'done') throw new Error(`refused: ${result.reason}`);

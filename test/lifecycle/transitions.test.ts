@@ -33,7 +33,16 @@ describe('lifecycle: statuses and transitions (pure)', () => {
   });
 
   it('one list of statuses, each with its spec 2.5 code (09 is the spec’s rejected), three of them resolved', () => {
-    expect(DOCUMENT_STATUSES).to.deep.equal(['queued', 'to_send', 'to_summarize', 'registered', 'sent', 'accepted', 'observed', 'rejected']);
+    expect(DOCUMENT_STATUSES).to.deep.equal([
+      'queued',
+      'to_send',
+      'to_summarize',
+      'registered',
+      'sent',
+      'accepted',
+      'observed',
+      'rejected',
+    ]);
     expect(Object.keys(STATUS_CODES).sort()).to.deep.equal([...DOCUMENT_STATUSES].sort());
     expect(new Set(Object.values(STATUS_CODES)).size).to.equal(DOCUMENT_STATUSES.length);
     expect(STATUS_CODES.rejected).to.equal('09');
@@ -58,7 +67,10 @@ describe('lifecycle: statuses and transitions (pure)', () => {
   });
 
   describe('after each step, by the authority’s answer (spec 3.1)', () => {
-    const answer = (status: Answer['status'], reached_sunat: boolean | null = true): Answer => ({ status, reached_sunat });
+    const answer = (status: Answer['status'], reached_sunat: boolean | null = true): Answer => ({
+      status,
+      reached_sunat,
+    });
     const cases: [Answer, 'send' | 'ticket' | 'query', DocStatus, { kind: string; status: DocStatus }][] = [
       [answer('accepted'), 'send', 'queued', { kind: 'resolved', status: 'accepted' }],
       [answer('observed'), 'query', 'sent', { kind: 'resolved', status: 'observed' }],
@@ -101,10 +113,30 @@ describe('lifecycle: statuses and transitions (pure)', () => {
     expect(waitingReason({ status: 'to_send', result: null, workflow_started_at: started })).to.equal('manual');
     expect(waitingReason({ status: 'to_summarize', result: null, workflow_started_at: null })).to.equal('summary');
     expect(waitingReason({ status: 'registered', result: null, workflow_started_at: started })).to.equal('ticket');
-    expect(waitingReason({ status: 'sent', result: { origin: 'timeout', reached_sunat: null }, workflow_started_at: started })).to.equal('timeout');
-    expect(waitingReason({ status: 'sent', result: { origin: 'system', reached_sunat: true }, workflow_started_at: started })).to.equal('unreadable');
-    expect(waitingReason({ status: 'queued', result: { origin: 'connection', reached_sunat: false }, workflow_started_at: started })).to.equal('connection');
-    expect(waitingReason({ status: 'queued', result: { origin: null, reached_sunat: false }, workflow_started_at: started })).to.equal('not_received');
+    expect(
+      waitingReason({
+        status: 'sent',
+        result: { origin: 'timeout', reached_sunat: null },
+        workflow_started_at: started,
+      }),
+    ).to.equal('timeout');
+    expect(
+      waitingReason({
+        status: 'sent',
+        result: { origin: 'system', reached_sunat: true },
+        workflow_started_at: started,
+      }),
+    ).to.equal('unreadable');
+    expect(
+      waitingReason({
+        status: 'queued',
+        result: { origin: 'connection', reached_sunat: false },
+        workflow_started_at: started,
+      }),
+    ).to.equal('connection');
+    expect(
+      waitingReason({ status: 'queued', result: { origin: null, reached_sunat: false }, workflow_started_at: started }),
+    ).to.equal('not_received');
     expect(waitingReason({ status: 'queued', result: null, workflow_started_at: null })).to.equal('not_started');
     expect(waitingReason({ status: 'queued', result: null, workflow_started_at: started })).to.equal('sending');
   });
@@ -116,7 +148,9 @@ describe('lifecycle: statuses and transitions (pure)', () => {
     it('send: only a document waiting in manual mode', () => {
       expect(sendRefusal(doc('to_send'))).to.equal(null);
       for (const status of DOCUMENT_STATUSES.filter((s) => s !== 'to_send')) {
-        expect(sendRefusal(doc(status))).to.equal(`Document 20123456786-01-F001-10 is ${status}; only a document waiting in manual mode (to_send) can be sent`);
+        expect(sendRefusal(doc(status))).to.equal(
+          `Document 20123456786-01-F001-10 is ${status}; only a document waiting in manual mode (to_send) can be sent`,
+        );
       }
     });
 
@@ -130,7 +164,9 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       expect(resendRefusal(doc('queued'))).to.match(/being sent now/);
 
       expect(supportResendRefusal(doc('queued', { result: connection }))).to.equal(null);
-      expect(supportResendRefusal(doc('sent', { result: timeout }))).to.equal('it may have reached the authority (timeout): recheck it instead');
+      expect(supportResendRefusal(doc('sent', { result: timeout }))).to.equal(
+        'it may have reached the authority (timeout): recheck it instead',
+      );
       expect(supportResendRefusal(doc('accepted'))).to.equal(resendRefusal(doc('accepted')));
     });
 
@@ -138,8 +174,12 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       expect(recheckRefusal(doc('sent', { result: timeout }))).to.equal(null);
       expect(recheckRefusal(doc('registered', { ticket: '1' }))).to.equal(null);
       expect(recheckRefusal(doc('observed'))).to.equal('already observed');
-      expect(recheckRefusal(doc('to_send'))).to.equal('not sent yet (waiting for POST /v1/cpe/{id}/send (company in manual sending mode))');
-      expect(recheckRefusal(doc('to_summarize'))).to.equal('not sent yet (waiting for the daily summary (receipt in summary mode))');
+      expect(recheckRefusal(doc('to_send'))).to.equal(
+        'not sent yet (waiting for POST /v1/cpe/{id}/send (company in manual sending mode))',
+      );
+      expect(recheckRefusal(doc('to_summarize'))).to.equal(
+        'not sent yet (waiting for the daily summary (receipt in summary mode))',
+      );
       expect(recheckRefusal(doc('queued', { result: connection }))).to.match(/nothing to query; use resend/);
       expect(recheckRefusal(doc('queued'))).to.equal('being sent now');
     });

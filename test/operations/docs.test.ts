@@ -16,7 +16,8 @@ describe('docs/operations.md', () => {
     for (const [, command, rest] of commands) {
       expect(Object.keys(COMMAND_HELP), command).to.include(command);
       const options = command === 'tokens' ? TOKEN_OPTIONS : OPTIONS;
-      for (const [flag] of rest.matchAll(/--[a-z-]+/g)) expect(Object.keys(options), `${command} ${flag}`).to.include(flag.slice(2));
+      for (const [flag] of rest.matchAll(/--[a-z-]+/g))
+        expect(Object.keys(options), `${command} ${flag}`).to.include(flag.slice(2));
     }
   });
 

@@ -12,14 +12,17 @@ const box = (...keys: string[]) => new SecretBox(parseMasterKey(keys[0]), keys.s
 
 /** `chasqui keys …` as an operator runs it; resolves with its exit code and output. */
 function chasquiKeys(args: string[], env: NodeJS.ProcessEnv, whileRunning?: (child: ReturnType<typeof spawn>) => void) {
-  const child = spawn(process.execPath, [CHASQUI_BIN, 'keys', ...args], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CHASQUI_BIN, 'keys', ...args], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (b) => (stdout += b));
   child.stderr!.on('data', (b) => (stderr += b));
   whileRunning?.(child);
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
 }
 
@@ -60,32 +63,62 @@ describe('chasqui keys (master key rotation)', function () {
       webhook_url: 'https://example.com/hook',
       webhook_secret_sealed: old.seal('whsec'),
     });
-    await db('service_certificates').insert({ name: 'rotation-test', certificate_pem: 'PEM', private_key_sealed: old.seal('private key') });
+    await db('service_certificates').insert({
+      name: 'rotation-test',
+      certificate_pem: 'PEM',
+      private_key_sealed: old.seal('private key'),
+    });
     // Enough rows that a run of one per transaction is still going when it is killed.
-    const tokens = Array.from({ length: 600 }, (_, i) => ({ client_id: `c${i}`, ruc: '20100066603', access_token_sealed: old.seal(`token-${i}`), expires_at: new Date() }));
+    const tokens = Array.from({ length: 600 }, (_, i) => ({
+      client_id: `c${i}`,
+      ruc: '20100066603',
+      access_token_sealed: old.seal(`token-${i}`),
+      expires_at: new Date(),
+    }));
     for (let i = 0; i < tokens.length; i += 200) await db('gre_tokens').insert(tokens.slice(i, i + 200));
     expect(await masterKeyProblem(db, old)).to.equal(null); // writes the check value, sealed with the old key
   });
   after(() => db?.destroy());
 
   it('status counts the secrets per key; rotate --dry-run and a missing key change nothing', async () => {
-    const status = await chasquiKeys(['status', '--json'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey, CHASQUI_MASTER_KEYS_OLD: oldKey });
+    const status = await chasquiKeys(['status', '--json'], {
+      DATABASE_URL: url,
+      CHASQUI_MASTER_KEY: newKey,
+      CHASQUI_MASTER_KEYS_OLD: oldKey,
+    });
     expect(status.code, status.stderr).to.equal(0);
-    const parsed = JSON.parse(status.stdout) as { current: string; keys: { id: string; role: string; secrets: number; by_kind: Record<string, number> }[] };
+    const parsed = JSON.parse(status.stdout) as {
+      current: string;
+      keys: { id: string; role: string; secrets: number; by_kind: Record<string, number> }[];
+    };
     expect(parsed.current).to.equal(box(newKey).keyId);
     const byId = Object.fromEntries(parsed.keys.map((k) => [k.id, k]));
     expect(byId[box(oldKey).keyId]).to.include({ role: 'older', secrets: 600 + 5 + 1 + 1 });
-    expect(byId[box(oldKey).keyId].by_kind).to.include({ 'gre_tokens.access_token_sealed': 600, 'companies.webhook_secret_sealed': 1, 'master_key_check.sealed': 1 });
+    expect(byId[box(oldKey).keyId].by_kind).to.include({
+      'gre_tokens.access_token_sealed': 600,
+      'companies.webhook_secret_sealed': 1,
+      'master_key_check.sealed': 1,
+    });
     expect(byId[box(newKey).keyId]).to.include({ role: 'current', secrets: 0 });
 
-    const dry = await chasquiKeys(['rotate', '--dry-run'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey, CHASQUI_MASTER_KEYS_OLD: oldKey });
+    const dry = await chasquiKeys(['rotate', '--dry-run'], {
+      DATABASE_URL: url,
+      CHASQUI_MASTER_KEY: newKey,
+      CHASQUI_MASTER_KEYS_OLD: oldKey,
+    });
     expect([dry.code, dry.stdout]).to.deep.equal([0, 'dry run: nothing was changed\n']);
     expect(dry.stderr).to.contain(`re-seal 607 secrets under ${box(newKey).keyId}`);
-    const noYes = await chasquiKeys(['rotate'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey, CHASQUI_MASTER_KEYS_OLD: oldKey });
+    const noYes = await chasquiKeys(['rotate'], {
+      DATABASE_URL: url,
+      CHASQUI_MASTER_KEY: newKey,
+      CHASQUI_MASTER_KEYS_OLD: oldKey,
+    });
     expect(noYes.code).to.equal(2);
     const withoutOld = await chasquiKeys(['rotate', '--yes'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey });
     expect(withoutOld.code).to.equal(1);
-    expect(withoutOld.stderr).to.contain(`607 secrets are sealed with key ${box(oldKey).keyId}, which this process does not have`);
+    expect(withoutOld.stderr).to.contain(
+      `607 secrets are sealed with key ${box(oldKey).keyId}, which this process does not have`,
+    );
     expect((await sealedCounts(db)).every((c) => c.keyId === box(oldKey).keyId)).to.equal(true);
   });
 
@@ -123,7 +156,11 @@ describe('chasqui keys (master key rotation)', function () {
     expect(await masterKeyProblem(db, box(newKey))).to.equal(null);
     expect(await masterKeyProblem(db, box(oldKey))).to.contain('cannot open the stored secrets');
     const [done, interrupted] = await listKeyRotations(db, 2);
-    expect([done.status, done.resealed, done.from_keys]).to.deep.equal(['done', 607 - onNew, { [box(oldKey).keyId]: 607 - onNew }]);
+    expect([done.status, done.resealed, done.from_keys]).to.deep.equal([
+      'done',
+      607 - onNew,
+      { [box(oldKey).keyId]: 607 - onNew },
+    ]);
     expect([interrupted.id, interrupted.status]).to.deep.equal([running.id, 'interrupted']);
 
     const status = await chasquiKeys(['status'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey });
@@ -131,6 +168,9 @@ describe('chasqui keys (master key rotation)', function () {
     expect(status.stdout).to.contain('every stored secret is sealed with the current key');
     expect(status.stdout).to.match(new RegExp(`${box(newKey).keyId}\\s+607\\s+current`));
     const nothing = await chasquiKeys(['rotate', '--yes'], { DATABASE_URL: url, CHASQUI_MASTER_KEY: newKey });
-    expect([nothing.code, nothing.stdout]).to.deep.equal([0, `nothing to re-seal: every stored secret is sealed with the current key ${box(newKey).keyId}\n`]);
+    expect([nothing.code, nothing.stdout]).to.deep.equal([
+      0,
+      `nothing to re-seal: every stored secret is sealed with the current key ${box(newKey).keyId}\n`,
+    ]);
   });
 });

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import got from 'got';
 import { unzipSync } from 'fflate';
-import { startIssuingStack, newCompany, payload, issue, until, call, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  until,
+  call,
+  expectDocumented,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { findDocument } from '../../db/documents';
 import { updateCompany } from '../../db/companies';
 import { documentWorkflowId } from '../../workflows/document';
@@ -41,7 +51,11 @@ describe('operations: document list, files, account, metrics, search attributes'
       ids[name] = res.body.external_id;
     };
     await issued('f1', 'invoice-basic.json', { serie: 'F001', fechaEmision: '2024-03-15' });
-    await issued('f2', 'invoice-basic.json', { serie: 'F002', fechaEmision: '2024-03-20', cliente: { tipoDoc: '6', numDoc: '20100066603', nombre: 'Otra S.A.' } });
+    await issued('f2', 'invoice-basic.json', {
+      serie: 'F002',
+      fechaEmision: '2024-03-20',
+      cliente: { tipoDoc: '6', numDoc: '20100066603', nombre: 'Otra S.A.' },
+    });
     await issued('b1', 'receipt-basic.json', { fechaEmision: '2024-03-18' });
     for (const id of [ids.f1, ids.f2, ids.b1]) await until(s.stack, id, ['accepted']);
     await updateCompany(s.stack.db, a.row.id, { sending_mode: 'manual' });
@@ -55,7 +69,13 @@ describe('operations: document list, files, account, metrics, search attributes'
     expect(idsOf(all)).to.deep.equal([ids.m1, ids.b1, ids.f2, ids.f1]);
     expect(all.body.data.next_before).to.equal(null);
     const item = all.body.data.documents[0];
-    expect(item).to.include({ external_id: ids.m1, status: 'to_send', resolved: false, document_type_id: '01', series: 'F001' });
+    expect(item).to.include({
+      external_id: ids.m1,
+      status: 'to_send',
+      resolved: false,
+      document_type_id: '01',
+      series: 'F001',
+    });
     expect(item).to.not.have.property('xml');
     await expectDocumented(s.stack, 'GET /v1/cpe', all);
 
@@ -88,7 +108,8 @@ describe('operations: document list, files, account, metrics, search attributes'
       seen.push(...idsOf(res));
       cursor = res.body.data.next_before;
       // A new document lands between two pages: it is newer than every page, so it shifts nothing.
-      if (added++ < 2) expect((await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).status).to.equal(202);
+      if (added++ < 2)
+        expect((await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).status).to.equal(202);
     } while (cursor);
     expect(new Set(seen).size).to.equal(seen.length);
     expect(seen).to.deep.equal(before);
@@ -130,16 +151,24 @@ describe('operations: document list, files, account, metrics, search attributes'
 
   it('GET /v1/companies pages the same way', async () => {
     const account = await newCompany(s.stack);
-    const second = await newCompany(s.stack, { accountToken: { accountId: account.accountId, token: account.accountToken } });
-    const third = await newCompany(s.stack, { accountToken: { accountId: account.accountId, token: account.accountToken } });
+    const second = await newCompany(s.stack, {
+      accountToken: { accountId: account.accountId, token: account.accountToken },
+    });
+    const third = await newCompany(s.stack, {
+      accountToken: { accountId: account.accountId, token: account.accountToken },
+    });
     const first = await call(s.stack, 'GET', '/v1/companies?limit=2', { token: account.accountToken });
     expect(first.body.data.companies.map((c: { ruc: string }) => c.ruc)).to.deep.equal([third.ruc, second.ruc]);
     expect(first.body.data.next_before).to.equal(second.ruc);
-    const next = await call(s.stack, 'GET', `/v1/companies?limit=2&before=${second.ruc}`, { token: account.accountToken });
+    const next = await call(s.stack, 'GET', `/v1/companies?limit=2&before=${second.ruc}`, {
+      token: account.accountToken,
+    });
     expect(next.body.data.companies.map((c: { ruc: string }) => c.ruc)).to.deep.equal([account.ruc]);
     expect(next.body.data.next_before).to.equal(null);
     await expectDocumented(s.stack, 'GET /v1/companies', next);
-    expect((await call(s.stack, 'GET', '/v1/companies?limit=500', { token: account.accountToken })).status).to.equal(422);
+    expect((await call(s.stack, 'GET', '/v1/companies?limit=500', { token: account.accountToken })).status).to.equal(
+      422,
+    );
   });
 
   it('serves the signed XML as stored and the CDR zip as received; 404 while there is no CDR; 403 for another company', async () => {
@@ -149,7 +178,9 @@ describe('operations: document list, files, account, metrics, search attributes'
     expect(xml.headers['content-disposition']).to.equal(`attachment; filename="${stored.filename}.xml"`);
     expect(xml.body).to.equal(stored.xml);
 
-    const cdr = await got(`${s.stack.url}/v1/cpe/${ids.f1}/cdr`, { headers: { Authorization: `Bearer ${a.token}` } }).buffer();
+    const cdr = await got(`${s.stack.url}/v1/cpe/${ids.f1}/cdr`, {
+      headers: { Authorization: `Bearer ${a.token}` },
+    }).buffer();
     expect(cdr.equals(Buffer.from(stored.cdr_zip!, 'base64'))).to.equal(true);
     expect(Object.keys(unzipSync(new Uint8Array(cdr)))).to.include(`R-${stored.filename}.xml`);
 
@@ -181,7 +212,8 @@ describe('operations: document list, files, account, metrics, search attributes'
     const labels = { doc_type: '01', status: 'accepted' };
     await updateCompany(s.stack.db, a.row.id, { sending_mode: 'automatic' });
     // Earlier documents of this suite (pagination) may still be resolving: wait until none is in flight.
-    for (const row of await s.stack.db('documents').where({ company_id: a.row.id, status: 'queued' })) await until(s.stack, row.id, ['accepted']);
+    for (const row of await s.stack.db('documents').where({ company_id: a.row.id, status: 'queued' }))
+      await until(s.stack, row.id, ['accepted']);
     const before = await metric(s.stack.url, 'chasqui_documents_total', labels);
     const res = await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc));
     await until(s.stack, res.body.external_id, ['accepted']);
@@ -191,7 +223,12 @@ describe('operations: document list, files, account, metrics, search attributes'
     expect((await issue(s.stack, broke.token, payload('invoice-basic.json', broke.ruc))).status).to.equal(402);
     expect(await metric(s.stack.url, 'chasqui_refusals_total', { reason: 'plan' })).to.equal(refusedBefore + 1);
     const text = await got(`${s.stack.url}/metrics`).text();
-    for (const name of ['chasqui_document_verdict_seconds_bucket', 'chasqui_authority_calls_total', 'chasqui_unresolved_documents', 'chasqui_http_request_seconds_bucket']) {
+    for (const name of [
+      'chasqui_document_verdict_seconds_bucket',
+      'chasqui_authority_calls_total',
+      'chasqui_unresolved_documents',
+      'chasqui_http_request_seconds_bucket',
+    ]) {
       expect(text, name).to.include(`${name}{`);
     }
   });
@@ -209,7 +246,10 @@ describe('operations: document list, files, account, metrics, search attributes'
     const description = await s.stack.temporal.workflow.getHandle(documentWorkflowId(ids.f2)).describe();
     expect(await description.staticSummary()).to.equal(doc.filename);
     expect(await description.staticDetails()).to.include(a.row.business_name);
-    const issueDate = description.typedSearchAttributes.get({ name: 'IssueDate', type: 'DATETIME' } as never) as unknown as Date;
+    const issueDate = description.typedSearchAttributes.get({
+      name: 'IssueDate',
+      type: 'DATETIME',
+    } as never) as unknown as Date;
     expect(issueDate.toISOString()).to.equal('2024-03-20T05:00:00.000Z');
   });
 });

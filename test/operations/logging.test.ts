@@ -8,7 +8,11 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /** Runs `code` in a process of its own at LOG_LEVEL=info and returns its stdout: what an operator's log collector reads. */
 function logOf(code: string): { stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info' }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info' },
+    encoding: 'utf8',
+  });
   expect(run.status, run.stderr).to.equal(0);
   return { stdout: run.stdout, stderr: run.stderr };
 }
@@ -21,13 +25,34 @@ function logOf(code: string): { stdout: string; stderr: string } {
 describe('the log', () => {
   it('redacts secret keys three levels deep, in arrays and errors, without touching the logged objects', () => {
     const err = Object.assign(new Error('boom'), { options: { password: 'in-error' } });
-    const input = { password: 'p', a: { token: 't', b: { secret: 's', c: { xml: 'four levels down' } } }, list: [{ client_secret: 'c' }], req: { headers: { authorization: 'Bearer x' } }, err, none: null };
+    const input = {
+      password: 'p',
+      a: { token: 't', b: { secret: 's', c: { xml: 'four levels down' } } },
+      list: [{ client_secret: 'c' }],
+      req: { headers: { authorization: 'Bearer x' } },
+      err,
+      none: null,
+    };
     const out = redactSecrets(input);
-    expect(out).to.deep.include({ password: '[redacted]', list: [{ client_secret: '[redacted]' }], req: { headers: { authorization: '[redacted]' } }, none: null });
+    expect(out).to.deep.include({
+      password: '[redacted]',
+      list: [{ client_secret: '[redacted]' }],
+      req: { headers: { authorization: '[redacted]' } },
+      none: null,
+    });
     expect(out.a).to.deep.equal({ token: '[redacted]', b: { secret: '[redacted]', c: { xml: 'four levels down' } } });
     expect(out.err).to.be.an.instanceOf(Error);
-    expect([out.err.message, out.err.stack, (out.err as unknown as { options: unknown }).options]).to.deep.equal([err.message, err.stack, { password: '[redacted]' }]);
-    expect([input.password, input.a.token, input.list[0].client_secret, err.options.password]).to.deep.equal(['p', 't', 'c', 'in-error']);
+    expect([out.err.message, out.err.stack, (out.err as unknown as { options: unknown }).options]).to.deep.equal([
+      err.message,
+      err.stack,
+      { password: '[redacted]' },
+    ]);
+    expect([input.password, input.a.token, input.list[0].client_secret, err.options.password]).to.deep.equal([
+      'p',
+      't',
+      'c',
+      'in-error',
+    ]);
     const clean = { externalId: 'x', step: { status: 'accepted' } };
     expect(redactSecrets(clean)).to.equal(clean);
   });
@@ -39,7 +64,10 @@ describe('the log', () => {
       logger.info('last line before exit');
       process.exit(0);
     `);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { i?: number; msg: string; solPassword?: string });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { i?: number; msg: string; solPassword?: string });
     expect(lines).to.have.length(2001);
     expect(lines.slice(0, 2000).map((l) => l.i)).to.deep.equal(Array.from({ length: 2000 }, (_, i) => i));
     expect(lines.every((l) => l.solPassword === undefined || l.solPassword === '[redacted]')).to.equal(true);
@@ -50,7 +78,11 @@ describe('the log', () => {
 
 /** Temporal core's slow-task warning as the worker receives it (test/issuing/slow-first-task.test.ts: from a real worker). */
 function slowTask(runId: string, eventId: number): LogLine {
-  return { level: 'warn', message: `[TMPRL1104] ${runId}:${eventId}:1 Workflow task duration exceeded 5 seconds.`, meta: { component: 'temporal-worker', workflowTaskDuration: 8000 } };
+  return {
+    level: 'warn',
+    message: `[TMPRL1104] ${runId}:${eventId}:1 Workflow task duration exceeded 5 seconds.`,
+    meta: { component: 'temporal-worker', workflowTaskDuration: 8000 },
+  };
 }
 
 describe("Temporal core's lines", () => {
@@ -61,7 +93,9 @@ describe("Temporal core's lines", () => {
     const first = temporalLogLine(slowTask('run-a', 4));
     expect(first.level).to.equal('warn');
     expect(first.meta).to.deep.include({ ...subject, runId: 'run-a', workflowTaskDuration: 8000 });
-    expect(first.message).to.contain('[TMPRL1104] run-a:4:1').and.contain('20123456786-09-T001-1: its first send still waits for the authority');
+    expect(first.message)
+      .to.contain('[TMPRL1104] run-a:4:1')
+      .and.contain('20123456786-09-T001-1: its first send still waits for the authority');
     expect(temporalLogLine(slowTask('run-a', 7))).to.deep.include({ level: 'debug' });
     ended();
     const last = temporalLogLine(slowTask('run-a', 10));

@@ -22,7 +22,7 @@ async function bareNamespace(client: Client): Promise<string> {
   const namespace = `bare-${randomBytes(4).toString('hex')}`;
   await client.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   // The frontend learns of a new namespace from a cache refreshed every few seconds.
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + 30_000; ;) {
     try {
       await client.workflowService.describeNamespace({ namespace });
       return namespace;
@@ -61,7 +61,10 @@ describe('readiness: namespace, migrations, master key', function () {
     before(async () => {
       namespace = await bareNamespace(admin);
       const base = testConfig();
-      issuing = await startIssuingStack({ temporal: { ...base.temporal, namespace, taskQueue: `test-${randomBytes(4).toString('hex')}` } }, { worker: false });
+      issuing = await startIssuingStack(
+        { temporal: { ...base.temporal, namespace, taskQueue: `test-${randomBytes(4).toString('hex')}` } },
+        { worker: false },
+      );
     });
     after(() => issuing?.stop());
 
@@ -77,14 +80,29 @@ describe('readiness: namespace, migrations, master key', function () {
       expect(ready.statusCode).to.equal(503);
       const body = JSON.parse(ready.body) as { message: string; data: Record<string, string> };
       expect(body.data.temporal_namespace).to.contain(`Temporal namespace ${namespace} lacks search attributes`);
-      for (const name of ['Ruc (Keyword)', 'DocNumber (Keyword)', 'IssueDate (Datetime)']) expect(body.data.temporal_namespace).to.contain(name);
-      expect(body.data.temporal_namespace).to.contain(`temporal operator search-attribute create --namespace ${namespace} --name IssueDate --type Datetime`);
+      for (const name of ['Ruc (Keyword)', 'DocNumber (Keyword)', 'IssueDate (Datetime)'])
+        expect(body.data.temporal_namespace).to.contain(name);
+      expect(body.data.temporal_namespace).to.contain(
+        `temporal operator search-attribute create --namespace ${namespace} --name IssueDate --type Datetime`,
+      );
       expect(body.message).to.match(/^not ready: temporal_namespace: /);
-      expect({ database: body.data.database, temporal: body.data.temporal, master_key: body.data.master_key }).to.deep.equal({ database: 'ok', temporal: 'ok', master_key: 'ok' });
+      expect({
+        database: body.data.database,
+        temporal: body.data.temporal,
+        master_key: body.data.master_key,
+      }).to.deep.equal({ database: 'ok', temporal: 'ok', master_key: 'ok' });
 
       // The sweeper (past the API's grace period) cannot start it either: one line, counted by reason.
-      await stack.db('documents').where({ id }).update({ created_at: stack.db.raw("now() - interval '1 minute'") });
-      const sweeper = createSweeperActivities({ config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal });
+      await stack
+        .db('documents')
+        .where({ id })
+        .update({ created_at: stack.db.raw("now() - interval '1 minute'") });
+      const sweeper = createSweeperActivities({
+        config: stack.config,
+        db: stack.db,
+        secrets: stack.secrets,
+        temporal: stack.temporal,
+      });
       const before = await failuresCounted('search_attributes');
       expect(await sweeper.startUnstartedDocuments()).to.equal(0);
       expect(await failuresCounted('search_attributes')).to.be.greaterThan(before);
@@ -105,18 +123,35 @@ describe('readiness: namespace, migrations, master key', function () {
 
     it('names a search attribute registered with another type', async () => {
       const typed = await bareNamespace(admin);
-      await admin.connection.operatorService.addSearchAttributes({ namespace: typed, searchAttributes: { DocNumber: 1 /* Text */ } });
+      await admin.connection.operatorService.addSearchAttributes({
+        namespace: typed,
+        searchAttributes: { DocNumber: 1 /* Text */ },
+      });
       await checkAtStart({ db: issuing.stack.db, temporal: admin, secrets: issuing.stack.secrets, namespace: typed });
-      const checks = await readiness({ db: issuing.stack.db, temporal: admin, secrets: issuing.stack.secrets, namespace: typed });
+      const checks = await readiness({
+        db: issuing.stack.db,
+        temporal: admin,
+        secrets: issuing.stack.secrets,
+        namespace: typed,
+      });
       expect(checks.temporal_namespace).to.contain('has DocNumber as Text (chasqui needs Keyword)');
-      expect(checks.temporal_namespace).to.contain(`temporal operator search-attribute remove --namespace ${typed} --name DocNumber`);
+      expect(checks.temporal_namespace).to.contain(
+        `temporal operator search-attribute remove --namespace ${typed} --name DocNumber`,
+      );
       // The others were registered; only the mistyped one is left.
       expect(checks.temporal_namespace).not.to.contain('lacks');
     });
 
     it('names a namespace that does not exist', async () => {
-      const checks = await readiness({ db: issuing.stack.db, temporal: admin, secrets: issuing.stack.secrets, namespace: 'no-such-namespace' });
-      expect(checks.temporal_namespace).to.match(/^Temporal namespace no-such-namespace does not exist; fix: docker compose run --rm temporal-namespace/);
+      const checks = await readiness({
+        db: issuing.stack.db,
+        temporal: admin,
+        secrets: issuing.stack.secrets,
+        namespace: 'no-such-namespace',
+      });
+      expect(checks.temporal_namespace).to.match(
+        /^Temporal namespace no-such-namespace does not exist; fix: docker compose run --rm temporal-namespace/,
+      );
     });
   });
 
@@ -126,10 +161,20 @@ describe('readiness: namespace, migrations, master key', function () {
       try {
         const [latest] = (await db.migrate.list(migrationConfig))[0].slice(-1) as { name: string }[];
         await db.migrate.down(migrationConfig);
-        const checks = await readiness({ db, temporal: admin, secrets: box(generateMasterKey()), namespace: 'default' });
-        expect(checks.migrations).to.equal(`the database is behind this code's migrations: 1 pending (${latest.name.replace(/\.ts$/, '')}); fix: run chasqui migrate`);
+        const checks = await readiness({
+          db,
+          temporal: admin,
+          secrets: box(generateMasterKey()),
+          namespace: 'default',
+        });
+        expect(checks.migrations).to.equal(
+          `the database is behind this code's migrations: 1 pending (${latest.name.replace(/\.ts$/, '')}); fix: run chasqui migrate`,
+        );
         await migrate(db);
-        expect((await readiness({ db, temporal: admin, secrets: box(generateMasterKey()), namespace: 'default' })).migrations).to.equal('ok');
+        expect(
+          (await readiness({ db, temporal: admin, secrets: box(generateMasterKey()), namespace: 'default' }))
+            .migrations,
+        ).to.equal('ok');
       } finally {
         await db.destroy();
       }
@@ -140,7 +185,12 @@ describe('readiness: namespace, migrations, master key', function () {
       const [a, b] = [generateMasterKey(), generateMasterKey()];
       try {
         // Secrets stored before the check existed (an upgrade): a wrong key is refused and does not record itself.
-        await db('gre_tokens').insert({ client_id: 'c', ruc: '20100066603', access_token_sealed: box(a).seal('token'), expires_at: new Date() });
+        await db('gre_tokens').insert({
+          client_id: 'c',
+          ruc: '20100066603',
+          access_token_sealed: box(a).seal('token'),
+          expires_at: new Date(),
+        });
         const wrong = await masterKeyProblem(db, box(b));
         expect(wrong).to.equal(
           `the master key cannot open the stored secrets: they are sealed with key ${box(a).keyId}, this process has ${box(b).keyId}; ` +
@@ -151,7 +201,9 @@ describe('readiness: namespace, migrations, master key', function () {
         expect(await masterKeyProblem(db, box(a))).to.equal(null);
         await db('gre_tokens').del();
         expect(await masterKeyProblem(db, box(b))).to.contain(`sealed with key ${box(a).keyId}`);
-        expect((await readiness({ db, temporal: admin, secrets: box(b), namespace: 'default' })).master_key).to.contain('cannot open the stored secrets');
+        expect((await readiness({ db, temporal: admin, secrets: box(b), namespace: 'default' })).master_key).to.contain(
+          'cannot open the stored secrets',
+        );
         // A ring holding the old key opens it.
         expect(await masterKeyProblem(db, box(b, a))).to.equal(null);
       } finally {
@@ -162,7 +214,12 @@ describe('readiness: namespace, migrations, master key', function () {
     it('chasqui worker says each problem once at start, in one line with its fix, and its /readyz names them', async () => {
       const { db, url } = await freshTestDatabase();
       const [a, b] = [generateMasterKey(), generateMasterKey()];
-      await db('gre_tokens').insert({ client_id: 'c', ruc: '20100066603', access_token_sealed: box(a).seal('token'), expires_at: new Date() });
+      await db('gre_tokens').insert({
+        client_id: 'c',
+        ruc: '20100066603',
+        access_token_sealed: box(a).seal('token'),
+        expires_at: new Date(),
+      });
       await db.migrate.down(migrationConfig);
       await db.destroy();
       const namespace = await bareNamespace(admin);
@@ -191,8 +248,16 @@ describe('readiness: namespace, migrations, master key', function () {
         expect(said('migrations')[0].level).to.equal(50);
         // The check value's table is the missing migration: the key is judged by a stored secret.
         expect(said('master_key')).to.have.length(1);
-        expect(said('master_key')[0].msg).to.contain(`sealed with key ${box(a).keyId}, this process has ${box(b).keyId}`);
-        expect(lines.some((l) => l.msg === 'registered the missing search attributes on the Temporal dev server' && l.namespace === namespace)).to.equal(true);
+        expect(said('master_key')[0].msg).to.contain(
+          `sealed with key ${box(a).keyId}, this process has ${box(b).keyId}`,
+        );
+        expect(
+          lines.some(
+            (l) =>
+              l.msg === 'registered the missing search attributes on the Temporal dev server' &&
+              l.namespace === namespace,
+          ),
+        ).to.equal(true);
         expect(said('temporal_namespace')).to.have.length(0);
         const ready = await got(`http://127.0.0.1:${metricsPort}/readyz`, { throwHttpErrors: false });
         expect(ready.statusCode).to.equal(503);

@@ -1,12 +1,27 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startIssuingStack, newCompany, payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
 import { markResolutionNotified, openOriginalDelivery } from '../../db/webhooks';
-import { companyWithWebhook, eventually, localTlsCertificate, resolvedDocument, startReceiver, type TlsFiles } from '../webhooks/support';
+import {
+  companyWithWebhook,
+  eventually,
+  localTlsCertificate,
+  resolvedDocument,
+  startReceiver,
+  type TlsFiles,
+} from '../webhooks/support';
 
 const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
 
@@ -65,7 +80,11 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     expect(run.stdout).to.include(`http://temporal-ui.example/namespaces/default/workflows/cpe-${accepted.id}`);
 
     const json = JSON.parse((await support('find', `${accepted.filename}.zip`, '--json')).stdout);
-    expect(json.document).to.include({ external_id: accepted.id, status: 'accepted', company: company.row.business_name });
+    expect(json.document).to.include({
+      external_id: accepted.id,
+      status: 'accepted',
+      company: company.row.business_name,
+    });
     expect(json.timeline.map((t: { event: string }) => t.event)).to.deep.equal(['issued', 'send attempt', 'verdict']);
 
     const unknown = await support('find', '20123456786-01-F999-99999999');
@@ -110,8 +129,12 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     expect(plan.items[0]).to.include({ external_id: stuckDoc.id, outcome: 'skipped' });
     expect(plan.items[0].detail).to.match(/may have reached the authority \(timeout\): recheck/);
 
-    const recheckPlan = JSON.parse((await support('recheck', '--older-than', '0s', '--ruc', company.ruc, '--dry-run', '--json')).stdout);
-    expect(recheckPlan.items.map((i: { external_id: string; outcome: string }) => [i.external_id, i.outcome])).to.deep.equal([[stuckDoc.id, 'would']]);
+    const recheckPlan = JSON.parse(
+      (await support('recheck', '--older-than', '0s', '--ruc', company.ruc, '--dry-run', '--json')).stdout,
+    );
+    expect(
+      recheckPlan.items.map((i: { external_id: string; outcome: string }) => [i.external_id, i.outcome]),
+    ).to.deep.equal([[stuckDoc.id, 'would']]);
 
     const unconfirmed = await support('recheck', stuckDoc.id);
     expect(unconfirmed.code).to.equal(2);
@@ -163,7 +186,10 @@ describe('chasqui support (CLI processes against the real stack)', function () {
     // The progress line has a rate and an ETA from the first document on (the --rate limit until there is an interval).
     expect(resend.stderr).to.match(/\] 1\/1 +done 1 +(2\.0|[01]\.\d)\/s +ETA 0s/);
     await until(s.stack, lost.id, ['accepted']);
-    expect((await listSupportActions(s.stack.db, lost.id)).map((a) => a.action).sort()).to.deep.equal(['recheck', 'resend']);
+    expect((await listSupportActions(s.stack.db, lost.id)).map((a) => a.action).sort()).to.deep.equal([
+      'recheck',
+      'resend',
+    ]);
   });
 
   it('redeliver: after the customer endpoint is back, failed notices go again as new deliveries', async () => {
@@ -174,10 +200,19 @@ describe('chasqui support (CLI processes against the real stack)', function () {
       const doc = await resolvedDocument(s.stack.db, hooked, 7);
       await markResolutionNotified(s.stack.db, doc.id, 'cpe.resolved');
       const original = await openOriginalDelivery(s.stack.db, doc, 'cpe.resolved');
-      await s.stack.db('webhook_deliveries').where({ id: original.id }).update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now(), last_error: 'connect ECONNREFUSED' });
+      await s.stack.db('webhook_deliveries').where({ id: original.id }).update({
+        status: 'failed',
+        attempts: 5,
+        completed_at: s.stack.db.fn.now(),
+        last_error: 'connect ECONNREFUSED',
+      });
 
-      const dry = JSON.parse((await support('redeliver', '--ruc', hooked.ruc, '--failed-since', '1h', '--dry-run', '--json')).stdout);
-      expect(dry.items.map((i: { external_id: string; outcome: string }) => [i.external_id, i.outcome])).to.deep.equal([[doc.id, 'would']]);
+      const dry = JSON.parse(
+        (await support('redeliver', '--ruc', hooked.ruc, '--failed-since', '1h', '--dry-run', '--json')).stdout,
+      );
+      expect(dry.items.map((i: { external_id: string; outcome: string }) => [i.external_id, i.outcome])).to.deep.equal([
+        [doc.id, 'would'],
+      ]);
       expect(receiver.requests).to.have.length(0);
 
       const run = await support('redeliver', '--ruc', hooked.ruc, '--failed-since', '1h', '--yes', '--operator', 'bob');
@@ -196,7 +231,8 @@ describe('chasqui support (CLI processes against the real stack)', function () {
   it('prints help with examples and exit codes, without a database', async () => {
     const help = await support('--help');
     expect(help.code).to.equal(0);
-    for (const word of ['find', 'stuck', 'recheck', 'resend', 'redeliver', 'Exit codes']) expect(help.stdout).to.include(word);
+    for (const word of ['find', 'stuck', 'recheck', 'resend', 'redeliver', 'Exit codes'])
+      expect(help.stdout).to.include(word);
     const sub = await support('resend', '--help');
     expect(sub.stdout).to.match(/--dry-run/);
     expect((await support('explode')).code).to.equal(2);

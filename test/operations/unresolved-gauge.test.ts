@@ -5,7 +5,9 @@ import { AGE_BUCKETS, registerUnresolvedGauge, registry } from '../../core/metri
 async function samples(): Promise<Record<string, number>> {
   const text = await registry.getSingleMetricAsString('chasqui_unresolved_documents');
   return Object.fromEntries(
-    [...text.matchAll(/^chasqui_unresolved_documents\{status="(\w+)",age="(\w+)"\} (\d+)$/gm)].map(([, status, age, value]) => [`${status}/${age}`, Number(value)]),
+    [...text.matchAll(/^chasqui_unresolved_documents\{status="(\w+)",age="(\w+)"\} (\d+)$/gm)].map(
+      ([, status, age, value]) => [`${status}/${age}`, Number(value)],
+    ),
   );
 }
 

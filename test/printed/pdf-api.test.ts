@@ -2,18 +2,34 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import got from 'got';
-import { call, expectDocumented, issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  call,
+  expectDocumented,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { findDocument } from '../../db/documents';
 import { webhookBody } from '../../activities/webhooks';
 import { zipXml } from '../../authority/zip';
 import { loadPdfReader, PdfFile, testPng as png } from '../support/pdf-tools';
 
 const GUIDE_CDR = path.resolve(__dirname, '../../sunat/samples/cdr/R-20000000001-09-T001-1.xml');
-const QR_LINK = 'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx';
+const QR_LINK =
+  'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx';
 
 /** A GET answered with bytes (the PDF) rather than JSON. */
 async function getBytes(env: IssuingStack, route: string, token: string) {
-  const res = await got(`${env.stack.url}${route}`, { headers: { Authorization: `Bearer ${token}` }, throwHttpErrors: false, retry: { limit: 0 }, responseType: 'buffer' });
+  const res = await got(`${env.stack.url}${route}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    responseType: 'buffer',
+  });
   return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 
@@ -43,10 +59,26 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
       expect(res.headers['content-disposition']).to.equal(`attachment; filename="${names[format]}"`);
       const file = new PdfFile(res.body);
       const text = file.text();
-      expect(text).to.contain(`${series}-${number}`).and.contain(demo.ruc).and.contain('S/ 118.00').and.contain('SON CIENTO DIECIOCHO CON 00/100 SOLES');
+      expect(text)
+        .to.contain(`${series}-${number}`)
+        .and.contain(demo.ruc)
+        .and.contain('S/ 118.00')
+        .and.contain('SON CIENTO DIECIOCHO CON 00/100 SOLES');
       // A demo company's documents have no tax value, and say so.
       expect(text).to.contain('DEMO — SIN VALOR TRIBUTARIO');
-      expect(file.qr()[0].split('|')).to.deep.equal([demo.ruc, '01', series, number, '18.00', '118.00', '2024-03-15', '6', '20600000005', issued.body.hash, '']);
+      expect(file.qr()[0].split('|')).to.deep.equal([
+        demo.ruc,
+        '01',
+        series,
+        number,
+        '18.00',
+        '118.00',
+        '2024-03-15',
+        '6',
+        '20600000005',
+        issued.body.hash,
+        '',
+      ]);
     }
     const byDefault = await getBytes(env, `/v1/cpe/${id}/pdf`, demo.token);
     const a4 = new PdfFile(byDefault.body).pageSize();
@@ -84,21 +116,29 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     const valid = new PdfFile((await getBytes(env, `/v1/cpe/${id}/pdf`, production.token)).body).text();
     expect(valid).to.not.contain('DEMO').and.not.contain('RECHAZADO');
     await env.stack.db('documents').where({ id }).update({ status: 'rejected', status_code: '09' });
-    expect(new PdfFile((await getBytes(env, `/v1/cpe/${id}/pdf`, production.token)).body).text()).to.contain('RECHAZADO');
+    expect(new PdfFile((await getBytes(env, `/v1/cpe/${id}/pdf`, production.token)).body).text()).to.contain(
+      'RECHAZADO',
+    );
   });
 
   it('marks a document ANULADO once the ra that voids it is accepted, not before', async () => {
     const issued = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const id = issued.body.external_id;
     expect((await until(env.stack, id, ['accepted', 'observed', 'rejected'])).status).to.equal('accepted');
-    const voided = await call(env.stack, 'POST', `/v1/cpe/${id}/void`, { token: demo.token, json: { reason: 'Error en el RUC del cliente' } });
+    const voided = await call(env.stack, 'POST', `/v1/cpe/${id}/void`, {
+      token: demo.token,
+      json: { reason: 'Error en el RUC del cliente' },
+    });
     expect(voided.status, JSON.stringify(voided.body)).to.equal(202);
     const raId = voided.body.data.void.document.external_id;
     // Hold the ra's verdict (the delivery of voids is the summaries suite's business): sent, then accepted.
     await env.stack.db('documents').where({ id: raId }).update({ status: 'sent', resolved: false });
     const text = async () => new PdfFile((await getBytes(env, `/v1/cpe/${id}/pdf`, demo.token)).body).text();
     expect(await text()).to.not.contain('ANULADO');
-    await env.stack.db('documents').where({ id: raId }).update({ status: 'accepted', status_code: '06', resolved: true });
+    await env.stack
+      .db('documents')
+      .where({ id: raId })
+      .update({ status: 'accepted', status_code: '06', resolved: true });
     expect(await text()).to.contain('DEMO — SIN VALOR TRIBUTARIO · ANULADO');
   });
 
@@ -111,7 +151,10 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     expect(pending.qr()).to.deep.equal([]);
     expect(pending.text().replace(/\s+/g, ' ')).to.contain('Guía pendiente de la constancia de SUNAT (CDR)');
 
-    const cdr = zipXml(`R-${(await findDocument(env.stack.db, id))!.filename}`, fs.readFileSync(GUIDE_CDR, 'utf8')).toString('base64');
+    const cdr = zipXml(
+      `R-${(await findDocument(env.stack.db, id))!.filename}`,
+      fs.readFileSync(GUIDE_CDR, 'utf8'),
+    ).toString('base64');
     await env.stack.db('documents').where({ id }).update({ cdr_zip: cdr });
     for (const format of ['a4', 'ticket']) {
       const file = new PdfFile((await getBytes(env, `/v1/cpe/${id}/pdf?format=${format}`, demo.token)).body);
@@ -126,13 +169,16 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     const res = await getBytes(env, `/v1/cpe/${row.id}/pdf`, demo.token);
     expect(res.status).to.equal(422);
     expect(JSON.parse(res.body.toString()).message).to.contain('has no printed representation');
-    expect((await call(env.stack, 'GET', `/v1/cpe/${row.id}`, { token: demo.token })).body.data.document.links.pdf).to.equal(null);
+    expect(
+      (await call(env.stack, 'GET', `/v1/cpe/${row.id}`, { token: demo.token })).body.data.document.links.pdf,
+    ).to.equal(null);
   });
 
   it('logo: PUT stores a validated PNG that the PDFs then carry; GET returns it, DELETE removes it; bad uploads are refused', async () => {
     const company = await newCompany(env.stack);
     const route = `/v1/companies/${company.ruc}/logo`;
-    const put = (body: Buffer, type: string, token = company.accountToken) => call(env.stack, 'PUT', route, { token, body, headers: { 'content-type': type } });
+    const put = (body: Buffer, type: string, token = company.accountToken) =>
+      call(env.stack, 'PUT', route, { token, body, headers: { 'content-type': type } });
     const logo = png(160, 60);
 
     const stored = await put(logo, 'image/png');
@@ -143,10 +189,13 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     expect(back.body.equals(logo)).to.equal(true);
 
     const issued = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc));
-    const pdf = async () => new PdfFile((await getBytes(env, `/v1/cpe/${issued.body.external_id}/pdf`, company.token)).body);
+    const pdf = async () =>
+      new PdfFile((await getBytes(env, `/v1/cpe/${issued.body.external_id}/pdf`, company.token)).body);
     expect((await pdf()).images()).to.equal(1);
 
-    expect((await put(logo, 'image/jpeg')).body.errors).to.deep.equal({ logo: ['the image is a image/png, not the image/jpeg its Content-Type says'] });
+    expect((await put(logo, 'image/jpeg')).body.errors).to.deep.equal({
+      logo: ['the image is a image/png, not the image/jpeg its Content-Type says'],
+    });
     const corrupt = Buffer.from(logo);
     corrupt[corrupt.length - 20] ^= 0xff;
     const refused = await put(corrupt, 'image/png');
@@ -154,7 +203,9 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     expect(refused.body.message).to.match(/^The logo cannot be used: the PNG's \w+ chunk is corrupt \(CRC\)$/);
     expect((await put(Buffer.from('{"logo":1}'), 'application/json')).status).to.equal(415);
     expect((await put(Buffer.alloc(300 * 1024, 1), 'image/png')).status).to.equal(413);
-    expect((await put(logo, 'image/png', company.token)).status, 'a signing token cannot manage the company').to.equal(403);
+    expect((await put(logo, 'image/png', company.token)).status, 'a signing token cannot manage the company').to.equal(
+      403,
+    );
 
     expect((await call(env.stack, 'DELETE', route, { token: company.accountToken })).status).to.equal(200);
     expect((await getBytes(env, route, company.accountToken)).status).to.equal(404);

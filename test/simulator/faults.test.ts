@@ -24,14 +24,34 @@ describe('simulator fault injection through the admin API, classified by the con
 
   const cases: [string, object, Record<string, unknown>][] = [
     ['reset', { kind: 'reset' }, { origin: 'connection', reached_sunat: false, action: 'retry', code: 'ECONNRESET' }],
-    ['HTTP 500 page', { kind: 'http500' }, { origin: 'system', reached_sunat: true, action: 'review', code: 'UNREADABLE_ANSWER' }],
+    [
+      'HTTP 500 page',
+      { kind: 'http500' },
+      { origin: 'system', reached_sunat: true, action: 'review', code: 'UNREADABLE_ANSWER' },
+    ],
     ['HTTP 200 empty', { kind: 'empty200' }, { origin: 'system', code: 'EMPTY_ANSWER' }],
-    ['SOAP fault 0111', { kind: 'soapFault', code: '0111' }, { origin: 'tax_authority', action: 'correct', status: 'rejected', code: '0111' }],
-    ['SOAP fault 0100', { kind: 'soapFault', code: '0100' }, { origin: 'connection', reached_sunat: false, action: 'retry', code: '0100' }],
+    [
+      'SOAP fault 0111',
+      { kind: 'soapFault', code: '0111' },
+      { origin: 'tax_authority', action: 'correct', status: 'rejected', code: '0111' },
+    ],
+    [
+      'SOAP fault 0100',
+      { kind: 'soapFault', code: '0100' },
+      { origin: 'connection', reached_sunat: false, action: 'retry', code: '0100' },
+    ],
     ['malformed CDR', { kind: 'malformedCdr' }, { origin: 'system', code: 'CDR_UNREADABLE' }],
     ['unsigned CDR', { kind: 'unsignedCdr' }, { origin: 'system', code: 'CDR_UNSIGNED' }],
-    ['rejection 2800', { kind: 'reject', code: '2800', message: 'Rechazo simulado' }, { origin: 'tax_authority', status: 'rejected', code: '2800', message: 'Rechazo simulado' }],
-    ['rejection as a fault (beta)', { kind: 'reject', code: '3103', asFault: true }, { origin: 'tax_authority', status: 'rejected', code: '3103' }],
+    [
+      'rejection 2800',
+      { kind: 'reject', code: '2800', message: 'Rechazo simulado' },
+      { origin: 'tax_authority', status: 'rejected', code: '2800', message: 'Rechazo simulado' },
+    ],
+    [
+      'rejection as a fault (beta)',
+      { kind: 'reject', code: '3103', asFault: true },
+      { origin: 'tax_authority', status: 'rejected', code: '3103' },
+    ],
     ['observation 4252', { kind: 'observe', code: '4252' }, { origin: null, status: 'observed', code: '0' }],
   ];
   for (const [label, fault, expected] of cases) {
@@ -53,9 +73,17 @@ describe('simulator fault injection through the admin API, classified by the con
     await addRule({ operation: 'sendBill', fault: { kind: 'hang' }, times: 1 });
     const doc = nextInvoice();
     const result = await sendBill(urls(sim).bill, CREDS, doc, { timeouts: { connectMs: 1000, responseMs: 300 } });
-    expect(result).to.deep.include({ origin: 'timeout', reached_sunat: null, action: 'review', needsStatusQuery: true });
+    expect(result).to.deep.include({
+      origin: 'timeout',
+      reached_sunat: null,
+      action: 'review',
+      needsStatusQuery: true,
+    });
     const [series, n] = doc.filename.split('-').slice(2);
-    expect(await getStatusCdr(urls(sim).consult, CREDS, { ruc: RUC, type: '01', series, number: n })).to.deep.include({ code: '0011', reached_sunat: false });
+    expect(await getStatusCdr(urls(sim).consult, CREDS, { ruc: RUC, type: '01', series, number: n })).to.deep.include({
+      code: '0011',
+      reached_sunat: false,
+    });
   });
 
   it('a malformed CDR is reconciled by getStatusCdr: the simulator kept the real one', async () => {
@@ -63,11 +91,21 @@ describe('simulator fault injection through the admin API, classified by the con
     const doc = nextInvoice();
     expect(await sendBill(urls(sim).bill, CREDS, doc)).to.deep.include({ origin: 'system' });
     const [series, n] = doc.filename.split('-').slice(2);
-    expect(await getStatusCdr(urls(sim).consult, CREDS, { ruc: RUC, type: '01', series, number: n })).to.deep.include({ status: 'accepted', code: '0' });
+    expect(await getStatusCdr(urls(sim).consult, CREDS, { ruc: RUC, type: '01', series, number: n })).to.deep.include({
+      status: 'accepted',
+      code: '0',
+    });
   });
 
   it('rules match RUC, series and number, and expire after `times`', async () => {
-    await addRule({ operation: 'sendBill', ruc: RUC, series: 'F001', number: number + 2, fault: { kind: 'reject', code: '2801' }, times: 1 });
+    await addRule({
+      operation: 'sendBill',
+      ruc: RUC,
+      series: 'F001',
+      number: number + 2,
+      fault: { kind: 'reject', code: '2801' },
+      times: 1,
+    });
     expect(await sendBill(urls(sim).bill, CREDS, nextInvoice())).to.deep.include({ status: 'accepted' });
     expect(await sendBill(urls(sim).bill, CREDS, nextInvoice())).to.deep.include({ code: '2801' });
     const rules = await got(`${sim.url}/__admin/rules`).json<unknown[]>();
@@ -77,15 +115,22 @@ describe('simulator fault injection through the admin API, classified by the con
   it('ticket stuck at 98 until the rule is removed', async () => {
     const { id } = await addRule({ operation: 'getStatus', fault: { kind: 'ticketStuck' } });
     const sent = await sendSummary(urls(sim).bill, CREDS, sign(summary(RUC, '2026-11-20', 7)));
-    for (let i = 0; i < 3; i++) expect(await getStatus(urls(sim).bill, CREDS, sent.ticket!)).to.deep.include({ status: 'pending', code: '98' });
+    for (let i = 0; i < 3; i++)
+      expect(await getStatus(urls(sim).bill, CREDS, sent.ticket!)).to.deep.include({ status: 'pending', code: '98' });
     await got.delete(`${sim.url}/__admin/rules/${id}`);
     expect(await getStatus(urls(sim).bill, CREDS, sent.ticket!)).to.deep.include({ status: 'accepted' });
   });
 
   it('rejects invalid rules and logs what it received and answered', async () => {
-    const bad = await got.post(`${sim.url}/__admin/rules`, { json: { fault: { kind: 'explode' } }, throwHttpErrors: false });
+    const bad = await got.post(`${sim.url}/__admin/rules`, {
+      json: { fault: { kind: 'explode' } },
+      throwHttpErrors: false,
+    });
     expect(bad.statusCode).to.equal(400);
-    const refuseForever = await got.post(`${sim.url}/__admin/rules`, { json: { fault: { kind: 'refuse' } }, throwHttpErrors: false });
+    const refuseForever = await got.post(`${sim.url}/__admin/rules`, {
+      json: { fault: { kind: 'refuse' } },
+      throwHttpErrors: false,
+    });
     expect(refuseForever.statusCode).to.equal(400);
     await got.delete(`${sim.url}/__admin/log`);
     await addRule({ operation: 'sendBill', fault: { kind: 'soapFault', code: '0111' }, times: 1 });

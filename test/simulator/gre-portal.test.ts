@@ -6,7 +6,13 @@ import { startTestSimulator } from '../support/simulator';
 import { despatch } from '../support/ubl-fixtures';
 import { RUC, sign, urls } from './support';
 
-const GRE_CREDS = { ruc: RUC, solUser: 'MODDATOS', solPassword: 'moddatos', clientId: 'test-client', clientSecret: 'test-secret' };
+const GRE_CREDS = {
+  ruc: RUC,
+  solUser: 'MODDATOS',
+  solPassword: 'moddatos',
+  clientId: 'test-client',
+  clientSecret: 'test-secret',
+};
 
 describe('GRE connector against the simulator', () => {
   let sim: SimulatorHandle;
@@ -26,7 +32,10 @@ describe('GRE connector against the simulator', () => {
     const sent = await gre.sendGre(urls(sim).gre, GRE_CREDS, guide());
     expect(sent).to.deep.include({ status: 'ticket', origin: null });
     expect(sent.ticket).to.match(/^[0-9a-f-]{36}$/);
-    expect(await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!)).to.deep.include({ status: 'pending', code: '98' });
+    expect(await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!)).to.deep.include({
+      status: 'pending',
+      code: '98',
+    });
     const done = await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!);
     expect(done).to.deep.include({ status: 'accepted', code: '0', ticket: sent.ticket });
     expect(done.cdr?.referenceId).to.equal(`T001-${number}`);
@@ -36,7 +45,10 @@ describe('GRE connector against the simulator', () => {
     const store = new MemoryGreTokenStore();
     const a = new GreConnector(store);
     const b = new GreConnector(store);
-    const [x, y] = await Promise.all([a.sendGre(urls(sim).gre, GRE_CREDS, guide()), a.sendGre(urls(sim).gre, GRE_CREDS, guide())]);
+    const [x, y] = await Promise.all([
+      a.sendGre(urls(sim).gre, GRE_CREDS, guide()),
+      a.sendGre(urls(sim).gre, GRE_CREDS, guide()),
+    ]);
     const z = await b.sendGre(urls(sim).gre, GRE_CREDS, guide());
     expect([x.status, y.status, z.status]).to.deep.equal(['ticket', 'ticket', 'ticket']);
     expect(tokenRequests()).to.equal(1);
@@ -64,23 +76,41 @@ describe('GRE connector against the simulator', () => {
     expect(tokenRequests()).to.equal(2);
     expect((await store.get(GRE_CREDS.clientId, RUC))?.accessToken).to.not.equal(before?.accessToken);
     sim.addRule({ operation: 'greSend', fault: { kind: 'greHttp', status: 401 } });
-    expect(await gre.sendGre(urls(sim).gre, GRE_CREDS, guide())).to.deep.include({ status: 'rejected', code: '401', origin: 'tax_authority' });
+    expect(await gre.sendGre(urls(sim).gre, GRE_CREDS, guide())).to.deep.include({
+      status: 'rejected',
+      code: '401',
+      origin: 'tax_authority',
+    });
   });
 
   it('GRE 422 is a rejection, 500 a system failure, refused credentials a rejection, and a rejected guide ends in 99', async () => {
     const gre = new GreConnector(new MemoryGreTokenStore());
-    sim.addRule({ operation: 'greSend', fault: { kind: 'greHttp', status: 422, code: '2560', message: 'Transportista igual al remitente' }, times: 1 });
+    sim.addRule({
+      operation: 'greSend',
+      fault: { kind: 'greHttp', status: 422, code: '2560', message: 'Transportista igual al remitente' },
+      times: 1,
+    });
     const rejected = await gre.sendGre(urls(sim).gre, GRE_CREDS, guide());
     expect(rejected).to.deep.include({ status: 'rejected', code: '2560', origin: 'tax_authority' });
     expect(rejected.errors).to.deep.equal(['[SUNAT 2560] Transportista igual al remitente']);
     sim.addRule({ operation: 'greSend', fault: { kind: 'greHttp', status: 500 }, times: 1 });
-    expect(await gre.sendGre(urls(sim).gre, GRE_CREDS, guide())).to.deep.include({ origin: 'system', action: 'review' });
-    const denied = await new GreConnector(new MemoryGreTokenStore()).sendGre(urls(sim).gre, { ...GRE_CREDS, solPassword: 'bad' }, guide());
+    expect(await gre.sendGre(urls(sim).gre, GRE_CREDS, guide())).to.deep.include({
+      origin: 'system',
+      action: 'review',
+    });
+    const denied = await new GreConnector(new MemoryGreTokenStore()).sendGre(
+      urls(sim).gre,
+      { ...GRE_CREDS, solPassword: 'bad' },
+      guide(),
+    );
     expect(denied).to.deep.include({ status: 'rejected', origin: 'tax_authority', action: 'correct' });
     sim.addRule({ operation: 'greSend', fault: { kind: 'reject', code: '2561' }, times: 1 });
     const sent = await gre.sendGre(urls(sim).gre, GRE_CREDS, guide());
     await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!);
-    expect(await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!)).to.deep.include({ status: 'rejected', code: '2561' });
+    expect(await gre.getGreStatus(urls(sim).gre, GRE_CREDS, sent.ticket!)).to.deep.include({
+      status: 'rejected',
+      code: '2561',
+    });
   });
 
   it('a token request that cannot connect leaves the guide unsent (connection, retry)', async () => {
@@ -99,7 +129,11 @@ describe('simulator SUNAT portal endpoints (company procedures)', () => {
     await sim.close();
   });
   const post = (path: string, json: object, token?: string) =>
-    got.post(`${sim.url}${path}`, { json, throwHttpErrors: false, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    got.post(`${sim.url}${path}`, {
+      json,
+      throwHttpErrors: false,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
 
   it('logs in, authorises a PSE and links an OSE once, and reports both', async () => {
     const bad = await post('/portal/v1/login', { ruc: RUC, usuario: 'PRINCIPAL', clave: 'nope' });
@@ -122,7 +156,9 @@ describe('simulator SUNAT portal endpoints (company procedures)', () => {
     expect([ose.statusCode, JSON.parse(ose.body).estado]).to.deep.equal([201, 'VINCULADO']);
     expect((await post('/portal/v1/ose/vinculaciones', { ruc_ose: '20999999992' }, token)).statusCode).to.equal(200);
 
-    const estado = await got(`${sim.url}/portal/v1/estado`, { headers: { authorization: `Bearer ${token}` } }).json<Record<string, unknown[]>>();
+    const estado = await got(`${sim.url}/portal/v1/estado`, { headers: { authorization: `Bearer ${token}` } }).json<
+      Record<string, unknown[]>
+    >();
     expect(estado).to.deep.equal({
       pse: [{ ...created, ruc_pse: '20999999991' }],
       ose: [{ ...JSON.parse(ose.body), ruc_ose: '20999999992' }],
@@ -131,11 +167,17 @@ describe('simulator SUNAT portal endpoints (company procedures)', () => {
   });
 
   it('accepts MODDATOS/moddatos for any RUC, and faults apply to portal paths', async () => {
-    expect((await post('/portal/v1/login', { ruc: '20111111111', usuario: 'MODDATOS', clave: 'moddatos' })).statusCode).to.equal(200);
+    expect(
+      (await post('/portal/v1/login', { ruc: '20111111111', usuario: 'MODDATOS', clave: 'moddatos' })).statusCode,
+    ).to.equal(200);
     sim.addRule({ operation: 'portal', fault: { kind: 'http500' }, times: 1 });
-    expect((await post('/portal/v1/login', { ruc: RUC, usuario: 'PRINCIPAL', clave: 'clave1' })).statusCode).to.equal(500);
+    expect((await post('/portal/v1/login', { ruc: RUC, usuario: 'PRINCIPAL', clave: 'clave1' })).statusCode).to.equal(
+      500,
+    );
     sim.addRule({ operation: 'portal', fault: { kind: 'reset' }, times: 1 });
-    const reset = await post('/portal/v1/login', { ruc: RUC, usuario: 'PRINCIPAL', clave: 'clave1' }).catch((err: { code?: string }) => err.code);
+    const reset = await post('/portal/v1/login', { ruc: RUC, usuario: 'PRINCIPAL', clave: 'clave1' }).catch(
+      (err: { code?: string }) => err.code,
+    );
     expect(reset).to.equal('ECONNRESET');
   });
 });

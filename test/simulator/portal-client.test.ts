@@ -27,10 +27,22 @@ describe("companies' portal client against the simulator's portal (contract chec
 
   it('maps wrong credentials, injected 500s and resets to its failure kinds', async () => {
     const portal = createHttpPortal(sim.url);
-    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'wrong' })).to.deep.include({ ok: false, failure: 'invalid_credentials', retryable: false });
+    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'wrong' })).to.deep.include({
+      ok: false,
+      failure: 'invalid_credentials',
+      retryable: false,
+    });
     sim.addRule({ operation: 'portal', fault: { kind: 'http500' }, times: 1 });
-    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' })).to.deep.include({ ok: false, failure: 'unexpected', retryable: true });
+    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' })).to.deep.include({
+      ok: false,
+      failure: 'unexpected',
+      retryable: true,
+    });
     sim.addRule({ operation: 'portal', fault: { kind: 'reset' }, times: 1 });
-    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' })).to.deep.include({ ok: false, failure: 'connection', retryable: true });
+    expect(await portal.login({ ruc: '20123456789', user: 'PRINCIPAL', password: 'clave1' })).to.deep.include({
+      ok: false,
+      failure: 'connection',
+      retryable: true,
+    });
   });
 });

@@ -8,7 +8,11 @@ import { despatch, invoice, summary } from '../support/ubl-fixtures';
 import { RUC, sign } from './support';
 
 describe('simulator signature check: string path agrees with xml-crypto', () => {
-  const docs = [invoice({ ruc: RUC, series: 'F001', number: 1 }), summary(RUC, '2026-11-21', 1), despatch(RUC, 'T001', 1)].map((d) => sign(d).xml);
+  const docs = [
+    invoice({ ruc: RUC, series: 'F001', number: 1 }),
+    summary(RUC, '2026-11-21', 1),
+    despatch(RUC, 'T001', 1),
+  ].map((d) => sign(d).xml);
 
   it('accepts what chasqui signs, on the string path', () => {
     for (const xml of docs) {
@@ -42,10 +46,16 @@ describe('simulator signature check: string path agrees with xml-crypto', () => 
       expect(verifyCanonicalSignature(xml), file).to.equal(null);
       expect(checkSignature(xml), file).to.deep.include({ ok: true, path: 'xml-crypto' });
     }
-    expect(checkSignature(sample('signed/12345678912-01-F001-1_alterado.xml'))).to.deep.include({ ok: false, present: true });
+    expect(checkSignature(sample('signed/12345678912-01-F001-1_alterado.xml'))).to.deep.include({
+      ok: false,
+      present: true,
+    });
   });
 
   it('reports an unsigned document as such (SUNAT 1059)', () => {
-    expect(checkSignature(invoice({ ruc: RUC, series: 'F001', number: 2 }).xml)).to.deep.include({ ok: false, present: false });
+    expect(checkSignature(invoice({ ruc: RUC, series: 'F001', number: 2 }).xml)).to.deep.include({
+      ok: false,
+      present: false,
+    });
   });
 });

@@ -25,11 +25,22 @@ import { createSigner, generateTestCertificate, signXml } from '../../documents/
 import { RUC, sign, urls } from './support';
 
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
-const SECURITY = { hasTimeStamp: false, hasTokenCreated: false, hasNonce: false, passwordType: 'PasswordText' } as const;
+const SECURITY = {
+  hasTimeStamp: false,
+  hasTokenCreated: false,
+  hasNonce: false,
+  passwordType: 'PasswordText',
+} as const;
 
-type Client = soap.Client & Record<string, (args: unknown, options?: Record<string, unknown>) => Promise<[Record<string, unknown>, string]>>;
+type Client = soap.Client &
+  Record<string, (args: unknown, options?: Record<string, unknown>) => Promise<[Record<string, unknown>, string]>>;
 
-async function client(url: string, options: soap.IOptions = {}, user: string | null = `${RUC}MODDATOS`, password = 'moddatos'): Promise<Client> {
+async function client(
+  url: string,
+  options: soap.IOptions = {},
+  user: string | null = `${RUC}MODDATOS`,
+  password = 'moddatos',
+): Promise<Client> {
   // Each client loads the WSDL afresh: the library's cache would share one client's options with the next.
   const c = (await soap.createClientAsync(`${url}?wsdl`, { disableCache: true, ...options })) as Client;
   if (user) c.setSecurity(new soap.WSSecurity(user, password, SECURITY));
@@ -41,7 +52,10 @@ async function faultOf(call: Promise<unknown>): Promise<{ faultcode: string; fau
   try {
     await call;
   } catch (err) {
-    const e = err as { root?: { Envelope?: { Body?: { Fault?: { faultcode: string; faultstring: string } } } }; response?: { status: number } };
+    const e = err as {
+      root?: { Envelope?: { Body?: { Fault?: { faultcode: string; faultstring: string } } } };
+      response?: { status: number };
+    };
     const f = e.root?.Envelope?.Body?.Fault;
     if (f) return { ...f, status: e.response?.status ?? 0 };
     throw err;
@@ -49,7 +63,10 @@ async function faultOf(call: Promise<unknown>): Promise<{ faultcode: string; fau
   throw new Error('the call did not fault');
 }
 
-const fileArgs = (doc: { filename: string; xml: string }) => ({ fileName: `${doc.filename}.zip`, contentFile: zipXml(doc.filename, doc.xml).toString('base64') });
+const fileArgs = (doc: { filename: string; xml: string }) => ({
+  fileName: `${doc.filename}.zip`,
+  contentFile: zipXml(doc.filename, doc.xml).toString('base64'),
+});
 
 function cdrXml(base64: string): string {
   const read = readCdrZip(Buffer.from(base64, 'base64'));
@@ -57,7 +74,8 @@ function cdrXml(base64: string): string {
   return read.cdr.xml;
 }
 
-const text = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1] ?? (xml.includes(`<${tag}/>`) ? '' : null);
+const text = (xml: string, tag: string) =>
+  new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1] ?? (xml.includes(`<${tag}/>`) ? '' : null);
 
 describe('simulator through an independent SOAP client (the soap library, WSDL from ?wsdl)', () => {
   let sim: SimulatorHandle;
@@ -72,9 +90,17 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     await sim.close();
   });
 
-  it('serves SUNAT\'s WSDL at ?wsdl for billService (beta and production paths) and billConsultService, addressed to itself', async () => {
-    expect(Object.keys(bill.describe().billService.BillServicePort).sort()).to.deep.equal(['getStatus', 'sendBill', 'sendPack', 'sendSummary']);
-    expect(Object.keys(consult.describe().billConsultService.BillConsultServicePort).sort()).to.deep.equal(['getStatus', 'getStatusCdr']);
+  it("serves SUNAT's WSDL at ?wsdl for billService (beta and production paths) and billConsultService, addressed to itself", async () => {
+    expect(Object.keys(bill.describe().billService.BillServicePort).sort()).to.deep.equal([
+      'getStatus',
+      'sendBill',
+      'sendPack',
+      'sendSummary',
+    ]);
+    expect(Object.keys(consult.describe().billConsultService.BillConsultServicePort).sort()).to.deep.equal([
+      'getStatus',
+      'getStatusCdr',
+    ]);
     for (const url of [urls(sim).bill, urls(sim).billProd, urls(sim).consult]) {
       const wsdl = await got(`${url}?wsdl`).text();
       expect(wsdl).to.match(/^<\?xml/);
@@ -87,7 +113,7 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     expect(answer.applicationResponse).to.be.a('string');
   });
 
-  it('sendBill: an accepted CDR shaped like SUNAT\'s, signed rsa-sha512 with exc-c14n#WithComments, verifiable by xml-crypto', async () => {
+  it("sendBill: an accepted CDR shaped like SUNAT's, signed rsa-sha512 with exc-c14n#WithComments, verifiable by xml-crypto", async () => {
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 1 }));
     const [answer] = await bill.sendBillAsync(fileArgs(doc));
     const xml = cdrXml(answer.applicationResponse as string);
@@ -98,7 +124,9 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     expect(xml).to.contain('<cac:RecipientParty><cac:PartyIdentification><cbc:ID>6-20100070970</cbc:ID>');
     const dom = new DOMParser().parseFromString(xml, 'text/xml');
     const signature = dom.getElementsByTagNameNS(DS, 'Signature')[0];
-    const algorithms = ['CanonicalizationMethod', 'SignatureMethod', 'DigestMethod'].map((n) => dom.getElementsByTagNameNS(DS, n)[0].getAttribute('Algorithm'));
+    const algorithms = ['CanonicalizationMethod', 'SignatureMethod', 'DigestMethod'].map((n) =>
+      dom.getElementsByTagNameNS(DS, n)[0].getAttribute('Algorithm'),
+    );
     expect(algorithms).to.deep.equal([
       'http://www.w3.org/2001/10/xml-exc-c14n#WithComments',
       'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
@@ -106,7 +134,9 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     ]);
     expect(signature.parentNode?.localName).to.equal('ExtensionContent');
     const certificate = dom.getElementsByTagNameNS(DS, 'X509Certificate')[0].textContent!;
-    const verifier = new SignedXml({ publicCert: `-----BEGIN CERTIFICATE-----\n${certificate}\n-----END CERTIFICATE-----` });
+    const verifier = new SignedXml({
+      publicCert: `-----BEGIN CERTIFICATE-----\n${certificate}\n-----END CERTIFICATE-----`,
+    });
     verifier.loadSignature(signature as unknown as Node);
     expect(verifier.checkSignature(xml)).to.equal(true);
     expect(verifier.checkSignature(xml.replace('6-20100070970', '6-20100070971'))).to.equal(false);
@@ -122,55 +152,98 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
   });
 
   it('strict: an operation element in another namespace is refused (soap-env:Client), not accepted', async () => {
-    const wrong = await client(urls(sim).bill, { overrideRootElement: { namespace: 'x', xmlnsAttributes: [{ name: 'xmlns:x', value: 'http://service.example.pe' }] } });
+    const wrong = await client(urls(sim).bill, {
+      overrideRootElement: {
+        namespace: 'x',
+        xmlnsAttributes: [{ name: 'xmlns:x', value: 'http://service.example.pe' }],
+      },
+    });
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 3 }));
     const f = await faultOf(wrong.sendBillAsync(fileArgs(doc)));
     expect(f.faultcode).to.equal('soap-env:Client');
     expect(f.faultstring).to.contain('{http://service.example.pe}sendBill');
     expect(sim.log().at(-1)).to.deep.include({ operation: 'unknown', httpStatus: 500 });
     const [accepted] = await bill.sendBillAsync(fileArgs(doc));
-    expect(readCdrZip(Buffer.from(accepted.applicationResponse as string, 'base64'))).to.deep.nested.include({ 'cdr.responseCode': '0' });
+    expect(readCdrZip(Buffer.from(accepted.applicationResponse as string, 'base64'))).to.deep.nested.include({
+      'cdr.responseCode': '0',
+    });
   });
 
   it('strict: an unknown operation, a body that is not SOAP and a namespace-qualified part are refused with soap-env:Client faults', async () => {
     const envelope = (body: string) =>
       `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ser="http://service.sunat.gob.pe"><soapenv:Header/><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
-    const post = (body: string) => got.post(urls(sim).bill, { body: envelope(body), headers: { 'content-type': 'text/xml' }, throwHttpErrors: false });
+    const post = (body: string) =>
+      got.post(urls(sim).bill, {
+        body: envelope(body),
+        headers: { 'content-type': 'text/xml' },
+        throwHttpErrors: false,
+      });
     const unknown = await post('<ser:sendFactura><fileName>x.zip</fileName></ser:sendFactura>');
     expect(unknown.statusCode).to.equal(500);
     expect(unknown.body).to.contain('<faultcode>soap-env:Client</faultcode>').and.contain('sendFactura');
-    const notSoap = await got.post(urls(sim).bill, { body: 'fileName=x.zip', headers: { 'content-type': 'text/xml' }, throwHttpErrors: false });
+    const notSoap = await got.post(urls(sim).bill, {
+      body: 'fileName=x.zip',
+      headers: { 'content-type': 'text/xml' },
+      throwHttpErrors: false,
+    });
     expect(notSoap.statusCode).to.equal(500);
-    expect(notSoap.body).to.contain('<faultcode>soap-env:Client</faultcode><faultstring>The request is not a SOAP message</faultstring>');
+    expect(notSoap.body).to.contain(
+      '<faultcode>soap-env:Client</faultcode><faultstring>The request is not a SOAP message</faultstring>',
+    );
     const qualified = await post('<ser:getStatus><ser:ticket>1703154974517</ser:ticket></ser:getStatus>');
     expect(qualified.statusCode).to.equal(500);
-    expect(qualified.body).to.contain('Unmarshalling Error: unexpected element (uri:"http://service.sunat.gob.pe", local:"ticket")');
+    expect(qualified.body).to.contain(
+      'Unmarshalling Error: unexpected element (uri:"http://service.sunat.gob.pe", local:"ticket")',
+    );
   });
 
   it('WS-Security: none → 0101 (catalog: encabezado de seguridad incorrecto), a wrong password → 0102', async () => {
     const anonymous = await client(urls(sim).bill, {}, null);
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 4 }));
-    expect(await faultOf(anonymous.sendBillAsync(fileArgs(doc)))).to.deep.include({ faultcode: 'soap-env:Client.0101', faultstring: 'El encabezado de seguridad es incorrecto' });
+    expect(await faultOf(anonymous.sendBillAsync(fileArgs(doc)))).to.deep.include({
+      faultcode: 'soap-env:Client.0101',
+      faultstring: 'El encabezado de seguridad es incorrecto',
+    });
     const wrong = await client(urls(sim).bill, {}, `${RUC}MODDATOS`, 'nope');
     expect((await faultOf(wrong.sendBillAsync(fileArgs(doc)))).faultcode).to.equal('soap-env:Client.0102');
   });
 
   it('MTOM/XOP: contentFile sent as an xop:Include of a binary attachment is read like inline base64', async () => {
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 5 }));
-    const include = { $xml: '<xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:zip-1%40chasqui"/>' };
-    const attachment = { mimetype: 'application/octet-stream', contentId: 'zip-1@chasqui', name: `${doc.filename}.zip`, body: zipXml(doc.filename, doc.xml) };
-    const [answer] = await bill.sendBillAsync({ fileName: `${doc.filename}.zip`, contentFile: include }, { attachments: [attachment] });
+    const include = {
+      $xml: '<xop:Include xmlns:xop="http://www.w3.org/2004/08/xop/include" href="cid:zip-1%40chasqui"/>',
+    };
+    const attachment = {
+      mimetype: 'application/octet-stream',
+      contentId: 'zip-1@chasqui',
+      name: `${doc.filename}.zip`,
+      body: zipXml(doc.filename, doc.xml),
+    };
+    const [answer] = await bill.sendBillAsync(
+      { fileName: `${doc.filename}.zip`, contentFile: include },
+      { attachments: [attachment] },
+    );
     expect(bill.lastRequestHeaders?.['Content-Type']).to.match(/^multipart\/related; type="application\/xop\+xml"/);
-    expect(readCdrZip(Buffer.from(answer.applicationResponse as string, 'base64'))).to.deep.nested.include({ 'cdr.responseCode': '0', 'cdr.referenceId': 'F001-5' });
+    expect(readCdrZip(Buffer.from(answer.applicationResponse as string, 'base64'))).to.deep.nested.include({
+      'cdr.responseCode': '0',
+      'cdr.referenceId': 'F001-5',
+    });
     // An MTOM package whose root carries the base64 inline is read too.
-    const [inline] = await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F001', number: 6 }))), { forceMTOM: true });
-    expect(readCdrZip(Buffer.from(inline.applicationResponse as string, 'base64'))).to.deep.nested.include({ 'cdr.referenceId': 'F001-6' });
+    const [inline] = await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F001', number: 6 }))), {
+      forceMTOM: true,
+    });
+    expect(readCdrZip(Buffer.from(inline.applicationResponse as string, 'base64'))).to.deep.nested.include({
+      'cdr.referenceId': 'F001-6',
+    });
   });
 
   it('a zip holding an empty XML → 0160 (catalog: el archivo XML esta vacio), not 0306', async () => {
     const name = `${RUC}-01-F001-7`;
     const zip = Buffer.from(zipSync({ [`${name}.xml`]: strToU8('') })).toString('base64');
-    expect(await faultOf(bill.sendBillAsync({ fileName: `${name}.zip`, contentFile: zip }))).to.deep.include({ faultcode: 'soap-env:Client.0160', faultstring: 'El archivo XML esta vacio' });
+    expect(await faultOf(bill.sendBillAsync({ fileName: `${name}.zip`, contentFile: zip }))).to.deep.include({
+      faultcode: 'soap-env:Client.0160',
+      faultstring: 'El archivo XML esta vacio',
+    });
   });
 
   it('a re-sent number answers 1033 whether identical or different, 1032 when the first was rejected (greenter#35)', async () => {
@@ -184,7 +257,9 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     });
     const rejected = sign(invoice({ ruc: RUC, series: 'F002', number: 2, igv: '30.00' }));
     const [first] = await bill.sendBillAsync(fileArgs(rejected));
-    expect(readCdrZip(Buffer.from(first.applicationResponse as string, 'base64'))).to.deep.nested.include({ 'cdr.responseCode': '3291' });
+    expect(readCdrZip(Buffer.from(first.applicationResponse as string, 'base64'))).to.deep.nested.include({
+      'cdr.responseCode': '3291',
+    });
     expect((await faultOf(bill.sendBillAsync(fileArgs(rejected)))).faultcode).to.equal('soap-env:Client.1032');
   });
 
@@ -193,26 +268,48 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     const [sent] = await bill.sendBillAsync(fileArgs(doc));
     const key = { rucComprobante: RUC, tipoComprobante: '01', serieComprobante: 'F003', numeroComprobante: 1 };
     const [found] = await consult.getStatusCdrAsync(key);
-    expect(found.statusCdr).to.deep.equal({ content: sent.applicationResponse, statusCode: '0004', statusMessage: 'La constancia existe' });
+    expect(found.statusCdr).to.deep.equal({
+      content: sent.applicationResponse,
+      statusCode: '0004',
+      statusMessage: 'La constancia existe',
+    });
     const [missing] = await consult.getStatusCdrAsync({ ...key, numeroComprobante: 2 });
-    expect(missing.statusCdr).to.deep.equal({ statusCode: '0011', statusMessage: 'Comprobante no encontrado o no existe' });
+    expect(missing.statusCdr).to.deep.equal({
+      statusCode: '0011',
+      statusMessage: 'Comprobante no encontrado o no existe',
+    });
     const receipt = sign(invoice({ ruc: RUC, series: 'B001', number: 1, type: '03' }));
     await bill.sendBillAsync(fileArgs(receipt));
     const [refused] = await consult.getStatusCdrAsync({ ...key, tipoComprobante: '03', serieComprobante: 'B001' });
-    expect(refused.statusCdr).to.deep.equal({ statusCode: '0005', statusMessage: 'Código de comprobante no permitido o no valido' });
+    expect(refused.statusCdr).to.deep.equal({
+      statusCode: '0005',
+      statusMessage: 'Código de comprobante no permitido o no valido',
+    });
   });
 
   it('billConsultService getStatus answers validity: 0001 accepted, 0002 rejected, 0003 de baja, 0011 unknown', async () => {
-    const key = (series: string, number: number) => ({ rucComprobante: RUC, tipoComprobante: '01', serieComprobante: series, numeroComprobante: number });
+    const key = (series: string, number: number) => ({
+      rucComprobante: RUC,
+      tipoComprobante: '01',
+      serieComprobante: series,
+      numeroComprobante: number,
+    });
     await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F004', number: 1 }))));
     await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F004', number: 2, igv: '30.00' }))));
     await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F004', number: 3 }))));
     // The ReferenceDate is the voided document's issue date (else 2375).
-    const [ticket] = await bill.sendSummaryAsync(fileArgs(sign(voided(RUC, '2026-11-21', 1, [{ type: '01', series: 'F004', number: 3 }]))));
+    const [ticket] = await bill.sendSummaryAsync(
+      fileArgs(sign(voided(RUC, '2026-11-21', 1, [{ type: '01', series: 'F004', number: 3 }]))),
+    );
     const [done] = await bill.getStatusAsync({ ticket: ticket.ticket });
     expect((done.status as { statusCode: string }).statusCode).to.equal('0');
     const codes = [];
-    for (const [series, number] of [['F004', 1], ['F004', 2], ['F004', 3], ['F004', 4]] as const) {
+    for (const [series, number] of [
+      ['F004', 1],
+      ['F004', 2],
+      ['F004', 3],
+      ['F004', 4],
+    ] as const) {
       const [answer] = await consult.getStatusAsync(key(series, number));
       codes.push((answer.status as { statusCode: string }).statusCode);
     }
@@ -234,8 +331,12 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     expect(text(rcCdr, 'cbc:Description')).to.equal('El Resumen diario RC-20261121-5, ha sido aceptado');
     // An RA lists documents SUNAT received (else 2105).
     await bill.sendBillAsync(fileArgs(sign(invoice({ ruc: RUC, series: 'F009', number: 1 }))));
-    const [ra] = await bill.sendSummaryAsync(fileArgs(sign(voided(RUC, '2026-11-21', 5, [{ type: '01', series: 'F009', number: 1 }]))));
-    expect(ra.ticket).to.match(/^\d{13}$/).and.not.equal(rc.ticket);
+    const [ra] = await bill.sendSummaryAsync(
+      fileArgs(sign(voided(RUC, '2026-11-21', 5, [{ type: '01', series: 'F009', number: 1 }]))),
+    );
+    expect(ra.ticket)
+      .to.match(/^\d{13}$/)
+      .and.not.equal(rc.ticket);
     const [raStatus] = await bill.getStatusAsync({ ticket: ra.ticket });
     const raCdr = cdrXml((raStatus.status as { content: string }).content);
     expect(text(raCdr, 'cbc:Description')).to.equal('La Comunicacion de baja RA-20261121-5, ha sido aceptada');
@@ -250,9 +351,17 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     // A retention needs a RUC with a valid check digit (the fixture's); its own signer and SOL user.
     const ruc = '20123456786';
     const signer = createSigner(generateTestCertificate({ ruc }));
-    const signed = (doc: { filename: string; xml: string }) => ({ filename: doc.filename, xml: signXml(doc.xml, signer).xml });
+    const signed = (doc: { filename: string; xml: string }) => ({
+      filename: doc.filename,
+      xml: signXml(doc.xml, signer).xml,
+    });
     const other = await client(urls(sim).otherCpe, {}, `${ruc}MODDATOS`);
-    expect(Object.keys(other.describe().billService.BillServicePort).sort()).to.deep.equal(['getStatus', 'sendBill', 'sendPack', 'sendSummary']);
+    expect(Object.keys(other.describe().billService.BillServicePort).sort()).to.deep.equal([
+      'getStatus',
+      'sendBill',
+      'sendPack',
+      'sendSummary',
+    ]);
     const wsdl = await got(`${urls(sim).otherCpe}?wsdl`).text();
     for (const m of wsdl.matchAll(/address location="([^"]+)"/g)) expect(m[1]).to.equal(urls(sim).otherCpe);
 
@@ -264,16 +373,27 @@ describe('simulator through an independent SOAP client (the soap library, WSDL f
     expect(text(cdr, 'cbc:ResponseCode')).to.equal('0');
     expect(cdr).to.contain(`R001-901`);
 
-    const misrouted = await faultOf(other.sendBillAsync(fileArgs(signed(invoice({ ruc, series: 'F001', number: 901 })))));
+    const misrouted = await faultOf(
+      other.sendBillAsync(fileArgs(signed(invoice({ ruc, series: 'F001', number: 901 })))),
+    );
     expect(misrouted.faultcode).to.match(/0302$/);
     // And the CPE billService does not take a retention.
     const cpe = await client(urls(sim).bill, {}, `${ruc}MODDATOS`);
-    const wrong = await faultOf(cpe.sendBillAsync(fileArgs(signed({ xml: retention.xml.replace('R001-901', 'R001-902'), filename: retention.filename.replace(/901$/, '902') }))));
+    const wrong = await faultOf(
+      cpe.sendBillAsync(
+        fileArgs(
+          signed({
+            xml: retention.xml.replace('R001-901', 'R001-902'),
+            filename: retention.filename.replace(/901$/, '902'),
+          }),
+        ),
+      ),
+    );
     expect(wrong.faultcode).to.match(/0302$/);
   });
 });
 
-describe('simulator through an independent SOAP client: SUNAT\'s dates and references', () => {
+describe("simulator through an independent SOAP client: SUNAT's dates and references", () => {
   const today = limaDate(new Date());
   let sim: SimulatorHandle;
   let bill: Client;
@@ -286,24 +406,30 @@ describe('simulator through an independent SOAP client: SUNAT\'s dates and refer
     await sim.close();
   });
 
-  const dated = (series: string, number: number, issueDate: string, type?: '01' | '03') => sign(invoice({ ruc: RUC, series, number, issueDate, type }));
+  const dated = (series: string, number: number, issueDate: string, type?: '01' | '03') =>
+    sign(invoice({ ruc: RUC, series, number, issueDate, type }));
   const responseCode = (answer: Record<string, unknown>) => {
     const read = readCdrZip(Buffer.from(answer.applicationResponse as string, 'base64'));
     if (!read.ok) throw new Error(read.reason);
     return read.cdr.responseCode;
   };
   /** The CDR of a summary's ticket: its ResponseCode and Description. */
-  async function summaryVerdict(doc: { filename: string; xml: string }): Promise<{ code: string | null; description: string | null }> {
+  async function summaryVerdict(doc: {
+    filename: string;
+    xml: string;
+  }): Promise<{ code: string | null; description: string | null }> {
     const [sent] = await bill.sendSummaryAsync(fileArgs(sign(doc)));
     const [status] = await bill.getStatusAsync({ ticket: sent.ticket });
     const xml = cdrXml((status.status as { content: string }).content);
     return { code: text(xml, 'cbc:ResponseCode'), description: text(xml, 'cbc:Description') };
   }
 
-  it('2108: a document past SUNAT\'s sending window (3 days) is rejected; on its last day it is received', async () => {
+  it("2108: a document past SUNAT's sending window (3 days) is rejected; on its last day it is received", async () => {
     const [old] = await bill.sendBillAsync(fileArgs(dated('F101', 1, '2024-03-15')));
     expect(responseCode(old)).to.equal('2108');
-    expect(cdrXml(old.applicationResponse as string)).to.contain('Presentacion fuera de fecha - Detalle: IssueDate 2024-03-15: SUNAT receives it up to 3 days after its issue date');
+    expect(cdrXml(old.applicationResponse as string)).to.contain(
+      'Presentacion fuera de fecha - Detalle: IssueDate 2024-03-15: SUNAT receives it up to 3 days after its issue date',
+    );
     const [late] = await bill.sendBillAsync(fileArgs(dated('F101', 2, addDays(today, -4))));
     expect(responseCode(late)).to.equal('2108');
     const [receipt] = await bill.sendBillAsync(fileArgs(dated('B101', 1, addDays(today, -4), '03')));
@@ -328,49 +454,71 @@ describe('simulator through an independent SOAP client: SUNAT\'s dates and refer
     const doc = dated('F103', 1, today);
     const { contentFile } = fileArgs(doc);
     for (const fileName of [doc.filename, `${doc.filename}.xml`]) {
-      expect(await faultOf(bill.sendBillAsync({ fileName, contentFile })), fileName).to.deep.include({ faultcode: 'soap-env:Client.0151', faultstring: 'El nombre del archivo ZIP es incorrecto' });
+      expect(await faultOf(bill.sendBillAsync({ fileName, contentFile })), fileName).to.deep.include({
+        faultcode: 'soap-env:Client.0151',
+        faultstring: 'El nombre del archivo ZIP es incorrecto',
+      });
     }
     const rc = summary(RUC, today, 901);
-    expect((await faultOf(bill.sendSummaryAsync({ fileName: rc.filename, contentFile: fileArgs(sign(rc)).contentFile }))).faultcode).to.equal('soap-env:Client.0151');
+    expect(
+      (await faultOf(bill.sendSummaryAsync({ fileName: rc.filename, contentFile: fileArgs(sign(rc)).contentFile })))
+        .faultcode,
+    ).to.equal('soap-env:Client.0151');
     const [received] = await bill.sendBillAsync(fileArgs(doc));
     expect(responseCode(received)).to.equal('0');
   });
 
   it('voided-documents communications (RA): 2105 for a document never sent, 2323 for one already voided, 2375 for another reference date', async () => {
     const never = await summaryVerdict(voided(RUC, today, 101, [{ type: '01', series: 'F104', number: 1 }]));
-    expect(never).to.deep.equal({ code: '2105', description: `Comprobante a dar de baja no se encuentra registrado en SUNAT - Detalle: 01 F104-1 was never received or was rejected` });
+    expect(never).to.deep.equal({
+      code: '2105',
+      description: `Comprobante a dar de baja no se encuentra registrado en SUNAT - Detalle: 01 F104-1 was never received or was rejected`,
+    });
     await bill.sendBillAsync(fileArgs(dated('F104', 2, today)));
     const yesterday = addDays(today, -1);
     const wrongDate = await summaryVerdict(voided(RUC, yesterday, 102, [{ type: '01', series: 'F104', number: 2 }]));
     expect(wrongDate.code).to.equal('2375');
     expect(wrongDate.description).to.contain(`01 F104-2 was issued on ${today}, not on the ReferenceDate ${yesterday}`);
-    expect((await summaryVerdict(voided(RUC, today, 103, [{ type: '01', series: 'F104', number: 2 }]))).code).to.equal('0');
+    expect((await summaryVerdict(voided(RUC, today, 103, [{ type: '01', series: 'F104', number: 2 }]))).code).to.equal(
+      '0',
+    );
     const again = await summaryVerdict(voided(RUC, today, 104, [{ type: '01', series: 'F104', number: 2 }]));
-    expect(again).to.deep.equal({ code: '2323', description: 'Existe documento ya informado anteriormente en una comunicacion de baja - Detalle: 01 F104-2 is already voided' });
+    expect(again).to.deep.equal({
+      code: '2323',
+      description:
+        'Existe documento ya informado anteriormente en una comunicacion de baja - Detalle: 01 F104-2 is already voided',
+    });
   });
 
   it('dated rules by issue date: a summary line without its IGV rate is 2992 (since 2026-02-01); with it, accepted', async () => {
     const withIgv = (seq: number, percent: string) => {
       const rc = summary(RUC, today, seq);
       const tax = `<cac:TaxTotal><cbc:TaxAmount currencyID="PEN">1.80</cbc:TaxAmount><cac:TaxSubtotal><cbc:TaxAmount currencyID="PEN">1.80</cbc:TaxAmount><cac:TaxCategory>${percent}<cac:TaxScheme><cbc:ID>1000</cbc:ID><cbc:Name>IGV</cbc:Name><cbc:TaxTypeCode>VAT</cbc:TaxTypeCode></cac:TaxScheme></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>`;
-      return { filename: rc.filename, xml: rc.xml.replace('</sac:SummaryDocumentsLine>', `${tax}</sac:SummaryDocumentsLine>`) };
+      return {
+        filename: rc.filename,
+        xml: rc.xml.replace('</sac:SummaryDocumentsLine>', `${tax}</sac:SummaryDocumentsLine>`),
+      };
     };
     const missing = await summaryVerdict(withIgv(201, ''));
     expect(missing.code).to.equal('2992');
-    expect(missing.description).to.match(/^El XML no contiene el tag de la tasa del tributo de la línea - Detalle: summary line 1 has no IGV rate/);
+    expect(missing.description).to.match(
+      /^El XML no contiene el tag de la tasa del tributo de la línea - Detalle: summary line 1 has no IGV rate/,
+    );
     expect((await summaryVerdict(withIgv(202, '<cbc:Percent>18.00</cbc:Percent>'))).code).to.equal('0');
   });
 
   it('dated rules moved with the calendar (config.rules): a line without product code is 3496 from the moved date, by issue date', async () => {
     const noCode = dated('F105', 1, today);
     const [byDefault] = await bill.sendBillAsync(fileArgs(noCode));
-    expect(responseCode(byDefault), 'product-code-required is not in force today by SUNAT\'s dates').to.equal('0');
+    expect(responseCode(byDefault), "product-code-required is not in force today by SUNAT's dates").to.equal('0');
     const moved = await startSimulator({ ticketPolls: 0, rules: new RuleCalendar({ 'product-code-required': today }) });
     try {
       const early = await client(urls(moved).bill);
       const [refused] = await early.sendBillAsync(fileArgs(noCode));
       expect(responseCode(refused)).to.equal('3496');
-      expect(cdrXml(refused.applicationResponse as string)).to.contain(`line 1 has no SUNAT product code (catalog 25), required since ${today} (nodo: InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode)`);
+      expect(cdrXml(refused.applicationResponse as string)).to.contain(
+        `line 1 has no SUNAT product code (catalog 25), required since ${today} (nodo: InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode)`,
+      );
       // Issued the day before the moved date and sent now: judged by the old rules.
       const [before] = await early.sendBillAsync(fileArgs(dated('F105', 2, addDays(today, -1))));
       expect(responseCode(before)).to.equal('0');

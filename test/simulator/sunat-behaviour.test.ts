@@ -23,12 +23,20 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     const xml = sample('signed-rsa-sha256/12345678912-01-F001-1.xml');
     const accepted = await sendBill(urls(sim).bill, creds, { filename: '12345678912-01-F001-1', xml });
     expect(accepted).to.deep.include({ status: 'accepted', code: '0', origin: null });
-    expect(accepted.cdr).to.deep.include({ referenceId: 'F001-1', receiverId: '12345678912', senderId: '20131312955', signed: true });
+    expect(accepted.cdr).to.deep.include({
+      referenceId: 'F001-1',
+      receiverId: '12345678912',
+      senderId: '20131312955',
+      signed: true,
+    });
     expect(accepted.cdr?.fileName).to.equal('R-12345678912-01-F001-1.xml');
 
     const tampered = xml.replace('12121212121', '12121212122');
     expect(tampered).to.not.equal(xml);
-    const sent = await sendBill(urls(sim).bill, creds, { filename: '12345678912-01-FF11-1', xml: tampered.replace(/F001-1</g, 'FF11-1<') });
+    const sent = await sendBill(urls(sim).bill, creds, {
+      filename: '12345678912-01-FF11-1',
+      xml: tampered.replace(/F001-1</g, 'FF11-1<'),
+    });
     expect(sent).to.deep.include({ status: 'rejected', code: '2335', origin: 'tax_authority', action: 'correct' });
     expect(sent.errors[0]).to.match(/^\[SUNAT 2335\] El documento electrónico ingresado ha sido alterado/);
   });
@@ -37,7 +45,10 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     const good = sign(invoice({ ruc: RUC, series: 'F001', number: 1 }));
     expect(await sendBill(urls(sim).bill, CREDS, good)).to.deep.include({ status: 'accepted', code: '0' });
     const altered = sign(invoice({ ruc: RUC, series: 'F001', number: 2 }));
-    const result = await sendBill(urls(sim).bill, CREDS, { ...altered, xml: altered.xml.replace('Servicio de prueba', 'Servicio alterado') });
+    const result = await sendBill(urls(sim).bill, CREDS, {
+      ...altered,
+      xml: altered.xml.replace('Servicio de prueba', 'Servicio alterado'),
+    });
     expect(result).to.deep.include({ status: 'rejected', code: '2335' });
   });
 
@@ -60,12 +71,19 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
 
   it('refuses wrong credentials (0102) and a file of another RUC (0154); accepts users of the credentials table', async () => {
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 8 }));
-    expect(await sendBill(urls(sim).bill, { ...CREDS, solPassword: 'wrong' }, doc)).to.deep.include({ code: '0102', status: 'rejected' });
+    expect(await sendBill(urls(sim).bill, { ...CREDS, solPassword: 'wrong' }, doc)).to.deep.include({
+      code: '0102',
+      status: 'rejected',
+    });
     expect(await sendBill(urls(sim).bill, { ...CREDS, ruc: '20999999999' }, doc)).to.deep.include({ code: '0154' });
     const table = await startTestSimulator({ credentials: [{ ruc: RUC, user: 'FACTURA1', password: 's3cret' }] });
     try {
-      expect(await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 's3cret' }, doc)).to.deep.include({ status: 'accepted' });
-      expect(await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 'other' }, doc)).to.deep.include({ code: '0102' });
+      expect(
+        await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 's3cret' }, doc),
+      ).to.deep.include({ status: 'accepted' });
+      expect(
+        await sendBill(urls(table).bill, { ruc: RUC, solUser: 'FACTURA1', solPassword: 'other' }, doc),
+      ).to.deep.include({ code: '0102' });
     } finally {
       await table.close();
     }
@@ -74,17 +92,32 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
   it('rejects a number it already accepted (1033, already reported) and one it rejected (1032)', async () => {
     const doc = sign(invoice({ ruc: RUC, series: 'F001', number: 9 }));
     expect((await sendBill(urls(sim).bill, CREDS, doc)).status).to.equal('accepted');
-    expect(await sendBill(urls(sim).bill, CREDS, doc)).to.deep.include({ code: '1033', alreadyReported: true, needsStatusQuery: true, action: 'review' });
+    expect(await sendBill(urls(sim).bill, CREDS, doc)).to.deep.include({
+      code: '1033',
+      alreadyReported: true,
+      needsStatusQuery: true,
+      action: 'review',
+    });
     const wrong = sign(invoice({ ruc: RUC, series: 'F001', number: 10, igv: '30.00' }));
     expect((await sendBill(urls(sim).bill, CREDS, wrong)).code).to.equal('3291');
     expect(await sendBill(urls(sim).bill, CREDS, wrong)).to.deep.include({ code: '1032', alreadyReported: true });
   });
 
   it('checks the arithmetic: IGV against its base (3291) and the total with taxes (3279)', async () => {
-    const igv = await sendBill(urls(sim).bill, CREDS, sign(invoice({ ruc: RUC, series: 'F001', number: 11, base: '100.00', igv: '25.00' })));
+    const igv = await sendBill(
+      urls(sim).bill,
+      CREDS,
+      sign(invoice({ ruc: RUC, series: 'F001', number: 11, base: '100.00', igv: '25.00' })),
+    );
     expect(igv).to.deep.include({ code: '3291', status: 'rejected' });
     const total = sign(invoice({ ruc: RUC, series: 'F001', number: 12 }));
-    const broken = sign({ ...total, xml: invoice({ ruc: RUC, series: 'F001', number: 12 }).xml.replace('<cbc:TaxInclusiveAmount currencyID="PEN">118.00', '<cbc:TaxInclusiveAmount currencyID="PEN">150.00') });
+    const broken = sign({
+      ...total,
+      xml: invoice({ ruc: RUC, series: 'F001', number: 12 }).xml.replace(
+        '<cbc:TaxInclusiveAmount currencyID="PEN">118.00',
+        '<cbc:TaxInclusiveAmount currencyID="PEN">150.00',
+      ),
+    });
     expect(await sendBill(urls(sim).bill, CREDS, broken)).to.deep.include({ code: '3279', status: 'rejected' });
   });
 
@@ -94,7 +127,8 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     expect(sent).to.deep.include({ status: 'ticket', origin: null });
     const ticket = sent.ticket!;
     expect(ticket).to.match(/^\d{13,16}$/);
-    for (let i = 0; i < 2; i++) expect(await getStatus(urls(sim).bill, CREDS, ticket)).to.deep.include({ status: 'pending', code: '98', ticket });
+    for (let i = 0; i < 2; i++)
+      expect(await getStatus(urls(sim).bill, CREDS, ticket)).to.deep.include({ status: 'pending', code: '98', ticket });
     const done = await getStatus(urls(sim).bill, CREDS, ticket);
     expect(done).to.deep.include({ status: 'accepted', code: '0', ticket });
     expect(done.cdr?.referenceId).to.equal('RC-20261121-1');
@@ -102,23 +136,42 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     const again = await sendSummary(urls(sim).bill, CREDS, rc);
     await getStatus(urls(sim).bill, CREDS, again.ticket!);
     await getStatus(urls(sim).bill, CREDS, again.ticket!);
-    expect(await getStatus(urls(sim).bill, CREDS, again.ticket!)).to.deep.include({ code: '2223', alreadyReported: true, status: 'unknown' });
+    expect(await getStatus(urls(sim).bill, CREDS, again.ticket!)).to.deep.include({
+      code: '2223',
+      alreadyReported: true,
+      status: 'unknown',
+    });
     expect(await getStatus(urls(sim).bill, CREDS, '999')).to.deep.include({ code: '0127', status: 'rejected' });
   });
 
   it('a rejected summary ends in 99 with the rejection CDR', async () => {
-    sim.addRule({ operation: 'sendSummary', fault: { kind: 'reject', code: '2220', message: 'El ID debe coincidir con el nombre del archivo' } });
+    sim.addRule({
+      operation: 'sendSummary',
+      fault: { kind: 'reject', code: '2220', message: 'El ID debe coincidir con el nombre del archivo' },
+    });
     const sent = await sendSummary(urls(sim).bill, CREDS, sign(summary(RUC, '2026-11-21', 9)));
     await getStatus(urls(sim).bill, CREDS, sent.ticket!);
     await getStatus(urls(sim).bill, CREDS, sent.ticket!);
     const done = await getStatus(urls(sim).bill, CREDS, sent.ticket!);
-    expect(done).to.deep.include({ status: 'rejected', code: '2220', origin: 'tax_authority', action: 'correct', ticket: sent.ticket });
+    expect(done).to.deep.include({
+      status: 'rejected',
+      code: '2220',
+      origin: 'tax_authority',
+      action: 'correct',
+      ticket: sent.ticket,
+    });
     expect(done.cdr?.responseCode).to.equal('2220');
     expect(sim.log().at(-1)).to.deep.include({ operation: 'getStatus', code: '99' });
   });
 
   it('survives malformed amounts and unknown paths without crashing', async () => {
-    const odd = sign({ ...invoice({ ruc: RUC, series: 'F001', number: 40 }), xml: invoice({ ruc: RUC, series: 'F001', number: 40 }).xml.replace('<cbc:TaxableAmount currencyID="PEN">100.00', '<cbc:TaxableAmount currencyID="PEN">1,00.0x') });
+    const odd = sign({
+      ...invoice({ ruc: RUC, series: 'F001', number: 40 }),
+      xml: invoice({ ruc: RUC, series: 'F001', number: 40 }).xml.replace(
+        '<cbc:TaxableAmount currencyID="PEN">100.00',
+        '<cbc:TaxableAmount currencyID="PEN">1,00.0x',
+      ),
+    });
     expect(await sendBill(urls(sim).bill, CREDS, odd)).to.deep.include({ status: 'accepted' });
     const { default: got } = await import('got');
     expect((await got(`${sim.url}/nowhere`, { throwHttpErrors: false })).statusCode).to.equal(404);
@@ -157,8 +210,17 @@ describe('simulator behaves like SUNAT (through the connectors, over real HTTP)'
     const read = readCdrZip(Buffer.from(result.cdrZip!, 'base64'));
     if (!read.ok) throw new Error(read.reason);
     const { unzipSync } = await import('fflate');
-    expect(Object.keys(unzipSync(Buffer.from(result.cdrZip!, 'base64')))).to.deep.equal(['dummy/', `R-${doc.filename}.xml`]);
-    expect(read.cdr).to.deep.include({ responseCode: '0', referenceId: 'F001-30', senderId: '20131312955', receiverId: RUC, signed: true });
+    expect(Object.keys(unzipSync(Buffer.from(result.cdrZip!, 'base64')))).to.deep.equal([
+      'dummy/',
+      `R-${doc.filename}.xml`,
+    ]);
+    expect(read.cdr).to.deep.include({
+      responseCode: '0',
+      referenceId: 'F001-30',
+      senderId: '20131312955',
+      receiverId: RUC,
+      signed: true,
+    });
     expect(read.cdr.xml).to.contain('<cbc:ID>6-20100070970</cbc:ID>');
   });
 });

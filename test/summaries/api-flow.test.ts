@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { startIssuingStack, newCompany, payload, issue, call, until, expectDocumented, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  payload,
+  issue,
+  call,
+  until,
+  expectDocumented,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { summaryFixtures } from './support';
 
 /**
@@ -12,7 +22,10 @@ describe('receipts in summary mode through the API', function () {
   this.timeout(120_000);
   let issuing: IssuingStack;
   let company: TestCompany;
-  const { nudging, runCompany } = summaryFixtures(() => issuing.stack, () => company.accountId);
+  const { nudging, runCompany } = summaryFixtures(
+    () => issuing.stack,
+    () => company.accountId,
+  );
 
   before(async function () {
     this.timeout(120_000);
@@ -47,14 +60,26 @@ describe('receipts in summary mode through the API', function () {
       expect(res.body.data.document).to.include({ status: 'accepted', resolved: true });
       expect(res.body.data.document.result.message).to.match(/^Daily summary \d{11}-RC-\d{8}-\d+ /);
     }
-    const generated = await issuing.stack.db('documents').where({ company_id: company.row.id, doc_type: 'rc' }).whereNot({ id: own.body.external_id });
-    expect(generated.map((rc) => [rc.signed_by, rc.environment])).to.deep.equal([['provider_certificate', '02'], ['provider_certificate', '02']]);
+    const generated = await issuing.stack
+      .db('documents')
+      .where({ company_id: company.row.id, doc_type: 'rc' })
+      .whereNot({ id: own.body.external_id });
+    expect(generated.map((rc) => [rc.signed_by, rc.environment])).to.deep.equal([
+      ['provider_certificate', '02'],
+      ['provider_certificate', '02'],
+    ]);
     await nudging([company.row], until(issuing.stack, own.body.external_id, ['accepted', 'observed']));
 
-    const voided = await call(issuing.stack, 'POST', `/v1/cpe/${ids[0]}/void`, { token: company.token, json: { reason: 'Venta anulada' } });
+    const voided = await call(issuing.stack, 'POST', `/v1/cpe/${ids[0]}/void`, {
+      token: company.token,
+      json: { reason: 'Venta anulada' },
+    });
     await expectDocumented(issuing.stack, 'POST /v1/cpe/{external_id}/void', voided);
     expect(voided.body.data.void).to.include({ via: 'rc', status: 'pending' });
-    expect(await nudging([company.row], (await runCompany(company.row)).result())).to.include({ summaries: 1, accepted: 1 });
+    expect(await nudging([company.row], (await runCompany(company.row)).result())).to.include({
+      summaries: 1,
+      accepted: 1,
+    });
     const after = await call(issuing.stack, 'GET', `/v1/cpe/${ids[0]}/void`, { token: company.token });
     await expectDocumented(issuing.stack, 'GET /v1/cpe/{external_id}/void', after);
     expect(after.body.data.void).to.include({ status: 'accepted' });

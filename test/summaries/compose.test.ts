@@ -31,31 +31,57 @@ describe('daily summary composition', function () {
         totals: { gravadas: '42.57', igv: '7.67', icbper: '1.00' },
       });
       // Free lines are their own bucket, by kind (summary-v2); their notional IGV is reported apart, not charged.
-      expect(readSignedSale(prepared('receipt-free-transfer.json').xml).totals).to.deep.equal({ gravadas: '50.00', igv: '9.00', gratuitasGravadas: '10.00', igvGratuitas: '1.80' });
-      expect(readSignedSale(prepared('receipt-usd.json').xml)).to.deep.include({ currency: 'USD', totals: { exoneradas: '250.00' } });
+      expect(readSignedSale(prepared('receipt-free-transfer.json').xml).totals).to.deep.equal({
+        gravadas: '50.00',
+        igv: '9.00',
+        gratuitasGravadas: '10.00',
+        igvGratuitas: '1.80',
+      });
+      expect(readSignedSale(prepared('receipt-usd.json').xml)).to.deep.include({
+        currency: 'USD',
+        totals: { exoneradas: '250.00' },
+      });
     });
 
     it('gives notes the receipt they modify (credit and debit notes)', () => {
-      expect(readSignedSale(prepared('credit-note-boleta.json').xml)).to.deep.include({ docType: '07', reference: { tipoDoc: '03', serieNumero: 'B001-1' } });
-      expect(readSignedSale(prepared('debit-note-boleta.json').xml)).to.deep.include({ docType: '08', totals: { gravadas: '10.00', igv: '1.80' } });
+      expect(readSignedSale(prepared('credit-note-boleta.json').xml)).to.deep.include({
+        docType: '07',
+        reference: { tipoDoc: '03', serieNumero: 'B001-1' },
+      });
+      expect(readSignedSale(prepared('debit-note-boleta.json').xml)).to.deep.include({
+        docType: '08',
+        totals: { gravadas: '10.00', igv: '1.80' },
+      });
     });
 
     it('builds an rc whose line totals equal what each receipt charged', () => {
       const docs = ['receipt-basic.json', 'receipt-icbper.json', 'receipt-anonymous.json'].map(prepared);
       const sales = docs.map((d) => readSignedSale(d.xml));
       const rc = prepareDocument(
-        receiptSummaryPayload({ correlativo: 7, fechaEmision: '2024-03-16', fechaReferencia: '2024-03-15', issuer: sales[0].issuer }, 'PEN', sales.map((sale) => ({ sale, condition: '1' as const }))),
+        receiptSummaryPayload(
+          { correlativo: 7, fechaEmision: '2024-03-16', fechaReferencia: '2024-03-15', issuer: sales[0].issuer },
+          'PEN',
+          sales.map((sale) => ({ sale, condition: '1' as const })),
+        ),
         { today: '2024-03-16' },
       );
       expect(rc.filename).to.equal('20123456786-RC-20240316-7');
-      const totals = [...rc.xml.matchAll(/<sac:TotalAmount currencyID="PEN">([\d.]+)<\/sac:TotalAmount>/g)].map((m) => m[1]);
+      const totals = [...rc.xml.matchAll(/<sac:TotalAmount currencyID="PEN">([\d.]+)<\/sac:TotalAmount>/g)].map(
+        (m) => m[1],
+      );
       expect(totals).to.deep.equal(docs.map((d) => d.totals!.PayableAmount));
     });
   });
 
   it('groups by issue date and currency and splits at the line limit', () => {
-    const doc = (issue_date: string, currency: string) => ({ document: { issue_date, currency } as DocumentRow, condition: '1' as const });
-    const groups = groupCandidates([...Array(7).fill(doc('2024-03-15', 'PEN')), doc('2024-03-15', 'USD'), doc('2024-03-14', 'PEN')], 3);
+    const doc = (issue_date: string, currency: string) => ({
+      document: { issue_date, currency } as DocumentRow,
+      condition: '1' as const,
+    });
+    const groups = groupCandidates(
+      [...Array(7).fill(doc('2024-03-15', 'PEN')), doc('2024-03-15', 'USD'), doc('2024-03-14', 'PEN')],
+      3,
+    );
     expect(groups.map((g) => [g.referenceDate, g.currency, g.lines.length])).to.deep.equal([
       ['2024-03-15', 'PEN', 3],
       ['2024-03-15', 'PEN', 3],
@@ -68,7 +94,10 @@ describe('daily summary composition', function () {
   describe('against PostgreSQL', () => {
     let stack: TestStack;
     let accountId: string;
-    const { company, issued } = summaryFixtures(() => stack, () => accountId);
+    const { company, issued } = summaryFixtures(
+      () => stack,
+      () => accountId,
+    );
     const activities = () => createSummaryActivities(stack, createCompanyKeys(stack));
 
     before(async function () {
@@ -89,13 +118,21 @@ describe('daily summary composition', function () {
 
     it('two runs composing at once never list a receipt twice', async () => {
       const owner = await company();
-      const ids = await Promise.all([1, 2, 3, 4, 5].map(async (n) => (await issued(owner, 'receipt-basic.json', n)).id));
-      const runs = await Promise.all(['a', 'b', 'c'].map((r) => activities().composeCompanySummaries(owner.id, `run-${r}-${randomBytes(2).toString('hex')}`)));
+      const ids = await Promise.all(
+        [1, 2, 3, 4, 5].map(async (n) => (await issued(owner, 'receipt-basic.json', n)).id),
+      );
+      const runs = await Promise.all(
+        ['a', 'b', 'c'].map((r) =>
+          activities().composeCompanySummaries(owner.id, `run-${r}-${randomBytes(2).toString('hex')}`),
+        ),
+      );
       expect(runs.filter((r) => r.length > 0)).to.have.length(1);
       const lines = await stack.db('summary_lines').whereIn('document_id', ids);
       expect(lines.map((l) => l.document_id).sort()).to.deep.equal([...ids].sort());
       // rc numbers of the day are consecutive and unique.
-      const numbers = (await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).orderBy('number')).map((d) => Number(d.number));
+      const numbers = (
+        await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).orderBy('number')
+      ).map((d) => Number(d.number));
       expect(numbers).to.deep.equal([1, 2, 3]);
     });
 
@@ -122,7 +159,10 @@ describe('daily summary composition', function () {
         const owner = await company();
         await issued(owner, 'receipt-free-transfer.json', 1);
         const config = loadConfig({ CHASQUI_RULE_DATES: dates });
-        const [id] = await createSummaryActivities({ ...stack, config: { ...stack.config, rules: config.rules } }, createCompanyKeys(stack)).composeCompanySummaries(owner.id, `run-v2-${randomBytes(2).toString('hex')}`);
+        const [id] = await createSummaryActivities(
+          { ...stack, config: { ...stack.config, rules: config.rules } },
+          createCompanyKeys(stack),
+        ).composeCompanySummaries(owner.id, `run-v2-${randomBytes(2).toString('hex')}`);
         return (await stack.db('documents').where({ id }).first()).xml as string;
       };
       const today = limaDate(new Date());
@@ -133,7 +173,9 @@ describe('daily summary composition', function () {
       const after = await composed(`summary-v2=${today}`);
       expect(after).to.include('<cbc:Percent>18.00</cbc:Percent>');
       expect([...after.matchAll(/<cbc:InstructionID>(\d+)</g)].map((m) => m[1])).to.deep.equal(['01', '06']);
-      expect(after).to.match(/<cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme><cbc:ID>9996</);
+      expect(after).to.match(
+        /<cbc:TaxAmount currencyID="PEN">1\.80<\/cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme><cbc:ID>9996</,
+      );
       expect(after).to.include('<cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>');
     });
 

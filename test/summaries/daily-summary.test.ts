@@ -27,7 +27,16 @@ describe('daily summary run (workflows + activities + simulator)', function () {
   let sim: SimulatorHandle;
   let stack: TestStack;
   let accountId: string;
-  const { company, issued: receipt, nudging, runCompany, until } = summaryFixtures(() => stack, () => accountId);
+  const {
+    company,
+    issued: receipt,
+    nudging,
+    runCompany,
+    until,
+  } = summaryFixtures(
+    () => stack,
+    () => accountId,
+  );
 
   before(async function () {
     this.timeout(120_000);
@@ -51,8 +60,15 @@ describe('daily summary run (workflows + activities + simulator)', function () {
   const requestVoid = (doc: DocumentRow, reason: string) =>
     insertVoid(stack.db, { documentId: doc.id, companyId: doc.company_id, reason, via: 'rc' });
 
-  const summariesOf = (owner: CompanyRow): Promise<DocumentRow[]> => stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).orderBy('number');
-  const linesOf = (doc: DocumentRow) => stack.db('summary_lines as l').join('documents as s', 's.id', 'l.summary_id').where('l.document_id', doc.id).orderBy('l.id').select('l.*', 's.filename', 's.xml');
+  const summariesOf = (owner: CompanyRow): Promise<DocumentRow[]> =>
+    stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).orderBy('number');
+  const linesOf = (doc: DocumentRow) =>
+    stack
+      .db('summary_lines as l')
+      .join('documents as s', 's.id', 'l.summary_id')
+      .where('l.document_id', doc.id)
+      .orderBy('l.id')
+      .select('l.*', 's.filename', 's.xml');
   const events = (doc: DocumentRow) => stack.db('document_events').where({ document_id: doc.id });
 
   it('three companies, adds and voids mixed: every receipt resolved once, voids as condition 3, split above the line limit', async () => {
@@ -85,14 +101,24 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     // Each company's run lives on its own; the daily run only started them.
     const results = await nudging(
       [a, b, c],
-      Promise.all([a, b, c].map((x) => stack.temporal.workflow.getHandle(companySummaryWorkflowId(handle.workflowId, x.id)).result())),
+      Promise.all(
+        [a, b, c].map((x) =>
+          stack.temporal.workflow.getHandle(companySummaryWorkflowId(handle.workflowId, x.id)).result(),
+        ),
+      ),
     );
-    expect(results.map((r) => [r.summaries, r.rejected])).to.deep.equal([[2, 0], [2, 0], [2, 0]]);
+    expect(results.map((r) => [r.summaries, r.rejected])).to.deep.equal([
+      [2, 0],
+      [2, 0],
+      [2, 0],
+    ]);
 
     for (const doc of [...aReceipts, ...bReceipts, ...cReceipts]) {
       const row = (await findDocument(stack.db, doc.id))!;
       expect(row, doc.filename).to.include({ status: 'accepted', resolved: true });
-      expect(row.result!.message).to.match(/^Daily summary \d{11}-RC-\d{8}-\d+ \(external_id [0-9a-f-]{36}\) was accepted/);
+      expect(row.result!.message).to.match(
+        /^Daily summary \d{11}-RC-\d{8}-\d+ \(external_id [0-9a-f-]{36}\) was accepted/,
+      );
       expect(row.ticket).to.be.a('string');
       expect(await events(doc)).to.have.length(1);
       expect((await linesOf(doc)).filter((l) => l.condition_code === '1')).to.have.length(1);
@@ -108,12 +134,17 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     expect((await findDocument(stack.db, aEarlier.id))!.status).to.equal('accepted');
 
     const bLines = await linesOf(bReceipts[1]);
-    expect(bLines.map((l) => [l.condition_code, l.state])).to.deep.equal([['1', 'accepted'], ['3', 'accepted']]);
+    expect(bLines.map((l) => [l.condition_code, l.state])).to.deep.equal([
+      ['1', 'accepted'],
+      ['3', 'accepted'],
+    ]);
     expect(bLines[0].summary_id).to.not.equal(bLines[1].summary_id);
     expect((await summariesOf(c)).map((s) => s.currency).sort()).to.deep.equal(['PEN', 'USD']);
-    expect((await stack.db('document_voids').whereIn('document_id', [aEarlier.id, bReceipts[1].id])).map((v) => v.result.message)).to.satisfy((m: string[]) =>
-      m.every((x) => /voided it/.test(x)),
-    );
+    expect(
+      (await stack.db('document_voids').whereIn('document_id', [aEarlier.id, bReceipts[1].id])).map(
+        (v) => v.result.message,
+      ),
+    ).to.satisfy((m: string[]) => m.every((x) => /voided it/.test(x)));
   });
 
   it('a ticket stuck at 98 keeps the receipts pending until SUNAT answers', async () => {
@@ -123,7 +154,10 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     const handle = await runCompany(owner);
     const result = nudging([owner], handle.result());
     // Several polls answered 98: the rc is registered, its receipts still wait.
-    await until('the stuck ticket was polled three times', async () => sim.log().filter((e) => e.operation === 'getStatus' && e.ruc === owner.ruc).length >= 3);
+    await until(
+      'the stuck ticket was polled three times',
+      async () => sim.log().filter((e) => e.operation === 'getStatus' && e.ruc === owner.ruc).length >= 3,
+    );
     const [rc] = await summariesOf(owner);
     expect((await findDocument(stack.db, rc.id))!).to.include({ status: 'registered', resolved: false });
     for (const doc of docs) expect((await findDocument(stack.db, doc.id))!.status).to.equal('to_summarize');
@@ -164,7 +198,11 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     // The rc is composed and committed, then the worker goes away before it is sent (SUNAT unreachable meanwhile).
     sim.addRule({ operation: 'sendSummary', ruc: owner.ruc, fault: { kind: 'reset' } });
     const handle = await runCompany(owner);
-    await until('the run reached the send', async () => !!(await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).whereNotNull('result').first()));
+    await until(
+      'the run reached the send',
+      async () =>
+        !!(await stack.db('documents').where({ company_id: owner.id, doc_type: 'rc' }).whereNotNull('result').first()),
+    );
     await stack.worker!.stop();
     sim.clearRules();
     const replacement = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);

@@ -20,24 +20,40 @@ describe('daily summary workflows (time-skipping)', function () {
 
   before(async () => {
     env = await createTimeSkippingEnv();
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+    });
   });
   after(() => env?.teardown());
 
-  const step = (kind: StepOutcome['kind'], status: StepOutcome['status'], code: string | null = null): StepOutcome => ({ kind, status, code, ticket: 'T-1' });
+  const step = (kind: StepOutcome['kind'], status: StepOutcome['status'], code: string | null = null): StepOutcome => ({
+    kind,
+    status,
+    code,
+    ticket: 'T-1',
+  });
 
   /**
    * Summary activities answering from `rounds` (what each compose returns, in order) and document activities whose
    * tickets answer 98 `stuckPolls` times before `verdict`; every call is logged with its virtual time.
    */
-  function scripted(options: { companies?: string[]; rounds: string[][]; stuckPolls?: number; verdict?: (summaryId: string) => 'accepted' | 'rejected' }) {
+  function scripted(options: {
+    companies?: string[];
+    rounds: string[][];
+    stuckPolls?: number;
+    verdict?: (summaryId: string) => 'accepted' | 'rejected';
+  }) {
     const calls: { name: string; id: string; at: number }[] = [];
     const log = async (name: string, id: string) => calls.push({ name, id, at: await env.currentTimeMs() });
     const rounds = [...options.rounds];
     const polls = new Map<string, number>();
     const verdict = options.verdict ?? (() => 'accepted');
     const summary: SummaryActivities = {
-      listSummaryCompanies: async (only) => ({ today: '2024-03-15', companyIds: (options.companies ?? []).filter((id) => !only || only.includes(id)) }),
+      listSummaryCompanies: async (only) => ({
+        today: '2024-03-15',
+        companyIds: (options.companies ?? []).filter((id) => !only || only.includes(id)),
+      }),
       composeCompanySummaries: async (companyId) => {
         await log('compose', companyId);
         return rounds.shift() ?? [];
@@ -48,7 +64,14 @@ describe('daily summary workflows (time-skipping)', function () {
       },
     };
     const document: DocumentActivities = {
-      loadDocumentPlan: async () => ({ ruc: '20100066603', docType: 'rc', status: 'queued', asynchronous: true, queryable: false, ticket: null }),
+      loadDocumentPlan: async () => ({
+        ruc: '20100066603',
+        docType: 'rc',
+        status: 'queued',
+        asynchronous: true,
+        queryable: false,
+        ticket: null,
+      }),
       sendDocument: async (id) => {
         await log('send', id);
         return step('ticket', 'registered');
@@ -57,7 +80,9 @@ describe('daily summary workflows (time-skipping)', function () {
         await log('ticket', id);
         const n = (polls.get(id) ?? 0) + 1;
         polls.set(id, n);
-        return n <= (options.stuckPolls ?? 0) ? step('ticket', 'registered', '98') : step('resolved', verdict(id), verdict(id) === 'accepted' ? '0' : '2282');
+        return n <= (options.stuckPolls ?? 0)
+          ? step('ticket', 'registered', '98')
+          : step('resolved', verdict(id), verdict(id) === 'accepted' ? '0' : '2282');
       },
       queryDocumentState: async () => {
         throw new Error('an rc has no state query');
@@ -68,21 +93,36 @@ describe('daily summary workflows (time-skipping)', function () {
 
   async function run<T>(activities: object, start: (taskQueue: string) => Promise<T>): Promise<T> {
     const taskQueue = `summary-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     return worker.runUntil(start(taskQueue));
   }
 
   const company = (activities: object, companyId = 'company-1') =>
     run(activities, (taskQueue) =>
-      env.client.workflow.execute(companySummaryWorkflow, { taskQueue, workflowId: `run-${randomUUID()}/${companyId}`, args: [{ companyId }] }),
+      env.client.workflow.execute(companySummaryWorkflow, {
+        taskQueue,
+        workflowId: `run-${randomUUID()}/${companyId}`,
+        args: [{ companyId }],
+      }),
     );
 
   it('sends each summary, waits out a ticket stuck at 98 for minutes, and settles it only once it resolved', async () => {
     const { activities, calls } = scripted({ rounds: [['rc-1']], stuckPolls: 5 });
     expect(await company(activities)).to.deep.equal({ companyId: 'company-1', summaries: 1, accepted: 1, rejected: 0 });
-    expect(calls.map((c) => c.name)).to.deep.equal(['compose', 'send', ...Array(6).fill('ticket'), 'settle', 'compose']);
+    expect(calls.map((c) => c.name)).to.deep.equal([
+      'compose',
+      'send',
+      ...Array(6).fill('ticket'),
+      'settle',
+      'compose',
+    ]);
     const tickets = calls.filter((c) => c.name === 'ticket').map((c) => c.at);
-    const waits = tickets.map((at, i) => Math.round(((at - (i ? tickets[i - 1] : calls[1].at)) / 1000)));
+    const waits = tickets.map((at, i) => Math.round((at - (i ? tickets[i - 1] : calls[1].at)) / 1000));
     expect(waits).to.deep.equal([10, 20, 40, 80, 160, 300]);
     expect(calls.find((c) => c.name === 'settle')!.at).to.be.at.least(tickets[5]);
   });
@@ -93,7 +133,9 @@ describe('daily summary workflows (time-skipping)', function () {
     const names = calls.map((c) => `${c.name}:${c.id}`);
     expect(names.filter((n) => n.startsWith('compose'))).to.have.length(3);
     // rc-3 (second round) is only sent after both summaries of the first round were settled.
-    expect(names.indexOf('send:rc-3')).to.be.greaterThan(Math.max(names.indexOf('settle:rc-1'), names.indexOf('settle:rc-2')));
+    expect(names.indexOf('send:rc-3')).to.be.greaterThan(
+      Math.max(names.indexOf('settle:rc-1'), names.indexOf('settle:rc-2')),
+    );
   });
 
   it('counts a rejected summary and leaves it to the next run (the run stops when compose has nothing new)', async () => {
@@ -108,12 +150,19 @@ describe('daily summary workflows (time-skipping)', function () {
       run(activities, async (taskQueue) => {
         const workflowId = `daily-${randomUUID()}`;
         const started = await env.client.workflow.execute(dailySummaryWorkflow, { taskQueue, workflowId, args });
-        const companies = (args[0]?.companyIds ?? ['a', 'b', 'c']);
-        const results = await Promise.all(companies.map((id) => env.client.workflow.getHandle(companySummaryWorkflowId(workflowId, id)).result()));
+        const companies = args[0]?.companyIds ?? ['a', 'b', 'c'];
+        const results = await Promise.all(
+          companies.map((id) => env.client.workflow.getHandle(companySummaryWorkflowId(workflowId, id)).result()),
+        );
         return { started, companies: results.map((r) => r.companyId) };
       });
     expect(await daily([])).to.deep.equal({ started: 3, companies: ['a', 'b', 'c'] });
     expect(await daily([{ companyIds: ['b'] }])).to.deep.equal({ started: 1, companies: ['b'] });
-    expect(calls.filter((c) => c.name === 'compose').map((c) => c.id).sort()).to.deep.equal(['a', 'b', 'b', 'c']);
+    expect(
+      calls
+        .filter((c) => c.name === 'compose')
+        .map((c) => c.id)
+        .sort(),
+    ).to.deep.equal(['a', 'b', 'b', 'c']);
   });
 });

@@ -17,14 +17,29 @@ export function summaryFixtures(stack: () => TestStack, accountId: () => string)
 
   async function company(receipts: 'summary' | 'individual' = 'summary'): Promise<CompanyRow> {
     const ruc = randomRuc();
-    const { company: row } = await insertCompany(stack().db, { account_id: accountId(), ruc, business_name: `Bodega ${ruc}`, plan_type: '01', environment: '01' });
+    const { company: row } = await insertCompany(stack().db, {
+      account_id: accountId(),
+      ruc,
+      business_name: `Bodega ${ruc}`,
+      plan_type: '01',
+      environment: '01',
+    });
     signers.set(ruc, createSigner(generateTestCertificate({ ruc })));
-    const [updated] = await stack().db('companies').where({ id: row.id }).update({ receipts_mode: receipts }).returning('*');
+    const [updated] = await stack()
+      .db('companies')
+      .where({ id: row.id })
+      .update({ receipts_mode: receipts })
+      .returning('*');
     return updated as CompanyRow;
   }
 
   /** A document signed and committed as POST /v1/cpe does; receipts of a summary-mode company wait with no workflow. */
-  function issued(owner: CompanyRow, name: string, correlativo: number, status: DocStatus = 'to_summarize'): Promise<DocumentRow> {
+  function issued(
+    owner: CompanyRow,
+    name: string,
+    correlativo: number,
+    status: DocStatus = 'to_summarize',
+  ): Promise<DocumentRow> {
     const payload = fixture(name);
     Object.assign(payload, { correlativo: String(correlativo), fechaEmision: today });
     payload.emisor.ruc = owner.ruc;
@@ -36,7 +51,15 @@ export function summaryFixtures(stack: () => TestStack, accountId: () => string)
     let done = false;
     const loop = (async () => {
       while (!done) {
-        const registered = await stack().db('documents').whereIn('company_id', companies.map((c) => c.id)).whereIn('doc_type', ['rc', 'ra']).where({ status: 'registered' }).select('id');
+        const registered = await stack()
+          .db('documents')
+          .whereIn(
+            'company_id',
+            companies.map((c) => c.id),
+          )
+          .whereIn('doc_type', ['rc', 'ra'])
+          .where({ status: 'registered' })
+          .select('id');
         for (const { id } of registered) await signalDocumentWorkflow(stack().temporal, id, 'recheck');
         await new Promise((r) => setTimeout(r, 300));
       }

@@ -23,14 +23,22 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
   let accountId: string;
   let owner: CompanyRow;
   let token: string;
-  const { today, company, issued, nudging, runCompany, until } = summaryFixtures(() => stack, () => accountId);
+  const { today, company, issued, nudging, runCompany, until } = summaryFixtures(
+    () => stack,
+    () => accountId,
+  );
   const openapi = openApiDocument();
 
   before(async function () {
     this.timeout(120_000);
     sim = await startTestSimulator({ port: 0, ticketPolls: 0 });
     const base = testConfig();
-    stack = await startTestStack({ config: { authority: { ...base.authority, authorityUrl: sim.url }, authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 } } });
+    stack = await startTestStack({
+      config: {
+        authority: { ...base.authority, authorityUrl: sim.url },
+        authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },
+      },
+    });
     accountId = (await createAccount(stack.db, { name: 'voids', quotaUnits: 0 })).account.id;
     owner = await company();
     token = await issueToken(stack.db, { scope: COMPANY_SCOPE, accountId, companyId: owner.id });
@@ -41,11 +49,21 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
   });
 
   /** The call, checked against the documented response of its operation and status. */
-  async function voidCall(method: 'POST' | 'GET', externalId: string, json?: unknown, as = token): Promise<ApiResponse> {
+  async function voidCall(
+    method: 'POST' | 'GET',
+    externalId: string,
+    json?: unknown,
+    as = token,
+  ): Promise<ApiResponse> {
     const res = await call(stack, method, `/v1/cpe/${externalId}/void`, { token: as, json });
-    const documented = (openapi.paths['/v1/cpe/{external_id}/void'] as any)[method.toLowerCase()].responses[String(res.status)];
+    const documented = (openapi.paths['/v1/cpe/{external_id}/void'] as any)[method.toLowerCase()].responses[
+      String(res.status)
+    ];
     expect(documented, `${method} ${res.status} is documented`).to.not.equal(undefined);
-    expect(checkSchema(documented.content['application/json'].schema, res.body, openapi), JSON.stringify(res.body)).to.deep.equal([]);
+    expect(
+      checkSchema(documented.content['application/json'].schema, res.body, openapi),
+      JSON.stringify(res.body),
+    ).to.deep.equal([]);
     return res;
   }
 
@@ -55,12 +73,22 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
     sim.seedDocument({ ruc: owner.ruc, docType: '01', series: invoice.series, number: invoice.number });
     const res = await voidCall('POST', invoice.id, { reason: 'Error en el RUC del cliente' });
     expect(res.status).to.equal(202);
-    expect(res.body.data.void).to.include({ external_id: invoice.id, via: 'ra', status: 'sent', reason: 'Error en el RUC del cliente' });
+    expect(res.body.data.void).to.include({
+      external_id: invoice.id,
+      via: 'ra',
+      status: 'sent',
+      reason: 'Error en el RUC del cliente',
+    });
     const raId = res.body.data.void.document.external_id;
     expect(res.body.data.void.document.filename).to.equal(`${owner.ruc}-RA-${today.replace(/-/g, '')}-1`);
     const ra = (await findDocument(stack.db, raId))!;
-    expect(ra.xml).to.contain(`<sac:DocumentSerialID>${invoice.series}</sac:DocumentSerialID>`).and.contain('Error en el RUC del cliente');
-    await nudging([owner], until('the ra is resolved', async () => (await findDocument(stack.db, raId))!.resolved));
+    expect(ra.xml)
+      .to.contain(`<sac:DocumentSerialID>${invoice.series}</sac:DocumentSerialID>`)
+      .and.contain('Error en el RUC del cliente');
+    await nudging(
+      [owner],
+      until('the ra is resolved', async () => (await findDocument(stack.db, raId))!.resolved),
+    );
     const after = await voidCall('GET', invoice.id);
     expect(after.body.data.void).to.include({ status: 'accepted' });
     // Asking again answers the same void; no second ra.
@@ -83,7 +111,9 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
     expect(done).to.include({ status: 'accepted' });
     const rc = (await findDocument(stack.db, done.document.external_id))!;
     expect(rc.doc_type).to.equal('rc');
-    expect(rc.xml).to.contain(`<cbc:ID>${receipt.series}-${receipt.number}</cbc:ID>`).and.contain('<cbc:ConditionCode>3</cbc:ConditionCode>');
+    expect(rc.xml)
+      .to.contain(`<cbc:ID>${receipt.series}-${receipt.number}</cbc:ID>`)
+      .and.contain('<cbc:ConditionCode>3</cbc:ConditionCode>');
   });
 
   it('refuses what cannot be voided: rejected, not yet resolved, summaries, no reason, other companies', async () => {
@@ -104,6 +134,8 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
     const other = await company();
     const otherToken = await issueToken(stack.db, { scope: COMPANY_SCOPE, accountId, companyId: other.id });
     expect((await voidCall('POST', accepted.id, { reason: 'x' }, otherToken)).status).to.equal(403);
-    expect(await stack.db('document_voids').whereIn('document_id', [rejected.id, queued.id, accepted.id, summary.id])).to.have.length(0);
+    expect(
+      await stack.db('document_voids').whereIn('document_id', [rejected.id, queued.id, accepted.id, summary.id]),
+    ).to.have.length(0);
   });
 });

@@ -18,7 +18,13 @@ export interface ChasquiStartEnv {
 /** The environment of a `chasqui start` with everything embedded on free ports and a fresh data folder. */
 export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-start-'));
-  const [port, temporalPort, uiPort, pgPort, simPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [port, temporalPort, uiPort, pgPort, simPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -30,18 +36,31 @@ export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
     CHASQUI_EMBEDDED_PG_PORT: String(pgPort),
     SIMULATOR_PORT: String(simPort),
   };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'CHASQUI_MASTER_KEY', 'CHASQUI_AUTHORITY_URL']) delete env[name];
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'CHASQUI_MASTER_KEY', 'CHASQUI_AUTHORITY_URL'])
+    delete env[name];
   return { env, dataDir, apiUrl: `http://127.0.0.1:${port}`, port, pgPort };
 }
 
 /** Runs `chasqui start` and resolves once it printed that it is running (rejects if it exits or takes over 90 s). */
-export function spawnChasquiStart(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string }> {
+export function spawnChasquiStart(
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; output: () => string }> {
   return spawnChasqui(['start'], env, 'chasqui is running', nodeArgs);
 }
 
 /** Runs `chasqui <args>` and resolves once its output contains `until` (rejects if it exits first or after 90 s). */
-export function spawnChasqui(args: string[], env: NodeJS.ProcessEnv, until: string, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [...nodeArgs, CHASQUI_BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnChasqui(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  until: string,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [...nodeArgs, CHASQUI_BIN, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
   child.stderr!.on('data', (b) => (out += b));
@@ -58,7 +77,12 @@ export function spawnChasqui(args: string[], env: NodeJS.ProcessEnv, until: stri
 }
 
 /** Resolves once `predicate` holds for the output read so far (checked as output arrives; rejects after `ms`). */
-export function untilOutput(child: ChildProcess, output: () => string, predicate: (out: string) => boolean, ms = 60_000): Promise<void> {
+export function untilOutput(
+  child: ChildProcess,
+  output: () => string,
+  predicate: (out: string) => boolean,
+  ms = 60_000,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (predicate(output())) return resolve();
     const timer = setTimeout(() => {

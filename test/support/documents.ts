@@ -22,7 +22,15 @@ export function fixture(name: string): Record<string, any> {
 export async function companyWithRuc(db: Db, ruc: string, businessName: string): Promise<CompanyRow> {
   const { account } = await createAccount(db, { name: businessName, quotaUnits: 0 });
   await db('companies').where({ ruc }).delete();
-  return (await insertCompany(db, { account_id: account.id, ruc, business_name: businessName, plan_type: '01', environment: '01' })).company;
+  return (
+    await insertCompany(db, {
+      account_id: account.id,
+      ruc,
+      business_name: businessName,
+      plan_type: '01',
+      environment: '01',
+    })
+  ).company;
 }
 
 /**

@@ -12,7 +12,14 @@ export async function recordHistory(client: Client, workflowId: string, scenario
   await Promise.race([handle.result().catch(() => undefined), new Promise((r) => setTimeout(r, 3_000))]);
   const description = await handle.describe();
   if (description.status.name === 'RUNNING') return;
-  const name = scenario.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  const name = scenario
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
   fs.mkdirSync(HISTORIES, { recursive: true });
-  fs.writeFileSync(path.join(HISTORIES, `${description.type}-${name}.json`), historyToJSON(await handle.fetchHistory()));
+  fs.writeFileSync(
+    path.join(HISTORIES, `${description.type}-${name}.json`),
+    historyToJSON(await handle.fetchHistory()),
+  );
 }

@@ -18,7 +18,8 @@ export function checkSchema(schema: Schema, value: unknown, root: Schema, at = '
   }
   const problems: string[] = [];
   if ('const' in schema && value !== schema.const) problems.push(`${at}: expected ${JSON.stringify(schema.const)}`);
-  if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} not in ${schema.enum.join('|')}`);
+  if (schema.enum && !schema.enum.includes(value))
+    problems.push(`${at}: ${JSON.stringify(value)} not in ${schema.enum.join('|')}`);
   if (schema.type) {
     const allowed: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     const actual = typeOf(value);
@@ -27,18 +28,23 @@ export function checkSchema(schema: Schema, value: unknown, root: Schema, at = '
     }
   }
   if (typeof value === 'string') {
-    if (schema.pattern && !new RegExp(schema.pattern).test(value)) problems.push(`${at}: does not match ${schema.pattern}`);
-    if (schema.minLength !== undefined && value.length < schema.minLength) problems.push(`${at}: shorter than ${schema.minLength}`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) problems.push(`${at}: longer than ${schema.maxLength}`);
+    if (schema.pattern && !new RegExp(schema.pattern).test(value))
+      problems.push(`${at}: does not match ${schema.pattern}`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      problems.push(`${at}: shorter than ${schema.minLength}`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      problems.push(`${at}: longer than ${schema.maxLength}`);
   }
-  if (Array.isArray(value) && schema.items) value.forEach((item, i) => problems.push(...checkSchema(schema.items, item, root, `${at}[${i}]`)));
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, i) => problems.push(...checkSchema(schema.items, item, root, `${at}[${i}]`)));
   if (typeOf(value) === 'object') {
     const record = value as Record<string, unknown>;
     for (const key of schema.required ?? []) if (!(key in record)) problems.push(`${at}.${key}: missing`);
     for (const [key, item] of Object.entries(record)) {
       const declared = schema.properties?.[key];
       if (declared) problems.push(...checkSchema(declared, item, root, `${at}.${key}`));
-      else if (schema.additionalProperties) problems.push(...checkSchema(schema.additionalProperties, item, root, `${at}.${key}`));
+      else if (schema.additionalProperties)
+        problems.push(...checkSchema(schema.additionalProperties, item, root, `${at}.${key}`));
       else if (schema.properties) problems.push(`${at}.${key}: not documented`);
     }
   }

@@ -54,7 +54,9 @@ export class PdfFile {
     type Json = { blocks: { type: string; lines?: { x: number; y: number; text: string }[] }[] };
     const stext = this.doc.loadPage(page - 1).toStructuredText('preserve-whitespace');
     const { blocks } = JSON.parse(stext.asJSON()) as Json;
-    const pieces: Piece[] = blocks.flatMap((b) => b.lines ?? []).map((l) => ({ x: l.x, y: l.y, text: l.text.trimEnd() }));
+    const pieces: Piece[] = blocks
+      .flatMap((b) => b.lines ?? [])
+      .map((l) => ({ x: l.x, y: l.y, text: l.text.trimEnd() }));
     pieces.sort((a, b) => a.y - b.y || a.x - b.x);
     const rows: Piece[][] = [];
     for (const piece of pieces) {
@@ -62,20 +64,37 @@ export class PdfFile {
       if (row && piece.y - row[0].y <= ROW_TOLERANCE) row.push(piece);
       else rows.push([piece]);
     }
-    return rows.map((row) => row.sort((a, b) => a.x - b.x).map((p) => p.text).join('  ')).join('\n') + '\n';
+    return (
+      rows
+        .map((row) =>
+          row
+            .sort((a, b) => a.x - b.x)
+            .map((p) => p.text)
+            .join('  '),
+        )
+        .join('\n') + '\n'
+    );
   }
 
   /** The fonts the pages use (each once): PostScript name and whether the font program is embedded. */
   fonts(): { name: string; embedded: boolean }[] {
     const seen = new Map<string, { name: string; embedded: boolean }>();
     for (let page = 0; page < this.pages(); page++) {
-      this.doc.findPage(page).get('Resources', 'Font').forEach((ref) => {
-        const font = ref.resolve();
-        // A composite (Type0) font carries its program in its descendant's descriptor.
-        const descriptor = (font.get('Subtype').asName() === 'Type0' ? font.get('DescendantFonts', 0) : font).get('FontDescriptor');
-        const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
-        seen.set(ref.isIndirect() ? `obj ${ref.asIndirect()}` : font.toString(), { name: font.get('BaseFont').asName(), embedded });
-      });
+      this.doc
+        .findPage(page)
+        .get('Resources', 'Font')
+        .forEach((ref) => {
+          const font = ref.resolve();
+          // A composite (Type0) font carries its program in its descendant's descriptor.
+          const descriptor = (font.get('Subtype').asName() === 'Type0' ? font.get('DescendantFonts', 0) : font).get(
+            'FontDescriptor',
+          );
+          const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
+          seen.set(ref.isIndirect() ? `obj ${ref.asIndirect()}` : font.toString(), {
+            name: font.get('BaseFont').asName(),
+            embedded,
+          });
+        });
     }
     return [...seen.values()];
   }
@@ -105,14 +124,22 @@ export class PdfFile {
     }
     // jsQR finds one code per call: whiten each one found and look again, so a second code cannot hide.
     const found: string[] = [];
-    for (let code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' }); code; code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })) {
+    for (
+      let code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' });
+      code;
+      code = jsQR(rgba, width, height, { inversionAttempts: 'dontInvert' })
+    ) {
       found.push(code.data);
       const corners = Object.values(code.location);
       const [left, right] = [Math.min(...corners.map((p) => p.x)), Math.max(...corners.map((p) => p.x))];
       const [top, bottom] = [Math.min(...corners.map((p) => p.y)), Math.max(...corners.map((p) => p.y))];
       const margin = (right - left) / 10;
       for (let y = Math.max(0, Math.floor(top - margin)); y < Math.min(height, Math.ceil(bottom + margin)); y++) {
-        rgba.fill(255, (y * width + Math.max(0, Math.floor(left - margin))) * 4, (y * width + Math.min(width, Math.ceil(right + margin))) * 4);
+        rgba.fill(
+          255,
+          (y * width + Math.max(0, Math.floor(left - margin))) * 4,
+          (y * width + Math.min(width, Math.ceil(right + margin))) * 4,
+        );
       }
     }
     return found;
@@ -133,7 +160,16 @@ export function testPng(width: number, height: number, corrupt = false): Buffer 
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth; colour type 0 (grey)
-  const raw = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => ((x + y) % 2 ? 40 : 220))])));
+  const raw = Buffer.concat(
+    Array.from({ length: height }, (_, y) =>
+      Buffer.from([0, ...Array.from({ length: width }, (_, x) => ((x + y) % 2 ? 40 : 220))]),
+    ),
+  );
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -104,7 +104,10 @@ export class ProductionShape {
       say(`temporal: temporal-server start on ${shape.temporalAddress}`);
       await shape.startTemporal();
       say('temporal-namespace: deploy/temporal/create-namespace.sh');
-      await shape.script('create-namespace.sh', { TEMPORAL_ADDRESS: shape.temporalAddress, TEMPORAL_NAMESPACE: NAMESPACE });
+      await shape.script('create-namespace.sh', {
+        TEMPORAL_ADDRESS: shape.temporalAddress,
+        TEMPORAL_NAMESPACE: NAMESPACE,
+      });
       say('migrate: chasqui migrate');
       await run(process.execPath, [CHASQUI_BIN, 'migrate'], { cwd: ROOT, env: shape.chasquiEnv() });
       const simPort = await freePort();
@@ -127,7 +130,10 @@ export class ProductionShape {
     const cli = await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
     const PATH = [this.serverDir, process.env.PATH].join(path.delimiter);
     try {
-      const { stdout } = await run('sh', [path.join(DEPLOY, name)], { env: { ...process.env, PATH, TEMPORAL_CLI: cli, ...env }, timeout: 300_000 });
+      const { stdout } = await run('sh', [path.join(DEPLOY, name)], {
+        env: { ...process.env, PATH, TEMPORAL_CLI: cli, ...env },
+        timeout: 300_000,
+      });
       return stdout;
     } catch (err: any) {
       throw new Error(`deploy/temporal/${name} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
@@ -141,7 +147,8 @@ export class ProductionShape {
   /** What the image (its ENV lines) and compose's x-chasqui-env give api and worker, pointed at this machine's services. */
   chasquiEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of Object.keys(env)) if (name.startsWith('CHASQUI_') || name.startsWith('SUNAT_') || name === 'PORT') delete env[name];
+    for (const name of Object.keys(env))
+      if (name.startsWith('CHASQUI_') || name.startsWith('SUNAT_') || name === 'PORT') delete env[name];
     return {
       ...env,
       ...imageEnv(),
@@ -164,8 +171,15 @@ export class ProductionShape {
     const out = fs.openSync(logFile, 'a');
     const child =
       role === 'temporal'
-        ? spawn(path.join(this.serverDir, 'temporal-server'), ['start'], { env: this.temporalEnv, stdio: ['ignore', out, out] })
-        : spawn(process.execPath, [CHASQUI_BIN, ...args], { cwd: ROOT, env: this.chasquiEnv(env), stdio: ['ignore', out, out] });
+        ? spawn(path.join(this.serverDir, 'temporal-server'), ['start'], {
+            env: this.temporalEnv,
+            stdio: ['ignore', out, out],
+          })
+        : spawn(process.execPath, [CHASQUI_BIN, ...args], {
+            cwd: ROOT,
+            env: this.chasquiEnv(env),
+            stdio: ['ignore', out, out],
+          });
     fs.closeSync(out);
     const proc = { role, child, pid: child.pid!, logFile };
     this.processes.push(proc);
@@ -205,7 +219,10 @@ export class ProductionShape {
   }
 
   async temporalClient(): Promise<Client> {
-    this.client ??= new Client({ connection: await Connection.connect({ address: this.temporalAddress }), namespace: NAMESPACE });
+    this.client ??= new Client({
+      connection: await Connection.connect({ address: this.temporalAddress }),
+      namespace: NAMESPACE,
+    });
     return this.client;
   }
 
@@ -214,7 +231,12 @@ export class ProductionShape {
     const port = await freePort();
     const proc = await this.spawn('api', ['api'], { PORT: String(port), HOST: '127.0.0.1', ...env });
     const url = `http://127.0.0.1:${port}`;
-    await until(`chasqui api (pid ${proc.pid}) ready`, proc, async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok === true, 60_000);
+    await until(
+      `chasqui api (pid ${proc.pid}) ready`,
+      proc,
+      async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok === true,
+      60_000,
+    );
     this.apiUrls.push(url);
     return url;
   }
@@ -222,8 +244,18 @@ export class ProductionShape {
   /** `chasqui worker`; resolves once it polls the task queue (Temporal lists it by its identity, pid@host). */
   async startWorker(env: Record<string, string> = {}): Promise<ShapeProcess> {
     // Each worker serves its own /metrics: on one machine they need a port each (compose gives each its container).
-    const proc = await this.spawn('worker', ['worker'], { ...composeServiceEnv('worker'), CHASQUI_METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', ...env });
-    await until(`chasqui worker (pid ${proc.pid}) polling ${TASK_QUEUE}`, proc, async () => (await this.pollerIdentities()).includes(identityOf(proc)), 90_000);
+    const proc = await this.spawn('worker', ['worker'], {
+      ...composeServiceEnv('worker'),
+      CHASQUI_METRICS_PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      ...env,
+    });
+    await until(
+      `chasqui worker (pid ${proc.pid}) polling ${TASK_QUEUE}`,
+      proc,
+      async () => (await this.pollerIdentities()).includes(identityOf(proc)),
+      90_000,
+    );
     return proc;
   }
 
@@ -277,7 +309,11 @@ export class ProductionShape {
   async withPostgresStopped(work: (dataDir: string) => void): Promise<void> {
     await this.pg.stop();
     work(path.join(this.runDir, 'postgres'));
-    this.pg = await startEmbeddedPostgres({ dataDir: path.join(this.runDir, 'postgres'), port: this.pgPort, persistent: true });
+    this.pg = await startEmbeddedPostgres({
+      dataDir: path.join(this.runDir, 'postgres'),
+      port: this.pgPort,
+      persistent: true,
+    });
   }
 
   async stop(): Promise<void> {
@@ -294,7 +330,8 @@ function imageEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').split('\n')) {
     if (!line.startsWith('ENV ')) continue;
-    for (const [, name, quoted, bare] of line.slice(4).matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) env[name] = quoted ?? bare;
+    for (const [, name, quoted, bare] of line.slice(4).matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g))
+      env[name] = quoted ?? bare;
   }
   return env;
 }
@@ -361,7 +398,8 @@ async function freeMembershipPort(): Promise<number> {
 async function until(what: string, proc: ShapeProcess, check: () => Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${what}: the process exited:\n${tail(proc.logFile)}`);
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null)
+      throw new Error(`${what}: the process exited:\n${tail(proc.logFile)}`);
     if (await check().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`${what}: not after ${ms / 1000} s:\n${tail(proc.logFile)}`);
     await new Promise((r) => setTimeout(r, 200));

@@ -18,11 +18,18 @@ export function schemathesisBin(): string {
   try {
     fs.mkdirSync(cache, { recursive: true });
     execFileSync('python3', ['-m', 'venv', venv], { stdio: 'pipe' });
-    execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'pipe', timeout: 600_000 });
+    execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], {
+      stdio: 'pipe',
+      timeout: 600_000,
+    });
   } catch (err) {
     fs.rmSync(venv, { recursive: true, force: true });
-    const why = ((err as { stderr?: Buffer }).stderr?.toString().trim().split('\n').pop() ?? (err as Error).message).slice(0, 200);
-    throw new Error(`schemathesis ${SCHEMATHESIS_VERSION} could not be installed into ${venv} (python3 -m venv + pip from PyPI): ${why}`);
+    const why = (
+      (err as { stderr?: Buffer }).stderr?.toString().trim().split('\n').pop() ?? (err as Error).message
+    ).slice(0, 200);
+    throw new Error(
+      `schemathesis ${SCHEMATHESIS_VERSION} could not be installed into ${venv} (python3 -m venv + pip from PyPI): ${why}`,
+    );
   }
   return st;
 }

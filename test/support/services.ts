@@ -42,7 +42,11 @@ export function testDatabaseUrl(): Promise<string> {
   pg ??= (async () => {
     if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, handle: null };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-test-pg-'));
-    const handle = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), port: await freePort(), persistent: false });
+    const handle = await startEmbeddedPostgres({
+      dataDir: path.join(dataDir, 'data'),
+      port: await freePort(),
+      persistent: false,
+    });
     return { url: handle.url, handle };
   })();
   return pg.then((p) => p.url);

@@ -29,19 +29,37 @@ export interface TestStack {
 export async function startTestStack(options: { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestStack> {
   const config = testConfig({
     ...options.config,
-    temporal: { ...testConfig().temporal, taskQueue: `test-${randomBytes(4).toString('hex')}`, ...(options.config?.temporal ?? {}) },
+    temporal: {
+      ...testConfig().temporal,
+      taskQueue: `test-${randomBytes(4).toString('hex')}`,
+      ...(options.config?.temporal ?? {}),
+    },
   });
   const secrets = secretBoxFrom(config);
   const db = await getTestDb();
   const temporal = await getTestTemporalClient(config);
   const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
-  if (worker) await temporal.schedule.getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests start summary runs themselves');
+  if (worker)
+    await temporal.schedule
+      .getHandle(`${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`)
+      .pause('tests start summary runs themselves');
   // Likewise the company checks (every 6 h on the clock): a run would check every suite's companies against this
   // stack's authority settings. Suites run or trigger them themselves.
-  if (worker) await temporal.schedule.getHandle(`${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`).pause('tests run the checks themselves');
+  if (worker)
+    await temporal.schedule
+      .getHandle(`${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`)
+      .pause('tests run the checks themselves');
   // As in `chasqui start`: documents are started eagerly on the stack's own worker when there is one.
-  const api = await startApi(config, db, temporal, secrets, 0, '127.0.0.1', worker ? eagerStarter(config, worker) : undefined);
+  const api = await startApi(
+    config,
+    db,
+    temporal,
+    secrets,
+    0,
+    '127.0.0.1',
+    worker ? eagerStarter(config, worker) : undefined,
+  );
   return {
     url: api.url,
     config,
@@ -56,7 +74,10 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
       await worker?.stop();
       // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
       for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID, COMPANY_CHECKS_SCHEDULE_ID] : []) {
-        await temporal.schedule.getHandle(`${id}-${config.temporal.taskQueue}`).delete().catch(() => undefined);
+        await temporal.schedule
+          .getHandle(`${id}-${config.temporal.taskQueue}`)
+          .delete()
+          .catch(() => undefined);
       }
     },
   };

@@ -14,11 +14,18 @@ import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   installTemporalRuntime();
   const config = testConfig();
-  const bin = await obtainTemporalBinary('temporal-test-server', { explicit: config.temporal.testServerBin, cacheDir: config.cacheDir });
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: bin } } });
+  const bin = await obtainTemporalBinary('temporal-test-server', {
+    explicit: config.temporal.testServerBin,
+    cacheDir: config.cacheDir,
+  });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: bin } },
+  });
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((sa) => [sa.name, encodeSearchAttributeIndexedValueType(sa.type)!])),
+    searchAttributes: Object.fromEntries(
+      SEARCH_ATTRIBUTES.map((sa) => [sa.name, encodeSearchAttributeIndexedValueType(sa.type)!]),
+    ),
   });
   return env;
 }

@@ -17,13 +17,21 @@ function signatureBlock(ruc: string): Xml {
   return el(
     'cac:Signature',
     el('cbc:ID', 'SignatureSP'),
-    el('cac:SignatoryParty', el('cac:PartyIdentification', el('cbc:ID', ruc)), el('cac:PartyName', el('cbc:Name', 'EMPRESA DE PRUEBA SAC'))),
+    el(
+      'cac:SignatoryParty',
+      el('cac:PartyIdentification', el('cbc:ID', ruc)),
+      el('cac:PartyName', el('cbc:Name', 'EMPRESA DE PRUEBA SAC')),
+    ),
     el('cac:DigitalSignatureAttachment', el('cac:ExternalReference', el('cbc:URI', '#SignatureSP'))),
   );
 }
 
 function party(ruc: string, name: string): Xml {
-  return el('cac:Party', el('cac:PartyIdentification', el('cbc:ID', { schemeID: '6' }, ruc)), el('cac:PartyLegalEntity', el('cbc:RegistrationName', name)));
+  return el(
+    'cac:Party',
+    el('cac:PartyIdentification', el('cbc:ID', { schemeID: '6' }, ruc)),
+    el('cac:PartyLegalEntity', el('cbc:RegistrationName', name)),
+  );
 }
 
 export interface InvoiceOptions {
@@ -66,7 +74,10 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
         'cac:TaxSubtotal',
         el('cbc:TaxableAmount', pen, money(base)),
         el('cbc:TaxAmount', pen, money(igv)),
-        el('cac:TaxCategory', el('cac:TaxScheme', el('cbc:ID', '1000'), el('cbc:Name', 'IGV'), el('cbc:TaxTypeCode', 'VAT'))),
+        el(
+          'cac:TaxCategory',
+          el('cac:TaxScheme', el('cbc:ID', '1000'), el('cbc:Name', 'IGV'), el('cbc:TaxTypeCode', 'VAT')),
+        ),
       ),
     ),
     el(
@@ -88,12 +99,22 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
 }
 
 /** A summary-family document (RC, RA): SUNAT's UBL 2.0 header, then its lines. */
-function summaryFamily(kind: 'RC' | 'RA', ruc: string, date: string, seq: number, lines: Xml[]): { filename: string; xml: string } {
+function summaryFamily(
+  kind: 'RC' | 'RA',
+  ruc: string,
+  date: string,
+  seq: number,
+  lines: Xml[],
+): { filename: string; xml: string } {
   const id = `${kind}-${date.replace(/-/g, '')}-${seq}`;
   const root = kind === 'RC' ? 'SummaryDocuments' : 'VoidedDocuments';
   const xml = el(
     root,
-    { xmlns: `urn:sunat:names:specification:ubl:peru:schema:xsd:${root}-1`, ...NS, 'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1' },
+    {
+      xmlns: `urn:sunat:names:specification:ubl:peru:schema:xsd:${root}-1`,
+      ...NS,
+      'xmlns:sac': 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1',
+    },
     extensions(),
     el('cbc:UBLVersionID', '2.0'),
     el('cbc:CustomizationID', kind === 'RC' ? '1.1' : '1.0'),
@@ -109,11 +130,18 @@ function summaryFamily(kind: 'RC' | 'RA', ruc: string, date: string, seq: number
 
 /** A daily summary (RC) of one receipt, UBL 2.0 as SUNAT wants it. */
 export function summary(ruc: string, date: string, seq: number): { filename: string; xml: string } {
-  return summaryFamily('RC', ruc, date, seq, [el('sac:SummaryDocumentsLine', el('cbc:LineID', '1'), el('cbc:DocumentTypeCode', '03'), el('cbc:ID', 'B001-1'))]);
+  return summaryFamily('RC', ruc, date, seq, [
+    el('sac:SummaryDocumentsLine', el('cbc:LineID', '1'), el('cbc:DocumentTypeCode', '03'), el('cbc:ID', 'B001-1')),
+  ]);
 }
 
 /** A voided-documents communication (RA) listing documents of type 01/07/08 by series and number. */
-export function voided(ruc: string, date: string, seq: number, docs: { type: string; series: string; number: number }[]): { filename: string; xml: string } {
+export function voided(
+  ruc: string,
+  date: string,
+  seq: number,
+  docs: { type: string; series: string; number: number }[],
+): { filename: string; xml: string } {
   return summaryFamily(
     'RA',
     ruc,

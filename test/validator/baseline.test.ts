@@ -35,7 +35,7 @@ const rows: BaselineRow[] = readFileSync(path.join(SUNAT, 'samples/xsl-baseline.
 
 const xsdLabel = (r: ValidationReport) => r.xsd + (r.xsd === 'ok' && r.xsd_note ? '(empty-ext-removed)' : '');
 
-describe('chasqui validate gives the verdicts of SUNAT\'s kit (samples/xsl-baseline.csv)', function () {
+describe("chasqui validate gives the verdicts of SUNAT's kit (samples/xsl-baseline.csv)", function () {
   // The first run on a machine compiles SUNAT's rules (about 76 s of CPU for all types); later runs take seconds.
   this.timeout(900_000);
   const reports = new Map<string, ValidationReport>();
@@ -48,7 +48,19 @@ describe('chasqui validate gives the verdicts of SUNAT\'s kit (samples/xsl-basel
 
   it('covers every sample folder and document type of the kit', () => {
     expect(rows.length).to.be.at.least(160);
-    expect(new Set(rows.map((r) => r.type))).to.include.members(['01', '03', '07', '08', '09', '31', 'RC', 'RA', 'RR', '20', '40']);
+    expect(new Set(rows.map((r) => r.type))).to.include.members([
+      '01',
+      '03',
+      '07',
+      '08',
+      '09',
+      '31',
+      'RC',
+      'RA',
+      'RR',
+      '20',
+      '40',
+    ]);
   });
 
   for (const row of rows) {

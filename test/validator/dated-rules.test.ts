@@ -17,7 +17,13 @@ interface SaleLine {
   reason?: string;
 }
 
-function sale(o: { date: string; type?: '01' | '03' | '04' | '07' | '08'; lines?: SaleLine[]; reason?: string; references?: number }): string {
+function sale(o: {
+  date: string;
+  type?: '01' | '03' | '04' | '07' | '08';
+  lines?: SaleLine[];
+  reason?: string;
+  references?: number;
+}): string {
   const type = o.type ?? '01';
   const root = type === '07' ? 'CreditNote' : type === '08' ? 'DebitNote' : 'Invoice';
   const lineElement = `${root}Line`;
@@ -30,13 +36,22 @@ function sale(o: { date: string; type?: '01' | '03' | '04' | '07' | '08'; lines?
       `<cac:Item><cbc:Description>x</cbc:Description>${l.code !== undefined ? `<cac:CommodityClassification><cbc:ItemClassificationCode>${l.code}</cbc:ItemClassificationCode></cac:CommodityClassification>` : ''}</cac:Item></cac:${lineElement}>`,
   );
   const typeCode = root === 'Invoice' ? `<cbc:InvoiceTypeCode listID="0101">${type}</cbc:InvoiceTypeCode>` : '';
-  const discrepancy = o.reason ? `<cac:DiscrepancyResponse><cbc:ReferenceID>F001-1</cbc:ReferenceID><cbc:ResponseCode>${o.reason}</cbc:ResponseCode></cac:DiscrepancyResponse>` : '';
-  const references = Array.from({ length: o.references ?? 0 }, (_, i) => `<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>F001-${i + 1}</cbc:ID></cac:InvoiceDocumentReference></cac:BillingReference>`);
+  const discrepancy = o.reason
+    ? `<cac:DiscrepancyResponse><cbc:ReferenceID>F001-1</cbc:ReferenceID><cbc:ResponseCode>${o.reason}</cbc:ResponseCode></cac:DiscrepancyResponse>`
+    : '';
+  const references = Array.from(
+    { length: o.references ?? 0 },
+    (_, i) =>
+      `<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>F001-${i + 1}</cbc:ID></cac:InvoiceDocumentReference></cac:BillingReference>`,
+  );
   return `<?xml version="1.0"?><${root} xmlns="urn:x" ${NS}><cbc:ID>F001-9</cbc:ID><cbc:IssueDate>${o.date}</cbc:IssueDate>${typeCode}${discrepancy}${references.join('')}${lines.join('')}</${root}>`;
 }
 
 function guide(o: { date: string; type?: '09' | '31'; mode?: string; loading?: string | null }): string {
-  const loading = o.loading === null || o.loading === undefined ? '' : `<cac:LoadingTransportEvent><cbc:OccurrenceDate>${o.loading}</cbc:OccurrenceDate></cac:LoadingTransportEvent>`;
+  const loading =
+    o.loading === null || o.loading === undefined
+      ? ''
+      : `<cac:LoadingTransportEvent><cbc:OccurrenceDate>${o.loading}</cbc:OccurrenceDate></cac:LoadingTransportEvent>`;
   return (
     `<DespatchAdvice ${NS}><cbc:ID>T001-1</cbc:ID><cbc:IssueDate>${o.date}</cbc:IssueDate><cbc:DespatchAdviceTypeCode>${o.type ?? '09'}</cbc:DespatchAdviceTypeCode>` +
     `<cac:Shipment><cbc:ID>SUNAT_Envio</cbc:ID><cac:ShipmentStage><cbc:TransportModeCode>${o.mode ?? '01'}</cbc:TransportModeCode>` +
@@ -54,11 +69,12 @@ function summary(o: { date: string; percent: boolean }): string {
   );
 }
 
-const codes = (xml: string, calendar = DEFAULT_CALENDAR, at?: string) => datedRuleFailures(xml, calendar, at ? { at } : {}).map((f) => `${f.rule}:${f.code}`);
+const codes = (xml: string, calendar = DEFAULT_CALENDAR, at?: string) =>
+  datedRuleFailures(xml, calendar, at ? { at } : {}).map((f) => `${f.rule}:${f.code}`);
 
 describe('dated rules on the XML (validator/dated-rules.ts)', () => {
   describe('gre-loading-date (2026-06-01): guides by public transport carry the date the goods were handed over', () => {
-    it('3617 from the day itself, not the day before; with SUNAT\'s dates and moved', () => {
+    it("3617 from the day itself, not the day before; with SUNAT's dates and moved", () => {
       expect(codes(guide({ date: '2026-05-31' }))).to.deep.equal([]);
       expect(codes(guide({ date: '2026-06-01' }))).to.deep.equal(['gre-loading-date:3617']);
       const moved = new RuleCalendar({ 'gre-loading-date': '2026-07-01' });
@@ -75,19 +91,24 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(failure).to.deep.equal({
         rule: 'gre-loading-date',
         code: '3617',
-        message: 'a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier since 2026-06-01',
+        message:
+          'a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier since 2026-06-01',
         path: 'Shipment/ShipmentStage/LoadingTransportEvent/OccurrenceDate',
       });
     });
   });
 
-  describe('product-code-required (2027-01-01): every line of 01, 03, 07, 08 and 04 carries SUNAT\'s product code', () => {
-    const noCode = (date: string, type: '01' | '03' | '04' | '07' | '08' = '01') => sale({ date, type, lines: [{ code: '43211503', percent: '18' }, { percent: '18' }] });
+  describe("product-code-required (2027-01-01): every line of 01, 03, 07, 08 and 04 carries SUNAT's product code", () => {
+    const noCode = (date: string, type: '01' | '03' | '04' | '07' | '08' = '01') =>
+      sale({ date, type, lines: [{ code: '43211503', percent: '18' }, { percent: '18' }] });
 
     it('3496 naming the line from the day itself, for every type it judges', () => {
       expect(codes(noCode('2026-12-31'))).to.deep.equal([]);
-      for (const type of ['01', '03', '04', '07', '08'] as const) expect(codes(noCode('2027-01-01', type)), type).to.deep.equal(['product-code-required:3496']);
-      expect(datedRuleFailures(noCode('2027-01-01'), DEFAULT_CALENDAR)[0].path).to.equal('InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode');
+      for (const type of ['01', '03', '04', '07', '08'] as const)
+        expect(codes(noCode('2027-01-01', type)), type).to.deep.equal(['product-code-required:3496']);
+      expect(datedRuleFailures(noCode('2027-01-01'), DEFAULT_CALENDAR)[0].path).to.equal(
+        'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
+      );
       expect(codes(sale({ date: '2027-01-01', lines: [{ code: '' }] }))).to.deep.equal(['product-code-required:3496']);
     });
 
@@ -102,7 +123,8 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
   });
 
   describe('mype-rate-2027 (2027-01-01) and mype-rate-end (2028-01-01): the reduced IGV rate 10, then 14, then none', () => {
-    const rated = (date: string, percent: string, type: '01' | '03' | '07' | '08' = '03') => sale({ date, type, lines: [{ code: '90101501', percent }] });
+    const rated = (date: string, percent: string, type: '01' | '03' | '07' | '08' = '03') =>
+      sale({ date, type, lines: [{ code: '90101501', percent }] });
 
     it('10 until the day before mype-rate-2027, 14 from it until the day before mype-rate-end, 18 always', () => {
       expect(codes(rated('2026-12-31', '10.00'))).to.deep.equal([]);
@@ -111,8 +133,11 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(codes(rated('2027-01-01', '14'))).to.deep.equal([]);
       expect(codes(rated('2027-12-31', '14.00'))).to.deep.equal([]);
       expect(codes(rated('2028-01-01', '14.00'))).to.deep.equal(['mype-rate-end:3103']);
-      for (const date of ['2026-12-31', '2027-01-01', '2028-01-01']) expect(codes(rated(date, '18.00')), date).to.deep.equal([]);
-      expect(datedRuleFailures(rated('2028-01-01', '14.00'), DEFAULT_CALENDAR)[0].message).to.equal('line 1 has IGV rate 14.00; a document issued on 2028-01-01 may carry 18');
+      for (const date of ['2026-12-31', '2027-01-01', '2028-01-01'])
+        expect(codes(rated(date, '18.00')), date).to.deep.equal([]);
+      expect(datedRuleFailures(rated('2028-01-01', '14.00'), DEFAULT_CALENDAR)[0].message).to.equal(
+        'line 1 has IGV rate 14.00; a document issued on 2028-01-01 may carry 18',
+      );
     });
 
     it('moved: 14 accepted from the new date, 10 refused from it; exonerated lines and IVAP are not IGV rates', () => {
@@ -120,7 +145,17 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(codes(rated('2026-11-25', '14.00'), moved)).to.deep.equal(['mype-rate-2027:3103']);
       expect(codes(rated('2026-11-26', '14.00'), moved)).to.deep.equal([]);
       expect(codes(rated('2026-11-26', '10.00'), moved)).to.deep.equal(['mype-rate-2027:3103']);
-      expect(codes(sale({ date: '2028-01-01', lines: [{ code: '1', scheme: '9997', percent: '10.00', reason: '20' }, { code: '1', scheme: '1016', percent: '4.00', reason: '17' }] }))).to.deep.equal([]);
+      expect(
+        codes(
+          sale({
+            date: '2028-01-01',
+            lines: [
+              { code: '1', scheme: '9997', percent: '10.00', reason: '20' },
+              { code: '1', scheme: '1016', percent: '4.00', reason: '17' },
+            ],
+          }),
+        ),
+      ).to.deep.equal([]);
     });
   });
 
@@ -143,16 +178,20 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
   describe('credit-note-ceiling (2027-01-01): a credit note modifies one document only', () => {
     it('3261 for two referenced documents from the day itself; one is fine', () => {
       expect(codes(sale({ date: '2026-12-31', type: '07', references: 2 }))).to.deep.equal([]);
-      expect(codes(sale({ date: '2027-01-01', type: '07', references: 2 }))).to.deep.equal(['credit-note-ceiling:3261']);
+      expect(codes(sale({ date: '2027-01-01', type: '07', references: 2 }))).to.deep.equal([
+        'credit-note-ceiling:3261',
+      ]);
       expect(codes(sale({ date: '2027-01-01', type: '07', references: 1 }))).to.deep.equal([]);
       const moved = new RuleCalendar({ 'credit-note-ceiling': '2026-11-26' });
       expect(codes(sale({ date: '2026-11-25', type: '07', references: 2 }), moved)).to.deep.equal([]);
-      expect(codes(sale({ date: '2026-11-26', type: '07', references: 2 }), moved)).to.deep.equal(['credit-note-ceiling:3261']);
+      expect(codes(sale({ date: '2026-11-26', type: '07', references: 2 }), moved)).to.deep.equal([
+        'credit-note-ceiling:3261',
+      ]);
     });
   });
 
   describe('summary-igv-percent (2026-02-01) and summary-v2 (2027-01-01): the IGV rate on every summary line', () => {
-    it('2992 from summary-igv-percent\'s day; summary-v2 asks the same when the first is moved past it', () => {
+    it("2992 from summary-igv-percent's day; summary-v2 asks the same when the first is moved past it", () => {
       expect(codes(summary({ date: '2026-01-31', percent: false }))).to.deep.equal([]);
       expect(codes(summary({ date: '2026-02-01', percent: false }))).to.deep.equal(['summary-igv-percent:2992']);
       expect(codes(summary({ date: '2026-02-01', percent: true }))).to.deep.equal([]);
@@ -164,7 +203,9 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
 
   it('nothing to judge: no issue date, a type no dated rule reads, XML whose tags do not balance', () => {
     expect(codes(guide({ date: '' }))).to.deep.equal([]);
-    expect(codes(`<VoidedDocuments ${NS}><cbc:IssueDate>2027-01-01</cbc:IssueDate></VoidedDocuments>`)).to.deep.equal([]);
+    expect(codes(`<VoidedDocuments ${NS}><cbc:IssueDate>2027-01-01</cbc:IssueDate></VoidedDocuments>`)).to.deep.equal(
+      [],
+    );
     expect(codes('<Invoice><cbc:IssueDate>2027-01-01</cbc:IssueDate>')).to.deep.equal([]);
   });
 });

@@ -7,7 +7,15 @@ import { beginResolutionNotice, findDelivery, listAttempts, openOriginalDelivery
 import { findCompanyById } from '../../db/companies';
 import type { Db } from '../../db/knex';
 import { getTestDb, testConfig } from '../support/services';
-import { companyWithWebhook, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
+import {
+  companyWithWebhook,
+  localTlsCertificate,
+  resolvedDocument,
+  startReceiver,
+  type Receiver,
+  type Script,
+  type TlsFiles,
+} from './support';
 
 /**
  * One attempt at a time, with the real activities, real PostgreSQL and real https receivers on 127.0.0.1: what is
@@ -34,14 +42,19 @@ describe('webhook attempts (activities against real receivers)', function () {
     return r;
   };
   const activities = (overrides: Partial<typeof config> = {}) =>
-    createWebhookActivities({ config: { ...config, webhookAllowPrivate: true, webhookCaFile: tls.certFile, ...overrides }, db, secrets });
+    createWebhookActivities({
+      config: { ...config, webhookAllowPrivate: true, webhookCaFile: tls.certFile, ...overrides },
+      db,
+      secrets,
+    });
 
   /** A company whose webhook points at `url`, one resolved document, and its opened delivery. */
   async function delivery(url: string | null) {
     const { company, secret } = await companyWithWebhook(db, secrets, url ?? 'https://127.0.0.1:9/unused');
     const doc = await resolvedDocument(db, company);
     const opened = (await activities().openWebhookDelivery(doc.id))!;
-    if (url === null) await db('companies').where({ id: company.id }).update({ webhook_url: null, webhook_secret_sealed: null });
+    if (url === null)
+      await db('companies').where({ id: company.id }).update({ webhook_url: null, webhook_secret_sealed: null });
     return { company, secret, doc, deliveryId: opened.deliveryId };
   }
 
@@ -56,7 +69,9 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect(event.webhook_started_at).to.be.an.instanceOf(Date);
     // Begun again (a rerun), the mark stays the first one.
     await beginResolutionNotice(db, doc.id, 'cpe.resolved');
-    expect((await db('document_events').where({ id: event.id }).first()).webhook_started_at).to.deep.equal(event.webhook_started_at);
+    expect((await db('document_events').where({ id: event.id }).first()).webhook_started_at).to.deep.equal(
+      event.webhook_started_at,
+    );
     expect(await beginResolutionNotice(db, '00000000-0000-4000-8000-000000000000', 'cpe.resolved')).to.equal(null);
   });
 
@@ -65,7 +80,13 @@ describe('webhook attempts (activities against real receivers)', function () {
     const doc = await resolvedDocument(db, company);
     const opened = await Promise.all(Array.from({ length: 8 }, () => openOriginalDelivery(db, doc, 'cpe.resolved')));
     expect(new Set(opened.map((d) => d.id)).size).to.equal(1);
-    expect(opened[0]).to.include({ document_id: doc.id, company_id: company.id, status: 'pending', attempts: 0, redelivery_of: null });
+    expect(opened[0]).to.include({
+      document_id: doc.id,
+      company_id: company.id,
+      status: 'pending',
+      attempts: 0,
+      redelivery_of: null,
+    });
     expect(opened[0].created_at).to.be.an.instanceOf(Date);
     expect(await db('webhook_deliveries').where({ document_id: doc.id })).to.have.length(1);
 
@@ -73,7 +94,9 @@ describe('webhook attempts (activities against real receivers)', function () {
     // statement's snapshot predates that row).
     const other = await resolvedDocument(db, company, 2);
     const trx = await db.transaction();
-    const [held] = await trx('webhook_deliveries').insert({ company_id: company.id, document_id: other.id, event: 'cpe.resolved' }).returning('id');
+    const [held] = await trx('webhook_deliveries')
+      .insert({ company_id: company.id, document_id: other.id, event: 'cpe.resolved' })
+      .returning('id');
     const waiting = openOriginalDelivery(db, other, 'cpe.resolved');
     await new Promise((r) => setTimeout(r, 200));
     await trx.commit();
@@ -106,9 +129,19 @@ describe('webhook attempts (activities against real receivers)', function () {
 
     expect(r.requests).to.have.length(1);
     const [request] = r.requests;
-    expect(request.headers).to.include({ 'content-type': 'application/json', 'x-evento': 'cpe.resuelto', 'x-entrega': deliveryId });
+    expect(request.headers).to.include({
+      'content-type': 'application/json',
+      'x-evento': 'cpe.resuelto',
+      'x-entrega': deliveryId,
+    });
     expect(verifySignature(secret, Buffer.from(request.body), request.headers['x-firma'])).to.equal(true);
-    expect(verifySignature('another secret of 48 characters..................', Buffer.from(request.body), request.headers['x-firma'])).to.equal(false);
+    expect(
+      verifySignature(
+        'another secret of 48 characters..................',
+        Buffer.from(request.body),
+        request.headers['x-firma'],
+      ),
+    ).to.equal(false);
     const body = JSON.parse(request.body);
     expect(Object.keys(body)).to.deep.equal(['event', 'sent_at', 'document']);
     expect(body.event).to.equal('cpe.resolved');
@@ -131,10 +164,13 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect(first).to.deep.equal({ status: 'pending', attempts: 1, httpStatus: 503, error: 'HTTP 503' });
     const row = (await findDelivery(db, deliveryId))!;
     expect(row.next_attempt_at!.getTime() - before).to.be.within(29_000, 35_000);
-    for (const n of [2, 3, 4]) expect((await activities().attemptWebhookDelivery(deliveryId, n)).status).to.equal('pending');
+    for (const n of [2, 3, 4])
+      expect((await activities().attemptWebhookDelivery(deliveryId, n)).status).to.equal('pending');
     expect(await activities().attemptWebhookDelivery(deliveryId, 5)).to.include({ status: 'failed', attempts: 5 });
     const attempts = await listAttempts(db, deliveryId);
-    expect(attempts.map((a) => [a.number, a.http_status, a.delivered])).to.deep.equal([1, 2, 3, 4, 5].map((n) => [n, 503, false]));
+    expect(attempts.map((a) => [a.number, a.http_status, a.delivered])).to.deep.equal(
+      [1, 2, 3, 4, 5].map((n) => [n, 503, false]),
+    );
     expect(new Set(r.requests.map((q) => q.headers['x-entrega']))).to.deep.equal(new Set([deliveryId]));
   });
 
@@ -142,7 +178,12 @@ describe('webhook attempts (activities against real receivers)', function () {
     const r = await receiver(() => ({ status: 200, delayMs: 2_000 }));
     const { deliveryId } = await delivery(r.url);
     const outcome = await activities({ webhookTimeoutMs: 300 }).attemptWebhookDelivery(deliveryId, 1);
-    expect(outcome).to.deep.equal({ status: 'pending', attempts: 1, httpStatus: null, error: 'no answer within 300 ms' });
+    expect(outcome).to.deep.equal({
+      status: 'pending',
+      attempts: 1,
+      httpStatus: null,
+      error: 'no answer within 300 ms',
+    });
     const [attempt] = await listAttempts(db, deliveryId);
     expect(attempt.latency_ms).to.be.within(250, 1_500);
   });
@@ -163,7 +204,11 @@ describe('webhook attempts (activities against real receivers)', function () {
     expect(outcome.status).to.equal('pending');
     expect(outcome.error).to.match(/^target refused: the URL must point to a public address/);
     expect(r.requests).to.have.length(0);
-    expect((await listAttempts(db, deliveryId))[0]).to.include({ http_status: null, latency_ms: null, delivered: false });
+    expect((await listAttempts(db, deliveryId))[0]).to.include({
+      http_status: null,
+      latency_ms: null,
+      delivered: false,
+    });
   });
 
   it('an IPv6 spelling of a loopback IPv4 (::/96, ::ffff:0:0/96, 64:ff9b::/96) is refused at delivery time too', async () => {
@@ -179,7 +224,12 @@ describe('webhook attempts (activities against real receivers)', function () {
   it('a disabled webhook cancels the delivery before its next attempt; nothing is sent', async () => {
     const { deliveryId } = await delivery(null);
     const outcome = await activities().attemptWebhookDelivery(deliveryId, 1);
-    expect(outcome).to.deep.equal({ status: 'cancelled', attempts: 0, httpStatus: null, error: 'the webhook was disabled before this attempt' });
+    expect(outcome).to.deep.equal({
+      status: 'cancelled',
+      attempts: 0,
+      httpStatus: null,
+      error: 'the webhook was disabled before this attempt',
+    });
     expect(await listAttempts(db, deliveryId)).to.have.length(0);
   });
 
@@ -189,12 +239,16 @@ describe('webhook attempts (activities against real receivers)', function () {
     const { company, deliveryId } = await delivery(old.url);
     await activities().attemptWebhookDelivery(deliveryId, 1);
     const newSecret = 'f'.repeat(48);
-    await db('companies').where({ id: company.id }).update({ webhook_url: next.url, webhook_secret_sealed: secrets.seal(newSecret) });
+    await db('companies')
+      .where({ id: company.id })
+      .update({ webhook_url: next.url, webhook_secret_sealed: secrets.seal(newSecret) });
     expect(await activities().attemptWebhookDelivery(deliveryId, 2)).to.include({ status: 'delivered', attempts: 2 });
     expect(await activities().attemptWebhookDelivery(deliveryId, 2)).to.include({ status: 'delivered', attempts: 2 });
     expect(old.requests).to.have.length(1);
     expect(next.requests).to.have.length(1);
-    expect(verifySignature(newSecret, Buffer.from(next.requests[0].body), next.requests[0].headers['x-firma'])).to.equal(true);
+    expect(
+      verifySignature(newSecret, Buffer.from(next.requests[0].body), next.requests[0].headers['x-firma']),
+    ).to.equal(true);
     expect((await listAttempts(db, deliveryId)).map((a) => a.url)).to.deep.equal([old.url, next.url]);
   });
 
@@ -205,13 +259,19 @@ describe('webhook attempts (activities against real receivers)', function () {
     const plain = await resolvedDocument(db, company);
     expect(await activities().openWebhookDelivery(plain.id)).to.equal(null);
     const events = await db('document_events').whereIn('document_id', [doc.id, plain.id]);
-    expect(events.map((e) => e.webhook_started_at)).to.have.length(2).and.satisfy((dates: unknown[]) => dates.every((d) => d instanceof Date));
+    expect(events.map((e) => e.webhook_started_at))
+      .to.have.length(2)
+      .and.satisfy((dates: unknown[]) => dates.every((d) => d instanceof Date));
   });
 
   it('resolving decides in the same statement: no webhook, the event is stored handled (no delivery to start); a webhook, it waits for one', async () => {
     const plain = await resolvedDocument(db, (await companyWithWebhook(db, secrets, null)).company, 2);
     expect(plain.webhook_due).to.equal(false);
-    const hooked = await resolvedDocument(db, (await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/x')).company, 2);
+    const hooked = await resolvedDocument(
+      db,
+      (await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/x')).company,
+      2,
+    );
     expect(hooked.webhook_due).to.equal(true);
     const events = await db('document_events').whereIn('document_id', [plain.id, hooked.id]);
     expect(events.find((e) => e.document_id === plain.id).webhook_started_at).to.be.an.instanceOf(Date);

@@ -23,11 +23,20 @@ export interface TlsFiles {
 
 /** A self-signed TLS certificate for 127.0.0.1 and localhost, so receivers are real https endpoints. */
 export function localTlsCertificate(): TlsFiles {
-  const certificate = generateTestCertificate({ commonName: 'localhost', serverNames: ['localhost', '127.0.0.1'], validDays: 1 });
+  const certificate = generateTestCertificate({
+    commonName: 'localhost',
+    serverNames: ['localhost', '127.0.0.1'],
+    validDays: 1,
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-webhook-tls-'));
   fs.writeFileSync(path.join(dir, 'cert.pem'), certificate.certificatePem);
   fs.writeFileSync(path.join(dir, 'key.pem'), certificate.privateKeyPem);
-  return { certPem: certificate.certificatePem, keyPem: certificate.privateKeyPem, certFile: path.join(dir, 'cert.pem'), keyFile: path.join(dir, 'key.pem') };
+  return {
+    certPem: certificate.certificatePem,
+    keyPem: certificate.privateKeyPem,
+    certFile: path.join(dir, 'cert.pem'),
+    keyFile: path.join(dir, 'key.pem'),
+  };
 }
 
 export interface ReceivedRequest {
@@ -54,7 +63,10 @@ export async function startReceiver(tls: TlsFiles, script: Script = () => ({ sta
     req.on('end', () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const answer = script(requests.length);
-      const timer = setTimeout(() => res.writeHead(answer.status, answer.location ? { Location: answer.location } : {}).end('{}'), answer.delayMs ?? 0);
+      const timer = setTimeout(
+        () => res.writeHead(answer.status, answer.location ? { Location: answer.location } : {}).end('{}'),
+        answer.delayMs ?? 0,
+      );
       res.on('close', () => clearTimeout(timer));
     });
   });
@@ -81,7 +93,13 @@ export interface ExampleReceiver {
 /** Runs examples/webhook-receiver.js as its own process, exactly as docs/webhooks.md tells integrators to. */
 export async function spawnExampleReceiver(tls: TlsFiles, secret: string): Promise<ExampleReceiver> {
   const child: ChildProcess = spawn(process.execPath, [path.resolve(__dirname, '../../examples/webhook-receiver.js')], {
-    env: { PATH: process.env.PATH, CHASQUI_WEBHOOK_SECRET: secret, PORT: '0', TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile },
+    env: {
+      PATH: process.env.PATH,
+      CHASQUI_WEBHOOK_SECRET: secret,
+      PORT: '0',
+      TLS_CERT_FILE: tls.certFile,
+      TLS_KEY_FILE: tls.keyFile,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const processed: ExampleReceiver['processed'] = [];
@@ -108,12 +126,24 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
 }
 
 /** An account and a company with a webhook (URL and sealed secret), stored as PATCH /webhook would. */
-export async function companyWithWebhook(db: Db, secrets: SecretBox, url: string | null): Promise<{ company: CompanyRow; secret: string }> {
+export async function companyWithWebhook(
+  db: Db,
+  secrets: SecretBox,
+  url: string | null,
+): Promise<{ company: CompanyRow; secret: string }> {
   const { account } = await createAccount(db, { name: 'webhooks', quotaUnits: 0 });
   const ruc = randomRuc();
-  const { company } = await insertCompany(db, { account_id: account.id, ruc, business_name: `Empresa ${ruc} S.A.C.`, plan_type: '01', environment: '01' });
+  const { company } = await insertCompany(db, {
+    account_id: account.id,
+    ruc,
+    business_name: `Empresa ${ruc} S.A.C.`,
+    plan_type: '01',
+    environment: '01',
+  });
   const secret = randomBytes(24).toString('hex');
-  await db('companies').where({ id: company.id }).update({ webhook_url: url, webhook_secret_sealed: url ? secrets.seal(secret) : null });
+  await db('companies')
+    .where({ id: company.id })
+    .update({ webhook_url: url, webhook_secret_sealed: url ? secrets.seal(secret) : null });
   return { company, secret };
 }
 
@@ -140,7 +170,15 @@ export async function resolvedDocument(db: Db, company: CompanyRow, number = 1):
   });
   return recordOutcome(db, doc.id, {
     status: 'accepted',
-    result: { code: '0', message: 'La Factura numero F001-1, ha sido aceptada', errors: [], origin: null, origin_description: null, reached_sunat: true, action: null },
+    result: {
+      code: '0',
+      message: 'La Factura numero F001-1, ha sido aceptada',
+      errors: [],
+      origin: null,
+      origin_description: null,
+      reached_sunat: true,
+      action: null,
+    },
     sent: true,
   });
 }

@@ -11,7 +11,16 @@ import { findDelivery, listAttempts } from '../../db/webhooks';
 import type { Db } from '../../db/knex';
 import { webhookDeliveryWorkflow, webhookWorkflowId } from '../../workflows/webhook-delivery';
 import { WEBHOOK_RETRY_WAITS_MS } from '../../workflows/webhook-types';
-import { companyWithWebhook, historyText, localTlsCertificate, resolvedDocument, startReceiver, type Receiver, type Script, type TlsFiles } from './support';
+import {
+  companyWithWebhook,
+  historyText,
+  localTlsCertificate,
+  resolvedDocument,
+  startReceiver,
+  type Receiver,
+  type Script,
+  type TlsFiles,
+} from './support';
 
 /**
  * The delivery workflow on Temporal's time-skipping server with the real activities, real PostgreSQL and a real https
@@ -29,7 +38,10 @@ describe('webhook delivery workflow (time-skipping, real activities and receiver
 
   before(async () => {
     env = await createTimeSkippingEnv();
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+    });
     db = await getTestDb();
     tls = localTlsCertificate();
   });
@@ -45,15 +57,29 @@ describe('webhook delivery workflow (time-skipping, real activities and receiver
     const { company, secret } = await companyWithWebhook(db, secrets, receiver.url);
     const doc = await resolvedDocument(db, company);
     const taskQueue = `webhooks-${randomUUID()}`;
-    const activities = createWebhookActivities({ config: { ...config, webhookAllowPrivate: true, webhookCaFile: tls.certFile }, db, secrets });
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    const activities = createWebhookActivities({
+      config: { ...config, webhookAllowPrivate: true, webhookCaFile: tls.certFile },
+      db,
+      secrets,
+    });
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
     const workflowId = webhookWorkflowId(doc.id);
     const status = await worker.runUntil(
       env.client.workflow.execute(webhookDeliveryWorkflow, { taskQueue, workflowId, args: [{ externalId: doc.id }] }),
     );
     const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-    const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
-    const delivery = (await findDelivery(db, (await db('webhook_deliveries').where({ document_id: doc.id }).first()).id))!;
+    const timers = history
+      .events!.filter((e) => e.timerStartedEventAttributes)
+      .map((e) => tsToMs(e.timerStartedEventAttributes!.startToFireTimeout));
+    const delivery = (await findDelivery(
+      db,
+      (await db('webhook_deliveries').where({ document_id: doc.id }).first()).id,
+    ))!;
     return { status, receiver, secret, doc, history, timers, delivery, attempts: await listAttempts(db, delivery.id) };
   }
 
@@ -64,7 +90,13 @@ describe('webhook delivery workflow (time-skipping, real activities and receiver
     expect(timers).to.deep.equal([30_000, 120_000, 480_000, 1_800_000]);
     expect(timers).to.deep.equal([...WEBHOOK_RETRY_WAITS_MS]);
     expect(new Set(receiver.requests.map((r) => r.headers['x-entrega']))).to.deep.equal(new Set([delivery.id]));
-    expect(attempts.map((a) => [a.number, a.http_status, a.delivered])).to.deep.equal([[1, 500, false], [2, 500, false], [3, 500, false], [4, 500, false], [5, 200, true]]);
+    expect(attempts.map((a) => [a.number, a.http_status, a.delivered])).to.deep.equal([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, false],
+      [4, 500, false],
+      [5, 200, true],
+    ]);
     expect(delivery).to.include({ status: 'delivered', attempts: 5 });
   });
 

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTimeSkippingEnv } from '../support/time-skipping';
-import { documentWorkflow, recheckSignal, resendSignal, sendSignal, stateQuery, RECONCILIATION_MS } from '../../workflows/document';
+import {
+  documentWorkflow,
+  recheckSignal,
+  resendSignal,
+  sendSignal,
+  stateQuery,
+  RECONCILIATION_MS,
+} from '../../workflows/document';
 import type { DocumentActivities, DocumentPlan, StepOutcome } from '../../workflows/document-types';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
@@ -18,7 +25,10 @@ describe('document workflow (time-skipping)', function () {
   let bundle: WorkflowBundleWithSourceMap;
 
   before(async () => {
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundlerLogger });
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: quietBundlerLogger,
+    });
   });
   // A server per test: resolution starts an abandoned webhook child, after which the test server stops skipping time
   // (temporalio/sdk-typescript#1101), so no test may inherit another's clock.
@@ -27,7 +37,11 @@ describe('document workflow (time-skipping)', function () {
   });
   afterEach(() => env?.teardown());
 
-  const outcome = (kind: StepOutcome['kind'], status: StepOutcome['status'], extra: Partial<StepOutcome> = {}): StepOutcome => ({
+  const outcome = (
+    kind: StepOutcome['kind'],
+    status: StepOutcome['status'],
+    extra: Partial<StepOutcome> = {},
+  ): StepOutcome => ({
     kind,
     status,
     code: null,
@@ -36,7 +50,10 @@ describe('document workflow (time-skipping)', function () {
   });
 
   /** Activities that answer from scripts and log each call with the virtual time it happened at. */
-  function scripted(plan: Partial<DocumentPlan>, scripts: { send?: StepOutcome[]; ticket?: StepOutcome[]; query?: StepOutcome[] }) {
+  function scripted(
+    plan: Partial<DocumentPlan>,
+    scripts: { send?: StepOutcome[]; ticket?: StepOutcome[]; query?: StepOutcome[] },
+  ) {
     const calls: { name: string; at: number }[] = [];
     const take = (name: string, list: StepOutcome[] | undefined) => async () => {
       calls.push({ name, at: env.currentTimeMs ? await env.currentTimeMs() : Date.now() });
@@ -47,8 +64,19 @@ describe('document workflow (time-skipping)', function () {
     const activities: DocumentActivities = {
       // As the real activity: asked to, it sends a queued document itself and returns that outcome with the plan.
       loadDocumentPlan: async (_id, options) => {
-        const planned: DocumentPlan = { ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, ...plan };
-        return options?.sendQueued && planned.status === 'queued' ? { ...planned, firstSend: await take('send', scripts.send)() } : planned;
+        const planned: DocumentPlan = {
+          ruc: '20100066603',
+          docType: '01',
+          status: 'queued',
+          asynchronous: false,
+          queryable: true,
+          ticket: null,
+          oneTask: true,
+          ...plan,
+        };
+        return options?.sendQueued && planned.status === 'queued'
+          ? { ...planned, firstSend: await take('send', scripts.send)() }
+          : planned;
       },
       sendDocument: take('send', scripts.send),
       checkTicket: take('ticket', scripts.ticket),
@@ -68,7 +96,11 @@ describe('document workflow (time-skipping)', function () {
     });
     return worker.runUntil(async () => {
       const workflowId = `cpe-${randomUUID()}`;
-      await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
+      await env.client.workflow.start(documentWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ externalId: workflowId.slice(4) }],
+      });
       return body(workflowId);
     });
   }
@@ -87,9 +119,12 @@ describe('document workflow (time-skipping)', function () {
   });
 
   it('retries connection failures with growing waits (30 s, then 60 s) and stays queued meanwhile', async () => {
-    const { activities, calls } = scripted({}, {
-      send: [outcome('retry', 'queued'), outcome('retry', 'queued'), outcome('resolved', 'accepted', { code: '0' })],
-    });
+    const { activities, calls } = scripted(
+      {},
+      {
+        send: [outcome('retry', 'queued'), outcome('retry', 'queued'), outcome('resolved', 'accepted', { code: '0' })],
+      },
+    );
     expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('accepted');
     expect(calls.map((c) => c.name)).to.deep.equal(['send', 'send', 'send']);
     expect(calls[1].at - calls[0].at).to.be.within(30_000, 35_000);
@@ -97,19 +132,30 @@ describe('document workflow (time-skipping)', function () {
   });
 
   it('never resends after a timeout; queries the real state every 10 minutes until the authority pronounces', async () => {
-    const { activities, calls } = scripted({ queryable: true }, {
-      send: [outcome('unknown', 'sent')],
-      query: [outcome('unknown', 'sent'), outcome('unknown', 'sent'), outcome('resolved', 'observed', { code: '4252' })],
-    });
+    const { activities, calls } = scripted(
+      { queryable: true },
+      {
+        send: [outcome('unknown', 'sent')],
+        query: [
+          outcome('unknown', 'sent'),
+          outcome('unknown', 'sent'),
+          outcome('resolved', 'observed', { code: '4252' }),
+        ],
+      },
+    );
     expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('observed');
     expect(calls.map((c) => c.name)).to.deep.equal(['send', 'query', 'query', 'query']);
-    for (let i = 1; i < calls.length; i++) expect(calls[i].at - calls[i - 1].at).to.be.within(RECONCILIATION_MS, RECONCILIATION_MS + 5_000);
+    for (let i = 1; i < calls.length; i++)
+      expect(calls[i].at - calls[i - 1].at).to.be.within(RECONCILIATION_MS, RECONCILIATION_MS + 5_000);
   });
 
   it('for an OSE (no state query) a timeout waits for an explicit action, then resends on request', async () => {
-    const { activities, calls } = scripted({ queryable: false }, {
-      send: [outcome('unknown', 'sent'), outcome('resolved', 'accepted', { code: '0' })],
-    });
+    const { activities, calls } = scripted(
+      { queryable: false },
+      {
+        send: [outcome('unknown', 'sent'), outcome('resolved', 'accepted', { code: '0' })],
+      },
+    );
     const status = await run(activities, async (id) => {
       const handle = env.client.workflow.getHandle(id);
       await env.sleep('6 hours');
@@ -124,16 +170,25 @@ describe('document workflow (time-skipping)', function () {
   });
 
   it('polls a ticket while it is at 98 and resolves with its verdict', async () => {
-    const { activities, calls } = scripted({ docType: 'rc', asynchronous: true }, {
-      send: [outcome('ticket', 'registered', { ticket: '1703154974517' })],
-      ticket: [outcome('ticket', 'registered', { ticket: '1703154974517', code: '98' }), outcome('resolved', 'accepted', { code: '0' })],
-    });
+    const { activities, calls } = scripted(
+      { docType: 'rc', asynchronous: true },
+      {
+        send: [outcome('ticket', 'registered', { ticket: '1703154974517' })],
+        ticket: [
+          outcome('ticket', 'registered', { ticket: '1703154974517', code: '98' }),
+          outcome('resolved', 'accepted', { code: '0' }),
+        ],
+      },
+    );
     expect(await run(activities, (id) => env.client.workflow.getHandle(id).result())).to.equal('accepted');
     expect(calls.map((c) => c.name)).to.deep.equal(['send', 'ticket', 'ticket']);
   });
 
   it('in manual mode waits for the send signal before sending', async () => {
-    const { activities, calls } = scripted({ status: 'to_send' }, { send: [outcome('resolved', 'accepted', { code: '0' })] });
+    const { activities, calls } = scripted(
+      { status: 'to_send' },
+      { send: [outcome('resolved', 'accepted', { code: '0' })] },
+    );
     const status = await run(activities, async (id) => {
       const handle = env.client.workflow.getHandle(id);
       await env.sleep('3 days');
@@ -147,10 +202,13 @@ describe('document workflow (time-skipping)', function () {
   });
 
   it('lets support staff cut a reconciliation wait short with recheck', async () => {
-    const { activities, calls } = scripted({ queryable: true }, {
-      send: [outcome('unknown', 'sent')],
-      query: [outcome('resolved', 'accepted', { code: '0' })],
-    });
+    const { activities, calls } = scripted(
+      { queryable: true },
+      {
+        send: [outcome('unknown', 'sent')],
+        query: [outcome('resolved', 'accepted', { code: '0' })],
+      },
+    );
     const status = await run(activities, async (id) => {
       const handle = env.client.workflow.getHandle(id);
       await env.sleep('1 minute');
@@ -167,7 +225,12 @@ describe('document workflow (time-skipping)', function () {
    * `receiver[n - 1]` ('delivered' or 'pending'). Returns the history's event types and what the activities saw.
    */
   /** `olderOpening`: the opening activity ignores `attemptFirst`, as one recorded by an older worker did. */
-  async function accepted(outcome: Partial<StepOutcome>, webhook: boolean, receiver: ('delivered' | 'pending')[] = ['delivered'], olderOpening = false) {
+  async function accepted(
+    outcome: Partial<StepOutcome>,
+    webhook: boolean,
+    receiver: ('delivered' | 'pending')[] = ['delivered'],
+    olderOpening = false,
+  ) {
     const taskQueue = `doc-${randomUUID()}`;
     const opened: string[] = [];
     const attempts: { number: number; at: number }[] = [];
@@ -190,7 +253,16 @@ describe('document workflow (time-skipping)', function () {
           expect(options).to.deep.equal({ sendQueued: true });
           sends.push('plan');
           const firstSend: StepOutcome = { kind: 'resolved', status: 'accepted', code: '0', ticket: null, ...outcome };
-          return { ruc: '20100066603', docType: '01', status: 'queued', asynchronous: false, queryable: true, ticket: null, oneTask: true, firstSend };
+          return {
+            ruc: '20100066603',
+            docType: '01',
+            status: 'queued',
+            asynchronous: false,
+            queryable: true,
+            ticket: null,
+            oneTask: true,
+            firstSend,
+          };
         },
         sendDocument: async (_id: string, expected?: string) => {
           sends.push(expected);
@@ -208,12 +280,19 @@ describe('document workflow (time-skipping)', function () {
     });
     const workflowId = `cpe-${randomUUID()}`;
     const events = await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(documentWorkflow, { taskQueue, workflowId, args: [{ externalId: workflowId.slice(4) }] });
+      const handle = await env.client.workflow.start(documentWorkflow, {
+        taskQueue,
+        workflowId,
+        args: [{ externalId: workflowId.slice(4) }],
+      });
       expect(await handle.result()).to.equal('accepted');
       const history = await handle.fetchHistory();
-      const types = (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) => e.eventType.replace('EVENT_TYPE_', ''));
+      const types = (JSON.parse(historyToJSON(history)).events as { eventType: string }[]).map((e) =>
+        e.eventType.replace('EVENT_TYPE_', ''),
+      );
       // A delivery handed to the delivery workflow runs on the same worker; wait for it to end.
-      if (types.includes('START_CHILD_WORKFLOW_EXECUTION_INITIATED')) await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
+      if (types.includes('START_CHILD_WORKFLOW_EXECUTION_INITIATED'))
+        await env.client.workflow.getHandle(`webhook-${workflowId}`).result();
       return types;
     });
     return { events, opened, attempts, sends };

@@ -12,7 +12,12 @@ import { HISTORIES } from '../support/histories';
  */
 describe('workflow replay of recorded histories', function () {
   this.timeout(120_000);
-  const files = fs.existsSync(HISTORIES) ? fs.readdirSync(HISTORIES).filter((f) => f.endsWith('.json')).sort() : [];
+  const files = fs.existsSync(HISTORIES)
+    ? fs
+        .readdirSync(HISTORIES)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
 
   it('has recorded histories of the document workflow to replay', () => {
     expect(files.filter((f) => f.startsWith('documentWorkflow-')).length).to.be.at.least(5);
@@ -24,7 +29,10 @@ describe('workflow replay of recorded histories', function () {
       history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(HISTORIES, file), 'utf8'))),
     }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows') }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowsPath: require.resolve('../../workflows') },
+      histories,
+    )) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).to.deep.equal([]);
