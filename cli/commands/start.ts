@@ -122,6 +122,7 @@ function printWelcome(config: Config, apiUrl: string, temporalUi: string | null,
     '',
     'chasqui is running',
     `  API          ${apiUrl}   (health: ${apiUrl}/readyz, OpenAPI: ${apiUrl}/v1/openapi.json)`,
+    `  console      ${apiUrl}/console   (support staff; buyers look documents up at ${apiUrl}/consulta)`,
     `  Temporal UI  ${temporalUi ?? `(external Temporal at ${config.temporal.address})`}`,
     `  authority    ${simulatorUrl ? `simulator ${simulatorUrl} (faults: ${simulatorUrl}/__admin/rules)` : (config.authority.authorityUrl ?? 'SUNAT / OSE (configured endpoints)')}`,
     `  data         ${config.dataDir}`,
@@ -129,6 +130,7 @@ function printWelcome(config: Config, apiUrl: string, temporalUi: string | null,
     config.bootstrapAccountToken
       ? '  account token: the value of CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'
       : '  get an account token:  npx chasqui accounts create --name "My account"',
+    '  a console token:       npx chasqui support tokens create --name YOUR_NAME',
     '  stop with Ctrl-C; data is kept for the next start',
     '',
   ];
