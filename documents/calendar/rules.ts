@@ -12,7 +12,6 @@ export type RuleId =
   | 'summary-v2'
   | 'debit-note-13'
   | 'credit-note-ceiling'
-  | 'reversal-window-5'
   | 'mype-rate-2027'
   | 'mype-rate-end';
 
@@ -93,16 +92,6 @@ export const RULES: readonly RuleDefinition[] = [
     codes: ['3286', '3503', '3261'],
     docTypes: ['07'],
     summary: "A credit note's amounts may not exceed the referenced document's; a note modifies one document only",
-    source:
-      "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
-    confidence: 'reported',
-  },
-  {
-    id: 'reversal-window-5',
-    effective: '2027-01-01',
-    codes: ['2108'],
-    docTypes: ['rr'],
-    summary: 'Reversal summaries (rr) of liquidaciones de compra within 5 days instead of 7',
     source:
       "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
