@@ -12,7 +12,8 @@
  * of POST /v1/cpe, resolved/s, commits per document by database, idle CPU per second and peak RSS by process; in the
  * production shape also the issuing phase alone (worker stopped): issued/s, p50/p99 and CPU ms per document, and
  * what a bare workflow start costs Temporal, its PostgreSQL and the client on the same server (the phase's floor).
- * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL (warn) is chasqui's LOG_LEVEL.
+ * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL is chasqui's LOG_LEVEL: info, the default
+ * configuration's, unless told; a list (`info,warn`) runs each shape once per level, one after the other.
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -40,7 +41,7 @@ const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const LOG_LEVELS = (process.env.BENCH_LOG_LEVEL ?? 'info').split(',');
 const BENCH = 'bench (load, receiver, floor SDK)';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 /** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
@@ -95,14 +96,14 @@ async function commits(db: PgClient): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.datname, r.n]));
 }
 
-async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
+async function startShape(name: string, tlsCaFile: string, logLevel: string): Promise<Shape> {
   const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
   // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
   const env = {
     CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
     CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
-    LOG_LEVEL: LOG_LEVEL,
+    LOG_LEVEL: logLevel,
   };
   if (name === 'start') {
     const started = await chasquiStartEnv();
@@ -114,8 +115,7 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
     await db.connect();
     const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
     return {
-      title:
-        'npm start: one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL',
+      title: `npm start (LOG_LEVEL=${logLevel}): one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
       apiUrl: started.apiUrl,
       temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
       db,
@@ -140,14 +140,13 @@ async function startShape(name: string, tlsCaFile: string): Promise<Shape> {
       },
     };
   }
-  const shape = await ProductionShape.start({ logLevel: LOG_LEVEL, env, say: (l) => console.error(`  ${l}`) });
+  const shape = await ProductionShape.start({ logLevel, env, say: (l) => console.error(`  ${l}`) });
   const apiUrl = await shape.startApi();
   await shape.startWorker();
   const db = new PgClient({ connectionString: shape.pgUrl() });
   await db.connect();
   return {
-    title:
-      'production: chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL',
+    title: `production (LOG_LEVEL=${logLevel}): chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
     apiUrl,
     temporalAddress: shape.temporalAddress,
     db,
@@ -497,16 +496,16 @@ async function main(): Promise<void> {
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
-    `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL=${LOG_LEVEL}`,
+    `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL ${LOG_LEVELS.join(', then ')}`,
   ];
   const tls = localTlsCertificate();
   const floorBundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./floor-workflow'),
     logger: new DefaultLogger('WARN'),
   });
-  for (const name of SHAPES) {
+  for (const [name, logLevel] of SHAPES.flatMap((name) => LOG_LEVELS.map((level) => [name, level] as const))) {
     const receiver = await startReceiver(tls);
-    const shape = await startShape(name, tls.certFile);
+    const shape = await startShape(name, tls.certFile, logLevel);
     try {
       const ruc = randomRuc();
       const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, {

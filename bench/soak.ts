@@ -1,29 +1,40 @@
 /**
- * `npm run bench:soak` (issue 13, memory): BENCH_DOCUMENTS (10,000) 5-line facturas of one company through the
- * production shape (test/support/production-shape.ts: `chasqui api`, `chasqui worker`, `chasqui simulator` as separate
- * processes, Temporal server on PostgreSQL), issued in steps of BENCH_STEP (1,000) at BENCH_CONCURRENCY (16), each step
- * waited for until every document is resolved (and notified, with BENCH_WEBHOOK=true, the default). After start-up and
- * after each step it prints the resident memory (VmRSS) of every process and the V8 heap in use of api and worker (their
- * /metrics), then the peaks (VmHWM) and the growth from the first step to the last: whether memory stays flat.
+ * `npm run bench:soak` (issues 13 and 29): a long run of the production shape (test/support/production-shape.ts:
+ * two `chasqui api`, two `chasqui worker` and `chasqui simulator` as separate processes, Temporal server on
+ * PostgreSQL) at chasqui's default configuration (BENCH_LOG_LEVEL, info). BENCH_DOCUMENTS (20,000) 5-line facturas
+ * of one company are issued at a steady BENCH_RATE (15 a second), alternately to both apis, at most BENCH_CONCURRENCY
+ * (16) in flight, each notified to a local https webhook (BENCH_WEBHOOK=true). Issuing stops at the count or after
+ * BENCH_MINUTES (60), whichever comes first; then the run waits until every issued document is
+ * resolved, notified and its workflows closed (at most BENCH_DRAIN_MINUTES, 15; the report says what was left). It
+ * stops by itself either way.
+ * Every BENCH_STEP (1,000) documents it prints the resident memory (VmRSS) of every process and the highest read
+ * (every second) since the last row, the V8 heap in use of each api and worker (their /metrics), the backlog (issued,
+ * not yet resolved), p50/p99 of the step's 202s and the workers' CPU per document. At the end: the peaks (VmHWM), the
+ * growth from the first row to the last, p50/p99 of every 202, CPU per document of every process from the first POST
+ * to the last workflow closed, and the bytes per document each database grew by (pg_total_relation_size of its
+ * tables: chasqui's, Temporal's history and its visibility), with the namespace's retention of closed workflows.
  * BENCH_WORKER_NODE_OPTIONS and BENCH_API_NODE_OPTIONS are NODE_OPTIONS for those processes (flags to try).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client as PgClient } from 'pg';
-import { ProductionShape, type Role } from '../test/support/production-shape';
+import { NAMESPACE, ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
 import { freePort } from '../runtime/ports';
 import { invoicePayload, post } from './payloads';
-import { readProcesses } from './proc';
+import { descendants, postgresKind, readProcesses } from './proc';
 
-const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 20_000);
+const RATE = Number(process.env.BENCH_RATE ?? 15);
+const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
+const DRAIN_MINUTES = Number(process.env.BENCH_DRAIN_MINUTES ?? 15);
 const STEP = Number(process.env.BENCH_STEP ?? 1_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
 const WEBHOOK = (process.env.BENCH_WEBHOOK ?? 'true') === 'true';
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
-const ROLES: Role[] = ['api', 'worker', 'simulator', 'temporal'];
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const DATABASES = ['chasqui', 'temporal', 'temporal_visibility'] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,6 +51,30 @@ async function heapUsed(metricsUrl: string): Promise<number> {
   return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)![1]) / 2 ** 20;
 }
 
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Bytes of every table of each database (with its indexes and TOAST) and the largest tables. */
+async function storage(shape: ProductionShape): Promise<Map<string, { total: number; tables: Map<string, number> }>> {
+  const out = new Map<string, { total: number; tables: Map<string, number> }>();
+  for (const database of DATABASES) {
+    const db = new PgClient({ connectionString: shape.pgUrl(database) });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        `select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where c.relkind in ('r', 'm', 'p') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
+      );
+      const tables = new Map<string, number>(rows.map((r) => [r.name, r.bytes]));
+      out.set(database, { total: [...tables.values()].reduce((a, b) => a + b, 0), tables });
+    } finally {
+      await db.end();
+    }
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const tls = localTlsCertificate();
   const receiver: Receiver = await startReceiver(tls);
@@ -53,41 +88,86 @@ async function main(): Promise<void> {
   try {
     const nodeOptions = (name: string): Record<string, string> =>
       process.env[name] ? { NODE_OPTIONS: process.env[name]! } : {};
-    const apiUrl = await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS'));
-    const workerMetrics = `http://127.0.0.1:${await freePort()}/metrics`;
-    await shape.startWorker({
-      CHASQUI_METRICS_PORT: new URL(workerMetrics).port,
-      ...nodeOptions('BENCH_WORKER_NODE_OPTIONS'),
-    });
+    const apiUrls = [
+      await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
+      await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
+    ];
+    const workerMetrics: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      workerMetrics.push(`http://127.0.0.1:${await freePort()}/metrics`);
+      await shape.startWorker({
+        CHASQUI_METRICS_PORT: new URL(workerMetrics[i]).port,
+        ...nodeOptions('BENCH_WORKER_NODE_OPTIONS'),
+      });
+    }
     await db.connect();
-    const pids = Object.fromEntries(ROLES.map((role) => [role, shape.alive(role)[0].pid])) as Record<Role, number>;
+    const procs = [
+      ...shape.alive('api'),
+      ...shape.alive('worker'),
+      ...shape.alive('simulator'),
+      ...shape.alive('temporal'),
+    ];
+    const names = procs.map((p) =>
+      p.role === 'api' || p.role === 'worker'
+        ? `${p.role}-${procs.filter((q) => q.role === p.role).indexOf(p) + 1}`
+        : p.role,
+    );
+    const pids = new Map(procs.map((p, i) => [names[i], p.pid]));
+    const kindOf = new Map(procs.map((p) => [p.pid, p.role as string]));
+    /** CPU seconds of every process below this one, by kind (PostgreSQL's backends by the database they serve). */
+    const cpuByKind = (): Map<string, number> => {
+      const totals = new Map<string, number>();
+      for (const info of descendants(readProcesses(), process.pid)) {
+        if (info.pid === process.pid) continue;
+        const kind =
+          kindOf.get(info.pid) ??
+          (info.name.startsWith('postgres')
+            ? postgresKind(info, {
+                chasqui: 'postgres (chasqui)',
+                temporal: 'postgres (temporal)',
+                temporal_visibility: 'postgres (temporal visibility)',
+              })
+            : info.name);
+        totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
+      }
+      return totals;
+    };
 
-    // RSS is read every second too: a step's highest value (backlog in flight) says more than its quiet end.
-    const highest = Object.fromEntries(ROLES.map((role) => [role, 0])) as Record<Role, number>;
+    // RSS is read every second too: a step's highest value (backlog in flight) says more than its quiet moments.
+    const highest = new Map(names.map((n) => [n, 0]));
     const watcher = setInterval(() => {
-      for (const role of ROLES) highest[role] = Math.max(highest[role], memoryOf(pids[role]).rss);
+      for (const [name, pid] of pids) highest.set(name, Math.max(highest.get(name)!, memoryOf(pid).rss));
     }, 1000).unref();
-    const cpuOf = (role: Role) => readProcesses().get(pids[role])!.cpu;
     const header =
-      `${'documents'.padStart(9)} ${'s'.padStart(5)} ${ROLES.map((r) => `${r} RSS (max)`.padStart(r.length + 15)).join(' ')} ` +
-      `${'api heap'.padStart(8)} ${'worker heap'.padStart(11)} ${'worker CPU ms/doc'.padStart(17)}`;
+      `${'documents'.padStart(9)} ${'s'.padStart(5)} ${'backlog'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ` +
+      `${names.map((n) => `${n} (max)`.padStart(Math.max(n.length + 6, 11))).join(' ')} ` +
+      `${[...names.slice(0, 4)].map((n) => `${n} heap`.padStart(n.length + 5)).join(' ')} ${'workers CPU ms/doc'.padStart(18)}`;
     const rows: string[] = [header];
-    const series: { documents: number; rss: Record<Role, number> }[] = [];
+    const series: { documents: number; rss: Map<string, number> }[] = [];
     const started = performance.now();
-    let last = { documents: 0, workerCpu: cpuOf('worker') };
+    const workersCpu = () => cpuByKind().get('worker') ?? 0;
+    let last = { documents: 0, workersCpu: workersCpu(), latencies: 0 };
+    const latencies: number[] = [];
+    let resolvedCount = async () => 0;
     const sample = async (documents: number) => {
-      const rss = Object.fromEntries(ROLES.map((role) => [role, memoryOf(pids[role]).rss])) as Record<Role, number>;
-      const heaps = await Promise.all([heapUsed(`${apiUrl}/metrics`), heapUsed(workerMetrics)]);
-      const workerCpu = cpuOf('worker');
-      const cpuPerDocument =
-        documents > last.documents ? ((workerCpu - last.workerCpu) * 1000) / (documents - last.documents) : NaN;
-      last = { documents, workerCpu };
+      const rss = new Map(names.map((n) => [n, memoryOf(pids.get(n)!).rss]));
+      const heaps = await Promise.all([
+        ...apiUrls.map((u) => heapUsed(`${u}/metrics`)),
+        ...workerMetrics.map(heapUsed),
+      ]);
+      const cpu = workersCpu();
+      const perDocument =
+        documents > last.documents ? ((cpu - last.workersCpu) * 1000) / (documents - last.documents) : NaN;
+      const step = latencies.slice(last.latencies).sort((a, b) => a - b);
+      last = { documents, workersCpu: cpu, latencies: latencies.length };
       series.push({ documents, rss });
+      const backlog = documents - (await resolvedCount());
       const row =
-        `${String(documents).padStart(9)} ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} ` +
-        `${ROLES.map((r) => `${rss[r].toFixed(0)} (${Math.max(highest[r], rss[r]).toFixed(0)})`.padStart(r.length + 15)).join(' ')} ` +
-        `${heaps[0].toFixed(0).padStart(8)} ${heaps[1].toFixed(0).padStart(11)} ${(Number.isNaN(cpuPerDocument) ? '' : cpuPerDocument.toFixed(1)).padStart(17)}`;
-      for (const role of ROLES) highest[role] = 0;
+        `${String(documents).padStart(9)} ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} ${String(backlog).padStart(7)} ` +
+        `${(step.length ? percentile(step, 50).toFixed(0) : '').padStart(5)} ${(step.length ? percentile(step, 99).toFixed(0) : '').padStart(5)} ` +
+        `${names.map((n) => `${rss.get(n)!.toFixed(0)} (${Math.max(highest.get(n)!, rss.get(n)!).toFixed(0)})`.padStart(Math.max(n.length + 6, 11))).join(' ')} ` +
+        `${heaps.map((h, i) => h.toFixed(0).padStart(names[i].length + 5)).join(' ')} ${(Number.isNaN(perDocument) ? '' : perDocument.toFixed(1)).padStart(18)}`;
+      for (const n of names) highest.set(n, 0);
       rows.push(row);
       console.error(row);
     };
@@ -95,7 +175,7 @@ async function main(): Promise<void> {
     await sample(0);
 
     const ruc = randomRuc();
-    const created = await post(`${apiUrl}/v1/companies`, shape.accountToken, {
+    const created = await post(`${apiUrls[0]}/v1/companies`, shape.accountToken, {
       ruc,
       business_name: 'Bench Soak S.A.C.',
       plan_type: '01',
@@ -104,7 +184,7 @@ async function main(): Promise<void> {
     if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
     if (WEBHOOK) {
       const hook = await post(
-        `${apiUrl}/v1/companies/${ruc}/webhook`,
+        `${apiUrls[0]}/v1/companies/${ruc}/webhook`,
         shape.accountToken,
         { url: receiver.url },
         'PATCH',
@@ -112,58 +192,120 @@ async function main(): Promise<void> {
       if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
     }
     const { rows: company } = await db.query('select id from companies where ruc = $1', [ruc]);
-    let next = 1;
-    while (next <= DOCUMENTS) {
-      const stepEnd = Math.min(DOCUMENTS, next + STEP - 1);
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next <= stepEnd) {
-            const res = await post(
-              `${apiUrl}/v1/cpe`,
-              created.body.data.token,
-              invoicePayload(LINES, { ruc, correlativo: String(next++) }),
-            );
-            if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
-          }
-        }),
-      );
-      const deadline = Date.now() + 900_000;
-      for (;;) {
-        const { rows: resolved } = await db.query(
-          'select count(*)::int as n from documents where company_id = $1 and resolved',
-          [company[0].id],
-        );
-        if (resolved[0].n >= stepEnd && (!WEBHOOK || receiver.requests.length >= stepEnd)) break;
-        if (Date.now() > deadline)
-          throw new Error(
-            `only ${resolved[0].n} of ${stepEnd} resolved (${receiver.requests.length} notified) after 15 minutes`,
-          );
-        await sleep(500);
+    resolvedCount = async () =>
+      (await db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company[0].id]))
+        .rows[0].n;
+    const bytes0 = await storage(shape);
+    const cpu0 = cpuByKind();
+
+    // Steady issuing: document i is due at i / RATE seconds; at most CONCURRENCY wait for their answer.
+    const issueStart = performance.now();
+    const issueUntil = Date.now() + MINUTES * 60_000;
+    const inFlight = new Set<Promise<void>>();
+    let failure: Error | null = null;
+    let issued = 0;
+    while (issued < DOCUMENTS && Date.now() < issueUntil && !failure) {
+      const wait = issueStart + (issued / RATE) * 1000 - performance.now();
+      if (wait > 0) await sleep(wait);
+      while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+      const n = ++issued;
+      const t0 = performance.now();
+      const request = post(
+        `${apiUrls[n % 2]}/v1/cpe`,
+        created.body.data.token,
+        invoicePayload(LINES, { ruc, correlativo: String(n) }),
+      )
+        .then((res) => {
+          if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+          latencies.push(performance.now() - t0);
+        })
+        .catch((err) => void (failure ??= err))
+        .finally(() => inFlight.delete(request));
+      inFlight.add(request);
+      if (n % STEP === 0) await sample(n);
+    }
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+    const issuedSeconds = (performance.now() - issueStart) / 1000;
+
+    // Bounded: a backlog the box could not drain in BENCH_DRAIN_MINUTES is reported, not waited for.
+    const deadline = Date.now() + DRAIN_MINUTES * 60_000;
+    const client = await shape.temporalClient();
+    const running = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
+    let unfinished = '';
+    for (;;) {
+      const resolved = await resolvedCount();
+      if (
+        resolved >= issued &&
+        (!WEBHOOK || receiver.requests.length >= issued) &&
+        (await client.workflow.count(running)).count === 0
+      )
+        break;
+      if (Date.now() > deadline) {
+        unfinished = `NOT DRAINED: ${issued - resolved} of ${issued} unresolved, ${issued - receiver.requests.length} not notified ${DRAIN_MINUTES} minutes after the last POST`;
+        break;
       }
-      await sample(stepEnd);
+      await sleep(500);
+    }
+    const cpu1 = cpuByKind();
+    const drainedSeconds = (performance.now() - issueStart) / 1000;
+    await sample(issued);
+    clearInterval(watcher);
+    await sleep(2000); // the last writes' statistics and visibility records
+    const bytes1 = await storage(shape);
+    const namespace = await client.workflowService.describeNamespace({ namespace: NAMESPACE });
+    const retentionDays = Number(namespace.config?.workflowExecutionRetentionTtl?.seconds ?? 0) / 86_400;
+    // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
+    let evictions = 0;
+    for (const url of workerMetrics) {
+      const found = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(
+        await (await fetch(url)).text(),
+      );
+      evictions += found ? Number(found[1]) : 0;
     }
 
-    clearInterval(watcher);
-    // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
-    const evictions = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(
-      await (await fetch(workerMetrics)).text(),
-    );
-    const seconds = (performance.now() - started) / 1000;
+    const cpu = [...cpu1]
+      .map(([k, s]) => [k, ((s - (cpu0.get(k) ?? 0)) * 1000) / issued] as const)
+      .filter(([, ms]) => ms >= 0.05);
+    cpu.sort((a, b) => b[1] - a[1]);
+    const cpuTotal = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+    const chasquiCpu = cpu
+      .filter(([k]) => ['api', 'worker', 'simulator', 'postgres (chasqui)'].includes(k))
+      .reduce((sum, [, ms]) => sum + ms, 0);
+    latencies.sort((a, b) => a - b);
     const first = series[1] ?? series[0];
     const end = series[series.length - 1];
+    const perDocument = (database: string) => (bytes1.get(database)!.total - bytes0.get(database)!.total) / issued;
+    const largest = (database: string) =>
+      [...bytes1.get(database)!.tables]
+        .map(([t, b]) => [t, (b - (bytes0.get(database)!.tables.get(t) ?? 0)) / issued] as const)
+        .filter(([, b]) => b >= 50)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([t, b]) => `${t} ${b.toFixed(0)}`)
+        .join(', ');
     const out = [
-      `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os
+      `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load at the end ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
-      `${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, ${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}, ` +
-        `in steps of ${STEP} until resolved: ${(DOCUMENTS / seconds).toFixed(1)} resolved/s; chasqui LOG_LEVEL=${LOG_LEVEL}`,
-      'resident memory (MB, VmRSS) after start-up and after each step (in brackets: the highest read, every second, during the step);',
-      'V8 heap in use (MB) of api and worker; CPU of the worker per document of the step:',
+      `${issued} of ${DOCUMENTS} ${LINES}-line facturas of one company${issued < DOCUMENTS ? ` (issuing stopped after BENCH_MINUTES=${MINUTES})` : ''}, ` +
+        `at ${RATE}/s asked (${(issued / issuedSeconds).toFixed(1)}/s issued), at most ${CONCURRENCY} in flight, alternately to 2 apis; 2 workers; ` +
+        `${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}; chasqui LOG_LEVEL=${LOG_LEVEL}; ${unfinished || `all resolved and closed ${drainedSeconds.toFixed(0)} s after the first POST`}`,
+      'resident memory (MB, VmRSS) after start-up, every step and once drained (in brackets: the highest read, every second, during the step);',
+      "backlog (issued, not resolved), p50/p99 ms of the step's 202s, V8 heap in use (MB) of apis and workers, both workers' CPU per document of the step:",
       ...rows,
-      `peak RSS (MB, VmHWM): ${ROLES.map((r) => `${r} ${memoryOf(pids[r]).peak.toFixed(0)}`).join(', ')}`,
-      `workflows evicted from the worker's full cache: ${evictions ? evictions[1] : 'none (the series appears with the first one)'}`,
-      `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${ROLES.map((r) => `${r} ${(end.rss[r] - first.rss[r]).toFixed(0)}`).join(', ')}`,
+      `peak RSS (MB, VmHWM): ${names.map((n) => `${n} ${memoryOf(pids.get(n)!).peak.toFixed(0)}`).join(', ')}`,
+      `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${names.map((n) => `${n} ${(end.rss.get(n)! - first.rss.get(n)!).toFixed(0)}`).join(', ')}`,
+      `POST /v1/cpe 202: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms (${latencies.length} answers)`,
+      `CPU per document, first POST to last workflow closed: ${cpuTotal.toFixed(1)} ms (chasqui's: api, worker, simulator, its PostgreSQL ${chasquiCpu.toFixed(1)} ms) = ` +
+        cpu.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', '),
+      `workflows evicted from the workers' full caches: ${evictions}`,
+      `storage per document (bytes, pg_total_relation_size of the tables, after minus before; namespace retention of closed workflows ${retentionDays} days):`,
+      ...DATABASES.map((d) => `  ${d.padEnd(19)} ${perDocument(d).toFixed(0).padStart(6)}  (${largest(d)})`),
+      `  total               ${DATABASES.reduce((sum, d) => sum + perDocument(d), 0)
+        .toFixed(0)
+        .padStart(6)}`,
     ];
     console.log(out.join('\n'));
   } finally {
