@@ -70,10 +70,9 @@ if (require.main === module) {
       process.stdout.write(JSON.stringify({ delivery: deliveryId, notice }) + '\n');
     },
   });
-  const tls =
-    process.env.TLS_CERT_FILE && process.env.TLS_KEY_FILE
-      ? { cert: fs.readFileSync(process.env.TLS_CERT_FILE), key: fs.readFileSync(process.env.TLS_KEY_FILE) }
-      : null;
+  const tls = process.env.TLS_CERT_FILE && process.env.TLS_KEY_FILE
+    ? { cert: fs.readFileSync(process.env.TLS_CERT_FILE), key: fs.readFileSync(process.env.TLS_KEY_FILE) }
+    : null;
   const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   server.listen(Number(process.env.PORT ?? 8443), process.env.HOST ?? '127.0.0.1', () => {
     console.error(`listening on ${server.address().port}`);
