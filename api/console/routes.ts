@@ -504,11 +504,13 @@ async function companiesPage(ctx: Context, deps: AppDeps, signed: Signed): Promi
     page(
       signed.frame('Empresas', 'companies'),
       companies.length
-        ? table(
-            `${companies.length} empresa(s)`,
-            ['RUC', 'Razón social', 'Entorno', 'Destino', 'Envío', 'Webhook', 'Estado', 'Verificaciones'],
-            rows,
-          )
+        ? html`<div class="companies">
+            ${table(
+              `${companies.length} empresa(s)`,
+              ['RUC', 'Razón social', 'Entorno', 'Destino', 'Envío', 'Webhook', 'Estado', 'Verificaciones'],
+              rows,
+            )}
+          </div>`
         : notice('info', 'No hay empresas.'),
     ),
   );
