@@ -4,6 +4,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import type { DocumentRow } from '../db/documents';
 import type { CompanyRow } from '../db/companies';
 import { TITLES } from '../documents/printed/labels';
+import { escapeHtml } from '../core/html';
 
 /** The files of one e-mail: named like the document (`RUC-TT-SERIE-NUMERO.pdf/.xml`, SUNAT's `R-….zip` for the CDR). */
 export interface EmailFiles {
@@ -42,8 +43,6 @@ export function documentFacts(
         : `${CURRENCY_SIGNS[row.currency ?? ''] ?? row.currency ?? ''} ${formatAmount(total)}`.trim(),
   };
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The e-mail to the buyer, in Spanish: subject and body name the company, the document's type, number, date and total;

@@ -1,14 +1,10 @@
+import { escapeHtml as esc } from '../../core/html';
+
 /**
  * Server-rendered HTML for the console: escaping, the page frame and small pieces. No script runs in these pages
  * (the Content-Security-Policy forbids it), so every action is a form, and every form a real POST with its CSRF token.
  */
 export type Html = { readonly html: string };
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
 
 /** Trusted markup; everything interpolated into `html` is escaped unless it is Html already (or an array of it). */
 export function raw(html: string): Html {

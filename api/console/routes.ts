@@ -25,24 +25,14 @@ import { listCheckRows, worstFirst, type CheckStatus } from '../../db/company-ch
 import { renderDocumentPdf } from '../../buyers/printed';
 import { logger } from '../../core/logger';
 import { html, notice, page, raw, table, type Frame, type Html } from './html';
-import {
-  consoleSession,
-  cookie,
-  FormError,
-  LOGIN_COOKIE,
-  newSecret,
-  readForm,
-  sameSecret,
-  SESSION_COOKIE,
-  setCookie,
-} from './session';
+import { FormError, readForm, setPageHeaders } from '../pages';
+import { consoleSession, cookie, LOGIN_COOKIE, newSecret, sameSecret, SESSION_COOKIE, setCookie } from './session';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 const PAGE_SIZE = 50;
 
-/** No script, no inline style, nothing from elsewhere; forms post only here; never framed. */
-const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** A sign-in or an action form is far below this. */
+const MAX_FORM_BYTES = 16 * 1024;
 
 const STATUS_WORDS: Record<string, string> = {
   queued: 'en cola',
@@ -519,7 +509,7 @@ async function companiesPage(ctx: Context, deps: AppDeps, signed: Signed): Promi
 async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
   let form: URLSearchParams;
   try {
-    form = await readForm(ctx);
+    form = await readForm(ctx, MAX_FORM_BYTES);
   } catch (err) {
     if (err instanceof FormError) return loginPage(ctx, deps, 400, notice('refused', err.message));
     throw err;
@@ -562,10 +552,7 @@ async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
 export function consolePages(deps: AppDeps): Middleware {
   return async function console(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== '/console' && !ctx.path.startsWith('/console/')) return next();
-    ctx.set('Content-Security-Policy', CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('Cache-Control', 'no-store');
+    setPageHeaders(ctx, 'same-origin');
     try {
       await route(ctx, deps);
     } catch (err) {
@@ -603,7 +590,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     if (!session) return forbiddenPage(ctx, 'Su sesión terminó: inicie sesión de nuevo.');
     let form: URLSearchParams;
     try {
-      form = await readForm(ctx);
+      form = await readForm(ctx, MAX_FORM_BYTES);
     } catch (err) {
       if (err instanceof FormError) return forbiddenPage(ctx, err.message);
       throw err;

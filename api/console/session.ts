@@ -6,7 +6,6 @@ import { findConsoleSession, type ConsoleSession } from '../../db/console-sessio
 /** The session cookie (a random id) and the sign-in form's double-submit cookie, both limited to /console. */
 export const SESSION_COOKIE = 'chasqui_console';
 export const LOGIN_COOKIE = 'chasqui_console_login';
-const MAX_FORM_BYTES = 16 * 1024;
 
 function secure(deps: AppDeps): boolean {
   return (deps.config.buyers.publicUrl ?? '').startsWith('https:');
@@ -41,19 +40,4 @@ export const newSecret = () => randomBytes(24).toString('base64url');
 export async function consoleSession(deps: AppDeps, ctx: Context): Promise<ConsoleSession | null> {
   const id = cookie(ctx, SESSION_COOKIE);
   return id ? findConsoleSession(deps.db, id, deps.config.consoleIdleSeconds) : null;
-}
-
-export class FormError extends Error {}
-
-/** An application/x-www-form-urlencoded body of at most 16 KiB. */
-export async function readForm(ctx: Context): Promise<URLSearchParams> {
-  if (!ctx.is('application/x-www-form-urlencoded')) throw new FormError('Envíe el formulario de la página.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new FormError('El formulario es demasiado grande.');
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }

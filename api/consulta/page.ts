@@ -2,6 +2,7 @@
  * The consultation page's HTML (docs/buyers.md): Spanish, rendered on the server, no script at all, its stylesheet a
  * file of the repository (the CSP allows nothing inline). Every value written into the page is escaped.
  */
+import { escapeHtml } from '../../core/html';
 
 /** The document types a buyer holds a printed copy of (catalog 01), as the form offers them. */
 export const CONSULTA_TYPES: Record<string, string> = {
@@ -33,8 +34,6 @@ export interface FoundDocument {
   state: { word: string; tone: 'aceptado' | 'rechazado' | 'anulado' | 'proceso'; detail: string };
   links: { pdf: string | null; xml: string; cdr: string | null };
 }
-
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function layout(base: string, title: string, content: string): string {
   return `<!doctype html>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
+import { FormError, readForm, setPageHeaders } from '../pages';
 import { findByPrintedNumber, findDocument, type ListedDocument } from '../../db/documents';
 import { findCompanyById } from '../../db/companies';
 import { isVoided } from '../../db/summaries';
@@ -26,29 +27,21 @@ export const CONSULTA_FLOOR_MS = 150;
 const NOT_FOUND =
   'No encontramos un comprobante con esos datos. Revise que coincidan con los impresos en su comprobante.';
 
-/** No script, no inline style, nothing from elsewhere; the page is never framed or cached by a shared cache. */
+/** The page's headers (api/pages.ts); its links carry signatures, so no referrer leaves it. */
 async function pageHeaders(ctx: Context, next: Next): Promise<void> {
-  ctx.set(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  );
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Cache-Control', 'no-store');
+  setPageHeaders(ctx, 'no-referrer');
   await next();
 }
 
-async function readForm(ctx: Context): Promise<Partial<ConsultaForm> | null> {
-  if (!ctx.is('application/x-www-form-urlencoded')) return null;
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_LIMIT) return null;
-    chunks.push(chunk as Buffer);
+/** The six facts as typed, or null when the body is not the page's form. */
+async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | null> {
+  let params: URLSearchParams;
+  try {
+    params = await readForm(ctx, FORM_LIMIT);
+  } catch (err) {
+    if (err instanceof FormError) return null;
+    throw err;
   }
-  const params = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
   const value = (name: keyof ConsultaForm) => (params.get(name) ?? '').trim().slice(0, 40);
   return {
     ruc: value('ruc'),
@@ -148,7 +141,7 @@ export function consultaRouter(deps: AppDeps): Router {
       );
       return;
     }
-    const form = await readForm(ctx);
+    const form = await consultaForm(ctx);
     const problem = form ? formProblem(form) : 'Complete el formulario.';
     if (!form || problem) {
       ctx.status = 422;
