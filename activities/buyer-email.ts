@@ -6,8 +6,11 @@ import { PRINTABLE_TYPES } from '../documents/printed';
 import { renderDocumentPdf } from '../buyers/printed';
 import { composeBuyerEmail, senderFor, sendMail } from '../buyers/mail';
 import { consultaUrl } from '../buyers/links';
+import { mailCeiling } from '../buyers/mail-ceiling';
 import { checkPublicHost } from '../core/net-guard';
+import { parseSmtpUrl, serviceSmtpServer } from '../core/smtp-url';
 import { logger } from '../core/logger';
+import { documentFiles } from '../files/documents';
 import type { BuyerEmailActivities } from '../workflows/buyer-email-types';
 
 /**
@@ -36,22 +39,54 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
           'disabled',
           'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)',
         );
-      const own = settings.smtp_url_sealed ? deps.secrets.open(settings.smtp_url_sealed) : null;
-      const smtpUrl = own ?? deps.config.buyers.smtpUrl;
-      if (!smtpUrl) return decide('disabled', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
+      const own = settings.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
+      // Stored before the URL was limited to its five parts (issue 32): not used, never retried, until PATCHed again.
+      if (own && !own.ok)
+        return decide(
+          'failed',
+          `the company's SMTP setting (smtp_url) is not used: it ${own.message}; store it again with PATCH /v1/companies/{ruc}/email`,
+        );
+      const server = own?.server ?? (deps.config.buyers.smtpUrl ? serviceSmtpServer(deps.config.buyers.smtpUrl) : null);
+      if (!server) return decide('disabled', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
+      let connectTo: string | undefined;
       if (own) {
-        // The company's server is an address its integrator chose: public when configured, and still public now.
-        const target = await checkPublicHost(new URL(own).hostname, { allowPrivate: deps.config.webhookAllowPrivate });
+        // The company's server is an address its integrator chose: public when configured, and still public now;
+        // the connection goes to the address judged here, never to a second answer of the DNS.
+        const target = await checkPublicHost(server.host, {
+          allowPrivate: deps.config.webhookAllowPrivate,
+          lookup: deps.lookup,
+        });
         if (!target.ok) return decide('failed', `the company's SMTP server ${target.message}`);
+        connectTo = target.addresses[0];
       }
 
+      // The account's hourly ceiling (buyers/mail-ceiling.ts), taken right before sending: over it, the e-mail waits
+      // for the workflow's next attempt, and the last one fails saying why.
+      const ceiling = await mailCeiling(deps.db, deps.config, {
+        accountId: company.account_id,
+        demo: doc.environment === '01',
+        take: true,
+      });
+      if (ceiling.reached) {
+        const status = final ? 'failed' : 'pending';
+        const error = `not sent: ${ceiling.message}`;
+        await recordEmailAttempt(deps.db, doc.id, { status, error, counted: false });
+        logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail held by the account ceiling');
+        return { status };
+      }
+
+      // Read once from wherever they are kept (files/): the PDF, the XML and the CDR attachments share them.
+      const files = documentFiles(deps.config);
+      const stored = await files.withFiles(doc);
       const message = composeBuyerEmail(
         doc,
         company,
         {
-          pdf: PRINTABLE_TYPES.has(doc.doc_type) ? await renderDocumentPdf(deps.db, doc, settings.format) : null,
-          xml: doc.xml,
-          cdrZip: settings.attach_cdr && doc.cdr_zip ? Buffer.from(doc.cdr_zip, 'base64') : null,
+          pdf: PRINTABLE_TYPES.has(doc.doc_type)
+            ? await renderDocumentPdf(deps.db, files, stored, settings.format)
+            : null,
+          xml: stored.xml,
+          cdrZip: settings.attach_cdr && stored.cdr_zip ? Buffer.from(stored.cdr_zip, 'base64') : null,
         },
         {
           // The company's own server sends as the company (its `from` is required with it); the service's as the service, named after the company.
@@ -62,7 +97,7 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
           ownServer: own !== null,
         },
       );
-      const sent = await sendMail(smtpUrl, message, { caFile: deps.config.buyers.smtpCaFile });
+      const sent = await sendMail(server, message, { caFile: deps.config.buyers.smtpCaFile, connectTo });
       if (sent.sent) {
         await recordEmailAttempt(deps.db, doc.id, { status: 'sent', error: null, counted: true });
         logger.info({ externalId, ruc: doc.ruc, recipients: doc.email_to.length }, 'buyer e-mail sent');

@@ -33,8 +33,12 @@ import {
 import { isApplicable, listProcedures, type ProcedureName } from '../db/procedures';
 import { admitRequest } from '../db/rate-limits';
 import { openCheckDelivery } from '../db/webhooks';
+import { findCompanyEmailSettings } from '../db/company-email';
+import { checkPublicHost } from '../core/net-guard';
+import { parseSmtpUrl } from '../core/smtp-url';
 import { startCheckDeliveryWorkflow } from '../workflows/webhook-client';
 import { CHECK_WEBHOOK_EVENT } from '../workflows/webhook-types';
+import { documentFiles } from '../files/documents';
 
 const DAY_MS = 86_400_000;
 
@@ -400,8 +404,19 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
     const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
     const since = addDays(today, -RULE_LOOKBACK_DAYS);
     // One read of the documents the coming rules judge; each document judged once per date rules start on.
+    const files = documentFiles(config);
     const docs = rules.length
-      ? await recentSignedDocuments(db, company.id, [...new Set(rules.flatMap((r) => r.docTypes))], since, RULE_SAMPLE)
+      ? await Promise.all(
+          (
+            await recentSignedDocuments(
+              db,
+              company.id,
+              [...new Set(rules.flatMap((r) => r.docTypes))],
+              since,
+              RULE_SAMPLE,
+            )
+          ).map(async (doc) => ({ ...doc, xml: await files.xmlOf(doc) })),
+        )
       : [];
     const failures = new Map<string, ReturnType<typeof datedRuleFailures>>();
     const failuresAt = (docIndex: number, at: string) => {
@@ -454,6 +469,32 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`,
       fields,
     );
+  }
+
+  /**
+   * A company's own SMTP server as the buyer's e-mail would use it: a setting stored before issue 32 with anything but
+   * scheme, user, password, host and port is not used (the e-mail fails), and a host that stopped being public neither.
+   * Only for companies with their own server (or that had one: the row then says it is gone).
+   */
+  async function emailServerCheck(company: CompanyRow, had: boolean): Promise<CheckResult[]> {
+    const sealed = (await findCompanyEmailSettings(db, company.id))?.smtp_url_sealed ?? null;
+    if (!sealed)
+      return had ? [result('email_server', 'ok', "no own SMTP server: buyers' e-mails go through chasqui's")] : [];
+    const parsed = parseSmtpUrl(deps.secrets.open(sealed));
+    const fix = `store it again with PATCH /v1/companies/${company.ruc}/email (smtp://user:password@host:port)`;
+    if (!parsed.ok)
+      return [
+        result(
+          'email_server',
+          'fail',
+          `the company's SMTP setting is not used, so its buyers get no e-mail: it ${parsed.message}; ${fix}`,
+        ),
+      ];
+    const { host, port } = parsed.server;
+    const target = await checkPublicHost(host, { allowPrivate: config.webhookAllowPrivate, lookup: deps.lookup });
+    if (!target.ok)
+      return [result('email_server', 'fail', `the company's SMTP server ${target.message}; ${fix}`, { host, port })];
+    return [result('email_server', 'ok', `the company's SMTP server ${host}:${port} is a public host`, { host, port })];
   }
 
   async function procedureChecks(company: CompanyRow, own: boolean): Promise<CheckResult[]> {
@@ -530,6 +571,7 @@ export function createCompanyCheckActivities(deps: ActivityDeps): CompanyChecksA
       results.push(await seriesGapsCheck(company, today));
       if (config.issuing.sendingWindowDays > 0) results.push(await sendingWindowCheck(company, now));
       results.push(await ruleReadinessCheck(company, today), ...(await procedureChecks(company, own)));
+      results.push(...(await emailServerCheck(company, previous.has('email_server'))));
       await saveCheckResults(db, company.id, results);
       const events = await notifyChanges(company);
       const statuses = Object.fromEntries(results.map((r) => [r.id, r.status]));

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
+import type { Lookup } from '../core/net-guard';
 
 /** What activities may use; built once per worker process. */
 export interface ActivityDeps {
@@ -10,4 +11,6 @@ export interface ActivityDeps {
   secrets: SecretBox;
   /** For activities that start or signal other workflows (the sweeper). */
   temporal: Client;
+  /** How outbound targets' names resolve (core/net-guard.ts); the system's resolver unless a test gives its own. */
+  lookup?: Lookup;
 }

@@ -37,6 +37,7 @@ import {
 } from '../workflows/document-types';
 import { afterStep, recordedKind } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
+import { documentFiles } from '../files/documents';
 
 const SUMMARY_TYPES = new Set(['rc', 'ra', 'rr']);
 /** Retención, percepción and their reversals go to SUNAT's "otros CPE" billService (greenter sends RR there too). */
@@ -88,6 +89,7 @@ export function sendingSolUser(
 export function createDocumentActivities(deps: ActivityDeps, notices: Pick<WebhookActivities, 'openWebhookDelivery'>) {
   const gre = new GreConnector(new PgGreTokenStore(deps.db, deps.secrets));
   const callOptions = { timeouts: deps.config.authorityTimeouts };
+  const files = documentFiles(deps.config);
 
   async function load(externalId: string): Promise<{ doc: DocumentRow; company: CompanyRow }> {
     const doc = await findDocument(deps.db, externalId);
@@ -103,6 +105,26 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     if (!marked) throw documentMissing(externalId);
     if (!marked.company) throw new Error(`company of document ${externalId} does not exist`);
     return { doc: marked.doc, company: marked.company };
+  }
+
+  /**
+   * A company's own OSE is an address the integrator chose: public at configuration, and still public now. Every
+   * call to it connects to the addresses this check approved (a name that resolves elsewhere later is not followed).
+   */
+  async function oseTarget(
+    doc: DocumentRow,
+    company: CompanyRow,
+  ): Promise<{ ok: true; addresses?: string[] } | { ok: false; refused: AuthorityResult }> {
+    if (doc.destination !== 'own_ose' || !company.ose_url) return { ok: true };
+    const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
+    if (target.ok) return { ok: true, addresses: target.addresses };
+    return {
+      ok: false,
+      refused: connectionFailure(
+        'TARGET_REFUSED',
+        `the OSE URL ${target.message}; chasqui sends once it points to a public address`,
+      ),
+    };
   }
 
   /** Where the document goes and as whom; a value explaining why not when the company is not ready to send. */
@@ -185,12 +207,17 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
   ): Promise<StepOutcome> {
     const { kind, status } = afterStep(result, step, doc.status);
     authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
+    // The CDR before the row that names it; a store that is down fails the activity, which Temporal retries (the
+    // step's answer is then asked for again: a query first for a document that was sent).
+    const cdr = doc.resolved ? null : await files.placeCdr(doc, result.cdrZip);
     const stored = await recordOutcome(deps.db, doc.id, {
       step,
       status,
       result: toDocumentResult(doc.id, result),
       ticket: result.ticket,
-      cdrZip: result.cdrZip,
+      cdrZip: cdr?.cdr_zip,
+      cdrKey: cdr?.cdr_key,
+      cdrSize: cdr?.cdr_size,
       sent: result.reached_sunat !== false,
     });
     logger.info(
@@ -269,27 +296,20 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
     if (expected && before.status !== expected) return recorded(before);
     const r = route(before, company);
     if (!('endpoints' in r)) return done(r, 'send');
-    // A company's own OSE is an address the integrator chose: public at configuration, and still public now.
-    if (before.destination === 'own_ose' && company.ose_url) {
-      const target = await checkPublicHttpsUrl(company.ose_url, { allowPrivate: deps.config.webhookAllowPrivate });
-      if (!target.ok)
-        return done(
-          connectionFailure(
-            'TARGET_REFUSED',
-            `the OSE URL ${target.message}; chasqui sends once it points to a public address`,
-          ),
-          'send',
-        );
-    }
+    const target = await oseTarget(before, company);
+    if (!target.ok) return done(target.refused, 'send');
     // An earlier attempt died after sending and before recording: ask before sending twice.
     if (before.send_started_at && queryable(before, r.endpoints)) {
       const known = await queryCdr(before, r);
       if (known.status !== 'unknown' || known.reached_sunat !== false)
         return done(whoseCdr(before, known, true), 'query');
     }
-    const file = { filename: before.filename, xml: before.xml };
+    const file = { filename: before.filename, xml: before.xml ?? (await files.xmlOf(before)) };
     const shortened = waitMs !== undefined && waitMs < callOptions.timeouts.responseMs;
-    const options = shortened ? { timeouts: { ...callOptions.timeouts, responseMs: waitMs } } : callOptions;
+    const options = {
+      ...(shortened ? { timeouts: { ...callOptions.timeouts, responseMs: waitMs } } : callOptions),
+      addresses: target.addresses,
+    };
     const result = await heartbeating(() =>
       GRE_TYPES.has(before.doc_type)
         ? gre.sendGre({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, file, options)
@@ -374,11 +394,16 @@ export function createDocumentActivities(deps: ActivityDeps, notices: Pick<Webho
       if (!doc.ticket) return { kind: 'retry', status: 'queued', code: null, ticket: null };
       const r = route(doc, company);
       if (!('endpoints' in r)) return record(doc, r, 'ticket');
+      const target = await oseTarget(doc, company);
+      if (!target.ok) return record(doc, target.refused, 'ticket');
       const ticket = doc.ticket;
       const result = await heartbeating(() =>
         GRE_TYPES.has(doc.doc_type)
           ? gre.getGreStatus({ auth: r.endpoints.greAuth, api: r.endpoints.greApi }, r.gre!, ticket, callOptions)
-          : getStatus(billServiceOf(doc, r.endpoints), r.creds, ticket, callOptions),
+          : getStatus(billServiceOf(doc, r.endpoints), r.creds, ticket, {
+              ...callOptions,
+              addresses: target.addresses,
+            }),
       );
       return record(doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
     },

@@ -14,6 +14,7 @@ import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/fr
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
 import { signGenerated, type CompanyKeys } from '../keys/signing-keys';
+import { documentFiles } from '../files/documents';
 
 export interface SummaryActivities {
   /** Companies (among `only`, when given) with receipts to summarise or summarised receipts to void, and today's date in Lima. */
@@ -43,11 +44,14 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
 
       /** The rc of a group; lines SUNAT's rc rules refuse are taken out (and reported) until the rest is valid. */
       const build = async (group: SummaryGroup, correlativo: number): Promise<BuiltSummary> => {
-        let lines = group.lines.map((candidate) => ({
-          candidate,
-          sale: readSignedSale(candidate.document.xml),
-          condition: candidate.condition,
-        }));
+        const files = documentFiles(deps.config);
+        let lines = await Promise.all(
+          group.lines.map(async (candidate) => ({
+            candidate,
+            sale: readSignedSale(await files.xmlOf(candidate.document)),
+            condition: candidate.condition,
+          })),
+        );
         const refused: BuiltSummary['refused'] = [];
         while (lines.length) {
           const header = {
@@ -62,7 +66,8 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
               today,
               calendar: deps.config.rules,
             });
-            return { document: await signGenerated(keys, company, prepared), refused };
+            // The rc's XML before its row, like every document's (files/): placed inside the run's transaction.
+            return { document: await files.placeDocument(await signGenerated(keys, company, prepared)), refused };
           } catch (err) {
             if (!(err instanceof DocumentValidationError)) throw err;
             const byLine = new Map<number, string[]>();

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import { isIP, type LookupFunction } from 'node:net';
 import https from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import got, { TimeoutError } from 'got';
+import got, { CancelError, TimeoutError } from 'got';
 import type { ActivityDeps } from './deps';
 import { checkPublicHttpsUrl } from '../core/net-guard';
+import { pinnedLookup } from '../core/pinned-lookup';
 import { logger } from '../core/logger';
 import { webhookAttempts } from '../core/metrics';
 import { findCompanyById, type CompanyRow } from '../db/companies';
@@ -80,23 +81,27 @@ export function limaTimestamp(at: Date): string {
   return new Date(at.getTime() - 5 * 3_600_000).toISOString().replace('Z', '-05:00');
 }
 
+/**
+ * Only a receiver's status is used: its body is read no further than this (the URL is the account's, and an endless
+ * body would fill the worker's memory). A longer body cuts the read short; the status already received still counts.
+ */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
 /** One attempt, one request: got's options every delivery shares are merged once (see authority/http.ts). */
 const webhookClient = got.extend({ followRedirect: false, retry: { limit: 0 }, throwHttpErrors: false });
-
-/** Connects to the addresses the target check approved, so a DNS answer that changes in between is never used. */
-function pinnedLookup(addresses: string[]): LookupFunction {
-  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, entries);
-    else callback(null, entries[0].address, entries[0].family);
-  }) as LookupFunction;
-}
 
 interface PostResult {
   url: string;
   httpStatus: number | null;
   latencyMs: number | null;
   error: string | null;
+}
+
+/** What a receiver's status means: 2xx delivered; anything else an error (redirects are not followed). */
+function answered(url: string, status: number, latencyMs: number): PostResult {
+  const ok = status >= 200 && status < 300;
+  const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+  return { url, httpStatus: status, latencyMs, error: ok ? null : `HTTP ${status}${redirect}` };
 }
 
 /**
@@ -127,8 +132,9 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     const body = notice.body(new Date());
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
+    let status = null as number | null;
     try {
-      const res = await webhookClient.post(check.url, {
+      const request = webhookClient.post(check.url, {
         body,
         headers: {
           'Content-Type': 'application/json',
@@ -141,15 +147,16 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
         dnsLookup: pinnedLookup(check.addresses),
         agent,
       });
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      const redirect = res.statusCode >= 300 && res.statusCode < 400 ? ' (redirects are not followed)' : '';
-      return {
-        url: target,
-        httpStatus: res.statusCode,
-        latencyMs: latency(),
-        error: ok ? null : `HTTP ${res.statusCode}${redirect}`,
-      };
+      // The status as soon as the headers arrive (got's own response event waits for the body).
+      request.on('request', (outgoing: ClientRequest) =>
+        outgoing.once('response', (incoming: IncomingMessage) => (status = incoming.statusCode ?? null)),
+      );
+      request.on('downloadProgress', (progress) => {
+        if (progress.transferred > MAX_ANSWER_BYTES) request.cancel();
+      });
+      return answered(target, (await request).statusCode, latency());
     } catch (err) {
+      if (err instanceof CancelError && status !== null) return answered(target, status, latency());
       const error =
         err instanceof TimeoutError
           ? `no answer within ${config.webhookTimeoutMs} ms`

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import type { AppDeps } from './deps';
 import { envelope, onAppError } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
+import { hsts } from './middleware/hsts';
 import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
 import { companiesRouter } from './companies/routes';
@@ -17,7 +18,7 @@ import { metricsRouter, requestMetrics } from './metrics';
 import { accountRouter } from './account';
 import { cpeListRouter } from './cpe/list';
 import { cpeFilesRouter } from './cpe/files';
-import { consolePages } from './console/routes';
+import { consolePages } from './console/router';
 import { companyEmailRouter } from './companies/email';
 import { consultaRouter } from './consulta/routes';
 
@@ -44,10 +45,14 @@ export function createRouters(deps: AppDeps): Router[] {
 
 /** The Koa application: cross-cutting middleware first, then the routers. */
 export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: true });
+  // The client's address (per-address limits, logs): the socket's, or with CHASQUI_TRUST_PROXY=N the one N hops from
+  // the right of X-Forwarded-For; what a client writes further left is never believed.
+  const trusted = deps.config.trustProxy;
+  const app = new Koa({ proxy: trusted > 0, maxIpsCount: trusted });
   app.on('error', onAppError);
   app.use(requestMetrics);
   app.use(requestId);
+  app.use(hsts(deps));
   // The console's pages answer HTML and read forms: they sit before the JSON envelope and body reader.
   app.use(consolePages(deps));
   app.use(envelope);

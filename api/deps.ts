@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
+import type { Lookup } from '../core/net-guard';
 import type { WorkflowStarts } from './cpe/workflow-starts';
 
 /** What request handlers may use; built once per process by the api entry (or the test harness). */
@@ -12,4 +13,6 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Starts the workflows of committed documents after the answer (api/cpe/workflow-starts.ts). */
   workflowStarts: WorkflowStarts;
+  /** How outbound targets' names resolve (core/net-guard.ts); the system's resolver unless a test gives its own. */
+  lookup?: Lookup;
 }

@@ -7,6 +7,8 @@ import { migrationConfig, type Db } from '../db/knex';
 import { masterKeyProblem } from '../db/sealed-secrets';
 import type { SecretBox } from '../core/secretbox';
 import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../workflows/search-attributes';
+import type { ObjectStore } from '../files/store';
+import { documentFiles } from '../files/documents';
 
 /**
  * Liveness needs nothing; readiness (`readiness`) says whether documents would go through, and names what is wrong.
@@ -24,6 +26,7 @@ export function healthRouter(deps: AppDeps): Router {
         temporal: deps.temporal,
         secrets: deps.secrets,
         namespace: deps.config.temporal.namespace,
+        files: documentFiles(deps.config).store,
       }),
     );
     ctx.status = status;
@@ -37,6 +40,8 @@ export interface ReadinessDeps {
   temporal: Client;
   secrets: SecretBox;
   namespace: string;
+  /** The object store CHASQUI_FILES_URL names; null (postgres:) adds no check. */
+  files?: ObjectStore | null;
 }
 
 /** Each check's verdict: 'ok', or what is wrong followed by `; fix: …`. Checks behind an unreachable dependency are left out. */
@@ -59,6 +64,8 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
     reachable(dependencyChecks.temporal(deps.temporal)),
   ]);
   const checks: Readiness = { database, temporal };
+  // A store that is down refuses every issue (503): a HEAD of a key that never exists says whether it answers.
+  if (deps.files) checks.files = await reachable(withTimeout(deps.files.head('.readyz'), 3_000, 'the file store'));
   const databaseChecks = async () => {
     [checks.migrations, checks.master_key] = await Promise.all([
       verdict(withTimeout(migrationsProblem(deps.db), 3_000, 'PostgreSQL')),

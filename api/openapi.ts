@@ -194,9 +194,17 @@ const ISSUE_ERRORS = {
     ref('IssueError'),
   ),
   503: json(
-    'Signing is unavailable: the provider certificate (CHASQUI_PROVIDER_PFX) is not configured or cannot be read; nothing was signed',
+    'Signing is unavailable (the provider certificate, CHASQUI_PROVIDER_PFX, is not configured or cannot be read), or the file store is (Retry-After: 5; docs/files.md): nothing was signed or issued',
     ref('Error'),
   ),
+};
+/** A stored file's read (docs/files.md): the store down, or the file damaged. */
+const FILE_ERRORS = {
+  502: json(
+    'The stored file does not match the SHA-256 or size its document records, or is missing from the store: the tax record needs restoring from a backup (chasqui_file_integrity_failures_total counts it)',
+    ref('Error'),
+  ),
+  503: json('The file store is unavailable; Retry-After says when to try again', ref('Error')),
 };
 const externalIdParameter = {
   name: 'external_id',
@@ -236,6 +244,8 @@ const EXAMPLE_INVOICE = {
   items: [
     {
       descripcion: 'Caja de clavos',
+      codigoSunat: '31162003',
+      gtin: '7751234567892',
       cantidad: 1,
       unidad: 'NIU',
       valorUnitario: 100,
@@ -335,6 +345,11 @@ const SETTINGS: [string, Schema, string][] = [
   ['receipts', obj({ mode: enumOf(RECEIPTS_MODES) }), 'Receipts one by one or through the daily summary'],
   ['response', obj({ mode: enumOf(RESPONSE_MODES) }), 'Whether sending waits for the CDR'],
   [
+    'registers',
+    obj({ igv_special_rate: bool, product_code_required: bool }, []),
+    "SUNAT's registers (padrones) the company declares it is on: the special IGV rate, the product code obligation",
+  ],
+  [
     'destination',
     obj({ destination: enumOf(DESTINATIONS) }),
     'Where documents go; own_ose needs OSE credentials first',
@@ -401,6 +416,13 @@ const company = obj({
   gre_credentials: nullable(obj({ client_id: str(), updated_at: nullable(dateTime) })),
   webhook: nullable(obj({ url: str(), event: str({ const: 'cpe.resolved' }), updated_at: nullable(dateTime) })),
   production_documents: { type: 'integer' },
+  registers: obj({
+    igv_special_rate: { ...bool, description: "On SUNAT's register of the special IGV rate (ind_padron 01)" },
+    product_code_required: {
+      ...bool,
+      description: "On SUNAT's register of issuers obliged to send the product code (ind_padron 12)",
+    },
+  }),
   active: { type: 'boolean' },
   created_at: dateTime,
   updated_at: dateTime,
@@ -434,7 +456,7 @@ const companyCheck = {
     'series_gaps: since, gaps[{doc_type, series, lowest, highest, missing_count, missing}]; sending_window: window_days, ' +
     'closed[], closing[] ({number, doc_type, status, issue_date, closes_at}); rule_readiness: since, horizon_days, ' +
     'rules[{rule, effective, codes, summary, documents_checked, would_fail, examples}]; ose_link / pse_authorization: ' +
-    'state, attempts, last_error, done_at',
+    'state, attempts, last_error, done_at; email_server: host, port',
   properties: {
     id: enumOf(CHECK_IDS),
     status: enumOf(['ok', 'warn', 'fail', 'unknown']),
@@ -911,7 +933,10 @@ export function openApiDocument() {
           {
             summary: 'The signed XML exactly as stored and sent (Content-Disposition: RUC-TT-SERIE-NUMERO.xml)',
             operationId: 'get-document-xml',
-            responses: { 200: { description: 'Signed UBL XML', content: { 'application/xml': { schema: str() } } } },
+            responses: {
+              200: { description: 'Signed UBL XML', content: { 'application/xml': { schema: str() } } },
+              ...FILE_ERRORS,
+            },
           },
           [404],
         ),
@@ -928,6 +953,7 @@ export function openApiDocument() {
                 description: 'CDR zip',
                 content: { 'application/zip': { schema: str({ contentMediaType: 'application/zip' }) } },
               },
+              ...FILE_ERRORS,
             },
           },
           [404],
@@ -960,6 +986,7 @@ export function openApiDocument() {
                 },
                 content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
               },
+              ...FILE_ERRORS,
             },
           },
           [404, 422],
@@ -1076,7 +1103,7 @@ export function openApiDocument() {
                   smtp_url: nullable(
                     str({
                       description:
-                        "smtp:// (STARTTLS when offered) or smtps://, with user:password; null: chasqui's server",
+                        "smtp://user:password@host:port (STARTTLS when offered) or smtps://…, nothing else: a path, query or fragment is refused; null: chasqui's server",
                     }),
                   ),
                   from: nullable(

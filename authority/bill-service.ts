@@ -50,6 +50,7 @@ async function exchange(
     headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `urn:${operation}` },
     body: soapRequest(creds, operation, params),
     timeouts: options.timeouts,
+    addresses: options.addresses,
   });
   if (outcome.kind !== 'response') return { ok: false, result: transportFailure(outcome) };
   const { status, body } = outcome;

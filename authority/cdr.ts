@@ -3,6 +3,7 @@ import { publicKeyOf } from '../documents/signing/public-keys';
 import { verifyXmlSignature } from '../documents/signing';
 import { childElements, childPath, firstChild, firstDescendant, NS, parseXml, textOf } from './xml';
 import { decodeXml, unzipFiles } from './zip';
+import { declaresDtd, DTD_REFUSED } from '../documents/xml/dtd';
 
 /** What the CDR's XMLDSig signature says, checked with whatever algorithms it names (SUNAT: rsa-sha512, exc-c14n#WithComments). */
 export interface CdrSignature {
@@ -97,6 +98,7 @@ function checkCdrSignature(signature: Element, xml: string, doc: Document): CdrS
 }
 
 export function readCdrXml(xml: string, fileName: string | null = null): CdrReadResult {
+  if (declaresDtd(xml)) return { ok: false, reason: `the CDR is refused: ${DTD_REFUSED}` };
   const doc = parseXml(xml);
   const root = doc?.documentElement;
   if (!root) return { ok: false, reason: 'the CDR is not well-formed XML' };
@@ -145,7 +147,7 @@ export function readCdrXml(xml: string, fileName: string | null = null): CdrRead
 /** Reads the CDR out of the zip the authority returned (SUNAT adds an empty `dummy/` folder entry). */
 export function readCdrZip(zip: Uint8Array): CdrReadResult {
   const files = unzipFiles(zip);
-  if (!files.ok) return { ok: false, reason: `the CDR zip is ${files.reason}` };
+  if (!files.ok) return { ok: false, reason: `the CDR zip is ${files.reason.replace('_', ' ')}` };
   const xmlEntries = files.entries.filter((e) => e.name.toLowerCase().endsWith('.xml'));
   if (xmlEntries.length !== 1)
     return { ok: false, reason: `the CDR zip holds ${xmlEntries.length} XML files, expected 1` };

@@ -1,4 +1,5 @@
-import got, { RequestError, TimeoutError } from 'got';
+import got, { CancelError, RequestError, TimeoutError } from 'got';
+import { pinnedLookup } from '../core/pinned-lookup';
 import { connectionFailure, timeoutFailure } from './classify';
 import { DEFAULT_TIMEOUTS, type AuthorityResult, type Timeouts } from './types';
 
@@ -13,7 +14,15 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   body?: string;
   timeouts?: Partial<Timeouts>;
+  /** Connect only to these addresses (checked by core/net-guard.ts), whatever the host's name resolves to now. */
+  addresses?: string[];
 }
+
+/**
+ * No answer of SUNAT's or an OSE's comes near this (a CDR zip is a few kilobytes); a company's own OSE is an address the
+ * account chose, so its answer is read no further (docs/security.md, "OSE URL").
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** Timeout phases that end before the request is on the wire: the authority cannot have received anything. */
 const PRE_SEND_PHASES = new Set(['lookup', 'connect', 'secureConnect', 'socket', 'send']);
@@ -36,10 +45,11 @@ const authorityClient = got.extend({
 export async function httpRequest(req: HttpRequest): Promise<HttpOutcome> {
   const t = { ...DEFAULT_TIMEOUTS, ...req.timeouts };
   try {
-    const res = await authorityClient(req.url, {
+    const request = authorityClient(req.url, {
       method: req.method,
       headers: req.headers,
       body: req.body,
+      ...(req.addresses ? { dnsLookup: pinnedLookup(req.addresses) } : {}),
       timeout: {
         lookup: t.connectMs,
         connect: t.connectMs,
@@ -48,6 +58,10 @@ export async function httpRequest(req: HttpRequest): Promise<HttpOutcome> {
         read: t.responseMs,
       },
     });
+    request.on('downloadProgress', (progress) => {
+      if (progress.transferred > MAX_ANSWER_BYTES) request.cancel();
+    });
+    const res = await request;
     return {
       kind: 'response',
       status: res.statusCode,
@@ -60,6 +74,13 @@ export async function httpRequest(req: HttpRequest): Promise<HttpOutcome> {
 }
 
 function classifyRequestError(err: unknown): HttpOutcome {
+  // The request was sent and answered: whatever it did is unknown, as after a timeout.
+  if (err instanceof CancelError)
+    return {
+      kind: 'timeout',
+      code: 'ANSWER_TOO_LARGE',
+      message: `the answer is larger than ${MAX_ANSWER_BYTES} bytes`,
+    };
   if (err instanceof TimeoutError) {
     const phase = err.event;
     if (PRE_SEND_PHASES.has(phase))

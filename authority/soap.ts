@@ -2,6 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { el, frag } from '../documents/xml/canonical';
 import type { SolCredentials } from './types';
 import { childElements, firstChild, NS, parseXml, textOf } from './xml';
+import { declaresDtd, DTD_REFUSED } from '../documents/xml/dtd';
 
 const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 const PASSWORD_TEXT = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText';
@@ -46,6 +47,7 @@ export function faultCode(faultcode: string, faultstring: string): string | null
 
 /** Reads a SOAP 1.1 response into its body element or its fault; anything else is `invalid`. */
 export function readSoapAnswer(text: string, expected: string): SoapAnswer {
+  if (declaresDtd(text)) return { kind: 'invalid', reason: `the answer is refused: ${DTD_REFUSED}` };
   const doc = parseXml(text);
   const envelope = doc?.documentElement;
   if (!envelope) return { kind: 'invalid', reason: text.trim() ? 'the answer is not XML' : 'the answer is empty' };

@@ -65,4 +65,6 @@ export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, responseMs: 60_000
 
 export interface CallOptions {
   timeouts?: Partial<Timeouts>;
+  /** The addresses a target check approved for the URL's host (a company's own OSE): connect to none other. */
+  addresses?: string[];
 }

@@ -1,4 +1,5 @@
 import { DOMParser, onErrorStopParsing, type Document, type Element } from '@xmldom/xmldom';
+import { declaresDtd } from '../documents/xml/dtd';
 
 /** Namespace URIs the connectors read by (never by prefix: SUNAT prefixes, OSEs often use default namespaces). */
 export const NS = {
@@ -38,7 +39,7 @@ grammar.reg = function reg(this: unknown, ...parts: (string | RegExp)[]): RegExp
 
 /** A DOM for well-formed XML, null for anything else (HTML pages, truncated bodies, empty strings). */
 export function parseXml(text: string): Document | null {
-  if (!text.trim()) return null;
+  if (!text.trim() || declaresDtd(text)) return null;
   try {
     const doc = new DOMParser({ onError: onErrorStopParsing }).parseFromString(text, 'text/xml');
     return doc.documentElement ? doc : null;

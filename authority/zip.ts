@@ -61,16 +61,33 @@ export function zipEntries(entries: { name: string; data?: Buffer }[], date = ne
 }
 
 export type UnzipOutcome =
-  { ok: true; entries: { name: string; data: Uint8Array }[] } | { ok: false; reason: 'empty' | 'corrupt' };
+  | { ok: true; entries: { name: string; data: Uint8Array }[] }
+  | { ok: false; reason: 'empty' | 'corrupt' | 'too_large' };
 
-/** Files of a zip (directory entries such as SUNAT's `dummy/` left out). */
+/**
+ * What a zip may unpack to, all entries together. A CDR is a few kilobytes and a document a few hundred; a company's
+ * own OSE is an address the account chose, so what it answers is unpacked no further than this (a zip bomb stops here).
+ */
+export const UNZIP_MAX_BYTES = 16 * 1024 * 1024;
+
+class TooLarge extends Error {}
+
+/** Files of a zip (directory entries such as SUNAT's `dummy/` left out), at most UNZIP_MAX_BYTES unpacked. */
 export function unzipFiles(zip: Uint8Array): UnzipOutcome {
   if (zip.length === 0) return { ok: false, reason: 'empty' };
   let files: { name: string; data: Uint8Array }[] | Record<string, Uint8Array>;
+  let declared = 0;
+  // fflate inflates each entry into a buffer of its declared size: bounding the declared sizes bounds the memory.
+  const bounded = (file: { originalSize: number }) => {
+    declared += file.originalSize;
+    if (declared > UNZIP_MAX_BYTES) throw new TooLarge();
+    return true;
+  };
   try {
-    files = readPlainZip(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength)) ?? unzipSync(zip);
-  } catch {
-    return { ok: false, reason: 'corrupt' };
+    files =
+      readPlainZip(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength)) ?? unzipSync(zip, { filter: bounded });
+  } catch (err) {
+    return { ok: false, reason: err instanceof TooLarge ? 'too_large' : 'corrupt' };
   }
   const entries = Array.isArray(files) ? files : Object.entries(files).map(([name, data]) => ({ name, data }));
   return { ok: true, entries: entries.filter(({ name }) => !name.endsWith('/')) };
@@ -98,6 +115,7 @@ function readPlainZip(zip: Buffer): { name: string; data: Uint8Array }[] | null 
   let at = zip.readUInt32LE(end + 16);
   if (count === 0xffff || at === 0xffffffff) return null; // ZIP64
   const entries: { name: string; data: Uint8Array }[] = [];
+  let unpacked = 0;
   for (let n = 0; n < count; n++) {
     if (zip.readUInt32LE(at) !== CENTRAL) throw new Error('bad central directory entry');
     const flags = zip.readUInt16LE(at + 8);
@@ -107,6 +125,8 @@ function readPlainZip(zip: Buffer): { name: string; data: Uint8Array }[] | null 
     const nameLength = zip.readUInt16LE(at + 28);
     const local = zip.readUInt32LE(at + 42);
     if ((method !== 0 && method !== 8) || flags & 1 || packedSize === 0xffffffff || local === 0xffffffff) return null;
+    unpacked += size;
+    if (unpacked > UNZIP_MAX_BYTES) throw new TooLarge();
     const name = zip.toString(flags & 0x800 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength);
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
     if (zip.readUInt32LE(local) !== LOCAL) throw new Error('bad local header');

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { DocumentRow } from '../db/documents';
 import type { CompanyRow } from '../db/companies';
 import { TITLES } from '../documents/printed/labels';
 import { escapeHtml } from '../core/html';
+import { downloadName, STORED_FILE_NAMES } from '../core/download-name';
+import type { SmtpServer } from '../core/smtp-url';
 
 /** The files of one e-mail: named like the document (`RUC-TT-SERIE-NUMERO.pdf/.xml`, SUNAT's `R-….zip` for the CDR). */
 export interface EmailFiles {
@@ -103,10 +107,22 @@ ${options.consultaUrl ? `<p style="margin:0 0 12px">También puede consultar y d
 ${closing.map((line) => `<p style="margin:0 0 12px;color:#5a6775;font-size:13px">${escapeHtml(line)}</p>`).join('')}
 </div></div></body></html>`;
   const attachments: Mail.Attachment[] = [
-    ...(files.pdf ? [{ filename: `${row.filename}.pdf`, content: files.pdf, contentType: 'application/pdf' }] : []),
-    { filename: `${row.filename}.xml`, content: Buffer.from(files.xml, 'utf8'), contentType: 'application/xml' },
+    ...(files.pdf
+      ? [{ filename: downloadName(row.filename, '.pdf'), content: files.pdf, contentType: 'application/pdf' }]
+      : []),
+    {
+      filename: downloadName(row.filename, STORED_FILE_NAMES.xml.suffix),
+      content: Buffer.from(files.xml, 'utf8'),
+      contentType: 'application/xml',
+    },
     ...(files.cdrZip
-      ? [{ filename: `R-${row.filename}.zip`, content: files.cdrZip, contentType: 'application/zip' }]
+      ? [
+          {
+            filename: downloadName(row.filename, STORED_FILE_NAMES.cdr.suffix, STORED_FILE_NAMES.cdr.prefix),
+            content: files.cdrZip,
+            contentType: 'application/zip',
+          },
+        ]
       : []),
   ];
   return {
@@ -132,23 +148,31 @@ export function senderFor(serviceFrom: string, companyName: string): string {
 export type SendOutcome = { sent: true } | { sent: false; permanent: boolean; error: string };
 
 /**
- * Sends one message through `smtpUrl` (smtp:// upgrades with STARTTLS when the server offers it; smtps:// is TLS from
- * the start), trusting `caFile` besides the system's CAs. A 5xx answer is a permanent refusal (retrying cannot help);
- * anything else (connection, timeout, 4xx) may pass later.
+ * Sends one message to `server` (smtp:// upgrades with STARTTLS when the server offers it; smtps:// is TLS from the
+ * start), trusting `caFile` besides the system's CAs. The transport is built from the server's fields only, never from
+ * a URL, so nothing stored can turn into a mail-library option. With `connectTo` (the address the host check
+ * accepted), the connection goes there and TLS still verifies the name: a DNS answer that changed since is never used.
+ * A 5xx answer is a permanent refusal (retrying cannot help); anything else (connection, timeout, 4xx) may pass later.
  */
 export async function sendMail(
-  smtpUrl: string,
+  server: SmtpServer,
   message: Mail.Options,
-  options: { caFile: string | null },
+  options: { caFile: string | null; connectTo?: string },
 ): Promise<SendOutcome> {
-  const tls = options.caFile ? { ca: [readFileSync(options.caFile)] } : undefined;
   const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    tls,
+    host: options.connectTo ?? server.host,
+    port: server.port,
+    secure: server.secure,
+    ...(server.user !== null ? { auth: { user: server.user, pass: server.password ?? '' } } : {}),
+    tls: {
+      ...(options.caFile ? { ca: [readFileSync(options.caFile)] } : {}),
+      // SNI and the certificate's check are for the name, whatever address the socket went to.
+      ...(isIP(server.host) ? {} : { servername: server.host }),
+    },
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
-  } as unknown as Parameters<typeof nodemailer.createTransport>[0]);
+  } satisfies SMTPTransport.Options);
   try {
     await transport.sendMail(message);
     return { sent: true };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, secretBoxFrom, type Config } from '../core/config';
 import { flushLog, logger } from '../core/logger';
+import { TERMINAL_WIDTH, wrap } from './text';
 
 /** Commands load lazily so `chasqui xml` does not pay for Temporal and the database driver. */
 const load = <T>(modulePath: string): T => require(modulePath) as T;
@@ -53,7 +54,7 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   },
   rules: {
     summary:
-      "[--json] [--at YYYY-MM-DD]: SUNAT's dated rules, their dates (CHASQUI_RULE_DATES applied) and whether each is in force",
+      "[--wide | --json] [--at YYYY-MM-DD]: SUNAT's dated rules, their dates (CHASQUI_RULE_DATES applied) and whether each is in force",
     run: (argv) => load<typeof import('./commands/rules')>('./commands/rules').rulesCommand(argv),
   },
   validate: {
@@ -67,7 +68,8 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   },
   support: {
     summary:
-      'find | stuck | recheck | resend | redeliver: find documents, see why they are stuck, act on them (chasqui support --help)',
+      'find | stuck | recheck | resend | redeliver | checks | tokens: find documents, see why they wait, act on them, ' +
+      "check companies' credentials, console tokens (chasqui support --help)",
     run: (argv) => load<typeof import('./commands/support')>('./commands/support').supportEntry(argv),
   },
   keys: {
@@ -83,23 +85,44 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
       );
     },
   },
+  env: {
+    summary:
+      '[--json]: the running npm start of CHASQUI_DATA_DIR: its URLs and export lines (eval "$(npx chasqui env)")',
+    run: (argv) => load<typeof import('./commands/env')>('./commands/env').envCommand(argv),
+  },
+  files: {
+    summary:
+      'migrate --to URL [--dry-run] [--rate N] | orphans [--delete]: move signed XML and CDRs between PostgreSQL and an object store; find objects no document names',
+    run: (argv) => {
+      const files = load<typeof import('./commands/files')>('./commands/files');
+      if (!['migrate', 'orphans'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h'))
+        return files.filesCommand(argv, null);
+      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+        files.filesCommand(argv, deps),
+      );
+    },
+  },
   temporal: {
     summary:
       "…: Temporal's own CLI (the one npm start runs), pointed at chasqui's Temporal, e.g. chasqui temporal workflow list",
     run: (argv) => load<typeof import('./commands/temporal')>('./commands/temporal').temporalCommand(argv),
   },
   migrate: {
-    summary: 'apply database migrations to DATABASE_URL and exit',
+    summary: 'apply database migrations (DATABASE_URL, else the running embedded one) and exit',
     run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand(),
   },
 };
 
+/** Each command and its summary, wrapped under itself to fit a terminal. */
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const indent = ' '.repeat(width + 4);
   return [
     'usage: chasqui <command> [options]',
     '',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    ...Object.entries(COMMANDS).flatMap(([name, c]) =>
+      wrap(c.summary, TERMINAL_WIDTH - indent.length).map((l, i) => (i ? indent : `  ${name.padEnd(width)}  `) + l),
+    ),
   ].join('\n');
 }
 

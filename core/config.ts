@@ -2,7 +2,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
-import { parseRuleDates, RuleCalendar } from '../documents/calendar';
+import { parseIgvRates, parseRuleDates, RuleCalendar } from '../documents/calendar';
+import { parseSmtpUrl } from './smtp-url';
+import { parseDuration } from './durations';
 
 /**
  * The one place that reads the environment. Every variable is documented in docs/configuration.md;
@@ -19,7 +21,7 @@ export interface Config {
   dataDir: string;
   /** Where downloaded tools (the Temporal binaries) are kept between runs and clones: CHASQUI_CACHE_DIR, else the user's cache dir. */
   cacheDir: string;
-  /** The Chromium that tests drive pages with (runtime/browser.ts): CHASQUI_CHROMIUM, else PATH, the cache, a download. */
+  /** The Chromium that tests drive pages with (runtime/browser.ts): CHASQUI_CHROMIUM, else PATH, the npm package. */
   chromium: string | null;
   temporal: {
     address: string | null;
@@ -91,7 +93,10 @@ export interface Config {
   providerOseCredentials: { user: string; password: string } | null;
   /** The daily summary run (docs/summaries.md): its hour in America/Lima and SUNAT's line limit per rc. */
   summary: { hour: number; maxLines: number };
-  /** SUNAT's dated rules with CHASQUI_RULE_DATES applied (docs/rules.md); asked with each document's issue date. */
+  /**
+   * SUNAT's dated rules with CHASQUI_RULE_DATES applied and the special IGV rates of CHASQUI_IGV_RATES (docs/rules.md);
+   * asked with each document's issue date.
+   */
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
@@ -120,19 +125,84 @@ export interface Config {
     publicUrl: string | null;
     /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
     consultaRate: { limit: number; windowSeconds: number };
+    /** Buyer e-mails an account may send in any hour (CHASQUI_MAIL_PER_ACCOUNT_HOUR; 0: no ceiling). */
+    mailPerAccountHour: number;
+    /** The same ceiling for demo documents, lower: their text is the account's own (…_DEMO). */
+    mailPerAccountHourDemo: number;
   };
   /** How long a console session may sit idle before it is over (CHASQUI_CONSOLE_IDLE_HOURS, default 8). */
   consoleIdleSeconds: number;
+  /** How long a console session lasts at most, however active (CHASQUI_CONSOLE_MAX_HOURS, default 12). */
+  consoleMaxSeconds: number;
+  /** Console sign-in attempts per client address (CHASQUI_CONSOLE_SIGNIN_RATE, N/S; default 10 per 300 s). */
+  consoleSignInRate: { limit: number; windowSeconds: number };
+  /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
+  trustProxy: number;
+  /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
+  rateLimitKeys: number;
+  /** Where signed XML and CDRs are kept (CHASQUI_FILES_URL, docs/files.md); PostgreSQL's documents row by default. */
+  files: FilesLocation;
+}
+
+/** A file store's place: `postgres:` (the document's row), `file:///dir`, or `s3://bucket/prefix`. */
+export type FilesLocation =
+  | { kind: 'postgres' }
+  | { kind: 'directory'; path: string }
+  | { kind: 's3'; bucket: string; prefix: string; endpoint: string | null; region: string | null };
+
+/**
+ * CHASQUI_FILES_URL (or `chasqui files migrate --to`) read into fields: nothing of the URL reaches a library as it is.
+ * `s3.endpoint` is CHASQUI_S3_ENDPOINT, an S3-compatible server's address (path-style addressing; null for AWS itself),
+ * `s3.region` AWS_REGION (or AWS_DEFAULT_REGION).
+ */
+/** The S3 settings beside CHASQUI_FILES_URL (credentials stay with the AWS SDK's own chain). */
+export function s3SettingsOf(env: NodeJS.ProcessEnv): { endpoint: string | null; region: string | null } {
+  return {
+    endpoint: str(env, 'CHASQUI_S3_ENDPOINT'),
+    region: str(env, 'AWS_REGION') ?? str(env, 'AWS_DEFAULT_REGION'),
+  };
+}
+
+export function parseFilesUrl(
+  raw: string,
+  s3: { endpoint: string | null; region: string | null },
+  name = 'CHASQUI_FILES_URL',
+): FilesLocation {
+  const { endpoint, region } = s3;
+  const usage = `${name} must be postgres:, file:///absolute/dir or s3://bucket[/prefix], got '${raw}'`;
+  if (raw === 'postgres:' || raw === 'postgres://') return { kind: 'postgres' };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(usage);
+  }
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`${usage} (no query, fragment or credentials: the standard AWS variables carry those)`);
+  if (url.protocol === 'file:' && !url.host && url.pathname.length > 1)
+    return { kind: 'directory', path: path.resolve(decodeURIComponent(url.pathname)) };
+  if (url.protocol === 's3:' && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname)) {
+    const prefix = url.pathname.replace(/^\/+|\/+$/g, '');
+    if (!/^[A-Za-z0-9!_.*'()/-]*$/.test(prefix) || prefix.split('/').some((part) => part === '..' || part === '.'))
+      throw new ConfigError(`${usage} (the prefix may hold letters, digits and !_.*'()-/ only)`);
+    if (endpoint !== null && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint))
+      throw new ConfigError(`CHASQUI_S3_ENDPOINT must be http(s)://host[:port], got '${endpoint}'`);
+    return { kind: 's3', bucket: url.hostname, prefix, endpoint, region };
+  }
+  throw new ConfigError(usage);
 }
 
 export class ConfigError extends Error {}
 
 function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
-  try {
-    return new RuleCalendar(parseRuleDates(str(env, 'CHASQUI_RULE_DATES') ?? ''));
-  } catch (err) {
-    throw new ConfigError(`CHASQUI_RULE_DATES: ${(err as Error).message}`);
-  }
+  const parsed = <T>(name: string, parse: (text: string) => T): T => {
+    try {
+      return parse(str(env, name) ?? '');
+    } catch (err) {
+      throw new ConfigError(`${name}: ${(err as Error).message}`);
+    }
+  };
+  return new RuleCalendar(parsed('CHASQUI_RULE_DATES', parseRuleDates), parsed('CHASQUI_IGV_RATES', parseIgvRates));
 }
 
 /** SUNAT accepts at most 500 lines in one resumen diario (rc). */
@@ -147,14 +217,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
-const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90s`, `30m`, `6h`, `1d`: a whole number and one unit. */
+/** `90s`, `30m`, `6h`, `1d`: a whole number and one unit (core/durations.ts), in milliseconds. */
 function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
   const raw = str(env, name) ?? fallback;
-  const m = /^(\d+)\s*([smhd])$/.exec(raw);
-  if (!m || Number(m[1]) === 0) throw new ConfigError(`${name} must be a duration such as 30m, 6h or 1d, got '${raw}'`);
-  return Number(m[1]) * DURATION_UNITS[m[2]];
+  const seconds = parseDuration(raw);
+  if (!seconds) throw new ConfigError(`${name} must be a duration such as 30m, 6h or 1d, got '${raw}'`);
+  return seconds * 1000;
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -177,20 +245,12 @@ function cacheDirOf(env: NodeJS.ProcessEnv): string {
   );
 }
 
-/** `smtp://` or `smtps://` with a host; the URL's password is never echoed back. */
+/** `smtp://` or `smtps://` with a host and nothing but user, password and port (core/smtp-url.ts); the password is never echoed back. */
 function smtpUrlOf(env: NodeJS.ProcessEnv): string | null {
   const raw = str(env, 'CHASQUI_SMTP_URL');
   if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)');
-  }
-  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname)
-    throw new ConfigError(
-      `CHASQUI_SMTP_URL must be an smtp:// or smtps:// URL with a host, got ${url.protocol}//${url.host}`,
-    );
+  const parsed = parseSmtpUrl(raw);
+  if (!parsed.ok) throw new ConfigError(`CHASQUI_SMTP_URL ${parsed.message}`);
   return raw;
 }
 
@@ -217,16 +277,25 @@ function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-/** `N` lookups per minute, or `N/S`: N per S seconds. */
-function consultaRateOf(env: NodeJS.ProcessEnv): { limit: number; windowSeconds: number } {
-  const raw = str(env, 'CHASQUI_CONSULTA_RATE') ?? '10/60';
+/** `N` per minute, or `N/S`: N per S seconds. */
+function rateOf(env: NodeJS.ProcessEnv, name: string, fallback: string): { limit: number; windowSeconds: number } {
+  const raw = str(env, name) ?? fallback;
   const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
   if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
-    throw new ConfigError(
-      `CHASQUI_CONSULTA_RATE must be N (lookups per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`,
-    );
+    throw new ConfigError(`${name} must be N (per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`);
   }
   return { limit: Number(match[1]), windowSeconds: match[2] ? Number(match[2]) : 60 };
+}
+
+/** Off (the socket's address) or the number of proxies in front: the client is that many hops from the right. */
+function trustProxyOf(env: NodeJS.ProcessEnv): number {
+  const raw = (str(env, 'CHASQUI_TRUST_PROXY') ?? 'off').toLowerCase();
+  if (['off', 'false', '0'].includes(raw)) return 0;
+  if (!/^[1-9]$/.test(raw))
+    throw new ConfigError(
+      `CHASQUI_TRUST_PROXY must be off or the number of proxies in front of chasqui (1 to 9), got '${env.CHASQUI_TRUST_PROXY}'`,
+    );
+  return Number(raw);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -309,10 +378,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: mailFromOf(env),
       smtpCaFile: str(env, 'CHASQUI_SMTP_CA_FILE'),
       publicUrl: publicUrlOf(env),
-      consultaRate: consultaRateOf(env),
+      consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
+      mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
+      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', 50),
     },
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
+    consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
+    consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
+    trustProxy: trustProxyOf(env),
+    rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000),
+    files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
   };
+  if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
+  if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {

@@ -60,6 +60,20 @@ export const workflowStartFailures = new Counter({
   registers: [registry],
 });
 
+export const fileIntegrityFailures = new Counter({
+  name: 'chasqui_file_integrity_failures_total',
+  help: 'Stored files (signed XML, CDR) whose bytes did not match the hash or size their row records, or that were missing, by kind and store; each is a damaged tax record to restore from a backup',
+  labelNames: ['kind', 'store', 'reason'] as const,
+  registers: [registry],
+});
+
+export const fileStoreErrors = new Counter({
+  name: 'chasqui_file_store_errors_total',
+  help: 'Object store calls that failed (unreachable, 5xx, too slow), by store and operation (put, get, head, delete, list)',
+  labelNames: ['store', 'operation'] as const,
+  registers: [registry],
+});
+
 /** Age buckets of the unresolved-documents gauge (upper bounds, seconds) and their labels. */
 export const AGE_BUCKETS: readonly { label: string; seconds: number }[] = [
   { label: 'lt_5m', seconds: 300 },

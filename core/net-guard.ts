@@ -7,39 +7,49 @@ import { promises as dns } from 'node:dns';
  * address is non-public, so call it again right before connecting (delivery time), not only when configuring.
  */
 
+/** Each non-public range with what it is: a refusal says which kind of address, never the address itself. */
+const NON_PUBLIC_RANGES: [string, number, 'ipv4' | 'ipv6', string][] = [
+  ['0.0.0.0', 8, 'ipv4', 'a "this network" address'],
+  ['10.0.0.0', 8, 'ipv4', 'a private address'],
+  ['100.64.0.0', 10, 'ipv4', 'a carrier-grade NAT address'],
+  ['127.0.0.0', 8, 'ipv4', 'a loopback address'],
+  ['169.254.0.0', 16, 'ipv4', 'a link-local address'],
+  ['172.16.0.0', 12, 'ipv4', 'a private address'],
+  ['192.0.0.0', 24, 'ipv4', 'an IETF protocol address'],
+  ['192.0.2.0', 24, 'ipv4', 'a documentation address'],
+  ['192.88.99.0', 24, 'ipv4', 'a 6to4 relay address'],
+  ['192.168.0.0', 16, 'ipv4', 'a private address'],
+  ['198.18.0.0', 15, 'ipv4', 'a benchmarking address'],
+  ['198.51.100.0', 24, 'ipv4', 'a documentation address'],
+  ['203.0.113.0', 24, 'ipv4', 'a documentation address'],
+  ['224.0.0.0', 4, 'ipv4', 'a multicast address'],
+  ['240.0.0.0', 4, 'ipv4', 'a reserved or broadcast address'],
+  ['::', 128, 'ipv6', 'the unspecified address'],
+  ['::1', 128, 'ipv6', 'a loopback address'],
+  ['100::', 64, 'ipv6', 'a discard address'],
+  ['2001:db8::', 32, 'ipv6', 'a documentation address'],
+  // Teredo: the IPv4 it reaches is hidden in the address.
+  ['2001::', 32, 'ipv6', 'a Teredo address'],
+  ['64:ff9b:1::', 48, 'ipv6', 'a local-use NAT64 address'],
+  ['fc00::', 7, 'ipv6', 'a unique-local (private) address'],
+  ['fe80::', 10, 'ipv6', 'a link-local address'],
+  ['fec0::', 10, 'ipv6', 'a site-local address'],
+  ['ff00::', 8, 'ipv6', 'a multicast address'],
+];
 const NON_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['2001::', 32], // Teredo: the IPv4 it reaches is hidden in the address
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['fc00::', 7], // unique-local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix, family] of NON_PUBLIC_RANGES) NON_PUBLIC.addSubnet(net, prefix, family);
+
+/** What kind of non-public address this is ("a loopback address"), judged as isPublicAddress judges it. */
+export function addressKind(address: string): string {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  for (const [net, prefix, f, kind] of NON_PUBLIC_RANGES) {
+    if (f !== family) continue;
+    const one = new BlockList();
+    one.addSubnet(net, prefix, f);
+    if (one.check(address, f)) return kind;
+  }
+  const carried = family === 'ipv6' ? embeddedIpv4(address) : null;
+  return carried !== null ? addressKind(carried) : 'a non-public address';
 }
 
 /** The eight 16-bit groups of an IPv6 address in any spelling (compressed, dotted IPv4 tail); null when it is not one. */
@@ -145,11 +155,12 @@ export async function checkPublicHost(
   if (!options.allowPrivate) {
     const blocked = addresses.find((a) => !isPublicAddress(a));
     if (blocked !== undefined) {
-      const via = blocked === host ? '' : ` (${host} resolves to ${blocked})`;
+      // Why, without the address: a refusal must not map internal names to internal addresses (issue 32).
+      const why = blocked === host ? `it is ${addressKind(blocked)}` : `${host} resolves to ${addressKind(blocked)}`;
       return {
         ok: false,
         reason: 'not_public',
-        message: `must point to a public address, not a local or private one${via}`,
+        message: `must point to a public address, not a local or private one (${why})`,
       };
     }
   }

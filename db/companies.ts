@@ -39,6 +39,10 @@ export interface CompanyRow {
   webhook_secret_sealed: string | null;
   webhook_updated_at: Date | null;
   production_documents: number;
+  /** On SUNAT's register of the special IGV rate of MYPE restaurants and hotels (ind_padron 01), as the company declares. */
+  register_igv_special_rate: boolean;
+  /** On SUNAT's register of issuers obliged to send the product code (ind_padron 12), as the company declares. */
+  register_product_code: boolean;
   active: boolean;
   created_at: Date;
   updated_at: Date;

@@ -1,6 +1,10 @@
 import type { Db } from './knex';
+import type { DocumentRow } from './documents';
 
-/** Every company check (docs/operations.md, "Company checks"); `ose_link` / `pse_authorization` only where they apply. */
+/** Where a document's signed XML is (files/): the row's own text, or an object store's key. */
+type SignedXmlColumns = Pick<DocumentRow, 'xml' | 'xml_key' | 'xml_size'>;
+
+/** Every company check (docs/operations.md, "Company checks"); `ose_link` / `pse_authorization` / `email_server` only where they apply. */
 export const CHECK_IDS = [
   'certificate',
   'sol_credentials',
@@ -10,6 +14,7 @@ export const CHECK_IDS = [
   'rule_readiness',
   'ose_link',
   'pse_authorization',
+  'email_server',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
@@ -254,9 +259,17 @@ export function recentSignedDocuments(
   docTypes: readonly string[],
   since: string,
   limit: number,
-): Promise<{ doc_type: string; series: string; number: string; issue_date: string; xml: string }[]> {
+): Promise<({ doc_type: string; series: string; number: string; issue_date: string } & SignedXmlColumns)[]> {
   return db('documents')
-    .select('doc_type', 'series', 'number', db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"), 'xml')
+    .select(
+      'doc_type',
+      'series',
+      'number',
+      db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"),
+      'xml',
+      'xml_key',
+      'xml_size',
+    )
     .where({ company_id: companyId })
     .whereIn('doc_type', docTypes as string[])
     .where('issue_date', '>=', since)

@@ -5,7 +5,7 @@ import { hashToken } from './tokens';
 /**
  * Signed-in console browsers. The cookie holds a random session id; only its SHA-256 is stored, with the CSRF token
  * every POST must carry. `last_seen_at` moves on each request, and a session idle longer than the configured time is
- * over.
+ * over; so is one older than the absolute lifetime, however active (a stolen cookie does not live for ever).
  */
 export type ConsolePrincipal =
   | { kind: 'support'; name: string; supportTokenId: string }
@@ -32,10 +32,14 @@ export async function openConsoleSession(db: Db, principal: ConsolePrincipal): P
 }
 
 /**
- * The session behind a cookie, touched; null when unknown, signed out, idle for longer than `idleSeconds`, or when
- * its token was revoked, expired or its account deactivated since sign-in.
+ * The session behind a cookie, touched; null when unknown, signed out, idle for longer than `idleSeconds`, opened more
+ * than `maxSeconds` ago, or when its token was revoked, expired or its account deactivated since sign-in.
  */
-export async function findConsoleSession(db: Db, id: string, idleSeconds: number): Promise<ConsoleSession | null> {
+export async function findConsoleSession(
+  db: Db,
+  id: string,
+  limits: { idleSeconds: number; maxSeconds: number },
+): Promise<ConsoleSession | null> {
   const { rows } = await db.raw(
     `update console_sessions s set last_seen_at = now()
        from console_sessions c
@@ -44,10 +48,11 @@ export async function findConsoleSession(db: Db, id: string, idleSeconds: number
        left join accounts a on a.id = c.account_id
       where s.id_hash = c.id_hash and c.id_hash = ? and c.ended_at is null
         and c.last_seen_at > now() - make_interval(secs => ?)
+        and c.created_at > now() - make_interval(secs => ?)
         and (c.kind <> 'support' or (st.revoked_at is null and (st.expires_at is null or st.expires_at > now())))
         and (c.kind <> 'account' or (t.revoked_at is null and a.active))
       returning c.kind, c.name, c.support_token_id, c.api_token_id, c.account_id, c.csrf`,
-    [hashToken(id), idleSeconds],
+    [hashToken(id), limits.idleSeconds, limits.maxSeconds],
   );
   const row = rows[0];
   if (!row) return null;

@@ -39,8 +39,15 @@ export interface DocumentRow {
   ticket: string | null;
   result: DocumentResult | null;
   hash: string;
-  xml: string;
+  /** The signed XML in the row (the `postgres:` file store, and every document issued before another store); null when in an object store. */
+  xml: string | null;
+  /** The CDR zip in base64 in the row; null when there is none yet or when it is in an object store. */
   cdr_zip: string | null;
+  /** An object store's content-addressed key (`…/<sha256>.xml`) and size of the signed XML (files/, docs/files.md). */
+  xml_key: string | null;
+  xml_size: number | null;
+  cdr_key: string | null;
+  cdr_size: number | null;
   /** The customer's document number (RUC, DNI…), for the list's `cliente` filter; null when the document has none. */
   customer_doc: string | null;
   totals: Record<string, string> | null;
@@ -80,16 +87,17 @@ export type NewDocument = Pick<
   | 'status'
   | 'hash'
   | 'xml'
-> & {
-  id?: string;
-  number: number;
-  issue_date: string;
-  totals: Record<string, string> | null;
-  warnings: string[];
-  payload_hash?: string | null;
-  customer_doc?: string | null;
-  email_to?: string[] | null;
-};
+> &
+  Partial<Pick<DocumentRow, 'xml_key' | 'xml_size'>> & {
+    id?: string;
+    number: number;
+    issue_date: string;
+    totals: Record<string, string> | null;
+    warnings: string[];
+    payload_hash?: string | null;
+    customer_doc?: string | null;
+    email_to?: string[] | null;
+  };
 
 /** Every column but the signed XML and the CDR: what a list shows, and what writes read back. */
 const LIST_COLUMNS = [
@@ -129,8 +137,12 @@ const LIST_COLUMNS = [
   'email_sent_at',
 ] as const;
 
+/** Where a document's signed XML and CDR are: the bytes in the row, or an object store's keys (files/). */
+export const FILE_COLUMNS = ['xml', 'cdr_zip', 'xml_key', 'xml_size', 'cdr_key', 'cdr_size'] as const;
+type FileColumn = (typeof FILE_COLUMNS)[number];
+
 /** Every column of documents, as the prepared statements that read whole rows name them. */
-export const DOCUMENT_COLUMNS = [...LIST_COLUMNS, 'payload_hash', 'xml', 'cdr_zip'] as const;
+export const DOCUMENT_COLUMNS = [...LIST_COLUMNS, 'payload_hash', ...FILE_COLUMNS] as const;
 
 /** The unique index that makes one series-number one document per RUC and environment (docs/issuing.md). */
 const ONE_NUMBER_INDEX = 'documents_one_number';
@@ -182,6 +194,8 @@ const INSERTED_COLUMNS = [
   'status_code',
   'hash',
   'xml',
+  'xml_key',
+  'xml_size',
   'customer_doc',
   'totals',
   'warnings',
@@ -205,6 +219,8 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     totals: doc.totals && JSON.stringify(doc.totals),
     warnings: JSON.stringify(doc.warnings),
     payload_hash: doc.payload_hash ?? null,
+    xml_key: doc.xml_key ?? null,
+    xml_size: doc.xml_size ?? null,
     email_to: doc.email_to?.length ? doc.email_to : null,
     email_status: doc.email_to?.length ? 'pending' : null,
   };
@@ -212,7 +228,15 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     doc.id ?? null,
     ...INSERTED_COLUMNS.map((c) => values[c]),
   ]);
-  return { ...row, xml: doc.xml, cdr_zip: null };
+  return {
+    ...row,
+    xml: doc.xml,
+    xml_key: doc.xml_key ?? null,
+    xml_size: doc.xml_size ?? null,
+    cdr_zip: null,
+    cdr_key: null,
+    cdr_size: null,
+  };
 }
 
 export async function findDocument(db: Db, id: string): Promise<DocumentRow | null> {
@@ -258,12 +282,15 @@ export interface Outcome {
   result: DocumentResult | null;
   ticket?: string | null;
   cdrZip?: string | null;
+  /** The CDR as an object store holds it (written before this outcome is recorded), instead of `cdrZip`. */
+  cdrKey?: string | null;
+  cdrSize?: number | null;
   /** The document left chasqui (anything but a connection failure). */
   sent?: boolean;
 }
 
 /** A row as `recordOutcome` stored it, without its XML and CDR (a write does not read them back). */
-export type RecordedRow = Omit<DocumentRow, 'xml' | 'cdr_zip'> & {
+export type RecordedRow = Omit<DocumentRow, FileColumn> & {
   /**
    * Set when this call resolved the document: whether its `cpe.resolved` notice needs a webhook delivery (false: the
    * company has no webhook, so the event is stored as already handled and no delivery workflow is started). Null when
@@ -279,6 +306,7 @@ const RECORD_OUTCOME = statement(
   `with updated as (update documents
                        set status = $2, status_code = $3, resolved = $4, result = $5, send_started_at = null, updated_at = now(),
                            ticket = coalesce($6, ticket), cdr_zip = coalesce($7, cdr_zip),
+                           cdr_key = coalesce($13, cdr_key), cdr_size = coalesce($14::integer, cdr_size),
                            sent_at = case when $8 then coalesce(sent_at, now()) else sent_at end,
                            resolved_at = case when $4 then now() else resolved_at end
                      where id = $1 and not resolved
@@ -316,6 +344,8 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     outcome.result?.code ?? null,
     outcome.result?.origin ?? null,
     outcome.result?.message ?? null,
+    outcome.cdrKey ?? null,
+    outcome.cdrSize ?? null,
   ]);
   if (stored) {
     if (stored.resolved) countVerdict(stored);
@@ -390,7 +420,7 @@ export async function findUnstartedDocuments(
 
 /** Spec 2.5: what GET /v1/cpe/{external_id} returns and what the webhook carries as `document`. */
 export function toApiDocument(row: ListedDocument | DocumentRow) {
-  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip;
+  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip || !!row.cdr_key;
   return {
     external_id: row.id,
     filename: row.filename,
@@ -460,11 +490,14 @@ export interface DocumentFilter {
 }
 
 /** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
-export type ListedDocument = Omit<DocumentRow, 'xml' | 'cdr_zip'> & { has_cdr: boolean };
+export type ListedDocument = Omit<DocumentRow, FileColumn> & { has_cdr: boolean };
 
 /** The list's columns of `documents` read under `alias`, `has_cdr` included, as SQL (for statements that join it). */
 export function listedColumns(alias: string): string {
-  return [...LIST_COLUMNS.map((column) => `${alias}.${column}`), `${alias}.cdr_zip is not null as has_cdr`].join(', ');
+  return [
+    ...LIST_COLUMNS.map((column) => `${alias}.${column}`),
+    `(${alias}.cdr_zip is not null or ${alias}.cdr_key is not null) as has_cdr`,
+  ].join(', ');
 }
 
 function selectListed(db: Db): Knex.QueryBuilder {
@@ -510,6 +543,8 @@ export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
  */
 export async function findDocumentsByReference(db: Db, reference: string, limit = 20): Promise<ListedDocument[]> {
   const text = reference.trim().replace(/\.(xml|zip)$/i, '');
+  // The longest reference (a summary's RUC-RC-YYYYMMDD-NNNNN) has 29 characters: anything far longer names nothing.
+  if (text.length > 64) return [];
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text))
     return listDocuments(db, { ids: [text], limit: 1 });
   const full = /^(\d{11})-(\d{2})-([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);

@@ -11,6 +11,8 @@ export interface SupportActionRow {
   action: SupportActionName;
   result: SupportActionResult;
   detail: string | null;
+  /** The result as a lifecycle message ({code, params}), rendered by each surface; null before issue 34 and on failures. */
+  message: { code: string; params: Record<string, unknown> } | null;
   created_at: Date;
 }
 
@@ -23,6 +25,7 @@ export async function recordSupportAction(
     action: SupportActionName;
     result: SupportActionResult;
     detail: string | null;
+    message?: SupportActionRow['message'];
   },
 ): Promise<void> {
   await db('support_actions').insert({
@@ -31,6 +34,7 @@ export async function recordSupportAction(
     action: action.action,
     result: action.result,
     detail: action.detail,
+    message: action.message ? JSON.stringify(action.message) : null,
   });
 }
 

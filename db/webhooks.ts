@@ -2,6 +2,7 @@ import { run, statement, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { listedColumns, type ListedDocument } from './documents';
 import type { DeliveryStatus } from '../lifecycle/transitions';
+import { isUuid } from '../core/ids';
 
 /** A webhook_deliveries row; its id is the X-Entrega header of every attempt. */
 export interface DeliveryRow {
@@ -143,7 +144,7 @@ export async function deleteDelivery(db: Db, id: string): Promise<void> {
 }
 
 export function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return Promise.resolve(undefined);
+  if (!isUuid(id)) return Promise.resolve(undefined);
   return db<DeliveryRow>('webhook_deliveries').where({ id }).first();
 }
 

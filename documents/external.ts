@@ -6,6 +6,7 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { DocumentValidationError, issue } from './errors';
 import { verifyXmlSignature } from './signing/verify';
+import { declaresDtd, DTD_REFUSED } from './xml/dtd';
 import type { DocType, PreparedDocument } from './types';
 
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
@@ -81,6 +82,7 @@ const reject = (code: string | null, message: string, path: string | null = 'xml
 
 /** Reads and checks an externally signed document; throws DocumentValidationError (a 422) when it cannot be sent. */
 export function readSignedDocument(xml: string, options: { issuerRuc: string }): ExternalDocument {
+  if (declaresDtd(xml)) throw reject('BR_XML_DTD', DTD_REFUSED);
   let root: Element | null = null;
   try {
     const doc = new DOMParser({

@@ -18,7 +18,7 @@ import { rcSchema, voidedSchema, type RcInput, type VoidedInput } from './summar
 import type { DocType, PrepareOptions, PreparedDocument } from './types';
 
 export { DocumentValidationError, formatIssue, type ValidationIssue } from './errors';
-export type { DocType, PrepareOptions, PreparedDocument, ReferencedDocument } from './types';
+export type { DocType, IssuerRegisters, PrepareOptions, PreparedDocument, ReferencedDocument } from './types';
 
 const JOI_OPTIONS: Joi.ValidationOptions = {
   abortEarly: false,

@@ -23,6 +23,22 @@ export interface PrepareOptions {
   today?: string;
   /** SUNAT's sending window in days after fechaEmision (2108), checked with `today`; 0 or absent: not checked. */
   sendingWindowDays?: number;
+  /**
+   * SUNAT's registers (padrones) the issuing company declares it is on: the special IGV rate of MYPE restaurants and
+   * hotels (ind_padron 01, else 4439 at that rate) and those obliged to send the product code (ind_padron 12, else
+   * 4331 on a line with neither code nor GTIN). Absent: not known, neither observation is announced.
+   */
+  registers?: IssuerRegisters;
+  /**
+   * The company sends its receipts and B notes in the daily summary (receipts_mode summary), whose lines need the
+   * document a note modifies (Resumen Diario1_1 row 40, 2524) even where the note's own sheet lets it be left out.
+   */
+  receiptsViaSummary?: boolean;
+}
+
+export interface IssuerRegisters {
+  igvSpecialRate: boolean;
+  productCode: boolean;
 }
 
 export interface ReferencedDocument {

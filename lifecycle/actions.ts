@@ -9,6 +9,7 @@ import { logger } from '../core/logger';
 import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
 import { done, refused, type ActionResult } from './result';
+import { english, message, type Message } from './messages';
 import { recheckRefusal, resendRefusal, sendRefusal, supportResendRefusal, type ActionSubject } from './transitions';
 
 /**
@@ -40,8 +41,8 @@ export class SendNotHandedOver extends Error {
 }
 
 type Refusal = Extract<ActionResult<never>, { outcome: 'refused' }>;
-const refuse = (reason: string | null, code: Refusal['code'] = 'conflict'): Refusal | null =>
-  reason === null ? null : { outcome: 'refused', code, reason };
+const refuse = (reason: Message | null, code: Refusal['code'] = 'conflict'): Refusal | null =>
+  reason === null ? null : (refused(code, reason) as Refusal);
 
 /** A document row as the API and support hold it (DocumentRow and ListedDocument both are). */
 type Subject = ActionSubject & StartableDocument & { company_id: string };
@@ -67,13 +68,20 @@ async function act<T>(
   refusal: Refusal | null,
   run: () => Promise<ActionResult<T>>,
 ): Promise<ActionResult<T>> {
-  if (options.dryRun) return refusal ?? done(`would ${name}`);
-  const audit = (result: 'done' | 'refused' | 'failed', detail: string) =>
+  if (options.dryRun) return refusal ?? done(message('action.would', { action: name }));
+  const audit = (result: 'done' | 'refused' | 'failed', detail: string, said: Message | null = null) =>
     options.actor && documentId
-      ? recordSupportAction(deps.db, { documentId, operator: options.actor, action: name, result, detail })
+      ? recordSupportAction(deps.db, {
+          documentId,
+          operator: options.actor,
+          action: name,
+          result,
+          detail,
+          message: said,
+        })
       : undefined;
   if (refusal) {
-    await audit('refused', refusal.reason);
+    await audit('refused', refusal.reason, refusal.message);
     return refusal;
   }
   let result: ActionResult<T>;
@@ -83,7 +91,7 @@ async function act<T>(
     await audit('failed', (err as Error).message);
     throw err;
   }
-  await audit(result.outcome, result.outcome === 'done' ? result.detail : result.reason);
+  await audit(result.outcome, result.outcome === 'done' ? result.detail : result.reason, result.message);
   return result;
 }
 
@@ -97,7 +105,10 @@ export async function send(
   return act(deps, 'send', doc.id, options, refuse(reason), async () => {
     if (!(await releaseForSending(deps.db, doc.id))) {
       const now = (await findDocument(deps.db, doc.id)) ?? doc;
-      return refused('conflict', sendRefusal(now) ?? `Document ${doc.filename} is ${now.status}`);
+      return refused(
+        'conflict',
+        sendRefusal(now) ?? message('send.now', { filename: doc.filename, status: now.status }),
+      );
     }
     try {
       // A workflow not started yet (API crash at issue) is started by the sweeper and finds the document queued.
@@ -105,11 +116,9 @@ export async function send(
     } catch (err) {
       await holdForSending(deps.db, doc.id);
       logger.error({ err, externalId: doc.id }, 'send signal not delivered');
-      throw new SendNotHandedOver(
-        'The send could not be handed to the delivery service; the document still waits: retry POST /send',
-      );
+      throw new SendNotHandedOver(english(message('send.not_handed_over')));
     }
-    return done(`Document ${doc.filename} queued for sending`, { status: 'queued' });
+    return done(message('send.done', { filename: doc.filename }), { status: 'queued' });
   });
 }
 
@@ -128,9 +137,7 @@ export async function resend(
   return act(deps, 'resend', doc.id, options, refuse(reason), async () => {
     await signalOrStart(await client(deps), deps.taskQueue, doc, 'resend');
     return done(
-      options.mayHaveArrived
-        ? `Document ${doc.filename} will be sent again (same signed XML, no new signature, no quota)`
-        : 'send requested (same signed XML, no quota)',
+      options.mayHaveArrived ? message('resend.done.api', { filename: doc.filename }) : message('resend.done'),
     );
   });
 }
@@ -140,7 +147,7 @@ export async function recheck(deps: LifecycleDeps, doc: Subject, options: ActOpt
   const reason = recheckRefusal(await current(deps, doc));
   return act(deps, 'recheck', doc.id, options, refuse(reason), async () => {
     await signalOrStart(await client(deps), deps.taskQueue, doc, 'recheck');
-    return done('state query requested');
+    return done(message('recheck.done'));
   });
 }
 
@@ -148,13 +155,9 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** Why a delivery is not delivered again, or null: the company needs a webhook now, and the delivery must have ended. */
 function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: DeliveryRow): Refusal | null {
-  if (!company.webhook_url)
-    return refuse('No webhook is configured: PATCH /v1/companies/{ruc}/webhook first', 'invalid');
-  if (delivery.status === 'pending') {
-    return refuse(
-      `Delivery ${delivery.id} still has attempts pending (next at ${iso(delivery.next_attempt_at) ?? 'now'}); redeliver it once it has ended`,
-    );
-  }
+  if (!company.webhook_url) return refuse(message('redeliver.no_webhook'), 'invalid');
+  if (delivery.status === 'pending')
+    return refuse(message('redeliver.pending', { delivery: delivery.id, next: iso(delivery.next_attempt_at) }));
   return null;
 }
 
@@ -177,7 +180,7 @@ export async function redeliver(
       await deleteDelivery(deps.db, redelivery.id);
       throw err;
     }
-    return done(`new delivery ${redelivery.id}`, { delivery: redelivery });
+    return done(message('redeliver.done', { delivery: redelivery.id }), { delivery: redelivery });
   });
 }
 
@@ -190,8 +193,6 @@ export async function redeliverDocument(
   const [latest] = await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 });
   const company = await findCompanyById(deps.db, doc.company_id);
   if (latest && company) return redeliver(deps, company, latest, options);
-  const nothing = doc.resolved
-    ? 'no webhook delivery (no webhook was configured when it resolved)'
-    : `no verdict yet (${doc.status}): nothing to deliver`;
+  const nothing = doc.resolved ? message('redeliver.none') : message('redeliver.no_verdict', { status: doc.status });
   return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
 }

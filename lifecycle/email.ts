@@ -5,6 +5,7 @@ import { recordSupportAction } from '../db/support-actions';
 import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
 import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
 import { done, refused, type ActionResult } from './result';
+import { message } from './messages';
 import { client, type LifecycleDeps } from './actions';
 
 /** How often one document may be e-mailed again: 3 times an hour (the buyer's inbox is not a target). */
@@ -12,22 +13,15 @@ export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
 
 /** Why the document cannot be e-mailed again to `to`, or null. */
 function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
-  if (!to.length)
-    return refused(
-      'invalid',
-      `Document ${doc.filename} names no buyer e-mail (cliente.correo): give the addresses in "to"`,
-    );
+  const { filename } = doc;
+  if (!to.length) return refused('invalid', message('email.no_address', { filename }));
   if (to.length > MAX_BUYER_EMAILS)
-    return refused('invalid', `At most ${MAX_BUYER_EMAILS} addresses, got ${to.length}`);
+    return refused('invalid', message('email.too_many', { max: MAX_BUYER_EMAILS, got: to.length }));
   const wrong = to.find((address) => !isEmailAddress(address));
   if (wrong !== undefined)
-    return refused('invalid', `"${wrong.replace(/[\u0000-\u001F]/g, '?')}" is not one e-mail address (name@domain)`);
-  if (doc.status !== 'accepted' && doc.status !== 'observed') {
-    return refused(
-      'conflict',
-      `Document ${doc.filename} is ${doc.status}: only an accepted document is e-mailed to the buyer`,
-    );
-  }
+    return refused('invalid', message('email.bad_address', { address: wrong.replace(/[\u0000-\u001F]/g, '?') }));
+  if (doc.status !== 'accepted' && doc.status !== 'observed')
+    return refused('conflict', message('email.not_accepted', { filename, status: doc.status }));
   return null;
 }
 
@@ -43,10 +37,10 @@ export async function emailAgain(
   request: { to?: string[]; operator: string; dryRun?: boolean },
 ): Promise<ActionResult<{ to: string[] }>> {
   const doc = await findDocument(deps.db, documentId);
-  if (!doc) return refused('not_found', `No document ${documentId}`);
+  if (!doc) return refused('not_found', message('email.not_found', { id: documentId }));
   const to = (request.to ?? doc.email_to ?? []).map((address) => address.trim());
   // What it would do (the console's preview): nothing changes, nothing is recorded, no rate-limit use.
-  if (request.dryRun) return refusal(doc, to) ?? done(`would e-mail ${doc.filename} again to ${to.join(', ')}`, { to });
+  if (request.dryRun) return refusal(doc, to) ?? done(message('email.would', { filename: doc.filename, to }), { to });
   let result: ActionResult<{ to: string[] }> | null = refusal(doc, to);
   if (!result) {
     const decision = await admitKeyed(
@@ -58,13 +52,14 @@ export async function emailAgain(
     if (!decision.admitted) {
       result = refused(
         'rate_limited',
-        `Document ${doc.filename} was e-mailed again ${EMAIL_AGAIN_LIMIT.limit} times this hour; retry in ${decision.resetSeconds} s`,
+        message('email.rate_limited', {
+          filename: doc.filename,
+          limit: EMAIL_AGAIN_LIMIT.limit,
+          seconds: decision.resetSeconds,
+        }),
       );
     } else if (!(await restartEmail(deps.db, doc.id, to))) {
-      result = refused(
-        'conflict',
-        `The e-mail of ${doc.filename} is being sent (pending); wait for it to be sent or to fail`,
-      );
+      result = refused('conflict', message('email.pending', { filename: doc.filename }));
     } else {
       try {
         await (
@@ -84,7 +79,7 @@ export async function emailAgain(
         });
         throw err;
       }
-      result = done(`The e-mail of ${doc.filename} will be sent again to ${to.join(', ')}`, { to });
+      result = done(message('email.done', { filename: doc.filename, to }), { to });
     }
   }
   await recordSupportAction(deps.db, {
@@ -93,6 +88,7 @@ export async function emailAgain(
     action: 'email',
     result: result.outcome,
     detail: result.outcome === 'done' ? result.detail : result.reason,
+    message: result.message,
   });
   return result;
 }

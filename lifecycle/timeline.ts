@@ -2,16 +2,19 @@ import type { Db } from '../db/knex';
 import { listDocumentAttempts, type ListedDocument } from '../db/documents';
 import { listAttempts, listDeliveries } from '../db/webhooks';
 import { listSupportActions } from '../db/support-actions';
+import { isMessage, message, type Message } from './messages';
 
+/** One moment of a document's story: what happened and its detail, as messages each surface renders. */
 export interface TimelineEntry {
   at: Date;
-  event: string;
-  detail: string;
+  event: Message;
+  detail: Message;
 }
 
 /**
- * A document's story as support staff read it (`chasqui support find`, the console): issue, each authority step,
- * the verdict, webhook deliveries with their attempts, the buyer's e-mail, and support actions, by time.
+ * A document's story as support staff read it (`chasqui support find` in English, the console in Spanish): issue,
+ * each authority step, the verdict, webhook deliveries with their attempts, the buyer's e-mail, and support actions,
+ * by time.
  */
 export async function documentTimeline(db: Db, doc: ListedDocument): Promise<TimelineEntry[]> {
   const [attempts, deliveries, actions] = await Promise.all([
@@ -19,52 +22,70 @@ export async function documentTimeline(db: Db, doc: ListedDocument): Promise<Tim
     listDeliveries(db, doc.company_id, { documentId: doc.id, limit: 50 }),
     listSupportActions(db, doc.id),
   ]);
-  const entries: TimelineEntry[] = [{ at: doc.created_at, event: 'issued', detail: `signed, hash ${doc.hash}` }];
-  const stepNames = { send: 'send attempt', ticket: 'ticket poll', query: 'state query' } as const;
+  const entries: TimelineEntry[] = [
+    { at: doc.created_at, event: message('event.issued'), detail: message('detail.issued', { hash: doc.hash }) },
+  ];
+  const stepEvents = { send: 'event.send', ticket: 'event.ticket', query: 'event.query' } as const;
   for (const a of attempts) {
-    const classification = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
+    const origin = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
     entries.push({
       at: a.created_at,
-      event: stepNames[a.step],
-      detail: `${classification}${a.code ? ` ${a.code}` : ''} → ${a.status}${a.message ? `: ${a.message}` : ''}`,
+      event: message(stepEvents[a.step]),
+      detail: message('detail.attempt', {
+        origin,
+        code: a.code,
+        status: a.status,
+        message: a.message,
+        // The authority's own answer (its text is SUNAT's), not one of chasqui's transport errors.
+        own: a.origin === null || a.origin === 'tax_authority',
+      }),
     });
   }
   if (doc.resolved_at)
     entries.push({
       at: doc.resolved_at,
-      event: 'verdict',
-      detail: `${doc.status}${doc.result?.code ? ` (code ${doc.result.code})` : ''}`,
+      event: message('event.verdict'),
+      detail: message('detail.verdict', { status: doc.status, code: doc.result?.code ?? null }),
     });
   for (const d of deliveries) {
     entries.push({
       at: d.created_at,
-      event: d.redelivery_of ? 'webhook redelivery' : 'webhook delivery',
-      detail: `${d.id} ${d.status}, ${d.attempts} attempt(s)`,
+      event: message(d.redelivery_of ? 'event.redelivery' : 'event.delivery'),
+      detail: message('detail.delivery', { delivery: d.id, status: d.status, attempts: d.attempts }),
     });
     for (const a of await listAttempts(db, d.id)) {
       entries.push({
         at: a.started_at,
-        event: `  webhook attempt ${a.number}`,
+        event: message('event.delivery_attempt', { number: a.number }),
         detail: a.delivered
-          ? `delivered (HTTP ${a.http_status}, ${a.latency_ms} ms)`
-          : `failed: ${a.error ?? `HTTP ${a.http_status}`}`,
+          ? message('detail.delivery_done', { http: a.http_status, ms: a.latency_ms })
+          : message('detail.delivery_failed', { error: a.error, http: a.http_status }),
       });
     }
   }
   // The buyer's e-mail keeps its latest state only (docs/buyers.md): shown where it ended, or as pending.
   if (doc.email_status) {
-    const error = doc.email_error ? `: ${doc.email_error}` : '';
     entries.push({
       at: doc.email_sent_at ?? doc.updated_at,
-      event: 'buyer e-mail',
-      detail: `${doc.email_status} to ${(doc.email_to ?? []).join(', ')}, ${doc.email_attempts} attempt(s)${error}`,
+      event: message('event.email'),
+      detail: message('detail.email', {
+        status: doc.email_status,
+        to: doc.email_to ?? [],
+        attempts: doc.email_attempts,
+        error: doc.email_error,
+      }),
     });
   }
   for (const s of actions)
     entries.push({
       at: s.created_at,
-      event: `support ${s.action}`,
-      detail: `by ${s.operator}: ${s.result}${s.detail ? ` — ${s.detail}` : ''}`,
+      event: message('event.support', { action: s.action }),
+      detail: message('detail.support', {
+        operator: s.operator,
+        result: s.result,
+        detail: s.detail,
+        message: isMessage(s.message) ? s.message : null,
+      }),
     });
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }

@@ -1,8 +1,10 @@
 /**
  * What a document may become: its statuses and their codes, and every status change as pure code. The repositories
  * (db/) execute these decisions in SQL and the workflow follows them; nothing else decides a status. Pure: imports
- * nothing, so db/, workflows/, activities/ and the API may all read it (docs/architecture.md, "A document's lifecycle").
+ * only the pure lifecycle/messages.ts (the words of its refusals), so db/, workflows/, activities/ and the API may all
+ * read it (docs/architecture.md, "A document's lifecycle").
  */
+import { message, type Message } from './messages';
 
 /**
  * Spec 3.1 statuses, in the order the API documents them. chasqui's meaning of the two unresolved ones:
@@ -164,21 +166,25 @@ export function afterSummary(summaryStatus: DocStatus): DocStatus {
 /** The status a daily summary picks receipts up from (and a rejected summary leaves them in). */
 export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
 
-/** Why an unresolved document has no verdict yet, in the words `chasqui support stuck` groups by (docs/operations.md). */
-export const WAITING_REASONS = {
-  timeout: 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
-  ticket: 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
-  connection: 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
-  not_received:
-    'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
-  unreadable: 'the authority answered but the answer could not be processed: `recheck` queries the real state',
-  not_started: 'committed but its workflow never started: the sweeper starts it within a minute',
-  sending: 'being sent now (no attempt finished yet)',
-  manual: 'waiting for POST /v1/cpe/{id}/send (company in manual sending mode)',
-  summary: 'waiting for the daily summary (receipt in summary mode)',
-} as const;
+/**
+ * Why an unresolved document has no verdict yet, the groups `chasqui support stuck` and the console's stuck page show
+ * (docs/operations.md); each is said by its `waiting.*` message (lifecycle/messages.ts).
+ */
+export const WAITING_REASONS = [
+  'timeout',
+  'ticket',
+  'connection',
+  'not_received',
+  'unreadable',
+  'not_started',
+  'sending',
+  'manual',
+  'summary',
+] as const;
 
-export type WaitingReason = keyof typeof WAITING_REASONS;
+export type WaitingReason = (typeof WAITING_REASONS)[number];
+
+export const waitingMessage = (reason: WaitingReason): Message => message(`waiting.${reason}`);
 
 /** The part of a document row the lifecycle reads. */
 export interface LifecycleState {
@@ -206,23 +212,20 @@ export function waitingReason(doc: Pick<LifecycleState, 'status' | 'result' | 'w
 export type ActionSubject = Omit<LifecycleState, 'workflow_started_at'> & { id: string; filename: string };
 
 /** `POST /send`: only a document waiting in manual mode. Null when it applies. */
-export function sendRefusal(doc: Pick<ActionSubject, 'filename' | 'status'>): string | null {
+export function sendRefusal(doc: Pick<ActionSubject, 'filename' | 'status'>): Message | null {
   return doc.status === RELEASE.from
     ? null
-    : `Document ${doc.filename} is ${doc.status}; only a document waiting in manual mode (to_send) can be sent`;
+    : message('send.not_manual', { filename: doc.filename, status: doc.status });
 }
 
 /** Why `resend` does not apply to a document, or null when it does (docs/issuing.md, POST /v1/cpe/{id}/resend). */
-export function resendRefusal(doc: ActionSubject): string | null {
-  if (doc.resolved) return `Document ${doc.filename} is already ${doc.status}; a resolved document is not sent again`;
-  if (doc.status === 'to_send')
-    return `Document ${doc.filename} has not been sent yet: use POST /v1/cpe/${doc.id}/send`;
-  if (doc.status === 'to_summarize')
-    return `Document ${doc.filename} is reported by the daily summary, not sent on its own`;
-  if (doc.status === 'registered')
-    return `Document ${doc.filename} was received with ticket ${doc.ticket}; its verdict is being polled`;
-  if (doc.status === 'queued' && !doc.result)
-    return `Document ${doc.filename} is being sent now; there is nothing to resend yet`;
+export function resendRefusal(doc: ActionSubject): Message | null {
+  const { filename } = doc;
+  if (doc.resolved) return message('resend.resolved', { filename, status: doc.status });
+  if (doc.status === 'to_send') return message('resend.not_sent', { filename, id: doc.id });
+  if (doc.status === 'to_summarize') return message('resend.by_summary', { filename });
+  if (doc.status === 'registered') return message('resend.ticket', { filename, ticket: doc.ticket });
+  if (doc.status === 'queued' && !doc.result) return message('resend.sending', { filename });
   return null;
 }
 
@@ -230,23 +233,20 @@ export function resendRefusal(doc: ActionSubject): string | null {
  * Support staff's resend is stricter than the API's (spec 3.1): only what certainly never reached the authority is sent
  * again; a timed-out document may have arrived and is rechecked instead.
  */
-export function supportResendRefusal(doc: ActionSubject): string | null {
+export function supportResendRefusal(doc: ActionSubject): Message | null {
   const refusal = resendRefusal(doc);
   if (refusal) return refusal;
   if (doc.result?.reached_sunat !== false)
-    return `it may have reached the authority (${doc.result?.origin ?? 'unknown'}): recheck it instead`;
+    return message('resend.may_have_arrived', { origin: doc.result?.origin ?? 'unknown' });
   return null;
 }
 
 /** Why `recheck` (ask the authority for the real state: query a timeout, poll a ticket) does not apply, or null. */
-export function recheckRefusal(doc: ActionSubject): string | null {
-  if (doc.resolved) return `already ${doc.status}`;
-  if (doc.status === 'to_send') return `not sent yet (${WAITING_REASONS.manual})`;
-  if (doc.status === 'to_summarize') return `not sent yet (${WAITING_REASONS.summary})`;
-  if (doc.status === 'queued')
-    return doc.result
-      ? 'never reached the authority (connection failure): nothing to query; use resend'
-      : 'being sent now';
+export function recheckRefusal(doc: ActionSubject): Message | null {
+  if (doc.resolved) return message('recheck.resolved', { status: doc.status });
+  if (doc.status === 'to_send') return message('recheck.not_sent', { waiting: waitingMessage('manual') });
+  if (doc.status === 'to_summarize') return message('recheck.not_sent', { waiting: waitingMessage('summary') });
+  if (doc.status === 'queued') return doc.result ? message('recheck.not_reached') : message('recheck.sending');
   return null;
 }
 

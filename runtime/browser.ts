@@ -1,29 +1,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
+import { pipeline } from 'node:stream/promises';
 import { ConfigError } from '../core/config';
 import { logger } from '../core/logger';
-import { isExecutable } from './temporal-binaries';
+import { isExecutable, usableCacheDir } from './temporal-binaries';
+import { alive } from './instance';
 
 /**
  * Finds the Chromium that drives chasqui's pages in tests (the buyers' consultation page, the support console), the
  * way runtime/temporal-binaries.ts finds Temporal. In order:
- *   1. CHASQUI_CHROMIUM, 2. PATH (`chromium`, `chromium-browser`: Debian's and Ubuntu's packages), 3. the cache
- *   (CHASQUI_CACHE_DIR/ms-playwright, where step 4 puts it), 4. Playwright's own download of its Chromium build
- *   (`playwright-core install chromium`), kept in the cache so the next run needs no network.
- * When nothing works, one line says what was tried and the fix.
+ *   1. CHASQUI_CHROMIUM, 2. PATH (`chromium`, `chromium-browser`: Debian's and Ubuntu's packages), 3. the npm package
+ *   @sparticuz/chromium (a devDependency: a headless Chromium build with the libraries it needs — nss, nspr, expat — and
+ *   a font, brotli-compressed inside the package), unpacked once into CHASQUI_CACHE_DIR, so `npm ci` is all a fresh
+ *   machine needs. When nothing works, one line says what was tried and the fix.
  */
 const log = logger.child({ component: 'browser' });
 
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser'];
+const NPM_PACKAGE = '@sparticuz/chromium';
 
 export interface ChromiumOptions {
   /** CHASQUI_CHROMIUM, if set. */
   explicit: string | null;
   cacheDir: string;
-  /** Test seams: where to look for executables, and whether Playwright's download may be tried. */
+  /** Test seams: where to look for executables, and the npm package's folder (null: as if not installed). */
   searchPath?: string;
-  download?: boolean;
+  packageDir?: string | null;
 }
 
 function findOnPath(searchPath: string): string | null {
@@ -36,38 +40,105 @@ function findOnPath(searchPath: string): string | null {
   return null;
 }
 
-/** Playwright's layout: <browsers>/chromium-<revision>/chrome-linux/chrome (chrome-linux64 in newer builds). */
-function findInCache(browsersDir: string): string | null {
-  if (!fs.existsSync(browsersDir)) return null;
-  const builds = fs
-    .readdirSync(browsersDir)
-    .filter((d) => /^chromium-\d+$/.test(d))
-    .sort()
-    .reverse();
-  for (const build of builds) {
-    for (const sub of ['chrome-linux64', 'chrome-linux']) {
-      const candidate = path.join(browsersDir, build, sub, 'chrome');
-      if (isExecutable(candidate)) return candidate;
-    }
+/** The installed package's root, or null. Its `exports` hide package.json: its entry is `build/cjs/index.cjs`. */
+function installedPackageDir(): string | null {
+  try {
+    return path.resolve(path.dirname(require.resolve(NPM_PACKAGE)), '..', '..');
+  } catch {
+    return null;
   }
-  return null;
 }
 
-function playwrightInstall(browsersDir: string): Promise<string | null> {
-  const cli = require.resolve('playwright-core/cli.js');
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, 'install', 'chromium'], {
-      env: { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsersDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => (output += b));
-    child.stderr.on('data', (b: Buffer) => (output += b));
-    child.once('error', (err) => resolve(err.message));
-    child.once('close', (code) =>
-      resolve(code === 0 ? null : (output.trim().split('\n').filter(Boolean).at(-1) ?? `exit ${code}`)),
-    );
+/** `<file>.br` → `<to>`, brotli through node:zlib. */
+async function unbrotli(file: string, to: string, mode = 0o644): Promise<void> {
+  await pipeline(fs.createReadStream(file), zlib.createBrotliDecompress(), fs.createWriteStream(to, { mode }));
+}
+
+/** A `.tar.br` into `dir`: brotli in Node, then the archive by tar (in every Debian base system). */
+async function untar(file: string, dir: string): Promise<void> {
+  const archive = path.join(dir, path.basename(file, '.br'));
+  await unbrotli(file, archive);
+  const tar = spawn('tar', ['-x', '-f', archive, '-C', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  tar.stderr.on('data', (b: Buffer) => (stderr += b));
+  await new Promise<void>((resolve, reject) => {
+    tar.once('error', reject);
+    tar.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar -x ${archive}: ${stderr.trim()}`))));
   });
+  fs.rmSync(archive);
+}
+
+function sizeOf(dir: string): number {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
+}
+
+/** What unpackings that were cut short (their process gone) left beside `target`: 200 MB each. */
+function removeAbandoned(target: string): void {
+  const prefix = `${path.basename(target)}.unpacking-`;
+  for (const name of fs.readdirSync(path.dirname(target))) {
+    const pid = Number(name.startsWith(prefix) ? name.slice(prefix.length).split('-')[0] : NaN);
+    if (Number.isInteger(pid) && !alive(pid))
+      fs.rmSync(path.join(path.dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The package's build unpacked into `<cacheDir>/sparticuz-chromium-<version>/`: `chromium` (the binary), `lib/` (its
+ * libraries), `fonts/` and a `chrome` launcher that points the binary at both. Unpacked beside the target and renamed
+ * into place, so an interrupted run leaves nothing that looks complete.
+ */
+async function fromNpmPackage(packageDir: string, cacheDir: string): Promise<string> {
+  const version = (JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  const target = path.join(cacheDir, `sparticuz-chromium-${version}`);
+  const launcher = path.join(target, 'chrome');
+  if (isExecutable(launcher)) {
+    log.info({ path: launcher }, `chromium: ${NPM_PACKAGE} ${version}, unpacked in the cache`);
+    return launcher;
+  }
+  log.info({ target }, `chromium: unpacking ${NPM_PACKAGE} ${version} into the cache (once; about 200 MB)`);
+  const started = Date.now();
+  removeAbandoned(target);
+  const work = fs.mkdtempSync(`${target}.unpacking-${process.pid}-`);
+  const bin = path.join(packageDir, 'bin');
+  await Promise.all([
+    unbrotli(path.join(bin, 'chromium.br'), path.join(work, 'chromium'), 0o755),
+    untar(path.join(bin, 'al2023.tar.br'), work), // lib/: nss, nspr, expat
+    untar(path.join(bin, 'fonts.tar.br'), work), // fonts/: Open Sans, for machines without any font
+  ]);
+  // The package's fonts.conf names Lambda's folders: ours keeps the system's fonts and adds the bundled one.
+  fs.writeFileSync(
+    path.join(work, 'fonts.conf'),
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n` +
+      `  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n` +
+      `  <dir>/usr/share/fonts</dir>\n  <dir>${target}/fonts</dir>\n  <cachedir>${target}/fonts-cache</cachedir>\n` +
+      `</fontconfig>\n`,
+  );
+  fs.writeFileSync(
+    path.join(work, 'chrome'),
+    `#!/bin/sh\n# ${NPM_PACKAGE} ${version} (unpacked by chasqui's runtime/browser.ts) with its own libraries and fonts.\n` +
+      `export LD_LIBRARY_PATH="${target}/lib\${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"\n` +
+      `export FONTCONFIG_FILE="${target}/fonts.conf"\n` +
+      `exec "${target}/chromium" "$@"\n`,
+    { mode: 0o755 },
+  );
+  const bytes = sizeOf(work);
+  // Another process (a parallel test run) may have finished first: its copy stays (it may be running), ours goes.
+  if (!isExecutable(launcher)) fs.rmSync(target, { recursive: true, force: true });
+  try {
+    fs.renameSync(work, target);
+  } catch (err) {
+    if (!isExecutable(launcher)) throw err;
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  log.info(
+    { path: launcher, seconds: (Date.now() - started) / 1000, megabytes: Math.round(bytes / 1e6) },
+    `chromium: ${NPM_PACKAGE} ${version} unpacked`,
+  );
+  return launcher;
 }
 
 export async function obtainChromium(options: ChromiumOptions): Promise<string> {
@@ -84,25 +155,12 @@ export async function obtainChromium(options: ChromiumOptions): Promise<string> 
     log.info({ path: onPath }, 'chromium: found on PATH');
     return onPath;
   }
-  const browsersDir = path.join(options.cacheDir, 'ms-playwright');
-  const cached = findInCache(browsersDir);
-  if (cached) {
-    log.info({ path: cached }, 'chromium: cached');
-    return cached;
-  }
-  let failure = 'download not tried';
-  if (options.download !== false) {
-    log.info(
-      { browsersDir },
-      "chromium: not on PATH nor cached; trying Playwright's download (once; kept in the cache)",
-    );
-    const failed = await playwrightInstall(browsersDir);
-    const fetched = failed ? null : findInCache(browsersDir);
-    if (fetched) return fetched;
-    failure = `Playwright's download failed: ${failed ?? 'no chrome in ' + browsersDir}`;
+  const packageDir = options.packageDir === undefined ? installedPackageDir() : options.packageDir;
+  if (packageDir) {
+    return fromNpmPackage(packageDir, usableCacheDir(options.cacheDir));
   }
   throw new ConfigError(
-    `no Chromium found (CHASQUI_CHROMIUM unset, no ${CHROMIUM_NAMES.join('/')} on PATH, none in ${browsersDir}; ${failure}): ` +
-      'install it (Debian: apt-get install chromium) or set CHASQUI_CHROMIUM=/path/to/chromium',
+    `no Chromium found (CHASQUI_CHROMIUM unset, no ${CHROMIUM_NAMES.join('/')} on PATH, npm package ${NPM_PACKAGE} ` +
+      'not installed): run npm ci (it installs the package), or set CHASQUI_CHROMIUM=/path/to/chromium',
   );
 }

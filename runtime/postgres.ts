@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { logger } from '../core/logger';
 import { ConfigError } from '../core/config';
+import { alive, readRecord, writeRecord } from './instance';
 
 /** The embedded server listens on loopback only; its password protects nothing more than a local socket. */
 const EMBEDDED_PASSWORD = 'chasqui';
@@ -79,10 +80,68 @@ export async function startEmbeddedPostgres(options: {
   } finally {
     await client.end();
   }
+  const record = recordInstance(options.dataDir, { port: options.port, socketDir: SOCKET_DIR, database });
   return {
     url: embeddedPostgresUrl(options.port, database),
-    stop: () => pg.stop(),
+    stop: async () => {
+      fs.rmSync(record, { force: true });
+      await pg.stop();
+    },
   };
+}
+
+/**
+ * What a running embedded server leaves beside its data folder (`<data dir>.json`, e.g. `.data/postgres.json`), so a
+ * command in another terminal finds the instance of its CHASQUI_DATA_DIR rather than whatever answers on a default
+ * port (cli/commands/database.ts).
+ */
+export interface EmbeddedPostgresRecord {
+  port: number;
+  socketDir: string | null;
+  database: string;
+  dataDir: string;
+  /** The postmaster's, from its postmaster.pid: a record whose server is gone is stale. */
+  pid: number;
+}
+
+export function embeddedPostgresRecordFile(dataDir: string): string {
+  return `${path.resolve(dataDir)}.json`;
+}
+
+/** The postmaster's pid, from the first line of the postmaster.pid it writes while it runs. */
+function postmasterPid(dataDir: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function recordInstance(dataDir: string, fields: Omit<EmbeddedPostgresRecord, 'dataDir' | 'pid'>): string {
+  const file = embeddedPostgresRecordFile(dataDir);
+  const record: EmbeddedPostgresRecord = {
+    ...fields,
+    dataDir: path.resolve(dataDir),
+    pid: postmasterPid(dataDir) ?? 0,
+  };
+  writeRecord(file, record);
+  return file;
+}
+
+/**
+ * The running embedded server of `dataDir`, from its record, or why there is none (one line naming what to set): no
+ * record, or one whose postmaster is gone (a crash leaves the record behind: its port may now be another's).
+ */
+export function locateEmbeddedPostgres(dataDir: string): EmbeddedPostgresRecord | string {
+  const file = embeddedPostgresRecordFile(dataDir);
+  const record = readRecord<EmbeddedPostgresRecord>(file);
+  if (!record) return `no embedded PostgreSQL recorded (no ${file})`;
+  // postmaster.pid is unreadable to another OS user (a data dir of root's `postgres`): then the pid alone decides.
+  const current = postmasterPid(dataDir);
+  if (!record.pid || !alive(record.pid) || (current !== null && current !== record.pid))
+    return `the embedded PostgreSQL recorded in ${file} (port ${record.port}, pid ${record.pid}) is no longer running`;
+  return record;
 }
 
 const POSTGRES_USER = 'postgres';

@@ -3,6 +3,7 @@ import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { NativeConnection, Worker, Runtime, DefaultLogger, type LogLevel } from '@temporalio/worker';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
+import type { Lookup } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { temporalLogLine } from '../core/temporal-log';
 import { createDb, migrate, type Db } from '../db/knex';
@@ -219,7 +220,13 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-export async function startWorker(config: Config, address: string, db: Db, secrets: SecretBox): Promise<WorkerHandle> {
+export async function startWorker(
+  config: Config,
+  address: string,
+  db: Db,
+  secrets: SecretBox,
+  seams: { lookup?: Lookup } = {},
+): Promise<WorkerHandle> {
   installTemporalRuntime(`127.0.0.1:${await freePort()}`);
   const connection = await NativeConnection.connect({ address });
   let temporal: Client | undefined;
@@ -234,7 +241,7 @@ export async function startWorker(config: Config, address: string, db: Db, secre
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: createActivities({ config, db, secrets, temporal }),
+      activities: createActivities({ config, db, secrets, temporal, lookup: seams.lookup }),
     });
   } catch (err) {
     // A failed start leaves no open connection behind, so a caller can simply try again.
@@ -278,6 +285,7 @@ export async function startApi(
   port: number,
   host: string,
   eagerClient?: Client,
+  seams: { lookup?: Lookup } = {},
 ): Promise<ApiHandle> {
   const workflowStarts = new WorkflowStarts({
     db,
@@ -287,7 +295,7 @@ export async function startApi(
   });
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');
-  const app = createApp({ config, db, temporal, secrets, workflowStarts });
+  const app = createApp({ config, db, temporal, secrets, workflowStarts, lookup: seams.lookup });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { logger } from '../core/logger';
+import { DEFAULT_IGV_RATES, RULES, type RuleCalendar } from '../documents/calendar';
 import { masterKeyProblem } from '../db/sealed-secrets';
 import {
   migrationsProblem,
@@ -78,4 +79,27 @@ async function namespaceGaps(deps: ReadinessDeps, signal?: AbortSignal) {
 async function isDevServer(temporal: Client): Promise<boolean> {
   const info = await temporal.workflowService.getClusterInfo({});
   return info.persistenceStore === 'sqlite';
+}
+
+/**
+ * What the operator changed in SUNAT's dated rules (CHASQUI_RULE_DATES, CHASQUI_IGV_RATES), said once at start so a
+ * moved date, a rule switched off or a changed rate is in the log of every process that judges documents.
+ */
+export function logRuleCalendar(rules: RuleCalendar): void {
+  const changed = rules.list().filter((r) => r.off || r.effective !== RULES.find((d) => d.id === r.id)!.effective);
+  for (const rule of changed)
+    logger.warn(
+      { rule: rule.id, confidence: rule.confidence, ...(rule.off ? { off: true } : { effective: rule.effective }) },
+      rule.off
+        ? `SUNAT rule ${rule.id} is switched off by CHASQUI_RULE_DATES: it judges no document`
+        : `SUNAT rule ${rule.id} is moved by CHASQUI_RULE_DATES to ${rule.effective}`,
+    );
+  const rates = Object.entries(rules.rates).filter(
+    ([step, rate]) => DEFAULT_IGV_RATES[step as keyof typeof DEFAULT_IGV_RATES] !== rate,
+  );
+  if (rates.length)
+    logger.warn(
+      { igv_rates: Object.fromEntries(rates) },
+      `the special IGV rate is set by CHASQUI_IGV_RATES: ${rates.map(([step, rate]) => `${step}=${rate ?? 'none'}`).join(', ')}`,
+    );
 }

@@ -137,8 +137,8 @@ function findOnPath(name: string, searchPath: string): string | null {
   return null;
 }
 
-/** The user's cache dir when it can be written; else a per-user folder in the system's temporary dir. */
-function usableCacheDir(preferred: string): string {
+/** The user's cache dir when it can be written; else a per-user folder in the system's temporary dir (shared with runtime/browser.ts). */
+export function usableCacheDir(preferred: string): string {
   try {
     fs.mkdirSync(preferred, { recursive: true });
     fs.accessSync(preferred, fs.constants.W_OK);

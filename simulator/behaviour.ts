@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { limaDate } from '../core/lima';
 import { addDays, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
-import { IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027 } from '../documents/tax/rates';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
 import { sunatMessage } from '../validator/codes';
@@ -74,8 +73,6 @@ function nameMismatch(file: FileName, facts: UblFacts): Verdict | null {
 }
 
 const TOLERANCE = dec('1');
-/** The IGV rates whose arithmetic SUNAT checks here; which rate a date allows is the dated rules' question (3103). */
-const IGV_RATES = [IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027].map((percent) => dec(percent).div(100));
 const AMOUNT = /^-?\d+(\.\d+)?$/;
 
 /** An amount as SUNAT's arithmetic reads it; null for a malformed one (left to format rules this simulator omits). */
@@ -83,14 +80,20 @@ function amount(text: string | null): Decimal | null {
   return text !== null && AMOUNT.test(text) ? dec(text) : null;
 }
 
-/** SUNAT's header arithmetic, to ±1.00: IGV = base × rate (3291), total with taxes = value + taxes (3279). */
-function totalsProblem(facts: UblFacts): string | null {
-  if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root)) return null;
+/**
+ * SUNAT's header arithmetic, to ±1.00: IGV = base × rate (3291), total with taxes = value + taxes (3279). The rates
+ * are those of the issue date (documents/calendar igvRates; Factura2_0 fields 46/47 "la tasa vigente al IGV (18.00 o
+ * 10.50) a la fecha de emisión"); which of them a line may carry is the dated rules' question (3103), asked first.
+ */
+function totalsProblem(facts: UblFacts, calendar: RuleCalendar): string | null {
+  if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root) || !facts.issueDate) return null;
+  const { general, special } = calendar.igvRates(facts.issueDate);
+  const rates = [general, ...(special === null ? [] : [special])].map((percent) => dec(percent).div(100));
   for (const sub of facts.taxSubtotals) {
     const tax = amount(sub.tax);
     const base = amount(sub.taxable);
     if (sub.schemeId !== '1000' || !tax || !base) continue;
-    const fits = IGV_RATES.some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
+    const fits = rates.some((rate) => base.times(rate).minus(tax).abs().lte(TOLERANCE));
     if (!fits) return '3291';
   }
   const lineExtension = amount(facts.lineExtension);
@@ -211,7 +214,7 @@ export class SunatBehaviour {
       );
     const voidProblem = file.docType === 'RA' ? this.voidingProblem(file, facts) : null;
     if (voidProblem) return rejected(voidProblem.code, sunatText(voidProblem.code, voidProblem.detail));
-    const arithmetic = xsl ? null : totalsProblem(facts);
+    const arithmetic = xsl ? null : totalsProblem(facts, this.dated.calendar);
     if (arithmetic) return rejected(arithmetic);
     if (fault?.kind === 'reject') {
       const message = fault.message ?? messageFor(fault.code);

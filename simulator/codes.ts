@@ -30,11 +30,9 @@ const MESSAGES: Record<string, string> = {
   '2223': 'El archivo ya fue presentado anteriormente',
   '2335': 'El documento electrónico ingresado ha sido alterado',
   // Codes of SUNAT's rules dated after return-codes.csv (documents/calendar/rules.ts): texts in SUNAT's words, not its catalog's.
-  '3496': 'Debe consignar el código de producto SUNAT en cada línea',
+  '3496': 'El Código producto de SUNAT no es válido',
+  // 3507 (debit notes of reason 13, reported from SUNAT's 2026 revisions): no SUNAT file found carries its text yet.
   '3507': 'El tipo de nota de débito 13 solo corresponde a operaciones inafectas',
-  '3617': 'Debe consignar la fecha de entrega de bienes al transportista',
-  '3618': 'La fecha de entrega de bienes al transportista no debe ser anterior a la fecha de emisión',
-  '3619': 'La fecha de entrega de bienes al transportista no tiene el formato YYYY-MM-DD',
   '3279': 'La sumatoria del Total del valor de venta más los impuestos no concuerda con la base imponible',
   '3291': 'El cálculo del IGV es Incorrecto',
 };

@@ -5,7 +5,7 @@ import path from 'node:path';
 let texts: Map<string, string> | null = null;
 
 /** One CSV line: fields separated by commas, a field in double quotes may hold commas and doubled quotes. */
-function fields(line: string): string[] {
+export function fields(line: string): string[] {
   const out: string[] = [];
   const re = /(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g;
   for (let m = re.exec(line); m && m.index < line.length; m = re.exec(line)) {

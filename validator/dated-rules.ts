@@ -4,7 +4,8 @@
  * not), and by the company checks, which ask with `at` = a rule's date whether a stored document would fail it.
  * Pure and cheap: one pass over the tags (xml-walk.ts), no DOM, no I/O.
  */
-import { isCalendarDate, type RuleCalendar, type RuleId } from '../documents/calendar';
+import { isCalendarDate, productCodeProblems, type RuleCalendar, type RuleId } from '../documents/calendar';
+import { DETRACTION_CODES_2026 } from '../documents/calendar/detraction-codes';
 import { walkXml } from './xml-walk';
 
 export interface DatedRuleFailure {
@@ -24,6 +25,8 @@ interface Facts {
   /** null: no cac:LoadingTransportEvent/cbc:OccurrenceDate (or an empty one). */
   loadingDate: string | null;
   responseCode: string | null;
+  /** The catalog 54 code of the PaymentTerms whose ID is Detraccion. */
+  detractionCode: string | null;
   billingReferences: number;
   lines: Line[];
 }
@@ -31,7 +34,8 @@ interface Facts {
 interface Line {
   /** The line's element (InvoiceLine, CreditNoteLine, DebitNoteLine, SummaryDocumentsLine). */
   element: string;
-  productCode: boolean;
+  /** cac:Item/cac:CommodityClassification/cbc:ItemClassificationCode; null when the tag is absent. */
+  productCode: string | null;
   subtotals: { scheme: string | null; percent: string | null; reason: string | null }[];
 }
 
@@ -44,6 +48,8 @@ const HEADER_PATHS = new Set([
   'Shipment/ShipmentStage/TransportModeCode',
   LOADING_DATE,
   'DiscrepancyResponse/ResponseCode',
+  'PaymentTerms/ID',
+  'PaymentTerms/PaymentMeansID',
 ]);
 /** Below a line: the product code and each tax subtotal's scheme, rate and affectation (catalog 07). */
 const LINE_PATHS = new Set([
@@ -61,11 +67,13 @@ function scan(xml: string): Facts | null {
     transportMode: null,
     loadingDate: null,
     responseCode: null,
+    detractionCode: null,
     billingReferences: 0,
     lines: [],
   };
   const line = () => facts.lines[facts.lines.length - 1];
   const subtotal = () => line().subtotals[line().subtotals.length - 1];
+  let paymentTerms: string | null = null;
   /** The path below the current line, or null when `path` is not inside one. */
   const inLine = (path: string) => {
     const slash = path.indexOf('/');
@@ -74,15 +82,16 @@ function scan(xml: string): Facts | null {
   const ok = walkXml(xml, {
     root: (local) => (facts.root = local),
     open: (path) => {
-      if (LINE_ELEMENTS.has(path)) facts.lines.push({ element: path, productCode: false, subtotals: [] });
+      if (LINE_ELEMENTS.has(path)) facts.lines.push({ element: path, productCode: null, subtotals: [] });
       else if (path === 'BillingReference') facts.billingReferences += 1;
+      else if (path === 'PaymentTerms') paymentTerms = null;
       else if (inLine(path) === 'TaxTotal/TaxSubtotal')
         line().subtotals.push({ scheme: null, percent: null, reason: null });
     },
     wants: (path) => HEADER_PATHS.has(path) || LINE_PATHS.has(inLine(path) ?? ''),
     close: (path, text) => {
       const below = inLine(path);
-      if (below === 'Item/CommodityClassification/ItemClassificationCode') line().productCode ||= text !== '';
+      if (below === 'Item/CommodityClassification/ItemClassificationCode') line().productCode ??= text;
       else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/TaxScheme/ID') subtotal().scheme = text;
       else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/Percent') subtotal().percent = text;
       else if (below === 'TaxTotal/TaxSubtotal/TaxCategory/TaxExemptionReasonCode') subtotal().reason = text;
@@ -91,6 +100,8 @@ function scan(xml: string): Facts | null {
       else if (path === 'Shipment/ShipmentStage/TransportModeCode') facts.transportMode = text;
       else if (path === LOADING_DATE) facts.loadingDate = text || null;
       else if (path === 'DiscrepancyResponse/ResponseCode') facts.responseCode = text;
+      else if (path === 'PaymentTerms/ID') paymentTerms = text;
+      else if (path === 'PaymentTerms/PaymentMeansID' && paymentTerms === 'Detraccion') facts.detractionCode = text;
     },
   });
   return ok ? facts : null;
@@ -118,10 +129,10 @@ const lineAt = (l: Line, i: number) => `${l.element}[${i + 1}]`;
 /** IGV (1000) and IVAP (1016) charge the operation; the rest of a line's schemes say it is not taxed or add a tax. */
 const TAXED_SCHEMES = new Set(['1000', '1016', '9995', '9997']);
 
-/** The IGV rates a document issued on `date` may carry: 18, and the MYPE reduced rate in force on that date, if any. */
+/** The IGV rates a document issued on `date` may carry: the general one and the special one in force, if any. */
 function igvRates(calendar: RuleCalendar, date: string): string[] {
-  if (calendar.inForce('mype-rate-end', date)) return ['18'];
-  return calendar.inForce('mype-rate-2027', date) ? ['18', '14'] : ['18', '10'];
+  const { general, special } = calendar.igvRates(date);
+  return [general, ...(special === null ? [] : [special])].map(String);
 }
 
 const sameRate = (percent: string, rate: string) => /^\d+(\.\d+)?$/.test(percent) && Number(percent) === Number(rate);
@@ -174,21 +185,24 @@ export function datedRuleFailures(
   }
 
   if (SALES.has(type)) {
-    if (inForce('product-code-required')) {
+    // SUNAT's 3496 rows of the product code (documents/calendar/product-codes.ts), errors from their date; a line
+    // without a code is not judged.
+    if (inForce('product-code-valid')) {
       facts.lines.forEach((l, i) => {
-        if (!l.productCode) {
+        const problem =
+          l.productCode === null ? undefined : productCodeProblems(l.productCode).find((p) => p.code === '3496');
+        if (problem)
           fail(
-            'product-code-required',
+            'product-code-valid',
             '3496',
-            `line ${i + 1} has no SUNAT product code (catalog 25), required since ${calendar.effective('product-code-required')}`,
+            `line ${i + 1}: ${problem.message}; SUNAT's product code is not valid since ${calendar.effective('product-code-valid')}`,
             `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`,
           );
-        }
       });
     }
     if (type !== '04') {
       const rates = igvRates(calendar, date);
-      const rule: RuleId = calendar.inForce('mype-rate-end', date) ? 'mype-rate-end' : 'mype-rate-2027';
+      const rule: RuleId = calendar.igvRates(date).step ?? 'mype-rate-2026';
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
           if (s.scheme !== '1000' || s.percent === null || rates.some((r) => sameRate(s.percent!, r))) continue;
@@ -215,6 +229,22 @@ export function datedRuleFailures(
           );
       });
     }
+    // 2524 spares reason 13 where it spared 03 (sunat/rules/revisions.csv row 9); SUNAT's 2024 XSL checks neither.
+    if (type === '08' && facts.responseCode === '03' && facts.billingReferences === 0 && inForce('debit-note-13'))
+      fail(
+        'debit-note-13',
+        '2524',
+        `a debit note of reason 03 names the document it modifies since ${calendar.effective('debit-note-13')}; reason 13 may leave it out`,
+        'BillingReference',
+      );
+    const detraction = facts.detractionCode;
+    if (detraction && DETRACTION_CODES_2026.includes(detraction) && !inForce('detraction-codes-2026'))
+      fail(
+        'detraction-codes-2026',
+        '3033',
+        `detraction code ${detraction} is in catalog 54 for documents issued from ${calendar.effective('detraction-codes-2026')}`,
+        'PaymentTerms/PaymentMeansID',
+      );
     if (type === '07' && facts.billingReferences > 1 && inForce('credit-note-ceiling')) {
       fail(
         'credit-note-ceiling',

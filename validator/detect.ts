@@ -4,6 +4,7 @@
  * XML, by position).
  */
 import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
+import { declaresDtd, DTD_REFUSED } from '../documents/xml/dtd';
 import path from 'node:path';
 
 export const NS = {
@@ -113,6 +114,7 @@ export function describeDocument(
   fileName: string,
   options: { nameFromContent?: boolean } = {},
 ): DocumentFacts {
+  if (declaresDtd(xml)) throw new NotXmlError(DTD_REFUSED);
   const problems: string[] = [];
   let doc;
   try {

@@ -99,10 +99,11 @@ function replaceCounted(text: string, pattern: RegExp, replacement: string, coun
 /** The edits, file by file (relative to the working copy of sunat/xsl). */
 function adapt(rel: string, text: string): string {
   if (rel.startsWith('commons/xsl/')) {
-    return text.replace(
+    const t = text.replace(
       /href="sunat_archivos\/sfs\/VALI\/commons\/error\/validate_utils\.xsl"/g,
       'href="../error/validate_utils.xsl"',
     );
+    return SPECIAL_RATE_FILES.has(rel) ? adaptSpecialRate(rel, t) : t;
   }
   if (!rel.includes('/') && rel.endsWith('.xsl')) {
     let t = text.replaceAll('href="local:///commons/', 'href="commons/');
@@ -159,6 +160,38 @@ function adapt(rel: string, text: string): string {
     );
   }
   return text;
+}
+
+/** The sales rules whose IGV rate checks (3462, 4438, 3291, 3279) know 18 and 10 only. */
+const SPECIAL_RATE_FILES = new Set(
+  ['Factura', 'Boleta', 'NC', 'ND'].map((name) => `commons/xsl/ValidaExprReg${name}-2.0.1.xsl`),
+);
+
+/**
+ * SUNAT's June 2024 rules know the special rate as 10; its sheets of 2026 (Factura2_0 fields 46/47: "la tasa vigente
+ * al IGV (18.00 o 10.50) a la fecha de emisión … realizando el cálculo según la tasa consignada en las líneas") take
+ * 10.5 beside it. Until SUNAT's 2026 XSL is carried, the rate checks take 10.5 where they take 10 and compute with it
+ * when the document's first IGV line carries it; which rate a date allows stays the dated rules' question (3103,
+ * validator/dated-rules.ts). A copy that already knows 10.5 is left as it is.
+ */
+function adaptSpecialRate(rel: string, text: string): string {
+  if (text.includes('10.5')) return text;
+  let t = replaceCounted(
+    text,
+    /cac:TaxCategory\/cbc:Percent = 10\.0 and/,
+    '(cac:TaxCategory/cbc:Percent = 10.0 or cac:TaxCategory/cbc:Percent = 10.5) and',
+    1,
+    rel,
+  );
+  t = replaceCounted(
+    t,
+    /cac:TaxCategory\/cbc:Percent != 18\.0 and cac:TaxCategory\/cbc:Percent != 10\.0 and/,
+    'cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and cac:TaxCategory/cbc:Percent != 10.5 and',
+    1,
+    rel,
+  );
+  // XPath 1.0: number(true()) is 1, so the factor is 0.105 exactly when the first IGV line carries 10.5.
+  return t.replace(/\* 0\.10"/g, '* (0.10 + 0.005 * number($TasaPercent = 0.105))"');
 }
 
 /**
@@ -225,7 +258,11 @@ export function prepareRules(cacheDir: string): PreparedRules {
   const hash = createHash('sha256')
     .update(`${saxonVersion()}\n`)
     .update(fs.readFileSync(SHIM))
-    .update([adapt, adaptLiquidacion, copyAdapted, replaceCounted, insertAfterStylesheetTag].map(String).join('\n'));
+    .update(
+      [adapt, adaptLiquidacion, adaptSpecialRate, copyAdapted, replaceCounted, insertAfterStylesheetTag]
+        .map(String)
+        .join('\n'),
+    );
   hashTree(SUNAT_XSL, hash);
   const dir = path.join(cacheDir, `rules-${hash.digest('hex').slice(0, 16)}`);
   const marker = path.join(dir, '.prepared');

@@ -1,7 +1,8 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
 import { ApiError, badRequest } from '../errors';
-import { loadPfx, type Certificate } from '../../documents/signing';
+import type { Certificate } from '../../documents/signing';
+import { loadPfxTimeBoxed } from './pfx-worker';
 
 interface CertificateForm {
   file: Buffer | null;
@@ -75,7 +76,7 @@ export async function readCertificateUpload(
   if (form.tooLarge) {
     throw rejected('too_large', `the certificate file is larger than ${options.maxBytes} bytes`);
   }
-  const result = loadPfx(form.file!, form.password!, { maxBytes: options.maxBytes });
+  const result = await loadPfxTimeBoxed(form.file!, form.password!, { maxBytes: options.maxBytes });
   if (!result.ok) throw rejected(result.reason, result.message);
   if (result.certificate.ruc && result.certificate.ruc !== options.ruc) {
     throw rejected('other_ruc', `the certificate was issued to RUC ${result.certificate.ruc}, not to ${options.ruc}`);

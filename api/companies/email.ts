@@ -13,6 +13,7 @@ import {
 } from '../../db/company-email';
 import { isMailbox } from '../../core/config';
 import { checkPublicHost } from '../../core/net-guard';
+import { parseSmtpUrl, type SmtpServer } from '../../core/smtp-url';
 import { isEmailAddress } from '../../documents/input/parties';
 import type { SecretBox } from '../../core/secretbox';
 import { loadCompany } from './routes';
@@ -21,18 +22,10 @@ import { validate } from './schemas';
 const smtpUrl = Joi.string()
   .max(2000)
   .custom((value: string, helpers) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return helpers.error('smtp.url');
-    }
-    return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname ? value : helpers.error('smtp.url');
+    const parsed = parseSmtpUrl(value);
+    return parsed.ok ? value : helpers.error('smtp.url', { why: parsed.message });
   })
-  .messages({
-    'smtp.url':
-      '{#label} must be an smtp:// (STARTTLS when offered) or smtps:// URL with a host, e.g. smtps://user:password@mail.example.pe:465',
-  });
+  .messages({ 'smtp.url': '{#label} {#why}' });
 
 const emailSettingsSchema = Joi.object({
   smtp_url: smtpUrl.allow(null),
@@ -114,8 +107,10 @@ export function companyEmailRouter(deps: AppDeps): Router {
         from: ['needs smtp_url (your own server); set reply_to to receive the answers'],
       });
     if (input.smtp_url) {
-      const target = await checkPublicHost(new URL(input.smtp_url).hostname, {
+      const { server } = parseSmtpUrl(input.smtp_url) as { ok: true; server: SmtpServer };
+      const target = await checkPublicHost(server.host, {
         allowPrivate: deps.config.webhookAllowPrivate,
+        lookup: deps.lookup,
       });
       if (!target.ok) throw badRequest(`The SMTP server ${target.message}`, { smtp_url: [target.message] });
     }

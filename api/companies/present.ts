@@ -89,6 +89,10 @@ export function presentCompany(
       ? { url: company.webhook_url, event: WEBHOOK_EVENT, updated_at: iso(company.webhook_updated_at) }
       : null,
     production_documents: company.production_documents,
+    registers: {
+      igv_special_rate: company.register_igv_special_rate,
+      product_code_required: company.register_product_code,
+    },
     active: company.active,
     created_at: iso(company.created_at),
     updated_at: iso(company.updated_at),

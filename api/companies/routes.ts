@@ -249,6 +249,15 @@ export function companiesRouter(deps: AppDeps): Router {
     (_c, input) => ({ receipts_mode: input.mode }),
     'Receipts mode updated',
   );
+  setting<{ igv_special_rate?: boolean; product_code_required?: boolean }>(
+    'registers',
+    schemas.registersSchema,
+    (_c, input) => ({
+      ...(input.igv_special_rate === undefined ? {} : { register_igv_special_rate: input.igv_special_rate }),
+      ...(input.product_code_required === undefined ? {} : { register_product_code: input.product_code_required }),
+    }),
+    'SUNAT registers updated',
+  );
   setting<{ mode: CompanyRow['response_mode'] }>(
     'response',
     schemas.responseSchema,

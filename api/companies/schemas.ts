@@ -87,6 +87,11 @@ export const oseCredentialsSchema = Joi.object({
   password: password.required(),
 });
 export const greCredentialsSchema = Joi.object({ client_id: text(200).required(), client_secret: password.required() });
+/** SUNAT's registers (padrones) the company declares it is on; each optional, at least one. */
+export const registersSchema = Joi.object({
+  igv_special_rate: Joi.boolean().strict(),
+  product_code_required: Joi.boolean().strict(),
+}).or('igv_special_rate', 'product_code_required');
 export const webhookSchema = Joi.object({ url: Joi.string().max(2000).allow(null).required() });
 
 /** Validates a JSON body; every problem becomes a 422 with `errors: {field: [messages]}`. */

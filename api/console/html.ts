@@ -77,28 +77,29 @@ ${body.html}
 </html>`;
 }
 
-/** A table with a caption (read first by screen readers) and header cells. */
+/**
+ * A table with a caption (read first by screen readers) and header cells. Each cell carries its column's name
+ * (`data-label`): on a phone the stylesheet shows every row as a card of "label: value" lines, no script needed.
+ */
 export function table(caption: string, headers: string[], rows: Array<Array<unknown>>): Html {
-  return html`<div class="scroll">
-    <table>
-      <caption>
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          ${headers.map((h) => html`<th scope="col">${h}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (r) =>
-            html`<tr>
-              ${r.map((c) => html`<td>${c}</td>`)}
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<table class="cards">
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (r) =>
+          html`<tr>
+            ${r.map((c, i) => html`<td data-label="${headers[i]}">${c}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 export function notice(kind: 'ok' | 'refused' | 'info', text: Html | string): Html {

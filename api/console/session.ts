@@ -2,6 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { findConsoleSession, type ConsoleSession } from '../../db/console-sessions';
+import { admitKeyed } from '../../db/rate-limits';
+import { limitKey } from '../client-address';
 
 /** The session cookie (a random id) and the sign-in form's double-submit cookie, both limited to /console. */
 export const SESSION_COOKIE = 'chasqui_console';
@@ -36,8 +38,22 @@ export function sameSecret(a: string | null | undefined, b: string | null | unde
 
 export const newSecret = () => randomBytes(24).toString('base64url');
 
-/** The signed-in session, or null (no cookie, unknown, signed out, idle too long, token revoked since). */
+/** The signed-in session, or null (no cookie, unknown, signed out, idle too long, too old, token revoked since). */
 export async function consoleSession(deps: AppDeps, ctx: Context): Promise<ConsoleSession | null> {
   const id = cookie(ctx, SESSION_COOKIE);
-  return id ? findConsoleSession(deps.db, id, deps.config.consoleIdleSeconds) : null;
+  return id
+    ? findConsoleSession(deps.db, id, {
+        idleSeconds: deps.config.consoleIdleSeconds,
+        maxSeconds: deps.config.consoleMaxSeconds,
+      })
+    : null;
+}
+
+/** One sign-in attempt of the client's address (CHASQUI_CONSOLE_SIGNIN_RATE): tokens cannot be tried at speed. */
+export function admitSignIn(deps: AppDeps, ctx: Context) {
+  const { limit, windowSeconds } = deps.config.consoleSignInRate;
+  return admitKeyed(deps.db, `console-signin:${limitKey(ctx.ip)}`, limit, windowSeconds, {
+    kind: 'console-signin',
+    maxKeys: deps.config.rateLimitKeys,
+  });
 }

@@ -4,16 +4,20 @@
  */
 import { escapeHtml } from '../../core/html';
 
-/** The document types a buyer holds a printed copy of (catalog 01), as the form offers them. */
-export const CONSULTA_TYPES: Record<string, string> = {
-  '01': 'Factura',
-  '03': 'Boleta de venta',
-  '07': 'Nota de crédito',
-  '08': 'Nota de débito',
-  '04': 'Liquidación de compra',
-  '09': 'Guía de remisión remitente',
-  '31': 'Guía de remisión transportista',
-};
+/**
+ * The document types a buyer holds a printed copy of (catalog 01), in the order the form offers them: the invoice first.
+ * A list, not an object: an object would put the integer-like key 31 before 01.
+ */
+export const CONSULTA_TYPES: ReadonlyArray<readonly [code: string, name: string]> = [
+  ['01', 'Factura'],
+  ['03', 'Boleta de venta'],
+  ['07', 'Nota de crédito'],
+  ['08', 'Nota de débito'],
+  ['04', 'Liquidación de compra'],
+  ['09', 'Guía de remisión remitente'],
+  ['31', 'Guía de remisión transportista'],
+];
+export const isConsultaType = (code: string) => CONSULTA_TYPES.some(([known]) => known === code);
 
 export interface ConsultaForm {
   ruc: string;
@@ -31,7 +35,8 @@ export interface FoundDocument {
   number: string;
   date: string;
   total: string | null;
-  state: { word: string; tone: 'aceptado' | 'rechazado' | 'anulado' | 'proceso'; detail: string };
+  /** `valid: false` (rejected, voided): the page says so first and offers no PDF to use as if it were valid. */
+  state: { word: string; tone: 'aceptado' | 'rechazado' | 'anulado' | 'proceso'; detail: string; valid: boolean };
   links: { pdf: string | null; xml: string; cdr: string | null };
 }
 
@@ -50,7 +55,7 @@ function layout(base: string, title: string, content: string): string {
 <main>
 ${content}
 </main>
-<footer>Los datos se comparan con el comprobante tal como fue emitido. Los enlaces de descarga vencen en una hora.</footer>
+<footer>Los datos se comparan con el comprobante tal como fue emitido.</footer>
 </body>
 </html>
 `;
@@ -66,12 +71,10 @@ export function formPage(
   notice: { text: string; tone: 'error' | 'info' } | null = null,
 ): string {
   const v = (k: keyof ConsultaForm) => values[k] ?? '';
-  const options = Object.entries(CONSULTA_TYPES)
-    .map(
-      ([code, name]) =>
-        `<option value="${code}"${v('tipo') === code ? ' selected' : ''}>${code} · ${escapeHtml(name)}</option>`,
-    )
-    .join('');
+  const options = CONSULTA_TYPES.map(
+    ([code, name]) =>
+      `<option value="${code}"${v('tipo') === code ? ' selected' : ''}>${code} · ${escapeHtml(name)}</option>`,
+  ).join('');
   return layout(
     base,
     'Consulta de comprobantes electrónicos',
@@ -85,7 +88,7 @@ ${field('ruc', 'RUC del emisor', v('ruc'), 'inputmode="numeric" pattern="[0-9]{1
 ${field('serie', 'Serie', v('serie'), 'pattern="[A-Za-z0-9]{4}" maxlength="4" required autocomplete="off"', 'ej. F001')}
 ${field('numero', 'Número', v('numero'), 'inputmode="numeric" pattern="[0-9]{1,8}" maxlength="8" required autocomplete="off"')}
 ${field('fecha', 'Fecha de emisión', v('fecha'), 'type="date" required')}
-${field('total', 'Importe total', v('total'), 'inputmode="decimal" maxlength="20" autocomplete="off"', 'las guías no tienen importe')}
+${field('total', 'Importe total', v('total'), 'inputmode="decimal" maxlength="20" autocomplete="off"', 'como está impreso, p. ej. S/ 1,180.00; las guías no tienen importe')}
 <button type="submit">Consultar</button>
 </form>
 </section>`,
@@ -94,25 +97,32 @@ ${field('total', 'Importe total', v('total'), 'inputmode="decimal" maxlength="20
 
 /** The answer when all five facts match one document: its state in words and its files. */
 export function resultPage(base: string, found: FoundDocument): string {
-  const files = [
-    found.links.pdf ? `<li><a href="${escapeHtml(found.links.pdf)}">Descargar PDF</a></li>` : '',
-    `<li><a href="${escapeHtml(found.links.xml)}">Descargar XML</a></li>`,
-    found.links.cdr ? `<li><a href="${escapeHtml(found.links.cdr)}">Descargar CDR</a></li>` : '',
-  ].join('');
+  const link = (href: string | null, text: string) =>
+    href ? `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>` : '';
+  const { valid } = found.state;
+  // A document that is not valid offers no PDF (a printed copy reads like a valid one): only SUNAT's evidence.
+  const files = valid
+    ? [
+        link(found.links.pdf, 'Descargar PDF'),
+        link(found.links.xml, 'Descargar XML'),
+        link(found.links.cdr, 'Descargar CDR'),
+      ]
+    : [link(found.links.xml, 'XML tal como fue emitido'), link(found.links.cdr, 'Respuesta de SUNAT (CDR)')];
   return layout(
     base,
     `${found.title} ${found.number}`,
     `<section class="card">
 <h2>${escapeHtml(found.title)} ${escapeHtml(found.number)}</h2>
 <p><span class="status ${found.state.tone}">${escapeHtml(found.state.word)}</span></p>
-<p>${escapeHtml(found.state.detail)}</p>
+<p${valid ? '' : ' class="invalid" role="alert"'}>${escapeHtml(found.state.detail)}</p>
 <dl>
 <dt>Emisor</dt><dd>${escapeHtml(found.company)}</dd>
 <dt>RUC</dt><dd>${escapeHtml(found.ruc)}</dd>
 <dt>Fecha de emisión</dt><dd>${escapeHtml(found.date)}</dd>
 ${found.total ? `<dt>Importe total</dt><dd>${escapeHtml(found.total)}</dd>` : ''}
 </dl>
-<ul class="files">${files}</ul>
+${valid ? '' : '<h3>Constancias</h3>'}
+<ul class="files">${files.join('')}</ul>
 <p class="small">Los enlaces vencen en una hora. <a href="${base}/consulta">Hacer otra consulta</a></p>
 </section>`,
   );

@@ -8,12 +8,16 @@ import { findByPrintedNumber, findDocument, type ListedDocument } from '../../db
 import { findCompanyById } from '../../db/companies';
 import { isVoided } from '../../db/summaries';
 import { admitKeyed } from '../../db/rate-limits';
+import { limitKey } from '../client-address';
 import { Decimal } from '../../documents/decimal';
 import { PRINTABLE_TYPES } from '../../documents/printed';
 import { renderDocumentPdf } from '../../buyers/printed';
+import { sendStoredFile } from '../download';
+import { documentFiles, hasCdr } from '../../files/documents';
+import { contentDisposition } from '../../core/download-name';
 import { documentFacts } from '../../buyers/mail';
 import { checkFileLink, FILE_KINDS, signedFilePath, type FileKind } from '../../buyers/links';
-import { CONSULTA_TYPES, expiredLinkPage, formPage, resultPage, type ConsultaForm, type FoundDocument } from './page';
+import { expiredLinkPage, formPage, isConsultaType, resultPage, type ConsultaForm, type FoundDocument } from './page';
 
 const STYLESHEET = readFileSync(path.join(__dirname, 'consulta.css'));
 /** A form of six short fields is far below this. */
@@ -56,20 +60,37 @@ async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | null>
 /** What is wrong with the form's shape (not whether it matches anything): said plainly, it reveals nothing. */
 function formProblem(form: Partial<ConsultaForm>): string | null {
   if (!/^\d{11}$/.test(form.ruc ?? '')) return 'El RUC del emisor tiene 11 dígitos.';
-  if (!CONSULTA_TYPES[form.tipo ?? '']) return 'Elija el tipo de comprobante.';
+  if (!isConsultaType(form.tipo ?? '')) return 'Elija el tipo de comprobante.';
   if (!/^[A-Z0-9]{4}$/.test(form.serie ?? '')) return 'La serie tiene 4 caracteres (por ejemplo F001 o B001).';
   if (!/^\d{1,8}$/.test(form.numero ?? '')) return 'El número tiene de 1 a 8 dígitos.';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(form.fecha ?? '')) return 'Indique la fecha de emisión.';
-  if (form.total && !/^\d{1,12}(\.\d{1,2})?$/.test(form.total.replace(/,/g, '')))
-    return 'El importe total es un número, por ejemplo 118.00.';
   return null;
+}
+
+/**
+ * The total as printed: `S/ 1,180.00`, `S/1,180.00`, `1,180.00`, `118.00`, `118` (a currency sign, commas between
+ * thousands, a point before the cents). Anything else is not guessed at: `118,00` could be 118 or 11,800, `1,18.00`
+ * has its comma in the wrong place; the buyer gets a hint instead of a silent "not found".
+ */
+export function readTotal(typed: string): { amount: string } | { hint: string } {
+  const text = typed.replace(/^(S\/\.?|US\$|\$)/i, '').trim();
+  if (text === '') return { amount: '' };
+  if (/^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(text)) return { amount: text.replace(/,/g, '') };
+  if (/^\d{1,12}(\.\d{1,2})?$/.test(text)) return { amount: text };
+  if (/^\d+,\d{1,2}$/.test(text))
+    return {
+      hint: `¿«${typed}» lleva decimales? Escriba el importe como está impreso, con punto antes de los céntimos: por ejemplo 118.00 o 1,180.00.`,
+    };
+  return {
+    hint: `No entendimos el importe «${typed}». Escríbalo como está impreso en el comprobante: por ejemplo S/ 1,180.00 o 118.00.`,
+  };
 }
 
 /** Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. */
 function matches(doc: ListedDocument, form: ConsultaForm): boolean {
   if (String(doc.issue_date) !== form.fecha) return false;
   const total = doc.totals?.PayableAmount;
-  const typed = form.total.replace(/,/g, '');
+  const typed = form.total;
   if (total === undefined) return typed === '' || new Decimal(typed).isZero();
   return typed !== '' && new Decimal(typed).equals(new Decimal(total));
 }
@@ -77,26 +98,34 @@ function matches(doc: ListedDocument, form: ConsultaForm): boolean {
 async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocument['state']> {
   const demo = doc.environment === '01' ? ' Es un documento de prueba (DEMO): no tiene valor tributario.' : '';
   if (await isVoided(deps.db, doc.id))
-    return { word: 'Anulado', tone: 'anulado', detail: `El emisor dio de baja este comprobante ante SUNAT.${demo}` };
+    return {
+      word: 'Anulado: no es válido',
+      tone: 'anulado',
+      valid: false,
+      detail: `Este comprobante no es válido: el emisor lo dio de baja ante SUNAT. No sirve como sustento de una compra o un gasto.${demo}`,
+    };
   switch (doc.status) {
     case 'accepted':
-      return { word: 'Aceptado', tone: 'aceptado', detail: `SUNAT aceptó este comprobante.${demo}` };
+      return { word: 'Aceptado', tone: 'aceptado', valid: true, detail: `SUNAT aceptó este comprobante.${demo}` };
     case 'observed':
       return {
         word: 'Aceptado con observaciones',
         tone: 'aceptado',
+        valid: true,
         detail: `SUNAT aceptó este comprobante con observaciones; es válido.${demo}`,
       };
     case 'rejected':
       return {
-        word: 'Rechazado',
+        word: 'Rechazado: no es válido',
         tone: 'rechazado',
-        detail: `SUNAT rechazó este comprobante: no tiene validez.${demo}`,
+        valid: false,
+        detail: `Este comprobante no es válido: SUNAT lo rechazó. No sirve como sustento; pida al emisor uno nuevo.${demo}`,
       };
     default:
       return {
         word: 'En proceso',
         tone: 'proceso',
+        valid: true,
         detail: `El comprobante fue emitido y se está informando a SUNAT. Vuelva a consultar más tarde.${demo}`,
       };
   }
@@ -127,7 +156,10 @@ export function consultaRouter(deps: AppDeps): Router {
   router.post('/', pageHeaders, async (ctx) => {
     const startedAt = Date.now();
     ctx.type = 'text/html; charset=utf-8';
-    const decision = await admitKeyed(deps.db, `consulta:${ctx.ip}`, limit, windowSeconds);
+    const decision = await admitKeyed(deps.db, `consulta:${limitKey(ctx.ip)}`, limit, windowSeconds, {
+      kind: 'consulta',
+      maxKeys: deps.config.rateLimitKeys,
+    });
     if (!decision.admitted) {
       ctx.status = 429;
       ctx.set('Retry-After', String(decision.resetSeconds));
@@ -148,7 +180,12 @@ export function consultaRouter(deps: AppDeps): Router {
       ctx.body = formPage(base, form ?? {}, { text: problem!, tone: 'error' });
       return;
     }
-    const typed = form as ConsultaForm;
+    const total = readTotal(form.total ?? '');
+    if ('hint' in total) {
+      ctx.body = formPage(base, form, { text: total.hint, tone: 'info' });
+      return;
+    }
+    const typed = { ...form, total: total.amount } as ConsultaForm;
     const candidates = await findByPrintedNumber(deps.db, {
       ruc: typed.ruc,
       docType: typed.tipo,
@@ -158,7 +195,7 @@ export function consultaRouter(deps: AppDeps): Router {
     const doc = candidates.find((candidate) => matches(candidate, typed));
     let page: { status: number; body: string };
     if (!doc) {
-      page = { status: 404, body: formPage(base, typed, { text: NOT_FOUND, tone: 'error' }) };
+      page = { status: 404, body: formPage(base, form, { text: NOT_FOUND, tone: 'error' }) };
     } else {
       const company = await findCompanyById(deps.db, doc.company_id);
       const facts = documentFacts(doc);
@@ -193,7 +230,10 @@ export function consultaRouter(deps: AppDeps): Router {
       FILE_KINDS.includes(kind) &&
       checkFileLink(deps.secrets, ctx.params.id, kind, String(ctx.query.vence ?? ''), String(ctx.query.firma ?? ''));
     const doc = valid ? await findDocument(deps.db, ctx.params.id) : null;
-    if (!doc || (kind === 'cdr' && !doc.cdr_zip) || (kind === 'pdf' && !PRINTABLE_TYPES.has(doc.doc_type))) {
+    // A rejected or voided document has no PDF here: the result page offers none, and a kept link gets none either.
+    const printable = async (row: { id: string; doc_type: string; status: string }) =>
+      PRINTABLE_TYPES.has(row.doc_type) && row.status !== 'rejected' && !(await isVoided(deps.db, row.id));
+    if (!doc || (kind === 'cdr' && !hasCdr(doc)) || (kind === 'pdf' && !(await printable(doc)))) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = expiredLinkPage(base);
@@ -201,16 +241,12 @@ export function consultaRouter(deps: AppDeps): Router {
     }
     if (kind === 'pdf') {
       ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', `attachment; filename="${doc.filename}.pdf"`);
-      ctx.body = await renderDocumentPdf(deps.db, doc, 'a4');
+      ctx.set('Content-Disposition', contentDisposition('attachment', doc.filename, '.pdf'));
+      ctx.body = await renderDocumentPdf(deps.db, documentFiles(deps.config), doc, 'a4');
     } else if (kind === 'xml') {
-      ctx.type = 'application/xml';
-      ctx.set('Content-Disposition', `attachment; filename="${doc.filename}.xml"`);
-      ctx.body = doc.xml;
+      await sendStoredFile(ctx, documentFiles(deps.config), doc, 'xml');
     } else {
-      ctx.type = 'application/zip';
-      ctx.set('Content-Disposition', `attachment; filename="R-${doc.filename}.zip"`);
-      ctx.body = Buffer.from(doc.cdr_zip!, 'base64');
+      await sendStoredFile(ctx, documentFiles(deps.config), doc, 'cdr');
     }
   });
 

@@ -5,6 +5,8 @@ import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { ownDocument } from './own-document';
+import { sendStoredFile } from '../download';
+import { documentFiles, hasCdr } from '../../files/documents';
 
 /**
  * A document's files, with the authorisation of `GET /v1/cpe/{external_id}` (company token, own documents only):
@@ -13,17 +15,16 @@ import { ownDocument } from './own-document';
 export function cpeFilesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/cpe/:external_id' });
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const files = documentFiles(deps.config);
 
   router.get('/xml', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
-    ctx.set('Content-Disposition', `attachment; filename="${row.filename}.xml"`);
-    ctx.type = 'application/xml';
-    ctx.body = row.xml;
+    await sendStoredFile(ctx, files, row, 'xml');
   });
 
   router.get('/cdr', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
-    if (!row.cdr_zip) {
+    if (!hasCdr(row)) {
       throw notFound(
         row.resolved
           ? `Document ${row.filename} is ${row.status} but no CDR was received for it (a verdict from a ticket or a summary carries none of its own)`
@@ -31,9 +32,7 @@ export function cpeFilesRouter(deps: AppDeps): Router {
       );
     }
     // SUNAT names the CDR of F.zip "R-F.zip".
-    ctx.set('Content-Disposition', `attachment; filename="R-${row.filename}.zip"`);
-    ctx.type = 'application/zip';
-    ctx.body = Buffer.from(row.cdr_zip, 'base64');
+    await sendStoredFile(ctx, files, row, 'cdr');
   });
 
   return router;

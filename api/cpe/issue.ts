@@ -25,6 +25,7 @@ import { toValidationResponse } from '../../documents/validation-response';
 import { hasOwnWorkflow, initialStatus } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
+import { documentFiles, type WithFiles } from '../../files/documents';
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 
@@ -118,7 +119,7 @@ function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
 }
 
 export interface Issued {
-  row: DocumentRow;
+  row: WithFiles<DocumentRow>;
   company: CompanyRow;
   /** What `storedBody` made of the committed row: the answer, byte for byte what a replay returns. */
   body: unknown;
@@ -137,8 +138,9 @@ export async function issueDocument(
   keys: KeyResolver,
   ctx: Context,
   startedAt: number,
-  storedBody: (row: DocumentRow) => unknown,
+  storedBody: (row: WithFiles<DocumentRow>) => unknown,
 ): Promise<Issued> {
+  const files = documentFiles(deps.config);
   const auth = authOf(ctx).issuer;
   if (!auth) throw unauthorized('The token has no company');
   const issuer = await loadIssuerContext(deps.db, auth);
@@ -152,6 +154,8 @@ export async function issueDocument(
     sendingWindowDays: deps.config.issuing.sendingWindowDays,
     calendar: deps.config.rules,
     ruleWarnDays: deps.config.ruleWarnDays,
+    registers: { igvSpecialRate: company.register_igv_special_rate, productCode: company.register_product_code },
+    receiptsViaSummary: company.receipts_mode === 'summary',
     referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, ctx.request.body),
   };
   try {
@@ -163,8 +167,11 @@ export async function issueDocument(
   }
   const { document } = payload;
   const hash = payloadHash(ctx);
-  const replay = await checkNumber(deps.db, company, document, hash, startedAt);
-  if (replay) return { row: replay, company, body: storedBody(replay), replayed: true };
+  const held = await checkNumber(deps.db, company, document, hash, startedAt);
+  if (held) {
+    const replay = await files.withFiles(held);
+    return { row: replay, company, body: storedBody(replay), replayed: true };
+  }
   const signedBy = signedByOf(issuer, payload.external !== null);
   const production = company.environment === '02';
   const charge = productionCharge(issuer, signedBy, deps.config);
@@ -182,8 +189,15 @@ export async function issueDocument(
 
   const status = initialStatus(company, document.docType, document.series);
   const claim = idempotencyClaim(ctx);
-  const insert = (db: Db) =>
-    insertDocument(db, {
+  // The file before the row that names it (docs/files.md): a crash in between leaves an orphan object, never a row
+  // without its XML; a store that is down answers 503 here, before anything is acknowledged.
+  const placed = await files.placeXml(
+    { ruc: company.ruc, doc_type: document.docType, issue_date: document.issueDate },
+    signed.xml,
+  );
+  const xml = signed.xml;
+  const insert = async (db: Db) => ({
+    ...(await insertDocument(db, {
       id: randomUUID(),
       account_id: company.account_id,
       company_id: company.id,
@@ -200,13 +214,15 @@ export async function issueDocument(
       signed_by: signedBy,
       status,
       hash: signed.hash,
-      xml: signed.xml,
+      ...placed,
       customer_doc: customerDocOf(document.xml),
       email_to: document.buyerEmail ?? null,
       totals: document.totals,
       warnings: document.warnings,
       payload_hash: hash,
-    });
+    })),
+    xml,
+  });
   let body: unknown;
   // A demo issue without a key writes one row: it needs no transaction (two round trips fewer on the hot path).
   const commit = () =>
@@ -223,14 +239,15 @@ export async function issueDocument(
           await claim?.storeWithin(trx, 202, body);
           return inserted;
         });
-  let row: DocumentRow;
+  let row: WithFiles<DocumentRow>;
   try {
     row = await commit();
   } catch (err) {
     // Another request took the number between the check and the insert: the index decided, nothing was committed.
     if (!isNumberTaken(err)) throw err;
-    const winner = await checkNumber(deps.db, company, document, hash, startedAt);
-    if (!winner) throw err;
+    const found = await checkNumber(deps.db, company, document, hash, startedAt);
+    if (!found) throw err;
+    const winner = await files.withFiles(found);
     return { row: winner, company, body: storedBody(winner), replayed: true };
   }
   body ??= storedBody(row);

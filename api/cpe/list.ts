@@ -9,16 +9,14 @@ import { validate } from '../companies/schemas';
 import { accountCompany } from '../companies/routes';
 import { findDocument, listDocuments, toApiDocument } from '../../db/documents';
 import { COMPANY_SCOPE } from '../../db/tokens';
+import { isCalendarDate } from '../../documents/calendar';
 import { DOCUMENT_STATUSES, type DocStatus } from '../../lifecycle/transitions';
 
 export const DOCUMENT_TYPES = ['01', '03', '07', '08', '09', '31', 'rc', 'ra', 'rr'] as const;
 
 const isoDate = Joi.string()
   .pattern(/^\d{4}-\d{2}-\d{2}$/)
-  .custom((value: string, helpers) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : helpers.error('any.invalid');
-  })
+  .custom((value: string, helpers) => (isCalendarDate(value) ? value : helpers.error('any.invalid')))
   .messages({ 'string.pattern.base': 'must be a date YYYY-MM-DD', 'any.invalid': 'must be a real date YYYY-MM-DD' });
 /** `status=accepted,observed` or `status=accepted&status=observed`. */
 const statuses = Joi.array()
@@ -26,7 +24,9 @@ const statuses = Joi.array()
   .single();
 
 const listQuery = Joi.object({
-  ruc: Joi.string(),
+  ruc: Joi.string()
+    .pattern(/^\d{11}$/)
+    .message('must be the 11 digits of a RUC'),
   status: statuses,
   tipoDoc: Joi.string().valid(...DOCUMENT_TYPES),
   serie: Joi.string()

@@ -6,15 +6,13 @@ import { rateLimit } from '../middleware/rate-limit';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { PRINTABLE_TYPES, type PaperFormat } from '../../documents/printed';
 import { renderDocumentPdf } from '../../buyers/printed';
+import { documentFiles } from '../../files/documents';
+import { contentDisposition } from '../../core/download-name';
 import { ownDocument } from './own-document';
 
 const FORMATS: readonly PaperFormat[] = ['a4', 'ticket'];
 
 /** SUNAT's file name for the A4 (`20123456786-01-F001-245.pdf`), with `-ticket` before `.pdf` for the 80 mm roll. */
-function pdfFilename(filename: string, format: PaperFormat): string {
-  return format === 'ticket' ? `${filename}-ticket.pdf` : `${filename}.pdf`;
-}
-
 /**
  * `GET /v1/cpe/{external_id}/pdf?format=a4|ticket` (docs/documents.md, *Printed representation*): rendered on
  * request from the stored signed XML, with the same authorisation as `GET /v1/cpe/{external_id}`.
@@ -33,10 +31,13 @@ export function pdfRouter(deps: AppDeps): Router {
         external_id: ['summaries, voids, retentions (20) and perceptions (40) are not printed'],
       });
     }
-    const pdf = await renderDocumentPdf(deps.db, row, format);
+    const pdf = await renderDocumentPdf(deps.db, documentFiles(deps.config), row, format);
     ctx.type = 'application/pdf';
     // The ticket's name says so: `curl -OJ` of both formats must not write one file over the other.
-    ctx.set('Content-Disposition', `attachment; filename="${pdfFilename(row.filename, format)}"`);
+    ctx.set(
+      'Content-Disposition',
+      contentDisposition('attachment', row.filename, format === 'ticket' ? '-ticket.pdf' : '.pdf'),
+    );
     ctx.body = pdf;
   });
 

@@ -1,4 +1,5 @@
 import type { DocumentRow } from '../../db/documents';
+import type { WithFiles } from '../../files/documents';
 
 /** Seconds since the request began, as spec 2.4's `time` (millisecond precision). */
 export const secondsSince = (startedAt: number) => Math.round(Date.now() - startedAt) / 1000;
@@ -15,7 +16,7 @@ function statusMessage(row: DocumentRow): string {
 }
 
 /** Spec 2.4, exactly: `warnings` only when there are some. */
-export function issueBody(row: DocumentRow, startedAt: number) {
+export function issueBody(row: WithFiles<DocumentRow>, startedAt: number) {
   return {
     success: true as const,
     status: row.status,
@@ -32,7 +33,7 @@ export function issueBody(row: DocumentRow, startedAt: number) {
 }
 
 /** Response mode `wait`, verdict (or ticket) in time: the 2.4 body with the document's state and the CDR (docs/issuing.md). */
-export function verdictBody(row: DocumentRow, startedAt: number) {
+export function verdictBody(row: WithFiles<DocumentRow>, startedAt: number) {
   return {
     ...issueBody(row, startedAt),
     message: `Document ${row.filename} ${row.resolved ? row.status : `registered with ticket ${row.ticket}`}`,
@@ -49,7 +50,7 @@ export function verdictBody(row: DocumentRow, startedAt: number) {
  * CDR (`cdrZip`, `cdrResponse {id, code, description, notes}`) or `error {code, message}`, plus chasqui's ids.
  * `answered: false` is the 202 case: the authority did not answer in time (`sunatResponse: null`).
  */
-export function legacyBody(row: DocumentRow, startedAt: number, answered: boolean) {
+export function legacyBody(row: WithFiles<DocumentRow>, startedAt: number, answered: boolean) {
   const valid = row.status === 'accepted' || row.status === 'observed';
   const result = row.result;
   const cdrResponse =

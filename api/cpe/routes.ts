@@ -7,6 +7,7 @@ import { authenticate, authOf, requireScope } from '../auth';
 import Joi from 'joi';
 import { validate } from '../companies/schemas';
 import { emailAgain } from '../../lifecycle/email';
+import { mailCeiling } from '../../buyers/mail-ceiling';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
@@ -15,6 +16,7 @@ import { resend, send, SendNotHandedOver } from '../../lifecycle/actions';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
+import { documentFiles } from '../../files/documents';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
 
@@ -46,7 +48,7 @@ export function cpeRouter(deps: AppDeps): Router {
     ctx.body = body;
     if (!replayed && company.response_mode === 'wait' && row.status === 'queued') {
       const waited = await waitForVerdict(deps.db, row.id, waitMs());
-      if (waited.answered) ctx.body = verdictBody(waited.row, startedAt);
+      if (waited.answered) ctx.body = verdictBody(await documentFiles(deps.config).withFiles(waited.row), startedAt);
     }
   });
 
@@ -56,7 +58,11 @@ export function cpeRouter(deps: AppDeps): Router {
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     const waited = row.status === 'queued' ? await waitForVerdict(deps.db, row.id, waitMs()) : { row, answered: false };
     ctx.status = waited.answered ? 200 : 202;
-    ctx.body = legacyBody(waited.row, startedAt, waited.answered);
+    ctx.body = legacyBody(
+      waited.row === row ? row : await documentFiles(deps.config).withFiles(waited.row),
+      startedAt,
+      waited.answered,
+    );
   });
 
   router.get('/v1/cpe/:external_id', ...guard, async (ctx) => {
@@ -82,6 +88,15 @@ export function cpeRouter(deps: AppDeps): Router {
   router.post('/v1/cpe/:external_id/email', ...guard, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     const input = validate<{ to?: string | string[] }>(emailAgainSchema, ctx.request.body);
+    const ceiling = await mailCeiling(deps.db, deps.config, {
+      accountId: authOf(ctx).accountId,
+      demo: row.environment === '01',
+      take: false,
+    });
+    if (ceiling.reached)
+      throw new ApiError(429, `E-mail not sent again: ${ceiling.message}`, {
+        headers: { 'Retry-After': String(ceiling.resetSeconds) },
+      });
     const result = await emailAgain(lifecycleDeps(deps), row.id, {
       to: input.to === undefined ? undefined : [input.to].flat(),
       operator: `api token ${authOf(ctx).tokenId}`,

@@ -16,6 +16,7 @@ import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
+import { documentFiles } from '../../files/documents';
 
 /** SUNAT's VoidReasonDescription holds at most 100 characters. */
 const voidSchema = Joi.object({ reason: Joi.string().trim().min(1).max(100).required() });
@@ -68,7 +69,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
 
   /** The signed ra voiding `doc`, numbered inside the void's transaction. */
-  function voidedDocument(doc: DocumentRow, company: CompanyRow, reason: string) {
+  function voidedDocument(doc: DocumentRow & { xml: string }, company: CompanyRow, reason: string) {
     return async (trx: Parameters<typeof nextVoidedSequence>[0]): Promise<NewDocument> => {
       const today = limaDate(new Date());
       const sale = readSignedSale(doc.xml);
@@ -89,11 +90,15 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
         if (!(err instanceof DocumentValidationError)) throw err;
         throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
       }
-      return signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch((err) => {
-        throw err instanceof SigningUnavailableError
-          ? new ApiError(503, `${err.message}; the void was not recorded`)
-          : err;
-      });
+      const signed = await signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch(
+        (err) => {
+          throw err instanceof SigningUnavailableError
+            ? new ApiError(503, `${err.message}; the void was not recorded`)
+            : err;
+        },
+      );
+      // The ra's XML before its row (files/); a store that is down rolls the void back with a 503.
+      return documentFiles(deps.config).placeDocument(signed);
     };
   }
 
@@ -116,7 +121,10 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     const { row, carrier } = await insertVoid(
       deps.db,
       { documentId: doc.id, companyId: company.id, reason, via: via! },
-      via === 'ra' ? voidedDocument(doc, company, reason) : undefined,
+      // The voided document's XML is read before the transaction: no store call while it holds its locks.
+      via === 'ra'
+        ? voidedDocument({ ...doc, xml: await documentFiles(deps.config).xmlOf(doc) }, company, reason)
+        : undefined,
     );
     if (carrier) {
       try {

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
 import { logger } from '../../core/logger';
+import { FileIntegrityError, FileStoreUnavailableError } from '../../files/store';
 
 /** The body an ApiError answers with (also what idempotency stores for a failed first request). */
 export function errorBody(err: ApiError): Record<string, unknown> {
@@ -75,6 +76,20 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.extra.headers ?? {})) ctx.set(k, v);
       ctx.body = errorBody(err);
+      return;
+    }
+    // The file store down (503, Retry-After) or a stored file damaged (502): said as such (files/store.ts).
+    if (err instanceof FileStoreUnavailableError || err instanceof FileIntegrityError) {
+      logger.error({ err: err.message, requestId: ctx.state.requestId, path: ctx.path }, 'file store failure');
+      ctx.status = err.status;
+      if (err instanceof FileStoreUnavailableError) ctx.set(err.headers);
+      ctx.body = {
+        success: false,
+        message:
+          err instanceof FileStoreUnavailableError
+            ? `The file store is unavailable; nothing was done. Try again in ${err.headers['Retry-After']} seconds`
+            : `${err.message}; the operator has been alerted`,
+      };
       return;
     }
     const status = (err as { status?: number; expose?: boolean }).status;

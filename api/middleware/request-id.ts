@@ -16,7 +16,14 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     logger.info(
-      { requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+      {
+        requestId: id,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+        ip: ctx.ip,
+      },
       'request',
     );
   }

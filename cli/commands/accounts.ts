@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config';
+import { isUuid } from '../../core/ids';
 import type { Db } from '../../db/knex';
 import { addQuota, createAccount } from '../../db/accounts';
 import { addOsePackage } from '../../db/issuing';
@@ -56,7 +57,7 @@ export async function accountsCommand(
       if (!values.account) throw new UsageError('--account is required');
       const units = integer(values.add, '--add');
       // Account ids are UUIDs; anything else cannot name one (and would be a database type error).
-      const accountId = /^[0-9a-f-]{36}$/i.test(values.account) ? values.account : null;
+      const accountId = isUuid(values.account) ? values.account : null;
       const balance = !accountId
         ? null
         : sub === 'quota'

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
+import { isUuid } from '../../core/ids';
 import type { Db } from '../../db/knex';
 import type { CompanyRow } from '../../db/companies';
 import { assignCertificate, certificateValues } from '../../db/certificates';
@@ -41,7 +42,7 @@ export async function certificatesCommand(
       throw new UsageError('--company, --pfx and --password are required');
     const query = deps.db<CompanyRow>('companies').where({ ruc: values.company });
     if (values.account) {
-      if (!/^[0-9a-f-]{36}$/i.test(values.account)) throw new UsageError('--account must be an account id');
+      if (!isUuid(values.account)) throw new UsageError('--account must be an account id');
       query.andWhere({ account_id: values.account });
     }
     const companies = await query;

@@ -1,8 +1,8 @@
 import os from 'node:os';
-import readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import type { Db } from '../../db/knex';
 import type { SecretBox } from '../../core/secretbox';
+import { confirmed, EXIT, type Io } from '../support/bulk';
 import {
   beginKeyRotation,
   columnName,
@@ -31,14 +31,6 @@ examples:
   chasqui keys rotate --yes --operator ana
 
 exit codes: 0 done, 1 failed (or secrets sealed with a key this process lacks), 2 usage, 130 stopped with Ctrl-C`;
-
-const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-}
 
 class UsageError extends Error {}
 
@@ -207,17 +199,12 @@ async function rotate(
     return EXIT.done;
   }
   if (!o.yes) {
-    if (!io.stdin.isTTY) {
-      io.stderr.write(`not on a terminal: add --yes to re-seal ${total} secrets, or --dry-run to only see the plan\n`);
-      return EXIT.usage;
-    }
-    const rl = readline.createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
-    const answer = await rl.question(`re-seal ${total} secrets as ${o.operator}? [y/N] `);
-    rl.close();
-    if (!/^y(es)?$/i.test(answer.trim())) {
-      io.stderr.write('nothing was changed\n');
-      return EXIT.done;
-    }
+    const declined = await confirmed(
+      io,
+      `re-seal ${total} secrets as ${o.operator}`,
+      `add --yes to re-seal ${total} secrets, or --dry-run to only see the plan`,
+    );
+    if (declined !== null) return declined;
   }
 
   const fromKeys = Object.fromEntries(pending.map((k) => [k.id, k.secrets]));

@@ -1,17 +1,13 @@
-import { ConfigError, loadConfig } from '../../core/config';
-import { createDb, migrate } from '../../db/knex';
+import { migrate } from '../../db/knex';
+import { withDatabase } from './database';
 
-export async function migrateCommand(): Promise<number> {
-  const config = loadConfig();
-  if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required for chasqui migrate');
-  const db = createDb(config.databaseUrl);
-  try {
+/** `chasqui migrate`: DATABASE_URL's database (production), or the embedded one of CHASQUI_DATA_DIR. */
+export function migrateCommand(): Promise<number> {
+  return withDatabase(async ({ db }) => {
     const applied = await migrate(db);
     console.log(
       applied.length ? `applied ${applied.length} migrations:\n  ${applied.join('\n  ')}` : 'database is up to date',
     );
     return 0;
-  } finally {
-    await db.destroy();
-  }
+  });
 }

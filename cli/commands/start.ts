@@ -4,10 +4,11 @@ import { ConfigError, loadConfig, secretBoxFrom, type Config } from '../../core/
 import { generateMasterKey } from '../../core/secretbox';
 import { flushLog, logger } from '../../core/logger';
 import { startEmbeddedPostgres } from '../../runtime/postgres';
+import { readRunningInstance, runningInstanceFile, writeRecord, type RunningInstance } from '../../runtime/instance';
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, eagerStarter, openDatabase, startApi, startWorker } from '../../runtime/services';
-import { checkAtStart } from '../../runtime/start-checks';
+import { checkAtStart, logRuleCalendar } from '../../runtime/start-checks';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
@@ -19,6 +20,13 @@ import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
  */
 export async function startCommand(_argv: string[]): Promise<number> {
   const config = loadConfig();
+  const running = readRunningInstance(config.dataDir);
+  if (typeof running !== 'string')
+    throw new ConfigError(
+      `chasqui already runs for CHASQUI_DATA_DIR=${config.dataDir} (pid ${running.pid}, API ${running.api}): use it ` +
+        '(eval "$(npx chasqui env)" in this terminal), or set CHASQUI_DATA_DIR to another directory for a second one',
+    );
+  logRuleCalendar(config.rules);
   fs.mkdirSync(config.dataDir, { recursive: true });
   config.masterKey ??= localMasterKey(config.dataDir);
   const secrets = secretBoxFrom(config);
@@ -26,7 +34,11 @@ export async function startCommand(_argv: string[]): Promise<number> {
   // one another (Temporal keeps its history in SQLite), all at once.
   const servers: StopStep[] = [];
   const stops: StopStep[] = [];
-  const shutdown = () => stopAll([...[...stops].reverse(), servers]);
+  let record: string | null = null;
+  const shutdown = () => {
+    if (record) fs.rmSync(record, { force: true });
+    return stopAll([...[...stops].reverse(), servers]);
+  };
   try {
     // Found (or fetched) first: when there is none, start-up ends before anything was started.
     const temporalBin = config.temporal.address
@@ -89,6 +101,16 @@ export async function startCommand(_argv: string[]): Promise<number> {
     stops.push(['worker', worker.stop]);
     const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));
     stops.push(['api', api.stop]);
+    // Removed first on shutdown: commands in other terminals stop finding this instance before any part of it stops.
+    record = runningInstanceFile(config.dataDir);
+    writeRecord(record, {
+      pid: process.pid,
+      dataDir: config.dataDir,
+      api: api.url,
+      temporal: { address: temporalAddress, ui: temporalUi },
+      simulator: simulatorUrl,
+      postgresPort: config.databaseUrl ? null : config.embeddedPostgresPort,
+    } satisfies RunningInstance);
     // The welcome goes to stdout directly: after the log lines before it.
     flushLog();
     printWelcome(config, api.url, temporalUi, simulatorUrl);
@@ -131,6 +153,7 @@ function printWelcome(config: Config, apiUrl: string, temporalUi: string | null,
       ? '  account token: the value of CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'
       : '  get an account token:  npx chasqui accounts create --name "My account"',
     '  a console token:       npx chasqui support tokens create --name YOUR_NAME',
+    `  another terminal:      eval "$(npx chasqui env)"   (this instance's ports and URLs; CHASQUI_DATA_DIR=${config.dataDir})`,
     '  stop with Ctrl-C; data is kept for the next start',
     '',
   ];

@@ -4,6 +4,7 @@ import type { Db } from '../../db/knex';
 import { connectTemporal } from '../../runtime/services';
 import { supportCommand } from '../support';
 import { withDatabase } from './database';
+import { commandTemporalAddress } from '../../runtime/instance';
 
 /**
  * `chasqui support …` over the database of `withDatabase` and, for actions only, the Temporal client (TEMPORAL_ADDRESS,
@@ -19,7 +20,7 @@ async function withTemporal(
   run: Parameters<Parameters<typeof supportCommand>[1]>[0],
 ): Promise<number> {
   let client: Promise<Client> | null = null;
-  const address = deps.config.temporal.address ?? `127.0.0.1:${deps.config.temporal.port}`;
+  const address = commandTemporalAddress(deps.config);
   const temporal = () =>
     (client ??= connectTemporal(deps.config, address).catch((err: Error) => {
       throw new Error(

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { loadConfig } from '../../core/config';
 import { logger } from '../../core/logger';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
+import { commandTemporalAddress } from '../../runtime/instance';
 
 /**
  * `chasqui temporal …`: Temporal's own CLI (docs/delivery.md's `temporal workflow …`), the binary `npm start` runs as
  * its dev server, found or fetched the same way (TEMPORAL_BIN, PATH, the cache, a download). Pointed at chasqui's
- * Temporal: TEMPORAL_ADDRESS, else `npm start`'s dev server on TEMPORAL_PORT, in TEMPORAL_NAMESPACE. The arguments
- * pass through untouched and the exit code is the CLI's.
+ * Temporal: TEMPORAL_ADDRESS, else the dev server of the `npm start` of CHASQUI_DATA_DIR (from its record), else
+ * TEMPORAL_PORT; in TEMPORAL_NAMESPACE. The arguments pass through untouched and the exit code is the CLI's.
  */
 export async function temporalCommand(argv: string[]): Promise<number> {
   const config = loadConfig();
@@ -16,7 +17,7 @@ export async function temporalCommand(argv: string[]): Promise<number> {
   const bin = await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
   const env = {
     ...process.env,
-    TEMPORAL_ADDRESS: config.temporal.address ?? `127.0.0.1:${config.temporal.port}`,
+    TEMPORAL_ADDRESS: commandTemporalAddress(config),
     TEMPORAL_NAMESPACE: config.temporal.namespace,
   };
   const child = spawn(bin, argv, { stdio: 'inherit', env });

@@ -9,9 +9,10 @@ import {
   StoppedWhileWaiting,
   untilReachable,
 } from '../../runtime/services';
-import { checkAtStart } from '../../runtime/start-checks';
+import { checkAtStart, logRuleCalendar } from '../../runtime/start-checks';
 import { dependencyChecks, readiness } from '../../api/health';
 import { onShutdownSignal, stopAll } from '../lifecycle';
+import { documentFiles } from '../../files/documents';
 
 /**
  * Production worker process: runs the workflows and activities of the chasqui task queue. Started before PostgreSQL
@@ -19,6 +20,7 @@ import { onShutdownSignal, stopAll } from '../lifecycle';
  */
 export async function workerCommand(): Promise<number> {
   const config = loadConfig();
+  logRuleCalendar(config.rules);
   const secrets = secretBoxFrom(config);
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required for chasqui worker');
   if (!config.temporal.address) throw new ConfigError('TEMPORAL_ADDRESS is required for chasqui worker');
@@ -27,7 +29,13 @@ export async function workerCommand(): Promise<number> {
   const db = createDb(config.databaseUrl);
   // Its own client for the checks: /readyz answers (503, naming what is missing) while the worker waits.
   const probe = lazyTemporalClient(config, address);
-  const readinessDeps = { db, temporal: probe, secrets, namespace: config.temporal.namespace };
+  const readinessDeps = {
+    db,
+    temporal: probe,
+    secrets,
+    namespace: config.temporal.namespace,
+    files: documentFiles(config).store,
+  };
   const metrics = await startMetricsServer(config.metricsPort, config.host, () => readiness(readinessDeps));
   const stopBase: Parameters<typeof stopAll>[0] = [
     ['metrics', metrics.stop],

@@ -43,6 +43,28 @@ interface Item {
 export const EXIT = { done: 0, failed: 1, usage: 2, nothingMatched: 3, interrupted: 130 } as const;
 
 /**
+ * Asks before a change, on a terminal only: null to go on, else the exit code (usage off a terminal, where `--yes` is
+ * the way; done when the person declines). `prefix` names the command in its lines.
+ */
+export async function confirmed(
+  io: Pick<Io, 'stdin' | 'stderr'>,
+  question: string,
+  offTerminal: string,
+  prefix = '',
+): Promise<number | null> {
+  if (!io.stdin.isTTY) {
+    io.stderr.write(`${prefix}not on a terminal: ${offTerminal}\n`);
+    return EXIT.usage;
+  }
+  const rl = readline.createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  const answer = await rl.question(`${question}? [y/N] `);
+  rl.close();
+  if (/^y(es)?$/i.test(answer.trim())) return null;
+  io.stderr.write(`${prefix}nothing was changed\n`);
+  return EXIT.done;
+}
+
+/**
  * Plans (each action's dry run), confirms and runs one support action over documents, at most `rate` per second,
  * with progress on stderr, an audit record per document (the action's, as `operator`), and a clean stop on Ctrl-C
  * (after the document in flight). Exit codes: EXIT.
@@ -72,19 +94,12 @@ export async function runBulk(o: BulkOptions): Promise<number> {
   }
   if (todo.length === 0) return report(o, items, false, `nothing to ${o.action.name}`);
   if (!o.yes) {
-    if (!io.stdin.isTTY) {
-      io.stderr.write(
-        `not on a terminal: add --yes to ${o.action.name} ${todo.length} document(s), or --dry-run to only list them\n`,
-      );
-      return EXIT.usage;
-    }
-    const rl = readline.createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
-    const answer = await rl.question(`${o.action.name} ${todo.length} document(s) as ${o.operator}? [y/N] `);
-    rl.close();
-    if (!/^y(es)?$/i.test(answer.trim())) {
-      io.stderr.write('nothing was changed\n');
-      return EXIT.done;
-    }
+    const declined = await confirmed(
+      io,
+      `${o.action.name} ${todo.length} document(s) as ${o.operator}`,
+      `add --yes to ${o.action.name} ${todo.length} document(s), or --dry-run to only list them`,
+    );
+    if (declined !== null) return declined;
   }
 
   let stop = false;

@@ -7,13 +7,6 @@ export function age(since: Date, now = new Date()): string {
   return `${s}s`;
 }
 
-/** `30m`, `2h`, `1d`, `90s` → seconds; null when it is none of those. */
-export function parseDuration(text: string): number | null {
-  const m = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'];
-}
-
 /** A plain table: columns padded to their widest cell. */
 export function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));

@@ -6,7 +6,7 @@ import { findCompanyById } from '../../db/companies';
 import { listFailedDeliveries } from '../../db/webhooks';
 import {
   DOCUMENT_STATUSES,
-  WAITING_REASONS,
+  waitingMessage,
   waitingReason,
   type DocStatus,
   type WaitingReason,
@@ -14,8 +14,10 @@ import {
 import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
 import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
-import { age, iso, parseDuration, table } from './explain';
+import { age, iso, table } from './explain';
+import { parseDuration } from '../../core/durations';
 import { temporalUiLink } from '../../lifecycle/links';
+import { english, resultMessage } from '../../lifecycle/messages';
 import { checks, CHECKS_HELP } from './checks';
 import type { SupportDeps } from './deps';
 
@@ -275,16 +277,14 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
           issue_date: doc.issue_date,
           send_attempts: doc.send_attempts,
         },
-        waiting: reason ? { reason, explanation: WAITING_REASONS[reason] } : null,
+        waiting: reason ? { reason, explanation: english(waitingMessage(reason)) } : null,
         temporal_ui: link,
-        timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: t.event, detail: t.detail })),
+        timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: english(t.event), detail: english(t.detail) })),
       }) + '\n',
     );
     return EXIT.done;
   }
-  const result = doc.result
-    ? `${doc.result.origin ?? 'verdict'}${doc.result.code ? ` ${doc.result.code}` : ''}: ${doc.result.message}`
-    : '-';
+  const result = doc.result ? english(resultMessage(doc.result)) : '-';
   const lines = [
     `${doc.filename}  ${company?.business_name ?? ''}`,
     table([
@@ -293,7 +293,7 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
         '  status',
         `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`,
       ],
-      ...(reason ? [['  why', WAITING_REASONS[reason]]] : []),
+      ...(reason ? [['  why', english(waitingMessage(reason))]] : []),
       ['  result', result],
       [
         '  issued',
@@ -305,7 +305,7 @@ async function find(deps: SupportDeps, io: Io, positionals: string[], values: Va
     ]),
     '',
     'timeline',
-    table(timeline.map((t) => [`  ${iso(t.at)}`, t.event, t.detail])),
+    table(timeline.map((t) => [`  ${iso(t.at)}`, english(t.event), english(t.detail)])),
   ];
   io.stdout.write(lines.join('\n') + '\n');
   return EXIT.done;
@@ -326,7 +326,7 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
         count: docs.length,
         groups: [...groups].map(([reason, list]) => ({
           reason,
-          explanation: WAITING_REASONS[reason],
+          explanation: english(waitingMessage(reason)),
           documents: list.map((d) => ({
             ...toApiDocument(d),
             ruc: d.ruc,
@@ -340,7 +340,7 @@ async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number>
   } else {
     const out: string[] = [`${docs.length} unresolved document(s) older than ${olderThan}`];
     for (const [reason, list] of groups) {
-      out.push('', `${reason} (${list.length}): ${WAITING_REASONS[reason]}`);
+      out.push('', `${reason} (${list.length}): ${english(waitingMessage(reason))}`);
       out.push(
         table([
           ['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'],

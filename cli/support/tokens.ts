@@ -9,7 +9,8 @@ import {
   SUPPORT_SCOPE,
 } from '../../db/support-tokens';
 import { EXIT, type Io } from './bulk';
-import { iso, parseDuration, table } from './explain';
+import { iso, table } from './explain';
+import { parseDuration } from '../../core/durations';
 
 export const TOKENS_HELP = `usage: chasqui support tokens <create|list|revoke> [options]
 

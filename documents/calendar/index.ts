@@ -5,11 +5,39 @@
  * core/config).
  */
 import type { DocType } from '../doc-type';
+import {
+  DEFAULT_IGV_RATES,
+  GENERAL_IGV_RATE,
+  SPECIAL_RATE_BEFORE_2026,
+  SPECIAL_RATE_STEPS,
+  type IgvRates,
+  type RatesOn,
+} from './igv-rates';
 import { RULES, type RuleDefinition, type RuleId } from './rules';
 
 export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';
+export {
+  DEFAULT_IGV_RATES,
+  GENERAL_IGV_RATE,
+  IgvRatesError,
+  parseIgvRates,
+  ratesText,
+  SPECIAL_RATE_STEPS,
+  type IgvRates,
+  type RatesOn,
+} from './igv-rates';
+export { isProductCodeListed, productCodeProblems, type ProductCodeProblem } from './product-codes';
 
-export type RuleStatus = 'in force' | 'upcoming';
+/** `off`: a reported rule the operator switched off (CHASQUI_RULE_DATES `id=off`); it judges no document. */
+export type RuleStatus = 'in force' | 'upcoming' | 'off';
+
+/** A rule as this calendar has it: its effective date (moved or not) and whether it is switched off. */
+export interface CalendarRule extends RuleDefinition {
+  off: boolean;
+}
+
+/** A rule's override: a new date, or `off`. */
+export type RuleOverride = string;
 
 export class RuleDatesError extends Error {}
 
@@ -35,11 +63,12 @@ function isRuleId(id: string): id is RuleId {
 }
 
 /**
- * Parses `id=YYYY-MM-DD,id=YYYY-MM-DD` (CHASQUI_RULE_DATES). Throws RuleDatesError naming the unknown id or the bad
- * date, so a typo stops start-up instead of leaving a rule on its old date.
+ * Parses `id=YYYY-MM-DD,id=off` (CHASQUI_RULE_DATES). Throws RuleDatesError naming the unknown id, the bad date, or a
+ * rule read in SUNAT's own files (confidence sure) switched off: such a rule is moved, not ignored. So a typo stops
+ * start-up instead of leaving a rule on its old date.
  */
-export function parseRuleDates(text: string): Partial<Record<RuleId, string>> {
-  const dates: Partial<Record<RuleId, string>> = {};
+export function parseRuleDates(text: string): Partial<Record<RuleId, RuleOverride>> {
+  const dates: Partial<Record<RuleId, RuleOverride>> = {};
   for (const part of text
     .split(',')
     .map((p) => p.trim())
@@ -47,26 +76,48 @@ export function parseRuleDates(text: string): Partial<Record<RuleId, string>> {
     const eq = part.indexOf('=');
     const id = (eq < 0 ? part : part.slice(0, eq)).trim();
     const date = eq < 0 ? '' : part.slice(eq + 1).trim();
+    if (id === 'product-code-required')
+      throw new RuleDatesError(
+        "rule 'product-code-required' is now 'product-code-valid': SUNAT judges a product code only when a line has one",
+      );
     if (!isRuleId(id)) throw new RuleDatesError(`unknown rule '${id}' (known: ${RULES.map((r) => r.id).join(', ')})`);
-    if (!isCalendarDate(date)) throw new RuleDatesError(`rule '${id}' needs a date YYYY-MM-DD, got '${date}'`);
+    const reported = RULES.find((r) => r.id === id)!.confidence === 'reported';
+    if (date === 'off' && !reported)
+      throw new RuleDatesError(
+        `rule '${id}' is read in SUNAT's own files or the law (confidence sure): move its date instead of switching it off`,
+      );
+    if (date !== 'off' && !isCalendarDate(date))
+      throw new RuleDatesError(`rule '${id}' needs a date YYYY-MM-DD${reported ? ' or off' : ''}, got '${date}'`);
     dates[id] = date;
   }
   return dates;
 }
 
 export class RuleCalendar {
-  private readonly byId: ReadonlyMap<RuleId, RuleDefinition>;
+  private readonly byId: ReadonlyMap<RuleId, CalendarRule>;
+  readonly rates: Readonly<IgvRates>;
 
-  constructor(readonly overrides: Partial<Record<RuleId, string>> = {}) {
-    this.byId = new Map(RULES.map((rule) => [rule.id, { ...rule, effective: overrides[rule.id] ?? rule.effective }]));
+  /** `overrides`: CHASQUI_RULE_DATES parsed; `rates`: CHASQUI_IGV_RATES parsed, over DEFAULT_IGV_RATES. */
+  constructor(
+    readonly overrides: Partial<Record<RuleId, RuleOverride>> = {},
+    rates: Partial<IgvRates> = {},
+  ) {
+    this.byId = new Map(
+      RULES.map((rule) => {
+        const override = overrides[rule.id];
+        const off = override === 'off';
+        return [rule.id, { ...rule, effective: override && !off ? override : rule.effective, off }];
+      }),
+    );
+    this.rates = { ...DEFAULT_IGV_RATES, ...rates };
   }
 
   /** Every rule with its effective date as this calendar has it, earliest first. */
-  list(): RuleDefinition[] {
+  list(): CalendarRule[] {
     return [...this.byId.values()].sort((a, b) => a.effective.localeCompare(b.effective) || a.id.localeCompare(b.id));
   }
 
-  rule(id: RuleId): RuleDefinition {
+  rule(id: RuleId): CalendarRule {
     return this.byId.get(id)!;
   }
 
@@ -74,21 +125,31 @@ export class RuleCalendar {
     return this.rule(id).effective;
   }
 
-  /** Whether a document issued on `issueDate` (YYYY-MM-DD, Lima) is judged by rule `id`. */
+  /** Whether a document issued on `issueDate` (YYYY-MM-DD, Lima) is judged by rule `id` (never when it is off). */
   inForce(id: RuleId, issueDate: string): boolean {
-    return issueDate >= this.effective(id);
+    const rule = this.rule(id);
+    return !rule.off && issueDate >= rule.effective;
   }
 
   status(id: RuleId, at: string): RuleStatus {
+    if (this.rule(id).off) return 'off';
     return this.inForce(id, at) ? 'in force' : 'upcoming';
   }
 
   /** Rules not yet in force on `at` that start within `days` days, for the given document type when one is named. */
-  upcoming(at: string, days: number, docType?: DocType): RuleDefinition[] {
+  upcoming(at: string, days: number, docType?: DocType): CalendarRule[] {
     const horizon = addDays(at, days);
     return this.list().filter(
-      (r) => r.effective > at && r.effective <= horizon && (!docType || r.docTypes.includes(docType)),
+      (r) => !r.off && r.effective > at && r.effective <= horizon && (!docType || r.docTypes.includes(docType)),
     );
+  }
+
+  /** The IGV rates a document issued on `issueDate` may carry: the general one and the special step in force. */
+  igvRates(issueDate: string): RatesOn {
+    // The steps follow one another in law: the last one in force wins, wherever CHASQUI_RULE_DATES put its date.
+    const step = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate)).at(-1);
+    const special = step ? this.rates[step] : SPECIAL_RATE_BEFORE_2026;
+    return { general: GENERAL_IGV_RATE, special, step: step ?? null };
   }
 }
 

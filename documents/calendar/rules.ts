@@ -8,12 +8,14 @@ import type { DocType } from '../doc-type';
 export type RuleId =
   | 'summary-igv-percent'
   | 'gre-loading-date'
-  | 'product-code-required'
+  | 'product-code-valid'
   | 'summary-v2'
   | 'debit-note-13'
   | 'credit-note-ceiling'
+  | 'mype-rate-2026'
   | 'mype-rate-2027'
-  | 'mype-rate-end';
+  | 'mype-rate-end'
+  | 'detraction-codes-2026';
 
 /** sure: read in SUNAT's own files or law, or seen in SUNAT's answers; reported: told by one implementer, unverified. */
 export type Confidence = 'sure' | 'reported';
@@ -54,14 +56,21 @@ export const RULES: readonly RuleDefinition[] = [
     confidence: 'sure',
   },
   {
-    id: 'product-code-required',
+    // Factura2_0 field 28 (Boleta2_0, NotaCredito2_0, NotaDebito2_0 and LiquidacionCompra2_0 the same rows), OBSERV
+    // 4332 "El Código producto de SUNAT no es válido": "Si el tag existe, el formato del Tag UBL es diferente a
+    // numérico de 8 dígitos" / "Si el tag existe, el valor del Tag UBL es diferente de 8 ceros ('00000000') y diferente
+    // de 8 nueves ('99999999'), y no se encuentra en el listado". Judged only when the tag exists: an absent code is
+    // never this rule's business. From its date the observation becomes error 3496 (the 2026-08-26 revision).
+    id: 'product-code-valid',
     effective: '2027-01-01',
-    codes: ['3496'],
-    docTypes: ['01', '03', '07', '08', '04'],
+    codes: ['3496', '4332'],
+    docTypes: ['01', '03', '07', '08'],
     summary:
-      "Every line carries SUNAT's product code (catalog 25, cac:CommodityClassification/cbc:ItemClassificationCode)",
+      "A line's SUNAT product code, when present, is 8 digits in catalog 25 (or 00000000, 99999999): invalid ones " +
+      'are refused (3496) instead of observed (4332). A line without one is accepted',
     source:
-      "SUNAT 'Reglas de validación' 2026-04-24, lines 516-545, moved by the 2026-07-24 revision (line 562); reported by esolutions-xml",
+      'SUNAT Validacionesv20260212 Factura2_0 field 28 (OBSERV 4332, "Si el tag existe"); error 3496 from 2027-01-01 ' +
+      'as implementers read the 2026-08-26 revision (not read first-hand)',
     confidence: 'reported',
   },
   {
@@ -97,21 +106,47 @@ export const RULES: readonly RuleDefinition[] = [
     confidence: 'reported',
   },
   {
+    // Factura2_0 fields 46/47, ERROR: "por la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión … Dado que la
+    // tasa vigente del IGV es 10.5% y 18%"; every taxed line at "una tasa vigente". 8 % IGV + 2.5 % IPM (Ley 32387).
+    id: 'mype-rate-2026',
+    effective: '2026-01-01',
+    codes: ['3103', '4439'],
+    docTypes: ['01', '03', '07', '08'],
+    summary:
+      "Special IGV rate of MYPE restaurants and hotels on SUNAT's register (padrón, ind_padron 01): 10.5 " +
+      '(8 IGV + 2.5 IPM) instead of 10; an issuer off the register is observed (4439)',
+    source:
+      'SUNAT Validacionesv20260212 Factura2_0 fields 46/47 (ERROR "tasa vigente … 18.00 o 10.50"; OBSERV 4439 ' +
+      'ind_padron 01); Ley 32387 (IPM 2.5 in 2026), Ley 31556',
+    confidence: 'sure',
+  },
+  {
     id: 'mype-rate-2027',
     effective: '2027-01-01',
     codes: ['3103'],
     docTypes: ['01', '03', '07', '08'],
-    summary: 'Reduced IGV rate of MYPE restaurants, hotels and lodging: 14 (12 + 2 IPM) instead of 10',
-    source: 'Ley 31556, extended in December 2024 (reported as Ley 32219); larepublica.pe 2024-12-27, gestion.pe',
-    confidence: 'sure',
+    summary: 'Special IGV rate of MYPE restaurants and hotels: 15 (12 IGV + 3 IPM) instead of 10.5',
+    source:
+      'Ley 31556 as extended (12 % IGV in 2027) and Ley 32387 (IPM 3 in 2027), as one secondary source adds them up; ' +
+      'not yet in a SUNAT sheet',
+    confidence: 'reported',
   },
   {
     id: 'mype-rate-end',
     effective: '2028-01-01',
     codes: ['3103'],
     docTypes: ['01', '03', '07', '08'],
-    summary: 'The reduced MYPE rate ends: 18 for everyone',
+    summary: 'The special MYPE rate ends: 18 for everyone',
     source: 'Ley 31556, extended in December 2024 (reported as Ley 32219); larepublica.pe 2024-12-27, gestion.pe',
     confidence: 'sure',
+  },
+  {
+    id: 'detraction-codes-2026',
+    effective: '2026-09-01',
+    codes: ['3033'],
+    docTypes: ['01', '08'],
+    summary: 'Catalog 54 (detracción) accepts codes 038, 042, 043, 046 and 047; a document using one states its rate',
+    source: 'reported by one implementer (sunat/rules/revisions.csv row 21); names and rates not found',
+    confidence: 'reported',
   },
 ];

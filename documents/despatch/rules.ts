@@ -16,6 +16,8 @@ export interface RuleFindings {
 /** Reasons where the goods stay with the issuer (destinatario = remitente, 2554) and where they must not (2555). */
 const RECIPIENT_IS_ISSUER = new Set(['02', '04', '07', '18']);
 const RECIPIENT_IS_OTHER = new Set(['01', '03', '05', '06', '14', '17']);
+/** Reasons whose start point is another company's (02 compra, 07 recojo, 08 importación): 3411. */
+const OTHER_OWNS_START = new Set(['02', '07', '08']);
 
 export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}): RuleFindings {
   const issues: ValidationIssue[] = [];
@@ -180,6 +182,20 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
       if (!UNIT_CODES.has(item.unidad))
         observe('4320', `items[${i}].unidad ${item.unidad} is not a unit code of catalog 03`);
     }
+  }
+  // 3411, as SUNAT's GRE remitente XSL writes it: for these reasons the establishment's owner (its ruc, written as
+  // AddressTypeCode/@listID) is someone else, never the sender (sunat/rules/revisions.csv rows 4 and 5); the arrival
+  // point's reasons are those whose recipient is another company (2555).
+  for (const [end, reasons] of [
+    ['partida', OTHER_OWNS_START],
+    ['llegada', RECIPIENT_IS_OTHER],
+  ] as const) {
+    if (e.motivo && reasons.has(e.motivo) && e[end].ruc === d.emisor.ruc)
+      fail(
+        '3411',
+        `envio.${end}.ruc must not be the sender's RUC (${d.emisor.ruc}) for motivo ${e.motivo}: that establishment belongs to another company`,
+        `envio.${end}.ruc`,
+      );
   }
   // An itinerant issuer carries its own goods and receipts with it: no establishment of arrival (3416).
   if (e.motivo === '18' && e.llegada.codLocal)

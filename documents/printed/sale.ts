@@ -76,7 +76,10 @@ function lineRows(root: Element, names: (typeof ROOTS)[string]): string[][] {
     return [
       text(quantity) ?? '',
       quantity?.getAttribute('unitCode') ?? '',
-      text(at(line, 'cac:Item', 'cac:SellersItemIdentification', 'cbc:ID')) ?? '',
+      // The seller's code; else the GTIN, the code the buyer can look up.
+      text(at(line, 'cac:Item', 'cac:SellersItemIdentification', 'cbc:ID')) ??
+        text(at(line, 'cac:Item', 'cac:StandardItemIdentification', 'cbc:ID')) ??
+        '',
       free ? `${description} (transferencia gratuita)` : description,
       formatAmount((free ? price : text(at(line, 'cac:Price', 'cbc:PriceAmount'))) ?? '0.00'),
       price && !free ? formatAmount(price) : '',

@@ -3,10 +3,18 @@
  * document issued before a rule is judged by the old one whenever it is sent. Before a rule bites, from
  * `ruleWarnDays` days ahead, a document it would refuse carries a warning naming the code and the date.
  */
-import { addDays, DEFAULT_CALENDAR, type RuleCalendar, type RuleId } from '../calendar';
+import {
+  addDays,
+  DEFAULT_CALENDAR,
+  productCodeProblems,
+  ratesText,
+  SPECIAL_RATE_STEPS,
+  type RatesOn,
+  type RuleCalendar,
+  type RuleId,
+} from '../calendar';
 import { Decimal, money } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
-import { IGV_RATE, IGV_REDUCED_RATE, IGV_REDUCED_RATE_2027 } from '../tax/rates';
 import type { PrepareOptions } from '../types';
 import type { SaleDocument } from './document';
 import type { SaleInput } from './types';
@@ -27,6 +35,8 @@ export interface DatedRules {
   inForce(id: RuleId): boolean;
   /** Whether rule `id` starts within the warning window of this document's date (and does not judge it yet). */
   approaching(id: RuleId): boolean;
+  /** The IGV rates of this document's date (documents/calendar/igv-rates.ts). */
+  rates: RatesOn;
 }
 
 export function datedRules(date: string, options: PrepareOptions): DatedRules {
@@ -36,62 +46,92 @@ export function datedRules(date: string, options: PrepareOptions): DatedRules {
     calendar,
     date,
     inForce: (id) => calendar.inForce(id, date),
-    approaching: (id) => !calendar.inForce(id, date) && calendar.effective(id) <= horizon,
+    approaching: (id) => !calendar.inForce(id, date) && !calendar.rule(id).off && calendar.effective(id) <= horizon,
+    rates: calendar.igvRates(date),
   };
 }
 
-/** The reduced IGV rate of MYPE restaurants and lodging (Ley 31556 as extended) on a date: 10, then 14, then none. */
-export function reducedIgvRate(rules: DatedRules): number | null {
-  if (rules.inForce('mype-rate-end')) return null;
-  return rules.inForce('mype-rate-2027') ? IGV_REDUCED_RATE_2027 : IGV_REDUCED_RATE;
+/** Whether `rate` is an IGV rate a document of that date may carry (3103). */
+export function isIgvRateInForce(rate: number, rules: DatedRules): boolean {
+  return rate === rules.rates.general || rate === rules.rates.special;
 }
 
 /** The IGV rates a document of that date may use, in words for 3103. */
 export function allowedRatesText(rules: DatedRules): string {
-  const reduced = reducedIgvRate(rules);
-  return `${IGV_RATE}${reduced ? `, or ${reduced} (the reduced MYPE rate of Ley 31556)` : ' (the reduced MYPE rate of Ley 31556 has ended)'}`;
+  return ratesText(rules.rates);
 }
 
-function productCode(input: SaleInput, rules: DatedRules, report: RuleReport): void {
-  const rule = rules.calendar.rule('product-code-required');
-  if (!rule.docTypes.includes(input.tipoDoc)) return;
-  const missing = input.items.flatMap((item, i) => (item.codigoSunat ? [] : [i]));
-  if (!missing.length) return;
-  if (rules.inForce(rule.id)) {
-    for (const i of missing) {
-      report.issues.push(
-        issue(
-          'SUNAT',
-          '3496',
-          `items[${i}].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from ${rule.effective}`,
-          `items[${i}].codigoSunat`,
-        ),
-      );
+/**
+ * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: an invalid
+ * one (3496 row) is observed before `product-code-valid` and refused from it; a code outside catalog 25 (4332) or a
+ * segment or family (4337) is observed at every date, and on a liquidación de compra everything is observed. An
+ * issuer on the register of those obliged to send a code (ind_padron 12) is observed (4331) for a line with neither
+ * the code nor a GTIN (Factura2_0 field 28: "Si 'Número de RUC' del emisor es obligado a enviar Código de producto
+ * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
+ */
+function productCode(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
+  const rule = rules.calendar.rule('product-code-valid');
+  const dated = rule.docTypes.includes(input.tipoDoc);
+  input.items.forEach((item, i) => {
+    const path = `items[${i}].codigoSunat`;
+    if (item.codigoSunat === undefined) {
+      if (options.registers?.productCode && !item.gtin)
+        report.warnings.push(
+          `[SUNAT 4331] ${path}: the company is on SUNAT's register of issuers obliged to send the product code ` +
+            '(padrón, ind_padron 12) and this line has neither codigoSunat nor gtin; SUNAT observes the document',
+        );
+      return;
     }
-  } else if (rules.approaching(rule.id)) {
-    const lines = missing.map((i) => `items[${i}]`).join(', ');
-    report.warnings.push(
-      `[SUNAT 3496] from ${rule.effective} SUNAT refuses lines without codigoSunat (catalog 25); this document's ${lines} ${missing.length > 1 ? 'have' : 'has'} none`,
-    );
-  }
+    for (const problem of productCodeProblems(item.codigoSunat)) {
+      if (problem.code !== '3496' || !dated)
+        report.warnings.push(
+          `[SUNAT ${problem.code === '3496' ? '4332' : problem.code}] ${path}: ${problem.message}; SUNAT observes it`,
+        );
+      else if (rules.inForce(rule.id))
+        report.issues.push(
+          issue(
+            'SUNAT',
+            '3496',
+            `${problem.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
+            path,
+          ),
+        );
+      else
+        report.warnings.push(
+          `[SUNAT 4332] ${path}: ${problem.message}; SUNAT observes it (4332, 3496)${rule.off ? '' : ` and refuses it (3496) on documents issued from ${rule.effective}`}: send a valid one or leave it out`,
+        );
+    }
+  });
 }
 
-function mypeRate(input: SaleInput, rules: DatedRules, report: RuleReport): void {
-  const reducedLine = input.items.findIndex(
-    (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv !== IGV_RATE,
+/**
+ * The special rate of MYPE restaurants and hotels: an issuer that has not declared it is on SUNAT's register
+ * (ind_padron 01) is observed (4439, Factura2_0 fields 46/47); within the warning window a document at the special
+ * rate is told the next step.
+ */
+function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
+  const { general, special } = rules.rates;
+  const line = input.items.findIndex(
+    (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv === special,
   );
-  if (reducedLine < 0) return;
-  const rate = input.items[reducedLine].porcentajeIgv;
-  const next = rules.approaching('mype-rate-end')
-    ? 'mype-rate-end'
-    : rules.approaching('mype-rate-2027')
-      ? 'mype-rate-2027'
-      : null;
-  if (!next || rate !== reducedIgvRate(rules)) return;
-  const effective = rules.calendar.effective(next);
-  const then = next === 'mype-rate-end' ? `${IGV_RATE} only` : `${IGV_RATE} or ${IGV_REDUCED_RATE_2027}`;
+  if (special === null || special === general || line < 0) return;
+  if (
+    options.registers &&
+    !options.registers.igvSpecialRate &&
+    rules.calendar.rule('mype-rate-2026').docTypes.includes(input.tipoDoc)
+  )
+    report.warnings.push(
+      `[SUNAT 4439] items[${line}].porcentajeIgv ${special} is the special rate of MYPE restaurants and hotels on ` +
+        "SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it (PATCH " +
+        '/v1/companies/{ruc}/registers): SUNAT observes the document',
+    );
+  const next = rules.calendar
+    .list()
+    .find((r) => (SPECIAL_RATE_STEPS as readonly RuleId[]).includes(r.id) && rules.approaching(r.id));
+  if (!next) return;
+  const then = rules.calendar.igvRates(next.effective);
   report.warnings.push(
-    `[SUNAT 3103] porcentajeIgv ${rate} is the reduced MYPE rate until ${addDays(effective, -1)}; documents issued from ${effective} use ${then}`,
+    `[SUNAT 3103] porcentajeIgv ${special} is the special rate until ${addDays(next.effective, -1)}; documents issued from ${next.effective} use ${ratesText(then)}`,
   );
 }
 
@@ -153,8 +193,8 @@ export function datedSaleRules(
   options: PrepareOptions,
 ): RuleReport {
   const report: RuleReport = { issues: [], warnings: [] };
-  productCode(input, rules, report);
-  mypeRate(input, rules, report);
+  productCode(input, rules, options, report);
+  specialRate(input, rules, options, report);
   debitNote13(input, rules, report);
   creditNoteCeiling(input, doc, rules, options, report);
   return report;

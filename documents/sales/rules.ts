@@ -2,17 +2,18 @@
  * Domain rules of the sales documents that joi cannot express field by field. Each returns issues (blocking, 422)
  * and warnings (observations); every check runs so the integrator sees all problems at once.
  */
+import { DETRACTION_CODES_2026 } from '../calendar/detraction-codes';
 import { Decimal, money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
-import { IGV_RATE, IVAP_RATE } from '../tax/rates';
+import { IVAP_RATE } from '../tax/rates';
 import type { PrepareOptions } from '../types';
 import {
   allowedRatesText,
   datedRules,
   datedSaleRules,
-  reducedIgvRate,
+  isIgvRateInForce,
   type DatedRules,
   type RuleReport,
 } from './dated';
@@ -28,7 +29,17 @@ export const RECEIPT_ID_THRESHOLD = new Decimal(700);
 const TOLERANCE = new Decimal('0.01');
 const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208']);
 
-function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
+/**
+ * The reason of a note that may leave out the document it modifies, on its issue date: SUNAT's 2524 spares credit
+ * notes of reason 10 (NotaCredito2_0 row 73) and debit notes of reason 03 (NotaDebito2_0 row 73); from debit-note-13's
+ * date the debit notes' exemption moves to reason 13 (sunat/rules/revisions.csv row 9, reported).
+ */
+function unreferencedReason(input: SaleInput, dated: DatedRules): string {
+  if (input.tipoDoc === '07') return '10';
+  return dated.inForce('debit-note-13') ? '13' : '03';
+}
+
+function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOptions, out: ValidationIssue[]): void {
   const letter = input.serie[0];
   if (input.tipoDoc === '01' && letter !== 'F') {
     out.push(issue('SUNAT', '1001', `serie '${input.serie}' of a factura must start with F`, 'serie'));
@@ -49,10 +60,26 @@ function seriesRules(input: SaleInput, out: ValidationIssue[]): void {
     );
   }
   const ref = input.documentoAfectado;
+  const exempt = unreferencedReason(input, dated);
   if (!ref) {
-    out.push(
-      issue('SUNAT', '2118', 'documentoAfectado (the document this note modifies) is required', 'documentoAfectado'),
-    );
+    if (letter === 'B' && options.receiptsViaSummary)
+      out.push(
+        issue(
+          'SUNAT',
+          '2524',
+          'documentoAfectado (the receipt this note modifies) is required: this company sends its B notes in the daily summary, whose line names it',
+          'documentoAfectado',
+        ),
+      );
+    else if (input.motivo && input.motivo.codigo !== exempt)
+      out.push(
+        issue(
+          'SUNAT',
+          '2524',
+          `documentoAfectado (the document this note modifies) is required: only a ${credit ? 'credit' : 'debit'} note of reason ${exempt} may leave it out`,
+          'documentoAfectado',
+        ),
+      );
   } else {
     if (letter === 'F' && ref.tipoDoc !== '01') {
       out.push(
@@ -162,8 +189,27 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
+/**
+ * Factura2_0 field 28, ERROR 3181: "Si 'Tipo de operación' es '0112 Venta Interna - Sustenta Gastos Deducibles
+ * Persona Natural', el comprobante no contiene ninguna línea con 'Código de producto SUNAT' con valor '84121901' o
+ * '80131501'" (the factura XSL checks it on the document; the per-line variant is commented out there).
+ */
+const DEDUCTIBLE_EXPENSE_CODES = ['84121901', '80131501'];
+
+function deductibleExpenseRule(input: SaleInput, out: ValidationIssue[]): void {
+  if (input.tipoDoc !== '01' || input.tipoOperacion !== '0112') return;
+  if (input.items.some((item) => DEDUCTIBLE_EXPENSE_CODES.includes(item.codigoSunat ?? ''))) return;
+  out.push(
+    issue(
+      'SUNAT',
+      '3181',
+      `operation 0112 (deductible expenses of a natural person) needs a line with codigoSunat ${DEDUCTIBLE_EXPENSE_CODES.join(' or ')}`,
+      'items',
+    ),
+  );
+}
+
 function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules): void {
-  const reduced = reducedIgvRate(dated);
   const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
   let taxedRate: number | undefined;
   input.items.forEach((item, i) => {
@@ -189,16 +235,6 @@ function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules):
         ),
       );
     }
-    if (code === '40' && !item.codigoSunat && input.tipoOperacion === '0200') {
-      out.push(
-        issue(
-          'SUNAT',
-          '3001',
-          'an exported good needs its SUNAT product code (codigoSunat, UNSPSC)',
-          `${path}.codigoSunat`,
-        ),
-      );
-    }
     if (code === '17') {
       if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== IVAP_RATE) {
         out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));
@@ -206,8 +242,8 @@ function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules):
       if (item.isc)
         out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
-      const rate = item.porcentajeIgv ?? IGV_RATE;
-      if (rate !== IGV_RATE && rate !== reduced) {
+      const rate = item.porcentajeIgv ?? dated.rates.general;
+      if (!isIgvRateInForce(rate, dated)) {
         out.push(
           issue(
             'SUNAT',
@@ -473,13 +509,27 @@ function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: Valida
   }
 }
 
+/** Catalog 54's codes of 2026 (detraction-codes-2026): SUNAT answered 3033 for them before their date. */
+function detractionCodeRules(input: SaleInput, dated: DatedRules, out: ValidationIssue[]): void {
+  const code = input.detraccion?.codigo;
+  if (!code || !DETRACTION_CODES_2026.includes(code) || dated.inForce('detraction-codes-2026')) return;
+  out.push(
+    issue(
+      'SUNAT',
+      '3033',
+      `detraccion.codigo ${code} is in catalog 54 for documents issued from ${dated.calendar.effective('detraction-codes-2026')}; this one is dated ${dated.date}`,
+      'detraccion.codigo',
+    ),
+  );
+}
+
 export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: PrepareOptions = {}): RuleReport {
   const totals = doc.totals;
   const dated = datedRules(input.fechaEmision, options);
   const report = datedSaleRules(input, doc, dated, options);
   if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {
-    seriesRules(input, report.issues);
+    seriesRules(input, dated, options, report.issues);
     customerRules(input, totals, report);
     input.items.forEach((item, i) => {
       if (item.retencionRenta)
@@ -494,8 +544,10 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: Pre
     });
   }
   lineRules(input, report.issues, dated);
+  deductibleExpenseRule(input, report.issues);
   zeroAmountRules(input, totals, report.issues);
   noteReasonRules(input, report.issues);
+  detractionCodeRules(input, dated, report.issues);
   documentRules(input, totals, report);
   operationRules(input, totals, report.issues);
   paymentRules(input, doc, report);

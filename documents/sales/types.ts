@@ -102,6 +102,8 @@ export interface Adjustment {
 export interface SaleItem {
   codigo?: string;
   codigoSunat?: string;
+  /** GS1 code (GTIN-8, -12, -13 or -14), written as cac:StandardItemIdentification/cbc:ID with its schemeID. */
+  gtin?: string;
   descripcion: string;
   cantidad: Decimal;
   unidad: string;

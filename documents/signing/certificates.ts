@@ -5,9 +5,10 @@
 import { isIP } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
+import { pfxCost } from './pfx-cost';
 
 export type CertificateFailure =
-  'too_large' | 'not_pfx' | 'wrong_password' | 'no_private_key' | 'expired' | 'not_yet_valid';
+  'too_large' | 'not_pfx' | 'too_costly' | 'wrong_password' | 'no_private_key' | 'expired' | 'not_yet_valid';
 
 export interface Certificate {
   privateKeyPem: string;
@@ -27,6 +28,9 @@ export interface Certificate {
 
 export type CertificateResult =
   { ok: true; certificate: Certificate } | { ok: false; reason: CertificateFailure; message: string };
+
+/** SUNAT's certificates are RSA 2048; 4096 is the largest any issuer uses. */
+export const MAX_KEY_BITS = 4096;
 
 /** Real PFX files are a few kilobytes; anything far larger is not a certificate worth parsing. */
 export const DEFAULT_MAX_PFX_BYTES = 64 * 1024;
@@ -61,6 +65,9 @@ export function loadPfx(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_PFX_BYTES;
   if (pfx.length > maxBytes)
     return fail('too_large', `the certificate file has ${pfx.length} bytes; at most ${maxBytes} are accepted`);
+  // Bounded before node-forge derives a key: the file says how many rounds each derivation runs.
+  const cost = pfxCost(pfx);
+  if (!cost.ok) return fail(cost.reason, cost.message);
   let asn1: forge.asn1.Asn1;
   try {
     asn1 = forge.asn1.fromDer(forge.util.createBuffer(pfx.toString('binary')));
@@ -82,6 +89,9 @@ export function loadPfx(
   );
   if (!keyBag?.key) return fail('no_private_key', 'the certificate file holds no private key');
   const key = keyBag.key as forge.pki.rsa.PrivateKey;
+  // Every document of the company is signed with this key in the API's request: a huge modulus would make each slow.
+  if (key.n.bitLength() > MAX_KEY_BITS)
+    return fail('too_costly', `the key has ${key.n.bitLength()} bits; at most ${MAX_KEY_BITS} are accepted`);
   // A PFX may carry the issuing chain too: the signing certificate is the one whose public key matches the key.
   const certificate = bagsOf(p12, forge.pki.oids.certBag)
     .map((b) => b.cert)

@@ -6,6 +6,7 @@
  * own signatures use inclusive C14N, so they are always checked by xml-crypto, apart from the signer.
  */
 import { DOMParser } from '@xmldom/xmldom';
+import { declaresDtd, DTD_REFUSED } from '../xml/dtd';
 import { SignedXml } from 'xml-crypto';
 import { DS_NS } from './signer';
 import { verifiesExclusive } from './exclusive';
@@ -28,6 +29,7 @@ function firstText(parent: Element, localName: string): string | undefined {
 
 /** `parsed`: the same document already parsed by the caller (it is read, never changed). */
 export function verifyXmlSignature(xml: string, parsed?: Document): SignatureVerification {
+  if (!parsed && declaresDtd(xml)) return { ok: false, reason: DTD_REFUSED };
   let doc: Document;
   try {
     doc = parsed ?? (new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document);

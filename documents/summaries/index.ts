@@ -3,8 +3,8 @@ import { DocumentValidationError, issue, type ValidationIssue } from '../errors'
 import { money } from '../decimal';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildSummaryXml, FREE_BUCKETS, rcLineTotal, summaryId } from '../xml/summary';
-import { datedRules, reducedIgvRate, allowedRatesText, type DatedRules } from '../sales/dated';
-import { IGV_RATE, IVAP_RATE } from '../tax/rates';
+import { datedRules, allowedRatesText, isIgvRateInForce, type DatedRules } from '../sales/dated';
+import { IVAP_RATE } from '../tax/rates';
 import { buildVoidedXml } from '../xml/voided';
 import { RECEIPT_ID_THRESHOLD } from '../sales/rules';
 import type { RcInput, VoidedInput } from './schema';
@@ -50,7 +50,6 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
 function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], warnings: string[]): void {
   const v2 = rules.calendar.rule('summary-v2');
   const split = FREE_BUCKETS.map(([key]) => `totales.${key}`).join(', ');
-  const reduced = reducedIgvRate(rules);
   let warned = false;
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
@@ -83,7 +82,7 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
       );
     }
     const rate = line.porcentajeIgv;
-    if (rate !== undefined && rate !== IGV_RATE && rate !== IVAP_RATE && rate !== reduced) {
+    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, rules)) {
       out.push(
         issue(
           'SUNAT',

@@ -75,12 +75,17 @@ export const rcSchema = Joi.object({
         }),
         /** The IGV rate of the line's document (cbc:Percent of its IGV category); 18 when not given. */
         porcentajeIgv: Joi.number()
-          .valid(18, 14, 10, 4)
+          .greater(0)
+          .max(100)
           .error(
-            codes({
-              'any.only':
-                "[SUNAT 3103] {#label} must be 18, the reduced MYPE rate of the documents' date (10 until 2026, 14 in 2027) or 4 (IVAP)",
-            }),
+            codes(
+              Object.fromEntries(
+                ['number.base', 'number.greater', 'number.max'].map((code) => [
+                  code,
+                  "[SUNAT 3103] {#label} must be 18, the special rate of the documents' date or 4 (IVAP)",
+                ]),
+              ),
+            ),
           ),
         documentoAfectado: Joi.object({
           tipoDoc: Joi.string()

@@ -1,4 +1,5 @@
 /** Tax schemes and rates of catalogs 05 and 07, and the ICBPER rate table (Ley 30884). */
+import { GENERAL_IGV_RATE } from '../calendar/igv-rates';
 import { Decimal } from '../decimal';
 import type { IgvAffectation } from '../sales/types';
 
@@ -40,10 +41,8 @@ export function affectationOf(code: IgvAffectation): Affectation {
   return { scheme: '9996', category: 'O', free: true, taxed: false, bucket: 'gratuitas' };
 }
 
-export const IGV_RATE = 18;
-/** The reduced MYPE rate (8 % IGV + 2 % IPM, Ley 31556) until `mype-rate-2027`, then 12 + 2 until `mype-rate-end`. */
-export const IGV_REDUCED_RATE = 10;
-export const IGV_REDUCED_RATE_2027 = 14;
+/** The general IGV rate; the special rate of MYPE restaurants and hotels is the calendar's (igvRates of a date). */
+export const IGV_RATE = GENERAL_IGV_RATE;
 export const IVAP_RATE = 4;
 
 /** ICBPER per bag by year of issue (Ley 30884): S/ 0.10 in 2019 rising by 0.10 a year to 0.50 from 2023 on. */

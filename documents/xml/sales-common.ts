@@ -64,21 +64,22 @@ export function paymentTermsXml(doc: SaleDocument): Xml | null {
   );
 }
 
-/** Notes: the reason (catalog 09/10) for the modified document. */
+/** Notes: the reason (catalog 09/10), and the modified document when the note names one. */
 export function discrepancy(doc: SaleDocument): Xml {
-  const ref = doc.input.documentoAfectado!;
+  const ref = doc.input.documentoAfectado;
   const reason = doc.input.motivo!;
   return el(
     'cac:DiscrepancyResponse',
-    el('cbc:ReferenceID', ref.serieNumero),
+    ref ? el('cbc:ReferenceID', ref.serieNumero) : null,
     el('cbc:ResponseCode', reason.codigo),
     el('cbc:Description', reason.descripcion),
   );
 }
 
-/** Notes: the modified document. */
-export function billingReference(doc: SaleDocument): Xml {
-  const ref = doc.input.documentoAfectado!;
+/** Notes: the modified document; none for the reasons SUNAT lets leave it out (documents/sales/rules.ts, 2524). */
+export function billingReference(doc: SaleDocument): Xml | null {
+  const ref = doc.input.documentoAfectado;
+  if (!ref) return null;
   return el(
     'cac:BillingReference',
     el('cac:InvoiceDocumentReference', el('cbc:ID', ref.serieNumero), documentTypeCode(ref.tipoDoc)),

@@ -7,6 +7,7 @@ import { money, unitValue, type Decimal } from '../decimal';
 import type { Issuer, Customer } from '../input/parties';
 import type { DocumentTotals, LineAdjustment, LineTotals, SubtotalTotals } from '../tax/totals';
 import { TAX_SCHEMES } from '../tax/rates';
+import { gtinScheme } from '../catalogs/gtin';
 import { freightDelivery, itemProperties } from './operations';
 
 export const NS = {
@@ -389,6 +390,7 @@ export function documentLine(
       'cac:Item',
       el('cbc:Description', it.descripcion),
       it.codigo ? el('cac:SellersItemIdentification', el('cbc:ID', it.codigo)) : null,
+      it.gtin ? el('cac:StandardItemIdentification', el('cbc:ID', { schemeID: gtinScheme(it.gtin) }, it.gtin)) : null,
       it.codigoSunat
         ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', UNSPSC_ATTRS, it.codigoSunat))
         : null,

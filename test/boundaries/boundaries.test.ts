@@ -1,56 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { mayImport, roomOf, ROOMS } from './rooms';
+import { parse } from 'yaml';
+import { check, tableDifferences } from './check';
+import { mayImport, ROOMS } from './rooms';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SKIPPED = new Set(['node_modules', '.git', 'sunat', 'deploy', 'examples']);
-
-/** Every TypeScript source of the repository, as paths from its root. */
-function sources(dir = ROOT): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED.has(entry.name) ? [] : sources(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path.relative(ROOT, full)] : [];
-  });
-}
-
-interface Import {
-  from: string;
-  target: string;
-  typeOnly: boolean;
-}
-
-// Static imports and re-exports (with what they name, to tell type-only ones), side-effect imports, import() and require().
-const IMPORT =
-  /(?:^|\n)[ \t]*(?:import|export)\s+(type\s+)?([^;'"]*?)\bfrom\s*['"]([^'"]+)['"]|(?:^|\n)[ \t]*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-/** `{ type A, type B }`: every name imported as a type. */
-const onlyTypes = (names: string) =>
-  /^\{[^}]*\}$/.test(names.trim()) &&
-  names
-    .trim()
-    .slice(1, -1)
-    .split(',')
-    .filter((n) => n.trim())
-    .every((n) => /^type\s/.test(n.trim()));
-
-function resolve(from: string, spec: string): string {
-  const base = path.normalize(path.join(path.dirname(from), spec));
-  return (
-    [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => fs.existsSync(path.join(ROOT, candidate))) ??
-    base
-  );
-}
-
-function importsOf(file: string): Import[] {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)].flatMap((m) => {
-    const spec = m[3] ?? m[4] ?? m[5] ?? m[6];
-    if (!spec.startsWith('.')) return [];
-    return [{ from: file, target: resolve(file, spec), typeOnly: !!m[1] || (m[2] !== undefined && onlyTypes(m[2])) }];
-  });
-}
 
 /** Groups of files that import each other, directly or round about (Tarjan's strongly connected components). */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -87,46 +43,39 @@ function cycles(graph: Map<string, string[]>): string[][] {
  * holds for every import in the repository, and no module imports itself round about.
  */
 describe('boundaries: the rooms and what they may import', () => {
-  const files = sources();
-  const imports = files.flatMap(importsOf);
+  const findings = check(ROOT);
 
-  it('every source file belongs to a room of the table', () => {
-    expect(
-      files.filter((f) => !roomOf(f)),
-      'add its room to test/boundaries/rooms.ts and docs/architecture.md',
-    ).to.deep.equal([]);
+  it('every source file belongs to a room of the table, and the rooms of data hold none', () => {
+    expect(findings.unroomed, 'add its room to test/boundaries/rooms.ts and docs/architecture.md').to.deep.equal([]);
+    expect(findings.inData).to.deep.equal([]);
   });
 
   it('every import is one its room may make', () => {
-    const broken = imports
-      .filter((i) => !mayImport(i.from, i.target, i.typeOnly))
-      .map(
-        (i) =>
-          `${i.from} → ${i.target}${i.typeOnly ? ' (type)' : ''}: ${roomOf(i.from)} (${ROOMS[roomOf(i.from)!]?.holds}) may import ${ROOMS[roomOf(i.from)!]?.may.join(', ') || 'only its own files'}`,
-      );
-    expect(broken).to.deep.equal([]);
+    expect(findings.broken).to.deep.equal([]);
+  });
+
+  it('every dynamic import names its path, or is allowed with a reason (and every allowance is still used)', () => {
+    expect(findings.unread).to.deep.equal([]);
+    expect(findings.stale, 'remove from DYNAMIC_IMPORTS').to.deep.equal([]);
   });
 
   it('no import cycles, not even through types (a types module breaks one)', () => {
-    const graph = new Map<string, string[]>(files.map((f) => [f, []]));
-    for (const i of imports) graph.get(i.from)!.push(i.target);
+    const graph = new Map<string, string[]>(findings.files.map((f) => [f, []]));
+    for (const i of findings.imports) graph.get(i.from)!.push(i.target);
     expect(cycles(graph)).to.deep.equal([]);
   });
 
-  it('docs/architecture.md shows the same table', () => {
-    const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Rooms'), doc.indexOf('\n## ', doc.indexOf('## Rooms') + 1));
-    // | `room` | what lives there | `a/`, `b/` (types: `c/`) |
-    const rows = new Map(
-      [...section.matchAll(/^\| `([^`]+)` \|[^\n]*\| ([^|\n]*) \|$/gm)].map((m) => [
-        m[1],
-        [...m[2].matchAll(/`([^`]+)`/g)].map((x) => x[1]),
-      ]),
+  it('docs/architecture.md shows the same table, row for row', () => {
+    expect(tableDifferences(fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'))).to.deep.equal([]);
+  });
+
+  it("tsconfig.json's type check includes every top-level folder of TypeScript sources", () => {
+    const include = (JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { include: string[] })
+      .include;
+    const folders = new Set(
+      findings.files.filter((f) => /\.[cm]?tsx?$/.test(f) && !/\.d\.[cm]?ts$/.test(f)).map((f) => f.split('/')[0]),
     );
-    for (const [key, room] of Object.entries(ROOMS)) {
-      expect(rows.has(key), `docs/architecture.md's Rooms table has no row for \`${key}\``).to.equal(true);
-      expect(rows.get(key), `the docs' "may import" of \`${key}\``).to.deep.equal([...room.may, ...(room.types ?? [])]);
-    }
+    expect([...folders].filter((folder) => !include.includes(folder))).to.deep.equal([]);
   });
 
   it('the checker catches what it is meant to', () => {
@@ -137,6 +86,9 @@ describe('boundaries: the rooms and what they may import', () => {
     expect(mayImport('lifecycle/transitions.ts', 'db/knex.ts', true)).to.equal(false);
     expect(mayImport('lifecycle/actions.ts', 'lifecycle/transitions.ts', false)).to.equal(true);
     expect(mayImport('cli/commands/start.ts', 'cli/support/index.ts', false)).to.equal(true);
+    expect(mayImport('activities/webhooks.ts', 'workflows/webhook-client.ts', false)).to.equal(true);
+    expect(mayImport('activities/webhooks.ts', 'workflows/webhook-delivery.ts', false)).to.equal(false);
+    expect(mayImport('activities/webhooks.ts', 'workflows/sub/a-client.ts', false)).to.equal(false);
     expect(
       cycles(
         new Map([
@@ -146,5 +98,89 @@ describe('boundaries: the rooms and what they may import', () => {
         ]),
       ),
     ).to.deep.equal([['a', 'b']]);
+  });
+});
+
+/** Issue 35's holes: each tree of fixtures/holes.yaml passed the checker before and is caught now. */
+describe('boundaries: the holes the checker had', () => {
+  const trees = parse(fs.readFileSync(path.join(__dirname, 'fixtures/holes.yaml'), 'utf8')) as Record<
+    string,
+    Record<string, string>
+  >;
+  const made: string[] = [];
+  const checked = (name: string) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-boundaries-'));
+    made.push(root);
+    const files = { 'package.json': '{ "name": "chasqui", "dependencies": { "joi": "*" } }', ...trees[name] };
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text.replaceAll('{root}', root));
+    }
+    return { ...check(root), root };
+  };
+  after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+  it('reads a template literal import()', () => {
+    expect(checked('template literal import').broken).to.deep.equal([
+      'documents/reader.ts → db/knex.ts: documents/ (the pure documents library) may import only its own files',
+    ]);
+  });
+
+  it('refuses an import() or require() whose path is not a literal, unless allowed with a reason or in a room of everything', () => {
+    const found = checked('dynamic imports without a literal path');
+    expect(found.unread.map((u) => u.split(' (')[0])).to.deep.equal([
+      'documents/any.ts: import(`../db/${name}`)',
+      'documents/any.ts: require(name)',
+    ]);
+    expect(found.stale).to.deep.equal([]);
+  });
+
+  it('checks files under nested examples/, deploy/ and sunat/ folders; the top-level ones are rooms of their own', () => {
+    const found = checked('nested examples, deploy and sunat folders');
+    expect(found.broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'api/examples/leak.ts → cli/main.ts',
+      'db/deploy/leak.ts → cli/main.ts',
+      'documents/sunat/leak.ts → db/knex.ts',
+      'examples/receiver.js → db/knex.ts',
+    ]);
+    expect(found.inData).to.deep.equal(['sunat/tool.ts']);
+  });
+
+  it('checks paths that are not relative: the package itself, absolute, tsconfig paths and baseUrl, outside, unknown', () => {
+    const found = checked('paths that are not relative');
+    expect(found.broken.map((b) => b.replace(/ \(the pure.*$/, ''))).to.have.members([
+      'documents/absolute.ts → db/knex.ts: documents/',
+      'documents/base-url.ts → db/knex.ts: documents/',
+      'documents/mapped-file.ts → cli/main.ts: documents/',
+      'documents/mapped.ts → db/knex.ts: documents/',
+      `documents/outside.ts → ${found.root}/../elsewhere/spec: outside the repository`,
+      'documents/self.ts → db/knex.ts: documents/',
+      'documents/undeclared.ts → left-pad: neither a path into the repository nor a package of package.json',
+    ]);
+  });
+
+  it('checks declaration files (.d.ts), their imports as types', () => {
+    expect(checked('declaration files').broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'db/shapes.d.ts → api/app.ts (type)',
+    ]);
+  });
+
+  it('lets activities/ import workflow clients and types, never a workflow', () => {
+    expect(checked('activities import workflow definitions').broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'activities/notify.ts → workflows/document.ts',
+    ]);
+  });
+
+  it('flags a room of the docs missing from rooms.ts, and the other way round', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const row = '| `bench/` | the benchmarks (docs/benchmarks.md) | everything (`*`) |';
+    expect(doc).to.include(row);
+    expect(tableDifferences(doc.replace(row, `${row}\n| \`scripts/\` | scripts | \`core/\` |`))).to.deep.equal([
+      "test/boundaries/rooms.ts has no room `scripts/` (a row of the docs' table)",
+    ]);
+    expect(tableDifferences(doc.replace(`${row}\n`, ''))).to.deep.equal([
+      "docs/architecture.md's Rooms table has no row for `bench/`",
+    ]);
+    expect(Object.keys(ROOMS)).to.include('bench/');
   });
 });

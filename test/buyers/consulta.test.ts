@@ -18,6 +18,8 @@ import { getBrowser, closeBrowser } from '../support/browser';
 import { testConfig } from '../support/services';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { CONSULTA_FLOOR_MS } from '../../api/consulta/routes';
+import { signedFilePath } from '../../buyers/links';
+import { englishOnlyWords, pageProblems } from '../support/page-checks';
 
 /** Where the screenshots go (docs/buyers.md keeps one); set CHASQUI_SCREENSHOTS to keep them. */
 const SHOTS = process.env.CHASQUI_SCREENSHOTS ?? fs.mkdtempSync('/tmp/chasqui-consulta-');
@@ -47,6 +49,8 @@ describe('consultation page (/consulta) in Chromium', function () {
         mailFrom: 'facturas@chasqui.test',
         consultaRate: { limit: 8, windowSeconds: 60 },
       },
+      // As behind the production proxy (one hop): the address the proxy appended is the client's.
+      trustProxy: 1,
     });
     company = await newCompany(env.stack);
     const body = payload('invoice-basic.json', company.ruc);
@@ -61,8 +65,8 @@ describe('consultation page (/consulta) in Chromium', function () {
       acceptDownloads: true,
       locale: 'es-PE',
       // The lookups are counted per client address in the run's shared database, where other suites' requests from
-      // 127.0.0.1 (the API fuzzers) count too: this browser comes from an address of its own (the app trusts the proxy
-      // header, as behind the production proxy).
+      // 127.0.0.1 (the API fuzzers) count too: this browser comes from an address of its own (the stack trusts one
+      // proxy, CHASQUI_TRUST_PROXY=1, as behind the production proxy).
       extraHTTPHeaders: { 'X-Forwarded-For': BROWSER_ADDRESS },
     });
     page = await context.newPage();
@@ -104,7 +108,7 @@ describe('consultation page (/consulta) in Chromium', function () {
     total: '118.00',
   });
 
-  it('shows an accepted invoice from the five printed facts, with a PDF link that downloads the PDF', async () => {
+  it('shows an accepted invoice from the six printed facts, with a PDF link that downloads the PDF', async () => {
     const found = await consult(facts());
     expect(found.status).to.equal(200);
     expect(found.main).to.include('Aceptado');
@@ -176,6 +180,103 @@ describe('consultation page (/consulta) in Chromium', function () {
     }
     expect(statuses.slice(0, 8).every((s) => s === 200)).to.equal(true);
     expect(statuses[8]).to.equal(429);
+  });
+
+  /** A lookup by form POST from an address of its own (the per-address limit is the 429 test's business). */
+  const lookup = (fields: Record<string, string>, address: string) =>
+    got.post(`${env.stack.url}/consulta`, {
+      form: fields,
+      throwHttpErrors: false,
+      headers: { 'X-Forwarded-For': address },
+    });
+
+  it('offers the invoice (01) first in the type list', async () => {
+    await page.goto(`${env.stack.url}/consulta`);
+    const codes = await page
+      .locator('select[name=tipo] option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(codes).to.deep.equal(['01', '03', '07', '08', '04', '09', '31']);
+  });
+
+  it('takes the total as printed (S/ 118.00, S/118.00, 118, 1,180-style thousands) and answers an ambiguous one with a hint', async () => {
+    for (const total of ['S/ 118.00', 'S/118.00', 's/. 118.00', '118', '118.0', ' 118.00 ']) {
+      const res = await lookup({ ...facts(), total }, '192.0.2.10');
+      expect(res.statusCode, total).to.equal(200);
+      expect(res.body, total).to.include('Aceptado');
+    }
+    for (const [total, hint] of [
+      ['118,00', 'con punto antes de los céntimos'],
+      ['1,18.00', 'No entendimos el importe'],
+      ['118.000', 'No entendimos el importe'],
+      ['ciento dieciocho', 'No entendimos el importe'],
+    ]) {
+      const res = await lookup({ ...facts(), total }, '192.0.2.11');
+      expect(res.statusCode, total).to.equal(200);
+      expect(res.body, total).to.include(hint);
+      expect(res.body, total).to.not.include('No encontramos');
+      // The form comes back as typed, to correct the total only.
+      expect(res.body, total).to.include(`value="${company.ruc}"`);
+    }
+    // Thousands separated by commas are read as printed: 1,180.00 is 1180, not a match for 118.00.
+    expect((await lookup({ ...facts(), total: '1,180.00' }, '192.0.2.12')).statusCode).to.equal(404);
+  });
+
+  it('says once that the links expire', async () => {
+    const res = await lookup(facts(), '192.0.2.13');
+    expect(res.body.match(/vencen en una hora/g)).to.have.length(1);
+  });
+
+  it('a rejected invoice says plainly it is not valid and offers no PDF; a signed PDF link gets none either', async () => {
+    env.sim.addRule({ operation: 'sendBill', ruc: company.ruc, fault: { kind: 'reject', code: '2335' }, times: 1 });
+    const rejected = await until(
+      env.stack,
+      (await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc))).body.external_id,
+      ['rejected'],
+    );
+    env.sim.clearRules();
+    const res = await lookup({ ...facts(), numero: String(Number(rejected.number)) }, '192.0.2.14');
+    expect(res.statusCode).to.equal(200);
+    expect(res.body).to.include('Este comprobante no es válido: SUNAT lo rechazó');
+    expect(res.body).to.not.include('Descargar PDF');
+    expect(res.body).to.include('Respuesta de SUNAT (CDR)');
+    const pdf = await got(`${env.stack.url}${signedFilePath(env.stack.secrets, rejected.id, 'pdf')}`, {
+      throwHttpErrors: false,
+    });
+    expect(pdf.statusCode).to.equal(404);
+    rejectedNumber = String(Number(rejected.number));
+  });
+  let rejectedNumber = '';
+
+  it('every page at 375 and 1280 px: nothing wider than the screen, no word broken mid-letter, no English', async () => {
+    const english = englishOnlyWords();
+    for (const width of [375, 1280]) {
+      const view = await (
+        await getBrowser()
+      ).newContext({
+        viewport: { width, height: 900 },
+        locale: 'es-PE',
+        extraHTTPHeaders: { 'X-Forwarded-For': `192.0.2.${20 + (width % 200)}` },
+      });
+      const tab = await view.newPage();
+      const check = async (name: string, fields?: Record<string, string>) => {
+        await tab.goto(`${env.stack.url}/consulta`);
+        if (fields) {
+          for (const [key, value] of Object.entries(fields))
+            if (key === 'tipo') await tab.selectOption('select[name=tipo]', value);
+            else await tab.fill(`input[name=${key}]`, value);
+          await Promise.all([tab.waitForNavigation(), tab.click('button[type=submit]')]);
+        }
+        const problems = await pageProblems(tab, english);
+        expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
+        await tab.screenshot({ path: path.join(SHOTS, `consulta-${name}-${width}.png`), fullPage: true });
+      };
+      await check('form');
+      await check('found', { ...facts(), total: 'S/ 118.00' });
+      await check('not-found', { ...facts(), total: '118.01' });
+      await check('hint', { ...facts(), total: '118,00' });
+      if (rejectedNumber) await check('rejected', { ...facts(), numero: rejectedNumber });
+      await view.close();
+    }
   });
 
   it("renders the buyer's e-mail (its HTML part) for a look", async () => {

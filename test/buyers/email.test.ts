@@ -5,18 +5,18 @@ import {
   newCompany,
   payload,
   issue,
-  until,
   call,
   expectDocumented,
   type IssuingStack,
   type TestCompany,
 } from '../issuing/support';
 import { eventually, localTlsCertificate, type TlsFiles } from '../webhooks/support';
-import { startSmtpServer, type SmtpServerHandle } from './support';
+import { acceptedWithEmail as acceptedWith, startSmtpServer, type SmtpServerHandle } from './support';
 import { testConfig } from '../support/services';
-import { findDocument, listDocuments, type DocumentRow } from '../../db/documents';
+import { findDocument, listDocuments } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
 import { documentTimeline } from '../../lifecycle/timeline';
+import { english } from '../../lifecycle/messages';
 import { webhookBody } from '../../activities/webhooks';
 import { buyerEmailWorkflowId } from '../../workflows/buyer-email';
 import { companySummaryWorkflow } from '../../workflows/daily-summary';
@@ -66,14 +66,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
       })
     ).body;
 
-  /** Issues an invoice (demo) with these buyer addresses and waits until SUNAT (the simulator) accepted it. */
-  async function acceptedWithEmail(company: TestCompany, correo: unknown): Promise<DocumentRow> {
-    const body = payload('invoice-basic.json', company.ruc);
-    if (correo !== undefined) body.cliente = { ...body.cliente, correo };
-    const res = await issue(env.stack, company.token, body);
-    expect(res.status, JSON.stringify(res.body)).to.equal(202);
-    return until(env.stack, res.body.external_id, ['accepted']);
-  }
+  const acceptedWithEmail = (company: TestCompany, correo: unknown) => acceptedWith(env.stack, company, correo);
 
   const settled = (id: string) =>
     eventually(async () => {
@@ -275,8 +268,8 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('failed');
     // Support sees it in the document's timeline (chasqui support find, the console).
     const [listed] = await listDocuments(env.stack.db, { ids: [doc.id], limit: 1 });
-    const entry = (await documentTimeline(env.stack.db, listed)).find((t) => t.event === 'buyer e-mail');
-    expect(entry?.detail).to.match(/^failed to nadie@cliente\.pe, 1 attempt\(s\): SMTP 550/);
+    const entry = (await documentTimeline(env.stack.db, listed)).find((t) => t.event.code === 'event.email');
+    expect(entry && english(entry.detail)).to.match(/^failed to nadie@cliente\.pe, 1 attempt\(s\): SMTP 550/);
   });
 
   it('a company that turned e-mail off: the document reads disabled and nothing is sent', async () => {

@@ -1,7 +1,11 @@
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
 import type { TlsFiles } from '../webhooks/support';
+import { issue, payload, until, type TestCompany } from '../issuing/support';
+import type { TestStack } from '../support/stack';
+import type { DocumentRow } from '../../db/documents';
 
 export interface ReceivedMail {
   /** The envelope's recipients (RCPT TO). */
@@ -85,4 +89,13 @@ export async function closedPort(): Promise<number> {
   const server = await startSmtpServer();
   await server.close();
   return server.port;
+}
+
+/** Issues an invoice (demo unless the company is not) with these buyer addresses and waits until SUNAT (the simulator) accepted it. */
+export async function acceptedWithEmail(stack: TestStack, company: TestCompany, correo: unknown): Promise<DocumentRow> {
+  const body = payload('invoice-basic.json', company.ruc);
+  if (correo !== undefined) body.cliente = { ...body.cliente, correo };
+  const res = await issue(stack, company.token, body);
+  expect(res.status, JSON.stringify(res.body)).to.equal(202);
+  return until(stack, res.body.external_id, ['accepted']);
 }

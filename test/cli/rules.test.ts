@@ -24,18 +24,44 @@ const statusOf = (stdout: string, id: string) =>
 describe('chasqui rules', function () {
   this.timeout(60_000);
 
-  it('prints the calendar as a table: id, date, status at the date, confidence, codes, what and source', () => {
+  it('prints the calendar in 100 columns: id, date, status at the date and what, wrapped under itself', () => {
     const run = chasquiRules(['--at', '2026-12-31']);
     expect(run.code, run.stderr).to.equal(0);
-    const lines = run.stdout.split('\n');
-    expect(lines[0]).to.match(/^ID\s+EFFECTIVE\s+STATUS 2026-12-31\s+CONFIDENCE\s+CODES\s+WHAT$/);
-    expect(lines.find((l) => l.startsWith('product-code-required'))).to.match(
-      /^product-code-required\s+2027-01-01\s+upcoming\s+reported\s+3496\s+Every line carries SUNAT's product code/,
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).to.equal("SUNAT's rules for documents issued on 2026-12-31 (--at for another date)");
+    expect(lines[2]).to.match(/^ID\s+EFFECTIVE\s+STATUS\s+WHAT$/);
+    expect(
+      lines.filter((l) => l.length > 100),
+      'lines over 100 columns',
+    ).to.deep.equal([]);
+    expect(lines.find((l) => l.startsWith('product-code-valid'))).to.match(
+      /^product-code-valid\s+2027-01-01\s+upcoming\s+A line's SUNAT product code, when present/,
     );
+    // A summary too long for one line goes on under its own column, every word of it kept.
+    const what = lines[2].indexOf('WHAT');
+    const gre = lines.findIndex((l) => l.startsWith('gre-loading-date'));
+    expect(lines[gre]).to.match(/\s+2026-06-01\s+in force\s/);
+    const continued = lines.slice(gre + 1).filter((_, i, all) => all.slice(0, i + 1).every((l) => /^\s/.test(l)));
+    expect(continued.length).to.be.greaterThan(0);
+    for (const l of continued) expect(l.slice(0, what).trim()).to.equal('');
+    const summary = RULES.find((r) => r.id === 'gre-loading-date')!.summary;
+    const wrapped = [lines[gre].slice(what), ...continued.map((l) => l.slice(what))].join(' ');
+    expect(wrapped.replace(/\/ /g, '/')).to.equal(summary);
+    for (const rule of RULES) expect(run.stdout).to.include(rule.id);
+    expect(lines.at(-1)).to.equal('confidence, SUNAT codes and sources: chasqui rules --wide (or --json)');
+  });
+
+  it('--wide adds confidence, codes and each source, one line per rule', () => {
+    const run = chasquiRules(['--wide', '--at', '2026-12-31']);
+    expect(run.code, run.stderr).to.equal(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[2]).to.match(/^ID\s+EFFECTIVE\s+STATUS\s+CONFIDENCE\s+CODES\s+WHAT$/);
     expect(lines.find((l) => l.startsWith('gre-loading-date'))).to.match(
-      /\s+2026-06-01\s+in force\s+sure\s+3617,3618,3619\s/,
+      /\s+2026-06-01\s+in force\s+sure\s+3617,3618,3619\s+Guides by public transport/,
     );
     expect(run.stdout).to.include("source: SUNAT 'Reglas de validación' 2026-04-24");
+    expect(run.stdout).to.not.include('chasqui rules --wide');
+    expect(run.stdout).to.include('source: SUNAT Validacionesv20260212 Factura2_0 field 28');
     for (const rule of RULES) expect(run.stdout).to.include(rule.id);
   });
 
@@ -56,19 +82,34 @@ describe('chasqui rules', function () {
   });
 
   it('shows dates moved by CHASQUI_RULE_DATES, marked, with the shipped date', () => {
-    const run = chasquiRules(['--at', '2027-01-01'], 'product-code-required=2027-07-01');
+    const run = chasquiRules(['--at', '2027-01-01'], 'product-code-valid=2027-07-01');
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.match(/^product-code-required\s+2027-07-01\*\s+upcoming/m);
-    expect(run.stdout).to.include('* moved by CHASQUI_RULE_DATES (shipped: product-code-required 2027-01-01)');
+    expect(run.stdout).to.match(/^product-code-valid\s+2027-07-01\*\s+upcoming/m);
+    expect(run.stdout).to.include('* moved by CHASQUI_RULE_DATES (shipped: product-code-valid 2027-01-01)');
     const json = JSON.parse(
-      chasquiRules(['--json', '--at', '2027-01-01'], 'product-code-required=2027-07-01').stdout,
+      chasquiRules(['--json', '--at', '2027-01-01'], 'product-code-valid=2027-07-01').stdout,
     ) as Record<string, unknown>[];
-    expect(json.find((r) => r.id === 'product-code-required')).to.deep.include({
+    expect(json.find((r) => r.id === 'product-code-valid')).to.deep.include({
       effective: '2027-07-01',
       default_effective: '2027-01-01',
       moved: true,
       status: 'upcoming',
     });
+  });
+
+  it('shows a reported rule switched off (id=off) with status off, in the table and in --json', () => {
+    const run = chasquiRules(['--at', '2027-06-01'], 'product-code-valid=off');
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/^product-code-valid\s+2027-01-01\s+off\s/m);
+    const json = JSON.parse(chasquiRules(['--json', '--at', '2027-06-01'], 'product-code-valid=off').stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(json.find((r) => r.id === 'product-code-valid')).to.deep.include({ off: true, status: 'off' });
+    expect(json.find((r) => r.id === 'summary-v2')).to.deep.include({ off: false, status: 'in force' });
+    const sure = chasquiRules([], 'gre-loading-date=off');
+    expect(sure.code).to.equal(1);
+    expect(sure.stderr).to.include("rule 'gre-loading-date' is read in SUNAT's own files or the law");
   });
 
   it('exits 2 on a bad --at, and 1 naming the id when CHASQUI_RULE_DATES has a typo', () => {

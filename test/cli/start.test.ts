@@ -72,6 +72,25 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
       { env, encoding: 'utf8' },
     );
     expect(created.status, created.stderr).to.equal(0);
+    // It says which database it wrote to: this start's, found through the data dir.
+    expect(created.stderr).to.contain(
+      `chasqui: database 127.0.0.1:${stack.pgPort}/chasqui (embedded PostgreSQL, data in ${dataDir}/postgres)`,
+    );
+    // `chasqui env` gives a second terminal this instance's ports, for the README's ${PORT:-3000} examples.
+    const shown = spawnSync(process.execPath, [CHASQUI_BIN, 'env'], { env, encoding: 'utf8' });
+    expect(shown.status, shown.stderr).to.equal(0);
+    expect(shown.stdout.split('\n'))
+      .to.include(`export CHASQUI_DATA_DIR=${dataDir}`)
+      .and.to.include(`export PORT=${stack.port}`)
+      .and.to.include(`export CHASQUI_EMBEDDED_PG_PORT=${stack.pgPort}`)
+      .and.to.include(`#   console      ${apiUrl}/console`);
+    // A second start on the same data dir says where the first one is, and starts nothing.
+    const twice = spawnSync(process.execPath, [CHASQUI_BIN, 'start'], { env, encoding: 'utf8' });
+    expect(twice.status).to.equal(1);
+    expect(twice.stderr.trim().split('\n')).to.deep.equal([
+      `chasqui: chasqui already runs for CHASQUI_DATA_DIR=${dataDir} (pid ${first.child.pid}, API ${apiUrl}): use it ` +
+        '(eval "$(npx chasqui env)" in this terminal), or set CHASQUI_DATA_DIR to another directory for a second one',
+    ]);
     const accountToken = (JSON.parse(created.stdout) as { token: string }).token;
     expect(accountToken).to.match(/^chq_acc_/);
     // 2. a company in demo, with its signing token
@@ -100,6 +119,10 @@ describe('chasqui start (all-in-one) and the README first steps', function () {
 
     expect(await stopChasqui(first.child)).to.equal(0);
     expectCleanStop(first.output());
+    expect(fs.readdirSync(dataDir), 'no record of a running instance left').to.not.include.members([
+      'running.json',
+      'postgres.json',
+    ]);
 
     const second = await spawnChasquiStart(env);
     try {

@@ -165,13 +165,14 @@ describe('chasqui xml', function () {
   });
 
   it('judges with CHASQUI_RULE_DATES, as the API of that installation would', () => {
-    const file = path.join(FIXTURES, 'invoice-decimals.json');
+    // invoice-igv-10-reduced-rate (2024-03-15) at 10 %: the special rate of its date, until mype-rate-2026 reaches it.
+    const file = path.join(FIXTURES, 'invoice-igv-10-reduced-rate.json');
     const out = path.join(work, 'rules');
     expect(chasquiXml(file, '--out', out).code).to.equal(0);
-    const moved = chasquiXmlWith({ CHASQUI_RULE_DATES: 'product-code-required=2024-01-01' }, file, '--out', out);
+    const moved = chasquiXmlWith({ CHASQUI_RULE_DATES: 'mype-rate-2026=2024-01-01' }, file, '--out', out);
     expect(moved.code).to.equal(1);
     expect(JSON.parse(moved.stdout).errors[0]).to.equal(
-      "[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2024-01-01",
+      '[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of a document issued on 2024-03-15: that date allows 18, or 10.5 (the special rate of MYPE restaurants and hotels)',
     );
   });
 });

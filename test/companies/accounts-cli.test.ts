@@ -61,6 +61,11 @@ describe('chasqui accounts (CLI) and the bootstrap account', function () {
       ),
     ).to.equal(1);
     expect(await accountsCommand(['quota', '--account', 'nope', '--add', '1'], { db, config }, missing.io)).to.equal(1);
+    // 36 characters of the UUID alphabet are no UUID: not found, never PostgreSQL's type error.
+    const lookalike = 'a'.repeat(36);
+    expect(await accountsCommand(['quota', '--account', lookalike, '--add', '1'], { db, config }, missing.io)).to.equal(
+      1,
+    );
   });
 
   it('answers usage errors with exit code 2', async () => {

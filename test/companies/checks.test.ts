@@ -49,7 +49,7 @@ describe('company checks', function () {
       issuing: { sendingWindowDays: 3 } as never,
       checks: { everyMs: 6 * 3_600_000, ratePerMinute: 600, concurrency: 4, certWarnDays: 30, gapDays: 45 },
       // As CHASQUI_RULE_DATES would: SUNAT's product code rule starts in 20 days, whatever today is.
-      rules: new RuleCalendar({ 'product-code-required': ruleDate }),
+      rules: new RuleCalendar({ 'product-code-valid': ruleDate }),
     });
   });
   after(async () => {
@@ -342,16 +342,16 @@ describe('company checks', function () {
     it('warns with the code and the date when recent documents would fail a rule starting soon', async () => {
       const company = await newCompany(env.stack);
       const signer = createSigner(generateTestCertificate({ ruc: company.ruc }));
-      // An invoice of today whose lines carry no SUNAT product code (catalog 25).
+      // An invoice of today whose line carries a SUNAT product code that catalog 25 does not list (observed today).
       const invoice = payload('invoice-basic.json', company.ruc, { fechaEmision: limaDate(new Date()) });
-      for (const item of invoice.items) delete item.codigoSunat;
+      for (const item of invoice.items) item.codigoSunat = '12345678';
       const doc = await commitSignedDocument(env.stack.db, company.row, invoice, signer, { status: 'accepted' });
       const checks = await runChecks(company);
       expect(checks.rule_readiness.status).to.equal('warn');
-      const rule = checks.rule_readiness.rules.find((r: any) => r.rule === 'product-code-required');
+      const rule = checks.rule_readiness.rules.find((r: any) => r.rule === 'product-code-valid');
       expect(rule).to.include({ effective: ruleDate, documents_checked: 1, would_fail: 1 });
       expect(rule.examples[0]).to.include({ number: `${doc.series}-${doc.number}`, code: '3496' });
-      expect(checks.rule_readiness.detail).to.contain(`would fail product-code-required from ${ruleDate} (SUNAT 3496)`);
+      expect(checks.rule_readiness.detail).to.contain(`would fail product-code-valid from ${ruleDate} (SUNAT 3496)`);
 
       const quiet = await newCompany(env.stack);
       const calm = await runChecks(quiet);

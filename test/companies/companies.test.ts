@@ -162,6 +162,25 @@ describe('company management (/v1/companies)', function () {
       expect(bad.body.errors.mode[0]).to.contain('automatic');
     });
 
+    it("declares SUNAT's registers (padrones): the special IGV rate and the product code obligation, off by default", async () => {
+      const before = await call(stack, 'GET', `/v1/companies/${ruc}`, { token });
+      expect(before.body.data.company.registers).to.deep.equal({
+        igv_special_rate: false,
+        product_code_required: false,
+      });
+      const on = await patch('registers', { igv_special_rate: true });
+      expect(on.status).to.equal(200);
+      expect(on.body.data.company.registers).to.deep.equal({ igv_special_rate: true, product_code_required: false });
+      const both = await patch('registers', { product_code_required: true });
+      expect(both.body.data.company.registers).to.deep.equal({ igv_special_rate: true, product_code_required: true });
+      expect((await patch('registers', { igv_special_rate: false })).body.data.company.registers).to.deep.equal({
+        igv_special_rate: false,
+        product_code_required: true,
+      });
+      for (const body of [{}, { igv_special_rate: 'yes' }, { other: true }])
+        expect((await patch('registers', body)).status, JSON.stringify(body)).to.equal(422);
+    });
+
     it('moves demo to production but never back (422)', async () => {
       const up = await patch('environment', { environment: '02' });
       expect(up.status).to.equal(200);

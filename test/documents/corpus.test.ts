@@ -26,7 +26,7 @@ import {
 import { scanCanonical } from '../../documents/signing/canonical-scan';
 import { builtXmlLayout } from '../../documents/signing/signer';
 import { RULE_FILES, type ValidationReport } from '../../validator';
-import { RuleCalendar } from '../../documents/calendar';
+import { RULES, RuleCalendar } from '../../documents/calendar';
 import { validateDocuments } from '../support/validator';
 
 const GOLDEN = path.resolve(__dirname, '../../sunat/samples/golden/renderer');
@@ -51,11 +51,11 @@ const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
 /**
  * Shapes only the rules of 2027 accept (documents/calendar): the 2024 XSL in sunat/ refuses each with this code, which
  * those rules change (docs/rules.md). Every other check of SUNAT's XSL, the XSD and the signature still runs on them.
- * 3462: the IGV rate must be 18 or 10 (14 from mype-rate-2027); 2172: catalog 10 without reason 13 (debit-note-13);
+ * 3462: the IGV rate must be 18 or 10 (15 from mype-rate-2027, reported); 2172: catalog 10 without reason 13 (debit-note-13);
  * 2256: catalog 11 without the free operations 06–09 (summary-v2).
  */
 const REFUSED_BY_2024_RULES: Record<string, string> = {
-  'invoice-2027-mype-rate-14': '3462',
+  'invoice-2027-mype-rate-15': '3462',
   'debit-note-13': '2172',
   'rc-summary-v2': '2256',
 };
@@ -283,6 +283,53 @@ describe('negative fixtures: the exact 422 errors', () => {
       expect(caught).to.be.instanceOf(DocumentValidationError);
       const issues = (caught as DocumentValidationError).issues.map((i) => ({ error: formatIssue(i), path: i.path }));
       expect(issues).to.deep.equal(fixture.errors);
+    });
+  }
+});
+
+/**
+ * Issue 33's check: SUNAT judges a product code only when a line has one (Factura2_0 field 28, "Si el tag existe"), so
+ * bringing the whole 2027 set forward changes nothing for documents without codes. Every sales document of the corpus,
+ * its codes removed, builds to the same bytes (and the same warnings) with the 2027 rules in force on its date. Only
+ * fixtures whose shape another 2027 rule changes are left out, each named with that rule.
+ */
+describe('the corpus without product codes, before and after moving the 2027 set forward', () => {
+  const SALES = new Set(['01', '03', '04', '07', '08']);
+  const set = RULES.filter((r) => r.effective.startsWith('2027-')).map((r) => r.id);
+  const moved = new RuleCalendar(Object.fromEntries(set.map((id) => [id, '2000-01-01'])));
+  /** Changed by a 2027 rule other than the product code's, on purpose. */
+  const OTHER_RULE: Record<string, string> = {
+    'invoice-igv-10-reduced-rate': 'mype-rate-2027 (10 is not the special rate of 2027)',
+    'invoice-2026-special-rate-10-5': 'mype-rate-2027 (10.5 is not the special rate of 2027)',
+    'debit-note-03-no-reference':
+      'debit-note-13 (2524 spares reason 13 where it spared 03: NotaDebito2_0 row 73, revisions row 9)',
+  };
+  const withoutCodes = (payload: Record<string, any>) => ({
+    ...payload,
+    items: payload.items.map(({ codigoSunat, ...item }: Record<string, unknown>) => item),
+  });
+
+  it('covers the 2027 set and most of the corpus', () => {
+    expect(set).to.include.members(['product-code-valid', 'summary-v2', 'debit-note-13', 'credit-note-ceiling']);
+  });
+
+  const sales = fixtureNames.filter((name) => {
+    const payload = JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
+    return SALES.has(payload.tipoDoc) && Array.isArray(payload.items) && !(name in OTHER_RULE);
+  });
+
+  it('has sales fixtures to judge', () => {
+    expect(sales.length).to.be.at.least(40);
+  });
+
+  for (const name of sales) {
+    it(`${name}: byte-identical XML and the same warnings`, () => {
+      const payload = withoutCodes(JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')));
+      const before = prepareDocument(payload, { calendar: CALENDARS[name] });
+      const after = prepareDocument(payload, { calendar: moved });
+      expect(after.xml).to.equal(before.xml);
+      expect(after.warnings).to.deep.equal(before.warnings);
+      expect(after.xml).to.not.include('CommodityClassification');
     });
   }
 });

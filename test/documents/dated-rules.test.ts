@@ -4,30 +4,14 @@
  * deciding which rule judges a document.
  */
 import { expect } from 'chai';
-import {
-  DocumentValidationError,
-  formatIssue,
-  prepareDocument,
-  type PrepareOptions,
-  type PreparedDocument,
-} from '../../documents';
-import { DEFAULT_CALENDAR, parseRuleDates, RuleCalendar } from '../../documents/calendar';
+import { prepareDocument, type PrepareOptions, type PreparedDocument } from '../../documents';
+import { DEFAULT_CALENDAR, parseIgvRates, parseRuleDates, RuleCalendar } from '../../documents/calendar';
+import { Decimal } from '../../documents/decimal';
 import { readSignedSale, receiptSummaryPayload } from '../../documents/summaries/from-signed';
 import { readPrinted } from '../../documents/printed';
-import { fixture } from '../support/documents';
+import { errors, fixture } from '../support/documents';
 
-/** The 422's errors as the API shows them, or [] when the document was built. */
-function errors(payload: unknown, options: PrepareOptions = {}): string[] {
-  try {
-    prepareDocument(payload, options);
-    return [];
-  } catch (err) {
-    if (!(err instanceof DocumentValidationError)) throw err;
-    return err.issues.map((i) => `${formatIssue(i)} @${i.path}`);
-  }
-}
-
-const dated = (name: string, fechaEmision: string, changes: Record<string, unknown> = {}) => ({
+const dated = (name: string, fechaEmision: string, changes: Record<string, unknown> = {}): Record<string, any> => ({
   ...fixture(name),
   fechaEmision,
   ...changes,
@@ -42,102 +26,259 @@ const atRate = (doc: Record<string, any>, rate: number) => ({
 });
 
 describe('dated rules of sales documents', () => {
-  describe('product-code-required (3496)', () => {
-    it('takes a line without codigoSunat the day before, and refuses it the day itself naming the line', () => {
-      expect(errors(dated('invoice-mixed-lines.json', '2026-12-31'))).to.deep.equal([]);
-      const refused = errors(dated('invoice-decimals.json', '2027-01-01'));
-      expect(refused).to.have.length(fixture('invoice-decimals.json').items.length);
-      expect(refused[0]).to.equal(
-        "[SUNAT 3496] items[0].codigoSunat (SUNAT's product code, catalog 25) is required on every line of documents issued from 2027-01-01 @items[0].codigoSunat",
-      );
-      expect(errors(withCodes(dated('invoice-decimals.json', '2027-01-01')))).to.deep.equal([]);
+  // SUNAT Validacionesv20260212, Factura2_0 field 28 (NotaCredito2_0/NotaDebito2_0 field 26): every row starts "Si el
+  // tag existe"; the 3496 rows (not 8 digits; not 00000000, 99999999 nor listed) are observations until the rule's
+  // date and errors from it; 4332 (not listed) and 4337 (segment or family) stay observations.
+  describe('product-code-valid (3496, 4332, 4337)', () => {
+    const withCode = (doc: Record<string, any>, codigoSunat: string) => ({
+      ...doc,
+      items: doc.items.map((it: object, i: number) => (i === 0 ? { ...it, codigoSunat } : it)),
     });
+    const built = (payload: unknown, options: PrepareOptions = {}) => prepareDocument(payload, options);
 
-    it('judges receipts, notes and liquidaciones de compra too, not retention documents', () => {
-      for (const name of ['receipt-usd.json', 'credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json']) {
+    it('takes lines without codigoSunat on both sides of the date, with no warning', () => {
+      for (const date of ['2026-12-31', '2027-01-01', '2028-06-30']) {
+        const doc = built(dated('invoice-decimals.json', date), { ruleWarnDays: 60 });
         expect(
-          errors(dated(name, '2027-01-01')).some((e) => e.startsWith('[SUNAT 3496]')),
-          name,
-        ).to.equal(true);
+          doc.warnings.filter((w) => /3496|4332|4331/.test(w)),
+          date,
+        ).to.deep.equal([]);
+        expect(doc.xml).to.not.include('CommodityClassification');
       }
-      expect(errors(dated('retention.json', '2027-01-01'))).to.deep.equal([]);
+      const moved = new RuleCalendar(parseRuleDates('product-code-valid=2026-01-01'));
+      expect(errors(dated('invoice-decimals.json', '2026-06-01'), { calendar: moved })).to.deep.equal([]);
     });
 
-    it('moves with the calendar: the day before and the day of an overridden date', () => {
-      const calendar = new RuleCalendar(parseRuleDates('product-code-required=2026-03-01'));
-      expect(errors(dated('invoice-decimals.json', '2026-02-28'), { calendar })).to.deep.equal([]);
-      expect(errors(dated('invoice-decimals.json', '2026-03-01'), { calendar })[0]).to.match(
-        /^\[SUNAT 3496\] .* issued from 2026-03-01 @items\[0\]\.codigoSunat$/,
-      );
-      // Postponed: the shipped date no longer bites.
-      const later = new RuleCalendar(parseRuleDates('product-code-required=2027-07-01'));
-      expect(errors(dated('invoice-decimals.json', '2027-01-01'), { calendar: later })).to.deep.equal([]);
-    });
-
-    it('warns from ruleWarnDays before the date, naming 3496, the date and the lines', () => {
-      const warnings = (date: string, ruleWarnDays = 60) =>
-        prepareDocument(dated('invoice-mixed-lines.json', date), { ruleWarnDays }).warnings.filter((w) =>
-          w.includes('3496'),
+    it('observes an invalid code (4332) the day before the date and refuses it (3496) the day itself', () => {
+      for (const code of ['12345678', '1234567', 'ABCDEFGH']) {
+        const before = built(withCode(dated('invoice-decimals.json', '2026-12-31'), code));
+        expect(
+          before.warnings.filter((w) => w.startsWith('[SUNAT 4332] items[0].codigoSunat')),
+          code,
+        ).to.have.length(1);
+        expect(before.warnings.find((w) => w.includes('4332'))).to.include(
+          'refuses it (3496) on documents issued from 2027-01-01',
         );
-      // 2026-11-02 is 60 days before 2027-01-01.
-      expect(warnings('2026-11-01')).to.deep.equal([]);
-      const [warning] = warnings('2026-11-02');
-      expect(warning).to.match(/^\[SUNAT 3496\] from 2027-01-01 SUNAT refuses lines without codigoSunat/);
-      expect(warning).to.include('items[0]');
-      expect(warnings('2026-12-31', 0)).to.deep.equal([]);
-      expect(
-        prepareDocument(withCodes(dated('invoice-decimals.json', '2026-12-31')), { ruleWarnDays: 60 }).warnings,
-      ).to.deep.equal([]);
+        const refused = errors(withCode(dated('invoice-decimals.json', '2027-01-01'), code));
+        expect(refused, code).to.have.length(1);
+        expect(refused[0]).to.match(
+          /^\[SUNAT 3496\] .*SUNAT's product code is not valid on documents issued from 2027-01-01.* @items\[0\]\.codigoSunat$/,
+        );
+      }
+      expect(errors(withCode(dated('invoice-decimals.json', '2027-01-01'), '1234567'))[0]).to.include(
+        "'1234567' is not a number of 8 digits",
+      );
+      expect(errors(withCode(dated('invoice-decimals.json', '2027-01-01'), '12345678'))[0]).to.include(
+        '12345678 is not in catalog 25',
+      );
+    });
+
+    it('accepts a listed code, 00000000 and 99999999 from the date (the reserved values only observed by 4332)', () => {
+      const ok = built(withCode(dated('invoice-decimals.json', '2027-01-01'), '43211503'));
+      expect(ok.warnings.filter((w) => /SUNAT (3496|4332|4337)/.test(w))).to.deep.equal([]);
+      expect(ok.xml).to.include('listID="UNSPSC" listName="Item Classification">43211503</cbc:ItemClassificationCode>');
+      for (const reserved of ['00000000', '99999999']) {
+        const doc = built(withCode(dated('invoice-decimals.json', '2027-01-01'), reserved));
+        expect(
+          doc.warnings.some((w) => w.startsWith('[SUNAT 4332]') && w.includes(reserved)),
+          reserved,
+        ).to.equal(true);
+        expect(doc.xml).to.include(`>${reserved}</cbc:ItemClassificationCode>`);
+      }
+    });
+
+    it('observes a segment or family (4337) at every date: SUNAT asks for the class', () => {
+      for (const date of ['2026-06-01', '2027-06-01']) {
+        const doc = built(withCode(dated('invoice-decimals.json', date), '43210000'));
+        expect(
+          doc.warnings.filter((w) => w.startsWith('[SUNAT 4337] items[0].codigoSunat')),
+          date,
+        ).to.have.length(1);
+      }
+    });
+
+    it('judges receipts and notes too; a liquidación de compra only by observations (its sheet has no 3496 rows)', () => {
+      for (const name of ['receipt-usd.json', 'credit-note-01.json', 'debit-note-01.json']) {
+        expect(errors(withCode(dated(name, '2027-01-01'), '12345678'))[0], name).to.match(/^\[SUNAT 3496\]/);
+        expect(
+          errors(dated(name, '2027-01-01')).filter((e) => e.includes('3496')),
+          name,
+        ).to.deep.equal([]);
+      }
+      const purchase = built(withCode(dated('liquidacion-compra.json', '2027-01-01'), '12345678'));
+      expect(purchase.warnings.some((w) => w.startsWith('[SUNAT 4332] items[0].codigoSunat'))).to.equal(true);
+    });
+
+    it('moves with the calendar, and a reported rule switched off observes only', () => {
+      const calendar = new RuleCalendar(parseRuleDates('product-code-valid=2026-03-01'));
+      const invalid = (date: string) => withCode(dated('invoice-decimals.json', date), '12345678');
+      expect(errors(invalid('2026-02-28'), { calendar })).to.deep.equal([]);
+      expect(errors(invalid('2026-03-01'), { calendar })[0]).to.match(/^\[SUNAT 3496\] .* issued from 2026-03-01/);
+      const later = new RuleCalendar(parseRuleDates('product-code-valid=2027-07-01'));
+      expect(errors(invalid('2027-01-01'), { calendar: later })).to.deep.equal([]);
+      const off = new RuleCalendar(parseRuleDates('product-code-valid=off'));
+      expect(errors(invalid('2027-06-01'), { calendar: off })).to.deep.equal([]);
+      expect(built(invalid('2027-06-01'), { calendar: off }).warnings.find((w) => w.includes('4332'))).to.not.include(
+        'refuses',
+      );
     });
 
     it('judges a document by its issue date, not by the day it is sent', () => {
-      // Issued on 2026-12-31, sent (prepared) on 2027-01-03: the old rule.
-      expect(errors(dated('invoice-decimals.json', '2026-12-31'), { today: '2027-01-03' })).to.deep.equal([]);
-      expect(errors(dated('invoice-decimals.json', '2027-01-01'), { today: '2027-01-03' })[0]).to.match(
-        /^\[SUNAT 3496\]/,
-      );
+      const invalid = (date: string) => withCode(dated('invoice-decimals.json', date), '12345678');
+      expect(errors(invalid('2026-12-31'), { today: '2027-01-03' })).to.deep.equal([]);
+      expect(errors(invalid('2027-01-01'), { today: '2027-01-03' })[0]).to.match(/^\[SUNAT 3496\]/);
+    });
+
+    it('observes (4331) a line with neither code nor GTIN from a company obliged to send the code (ind_padron 12)', () => {
+      const obliged = { registers: { igvSpecialRate: false, productCode: true } };
+      const doc = built(dated('invoice-decimals.json', '2026-12-01'), obliged);
+      const lines = fixture('invoice-decimals.json').items.length;
+      expect(doc.warnings.filter((w) => w.startsWith('[SUNAT 4331]'))).to.have.length(lines);
+      expect(doc.warnings.find((w) => w.startsWith('[SUNAT 4331]'))).to.include('items[0].codigoSunat');
+      const coded = withCodes(dated('invoice-decimals.json', '2026-12-01'));
+      expect(built(coded, obliged).warnings.filter((w) => w.includes('4331'))).to.deep.equal([]);
+      const gtin = {
+        ...dated('invoice-decimals.json', '2026-12-01'),
+        items: fixture('invoice-decimals.json').items.map((it: object) => ({ ...it, gtin: '4006381333931' })),
+      };
+      expect(built(gtin, obliged).warnings.filter((w) => w.includes('4331'))).to.deep.equal([]);
+      // A company not on that register, or one whose registers are not known: nothing.
+      expect(
+        built(dated('invoice-decimals.json', '2026-12-01'), {
+          registers: { igvSpecialRate: false, productCode: false },
+        }).warnings.filter((w) => w.includes('4331')),
+      ).to.deep.equal([]);
     });
   });
 
-  describe('mype-rate-2027 and mype-rate-end (3103)', () => {
-    const reduced = (date: string, rate: number, calendar: RuleCalendar = DEFAULT_CALENDAR) =>
+  describe('operation 0112 (3181)', () => {
+    const deductible = (codigoSunat?: string) => {
+      const doc = dated('invoice-decimals.json', '2026-11-20', { tipoOperacion: '0112' });
+      return {
+        ...doc,
+        items: doc.items.map((it: object, i: number) => (i === 0 && codigoSunat ? { ...it, codigoSunat } : it)),
+      };
+    };
+    it('needs a line with product code 84121901 or 80131501 (Factura2_0 field 28, ERROR)', () => {
+      expect(errors(deductible()).filter((e) => e.includes('3181'))).to.deep.equal([
+        '[SUNAT 3181] operation 0112 (deductible expenses of a natural person) needs a line with codigoSunat 84121901 or 80131501 @items',
+      ]);
+      expect(errors(deductible('43211503')).filter((e) => e.includes('3181'))).to.have.length(1);
+      expect(errors(deductible('84121901')).filter((e) => e.includes('3181'))).to.deep.equal([]);
+      expect(errors(deductible('80131501')).filter((e) => e.includes('3181'))).to.deep.equal([]);
+    });
+  });
+
+  describe('GTIN (Factura2_0 field 29)', () => {
+    const withGtin = (gtin: string) => {
+      const doc = dated('invoice-decimals.json', '2026-11-20');
+      return { ...doc, items: doc.items.map((it: object, i: number) => (i === 0 ? { ...it, gtin } : it)) };
+    };
+    it('writes cac:StandardItemIdentification with the structure by length, and refuses a bad check digit', () => {
+      for (const [gtin, scheme] of [
+        ['96385074', 'GTIN-8'],
+        ['036000291452', 'GTIN-12'],
+        ['4006381333931', 'GTIN-13'],
+        ['10012345678902', 'GTIN-14'],
+      ]) {
+        expect(prepareDocument(withGtin(gtin)).xml, gtin).to.include(
+          `<cac:StandardItemIdentification><cbc:ID schemeID="${scheme}">${gtin}</cbc:ID></cac:StandardItemIdentification>`,
+        );
+      }
+      // The printed document shows the GTIN where the line has no seller's code.
+      const { codigo, ...uncoded } = fixture('invoice-decimals.json').items[0];
+      const printed = readPrinted(
+        prepareDocument({ ...withGtin('4006381333931'), items: [{ ...uncoded, gtin: '4006381333931' }] }).xml,
+        { format: 'a4' },
+      );
+      expect(printed.table.rows[0][2]).to.equal('4006381333931');
+      expect(codigo, 'the fixture line has its own code').to.be.a('string');
+      for (const bad of ['4006381333932', '400638133393', '12345', 'ABCDEFGHIJKLM'])
+        expect(errors(withGtin(bad)), bad).to.deep.equal([
+          "[SUNAT 4334] 'items[0].gtin' must be a GTIN-8, GTIN-12, GTIN-13 or GTIN-14: that many digits, the last the GS1 check digit @items[0].gtin",
+        ]);
+    });
+  });
+
+  // Factura2_0 fields 46/47: "la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión"; OBSERV 4439 for 10.5 from
+  // an issuer off the register (ind_padron 01). The 2027 step (15) is reported; the rate ends in 2028.
+  describe('the special IGV rate of MYPE restaurants and hotels (3103, 4439)', () => {
+    const special = (date: string, rate: number, calendar: RuleCalendar = DEFAULT_CALENDAR) =>
       errors(atRate(withCodes(dated('invoice-igv-10-reduced-rate.json', date)), rate), { calendar }).filter((e) =>
         e.includes('3103'),
       );
 
-    it('10 until the day before mype-rate-2027, 14 from it, none from mype-rate-end', () => {
-      expect(reduced('2026-12-31', 10)).to.deep.equal([]);
-      expect(reduced('2026-12-31', 14)[0]).to.equal(
-        '[SUNAT 3103] porcentajeIgv 14 is not an IGV rate of a document issued on 2026-12-31: that date allows 18, or 10 (the reduced MYPE rate of Ley 31556) @items[0].porcentajeIgv',
+    it('10 until 2025-12-31, 10.5 from 2026-01-01, 15 from 2027-01-01, none from 2028-01-01', () => {
+      expect(special('2025-12-31', 10)).to.deep.equal([]);
+      expect(special('2025-12-31', 10.5)[0]).to.include('that date allows 18, or 10 (the special rate');
+      expect(special('2026-01-01', 10.5)).to.deep.equal([]);
+      expect(special('2026-01-01', 10)[0]).to.equal(
+        '[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of a document issued on 2026-01-01: that date allows 18, or 10.5 (the special rate of MYPE restaurants and hotels) @items[0].porcentajeIgv',
       );
-      expect(reduced('2027-01-01', 14)).to.deep.equal([]);
-      expect(reduced('2027-01-01', 10)[0]).to.include(
-        'that date allows 18, or 14 (the reduced MYPE rate of Ley 31556)',
+      expect(special('2026-12-31', 10.5)).to.deep.equal([]);
+      expect(special('2026-12-31', 15)[0]).to.include('that date allows 18, or 10.5');
+      expect(special('2027-01-01', 15)).to.deep.equal([]);
+      expect(special('2027-01-01', 10.5)[0]).to.include('that date allows 18, or 15 (the special rate');
+      expect(special('2027-01-01', 14)).to.not.deep.equal([]);
+      expect(special('2027-12-31', 15)).to.deep.equal([]);
+      expect(special('2028-01-01', 15)[0]).to.include(
+        'that date allows 18 (the special rate of MYPE restaurants and hotels has ended)',
       );
-      expect(reduced('2027-12-31', 14)).to.deep.equal([]);
-      expect(reduced('2028-01-01', 14)[0]).to.include(
-        'that date allows 18 (the reduced MYPE rate of Ley 31556 has ended)',
-      );
-      expect(reduced('2028-01-01', 18)).to.deep.equal([]);
+      expect(special('2028-01-01', 18)).to.deep.equal([]);
     });
 
-    it('moves with the calendar', () => {
-      const calendar = new RuleCalendar(parseRuleDates('mype-rate-2027=2026-06-01'));
-      expect(reduced('2026-05-31', 10, calendar)).to.deep.equal([]);
-      expect(reduced('2026-06-01', 14, calendar)).to.deep.equal([]);
-      expect(reduced('2026-06-01', 10, calendar)).to.have.length(2);
+    it('moves with the calendar, takes its values from CHASQUI_IGV_RATES, and stays at 10.5 when 2027 is off', () => {
+      const moved = new RuleCalendar(parseRuleDates('mype-rate-2027=2026-06-01'));
+      expect(special('2026-05-31', 10.5, moved)).to.deep.equal([]);
+      expect(special('2026-06-01', 15, moved)).to.deep.equal([]);
+      expect(special('2026-06-01', 10.5, moved)).to.have.length(2);
+      const valued = new RuleCalendar({}, parseIgvRates('mype-rate-2027=14'));
+      expect(special('2027-01-01', 14, valued)).to.deep.equal([]);
+      expect(special('2027-01-01', 15, valued)).to.have.length(2);
+      const off = new RuleCalendar(parseRuleDates('mype-rate-2027=off'));
+      expect(special('2027-06-01', 10.5, off)).to.deep.equal([]);
+      expect(special('2028-01-01', 10.5, off)).to.have.length(2);
     });
 
-    it('taxes at 14 % and writes that rate; warns at 10 % within the window', () => {
-      const doc = prepareDocument(fixture('invoice-2027-mype-rate-14.json'));
-      expect(doc.xml).to.include('<cbc:Percent>14.00</cbc:Percent>');
-      expect(doc.totals!['TaxAmount.1000']).to.equal('12.47');
-      const warned = prepareDocument(withCodes(dated('invoice-igv-10-reduced-rate.json', '2026-12-15')), {
+    it('taxes at 10.5 % today and writes 10.50; the printed document says IGV 10.5 %', () => {
+      const doc = prepareDocument(atRate(dated('invoice-igv-10-reduced-rate.json', '2026-11-27'), 10.5));
+      expect(doc.xml).to.include('<cbc:Percent>10.50</cbc:Percent>');
+      expect(doc.xml).to.not.include('<cbc:Percent>10.00</cbc:Percent>');
+      // Each line's IGV at 10.5 %, rounded to the cent, summed.
+      const igv = fixture('invoice-igv-10-reduced-rate.json').items.reduce(
+        (sum: Decimal, it: { cantidad: number; valorUnitario: number }) =>
+          sum.plus(new Decimal(it.cantidad).times(it.valorUnitario).times('0.105').toDecimalPlaces(2)),
+        new Decimal(0),
+      );
+      expect(doc.totals!['TaxAmount.1000']).to.equal(igv.toFixed(2));
+      const printed = readPrinted(doc.xml, { format: 'a4' });
+      expect(printed.amounts.map((a) => a.label)).to.include('IGV 10.5 %');
+    });
+
+    it("observes (4439) the special rate from a company that has not declared SUNAT's register; not at 18", () => {
+      const at = (rate: number, igvSpecialRate: boolean) =>
+        prepareDocument(atRate(dated('invoice-igv-10-reduced-rate.json', '2026-11-27'), rate), {
+          registers: { igvSpecialRate, productCode: false },
+        }).warnings.filter((w) => w.includes('4439'));
+      expect(at(10.5, false)).to.deep.equal([
+        "[SUNAT 4439] items[0].porcentajeIgv 10.5 is the special rate of MYPE restaurants and hotels on SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it (PATCH /v1/companies/{ruc}/registers): SUNAT observes the document",
+      ]);
+      expect(at(10.5, true)).to.deep.equal([]);
+      expect(at(18, false)).to.deep.equal([]);
+    });
+
+    it('warns within the window at the special rate that the next step follows', () => {
+      const warned = prepareDocument(withCodes(atRate(dated('invoice-igv-10-reduced-rate.json', '2026-12-15'), 10.5)), {
         ruleWarnDays: 60,
       }).warnings;
       expect(warned).to.deep.equal([
-        '[SUNAT 3103] porcentajeIgv 10 is the reduced MYPE rate until 2026-12-31; documents issued from 2027-01-01 use 18 or 14',
+        '[SUNAT 3103] porcentajeIgv 10.5 is the special rate until 2026-12-31; documents issued from 2027-01-01 use 18, or 15 (the special rate of MYPE restaurants and hotels)',
       ]);
+    });
+
+    it('the 2027 fixture taxes at 15 % and writes that rate', () => {
+      const doc = prepareDocument(fixture('invoice-2027-mype-rate-15.json'));
+      expect(doc.xml).to.include('<cbc:Percent>15.00</cbc:Percent>');
     });
   });
 
@@ -225,9 +366,12 @@ describe('dated rules of sales documents', () => {
 });
 
 describe('the printed representation of the 2027 shapes', () => {
-  it('states the IGV at 14 % and a debit note of reason 13, as signed', () => {
-    const invoice = readPrinted(prepareDocument(fixture('invoice-2027-mype-rate-14.json')).xml, { format: 'a4' });
-    expect(invoice.amounts.map((a) => `${a.label} ${a.value}`)).to.include('IGV 14 % S/ 12.47');
+  it('states the IGV at 15 % and a debit note of reason 13, as signed', () => {
+    const doc = prepareDocument(fixture('invoice-2027-mype-rate-15.json'));
+    const invoice = readPrinted(doc.xml, { format: 'a4' });
+    expect(invoice.amounts.map((a) => `${a.label} ${a.value}`)).to.include(
+      `IGV 15 % S/ ${doc.totals!['TaxAmount.1000']}`,
+    );
     const note = readPrinted(prepareDocument(fixture('debit-note-13.json')).xml, { format: 'a4' });
     const reason = note.sections.flatMap((s) => s.facts).find((f) => f.label === 'Motivo');
     expect(reason?.value).to.equal('13 Ajuste de operaciones inafectas');
@@ -254,7 +398,7 @@ describe('dated rules of daily summaries', () => {
       for (const line of lines(doc.xml))
         expect(line).to.match(/<cac:TaxCategory><cbc:Percent>\d+\.00<\/cbc:Percent><cac:TaxScheme><cbc:ID>1000</);
     }
-    expect(lines(prepareDocument(fixture('rc-summary-v2.json')).xml)[4]).to.include('<cbc:Percent>10.00</cbc:Percent>');
+    expect(lines(prepareDocument(fixture('rc-summary-v2.json')).xml)[4]).to.include('<cbc:Percent>10.50</cbc:Percent>');
   });
 
   it('the day before summary-v2: free operations as 05, no buyer name, no 9996', () => {
@@ -329,14 +473,29 @@ describe('dated rules of daily summaries', () => {
     expect(v2).to.include('<cbc:RegistrationName>María Quispe Huamán</cbc:RegistrationName>');
   });
 
+  it('summarises a receipt at the special rate of 2026 with cbc:Percent 10.50', () => {
+    const receipt = prepareDocument(atRate(dated('receipt-basic.json', '2026-11-20'), 10.5)).xml;
+    const sale = readSignedSale(receipt);
+    expect(sale.igvRate).to.equal(10.5);
+    const summary = prepareDocument(
+      receiptSummaryPayload(
+        { correlativo: 1, fechaEmision: '2026-11-20', fechaReferencia: '2026-11-20', issuer: sale.issuer },
+        'PEN',
+        [{ sale, condition: '1' }],
+      ),
+    );
+    expect(lines(summary.xml)[0]).to.include('<cbc:Percent>10.50</cbc:Percent>');
+  });
+
   it("a line's rate is one its documents' date allows (3103)", () => {
-    const at14 = (date: string) => {
+    const at = (date: string, porcentajeIgv: number) => {
       const doc = rc(date);
-      return { ...doc, items: doc.items.map((l: object) => ({ ...l, porcentajeIgv: 14 })) };
+      return { ...doc, items: doc.items.map((l: object) => ({ ...l, porcentajeIgv })) };
     };
-    expect(errors(at14('2027-01-01'))).to.deep.equal([]);
-    expect(errors(at14('2026-12-31'))[0]).to.equal(
-      '[SUNAT 3103] porcentajeIgv 14 is not an IGV rate of documents issued on 2026-12-31: that date allows 18, or 10 (the reduced MYPE rate of Ley 31556) @items[0].porcentajeIgv',
+    expect(errors(at('2027-01-01', 15))).to.deep.equal([]);
+    expect(errors(at('2026-12-31', 10.5))).to.deep.equal([]);
+    expect(errors(at('2026-12-31', 10))[0]).to.equal(
+      '[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of documents issued on 2026-12-31: that date allows 18, or 10.5 (the special rate of MYPE restaurants and hotels) @items[0].porcentajeIgv',
     );
   });
 });

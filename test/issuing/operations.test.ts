@@ -118,7 +118,7 @@ describe('issuing percepción, detracciones 1002–1004, the other catalog 51 op
     const refused = await sendBill(
       `${env.sim.url}/ol-ti-itcpfegem-beta/billService`,
       { ruc: demo.ruc, solUser: 'MODDATOS', solPassword: 'moddatos' },
-      { filename: row.filename, xml: row.xml },
+      { filename: row.filename, xml: row.xml! },
     );
     expect(refused).to.include({ code: '0302' });
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type SimulatorHandle, type SimulatorOptions } from '../../simulator/server';
 import { startTestSimulator } from '../support/simulator';
 import { startTestStack, type TestStack } from '../support/stack';
+import type { Lookup } from '../../core/net-guard';
 import { testConfig } from '../support/services';
 import { checkSchema } from '../support/json-schema';
 import { call, createCompany, newAccountToken, randomRuc, type ApiResponse } from '../companies/helpers';
@@ -28,7 +29,7 @@ export interface IssuingStack {
  */
 export async function startIssuingStack(
   config: Partial<Config> = {},
-  options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'> } = {},
+  options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'>; lookup?: Lookup } = {},
 ): Promise<IssuingStack> {
   // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
   const sim = await startTestSimulator({
@@ -45,6 +46,7 @@ export async function startIssuingStack(
   );
   const stack = await startTestStack({
     worker: options.worker,
+    lookup: options.lookup,
     config: {
       authority: { ...base.authority, authorityUrl: sim.url },
       authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },

@@ -47,12 +47,12 @@ describe('lifecycle: support actions answer done or refused', function () {
     expect(await listSupportActions(s.stack.db, waiting.id)).to.deep.equal([]);
 
     // Before the send: nothing to recheck or resend yet, with the reason each surface shows.
-    expect(await recheck(deps, waiting, { dryRun: true })).to.deep.equal({
+    expect(await recheck(deps, waiting, { dryRun: true })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: 'not sent yet (waiting for POST /v1/cpe/{id}/send (company in manual sending mode))',
     });
-    expect(await resend(deps, waiting, { mayHaveArrived: true })).to.deep.equal({
+    expect(await resend(deps, waiting, { mayHaveArrived: true })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: `Document ${waiting.filename} has not been sent yet: use POST /v1/cpe/${waiting.id}/send`,
@@ -62,7 +62,7 @@ describe('lifecycle: support actions answer done or refused', function () {
     expect(sent).to.deep.include({ outcome: 'done', detail: `Document ${waiting.filename} queued for sending` });
     const accepted = await until(s.stack, waiting.id, ['accepted']);
 
-    expect(await send(deps, accepted, { actor: 'carol' })).to.deep.equal({
+    expect(await send(deps, accepted, { actor: 'carol' })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: `Document ${waiting.filename} is accepted; only a document waiting in manual mode (to_send) can be sent`,
@@ -80,12 +80,12 @@ describe('lifecycle: support actions answer done or refused', function () {
     const issued = await issue(s.stack, company.token, payload('invoice-basic.json', company.ruc));
     const accepted = await until(s.stack, issued.body.external_id, ['accepted']);
 
-    expect(await recheck(deps, accepted, { actor: 'dave' })).to.deep.equal({
+    expect(await recheck(deps, accepted, { actor: 'dave' })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: 'already accepted',
     });
-    expect(await resend(deps, accepted, { actor: 'dave' })).to.deep.equal({
+    expect(await resend(deps, accepted, { actor: 'dave' })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: `Document ${accepted.filename} is already accepted; a resolved document is not sent again`,
@@ -119,7 +119,7 @@ describe('lifecycle: support actions answer done or refused', function () {
         .where({ id: original.id })
         .update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now() });
       const failed = (await findDelivery(s.stack.db, original.id))!;
-      expect(await redeliver(deps, { webhook_url: null }, failed)).to.deep.equal({
+      expect(await redeliver(deps, { webhook_url: null }, failed)).to.deep.include({
         outcome: 'refused',
         code: 'invalid',
         reason: 'No webhook is configured: PATCH /v1/companies/{ruc}/webhook first',
@@ -150,7 +150,7 @@ describe('lifecycle: support actions answer done or refused', function () {
   it('redeliver of a document that never had a delivery is refused, naming why', async () => {
     const { company } = await companyWithWebhook(s.stack.db, s.stack.secrets, null);
     const doc = await resolvedDocument(s.stack.db, company, 12);
-    expect(await redeliverDocument(deps, doc, { actor: 'erin' })).to.deep.equal({
+    expect(await redeliverDocument(deps, doc, { actor: 'erin' })).to.deep.include({
       outcome: 'refused',
       code: 'conflict',
       reason: 'no webhook delivery (no webhook was configured when it resolved)',

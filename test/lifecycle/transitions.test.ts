@@ -7,18 +7,23 @@ import {
   HOLD,
   initialStatus,
   isResolvedStatus,
-  recheckRefusal,
   recordedKind,
   RELEASE,
-  resendRefusal,
-  sendRefusal,
   STATUS_CODES,
-  supportResendRefusal,
   waitingReason,
   type ActionSubject,
   type Answer,
   type DocStatus,
 } from '../../lifecycle/transitions';
+import * as rules from '../../lifecycle/transitions';
+import { english, type Message } from '../../lifecycle/messages';
+
+/** The refusals in the API's and the CLI's words (lifecycle/messages.ts renders each code). */
+const en = (m: Message | null) => (m ? english(m) : null);
+const sendRefusal = (d: ActionSubject) => en(rules.sendRefusal(d));
+const resendRefusal = (d: ActionSubject) => en(rules.resendRefusal(d));
+const supportResendRefusal = (d: ActionSubject) => en(rules.supportResendRefusal(d));
+const recheckRefusal = (d: ActionSubject) => en(rules.recheckRefusal(d));
 
 /** The lifecycle's pure table (lifecycle/transitions.ts): every status change chasqui makes, without a database. */
 describe('lifecycle: statuses and transitions (pure)', () => {

@@ -15,18 +15,7 @@ import {
 import { findDocument } from '../../db/documents';
 import { updateCompany } from '../../db/companies';
 import { documentWorkflowId } from '../../workflows/document';
-
-/** Prometheus text → value of one series (0 when absent). */
-async function metric(url: string, name: string, labels: Record<string, string>): Promise<number> {
-  const text = await got(`${url}/metrics`).text();
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const [series, value] = line.split(' ');
-    if (wanted.every((w) => series.includes(w))) return Number(value);
-  }
-  return 0;
-}
+import { metric } from '../support/metrics';
 
 /**
  * GET /v1/cpe (every filter, pagination while documents are added, isolation, bounds), GET /v1/companies pages, the
@@ -175,7 +164,9 @@ describe('operations: document list, files, account, metrics, search attributes'
     const stored = (await findDocument(s.stack.db, ids.f1))!;
     const xml = await got(`${s.stack.url}/v1/cpe/${ids.f1}/xml`, { headers: { Authorization: `Bearer ${a.token}` } });
     expect(xml.headers['content-type']).to.match(/^application\/xml/);
-    expect(xml.headers['content-disposition']).to.equal(`attachment; filename="${stored.filename}.xml"`);
+    expect(xml.headers['content-disposition']).to.equal(
+      `attachment; filename="${stored.filename}.xml"; filename*=UTF-8''${stored.filename}.xml`,
+    );
     expect(xml.body).to.equal(stored.xml);
 
     const cdr = await got(`${s.stack.url}/v1/cpe/${ids.f1}/cdr`, {

@@ -56,7 +56,9 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
       const res = await getBytes(env, `/v1/cpe/${id}/pdf?format=${format}`, demo.token);
       expect(res.status, format).to.equal(200);
       expect(res.headers['content-type']).to.equal('application/pdf');
-      expect(res.headers['content-disposition']).to.equal(`attachment; filename="${names[format]}"`);
+      expect(res.headers['content-disposition']).to.equal(
+        `attachment; filename="${names[format]}"; filename*=UTF-8''${names[format]}`,
+      );
       const file = new PdfFile(res.body);
       const text = file.text();
       expect(text)

@@ -206,7 +206,8 @@ describe('simulator GRE API through plain HTTP', () => {
     expect(missing).to.deep.include({ codRespuesta: '99', indCdrGenerado: '1' });
     expect((missing.error as { numError: string; desError: string }).numError).to.equal('3617');
     expect((missing.error as { desError: string }).desError).to.match(
-      /^Debe consignar la fecha de entrega de bienes al transportista - Detalle: .*modalidad 01/,
+      // SUNAT's text for 3617 (its error catalog of July 2026, sunat/codes/return-codes.csv), then the detail.
+      /^No ha ingresado el campo de “Fecha de entrega de bienes al transportista” o esta vacio - Detalle: .*modalidad 01/,
     );
     const early = await sendAndPoll(byPublicTransport(32, '2026-06-01', '2026-05-31'));
     expect((early.error as { numError: string }).numError).to.equal('3618');

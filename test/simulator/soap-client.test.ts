@@ -15,7 +15,7 @@ import { zipXml } from '../../authority/zip';
 import { type SimulatorHandle } from '../../simulator/server';
 import { startTestSimulator } from '../support/simulator';
 import { startSimulator } from '../../simulator/server';
-import { addDays, RuleCalendar } from '../../documents/calendar';
+import { addDays, DEFAULT_CALENDAR, RuleCalendar } from '../../documents/calendar';
 import { limaDate } from '../../core/lima';
 import { loadConfig } from '../../core/config';
 import { invoice, summary, voided } from '../support/ubl-fixtures';
@@ -507,23 +507,49 @@ describe("simulator through an independent SOAP client: SUNAT's dates and refere
     expect((await summaryVerdict(withIgv(202, '<cbc:Percent>18.00</cbc:Percent>'))).code).to.equal('0');
   });
 
-  it('dated rules moved with the calendar (config.rules): a line without product code is 3496 from the moved date, by issue date', async () => {
-    const noCode = dated('F105', 1, today);
-    const [byDefault] = await bill.sendBillAsync(fileArgs(noCode));
-    expect(responseCode(byDefault), "product-code-required is not in force today by SUNAT's dates").to.equal('0');
-    const moved = await startSimulator({ ticketPolls: 0, rules: new RuleCalendar({ 'product-code-required': today }) });
+  it('dated rules moved with the calendar (config.rules): an invalid product code is 3496 from the moved date, a line without one never', async () => {
+    const invalid = (number: number, issueDate: string) =>
+      sign(invoice({ ruc: RUC, series: 'F105', number, issueDate, productCode: '12345678' }));
+    const [byDefault] = await bill.sendBillAsync(fileArgs(invalid(1, today)));
+    expect(responseCode(byDefault), "product-code-valid is not in force today by SUNAT's dates").to.equal('0');
+    const moved = await startSimulator({ ticketPolls: 0, rules: new RuleCalendar({ 'product-code-valid': today }) });
     try {
       const early = await client(urls(moved).bill);
-      const [refused] = await early.sendBillAsync(fileArgs(noCode));
+      const [refused] = await early.sendBillAsync(fileArgs(invalid(1, today)));
       expect(responseCode(refused)).to.equal('3496');
       expect(cdrXml(refused.applicationResponse as string)).to.contain(
-        `line 1 has no SUNAT product code (catalog 25), required since ${today} (nodo: InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode)`,
+        `line 1: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT's product code is not valid since ${today} (nodo: InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode)`,
       );
+      // Factura2_0 field 28: "Si el tag existe" — without a code, or with a reserved one, the invoice is accepted.
+      const [noCode] = await early.sendBillAsync(fileArgs(dated('F105', 2, today)));
+      expect(responseCode(noCode)).to.equal('0');
+      const [reserved] = await early.sendBillAsync(
+        fileArgs(sign(invoice({ ruc: RUC, series: 'F105', number: 3, issueDate: today, productCode: '00000000' }))),
+      );
+      expect(responseCode(reserved)).to.equal('0');
       // Issued the day before the moved date and sent now: judged by the old rules.
-      const [before] = await early.sendBillAsync(fileArgs(dated('F105', 2, addDays(today, -1))));
+      const [before] = await early.sendBillAsync(fileArgs(invalid(4, addDays(today, -1))));
       expect(responseCode(before)).to.equal('0');
     } finally {
       await moved.close();
     }
+  });
+
+  it('the IGV rate of the issue date (Factura2_0 fields 46/47): the special rate of today accepted (10.5 in 2026), 10 refused with 3103; 18 always', async () => {
+    const at = (number: number, issueDate: string, rate: string) =>
+      sign(invoice({ ruc: RUC, series: 'F106', number, issueDate, rate }));
+    const { special } = DEFAULT_CALENDAR.igvRates(today);
+    if (today < '2027-01-01') expect(special).to.equal(10.5);
+    if (special !== null) {
+      const [accepted] = await bill.sendBillAsync(fileArgs(at(1, today, special.toFixed(2))));
+      expect(responseCode(accepted)).to.equal('0');
+    }
+    const [old] = await bill.sendBillAsync(fileArgs(at(2, today, '10.00')));
+    expect(responseCode(old)).to.equal('3103');
+    expect(cdrXml(old.applicationResponse as string)).to.contain(
+      `line 1 has IGV rate 10.00; a document issued on ${today} may carry ${special === null ? '18' : `18 or ${special}`}`,
+    );
+    const [general] = await bill.sendBillAsync(fileArgs(at(3, today, '18.00')));
+    expect(responseCode(general)).to.equal('0');
   });
 });

@@ -141,7 +141,7 @@ describe('daily summary composition', function () {
       const good = await issued(owner, 'receipt-basic.json', 1);
       const note = await issued(owner, 'credit-note-boleta.json', 1);
       // A stored B note that (against the rules) names an invoice as the document it modifies.
-      const tampered = note.xml.replace(/(<cac:InvoiceDocumentReference>.*?<cbc:DocumentTypeCode[^>]*>)03</, '$101<');
+      const tampered = note.xml!.replace(/(<cac:InvoiceDocumentReference>.*?<cbc:DocumentTypeCode[^>]*>)03</, '$101<');
       await stack.db('documents').where({ id: note.id }).update({ xml: tampered, issue_date: good.issue_date });
       const ids = await activities().composeCompanySummaries(owner.id, 'run-refusal');
       expect(ids).to.have.length(1);

@@ -127,7 +127,7 @@ describe('daily summary run (workflows + activities + simulator)', function () {
 
     const aSummaries = await summariesOf(a);
     expect(aSummaries.map((s) => s.status)).to.deep.equal(['accepted', 'accepted']);
-    expect(aSummaries.map((s) => (s.xml.match(/<sac:SummaryDocumentsLine>/g) ?? []).length)).to.deep.equal([3, 3]);
+    expect(aSummaries.map((s) => (s.xml!.match(/<sac:SummaryDocumentsLine>/g) ?? []).length)).to.deep.equal([3, 3]);
     const [aVoid] = await linesOf(aEarlier);
     expect(aVoid).to.include({ condition_code: '3', state: 'accepted' });
     expect(aVoid.xml).to.contain(`<cbc:ID>${aEarlier.series}-${aEarlier.number}</cbc:ID>`);

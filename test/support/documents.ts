@@ -4,12 +4,23 @@ import type { Db } from '../../db/knex';
 import { insertCompany, type CompanyRow } from '../../db/companies';
 import { createAccount } from '../../db/accounts';
 import { insertDocument, type DocumentRow } from '../../db/documents';
-import { prepareDocument } from '../../documents';
+import { DocumentValidationError, formatIssue, prepareDocument, type PrepareOptions } from '../../documents';
 import type { Signer } from '../../documents/signing';
 import { signGenerated } from '../../keys/signing-keys';
 import type { DocStatus } from '../../workflows/document-types';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
+
+/** The 422's errors as the API shows them (`[SUNAT 2524] … @path`), or [] when the document was built. */
+export function errors(payload: unknown, options: PrepareOptions = {}): string[] {
+  try {
+    prepareDocument(payload, options);
+    return [];
+  } catch (err) {
+    if (!(err instanceof DocumentValidationError)) throw err;
+    return err.issues.map((i) => `${formatIssue(i)} @${i.path}`);
+  }
+}
 
 export function fixture(name: string): Record<string, any> {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));

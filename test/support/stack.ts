@@ -4,6 +4,7 @@ import { eagerStarter, startApi, startWorker, type ApiHandle, type WorkerHandle 
 import { secretBoxFrom, type Config } from '../../core/config';
 import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
+import type { Lookup } from '../../core/net-guard';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
@@ -26,7 +27,9 @@ export interface TestStack {
  * The API (on an ephemeral port) and, unless `worker: false`, a worker on a task queue of its own, over the run's
  * shared PostgreSQL and Temporal: each suite talks to chasqui over real HTTP exactly as an integrator does.
  */
-export async function startTestStack(options: { config?: Partial<Config>; worker?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { config?: Partial<Config>; worker?: boolean; lookup?: Lookup } = {},
+): Promise<TestStack> {
   const config = testConfig({
     ...options.config,
     temporal: {
@@ -38,7 +41,10 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
   const secrets = secretBoxFrom(config);
   const db = await getTestDb();
   const temporal = await getTestTemporalClient(config);
-  const worker = options.worker === false ? null : await startWorker(config, await testTemporalAddress(), db, secrets);
+  const worker =
+    options.worker === false
+      ? null
+      : await startWorker(config, await testTemporalAddress(), db, secrets, { lookup: options.lookup });
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
   if (worker)
     await temporal.schedule
@@ -59,6 +65,7 @@ export async function startTestStack(options: { config?: Partial<Config>; worker
     0,
     '127.0.0.1',
     worker ? eagerStarter(config, worker) : undefined,
+    { lookup: options.lookup },
   );
   return {
     url: api.url,

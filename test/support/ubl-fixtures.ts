@@ -44,16 +44,36 @@ export interface InvoiceOptions {
   igv?: string;
   /** cbc:IssueDate (default 2026-11-21). */
   issueDate?: string;
+  /** The line's IGV rate (cbc:Percent, e.g. '10.50'), the IGV computed with it; absent: no line tax, IGV at 18 %. */
+  rate?: string;
+  /** The line's SUNAT product code (cac:CommodityClassification); absent: none. */
+  productCode?: string;
 }
 
 /** `{filename, xml}` of an unsigned canonical invoice. */
 export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
   const type = o.type ?? '01';
   const base = dec(o.base ?? '100.00');
-  const igv = o.igv ? dec(o.igv) : base.times('0.18');
+  const igv = o.igv ? dec(o.igv) : base.times(dec(o.rate ?? '18').div(100)).toDecimalPlaces(2);
   const total = base.plus(igv);
   const pen = { currencyID: 'PEN' };
   const id = `${o.series}-${o.number}`;
+  /** The IGV total of the header, or of the line with its rate and affectation. */
+  const igvTotal = (...category: Xml[]) =>
+    el(
+      'cac:TaxTotal',
+      el('cbc:TaxAmount', pen, money(igv)),
+      el(
+        'cac:TaxSubtotal',
+        el('cbc:TaxableAmount', pen, money(base)),
+        el('cbc:TaxAmount', pen, money(igv)),
+        el(
+          'cac:TaxCategory',
+          ...category,
+          el('cac:TaxScheme', el('cbc:ID', '1000'), el('cbc:Name', 'IGV'), el('cbc:TaxTypeCode', 'VAT')),
+        ),
+      ),
+    );
   const xml = el(
     'Invoice',
     { xmlns: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', ...NS },
@@ -67,19 +87,7 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
     signatureBlock(o.ruc),
     el('cac:AccountingSupplierParty', party(o.ruc, 'EMPRESA DE PRUEBA SAC')),
     el('cac:AccountingCustomerParty', party('20100070970', 'CLIENTE SA')),
-    el(
-      'cac:TaxTotal',
-      el('cbc:TaxAmount', pen, money(igv)),
-      el(
-        'cac:TaxSubtotal',
-        el('cbc:TaxableAmount', pen, money(base)),
-        el('cbc:TaxAmount', pen, money(igv)),
-        el(
-          'cac:TaxCategory',
-          el('cac:TaxScheme', el('cbc:ID', '1000'), el('cbc:Name', 'IGV'), el('cbc:TaxTypeCode', 'VAT')),
-        ),
-      ),
-    ),
+    igvTotal(),
     el(
       'cac:LegalMonetaryTotal',
       el('cbc:LineExtensionAmount', pen, money(base)),
@@ -91,7 +99,12 @@ export function invoice(o: InvoiceOptions): { filename: string; xml: string } {
       el('cbc:ID', '1'),
       el('cbc:InvoicedQuantity', { unitCode: 'NIU' }, '1'),
       el('cbc:LineExtensionAmount', pen, money(base)),
-      el('cac:Item', el('cbc:Description', 'Servicio de prueba')),
+      o.rate ? igvTotal(el('cbc:Percent', o.rate), el('cbc:TaxExemptionReasonCode', '10')) : null,
+      el(
+        'cac:Item',
+        el('cbc:Description', 'Servicio de prueba'),
+        o.productCode ? el('cac:CommodityClassification', el('cbc:ItemClassificationCode', o.productCode)) : null,
+      ),
       el('cac:Price', el('cbc:PriceAmount', pen, money(base))),
     ),
   ).s;

@@ -84,26 +84,43 @@ describe('chasqui validate (the command integrators run)', function () {
   });
 
   it("judges SUNAT's dated rules on the issue date, with the dates CHASQUI_RULE_DATES gives", () => {
-    // The sample invoice (2019-12-24) has no product code on its lines: judged by product-code-required once its date is
-    // moved to the invoice's day, not when moved to the day after.
+    // The sample invoice (2019-12-24) has no product code on its lines: SUNAT's rows judge a code only when it is there
+    // (Factura2_0 field 28, "Si el tag existe"), so product-code-valid moved to its day finds nothing.
     const sample = 'sunat/samples/signed-rsa-sha256/12345678912-01-F001-1.xml';
-    const judged = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, sample);
+    const absent = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-valid=2019-12-24' }, '--json', sample);
+    expect(absent.status, absent.stdout).to.equal(0);
+    expect(JSON.parse(absent.stdout)).to.deep.include({ xsl: 'accepted', dated_rules: [], pass: true });
+
+    // An invoice whose second line carries a code catalog 25 does not list: 3496 from the rule's date, not the day before.
+    const base = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/documents/invoice-decimals.json'), 'utf8'));
+    const payload = {
+      ...base,
+      fechaEmision: '2026-11-20',
+      items: base.items.map((it: object, i: number) => (i === 1 ? { ...it, codigoSunat: '12345678' } : it)),
+    };
+    const prepared = prepareDocument(payload);
+    const signer = createSigner(generateTestCertificate({ ruc: payload.emisor.ruc }));
+    const coded = mkdtempSync(path.join(tmpdir(), 'chasqui-validate-code-'));
+    const file = path.join(coded, `${prepared.filename}.xml`);
+    writeFileSync(file, signBuiltXml(prepared.xml, signer).xml);
+    const judged = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-valid=2026-11-20' }, file);
     expect(judged.status).to.equal(1);
     expect(judged.stdout).to.match(
-      /F001-1\.xml\s+xsd=ok {2}xsl=rejected\(3496\) {2}sig=ok\n {4}xsl: 3496 line 1 has no SUNAT product code \(catalog 25\), required since 2019-12-24 \(rule product-code-required\)\n {4}rule product-code-required: 3496 line 2 /,
+      /xsl=rejected\(3496\)\+obs\(4332\) {2}sig=ok\n {4}xsl: 3496 line 2: 12345678 is not in catalog 25 \(nor 00000000 or 99999999\); SUNAT's product code is not valid since 2026-11-20 \(rule product-code-valid\)/,
     );
     const json = JSON.parse(
-      chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-24' }, '--json', sample).stdout,
+      chasquiWith({ CHASQUI_RULE_DATES: 'product-code-valid=2026-11-20' }, '--json', file).stdout,
     );
     expect(
       json.dated_rules.map((f: { rule: string; code: string; path: string }) => `${f.rule} ${f.code} ${f.path}`),
-    ).to.deep.equal([
-      'product-code-required 3496 InvoiceLine[1]/Item/CommodityClassification/ItemClassificationCode',
-      'product-code-required 3496 InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
-    ]);
-    const before = chasquiWith({ CHASQUI_RULE_DATES: 'product-code-required=2019-12-25' }, '--json', sample);
-    expect(before.status).to.equal(0);
-    expect(JSON.parse(before.stdout)).to.deep.include({ xsl: 'accepted', dated_rules: [], pass: true });
+    ).to.deep.equal(['product-code-valid 3496 InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode']);
+    // The day before: SUNAT's 2024 XSL observes the code (4332), which the 202 announced; the document passes.
+    const before = JSON.parse(
+      chasquiWith({ CHASQUI_RULE_DATES: 'product-code-valid=2026-11-21' }, '--json', file).stdout,
+    );
+    expect(before).to.deep.include({ xsl: 'observed', dated_rules: [], pass: true });
+    expect(before.observations).to.include('4332');
+    expect(prepared.warnings.some((w) => w.startsWith('[SUNAT 4332] items[1].codigoSunat'))).to.equal(true);
   });
 
   it("judges guides by SUNAT's 2025–2026 GRE rules: public transport without the handover date is 3617", () => {

@@ -98,60 +98,85 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
     });
   });
 
-  describe("product-code-required (2027-01-01): every line of 01, 03, 07, 08 and 04 carries SUNAT's product code", () => {
-    const noCode = (date: string, type: '01' | '03' | '04' | '07' | '08' = '01') =>
-      sale({ date, type, lines: [{ code: '43211503', percent: '18' }, { percent: '18' }] });
+  // Factura2_0 field 28 / NotaCredito2_0 field 26, the 3496 rows: "Si el tag existe" — a line without one is not judged.
+  describe('product-code-valid (2027-01-01): a product code, when present, is 8 digits in catalog 25', () => {
+    const coded = (date: string, code: string | undefined, type: '01' | '03' | '04' | '07' | '08' = '01') =>
+      sale({
+        date,
+        type,
+        lines: [
+          { code: '43211503', percent: '18' },
+          { code, percent: '18' },
+        ],
+      });
 
-    it('3496 naming the line from the day itself, for every type it judges', () => {
-      expect(codes(noCode('2026-12-31'))).to.deep.equal([]);
-      for (const type of ['01', '03', '04', '07', '08'] as const)
-        expect(codes(noCode('2027-01-01', type)), type).to.deep.equal(['product-code-required:3496']);
-      expect(datedRuleFailures(noCode('2027-01-01'), DEFAULT_CALENDAR)[0].path).to.equal(
-        'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
-      );
-      expect(codes(sale({ date: '2027-01-01', lines: [{ code: '' }] }))).to.deep.equal(['product-code-required:3496']);
+    it('3496 naming the line from the day itself for an invalid code; absent, listed and reserved codes pass', () => {
+      expect(codes(coded('2026-12-31', '12345678'))).to.deep.equal([]);
+      for (const type of ['01', '03', '07', '08'] as const) {
+        expect(codes(coded('2027-01-01', '12345678', type)), type).to.deep.equal(['product-code-valid:3496']);
+        expect(codes(coded('2027-01-01', '1234567', type)), type).to.deep.equal(['product-code-valid:3496']);
+        expect(codes(coded('2027-01-01', undefined, type)), type).to.deep.equal([]);
+      }
+      // LiquidacionCompra2_0 field 25 has no 3496 rows: observations only, which the XSL raises.
+      expect(codes(coded('2027-01-01', '12345678', '04'))).to.deep.equal([]);
+      for (const code of ['00000000', '99999999', '90101501'])
+        expect(codes(coded('2027-01-01', code)), code).to.deep.equal([]);
+      expect(datedRuleFailures(coded('2027-01-01', ''), DEFAULT_CALENDAR)[0]).to.deep.include({
+        code: '3496',
+        path: 'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
+      });
     });
 
     it('brought forward with the calendar: judged from the new date; `at` asks about a stored document', () => {
-      const moved = new RuleCalendar({ 'product-code-required': '2026-11-26' });
-      expect(codes(noCode('2026-11-25'), moved)).to.deep.equal([]);
-      expect(codes(noCode('2026-11-26'), moved)).to.deep.equal(['product-code-required:3496']);
-      // A 2024 invoice would fail the rule from its date, which its own issue date never reaches.
-      expect(codes(noCode('2024-03-15'))).to.deep.equal([]);
-      expect(codes(noCode('2024-03-15'), DEFAULT_CALENDAR, '2027-01-01')).to.deep.equal(['product-code-required:3496']);
+      const moved = new RuleCalendar({ 'product-code-valid': '2026-11-26' });
+      expect(codes(coded('2026-11-25', '12345678'), moved)).to.deep.equal([]);
+      expect(codes(coded('2026-11-26', '12345678'), moved)).to.deep.equal(['product-code-valid:3496']);
+      expect(codes(coded('2026-11-26', undefined), moved)).to.deep.equal([]);
+      expect(codes(coded('2024-03-15', '12345678'))).to.deep.equal([]);
+      expect(codes(coded('2024-03-15', '12345678'), DEFAULT_CALENDAR, '2027-01-01')).to.deep.equal([
+        'product-code-valid:3496',
+      ]);
+      expect(codes(coded('2027-06-01', '12345678'), new RuleCalendar({ 'product-code-valid': 'off' }))).to.deep.equal(
+        [],
+      );
     });
   });
 
-  describe('mype-rate-2027 (2027-01-01) and mype-rate-end (2028-01-01): the reduced IGV rate 10, then 14, then none', () => {
+  // Factura2_0 fields 46/47: "la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión".
+  describe('the special IGV rate: 10 until 2025, 10.5 from mype-rate-2026, 15 from mype-rate-2027, none from mype-rate-end', () => {
     const rated = (date: string, percent: string, type: '01' | '03' | '07' | '08' = '03') =>
       sale({ date, type, lines: [{ code: '90101501', percent }] });
 
-    it('10 until the day before mype-rate-2027, 14 from it until the day before mype-rate-end, 18 always', () => {
-      expect(codes(rated('2026-12-31', '10.00'))).to.deep.equal([]);
-      expect(codes(rated('2027-01-01', '10.00'))).to.deep.equal(['mype-rate-2027:3103']);
-      expect(codes(rated('2026-12-31', '14.00'))).to.deep.equal(['mype-rate-2027:3103']);
-      expect(codes(rated('2027-01-01', '14'))).to.deep.equal([]);
-      expect(codes(rated('2027-12-31', '14.00'))).to.deep.equal([]);
-      expect(codes(rated('2028-01-01', '14.00'))).to.deep.equal(['mype-rate-end:3103']);
-      for (const date of ['2026-12-31', '2027-01-01', '2028-01-01'])
+    it('each rate on both sides of its date; 18 always', () => {
+      expect(codes(rated('2025-12-31', '10.00'))).to.deep.equal([]);
+      expect(codes(rated('2026-01-01', '10.00'))).to.deep.equal(['mype-rate-2026:3103']);
+      expect(codes(rated('2025-12-31', '10.50'))).to.have.length(1);
+      expect(codes(rated('2026-01-01', '10.50'))).to.deep.equal([]);
+      expect(codes(rated('2026-12-31', '10.5'))).to.deep.equal([]);
+      expect(codes(rated('2026-12-31', '15.00'))).to.deep.equal(['mype-rate-2026:3103']);
+      expect(codes(rated('2027-01-01', '15.00'))).to.deep.equal([]);
+      expect(codes(rated('2027-01-01', '10.50'))).to.deep.equal(['mype-rate-2027:3103']);
+      expect(codes(rated('2027-12-31', '15.00'))).to.deep.equal([]);
+      expect(codes(rated('2028-01-01', '15.00'))).to.deep.equal(['mype-rate-end:3103']);
+      for (const date of ['2025-12-31', '2026-01-01', '2027-01-01', '2028-01-01'])
         expect(codes(rated(date, '18.00')), date).to.deep.equal([]);
-      expect(datedRuleFailures(rated('2028-01-01', '14.00'), DEFAULT_CALENDAR)[0].message).to.equal(
-        'line 1 has IGV rate 14.00; a document issued on 2028-01-01 may carry 18',
+      expect(datedRuleFailures(rated('2026-11-27', '10.00'), DEFAULT_CALENDAR)[0].message).to.equal(
+        'line 1 has IGV rate 10.00; a document issued on 2026-11-27 may carry 18 or 10.5',
       );
     });
 
-    it('moved: 14 accepted from the new date, 10 refused from it; exonerated lines and IVAP are not IGV rates', () => {
-      const moved = new RuleCalendar({ 'mype-rate-2027': '2026-11-26' });
-      expect(codes(rated('2026-11-25', '14.00'), moved)).to.deep.equal(['mype-rate-2027:3103']);
+    it('moved and valued as configured; exonerated lines and IVAP are not IGV rates', () => {
+      const moved = new RuleCalendar({ 'mype-rate-2027': '2026-11-26' }, { 'mype-rate-2027': 14 });
+      expect(codes(rated('2026-11-25', '14.00'), moved)).to.deep.equal(['mype-rate-2026:3103']);
       expect(codes(rated('2026-11-26', '14.00'), moved)).to.deep.equal([]);
-      expect(codes(rated('2026-11-26', '10.00'), moved)).to.deep.equal(['mype-rate-2027:3103']);
+      expect(codes(rated('2026-11-26', '10.50'), moved)).to.deep.equal(['mype-rate-2027:3103']);
       expect(
         codes(
           sale({
             date: '2028-01-01',
             lines: [
-              { code: '1', scheme: '9997', percent: '10.00', reason: '20' },
-              { code: '1', scheme: '1016', percent: '4.00', reason: '17' },
+              { code: '90101501', scheme: '9997', percent: '10.00', reason: '20' },
+              { code: '90101501', scheme: '1016', percent: '4.00', reason: '17' },
             ],
           }),
         ),
@@ -161,8 +186,8 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
 
   describe('debit-note-13 (2027-01-01): a reason-13 debit note covers only unaffected operations', () => {
     const note = (date: string, lines: SaleLine[]) => sale({ date, type: '08', reason: '13', lines });
-    const taxed = [{ code: '1', scheme: '1000', percent: '18.00', reason: '10' }];
-    const unaffected = [{ code: '1', scheme: '9998', percent: '0.00', reason: '30' }];
+    const taxed = [{ code: '90101501', scheme: '1000', percent: '18.00', reason: '10' }];
+    const unaffected = [{ code: '90101501', scheme: '9998', percent: '0.00', reason: '30' }];
 
     it('3507 for a taxed line from the day itself; unaffected lines and other reasons pass', () => {
       expect(codes(note('2026-12-31', taxed))).to.deep.equal([]);

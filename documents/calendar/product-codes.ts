@@ -1,0 +1,69 @@
+/**
+ * SUNAT's product code (catalog 25, UNSPSC as SUNAT lists it) as SUNAT Validacionesv20260212 judges it: Factura2_0
+ * field 28, Boleta2_0 the same, NotaCredito2_0 and NotaDebito2_0 field 26, LiquidacionCompra2_0 field 25. Every row
+ * is conditioned on the tag existing ("Si el tag existe"): a line without a code is none of this module's business.
+ *
+ * Factura, boleta and notes (NotaCredito2_0 numbers the rows):
+ * - OBSERV 3496 "El Código producto de SUNAT no es válido": "Si el tag existe, el formato del Tag UBL es diferente a
+ *   numérico de 8 dígitos"; "Si el tag existe, el valor del Tag UBL es diferente de 8 ceros ('00000000') y diferente
+ *   de 8 nueves ('99999999'), y no se encuentra en el listado". Implementers read the 2026-08-26 revision as making
+ *   these two rows ERROR from 2027-01-01 (calendar rule product-code-valid).
+ * - OBSERV 4332, same message: "Si el tag UBL existe, el valor del Tag UBL no se encuentra en el listado" (catalog 25
+ *   alone, no reserved values: 00000000 and 99999999 are observed by it).
+ * - OBSERV 4337 "debe especificarse como minimo al tercer nivel jerarquico (a nivel de clase del codigo UNSPSC)": "Si el
+ *   tag existe y tiene una longitud de 8 posiciones, el valor del Tag UBL termina en 6 ceros ('000000') o termina en 4
+ *   ceros ('0000')", i.e. a segment (NN000000) or a family (NNNN0000).
+ * LiquidacionCompra2_0 field 25 has the 4332 row ("Si el valor del Tag UBL es diferente de vacío, el valor no se
+ * encuentra en el listado") and the 4337 row only: observations at every date.
+ *
+ * The listing is sunat/codes/catalogos/cat_25.csv (SUNAT's cat_25.xml of its validation package, sunat/SOURCES.md),
+ * read once, on first use.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const CATALOG = path.resolve(__dirname, '../../sunat/codes/catalogos/cat_25.csv');
+/** SUNAT's reserved values, accepted without the listing: no code (8 zeros) and "other" (8 nines). */
+const RESERVED = new Set(['00000000', '99999999']);
+
+let listed: ReadonlySet<string> | null = null;
+
+function catalog(): ReadonlySet<string> {
+  listed ??= new Set(
+    readFileSync(CATALOG, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.slice(0, line.indexOf(',')))
+      .filter((code) => /^\d{8}$/.test(code)),
+  );
+  return listed;
+}
+
+/** Whether catalog 25 lists the code. */
+export function isProductCodeListed(code: string): boolean {
+  return catalog().has(code);
+}
+
+export interface ProductCodeProblem {
+  /** 3496: not valid (observed, refused from product-code-valid); 4332: not listed; 4337: above class level. */
+  code: '3496' | '4332' | '4337';
+  message: string;
+}
+
+/** What SUNAT's rows say of a code that is present, the 3496 row first; none when they say nothing. */
+export function productCodeProblems(code: string): ProductCodeProblem[] {
+  if (!/^\d{8}$/.test(code)) return [{ code: '3496', message: `'${code}' is not a number of 8 digits` }];
+  const problems: ProductCodeProblem[] = [];
+  if (!isProductCodeListed(code))
+    problems.push(
+      RESERVED.has(code)
+        ? { code: '4332', message: `${code} is not in catalog 25 (SUNAT's 3496 row exempts it, its 4332 row does not)` }
+        : { code: '3496', message: `${code} is not in catalog 25 (nor 00000000 or 99999999)` },
+    );
+  if (code.endsWith('0000'))
+    problems.push({
+      code: '4337',
+      message: `${code} names a UNSPSC segment or family (it ends in ${code.endsWith('000000') ? 6 : 4} zeros); SUNAT asks for a class or a commodity`,
+    });
+  return problems;
+}

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { RULES, type RuleDefinition } from '../../documents/calendar';
+import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
+import { parseSheet, readSheet, sheetFiles, sheetRow } from '../../validator/sheets';
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** What a citation and the carried sheets say against what the calendar says: empty when they agree. */
+function disagreements(rule: RuleDefinition, citation: RuleCitation | undefined): string[] {
+  if (!citation) return [`${rule.id}: no citation`];
+  const out: string[] = [];
+  const cited = new Set<string>();
+  const divergent = Object.keys(citation.divergences ?? {});
+  let reported = citation.reading === 'reported';
+  for (const c of citation.rows) {
+    const row = sheetRow(c.file, c.row);
+    if (!row) {
+      out.push(`${rule.id}: ${c.file} has no row ${c.row}`);
+      continue;
+    }
+    const at = `${rule.id}: ${c.file} row ${c.row}`;
+    if (!row.codes.includes(c.code)) out.push(`${at} carries ${row.codes.join('|') || 'no code'}, not ${c.code}`);
+    if (row.severity && row.severity !== c.severity) out.push(`${at} is ${row.severity}, not ${c.severity}`);
+    if (!squash(row.condition).includes(squash(c.condition)))
+      out.push(`${at}: its condition does not say "${c.condition}"`);
+    if (row.date && row.date !== rule.effective) out.push(`${at} is dated ${row.date}, the calendar ${rule.effective}`);
+    // A refusal the sheets date on the rule's day is what the rule is for: chasqui answers with it, or says what instead.
+    if (row.date === rule.effective && c.severity === 'ERROR' && !rule.codes.includes(c.code) && !divergent.length)
+      out.push(`${at}: error ${c.code} from ${row.date}, which the rule does not answer with`);
+    reported ||= row.source.startsWith('reported');
+    cited.add(c.code);
+  }
+  for (const code of rule.codes)
+    if (!cited.has(code) && !divergent.includes(code))
+      out.push(`${rule.id}: answers ${code}, which no cited row carries`);
+  for (const code of divergent)
+    if (!rule.codes.includes(code)) out.push(`${rule.id}: divergence for ${code}, which the rule does not answer with`);
+  if ((rule.confidence === 'reported') !== reported)
+    out.push(`${rule.id}: ${rule.confidence} in the calendar, ${reported ? 'reported' : 'sure'} by its sources`);
+  return out;
+}
+
+describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations", () => {
+  it('carries the sheets of the documents chasqui issues, every validation numbered in order with its condition', () => {
+    expect(sheetFiles()).to.include.members([
+      'Factura2_0',
+      'NotaCredito2_0',
+      'NotaDebito2_0',
+      'LiquidacionCompra2_0',
+      'Resumen_Diario1_1',
+      'Comunicacion_de_Baja1_0',
+      'Resumen_de_reversiones1_0',
+      'Percepciones1_0',
+      'Retenciones1_0',
+      'revisions',
+    ]);
+    for (const file of sheetFiles()) {
+      const rows = readSheet(file);
+      expect(rows.length, file).to.be.greaterThan(0);
+      rows.forEach((r, i) => {
+        expect(r.row, `${file} row ${i + 1}`).to.equal(i + 1);
+        expect(r.condition || r.message, `${file} row ${r.row}`).to.not.equal('');
+        for (const code of r.codes) expect(code, `${file} row ${r.row}`).to.match(/^\d{4}$/);
+      });
+    }
+    expect(readSheet('Factura2_0').length).to.be.greaterThan(800);
+  });
+
+  it('reads a CSV the way the files are written, quoted commas included, and refuses another table', () => {
+    const [row] = parseSheet(
+      'sheet,row,field,field_name,tag,severity,code,code_from,condition,message,lists,date,source\n' +
+        'S,1,28,"Código, SUNAT",/x,OBSERV,4332|3496,message-ambiguous,"Si el tag existe, el ""valor""",M,,2027-01-01,src\n',
+    );
+    expect(row).to.deep.include({ fieldName: 'Código, SUNAT', severity: 'OBSERV', codes: ['4332', '3496'] });
+    expect(row).to.deep.include({ condition: 'Si el tag existe, el "valor"', lists: '', date: '2027-01-01' });
+    expect(() => parseSheet('code,category,description,source\n')).to.throw('not a carried sheet');
+    expect(() => readSheet('../codes/return-codes')).to.throw("no sheet '../codes/return-codes'");
+  });
+
+  it('SUNAT judges the product code only when the tag exists: no row of the field refuses a line without one', () => {
+    const fields: [string, string][] = [
+      ['Factura2_0', '28'],
+      ['NotaCredito2_0', '26'],
+      ['NotaDebito2_0', '26'],
+      ['LiquidacionCompra2_0', '25'],
+    ];
+    for (const [file, field] of fields) {
+      const rows = readSheet(file).filter(
+        (r) => r.field === field && r.tag.endsWith('cbc:ItemClassificationCode') && r.codes.some((c) => c !== '3181'),
+      );
+      expect(rows.length, file).to.be.greaterThan(1);
+      for (const r of rows) {
+        // The one rule about an absent code reads the register of those obliged to send it (ind_padron 12): 4331.
+        if (r.condition.includes('no existe el Tag UBL'))
+          expect(r.codes, `${file} row ${r.row}`).to.deep.equal(['4331']);
+        else
+          expect(r.condition, `${file} row ${r.row}`).to.match(
+            /^Si el (tag (UBL )?existe|valor del Tag UBL es diferente de vacío)/,
+          );
+        expect(r.severity, `${file} row ${r.row}`).to.not.equal('ERROR');
+      }
+    }
+  });
+
+  it("a note's referenced document: 2524 spares credit notes of reason 10 and debit notes of reason 03", () => {
+    const credit = sheetRow('NotaCredito2_0', 73)!;
+    expect(credit).to.deep.include({ codes: ['2524'], severity: 'ERROR' });
+    expect(credit.condition).to.contain("es diferente de '10-Otros', y no existe un tag");
+    const debit = sheetRow('NotaDebito2_0', 73)!;
+    expect(debit.codes).to.deep.equal(['2524']);
+    expect(debit.condition).to.contain("es diferente de '03-Penalidades', y no existe un tag");
+  });
+
+  it('every citation names a row the sheets carry, with its code, severity and words', () => {
+    for (const [id, citation] of Object.entries(CITATIONS)) {
+      expect(citation.rows.length, id).to.be.greaterThan(0);
+      expect(citation.date, id).to.not.equal('');
+      const rule = { id, effective: '', codes: citation.rows.map((r) => r.code), confidence: citation.reading };
+      const problems = disagreements({ ...rule, docTypes: [], summary: '', source: '' } as never, citation);
+      // Only the calendar's side can disagree here (dates, divergences): the rows themselves must match.
+      expect(
+        problems.filter((p) => !/is dated|divergence|sources$/.test(p)),
+        id,
+      ).to.deep.equal([]);
+    }
+  });
+
+  describe('every dated rule of the calendar agrees with its sheet rows', () => {
+    for (const rule of RULES) {
+      it(`${rule.id}: codes, severity, condition, date and confidence`, () => {
+        expect(disagreements(rule, CITATIONS[rule.id])).to.deep.equal([]);
+      });
+    }
+  });
+
+  it('fails a rule the sheets do not carry: the product code required on every line (chasqui before issue 33)', () => {
+    const required: RuleDefinition = {
+      id: 'product-code-required' as never,
+      effective: '2027-01-01',
+      codes: ['3496'],
+      docTypes: ['01'],
+      summary: "Every line carries SUNAT's product code",
+      source: '',
+      confidence: 'sure',
+    };
+    // No row refuses a line without a code (above), so nothing can be cited for it; cited to the rows it misreads,
+    // its confidence gives it away: error 3496 is an implementer's reading of SUNAT's revisions.
+    expect(disagreements(required, undefined)).to.deep.equal(['product-code-required: no citation']);
+    expect(disagreements(required, CITATIONS['product-code-valid'])).to.deep.equal([
+      'product-code-required: sure in the calendar, reported by its sources',
+    ]);
+    // A rate the sheets do not carry, and a date other than the sheets'.
+    const rate = { ...RULES.find((r) => r.id === 'mype-rate-end')!, codes: ['3103', '2800'] };
+    expect(disagreements(rate, CITATIONS['mype-rate-end'])).to.deep.equal([
+      'mype-rate-end: answers 2800, which no cited row carries',
+    ]);
+    const early = { ...RULES.find((r) => r.id === 'gre-loading-date')!, effective: '2026-05-01' };
+    expect(disagreements(early, CITATIONS['gre-loading-date'])).to.have.length(3);
+  });
+});

@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { freshTestDatabase, testConfig } from '../support/services';
+import { companyWithRuc } from '../support/documents';
+import { startTestS3, type TestS3 } from '../support/s3';
+import { randomRuc } from '../companies/helpers';
+import { insertDocument } from '../../db/documents';
+import { DocumentFiles } from '../../files/documents';
+import { DirectoryStore } from '../../files/directory';
+import { S3Store } from '../../files/s3';
+import { findOrphans, migrateFiles } from '../../files/migrate';
+import { filesCommand } from '../../cli/commands/files';
+import type { Db } from '../../db/knex';
+import type { Config } from '../../core/config';
+
+const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: {
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t) },
+      stdin: Object.assign(process.stdin, { isTTY: false }),
+    },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+/**
+ * `chasqui files migrate` and `chasqui files orphans` on a database of their own (the migration moves every document
+ * it finds) and a real S3-compatible server: both ways, stopped midway and resumed, reads falling back to the rows
+ * until each document has moved.
+ */
+describe('files: migration between PostgreSQL and an object store, and the orphans', function () {
+  this.timeout(600_000);
+  let db: Db;
+  let s3: TestS3;
+  let config: Config;
+  const xmlOf = new Map<string, string>();
+  const cdrOf = new Map<string, string>();
+
+  before(async () => {
+    ({ db } = await freshTestDatabase());
+    s3 = await startTestS3({ prefix: 'migrated' });
+    process.env.CHASQUI_S3_ENDPOINT = s3.location.endpoint!;
+    config = { ...testConfig(), files: s3.location };
+    const company = await companyWithRuc(db, randomRuc(), 'Migración S.A.C.');
+    for (let n = 1; n <= 25; n++) {
+      const xml = `<Invoice><cbc:ID>F001-${n}</cbc:ID><x>${randomBytes(64).toString('hex')}</x></Invoice>`;
+      const row = await insertDocument(db, {
+        account_id: company.account_id,
+        company_id: company.id,
+        ruc: company.ruc,
+        doc_type: '01',
+        series: 'F001',
+        number: n,
+        filename: `${company.ruc}-01-F001-${n}`,
+        issue_date: n <= 12 ? '2025-12-30' : '2026-01-05',
+        currency: 'PEN',
+        environment: '01',
+        destination: 'tax_authority',
+        signed_by: 'provider_certificate',
+        status: 'queued',
+        hash: 'x',
+        xml,
+        totals: null,
+        warnings: [],
+      });
+      xmlOf.set(row.id, xml);
+      if (n % 2) {
+        const cdr = randomBytes(300).toString('base64');
+        await db('documents').where({ id: row.id }).update({ cdr_zip: cdr });
+        cdrOf.set(row.id, cdr);
+      }
+    }
+  });
+  after(async () => {
+    delete process.env.CHASQUI_S3_ENDPOINT;
+    await db?.destroy();
+    await s3?.stop();
+  });
+
+  const rows = () => db('documents').select('*').orderBy('number');
+
+  it('a dry run says what would move and moves nothing', async () => {
+    const c = capture();
+    const code = await filesCommand(
+      ['migrate', '--to', 's3://chasqui-files/migrated', '--dry-run'],
+      { db, config },
+      c.io,
+    );
+    expect(code).to.equal(0);
+    expect(c.err()).to.match(/25 documents \(0\.0 MB\) have files to move to s3:\/\/chasqui-files\/migrated/);
+    expect((await rows()).every((r) => r.xml !== null && r.xml_key === null)).to.equal(true);
+  });
+
+  it('moves to S3 in batches, stopped midway and resumed; reads fall back to the rows until each has moved', async () => {
+    const store = new S3Store(s3.location);
+    let moved = 0;
+    const first = await migrateFiles(db, {
+      target: store,
+      source: null,
+      rate: null,
+      batch: 4,
+      progress: () => undefined,
+      stopped: () => moved++ >= 10,
+    });
+    expect(first).to.deep.equal({ moved: 10, total: 25 });
+    const midway = await rows();
+    expect(midway.filter((r) => r.xml_key !== null)).to.have.length(10);
+    // Every document reads the same bytes, from the bucket or (not moved yet) from its row.
+    const files = new DocumentFiles(store);
+    for (const row of midway) {
+      expect(await files.xmlOf(row)).to.equal(xmlOf.get(row.id));
+      if (cdrOf.has(row.id)) expect((await files.read(row, 'cdr'))!.toString('base64')).to.equal(cdrOf.get(row.id));
+    }
+
+    const c = capture();
+    const code = await filesCommand(
+      ['migrate', '--to', 's3://chasqui-files/migrated', '--yes', '--rate', '1000', '--batch', '3'],
+      { db, config },
+      c.io,
+    );
+    expect(code, c.err()).to.equal(0);
+    expect(c.err()).to.match(/15 documents .* have files to move/);
+    expect(c.err()).to.match(/15\/15 documents \(100%\), [\d.]+ MB, [\d.]+\/s, ETA 0 s/);
+    expect(c.out()).to.equal("moved 15 documents' files to s3://chasqui-files/migrated\n");
+    for (const row of await rows()) {
+      expect([row.xml, row.cdr_zip]).to.deep.equal([null, null]);
+      expect(row.xml_key).to.match(new RegExp(`/01/(2025/12|2026/01)/${sha256(xmlOf.get(row.id)!)}\\.xml$`));
+      expect(await files.xmlOf(row)).to.equal(xmlOf.get(row.id));
+      expect(row.cdr_key !== null).to.equal(cdrOf.has(row.id));
+    }
+    // Run again: nothing is left to move, nothing changes.
+    const again = capture();
+    expect(
+      await filesCommand(['migrate', '--to', 's3://chasqui-files/migrated', '--yes'], { db, config }, again.io),
+    ).to.equal(0);
+    expect(again.err()).to.match(/^chasqui files: 0 documents/);
+    await store.close();
+  });
+
+  it('moves back to PostgreSQL, and the objects left behind are orphans once a day old', async () => {
+    const c = capture();
+    expect(await filesCommand(['migrate', '--to', 'postgres:', '--yes'], { db, config }, c.io), c.err()).to.equal(0);
+    for (const row of await rows()) {
+      expect(row.xml).to.equal(xmlOf.get(row.id));
+      expect(row.cdr_zip).to.equal(cdrOf.get(row.id) ?? null);
+      expect([row.xml_key, row.cdr_key]).to.deep.equal([null, null]);
+    }
+    const store = new S3Store(s3.location);
+    const young = [];
+    for await (const o of findOrphans(db, store, 24 * 3600_000)) young.push(o);
+    expect(young, 'objects written minutes ago are never reported').to.have.length(0);
+    const old = [];
+    for await (const o of findOrphans(db, store, 24 * 3600_000, Date.now() + 25 * 3600_000)) old.push(o.key);
+    expect(old).to.have.length(25 + cdrOf.size);
+    await store.close();
+  });
+
+  it('chasqui files orphans lists and deletes objects no row names (a directory store, its times set back two days)', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-orphans-'));
+    const store = new DirectoryStore(root);
+    const files = new DocumentFiles(store);
+    const [named] = await rows();
+    const kept = await files.put(named, 'xml', Buffer.from(named.xml));
+    await db('documents').where({ id: named.id }).update({ xml: null, xml_key: kept.key, xml_size: kept.size });
+    const orphan = await files.put(named, 'xml', Buffer.from('<Invoice>never committed</Invoice>'));
+    const recent = await files.put(named, 'cdr', Buffer.from('just written'));
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    for (const key of [kept.key, orphan.key]) fs.utimesSync(path.join(root, key), twoDaysAgo, twoDaysAgo);
+    const directoryConfig = { ...config, files: { kind: 'directory' as const, path: root } };
+
+    const listed = capture();
+    expect(await filesCommand(['orphans', '--json'], { db, config: directoryConfig }, listed.io)).to.equal(0);
+    const reported = listed
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(reported.map((o) => o.key)).to.deep.equal([orphan.key]);
+    expect(reported[0]).to.include({ deleted: false });
+
+    const refused = capture();
+    expect(await filesCommand(['orphans', '--delete'], { db, config: directoryConfig }, refused.io)).to.equal(2);
+    expect(refused.err()).to.match(/not on a terminal: add --yes to delete the orphans older than 24 h/);
+    expect(fs.existsSync(path.join(root, orphan.key))).to.equal(true);
+    const removed = capture();
+    expect(await filesCommand(['orphans', '--delete', '--yes'], { db, config: directoryConfig }, removed.io)).to.equal(
+      0,
+    );
+    expect(removed.err()).to.match(/1 orphans .* older than 24 h .*, deleted/);
+    expect(fs.existsSync(path.join(root, orphan.key))).to.equal(false);
+    expect(fs.existsSync(path.join(root, kept.key))).to.equal(true);
+    expect(fs.existsSync(path.join(root, recent.key))).to.equal(true);
+  });
+
+  it('refuses a bad --to, --rate or subcommand with exit code 2 and the usage', async () => {
+    for (const argv of [
+      ['migrate'],
+      ['migrate', '--to', 'ftp://x'],
+      ['migrate', '--to', 'postgres:', '--rate', '0'],
+      ['sweep'],
+    ]) {
+      const c = capture();
+      expect(await filesCommand(argv, { db, config }, c.io), argv.join(' ')).to.equal(2);
+      expect(c.err()).to.match(/^chasqui files: /);
+    }
+  });
+});

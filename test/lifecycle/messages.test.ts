@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { english, isMessage, message, MESSAGE_CODES, spanish } from '../../lifecycle/messages';
+import { WAITING_REASONS, waitingMessage } from '../../lifecycle/transitions';
+import { englishOnlyWords, sampleMessages, words } from '../support/page-checks';
+
+/** The lifecycle's words (lifecycle/messages.ts): every code said in English and in Spanish, each in its own language. */
+describe('lifecycle: messages in two languages (pure)', () => {
+  it('every code has an English and a Spanish text, and they differ', () => {
+    expect(MESSAGE_CODES.length).to.be.greaterThan(50);
+    for (const m of sampleMessages()) {
+      const en = english(m);
+      const es = spanish(m);
+      expect(en, m.code).to.be.a('string').and.not.equal('');
+      expect(es, m.code).to.be.a('string').and.not.equal('');
+      expect(es, m.code).to.not.equal(en);
+    }
+  });
+
+  it('the Spanish texts carry no markdown, no API paths and no object dumps', () => {
+    for (const m of sampleMessages()) {
+      const es = spanish(m);
+      expect(es, m.code).to.not.match(/`|POST |PATCH |\/v1\/|\[object|undefined|null/);
+    }
+  });
+
+  it('every waiting reason has its message', () => {
+    for (const reason of WAITING_REASONS) expect(waitingMessage(reason).code).to.equal(`waiting.${reason}`);
+    expect(spanish(waitingMessage('timeout'))).to.include('SUNAT no respondió a tiempo');
+    expect(english(waitingMessage('timeout'))).to.equal(
+      'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
+    );
+  });
+
+  it('quotes its parameters: statuses in each language, lists of addresses', () => {
+    const refusal = message('email.not_accepted', { filename: 'F001-1', status: 'rejected' });
+    expect(english(refusal)).to.equal(
+      'Document F001-1 is rejected: only an accepted document is e-mailed to the buyer',
+    );
+    expect(spanish(refusal)).to.include('está rechazado');
+    const done = message('email.done', { filename: 'F001-1', to: ['a@b.pe', 'c@d.pe'] });
+    expect(spanish(done)).to.include('a@b.pe, c@d.pe');
+    // A support record keeps its message: rendered again in the reader's language, and nested ones too.
+    const support = message('detail.support', {
+      operator: 'console:ana',
+      result: 'done',
+      detail: 'send requested (same signed XML, no quota)',
+      message: message('resend.done'),
+    });
+    expect(english(support)).to.equal('by console:ana: done — send requested (same signed XML, no quota)');
+    expect(spanish(support)).to.equal(
+      'por console:ana: hecho — Envío solicitado: el mismo XML firmado, sin consumir cuota.',
+    );
+  });
+
+  it('reads stored messages back only when this version knows their code', () => {
+    expect(isMessage(message('recheck.done'))).to.equal(true);
+    expect(isMessage({ code: 'gone.code', params: {} })).to.equal(false);
+    expect(isMessage('state query requested')).to.equal(false);
+    expect(() => english({ code: 'gone.code', params: {} } as never)).to.throw(
+      /no text for lifecycle message gone.code/,
+    );
+  });
+
+  it('the English-only word list (the browser tests check pages against it) holds English words, no Spanish ones', () => {
+    const list = englishOnlyWords();
+    for (const word of ['already', 'document', 'timed', 'authority', 'requested'])
+      expect(list.has(word), word).to.equal(true);
+    for (const word of ['ticket', 'webhook', 'sunat', 'documento']) expect(list.has(word), word).to.equal(false);
+    expect(words('cpe.resolved to_send F001-10 e-mail {ruc} Ya está')).to.deep.equal(['está']);
+  });
+});

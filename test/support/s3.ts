@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from '@aws-sdk/client-s3';
+import { obtainS3Server, startS3Server, type S3ServerHandle } from '../../runtime/s3-server';
+import { testConfig } from './services';
+import type { FilesLocation } from '../../core/config';
+
+export interface TestS3 {
+  server: S3ServerHandle;
+  /** CHASQUI_FILES_URL=s3://<bucket>/<prefix> with CHASQUI_S3_ENDPOINT at this server, read into fields. */
+  location: Extract<FilesLocation, { kind: 's3' }>;
+  /** The directory holding the server's buckets (what a test damages an object in). */
+  dataDir: string;
+  /** A client of its own on the server (what a test reads the bucket with, beside chasqui). */
+  client: S3Client;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real S3-compatible server (versitygw, runtime/s3-server.ts) of the suite's own on a free port of 127.0.0.1, with a
+ * bucket (versioned when asked: the restore drill). Its root keys go where the AWS SDK's standard chain reads them,
+ * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as an operator's deployment gives them.
+ */
+export async function startTestS3(
+  options: { bucket?: string; prefix?: string; versioned?: boolean } = {},
+): Promise<TestS3> {
+  const bin = obtainS3Server(testConfig().cacheDir);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-test-s3-'));
+  const server = await startS3Server({ bin, dataDir });
+  process.env.AWS_ACCESS_KEY_ID = server.accessKey;
+  process.env.AWS_SECRET_ACCESS_KEY = server.secretKey;
+  const bucket = options.bucket ?? 'chasqui-files';
+  const client = new S3Client({
+    endpoint: server.endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
+  });
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  if (options.versioned)
+    await client.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
+  return {
+    server,
+    location: { kind: 's3', bucket, prefix: options.prefix ?? 'cpe', endpoint: server.endpoint, region: null },
+    dataDir,
+    client,
+    stop: async () => {
+      client.destroy();
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
