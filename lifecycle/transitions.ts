@@ -43,6 +43,13 @@ export function isResolvedStatus(status: DocStatus): boolean {
   return RESOLVED_STATUSES.includes(status);
 }
 
+/** SUNAT accepted the document, with or without observations: a valid tax document (it can be voided, noted, printed). */
+export const VALID_VERDICT_STATUSES: readonly DocStatus[] = ['accepted', 'observed'];
+
+export function isValidVerdict(status: DocStatus): boolean {
+  return VALID_VERDICT_STATUSES.includes(status);
+}
+
 /** What the issuing company's settings say about a new document (columns of `companies`). */
 export interface IssuingModes {
   sending_mode: string;
