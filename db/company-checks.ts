@@ -1,5 +1,9 @@
 import type { Db } from './knex';
 import type { DocumentRow } from './documents';
+import { AWAITING_SUMMARY } from '../lifecycle/transitions';
+import { isCheckNews, knownStatusAfter, type CheckStatus } from '../lifecycle/checks';
+
+export type { CheckStatus };
 
 /** Where a document's signed XML is (files/): the row's own text, or an object store's key. */
 type SignedXmlColumns = Pick<DocumentRow, 'xml' | 'xml_key' | 'xml_size'>;
@@ -17,8 +21,6 @@ export const CHECK_IDS = [
   'email_server',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
-
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'unknown';
 
 /** Worst first: what `chasqui support checks` and the API sort by. */
 export const STATUS_SEVERITY: Record<CheckStatus, number> = { fail: 3, warn: 2, unknown: 1, ok: 0 };
@@ -95,9 +97,9 @@ export function listAllCheckRows(
 }
 
 /**
- * Stores a run's results and, in the same transaction, one event for each check that changed to warn or fail since its
- * last known status (unknown is not news: an authority that was down for a run does not turn fail → unknown → fail
- * into a second notice). Checks that no longer apply are removed. Running it twice with the same results adds nothing.
+ * Stores a run's results and, in the same transaction, one event for each result that is news (lifecycle/checks.ts:
+ * a move of the known status to warn or fail). Checks that no longer apply are removed. Running it twice with the same
+ * results adds nothing.
  */
 export async function saveCheckResults(db: Db, companyId: string, results: CheckResult[]): Promise<CheckEventRow[]> {
   return db.transaction(async (trx) => {
@@ -110,7 +112,7 @@ export async function saveCheckResults(db: Db, companyId: string, results: Check
     const events: CheckEventRow[] = [];
     for (const result of results) {
       const before = previous.get(result.id)?.known_status ?? null;
-      const known = result.status === 'unknown' ? before : result.status;
+      const known = knownStatusAfter(result.status, before);
       await trx('company_checks')
         .insert({
           company_id: companyId,
@@ -123,7 +125,7 @@ export async function saveCheckResults(db: Db, companyId: string, results: Check
         })
         .onConflict(['company_id', 'check'])
         .merge();
-      if ((result.status === 'warn' || result.status === 'fail') && result.status !== before) {
+      if (isCheckNews(result.status, before)) {
         const [event] = await trx('company_check_events')
           .insert({
             company_id: companyId,
@@ -246,7 +248,7 @@ export function findUnresolvedWindowDocuments(
     .select('doc_type', 'series', 'number', db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"), 'status')
     .where({ company_id: companyId, resolved: false })
     .whereIn('doc_type', WINDOW_TYPES)
-    .whereNot('status', 'to_summarize')
+    .whereNot('status', AWAITING_SUMMARY)
     .where('issue_date', '>=', since)
     .orderBy([{ column: 'issue_date' }, { column: 'series' }, { column: 'number' }])
     .limit(limit);

@@ -1,0 +1,87 @@
+import { addDays } from '../../documents/calendar';
+import { datedRuleFailures } from '../../validator/dated-rules';
+import { recentSignedDocuments } from '../../db/company-checks';
+import { documentFiles } from '../../files/documents';
+import { result, type Check } from './context';
+
+/** rule_readiness: rules starting within this many days, judged on the company's documents of the last 30. */
+export const RULE_HORIZON_DAYS = 60;
+export const RULE_LOOKBACK_DAYS = 30;
+/** Documents judged per company at most (the newest of the types the coming rules judge), so one large issuer does not hold a run. */
+export const RULE_SAMPLE = 300;
+
+/** How the company's recent documents fare under the SUNAT rules starting within RULE_HORIZON_DAYS. */
+export const ruleReadinessCheck: Check = async ({ config, db }, { company, today }) => {
+  const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
+  const since = addDays(today, -RULE_LOOKBACK_DAYS);
+  // One read of the documents the coming rules judge; each document judged once per date rules start on.
+  const files = documentFiles(config);
+  const docs = rules.length
+    ? await Promise.all(
+        (
+          await recentSignedDocuments(
+            db,
+            company.id,
+            [...new Set(rules.flatMap((r) => r.docTypes))],
+            since,
+            RULE_SAMPLE,
+          )
+        ).map(async (doc) => ({ ...doc, xml: await files.xmlOf(doc) })),
+      )
+    : [];
+  const failures = new Map<string, ReturnType<typeof datedRuleFailures>>();
+  const failuresAt = (docIndex: number, at: string) => {
+    const key = `${docIndex}@${at}`;
+    // The stored signed XML judged as if issued on that day.
+    if (!failures.has(key)) failures.set(key, datedRuleFailures(docs[docIndex].xml, config.rules, { at }));
+    return failures.get(key)!;
+  };
+  const judged = rules.map((rule) => {
+    const failing: { number: string; code: string; message: string }[] = [];
+    let checked = 0;
+    docs.forEach((doc, i) => {
+      if (!rule.docTypes.includes(doc.doc_type as never)) return;
+      checked++;
+      const failure = failuresAt(i, rule.effective).find((f) => f.rule === rule.id);
+      if (failure)
+        failing.push({ number: `${doc.series}-${doc.number}`, code: failure.code, message: failure.message });
+    });
+    return {
+      rule: rule.id,
+      effective: rule.effective,
+      codes: rule.codes,
+      summary: rule.summary,
+      documents_checked: checked,
+      would_fail: failing.length,
+      examples: failing.slice(0, 5),
+    };
+  });
+  const fields = { since, horizon_days: RULE_HORIZON_DAYS, rules: judged };
+  const failing = judged.filter((r) => r.would_fail > 0);
+  if (!failing.length) {
+    return [
+      result(
+        'rule_readiness',
+        'ok',
+        rules.length
+          ? `the documents of the last ${RULE_LOOKBACK_DAYS} days pass the ${rules.length} rules starting within ${RULE_HORIZON_DAYS} days`
+          : `no SUNAT rule starts within ${RULE_HORIZON_DAYS} days`,
+        fields,
+      ),
+    ];
+  }
+  const said = failing
+    .map(
+      (r) =>
+        `${r.would_fail} of ${r.documents_checked} would fail ${r.rule} from ${r.effective} (SUNAT ${[...new Set(r.examples.map((e) => e.code))].join('/')})`,
+    )
+    .join('; ');
+  return [
+    result(
+      'rule_readiness',
+      'warn',
+      `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`,
+      fields,
+    ),
+  ];
+};
