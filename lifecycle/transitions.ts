@@ -256,13 +256,3 @@ export function recheckRefusal(doc: ActionSubject): Message | null {
   if (doc.status === 'queued') return doc.result ? message('recheck.not_reached') : message('recheck.sending');
   return null;
 }
-
-/**
- * A webhook delivery of the `cpe.resolved` notice (spec 6):
- * - pending: attempts remain;
- * - delivered: a 2xx answer;
- * - failed: every attempt failed;
- * - cancelled: the webhook was disabled before the notice could be delivered.
- */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
