@@ -1,6 +1,6 @@
 /**
  * Issue 35: only lifecycle/ decides a document's status. A literal of DOCUMENT_STATUSES compared anywhere else
- * (`===`/`!==`, a `case`, an array literal asked `.includes(`) is a status rule written outside the room
+ * (`===`/`!==`, a `case`, an array literal asked `.includes(`, or `.includes('…')` of one) is a status rule written outside the room
  * (docs/architecture.md, "Status literals"). Setting a status (`status: 'queued'`) and a query that carries out a
  * decision (`where({ status })`, `whereIn('status', [...])`) compare nothing in JavaScript and are allowed. The checker
  * reads no types: the same word of another machine counts too.
@@ -36,21 +36,27 @@ const statusOf = (node: Node | null | undefined): string | null => {
   return b.type === 'StringLiteral' && STATUSES.has(b.value as string) ? (b.value as string) : null;
 };
 
+/** The statuses among some expressions. */
+const statusesOf = (nodes: (Node | null | undefined)[]) => nodes.map(statusOf).filter((s): s is string => s !== null);
+
 /** The status literals a node compares, if it is a comparison. */
 function compared(node: Node): string[] {
   if (node.type === 'BinaryExpression' && COMPARISONS.has(node.operator as string))
-    return [statusOf(node.left as Node), statusOf(node.right as Node)].filter((s): s is string => s !== null);
-  if (node.type === 'SwitchCase') return [statusOf(node.test as Node)].filter((s): s is string => s !== null);
+    return statusesOf([node.left as Node, node.right as Node]);
+  if (node.type === 'SwitchCase') return statusesOf([node.test as Node]);
   if (node.type === 'CallExpression') {
     let callee = bare(node.callee as Node);
     if (callee.type === 'OptionalChainingExpression') callee = callee.base as Node;
     if (callee.type !== 'MemberExpression') return [];
     const property = callee.property as Node;
+    if (property?.type !== 'Identifier' || property.value !== 'includes') return [];
     const list = bare(callee.object as Node);
-    if (property?.type !== 'Identifier' || property.value !== 'includes' || list.type !== 'ArrayExpression') return [];
-    return (list.elements as ({ expression: Node } | null)[])
-      .map((e) => statusOf(e?.expression))
-      .filter((s): s is string => s !== null);
+    // `['accepted', 'observed'].includes(status)`, or `statuses.includes('accepted')`.
+    return statusesOf(
+      list.type === 'ArrayExpression'
+        ? (list.elements as ({ expression: Node } | null)[]).map((e) => e?.expression)
+        : [(node.arguments as { expression: Node }[])[0]?.expression],
+    );
   }
   return [];
 }
