@@ -29,12 +29,10 @@ import {
   CHECK_WEBHOOK_EVENT_HEADER,
   WEBHOOK_EVENT,
   WEBHOOK_EVENT_HEADER,
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_RETRY_WAITS_MS,
   type AttemptOutcome,
-  type DeliveryStatus,
   type WebhookActivities,
 } from '../workflows/webhook-types';
+import { afterAttempt, awaitsFirstAttempt, isPendingDelivery } from '../lifecycle/webhooks';
 
 /** Spec 6 body: `document` is exactly what GET /v1/cpe/{external_id} returns. */
 export function webhookBody(doc: DocumentRow | ListedDocument, sentAt: Date): string {
@@ -105,72 +103,87 @@ function answered(url: string, status: number, latencyMs: number): PostResult {
 }
 
 /**
+ * Node's `ca` replaces the system roots, so the extra CA is added to them; the TLS context is built once, not per
+ * connection (parsing the roots each time costs more than the request). Kept alive like Node's global agent (used
+ * without a CA file): a receiver notified again soon costs no new TLS handshake.
+ */
+function webhookAgent(caFile: string | null | undefined) {
+  return caFile
+    ? {
+        https: new https.Agent({
+          keepAlive: true,
+          secureContext: createSecureContext({ ca: [...rootCertificates, fs.readFileSync(caFile, 'utf8')] }),
+        }),
+      }
+    : undefined;
+}
+
+type Config = ActivityDeps['config'];
+
+/** One POST of a notice to `target`, signed with `secret`, after the target is checked again. */
+async function post(
+  config: Config,
+  agent: ReturnType<typeof webhookAgent>,
+  target: string,
+  secret: string,
+  delivery: DeliveryRow,
+  notice: Notice,
+): Promise<PostResult> {
+  const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
+  if (!check.ok)
+    return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
+  const body = notice.body(new Date());
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  let status = null as number | null;
+  try {
+    const request = webhookClient.post(check.url, {
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'chasqui-webhooks',
+        'X-Evento': notice.header,
+        'X-Entrega': delivery.id,
+        'X-Firma': webhookSignature(secret, body),
+      },
+      timeout: { request: config.webhookTimeoutMs },
+      dnsLookup: pinnedLookup(check.addresses),
+      agent,
+    });
+    // The status as soon as the headers arrive (got's own response event waits for the body).
+    request.on('request', (outgoing: ClientRequest) =>
+      outgoing.once('response', (incoming: IncomingMessage) => (status = incoming.statusCode ?? null)),
+    );
+    request.on('downloadProgress', (progress) => {
+      if (progress.transferred > MAX_ANSWER_BYTES) request.cancel();
+    });
+    return answered(target, (await request).statusCode, latency());
+  } catch (err) {
+    if (err instanceof CancelError && status !== null) return answered(target, status, latency());
+    const error =
+      err instanceof TimeoutError
+        ? `no answer within ${config.webhookTimeoutMs} ms`
+        : `${(err as { code?: string }).code ?? 'ERROR'}: ${(err as Error).message}`;
+    return { url: target, httpStatus: null, latencyMs: latency(), error };
+  }
+}
+
+/** What an attempt (made now, or recorded before) tells the workflow. */
+const outcomeOf = (row: DeliveryRow, httpStatus: number | null = null): AttemptOutcome => ({
+  status: row.status,
+  attempts: row.attempts,
+  httpStatus,
+  error: row.last_error,
+});
+
+/**
  * The I/O of the webhook delivery workflow. Each attempt reads the company's current URL and secret (a disabled or
  * changed URL applies to attempts not yet made), re-checks the target, builds and signs the body from the current
  * document row and records the attempt. Safe to run twice: a recorded attempt is returned, not repeated.
  */
 export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db' | 'secrets'>): WebhookActivities {
   const { config, db } = deps;
-  // Node's `ca` replaces the system roots, so the extra CA is added to them; the TLS context is built once, not per
-  // connection (parsing the roots each time costs more than the request). Kept alive like Node's global agent (used
-  // without a CA file): a receiver notified again soon costs no new TLS handshake.
-  const agent = config.webhookCaFile
-    ? {
-        https: new https.Agent({
-          keepAlive: true,
-          secureContext: createSecureContext({
-            ca: [...rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')],
-          }),
-        }),
-      }
-    : undefined;
-
-  async function post(target: string, secret: string, delivery: DeliveryRow, notice: Notice): Promise<PostResult> {
-    const check = await checkPublicHttpsUrl(target, { allowPrivate: config.webhookAllowPrivate });
-    if (!check.ok)
-      return { url: target, httpStatus: null, latencyMs: null, error: `target refused: the URL ${check.message}` };
-    const body = notice.body(new Date());
-    const started = performance.now();
-    const latency = () => Math.round(performance.now() - started);
-    let status = null as number | null;
-    try {
-      const request = webhookClient.post(check.url, {
-        body,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'chasqui-webhooks',
-          'X-Evento': notice.header,
-          'X-Entrega': delivery.id,
-          'X-Firma': webhookSignature(secret, body),
-        },
-        timeout: { request: config.webhookTimeoutMs },
-        dnsLookup: pinnedLookup(check.addresses),
-        agent,
-      });
-      // The status as soon as the headers arrive (got's own response event waits for the body).
-      request.on('request', (outgoing: ClientRequest) =>
-        outgoing.once('response', (incoming: IncomingMessage) => (status = incoming.statusCode ?? null)),
-      );
-      request.on('downloadProgress', (progress) => {
-        if (progress.transferred > MAX_ANSWER_BYTES) request.cancel();
-      });
-      return answered(target, (await request).statusCode, latency());
-    } catch (err) {
-      if (err instanceof CancelError && status !== null) return answered(target, status, latency());
-      const error =
-        err instanceof TimeoutError
-          ? `no answer within ${config.webhookTimeoutMs} ms`
-          : `${(err as { code?: string }).code ?? 'ERROR'}: ${(err as Error).message}`;
-      return { url: target, httpStatus: null, latencyMs: latency(), error };
-    }
-  }
-
-  const outcomeOf = (row: DeliveryRow, httpStatus: number | null = null): AttemptOutcome => ({
-    status: row.status,
-    attempts: row.attempts,
-    httpStatus,
-    error: row.last_error,
-  });
+  const agent = webhookAgent(config.webhookCaFile);
 
   /** Makes attempt `number` of a pending delivery with the company and its subject as they are now, and records it. */
   async function attempt(
@@ -179,14 +192,20 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
     company: CompanyRow | null | undefined,
     notice: Notice,
   ): Promise<AttemptOutcome> {
-    if (!company?.webhook_url || !company.webhook_secret_sealed) {
+    // DELIVERY_TRANSITIONS.disabled, carried out by cancelDelivery.
+    if (!company?.webhook_url || !company.webhook_secret_sealed)
       return outcomeOf(await cancelDelivery(db, delivery.id, 'the webhook was disabled before this attempt'));
-    }
     const startedAt = new Date();
-    const result = await post(company.webhook_url, deps.secrets.open(company.webhook_secret_sealed), delivery, notice);
+    const result = await post(
+      config,
+      agent,
+      company.webhook_url,
+      deps.secrets.open(company.webhook_secret_sealed),
+      delivery,
+      notice,
+    );
     const delivered = result.error === null;
     webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
-    const status: DeliveryStatus = delivered ? 'delivered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'failed' : 'pending';
     const row = await recordAttempt(
       db,
       delivery.id,
@@ -199,10 +218,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
         error: result.error,
         delivered,
       },
-      {
-        status,
-        nextAttemptAt: status === 'pending' ? new Date(Date.now() + WEBHOOK_RETRY_WAITS_MS[number - 1]) : null,
-      },
+      afterAttempt(number, delivered, Date.now()),
     );
     logger.info(
       {
@@ -232,10 +248,11 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       if (!options?.attemptFirst) return opened;
       // The first attempt with the rows just read. A rerun (its workflow task lost after the attempt) finds it made and
       // returns the delivery as it stands: the delivery workflow carries on after it, never sooner than its wait.
-      const fresh = delivery.status === 'pending' && delivery.attempts === 0;
       return {
         ...opened,
-        first: fresh ? await attempt(delivery, 1, company, documentNotice(doc)) : outcomeOf(delivery),
+        first: awaitsFirstAttempt(delivery)
+          ? await attempt(delivery, 1, company, documentNotice(doc))
+          : outcomeOf(delivery),
       };
     },
 
@@ -243,7 +260,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const delivery = await findDelivery(db, deliveryId);
       if (!delivery) throw new Error(`webhook delivery ${deliveryId} does not exist`);
       const recorded = await findAttempt(db, deliveryId, number);
-      if (delivery.status !== 'pending' || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
+      if (!isPendingDelivery(delivery.status) || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
       const company = await findCompanyById(db, delivery.company_id);
       if (delivery.check_event_id) {
         const event = await findCheckEvent(db, delivery.check_event_id);

@@ -11,7 +11,8 @@ import {
 import { PROCEDURES } from '../db/procedures';
 import { CHECK_IDS } from '../db/company-checks';
 import { DOCUMENT_TYPES } from './cpe/list';
-import { DELIVERY_STATUSES, DOCUMENT_STATUSES } from '../lifecycle/transitions';
+import { DOCUMENT_STATUSES } from '../lifecycle/transitions';
+import { DELIVERY_STATUSES } from '../lifecycle/webhooks';
 import { JSON_BODY_LIMIT } from './middleware/body';
 
 /**

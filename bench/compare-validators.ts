@@ -33,13 +33,22 @@ const xsd = (r: Line) => r.xsd + (r.xsd === 'ok' && r.xsd_note ? '(empty-ext-rem
 const verdict = (r: Line) =>
   [xsd(r), r.xsl, r.rejection ?? '', r.observations.join(' '), r.sig, r.nombreArchivoEnviado ?? ''].join(' | ');
 
+/** How many rows have each value, in the order of `kinds` (the legend's). */
+const tally = (values: string[], kinds: string[]) =>
+  kinds.map((kind) => values.filter((value) => value === kind).length).join(' / ');
+
 function counts(rows: Line[]): string {
-  const n = (f: (r: Line) => boolean) => rows.filter(f).length;
   return [
     rows.length,
-    `${n((r) => xsd(r) === 'ok')} / ${n((r) => xsd(r) === 'ok(empty-ext-removed)')} / ${n((r) => r.xsd === 'fail')}`,
-    `${n((r) => r.xsl === 'accepted')} / ${n((r) => r.xsl === 'observed')} / ${n((r) => r.xsl === 'rejected')} / ${n((r) => r.xsl === 'n/a')} / ${n((r) => r.xsl === 'error')}`,
-    `${n((r) => r.sig === 'ok')} / ${n((r) => r.sig === 'fail')} / ${n((r) => r.sig === 'none')}`,
+    tally(rows.map(xsd), ['ok', 'ok(empty-ext-removed)', 'fail']),
+    tally(
+      rows.map((r) => r.xsl),
+      ['accepted', 'observed', 'rejected', 'n/a', 'error'],
+    ),
+    tally(
+      rows.map((r) => r.sig),
+      ['ok', 'fail', 'none'],
+    ),
   ].join(' | ');
 }
 

@@ -6,6 +6,7 @@ import { readCdrZip } from '../authority/cdr';
 import { printDocument, validateLogo, type Mark, type PaperFormat } from '../documents/printed';
 import { logger } from '../core/logger';
 import type { DocumentFiles } from '../files/documents';
+import { isRejected } from '../lifecycle/transitions';
 
 const DESPATCH_TYPES = new Set(['09', '31']);
 
@@ -13,7 +14,7 @@ const DESPATCH_TYPES = new Set(['09', '31']);
 async function marksOf(db: Db, row: DocumentRow): Promise<Mark[]> {
   const marks: Mark[] = [];
   if (row.environment === '01') marks.push('demo');
-  if (row.status === 'rejected') marks.push('rejected');
+  if (isRejected(row.status)) marks.push('rejected');
   if (await isVoided(db, row.id)) marks.push('voided');
   return marks;
 }

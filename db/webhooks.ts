@@ -1,7 +1,7 @@
 import { run, statement, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { listedColumns, type ListedDocument } from './documents';
-import type { DeliveryStatus } from '../lifecycle/transitions';
+import type { DeliveryStatus } from '../lifecycle/webhooks';
 import { isUuid } from '../core/ids';
 
 /** A webhook_deliveries row; its id is the X-Entrega header of every attempt. */

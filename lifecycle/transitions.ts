@@ -46,8 +46,8 @@ export function isResolvedStatus(status: DocStatus): boolean {
 /** SUNAT accepted the document, with or without observations: a valid tax document (it can be voided, noted, printed). */
 export const VALID_VERDICT_STATUSES: readonly DocStatus[] = ['accepted', 'observed'];
 
-export function isValidVerdict(status: DocStatus): boolean {
-  return VALID_VERDICT_STATUSES.includes(status);
+export function isValidVerdict(status: string): boolean {
+  return (VALID_VERDICT_STATUSES as readonly string[]).includes(status);
 }
 
 /** What the issuing company's settings say about a new document (columns of `companies`). */
@@ -258,11 +258,19 @@ export function recheckRefusal(doc: ActionSubject): Message | null {
 }
 
 /**
- * A webhook delivery of the `cpe.resolved` notice (spec 6):
- * - pending: attempts remain;
- * - delivered: a 2xx answer;
- * - failed: every attempt failed;
- * - cancelled: the webhook was disabled before the notice could be delivered.
+ * The authority refused it (a document's status, or a verdict the validator foresees): no tax document. Its number is
+ * burnt, its PDF is marked, a rejected daily summary leaves its receipts for the next.
  */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export function isRejected(status: string): boolean {
+  return status === 'rejected';
+}
+
+/** Held by chasqui, not sent yet: waiting for `POST /send` (manual mode) or for the daily summary. */
+export function isHeld(status: DocStatus): boolean {
+  return status === RELEASE.from || status === AWAITING_SUMMARY;
+}
+
+/** Queued: its workflow is sending it now, so its verdict may come within a request's wait. */
+export function isBeingSent(status: DocStatus): boolean {
+  return status === RELEASE.to;
+}

@@ -11,6 +11,7 @@ import { describeDocument, NotXmlError, type DocumentFacts } from './detect';
 import { compiledRules, prepareRules, RULE_FILES, runRules, type PreparedRules } from './rules';
 import { verifySignature } from './signature';
 import { stripEmptyExtensions, validateAgainstSchema } from './xsd';
+import { isValidVerdict } from '../lifecycle/transitions';
 
 export { RULE_FILES } from './rules';
 
@@ -160,7 +161,7 @@ export class Validator {
     const skip = this.options.skip ?? {};
     if (r.problems.length) return false;
     if (!skip.xsd && r.xsd !== 'ok') return false;
-    if (!skip.xsl && r.xsl !== 'accepted' && r.xsl !== 'observed') return false;
+    if (!skip.xsl && !isValidVerdict(r.xsl)) return false;
     if (!skip.sig && !(r.sig === 'ok' || (r.sig === 'none' && !this.options.requireSignature))) return false;
     return true;
   }
@@ -232,7 +233,7 @@ export class Validator {
       }
       if (v.error) report.xsl_errors = [v.error];
       const [dated] = report.dated_rules;
-      if (dated && (v.result === 'accepted' || v.result === 'observed')) {
+      if (dated && isValidVerdict(v.result)) {
         report.xsl = 'rejected';
         report.rejection = dated.code;
         report.rejection_message = `${dated.message} (rule ${dated.rule})`;

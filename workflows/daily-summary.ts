@@ -9,6 +9,7 @@ import {
 import type { SummaryActivities } from '../activities/summaries';
 import { documentWorkflow, documentWorkflowId } from './document';
 import { startBuyerEmail } from './buyer-email';
+import { isRejected } from '../lifecycle/transitions';
 
 const { listSummaryCompanies, composeCompanySummaries, settleSummary } = proxyActivities<SummaryActivities>({
   startToCloseTimeout: '5 minutes',
@@ -86,7 +87,7 @@ export async function companySummaryWorkflow(input: { companyId: string }): Prom
         // Receipts in summary mode are accepted here: their buyers' e-mails start now.
         for (const receiptId of settled.emails ?? []) await startBuyerEmail(receiptId);
         result.summaries++;
-        if (settled.status === 'rejected') result.rejected++;
+        if (isRejected(settled.status)) result.rejected++;
         else result.accepted++;
       }),
     );

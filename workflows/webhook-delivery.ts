@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { proxyActivities, proxyLocalActivities, sleep, startChild } from '@temporalio/workflow';
+import { isPendingDelivery, mayAttempt, OPENED_DELIVERY, waitBeforeAttempt } from '../lifecycle/webhooks';
 import {
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_RETRY_WAITS_MS,
   type DeliveryStatus,
   type OpenedDelivery,
   type WebhookActivities,
@@ -33,14 +32,15 @@ export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<DeliveryStatus | 'not_configured'> {
   const opened = input.deliveryId
-    ? { deliveryId: input.deliveryId, status: 'pending' as const, attempts: 0 }
+    ? { deliveryId: input.deliveryId, status: OPENED_DELIVERY, attempts: 0 }
     : input.externalId
       ? await openWebhookDelivery(input.externalId)
       : null;
   if (!opened) return 'not_configured';
-  let status = opened.status;
-  for (let number = opened.attempts + 1; status === 'pending' && number <= WEBHOOK_MAX_ATTEMPTS; number++) {
-    if (number > 1) await sleep(WEBHOOK_RETRY_WAITS_MS[number - 2]);
+  let status: DeliveryStatus = opened.status;
+  for (let number = opened.attempts + 1; mayAttempt(status, number); number++) {
+    const wait = waitBeforeAttempt(number);
+    if (wait !== null) await sleep(wait);
     ({ status } = await attemptWebhookDelivery(opened.deliveryId, number));
   }
   return status;
@@ -58,10 +58,10 @@ export async function deliverResolution(externalId: string): Promise<void> {
 
 /** After the opening (attempt 1 made, or not by older workers): what remains of the delivery goes to its own workflow. */
 export async function followNotice(externalId: string, opened: OpenedDelivery | null): Promise<void> {
-  if (!opened || opened.status !== 'pending') return;
+  if (!opened || !isPendingDelivery(opened.status)) return;
   // Openings recorded by older workers made no attempt: theirs is a local activity of its own (replayed as recorded).
   const { status } = opened.first ?? (await local.attemptWebhookDelivery(opened.deliveryId, opened.attempts + 1));
-  if (status === 'pending') await startWebhookDelivery(externalId, opened.deliveryId);
+  if (isPendingDelivery(status)) await startWebhookDelivery(externalId, opened.deliveryId);
 }
 
 /**

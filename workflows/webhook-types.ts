@@ -1,14 +1,11 @@
-import type { DeliveryStatus } from '../lifecycle/transitions';
+import type { DeliveryStatus } from '../lifecycle/webhooks';
 /**
  * The contract between the webhook delivery workflow and its activities: ids, counts and statuses only. The body, the
  * URL's secret and the document never travel through Temporal.
  */
 
-/** Spec 6 and 8: five attempts in total. */
-export const WEBHOOK_MAX_ATTEMPTS = 5;
-
-/** Waits after failed attempts 1 to 4: growing from 30 s to 30 min. */
-export const WEBHOOK_RETRY_WAITS_MS: readonly number[] = [30_000, 2 * 60_000, 8 * 60_000, 30 * 60_000];
+/** The delivery's attempts and waits (lifecycle/webhooks.ts), part of this contract. */
+export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_WAITS_MS } from '../lifecycle/webhooks';
 
 /** A document's resolution (spec 6): `cpe.resolved` in the body, `cpe.resuelto` in X-Evento. */
 export const WEBHOOK_EVENT = 'cpe.resolved';
@@ -18,7 +15,7 @@ export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
 export const CHECK_WEBHOOK_EVENT = 'company.check';
 export const CHECK_WEBHOOK_EVENT_HEADER = 'empresa.verificacion';
 
-/** A delivery's status (lifecycle/transitions.ts), part of this contract. */
+/** A delivery's status (lifecycle/webhooks.ts), part of this contract. */
 export type { DeliveryStatus };
 
 export interface WebhookDeliveryInput {

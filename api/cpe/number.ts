@@ -7,6 +7,7 @@ import { findNumberHolder, type DocumentRow } from '../../db/documents';
 import { DocumentValidationError, type PreparedDocument } from '../../documents';
 import { issue } from '../../documents/errors';
 import { toValidationResponse } from '../../documents/validation-response';
+import { isRejected } from '../../lifecycle/transitions';
 
 /** SHA-256 of the request body as received: what tells a byte-identical repeat from another document. */
 export function payloadHash(ctx: Context): string {
@@ -38,7 +39,7 @@ export async function checkNumber(
   if (!holder) return null;
   const own = holder.company_id === company.id;
   if (own && holder.payload_hash === hash) return holder;
-  const burnt = holder.status === 'rejected' || holder.voided;
+  const burnt = isRejected(holder.status) || holder.voided;
   const id = `${document.series}-${document.number}`;
   const problem = burnt
     ? issue(

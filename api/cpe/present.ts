@@ -1,5 +1,6 @@
 import type { DocumentRow } from '../../db/documents';
 import type { WithFiles } from '../../files/documents';
+import { isHeld, isValidVerdict } from '../../lifecycle/transitions';
 
 /** Seconds since the request began, as spec 2.4's `time` (millisecond precision). */
 export const secondsSince = (startedAt: number) => Math.round(Date.now() - startedAt) / 1000;
@@ -51,7 +52,7 @@ export function verdictBody(row: WithFiles<DocumentRow>, startedAt: number) {
  * `answered: false` is the 202 case: the authority did not answer in time (`sunatResponse: null`).
  */
 export function legacyBody(row: WithFiles<DocumentRow>, startedAt: number, answered: boolean) {
-  const valid = row.status === 'accepted' || row.status === 'observed';
+  const valid = isValidVerdict(row.status);
   const result = row.result;
   const cdrResponse =
     row.cdr_zip && result
@@ -78,7 +79,7 @@ export function legacyBody(row: WithFiles<DocumentRow>, startedAt: number, answe
     success: !(answered && row.resolved && !valid),
     message: answered
       ? `Document ${row.filename} ${row.resolved ? row.status : `registered with ticket ${row.ticket}`}`
-      : row.status === 'to_send' || row.status === 'to_summarize'
+      : isHeld(row.status)
         ? statusMessage(row)
         : `Document ${row.filename} signed; the authority did not answer in time: query GET /v1/cpe/${row.id}`,
     external_id: row.id,

@@ -13,6 +13,7 @@ import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, toApiDocument, type DocumentRow } from '../../db/documents';
 import { resend, send, SendNotHandedOver } from '../../lifecycle/actions';
+import { isBeingSent } from '../../lifecycle/transitions';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
@@ -46,7 +47,7 @@ export function cpeRouter(deps: AppDeps): Router {
     // Spec 7.1: 202 always on /v1 issue; in response mode wait the body adds the verdict when it came in time.
     ctx.status = 202;
     ctx.body = body;
-    if (!replayed && company.response_mode === 'wait' && row.status === 'queued') {
+    if (!replayed && company.response_mode === 'wait' && isBeingSent(row.status)) {
       const waited = await waitForVerdict(deps.db, row.id, waitMs());
       if (waited.answered) ctx.body = verdictBody(await documentFiles(deps.config).withFiles(waited.row), startedAt);
     }
@@ -56,7 +57,7 @@ export function cpeRouter(deps: AppDeps): Router {
     const startedAt = Date.now();
     const { row, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) => legacyBody(r, startedAt, false));
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
-    const waited = row.status === 'queued' ? await waitForVerdict(deps.db, row.id, waitMs()) : { row, answered: false };
+    const waited = isBeingSent(row.status) ? await waitForVerdict(deps.db, row.id, waitMs()) : { row, answered: false };
     ctx.status = waited.answered ? 200 : 202;
     ctx.body = legacyBody(
       waited.row === row ? row : await documentFiles(deps.config).withFiles(waited.row),

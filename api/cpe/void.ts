@@ -17,6 +17,7 @@ import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { documentFiles } from '../../files/documents';
+import { AWAITING_SUMMARY, isRejected, isValidVerdict } from '../../lifecycle/transitions';
 
 /** SUNAT's VoidReasonDescription holds at most 100 characters. */
 const voidSchema = Joi.object({ reason: Joi.string().trim().min(1).max(100).required() });
@@ -51,10 +52,10 @@ function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null)
     return new ApiError(422, `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`);
   if (company.signing === 'external')
     return conflict(`Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`);
-  if (doc.status === 'accepted' || doc.status === 'observed') return null;
+  if (isValidVerdict(doc.status)) return null;
   // A receipt not reported yet is added by the next summary and voided by the one after it.
-  if (via === 'rc' && doc.status === 'to_summarize') return null;
-  if (doc.status === 'rejected')
+  if (via === 'rc' && doc.status === AWAITING_SUMMARY) return null;
+  if (isRejected(doc.status))
     return conflict(`Document ${doc.filename} was rejected: it never became valid, there is nothing to void`);
   return conflict(`Document ${doc.filename} is ${doc.status}: it can be voided once the authority has accepted it`);
 }

@@ -12,7 +12,7 @@ import { ACCOUNT_SCOPE } from '../../db/tokens';
 import type { CompanyRow } from '../../db/companies';
 import { findDelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../workflows/webhook-types';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../lifecycle/transitions';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../lifecycle/webhooks';
 import { redeliver } from '../../lifecycle/actions';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

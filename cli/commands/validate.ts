@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../core/config';
 import { Validator, type ValidationReport } from '../../validator';
+import { isRejected } from '../../lifecycle/transitions';
 
 const USAGE = `usage: chasqui validate FILE.xml|DIR [FILE.xml|DIR …] [--json] [--require-signature] [--name-from-content]
                         [--no-xsd] [--no-xsl] [--no-sig] [-v]
@@ -48,11 +49,14 @@ function xsdLabel(r: ValidationReport): string {
   return r.xsd + (r.xsd === 'ok' && r.xsd_note ? '(empty-ext-removed)' : '');
 }
 
+/** The verdict, with its codes when it has some. */
 function xslLabel(r: ValidationReport): string {
-  if (r.xsl === 'observed') return `observed(${r.observations.join(',')})`;
-  if (r.xsl === 'rejected')
-    return `rejected(${r.rejection})${r.observations.length ? `+obs(${r.observations.join(',')})` : ''}`;
-  return r.xsl;
+  const observations = r.observations.join(',');
+  const labels: Partial<Record<ValidationReport['xsl'], string>> = {
+    observed: `observed(${observations})`,
+    rejected: `rejected(${r.rejection})${observations ? `+obs(${observations})` : ''}`,
+  };
+  return labels[r.xsl] ?? r.xsl;
 }
 
 /** The lines under a file: why it failed (and, with -v, its observations and the name given to the XSL). */
@@ -63,7 +67,7 @@ function details(r: ValidationReport, verbose: boolean, requireSignature: boolea
     if (r.xsd === 'fail') lines.push(...r.xsd_errors.slice(0, 3).map((e) => `xsd: ${e}`));
     if (r.xsd === 'n/a') lines.push(`no schema for document type ${r.type}`);
     if (r.xsl === 'n/a') lines.push(`no SUNAT validation XSL for document type ${r.type}`);
-    if (r.xsl === 'rejected') lines.push(`xsl: ${r.rejection} ${r.rejection_message}`);
+    if (isRejected(r.xsl)) lines.push(`xsl: ${r.rejection} ${r.rejection_message}`);
     // Every dated rule failed, not only the first (the rejection above): each is a fix before SUNAT answers it.
     for (const f of r.dated_rules.slice(r.rejection === r.dated_rules[0]?.code ? 1 : 0))
       lines.push(`rule ${f.rule}: ${f.code} ${f.message}`);

@@ -26,10 +26,13 @@ export const ROOMS: Record<string, Room> = {
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
-  'validator/': { holds: '`chasqui validate`', may: ['documents/calendar/', 'documents/xml/dtd.ts'] },
+  'validator/': {
+    holds: '`chasqui validate`',
+    may: ['documents/calendar/', 'documents/xml/dtd.ts', 'lifecycle/transitions.ts'],
+  },
   'workflows/': {
     holds: 'Temporal workflows and their clients',
-    may: ['lifecycle/transitions.ts'],
+    may: ['lifecycle/transitions.ts', 'lifecycle/webhooks.ts'],
     types: ['activities/'],
   },
   'activities/': {
@@ -44,6 +47,7 @@ export const ROOMS: Record<string, Room> = {
       'validator/dated-rules.ts',
       'lifecycle/transitions.ts',
       'lifecycle/checks.ts',
+      'lifecycle/webhooks.ts',
       'workflows/*-client.ts',
       'workflows/*-types.ts',
       'files/',
@@ -51,7 +55,7 @@ export const ROOMS: Record<string, Room> = {
   },
   'db/': {
     holds: 'knex, migrations, repositories',
-    may: ['core/', 'documents/', 'lifecycle/transitions.ts', 'lifecycle/checks.ts'],
+    may: ['core/', 'documents/', 'lifecycle/transitions.ts', 'lifecycle/checks.ts', 'lifecycle/webhooks.ts'],
   },
   'core/': { holds: 'config, logger, metrics, secret box, net guard, Lima dates', may: ['documents/'] },
   'keys/': {
@@ -61,12 +65,13 @@ export const ROOMS: Record<string, Room> = {
   'lifecycle/': { holds: 'statuses, transitions, support actions', may: ['core/', 'db/', 'documents/', 'workflows/'] },
   'buyers/': {
     holds: "what the buyer receives: e-mail, PDF, the consultation page's links",
-    may: ['core/', 'db/', 'documents/', 'authority/cdr.ts', 'files/'],
+    may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts', 'authority/cdr.ts', 'files/'],
   },
   'files/': { holds: 'the file store: signed XML and CDRs by content hash', may: ['core/', 'db/'] },
   'lifecycle/transitions.ts': { holds: "the lifecycle's pure table", may: ['lifecycle/messages.ts'] },
   'lifecycle/messages.ts': { holds: "the lifecycle's words", may: [] },
   'lifecycle/checks.ts': { holds: "the company checks' pure table", may: [] },
+  'lifecycle/webhooks.ts': { holds: "the webhook delivery's pure machine", may: [] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
   'cli/support/': { holds: '`chasqui support`', may: ['core/', 'db/', 'lifecycle/', 'workflows/'] },

@@ -5,7 +5,6 @@ import {
   afterStep,
   afterSummary,
   AWAITING_SUMMARY,
-  DELIVERY_STATUSES,
   DOCUMENT_STATUSES,
   GENERATED_STATUS,
   HOLD,
@@ -17,6 +16,14 @@ import {
   type DocStatus,
   type Step,
 } from '../../lifecycle/transitions';
+import {
+  afterAttempt,
+  DELIVERY_STATUSES,
+  DELIVERY_TRANSITIONS,
+  isPendingDelivery,
+  OPENED_DELIVERY,
+  WEBHOOK_MAX_ATTEMPTS,
+} from '../../lifecycle/webhooks';
 import type { EmailStatus } from '../../db/documents';
 import type { CheckStatus } from '../../db/company-checks';
 
@@ -88,6 +95,16 @@ function transitionsOfTheCode(): string[] {
   return [...changes].sort();
 }
 
+/** Every change lifecycle/webhooks.ts can make of a delivery: opened, each attempt either way, disabled, final. */
+function deliveryTransitionsOfTheCode(): string[] {
+  const changes = new Set([`[*] --> ${OPENED_DELIVERY}`, `${OPENED_DELIVERY} --> ${DELIVERY_TRANSITIONS.disabled}`]);
+  for (let number = 1; number <= WEBHOOK_MAX_ATTEMPTS; number++)
+    for (const delivered of [true, false])
+      changes.add(`${OPENED_DELIVERY} --> ${afterAttempt(number, delivered, 0).status}`);
+  for (const status of DELIVERY_STATUSES) if (!isPendingDelivery(status)) changes.add(`${status} --> [*]`);
+  return [...changes].sort();
+}
+
 // Written as records so that a status added to the type fails the type check here until the diagram shows it.
 const EMAIL_STATUSES = Object.keys({ pending: 1, sent: 1, failed: 1, disabled: 1 } satisfies Record<EmailStatus, 1>);
 // `unknown` is no known status: it keeps the one before (db/company-checks.ts saveCheckResults).
@@ -113,8 +130,9 @@ describe("lifecycle: docs/architecture.md's state diagrams follow the code", () 
     expect(diagram('Document status').transitions).to.deep.equal(transitionsOfTheCode());
   });
 
-  it('the webhook-delivery diagram names exactly DELIVERY_STATUSES', () => {
+  it('the webhook-delivery diagram names exactly DELIVERY_STATUSES and draws exactly the changes of lifecycle/webhooks.ts', () => {
     expect(diagram('Webhook delivery').states).to.deep.equal([...DELIVERY_STATUSES].sort());
+    expect(diagram('Webhook delivery').transitions).to.deep.equal(deliveryTransitionsOfTheCode());
   });
 
   it("the buyer's e-mail diagram names exactly EmailStatus, the check events' the known CheckStatus", () => {

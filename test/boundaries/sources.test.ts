@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { parse as parseYaml } from 'yaml';
+import { sources } from './check';
+import { mayDecideStatuses, statusComparisons, STATUS_RULES_MAY_LIVE } from './literals';
+import { hasShape, shapeProblems } from './shape';
+import { lazyParse } from './syntax';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Both checks of every source file under `root`, each file read and parsed once. */
+function checkSources(root: string) {
+  const statusRules: string[] = [];
+  const shape: string[] = [];
+  for (const file of sources(root)) {
+    const decides = !mayDecideStatuses(file);
+    if (!decides && !hasShape(file)) continue;
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    const parsed = lazyParse(file, text);
+    if (decides) statusRules.push(...statusComparisons(file, parsed()));
+    if (hasShape(file)) shape.push(...shapeProblems(file, text, parsed));
+  }
+  return { statusRules, shape };
+}
+
+const fixtures = (name: string) =>
+  parseYaml(fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')) as Record<
+    'caught' | 'allowed',
+    Record<string, string>
+  >;
+
+/** A fixture's text: `{N lines}` and `{N comments}` become that many lines. */
+const expand = (text: string) =>
+  text
+    .replace(/\{(\d+) lines\}/g, (_, n) => '  n++;\n'.repeat(Number(n)))
+    .replace(/\{(\d+) comments\}/g, (_, n) => '// a line\n'.repeat(Number(n)));
+
+/**
+ * Part of `npm run check:boundaries`: issue 35's rules read from the syntax of every source file (parsed by swc):
+ * status rules live in lifecycle/, and files and functions keep a size a reader can hold (docs/architecture.md,
+ * "Status literals" and "Shape"). Computed once when the suite loads, as boundaries.test.ts does.
+ */
+describe('boundaries: status rules and the shape of the sources', () => {
+  const found = checkSources(ROOT);
+
+  it(`no document status is compared outside ${STATUS_RULES_MAY_LIVE.join(', ')} (use lifecycle/'s predicates)`, () => {
+    expect(found.statusRules).to.deep.equal([]);
+  });
+
+  it('no file over 400 lines without its reason in the header, no function over 120 lines', () => {
+    expect(found.shape).to.deep.equal([]);
+  });
+});
+
+describe('boundaries: what the status and shape checks catch (fixtures/)', () => {
+  const statuses = fixtures('status-literals.yaml');
+  const shapes = fixtures('shape.yaml');
+
+  for (const [name, code] of Object.entries(statuses.caught))
+    it(`catches a status compared: ${name}`, () => {
+      const caught = statusComparisons('api/x.ts', lazyParse('api/x.ts', code)());
+      expect(caught).to.have.length(1);
+      expect(caught[0]).to.match(/^api\/x\.ts:\d+: '/);
+    });
+
+  it('names the line: file:line and the statuses compared', () => {
+    const code = `const a = 1;\n// é, a wide character before\nif (doc.status === 'to_send' || doc.status === 'to_summarize') a;`;
+    expect(statusComparisons('api/x.ts', lazyParse('api/x.ts', code)())).to.deep.equal([
+      "api/x.ts:3: 'to_send'",
+      "api/x.ts:3: 'to_summarize'",
+    ]);
+  });
+
+  for (const [name, code] of Object.entries(statuses.allowed))
+    it(`allows ${name}`, () => {
+      expect(statusComparisons('api/x.ts', lazyParse('api/x.ts', code)())).to.deep.equal([]);
+    });
+
+  it('leaves lifecycle/, the simulator (SUNAT plays its own states) and the tests to compare statuses', () => {
+    for (const file of ['lifecycle/webhooks.ts', 'simulator/behaviour.ts', 'test/api/x.test.ts'])
+      expect(mayDecideStatuses(file), file).to.equal(true);
+    for (const file of ['api/cpe/void.ts', 'db/documents.ts', 'workflows/document.ts', 'bench/list.ts'])
+      expect(mayDecideStatuses(file), file).to.equal(false);
+  });
+
+  for (const [file, text] of Object.entries(shapes.caught))
+    it(`catches ${file}`, () => {
+      const problems = shapeProblems(file, expand(text), lazyParse(file, expand(text)));
+      expect(problems).to.have.length(1);
+      expect(problems[0].startsWith(`${file}:`)).to.equal(true);
+    });
+
+  it('names a long function by its file, line, name and length', () => {
+    const text = expand('export const a = 1;\n\nexport function long() {\n{119 lines}}\n');
+    expect(shapeProblems('api/x.ts', text, lazyParse('api/x.ts', text))).to.deep.equal([
+      'api/x.ts:3: long() 121 lines',
+    ]);
+  });
+
+  for (const [file, text] of Object.entries(shapes.allowed))
+    it(`allows ${file}`, () => {
+      expect(shapeProblems(file, expand(text), lazyParse(file, expand(text)))).to.deep.equal([]);
+    });
+});
