@@ -1,7 +1,15 @@
 import { run, statement, type Db } from './knex';
 import type { Knex } from 'knex';
 import { companyFromJson, type CompanyRow } from './companies';
-import { AWAITING_SUMMARY, isResolvedStatus, RELEASE, STATUS_CODES, type DocStatus } from '../lifecycle/transitions';
+import {
+  AWAITING_SUMMARY,
+  isResolvedStatus,
+  RELEASE,
+  STATUS_CODES,
+  type DocStatus,
+  type ResolutionNotice,
+  type Step,
+} from '../lifecycle/transitions';
 import { PRINTABLE_TYPES } from '../documents/printed/labels';
 import { AGE_BUCKETS, documentsTotal, verdictSeconds } from '../core/metrics';
 
@@ -273,8 +281,6 @@ export async function beginSend(
   return { doc, company: company_json && companyFromJson(company_json) };
 }
 
-export type Step = 'send' | 'ticket' | 'query';
-
 export interface Outcome {
   /** The step that established it, recorded in the document's timeline (document_attempts). */
   step?: Step;
@@ -292,11 +298,10 @@ export interface Outcome {
 /** A row as `recordOutcome` stored it, without its XML and CDR (a write does not read them back). */
 export type RecordedRow = Omit<DocumentRow, FileColumn> & {
   /**
-   * Set when this call resolved the document: whether its `cpe.resolved` notice needs a webhook delivery (false: the
-   * company has no webhook, so the event is stored as already handled and no delivery workflow is started). Null when
-   * the document was resolved before this call.
+   * Whether this call resolved the document and what its `cpe.resolved` notice then needs (lifecycle/transitions.ts
+   * ResolutionNotice): a company without webhook has the event stored as already handled, so no delivery is started.
    */
-  webhook_due: boolean | null;
+  resolution_notice: ResolutionNotice;
 };
 
 // A ticket or a CDR left null keeps the stored one; `sent` stamps sent_at once; the step's attempt (support's timeline)
@@ -319,7 +324,10 @@ const RECORD_OUTCOME = statement(
                   where u.resolved
                   on conflict (document_id, event) do nothing
                   returning webhook_started_at)
-   select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')}, (select e.webhook_started_at is null from event e) as webhook_due from updated`,
+   select ${LIST_COLUMNS.map((c) => `updated.${c}`).join(', ')},
+          case (select e.webhook_started_at is null from event e)
+            when true then 'webhook_due' when false then 'no_webhook' else 'not_resolved_here' end as resolution_notice
+     from updated`,
 );
 
 /**
@@ -355,7 +363,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     ...((await db('documents')
       .where({ id })
       .first(...LIST_COLUMNS)) as RecordedRow),
-    webhook_due: null,
+    resolution_notice: 'not_resolved_here',
   };
 }
 

@@ -155,11 +155,85 @@ export function afterStep(answer: Answer, step: Step, current: DocStatus): { kin
 }
 
 /**
+ * A ticket poll of a document that holds no ticket (no answer ever gave it one): nothing to poll, so it is sent again.
+ * Nothing is recorded: the row keeps what its last step stored.
+ */
+export const NO_TICKET_TO_POLL = { kind: 'retry', status: 'queued' } as const satisfies {
+  kind: StepKind;
+  status: DocStatus;
+};
+
+/**
  * What an unresolved status an earlier run of a step recorded means to the workflow (the step is not repeated): a
  * ticket to poll, no verdict to query, or a send to retry.
  */
 export function recordedKind(status: DocStatus): Exclude<StepKind, 'resolved'> {
   return status === 'registered' ? 'ticket' : status === 'sent' ? 'unknown' : 'retry';
+}
+
+/** Queued: the document waits for (or is in) its send. */
+export function isQueued(status: DocStatus): boolean {
+  return status === 'queued';
+}
+
+/** Sent with no verdict: it left chasqui and may have reached the authority. */
+export function isSentWithoutVerdict(status: DocStatus): boolean {
+  return status === 'sent';
+}
+
+/** A manual-mode document waits for `POST /send` (RELEASE) before anything is sent. */
+export function awaitsRelease(status: DocStatus): boolean {
+  return status === RELEASE.from;
+}
+
+/**
+ * The step a document's workflow starts with, by the state its plan found: a document under a ticket polls it, one
+ * sent without verdict is queried, anything else is sent.
+ */
+export function firstStep(status: DocStatus, ticket: string | null): Step {
+  if (ticket && status === 'registered') return 'ticket';
+  return isSentWithoutVerdict(status) ? 'query' : 'send';
+}
+
+/**
+ * The step after the wait that follows an unresolved one (`kind`): a retry sends, a ticket is polled again; no verdict
+ * is queried, or sent again when a resend was asked for meanwhile. Where nothing can be queried (an OSE) a ticket the
+ * document holds is polled instead.
+ */
+export function stepAfterWait(
+  kind: Exclude<StepKind, 'resolved'>,
+  wait: { resendRequested: boolean; queryable: boolean; ticket: string | null },
+): Step {
+  if (kind === 'retry') return 'send';
+  if (kind === 'ticket') return 'ticket';
+  if (wait.resendRequested) return 'send';
+  return !wait.queryable && wait.ticket ? 'ticket' : 'query';
+}
+
+/**
+ * What recording a step did about the document's `cpe.resolved` notice (db/documents.ts `recordOutcome` decides it in
+ * the statement that resolves the document):
+ * - `not_resolved_here`: this call did not resolve the document (still unresolved, or resolved by an earlier call);
+ * - `webhook_due`: this call resolved it and the company has a webhook: a delivery is due;
+ * - `no_webhook`: this call resolved it and the company has none: the event is stored as already handled.
+ */
+export type ResolutionNotice = 'not_resolved_here' | 'webhook_due' | 'no_webhook';
+
+/**
+ * What the step that recorded an outcome leaves to do about a resolution:
+ * - `email`: the buyer's e-mail is started, only by the call that resolved the document (a repeated step does not);
+ * - `webhook`: `none`, nothing to deliver (no webhook); `open_here`, this step opens the delivery itself (`opensDelivery`:
+ *   today's first send); `workflow`, the workflow opens it (idempotent, so a repeated step may ask again).
+ */
+export function resolutionFollowUp(
+  notice: ResolutionNotice,
+  emailDue: boolean,
+  opensDelivery: boolean,
+): { email: boolean; webhook: 'none' | 'open_here' | 'workflow' } {
+  const resolvedHere = notice !== 'not_resolved_here';
+  const webhook =
+    notice === 'no_webhook' ? 'none' : notice === 'webhook_due' && opensDelivery ? 'open_here' : 'workflow';
+  return { email: resolvedHere && emailDue, webhook };
 }
 
 /**

@@ -12,8 +12,6 @@ export interface DocumentPlan {
   ruc: string;
   docType: string;
   status: DocStatus;
-  /** Ticket-based documents (rc, ra, rr, GRE 09/31). */
-  asynchronous: boolean;
   /** The real state can be asked for (SUNAT's billConsultService for 01/07/08; not an OSE, not the beta). */
   queryable: boolean;
   ticket: string | null;

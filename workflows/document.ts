@@ -20,10 +20,12 @@ import {
   isResolvedStatus,
   type DocStatus,
   type DocumentActivities,
+  type DocumentPlan,
   type DocumentWorkflowInput,
   type DocumentWorkflowState,
   type StepOutcome,
 } from './document-types';
+import { awaitsRelease, firstStep, isQueued, stepAfterWait, type Step } from '../lifecycle/transitions';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
 export const sendSignal = defineSignal('send');
@@ -63,7 +65,7 @@ const { sendDocument, checkTicket, queryDocumentState } = proxyActivities<Docume
  * Plan and first send run as one local activity, in the workflow task that started the workflow: an accepted invoice
  * costs one workflow task and one local activity in all. Its SOAP call is bounded by the connector's own timeouts
  * (5 s connect, 60 s response by default), and the SDK keeps the workflow task alive while it runs; a document whose
- * state can be queried waits at most `firstSendWaitMs` for its answer there, then the plan says `handedOff` and the
+ * state can be queried waits at most `firstSendWaitMs` for its answer there, then the plan says so (`handedOff`) and the
  * regular activity takes the send over (it queries first), so a slow authority keeps no workflow task open. A worker lost
  * mid-send loses the workflow task instead of the activity: the next run finds `send_started_at` set and queries
  * before sending again, exactly as a retried activity does. Later steps (retries, tickets, queries) keep regular
@@ -99,14 +101,28 @@ function isDocumentMissing(err: unknown): boolean {
   return failure instanceof ApplicationFailure && failure.type === DOCUMENT_MISSING;
 }
 
+/**
+ * How the first send runs. Versioning by recorded data rather than `patched()` (the SDK upserts TemporalChangeVersion
+ * for every patch, one more visibility write per document): plans recorded by older workers lack the newer fields, so
+ * their histories replay the older commands (test/workflows/replay.test.ts).
+ * - `inPlan`: the plan sent the queued document itself and carries the outcome (today's workers: one local activity);
+ * - `localActivity`: a second local activity sends it (plans with `oneTask` and no `firstSend`: the worker before);
+ * - `activity`: the regular send activity (the plan's send got no answer in time, `handedOff`; the document was not
+ *   queued; or the plan predates one-task workflows).
+ */
+type FirstSend = { runs: 'inPlan'; outcome: StepOutcome } | { runs: 'localActivity' } | { runs: 'activity' };
+
+function firstSendOf(plan: DocumentPlan, step: Step): FirstSend {
+  if (plan.firstSend) return { runs: 'inPlan', outcome: plan.firstSend };
+  if (plan.oneTask && !plan.handedOff && step === 'send' && isQueued(plan.status)) return { runs: 'localActivity' };
+  return { runs: 'activity' };
+}
+
 async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> {
   const { externalId } = input;
   const plan = await local.loadDocumentPlan(externalId, { sendQueued: true });
-  // Versioning by recorded data rather than `patched()`: the SDK upserts TemporalChangeVersion for every patch, one
-  // more visibility write per document. Plans recorded before each shape lack its field (`oneTask`: one workflow task;
-  // `firstSend`: the plan sent too), so their histories replay the older commands (test/workflows/replay.test.ts).
-  const oneTask = plan.oneTask === true;
-  let planned = plan.firstSend;
+  // Plans recorded before one-task workflows (no `oneTask`) deliver the notice in a child workflow.
+  const noticeByChildWorkflow = plan.oneTask !== true;
   const state: DocumentWorkflowState = {
     status: plan.status,
     connectionFailures: input.connectionFailures ?? 0,
@@ -139,36 +155,35 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
   // The notice of a resolution: opened by the step that resolved the document (today's first send), else by a local
   // activity of this workflow, or by a child delivery workflow (histories of older code).
   const notified = async (status: DocStatus, outcome?: StepOutcome): Promise<DocStatus> => {
-    if (!oneTask) await startWebhookDelivery(externalId);
+    if (noticeByChildWorkflow) await startWebhookDelivery(externalId);
     else if (outcome?.notice !== undefined) await followNotice(externalId, outcome.notice);
     else if (outcome?.webhook !== false) await deliverResolution(externalId);
     if (outcome?.email) await startBuyerEmail(externalId);
     return status;
   };
   if (isResolvedStatus(plan.status)) return notified(plan.status);
-  if (plan.status === 'to_send') {
+  if (awaitsRelease(plan.status)) {
     state.waitingFor = 'send';
     await condition(() => sendRequested || resendRequested);
   }
 
   // Each pass of this loop is one decision after one step; the history is rolled over before it grows too long.
-  let step: 'send' | 'ticket' | 'query' =
-    state.ticket && plan.status === 'registered' ? 'ticket' : plan.status === 'sent' ? 'query' : 'send';
+  let step = firstStep(plan.status, state.ticket);
   let ticketPolls = 0;
-  let firstSend = oneTask && !plan.handedOff && step === 'send' && plan.status === 'queued';
+  let first = firstSendOf(plan, step);
   for (;;) {
     resendRequested = recheckRequested = false;
-    const outcome = planned
-      ? planned
-      : firstSend
-        ? await local.sendDocument(externalId, 'queued')
-        : step === 'send'
-          ? await sendDocument(externalId)
-          : step === 'ticket'
-            ? await checkTicket(externalId)
-            : await queryDocumentState(externalId);
-    firstSend = false;
-    planned = undefined;
+    const outcome =
+      first.runs === 'inPlan'
+        ? first.outcome
+        : first.runs === 'localActivity'
+          ? await local.sendDocument(externalId, 'queued')
+          : step === 'send'
+            ? await sendDocument(externalId)
+            : step === 'ticket'
+              ? await checkTicket(externalId)
+              : await queryDocumentState(externalId);
+    first = { runs: 'activity' };
     publish(outcome);
     // Spec 6: crossing to accepted, observed or rejected fires `cpe.resolved`. `webhook: false`: the company has none,
     // and the step that resolved the document already stored the event as handled.
@@ -178,21 +193,18 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
       state.connectionFailures++;
       state.waitingFor = 'retry';
       await condition(() => resendRequested, connectionBackoffMs(state.connectionFailures));
-      step = 'send';
     } else if (outcome.kind === 'ticket') {
       state.waitingFor = 'ticket';
       await condition(() => recheckRequested, ticketPollMs(ticketPolls++));
-      step = 'ticket';
     } else if (plan.queryable) {
       state.waitingFor = 'reconciliation';
       await condition(() => recheckRequested || resendRequested, RECONCILIATION_MS);
-      step = resendRequested ? 'send' : 'query';
     } else {
       // An OSE exposes no state query: a timeout does not resolve itself; the integrator or staff decide.
       state.waitingFor = 'action';
       await condition(() => recheckRequested || resendRequested);
-      step = resendRequested ? 'send' : state.ticket ? 'ticket' : 'query';
     }
+    step = stepAfterWait(outcome.kind, { resendRequested, queryable: plan.queryable, ticket: state.ticket });
 
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof documentWorkflow>({ externalId, connectionFailures: state.connectionFailures });

@@ -68,7 +68,6 @@ describe('daily summary workflows (time-skipping)', function () {
         ruc: '20100066603',
         docType: 'rc',
         status: 'queued',
-        asynchronous: true,
         queryable: false,
         ticket: null,
       }),

@@ -266,18 +266,18 @@ describe('webhook attempts (activities against real receivers)', function () {
 
   it('resolving decides in the same statement: no webhook, the event is stored handled (no delivery to start); a webhook, it waits for one', async () => {
     const plain = await resolvedDocument(db, (await companyWithWebhook(db, secrets, null)).company, 2);
-    expect(plain.webhook_due).to.equal(false);
+    expect(plain.resolution_notice).to.equal('no_webhook');
     const hooked = await resolvedDocument(
       db,
       (await companyWithWebhook(db, secrets, 'https://127.0.0.1:9/x')).company,
       2,
     );
-    expect(hooked.webhook_due).to.equal(true);
+    expect(hooked.resolution_notice).to.equal('webhook_due');
     const events = await db('document_events').whereIn('document_id', [plain.id, hooked.id]);
     expect(events.find((e) => e.document_id === plain.id).webhook_started_at).to.be.an.instanceOf(Date);
     expect(events.find((e) => e.document_id === hooked.id).webhook_started_at).to.equal(null);
     // A second report of the same resolution changes nothing and cannot tell: the workflow then starts the delivery.
     const again = await recordOutcome(db, plain.id, { status: 'rejected', result: null });
-    expect(again).to.include({ status: 'accepted', webhook_due: null });
+    expect(again).to.include({ status: 'accepted', resolution_notice: 'not_resolved_here' });
   });
 });

@@ -68,7 +68,6 @@ describe('document workflow (time-skipping)', function () {
           ruc: '20100066603',
           docType: '01',
           status: 'queued',
-          asynchronous: false,
           queryable: true,
           ticket: null,
           oneTask: true,
@@ -171,7 +170,7 @@ describe('document workflow (time-skipping)', function () {
 
   it('polls a ticket while it is at 98 and resolves with its verdict', async () => {
     const { activities, calls } = scripted(
-      { docType: 'rc', asynchronous: true },
+      { docType: 'rc' },
       {
         send: [outcome('ticket', 'registered', { ticket: '1703154974517' })],
         ticket: [
@@ -257,7 +256,6 @@ describe('document workflow (time-skipping)', function () {
             ruc: '20100066603',
             docType: '01',
             status: 'queued',
-            asynchronous: false,
             queryable: true,
             ticket: null,
             oneTask: true,
