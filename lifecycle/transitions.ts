@@ -266,3 +266,8 @@ export function recheckRefusal(doc: ActionSubject): Message | null {
  */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** SUNAT refused the document: it never was valid, so it has no printed copy to offer nor amounts a note may credit. */
+export function isRejected(status: DocStatus): boolean {
+  return status === 'rejected';
+}
