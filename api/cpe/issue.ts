@@ -22,7 +22,7 @@ import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
 import { documentsTotal } from '../../core/metrics';
 import { toValidationResponse } from '../../documents/validation-response';
-import { hasOwnWorkflow, initialStatus } from '../../lifecycle/transitions';
+import { hasOwnWorkflow, initialStatus, isRejected } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
 import { documentFiles, type WithFiles } from '../../files/documents';
@@ -79,7 +79,7 @@ async function referencedDocument(
     series: m[1],
     number: Number(m[2]),
   });
-  if (!held || held.status === 'rejected' || !held.totals) return null;
+  if (!held || isRejected(held.status) || !held.totals) return null;
   return { serieNumero: ref!.serieNumero as string, totals: held.totals };
 }
 
