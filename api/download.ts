@@ -5,8 +5,8 @@ import { documentFiles, hasCdr } from '../files/documents';
 import { PRINTABLE_TYPES, type PaperFormat } from '../documents/printed';
 import { renderDocumentPdf } from '../buyers/printed';
 import { contentDisposition, STORED_FILE_NAMES } from '../core/download-name';
+import type { FileKind } from '../buyers/links';
 
-export type DownloadKind = 'xml' | 'cdr' | 'pdf';
 /** Why a document has no file of the kind asked: no CDR received yet, or no printed representation. */
 export type Unavailable = 'no-cdr' | 'not-printed';
 
@@ -29,7 +29,7 @@ export async function sendDocumentFile(
   ctx: Context,
   deps: AppDeps,
   row: DocumentRow,
-  kind: DownloadKind,
+  kind: FileKind,
   options: DownloadOptions,
 ): Promise<void> {
   const files = documentFiles(deps.config);

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { findDocument, type ListedDocument } from '../../db/documents';
-import { sendDocumentFile, type DownloadKind, type Unavailable } from '../download';
+import { sendDocumentFile, type Unavailable } from '../download';
+import type { FileKind } from '../../buyers/links';
 import { notice, page } from './html';
 import { writePage, type Viewer } from './context';
 
@@ -16,7 +17,7 @@ export async function documentFile(
   deps: AppDeps,
   viewer: Viewer,
   listed: ListedDocument,
-  kind: DownloadKind,
+  kind: FileKind,
 ): Promise<void> {
   const row = (await findDocument(deps.db, listed.id))!;
   await sendDocumentFile(ctx, deps, row, kind, {

@@ -12,7 +12,7 @@ import { documentPage, searchPage } from './documents';
 import { stuckPage } from './stuck';
 import { companiesPage } from './companies';
 import { documentFile } from './files';
-import type { DownloadKind } from '../download';
+import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
@@ -104,7 +104,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     const doc = await visibleDocument(deps, session, m[1]);
     if (!doc) return notFoundPage(ctx, viewer);
     if (m[3] && isActionName(m[3])) return actionPreview(ctx, deps, viewer, doc, m[3]);
-    if (m[2]) return documentFile(ctx, deps, viewer, doc, m[2] as DownloadKind);
+    if (m[2]) return documentFile(ctx, deps, viewer, doc, m[2] as FileKind);
     const done = String(ctx.query.hecho ?? '');
     return documentPage(ctx, deps, viewer, doc, {
       status: 200,
