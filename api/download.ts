@@ -1,25 +1,55 @@
 import type { Context } from 'koa';
+import type { AppDeps } from './deps';
 import type { DocumentRow } from '../db/documents';
-import type { DocumentFiles, FileKind } from '../files/documents';
+import { documentFiles, hasCdr } from '../files/documents';
+import { PRINTABLE_TYPES, type PaperFormat } from '../documents/printed';
+import { renderDocumentPdf } from '../buyers/printed';
 import { contentDisposition, STORED_FILE_NAMES } from '../core/download-name';
+import type { FileKind } from '../buyers/links';
+
+/** Why a document has no file of the kind asked: no CDR received yet, or no printed representation. */
+export type Unavailable = 'no-cdr' | 'not-printed';
+
+export interface DownloadOptions {
+  /** The PDF's paper (a4 unless said); the ticket's name says so, so that both formats can sit side by side. */
+  format?: PaperFormat;
+  /** How the PDF is offered (the XML and the CDR are always attachments). */
+  pdfDisposition?: 'attachment' | 'inline';
+  /** Each surface answers a missing file in its own way (a JSON error, an HTML page). */
+  unavailable: (reason: Unavailable) => void | Promise<void>;
+}
 
 /**
- * A document's stored file as the answer (the API's, the console's and /consulta's downloads): streamed from the
- * store and checked against its hash on the way (files/), with its type, length and SUNAT's file name (one name for
- * every surface). False when the document has no such file (a CDR not received yet); the caller answers that.
+ * A document's XML, CDR or PDF as the answer: the one download of the API (`GET /v1/cpe/{id}/xml|cdr|pdf`), the
+ * console and /consulta. The stored files are streamed and checked against their hash on the way (files/), the PDF
+ * is rendered from the stored XML; each gets its type, length and SUNAT's file name (one name for every surface).
+ * Who may ask, and for which document, is the surface's.
  */
-export async function sendStoredFile(
+export async function sendDocumentFile(
   ctx: Context,
-  files: DocumentFiles,
+  deps: AppDeps,
   row: DocumentRow,
   kind: FileKind,
-): Promise<boolean> {
+  options: DownloadOptions,
+): Promise<void> {
+  const files = documentFiles(deps.config);
+  if (kind === 'pdf') {
+    if (!PRINTABLE_TYPES.has(row.doc_type)) return options.unavailable('not-printed');
+    const format = options.format ?? 'a4';
+    const pdf = await renderDocumentPdf(deps.db, files, row, format);
+    ctx.type = 'application/pdf';
+    const suffix = format === 'ticket' ? '-ticket.pdf' : '.pdf';
+    ctx.set('Content-Disposition', contentDisposition(options.pdfDisposition ?? 'attachment', row.filename, suffix));
+    ctx.body = pdf;
+    return;
+  }
+  if (kind === 'cdr' && !hasCdr(row)) return options.unavailable('no-cdr');
   const file = await files.open(row, kind);
-  if (!file) return false;
+  // Every document has its signed XML, and hasCdr said the CDR is there.
+  if (!file) throw new Error(`document ${row.filename} has no stored ${kind}`);
   const { suffix, prefix } = STORED_FILE_NAMES[kind];
   ctx.set('Content-Disposition', contentDisposition('attachment', row.filename, suffix, prefix));
   ctx.body = file.body;
   ctx.type = file.contentType;
   ctx.length = file.size;
-  return true;
 }

@@ -1,10 +1,8 @@
-import { isValidRuc } from '../../documents/input/parties';
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
-import type { ObjectSchema } from 'joi';
-import type { Context } from 'koa';
+import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict } from '../errors';
 import { authenticate, authOf, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
@@ -16,7 +14,6 @@ import {
   listCompanies,
   rucHeldElsewhere,
   updateCompany,
-  type CompanyChanges,
   type CompanyRow,
   type Destination,
   type Environment,
@@ -24,69 +21,39 @@ import {
   type Signing,
 } from '../../db/companies';
 import { assignCertificate, certificateValues, releaseCertificate } from '../../db/certificates';
-import { checkPublicHttpsUrl } from '../../core/net-guard';
 import { logger } from '../../core/logger';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
 import { readCertificateUpload } from './certificate';
 import { triggerProcedures } from './procedures';
+import { settingRoutes } from './settings';
+import { checkSigningAndDestination, checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
 import * as schemas from './schemas';
 
-const TOKEN_NOTE =
-  'Store this signing token now: it is shown only once. POST /v1/companies/{ruc}/token generates another.';
+// Other rooms find the account's company here.
+export { accountCompany, loadCompany } from './shared';
+
 const WEBHOOK_NOTE =
   'Store this secret now: it is shown only once. It signs every notice (X-Firma, HMAC-SHA256 of the raw body).';
-
-function ok(ctx: Context, message: string, data?: unknown, status = 200): void {
-  ctx.status = status;
-  ctx.body = data === undefined ? { success: true, message } : { success: true, message, data };
-}
-
-async function companyData(deps: AppDeps, company: CompanyRow) {
-  const [record] = await presentCompanies(deps.db, [company]);
-  return { company: record };
-}
-
-/** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
-export async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
-  return accountCompany(deps, authOf(ctx).accountId, String(ctx.params.ruc), 'Invalid RUC in the path');
-}
-
-/** The account's company with this RUC (path or query): 422 not a RUC, 404 no account has it, 403 another account does. */
-export async function accountCompany(
-  deps: AppDeps,
-  accountId: string,
-  ruc: string,
-  invalid = 'Invalid RUC',
-): Promise<CompanyRow> {
-  if (!isValidRuc(ruc)) throw badRequest(invalid, { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
-  const company = await findCompany(deps.db, accountId, ruc);
-  if (company) return company;
-  if (await rucHeldElsewhere(deps.db, accountId, ruc)) throw forbidden(`Company ${ruc} belongs to another account`);
-  throw notFound(`Company ${ruc} does not exist`);
-}
-
-/** `signing: external` needs `destination: provider_ose` (spec 1); `own_ose` needs the company's OSE credentials. */
-function checkSigningAndDestination(signing: Signing, destination: Destination, hasOseCredentials: boolean): void {
-  if (signing === 'external' && destination !== 'provider_ose') {
-    throw badRequest('Externally signed documents can only go through the provider OSE', {
-      signing: ['external requires destination provider_ose'],
-    });
-  }
-  if (destination === 'own_ose' && !hasOseCredentials) {
-    throw badRequest(
-      'Sending through an own OSE needs its credentials first: PATCH /v1/companies/{ruc}/ose-credentials',
-      {
-        destination: ['own_ose requires the company OSE credentials'],
-      },
-    );
-  }
-}
 
 export function companiesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
   const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+  router.get('/', ...guard, listHandler(deps));
+  router.post('/', ...guard, idempotent(deps), createHandler(deps));
+  router.get('/:ruc', ...guard, async (ctx) => {
+    ok(ctx, 'Company found', await companyData(deps, await loadCompany(deps, ctx)));
+  });
+  router.delete('/:ruc', ...guard, deleteHandler(deps));
+  router.post('/:ruc/token', ...guard, tokenHandler(deps));
+  settingRoutes(router, deps, guard);
+  router.patch('/:ruc/webhook', ...guard, webhookHandler(deps));
+  router.post('/:ruc/certificate', ...guard, certificateHandler(deps));
+  return router;
+}
 
-  router.get('/', ...guard, async (ctx) => {
+/** GET /v1/companies: the account's companies, a page at a time. */
+function listHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const { accountId } = authOf(ctx);
     const page = schemas.validate<{ limit: number; before?: string }>(schemas.companyPageSchema, ctx.query);
     if (page.before && !(await findCompany(deps.db, accountId, page.before))) {
@@ -101,9 +68,12 @@ export function companiesRouter(deps: AppDeps): Router {
       count: companies.length,
       next_before: rows.length === page.limit ? rows[rows.length - 1].ruc : null,
     });
-  });
+  };
+}
 
-  router.post('/', ...guard, idempotent(deps), async (ctx) => {
+/** POST /v1/companies: registers a company (or answers the existing one) with its first signing token. */
+function createHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const input = schemas.validate<{
       ruc: string;
       business_name: string;
@@ -170,13 +140,12 @@ export function companiesRouter(deps: AppDeps): Router {
       { ...(await companyData(deps, created.company)), token: created.token, token_note: TOKEN_NOTE },
       201,
     );
-  });
+  };
+}
 
-  router.get('/:ruc', ...guard, async (ctx) => {
-    ok(ctx, 'Company found', await companyData(deps, await loadCompany(deps, ctx)));
-  });
-
-  router.delete('/:ruc', ...guard, async (ctx) => {
+/** DELETE /v1/companies/{ruc}: only a company that never issued in production; its tokens are revoked. */
+function deleteHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const inProduction = () =>
       badRequest(`Company ${company.ruc} has documents issued or sent in production and cannot be deleted`);
@@ -189,9 +158,12 @@ export function companiesRouter(deps: AppDeps): Router {
       return count;
     });
     ok(ctx, `Company ${company.ruc} deleted; ${revoked} signing tokens revoked`);
-  });
+  };
+}
 
-  router.post('/:ruc/token', ...guard, async (ctx) => {
+/** POST /v1/companies/{ruc}/token: another signing token. */
+function tokenHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const token = await issueToken(deps.db, {
       scope: COMPANY_SCOPE,
@@ -199,140 +171,12 @@ export function companiesRouter(deps: AppDeps): Router {
       companyId: company.id,
     });
     ok(ctx, 'Signing token generated', { token, token_note: TOKEN_NOTE }, 201);
-  });
+  };
+}
 
-  /** A PATCH that validates its body, computes the changes (or throws a 422) and answers with the company. */
-  function setting<T>(
-    path: string,
-    schema: ObjectSchema,
-    change: (company: CompanyRow, input: T) => CompanyChanges | Promise<CompanyChanges>,
-    message: string,
-    options: { rerunsProcedures?: boolean } = {},
-  ): void {
-    router.patch(`/:ruc/${path}`, ...guard, async (ctx) => {
-      const company = await loadCompany(deps, ctx);
-      const input = schemas.validate<T>(schema, ctx.request.body);
-      const updated = await updateCompany(deps.db, company.id, await change(company, input));
-      if (options.rerunsProcedures) await triggerProcedures(deps, updated);
-      ok(ctx, message, await companyData(deps, updated));
-    });
-  }
-
-  setting<{ plan_type: PlanType }>(
-    'plan',
-    schemas.planSchema,
-    (_c, input) => ({ plan_type: input.plan_type }),
-    'Plan updated',
-  );
-  setting<{ environment: Environment }>(
-    'environment',
-    schemas.environmentSchema,
-    (company, input) => {
-      if (company.environment === '02' && input.environment === '01') {
-        throw badRequest('A company in production cannot return to demo', {
-          environment: ['cannot change from 02 (production) to 01 (demo)'],
-        });
-      }
-      return { environment: input.environment };
-    },
-    'Environment updated',
-  );
-  setting<{ mode: CompanyRow['sending_mode'] }>(
-    'sending',
-    schemas.sendingSchema,
-    (_c, input) => ({ sending_mode: input.mode }),
-    'Sending mode updated',
-  );
-  setting<{ mode: CompanyRow['receipts_mode'] }>(
-    'receipts',
-    schemas.receiptsSchema,
-    (_c, input) => ({ receipts_mode: input.mode }),
-    'Receipts mode updated',
-  );
-  setting<{ igv_special_rate?: boolean; product_code_required?: boolean }>(
-    'registers',
-    schemas.registersSchema,
-    (_c, input) => ({
-      ...(input.igv_special_rate === undefined ? {} : { register_igv_special_rate: input.igv_special_rate }),
-      ...(input.product_code_required === undefined ? {} : { register_product_code: input.product_code_required }),
-    }),
-    'SUNAT registers updated',
-  );
-  setting<{ mode: CompanyRow['response_mode'] }>(
-    'response',
-    schemas.responseSchema,
-    (_c, input) => ({ response_mode: input.mode }),
-    'Response mode updated',
-  );
-  setting<{ destination: Destination }>(
-    'destination',
-    schemas.destinationSchema,
-    (company, input) => {
-      checkSigningAndDestination(company.signing, input.destination, company.ose_user !== null);
-      return { destination: input.destination };
-    },
-    'Destination updated',
-    { rerunsProcedures: true },
-  );
-  setting<{ signing: Signing }>(
-    'signing',
-    schemas.signingSchema,
-    (company, input) => {
-      checkSigningAndDestination(input.signing, company.destination, company.ose_user !== null);
-      return { signing: input.signing };
-    },
-    'Signing updated',
-    { rerunsProcedures: true },
-  );
-  setting<{ sol_user: string; sol_password: string; secondary_user?: string; secondary_password?: string }>(
-    'sol-credentials',
-    schemas.solCredentialsSchema,
-    (_c, input) => ({
-      sol_user: input.sol_user,
-      sol_password_sealed: deps.secrets.seal(input.sol_password),
-      sol_updated_at: new Date(),
-      // The secondary user is replaced only when sent: loading the principal one again keeps it.
-      ...(input.secondary_user
-        ? {
-            sol_secondary_user: input.secondary_user,
-            sol_secondary_password_sealed: deps.secrets.seal(input.secondary_password!),
-          }
-        : {}),
-    }),
-    'SOL credentials stored; the applicable portal procedures were started',
-    { rerunsProcedures: true },
-  );
-  setting<{ url: string; user: string; password: string }>(
-    'ose-credentials',
-    schemas.oseCredentialsSchema,
-    async (_c, input) => {
-      await checkTarget('url', input.url);
-      return {
-        ose_url: input.url,
-        ose_user: input.user,
-        ose_password_sealed: deps.secrets.seal(input.password),
-        ose_updated_at: new Date(),
-      };
-    },
-    'OSE credentials stored',
-  );
-  setting<{ client_id: string; client_secret: string }>(
-    'gre-credentials',
-    schemas.greCredentialsSchema,
-    (_c, input) => ({
-      gre_client_id: input.client_id,
-      gre_client_secret_sealed: deps.secrets.seal(input.client_secret),
-      gre_updated_at: new Date(),
-    }),
-    'GRE credentials stored',
-  );
-
-  async function checkTarget(field: string, url: string): Promise<void> {
-    const check = await checkPublicHttpsUrl(url, { allowPrivate: deps.config.webhookAllowPrivate });
-    if (!check.ok) throw badRequest(`The URL ${check.message}`, { [field]: [check.message] });
-  }
-
-  router.patch('/:ruc/webhook', ...guard, async (ctx) => {
+/** PATCH /v1/companies/{ruc}/webhook: registers, keeps or disables the webhook; a new URL gets a new secret. */
+function webhookHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const input = schemas.validate<{ url: string | null }>(schemas.webhookSchema, ctx.request.body);
     if (input.url === null) {
@@ -343,7 +187,7 @@ export function companiesRouter(deps: AppDeps): Router {
       });
       return ok(ctx, 'Webhook disabled');
     }
-    await checkTarget('url', input.url);
+    await checkTarget(deps, 'url', input.url);
     if (input.url === company.webhook_url) {
       // The secret was shown when this URL was registered; re-sending the URL does not rotate it.
       return ok(ctx, 'Webhook unchanged; the secret issued with this URL remains valid', {
@@ -361,9 +205,12 @@ export function companiesRouter(deps: AppDeps): Router {
       webhook_updated_at: new Date(),
     });
     ok(ctx, 'Webhook configured', { webhook: { url: input.url, event: WEBHOOK_EVENT, secret, note: WEBHOOK_NOTE } });
-  });
+  };
+}
 
-  router.post('/:ruc/certificate', ...guard, async (ctx) => {
+/** POST /v1/companies/{ruc}/certificate: the company's own certificate (PFX). */
+function certificateHandler(deps: AppDeps): Middleware {
+  return async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const certificate = await readCertificateUpload(ctx, {
       maxBytes: deps.config.certificateMaxBytes,
@@ -382,7 +229,5 @@ export function companiesRouter(deps: AppDeps): Router {
       await companyData(deps, updated),
       201,
     );
-  });
-
-  return router;
+  };
 }

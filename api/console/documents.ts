@@ -21,7 +21,8 @@ import { html, notice, page, raw, table, type Html } from './html';
 import { scopeOf, writePage, type Viewer } from './context';
 import { isUuid } from '../../core/ids';
 import { actionList } from './actions';
-import { day, destinationWord, limaLabelled, limaTime, TYPE_NAMES } from './words';
+import { day, destinationWord, limaLabelled, limaTime } from './words';
+import { documentTypeName } from '../../documents/type-names';
 
 const PAGE_SIZE = 50;
 
@@ -35,7 +36,7 @@ export function documentTable(caption: string, docs: ListedDocument[]): Html {
     ['Documento', 'Tipo', 'Emisión', 'Estado', 'Último resultado'],
     docs.map((d) => [
       html`<a href="/console/documents/${d.id}">${d.filename}</a>`,
-      TYPE_NAMES[d.doc_type] ?? d.doc_type,
+      documentTypeName(d.doc_type),
       day(d.issue_date),
       statusWord(d.status),
       d.result ? spanish(resultMessage(d.result)) : '—',
@@ -193,9 +194,7 @@ export async function documentPage(
           <dt>Empresa</dt>
           <dd>${company?.business_name ?? '—'} <span class="number">(RUC ${doc.ruc})</span></dd>
           <dt>Tipo</dt>
-          <dd>
-            ${TYPE_NAMES[doc.doc_type] ?? doc.doc_type} ${doc.series}-${doc.number}, emitido el ${day(doc.issue_date)}
-          </dd>
+          <dd>${documentTypeName(doc.doc_type)} ${doc.series}-${doc.number}, emitido el ${day(doc.issue_date)}</dd>
           <dt>Estado</dt>
           <dd>
             ${statusWord(doc.status)} (código

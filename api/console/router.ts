@@ -11,7 +11,8 @@ import { notFoundPage, viewerOf, visibleDocument, writePage } from './context';
 import { documentPage, searchPage } from './documents';
 import { stuckPage } from './stuck';
 import { companiesPage } from './companies';
-import { documentFile, type FileKind } from './files';
+import { documentFile } from './files';
+import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');

@@ -3,22 +3,10 @@ import type { Destination } from '../../db/companies';
 import { LIMA_TIME_ZONE } from '../../core/lima';
 import type { WaitingReason } from '../../lifecycle/transitions';
 
-/** The console's Spanish words for what chasqui stores as codes (statuses are lifecycle/messages.ts STATUS_ES). */
-
-export const TYPE_NAMES: Readonly<Record<string, string>> = {
-  '01': 'Factura',
-  '03': 'Boleta',
-  '04': 'Liquidación de compra',
-  '07': 'Nota de crédito',
-  '08': 'Nota de débito',
-  '09': 'Guía remitente',
-  '31': 'Guía transportista',
-  '20': 'Retención',
-  '40': 'Percepción',
-  rc: 'Resumen diario',
-  ra: 'Comunicación de baja',
-  rr: 'Resumen de reversión',
-};
+/**
+ * The console's Spanish words for what chasqui stores as codes (statuses: lifecycle/messages.ts STATUS_ES; document
+ * types: documents/type-names.ts).
+ */
 
 /** Where a company's documents go (companies.destination). */
 export const DESTINATION_WORDS: Readonly<Record<Destination, string>> = {

@@ -3,20 +3,21 @@
  * file of the repository (the CSP allows nothing inline). Every value written into the page is escaped.
  */
 import { escapeHtml } from '../../core/html';
+import { documentTypeName } from '../../documents/type-names';
 
 /**
  * The document types a buyer holds a printed copy of (catalog 01), in the order the form offers them: the invoice first.
  * A list, not an object: an object would put the integer-like key 31 before 01.
  */
 export const CONSULTA_TYPES: ReadonlyArray<readonly [code: string, name: string]> = [
-  ['01', 'Factura'],
-  ['03', 'Boleta de venta'],
-  ['07', 'Nota de crédito'],
-  ['08', 'Nota de débito'],
-  ['04', 'Liquidación de compra'],
-  ['09', 'Guía de remisión remitente'],
-  ['31', 'Guía de remisión transportista'],
-];
+  '01',
+  '03',
+  '07',
+  '08',
+  '04',
+  '09',
+  '31',
+].map((code) => [code, documentTypeName(code)] as const);
 export const isConsultaType = (code: string) => CONSULTA_TYPES.some(([known]) => known === code);
 
 export interface ConsultaForm {

@@ -11,10 +11,8 @@ import { admitKeyed } from '../../db/rate-limits';
 import { limitKey } from '../client-address';
 import { Decimal } from '../../documents/decimal';
 import { PRINTABLE_TYPES } from '../../documents/printed';
-import { renderDocumentPdf } from '../../buyers/printed';
-import { sendStoredFile } from '../download';
-import { documentFiles, hasCdr } from '../../files/documents';
-import { contentDisposition } from '../../core/download-name';
+import { sendDocumentFile } from '../download';
+import { isRejected, type DocStatus } from '../../lifecycle/transitions';
 import { documentFacts } from '../../buyers/mail';
 import { checkFileLink, FILE_KINDS, signedFilePath, type FileKind } from '../../buyers/links';
 import { expiredLinkPage, formPage, isConsultaType, resultPage, type ConsultaForm, type FoundDocument } from './page';
@@ -95,6 +93,29 @@ function matches(doc: ListedDocument, form: ConsultaForm): boolean {
   return typed !== '' && new Decimal(typed).equals(new Decimal(total));
 }
 
+/** What the buyer reads of SUNAT's verdicts; any other status is still being reported. */
+const RESOLVED_STATES: Partial<Record<DocStatus, FoundDocument['state']>> = {
+  accepted: { word: 'Aceptado', tone: 'aceptado', valid: true, detail: 'SUNAT aceptó este comprobante.' },
+  observed: {
+    word: 'Aceptado con observaciones',
+    tone: 'aceptado',
+    valid: true,
+    detail: 'SUNAT aceptó este comprobante con observaciones; es válido.',
+  },
+  rejected: {
+    word: 'Rechazado: no es válido',
+    tone: 'rechazado',
+    valid: false,
+    detail: 'Este comprobante no es válido: SUNAT lo rechazó. No sirve como sustento; pida al emisor uno nuevo.',
+  },
+};
+const IN_PROCESS: FoundDocument['state'] = {
+  word: 'En proceso',
+  tone: 'proceso',
+  valid: true,
+  detail: 'El comprobante fue emitido y se está informando a SUNAT. Vuelva a consultar más tarde.',
+};
+
 async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocument['state']> {
   const demo = doc.environment === '01' ? ' Es un documento de prueba (DEMO): no tiene valor tributario.' : '';
   if (await isVoided(deps.db, doc.id))
@@ -104,31 +125,8 @@ async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocumen
       valid: false,
       detail: `Este comprobante no es válido: el emisor lo dio de baja ante SUNAT. No sirve como sustento de una compra o un gasto.${demo}`,
     };
-  switch (doc.status) {
-    case 'accepted':
-      return { word: 'Aceptado', tone: 'aceptado', valid: true, detail: `SUNAT aceptó este comprobante.${demo}` };
-    case 'observed':
-      return {
-        word: 'Aceptado con observaciones',
-        tone: 'aceptado',
-        valid: true,
-        detail: `SUNAT aceptó este comprobante con observaciones; es válido.${demo}`,
-      };
-    case 'rejected':
-      return {
-        word: 'Rechazado: no es válido',
-        tone: 'rechazado',
-        valid: false,
-        detail: `Este comprobante no es válido: SUNAT lo rechazó. No sirve como sustento; pida al emisor uno nuevo.${demo}`,
-      };
-    default:
-      return {
-        word: 'En proceso',
-        tone: 'proceso',
-        valid: true,
-        detail: `El comprobante fue emitido y se está informando a SUNAT. Vuelva a consultar más tarde.${demo}`,
-      };
-  }
+  const state = RESOLVED_STATES[doc.status] ?? IN_PROCESS;
+  return { ...state, detail: `${state.detail}${demo}` };
 }
 
 /**
@@ -231,23 +229,15 @@ export function consultaRouter(deps: AppDeps): Router {
       checkFileLink(deps.secrets, ctx.params.id, kind, String(ctx.query.vence ?? ''), String(ctx.query.firma ?? ''));
     const doc = valid ? await findDocument(deps.db, ctx.params.id) : null;
     // A rejected or voided document has no PDF here: the result page offers none, and a kept link gets none either.
-    const printable = async (row: { id: string; doc_type: string; status: string }) =>
-      PRINTABLE_TYPES.has(row.doc_type) && row.status !== 'rejected' && !(await isVoided(deps.db, row.id));
-    if (!doc || (kind === 'cdr' && !hasCdr(doc)) || (kind === 'pdf' && !(await printable(doc)))) {
+    const withdrawn = async (row: { id: string; status: DocStatus }) =>
+      isRejected(row.status) || (await isVoided(deps.db, row.id));
+    const expired = () => {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = expiredLinkPage(base);
-      return;
-    }
-    if (kind === 'pdf') {
-      ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', contentDisposition('attachment', doc.filename, '.pdf'));
-      ctx.body = await renderDocumentPdf(deps.db, documentFiles(deps.config), doc, 'a4');
-    } else if (kind === 'xml') {
-      await sendStoredFile(ctx, documentFiles(deps.config), doc, 'xml');
-    } else {
-      await sendStoredFile(ctx, documentFiles(deps.config), doc, 'cdr');
-    }
+    };
+    if (!doc || (kind === 'pdf' && (await withdrawn(doc)))) return expired();
+    await sendDocumentFile(ctx, deps, doc, kind, { unavailable: expired });
   });
 
   return router;

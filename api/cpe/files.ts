@@ -1,12 +1,12 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { notFound } from '../errors';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { ownDocument } from './own-document';
-import { sendStoredFile } from '../download';
-import { documentFiles, hasCdr } from '../../files/documents';
+import { sendDocumentFile } from '../download';
 
 /**
  * A document's files, with the authorisation of `GET /v1/cpe/{external_id}` (company token, own documents only):
@@ -15,25 +15,22 @@ import { documentFiles, hasCdr } from '../../files/documents';
 export function cpeFilesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/cpe/:external_id' });
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
-  const files = documentFiles(deps.config);
 
-  router.get('/xml', ...guard, async (ctx) => {
+  const download = (kind: 'xml' | 'cdr') => async (ctx: Context) => {
     const row = await ownDocument(deps, ctx);
-    await sendStoredFile(ctx, files, row, 'xml');
-  });
-
-  router.get('/cdr', ...guard, async (ctx) => {
-    const row = await ownDocument(deps, ctx);
-    if (!hasCdr(row)) {
-      throw notFound(
-        row.resolved
-          ? `Document ${row.filename} is ${row.status} but no CDR was received for it (a verdict from a ticket or a summary carries none of its own)`
-          : `Document ${row.filename} has no CDR yet: it is ${row.status}; the CDR arrives with the verdict`,
-      );
-    }
-    // SUNAT names the CDR of F.zip "R-F.zip".
-    await sendStoredFile(ctx, files, row, 'cdr');
-  });
+    // Only a CDR can be missing: SUNAT names the CDR of F.zip "R-F.zip", and it arrives with the verdict.
+    await sendDocumentFile(ctx, deps, row, kind, {
+      unavailable: () => {
+        throw notFound(
+          row.resolved
+            ? `Document ${row.filename} is ${row.status} but no CDR was received for it (a verdict from a ticket or a summary carries none of its own)`
+            : `Document ${row.filename} has no CDR yet: it is ${row.status}; the CDR arrives with the verdict`,
+        );
+      },
+    });
+  };
+  router.get('/xml', ...guard, download('xml'));
+  router.get('/cdr', ...guard, download('cdr'));
 
   return router;
 }

@@ -22,7 +22,7 @@ import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
 import { documentsTotal } from '../../core/metrics';
 import { toValidationResponse } from '../../documents/validation-response';
-import { hasOwnWorkflow, initialStatus } from '../../lifecycle/transitions';
+import { hasOwnWorkflow, initialStatus, isRejected } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
 import { documentFiles, type WithFiles } from '../../files/documents';
@@ -79,7 +79,7 @@ async function referencedDocument(
     series: m[1],
     number: Number(m[2]),
   });
-  if (!held || held.status === 'rejected' || !held.totals) return null;
+  if (!held || isRejected(held.status) || !held.totals) return null;
   return { serieNumero: ref!.serieNumero as string, totals: held.totals };
 }
 
@@ -111,6 +111,29 @@ function readPayload(
       { xml: ['not accepted with signing provider'] },
     );
   return { document: prepareDocument(body, options), external: null };
+}
+
+/** What preparing a JSON document needs to know of the company, the calendar and the document it references. */
+async function prepareOptions(deps: AppDeps, company: CompanyRow, ctx: Context): Promise<PrepareOptions> {
+  return {
+    issuerRuc: company.ruc,
+    today: limaDate(new Date()),
+    sendingWindowDays: deps.config.issuing.sendingWindowDays,
+    calendar: deps.config.rules,
+    ruleWarnDays: deps.config.ruleWarnDays,
+    registers: { igvSpecialRate: company.register_igv_special_rate, productCode: company.register_product_code },
+    receiptsViaSummary: company.receipts_mode === 'summary',
+    referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, ctx.request.body),
+  };
+}
+
+/** Signs chasqui's own XML with the company's key (503 when signing is unavailable). */
+async function signWithKey(keys: KeyResolver, issuer: IssuerContext, xml: string) {
+  const key = await keys(issuer.company.environment, issuer.certificate).catch((err) => {
+    throw err instanceof SigningUnavailableError ? new ApiError(503, err.message) : err;
+  });
+  // The library's builder output is canonical by construction: the signer's fast path applies without a re-check.
+  return signBuiltXml(xml, key.signer);
 }
 
 function signedByOf(issuer: IssuerContext, external: boolean): SignedBy {
@@ -148,16 +171,7 @@ export async function issueDocument(
   checkDeclaredEnvironment(ctx, company);
 
   let payload: ReturnType<typeof readPayload>;
-  const options: PrepareOptions = {
-    issuerRuc: company.ruc,
-    today: limaDate(new Date()),
-    sendingWindowDays: deps.config.issuing.sendingWindowDays,
-    calendar: deps.config.rules,
-    ruleWarnDays: deps.config.ruleWarnDays,
-    registers: { igvSpecialRate: company.register_igv_special_rate, productCode: company.register_product_code },
-    receiptsViaSummary: company.receipts_mode === 'summary',
-    referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, ctx.request.body),
-  };
+  const options = await prepareOptions(deps, company, ctx);
   try {
     payload = readPayload(ctx, company, options);
   } catch (err) {
@@ -178,14 +192,9 @@ export async function issueDocument(
   const block = planBlock(issuer, charge, signedBy, deps.config, new Date());
   if (block) throw block;
 
-  let signed = payload.external ? { xml: document.xml, hash: payload.external.hash } : null;
-  if (!signed) {
-    const key = await keys(company.environment, issuer.certificate).catch((err) => {
-      throw err instanceof SigningUnavailableError ? new ApiError(503, err.message) : err;
-    });
-    // The library's builder output is canonical by construction: the signer's fast path applies without a re-check.
-    signed = signBuiltXml(document.xml, key.signer);
-  }
+  const signed = payload.external
+    ? { xml: document.xml, hash: payload.external.hash }
+    : await signWithKey(keys, issuer, document.xml);
 
   const status = initialStatus(company, document.docType, document.series);
   const claim = idempotencyClaim(ctx);
