@@ -26,7 +26,10 @@ export const ROOMS: Record<string, Room> = {
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
-  'validator/': { holds: '`chasqui validate`', may: ['documents/calendar/', 'documents/xml/dtd.ts'] },
+  'validator/': {
+    holds: '`chasqui validate`',
+    may: ['documents/calendar/', 'documents/xml/dtd.ts', 'documents/csv.ts'],
+  },
   'workflows/': {
     holds: 'Temporal workflows and their clients',
     may: ['lifecycle/transitions.ts'],
