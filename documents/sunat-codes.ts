@@ -40,7 +40,7 @@ const HANDLED: Record<string, { does: HandledAction; why: string }> = {
   ...Object.fromEntries(
     ['0100', '0109', '0130', '0131', '0132', '0133', '0134', '0135', '0136', '0137', '0138', '0200'].map((code) => [
       code,
-      { does: 'retry', why: '"El sistema no puede responder su solicitud…": nothing was registered' },
+      { does: 'retry', why: 'SUNAT could not take the request: nothing was registered' },
     ]),
   ),
   '1032': { does: 'query', why: 'already reported and voided or rejected' },
