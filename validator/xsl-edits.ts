@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_IGV_RATES, SPECIAL_RATE_RULE } from '../documents/calendar';
 
 export const LIQUIDACION = 'ValidaExprRegLiquidacion-2.0.1.xsl';
 
@@ -98,26 +99,36 @@ const SPECIAL_RATE_FILES = new Set(
  * al IGV (18.00 o 10.50) a la fecha de emisión … realizando el cálculo según la tasa consignada en las líneas") take
  * 10.5 beside it. Until SUNAT's 2026 XSL is carried, the rate checks take 10.5 where they take 10 and compute with it
  * when the document's first IGV line carries it; which rate a date allows stays the dated rules' question (3103,
- * validator/dated-rules.ts). A copy that already knows 10.5 is left as it is.
+ * validator/dated-rules.ts). A copy that already knows 10.5 is left as it is. The rate is the calendar's (the special
+ * rate's first step, documents/calendar/igv-rates.ts), as SUNAT's sheets write it.
  */
+const SUNAT_2026_RATE = DEFAULT_IGV_RATES[SPECIAL_RATE_RULE] as number;
+
 function adaptSpecialRate(rel: string, text: string): string {
-  if (text.includes('10.5')) return text;
+  const rate = String(SUNAT_2026_RATE);
+  if (text.includes(rate)) return text;
   let t = replaceCounted(
     text,
     /cac:TaxCategory\/cbc:Percent = 10\.0 and/,
-    '(cac:TaxCategory/cbc:Percent = 10.0 or cac:TaxCategory/cbc:Percent = 10.5) and',
+    `(cac:TaxCategory/cbc:Percent = 10.0 or cac:TaxCategory/cbc:Percent = ${rate}) and`,
     1,
     rel,
   );
   t = replaceCounted(
     t,
     /cac:TaxCategory\/cbc:Percent != 18\.0 and cac:TaxCategory\/cbc:Percent != 10\.0 and/,
-    'cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and cac:TaxCategory/cbc:Percent != 10.5 and',
+    `cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and cac:TaxCategory/cbc:Percent != ${rate} and`,
     1,
     rel,
   );
-  // XPath 1.0: number(true()) is 1, so the factor is 0.105 exactly when the first IGV line carries 10.5.
-  return t.replace(/\* 0\.10"/g, '* (0.10 + 0.005 * number($TasaPercent = 0.105))"');
+  // XPath 1.0: number(true()) is 1, so the factor is 0.105 exactly when the first IGV line carries 10.5 (the XSL
+  // holds the rate as a fraction). Written from the rate in hundredths of a percent: no float arithmetic.
+  const hundredths = Math.round(SUNAT_2026_RATE * 100);
+  const fraction = (h: number) => `0.${String(h).padStart(4, '0')}`.replace(/0+$/, '');
+  return t.replace(
+    /\* 0\.10"/g,
+    `* (0.10 + ${fraction(hundredths - 1000)} * number($TasaPercent = ${fraction(hundredths)}))"`,
+  );
 }
 
 /**
@@ -174,8 +185,9 @@ export function copyAdapted(from: string, to: string, rel = ''): void {
 /** validate_utils.xsl as the DataPower variants need it (see adapt). */
 export const DATAPOWER_UTILS = 'validate_utils-datapower.xsl';
 
-/** The edits' own code: part of the working copy's key, so a change of any edit prepares a new copy. */
+/** The edits' own code and the rate they write: part of the working copy's key, so a change prepares a new copy. */
 export const EDITS_SOURCE = [
+  SUNAT_2026_RATE,
   adapt,
   adaptLiquidacion,
   adaptSpecialRate,
