@@ -8,6 +8,7 @@ import {
   ticketIssued,
   ticketPending,
 } from './classify';
+import { codesDoing } from '../documents/sunat-codes';
 import { readCdrZip } from './cdr';
 import { gatewayFailure, httpRequest, transportFailure } from './http';
 import { readSoapAnswer, soapRequest } from './soap';
@@ -144,7 +145,7 @@ export async function getStatus(
 }
 
 /** "Comprobante no encontrado o no existe": SUNAT has no record of it, so sending it is safe. */
-const NOT_FOUND_CODES = new Set(['0011', '0127']);
+const NOT_FOUND_CODES = new Set(codesDoing('send'));
 
 /**
  * billConsultService getStatusCdr (production SUNAT only, facturas and their notes): the CDR of a document sent

@@ -1,4 +1,5 @@
 import { formatIssue, issue } from '../documents/errors';
+import { codeKind, codesDoing, type CodeKind } from '../documents/sunat-codes';
 import type { Cdr } from './cdr';
 import type { AuthorityResult } from './types';
 
@@ -9,44 +10,21 @@ export function normaliseCode(code: string): string {
   return n === 0 ? '0' : String(n).padStart(4, '0');
 }
 
-export type CodeCategory = 'accepted' | 'exception' | 'rejection' | 'observation';
-
-/** Spec ranges: 0 accepted, 0100–1999 exception, 2000–3999 rejection, 4000+ observation. */
-export function codeCategory(code: string): CodeCategory {
-  // A code that is not a number (a GRE or OSE error name) is a refusal, never an acceptance.
-  if (!/^\d+$/.test(code)) return 'rejection';
-  const n = Number(code);
-  if (n === 0) return 'accepted';
-  if (n < 2000) return 'exception';
-  if (n < 4000) return 'rejection';
-  return 'observation';
-}
+/** SUNAT's ranges, as the catalog (documents/sunat-codes.ts) reads them. */
+export type CodeCategory = CodeKind;
+export const codeCategory = codeKind;
 
 /**
  * Answers meaning "this number (or file) is already known to SUNAT": the document may well be accepted, so the
- * caller must query its real state rather than treat it as a rejection (1033 registered earlier with other data,
- * 1032 already reported and voided/rejected, 2109 its rejection twin, 2223/2324 file already presented).
+ * caller must query its real state rather than treat it as a rejection.
  */
-export const ALREADY_REPORTED_CODES: ReadonlySet<string> = new Set(['1032', '1033', '2109', '2223', '2324']);
+export const ALREADY_REPORTED_CODES: ReadonlySet<string> = new Set(codesDoing('query'));
 
 /**
  * SUNAT exceptions saying it could not take the request at all ("El sistema no puede responder su solicitud…"):
  * nothing was registered, so they are handled like an unreachable service and retried.
  */
-export const SERVICE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  '0100',
-  '0109',
-  '0130',
-  '0131',
-  '0132',
-  '0133',
-  '0134',
-  '0135',
-  '0136',
-  '0137',
-  '0138',
-  '0200',
-]);
+export const SERVICE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(codesDoing('retry'));
 
 export function sunatError(code: string | null, text: string): string {
   return formatIssue(issue('SUNAT', code, text));

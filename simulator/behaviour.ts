@@ -4,9 +4,9 @@ import { addDays, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
-import { sunatMessage } from '../validator/codes';
 import { datedRuleFailures } from '../validator/dated-rules';
 import { messageFor } from './codes';
+import { sunatCode } from '../documents/sunat-codes';
 import type { Fault } from './rules';
 import { checkSignature } from './signature';
 import { documentKey, type Credential, type SimulatorStore, type StoredDocument, type TicketRecord } from './store';
@@ -124,7 +124,7 @@ export interface DatedJudgement {
 }
 
 /** A text SUNAT answers with: its catalog's (return-codes.csv), else the simulator's; the detail after it. */
-const sunatText = (code: string, detail: string) => `${sunatMessage(code) ?? messageFor(code)} - Detalle: ${detail}`;
+const sunatText = (code: string, detail: string) => `${sunatCode(code).text ?? messageFor(code)} - Detalle: ${detail}`;
 
 /** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
 export class SunatBehaviour {
@@ -223,7 +223,7 @@ export class SunatBehaviour {
         : rejected(fault.code, message);
     }
     const notes = [...new Set(xsl?.observations.map((o) => o.code))].map(
-      (code) => `${code} - ${sunatMessage(code) ?? messageFor(code)}`,
+      (code) => `${code} - ${sunatCode(code).text ?? messageFor(code)}`,
     );
     if (fault?.kind === 'observe') notes.push(`${fault.code} - ${fault.message ?? messageFor(fault.code)}`);
     if (notes.length)

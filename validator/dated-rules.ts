@@ -4,7 +4,15 @@
  * not), and by the company checks, which ask with `at` = a rule's date whether a stored document would fail it.
  * Pure and cheap: one pass over the tags (xml-walk.ts), no DOM, no I/O.
  */
-import { isCalendarDate, productCodeProblems, type RuleCalendar, type RuleId } from '../documents/calendar';
+import {
+  allowedRates,
+  isAllowedRate,
+  isCalendarDate,
+  productCodeProblems,
+  SPECIAL_RATE_RULE,
+  type RuleCalendar,
+  type RuleId,
+} from '../documents/calendar';
 import { DETRACTION_CODES_2026 } from '../documents/calendar/detraction-codes';
 import { walkXml } from './xml-walk';
 
@@ -129,13 +137,56 @@ const lineAt = (l: Line, i: number) => `${l.element}[${i + 1}]`;
 /** IGV (1000) and IVAP (1016) charge the operation; the rest of a line's schemes say it is not taxed or add a tax. */
 const TAXED_SCHEMES = new Set(['1000', '1016', '9995', '9997']);
 
-/** The IGV rates a document issued on `date` may carry: the general one and the special one in force, if any. */
-function igvRates(calendar: RuleCalendar, date: string): string[] {
-  const { general, special } = calendar.igvRates(date);
-  return [general, ...(special === null ? [] : [special])].map(String);
+type Fail = (rule: RuleId, code: string, message: string, path?: string) => void;
+
+/** A guide by public transport carries the date the goods were handed to the carrier (3617–3619). */
+function loadingDate(facts: Facts, calendar: RuleCalendar, fail: Fail): void {
+  const since = `since ${calendar.effective('gre-loading-date')}`;
+  const loading = facts.loadingDate;
+  if (loading === null) {
+    fail(
+      'gre-loading-date',
+      '3617',
+      `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`,
+      LOADING_DATE,
+    );
+  } else if (!isCalendarDate(loading)) {
+    fail(
+      'gre-loading-date',
+      '3619',
+      `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`,
+      LOADING_DATE,
+    );
+  } else if (facts.issueDate && loading < facts.issueDate) {
+    fail(
+      'gre-loading-date',
+      '3618',
+      `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`,
+      LOADING_DATE,
+    );
+  }
 }
 
-const sameRate = (percent: string, rate: string) => /^\d+(\.\d+)?$/.test(percent) && Number(percent) === Number(rate);
+/** A daily summary's IGV category carries its rate (2992). */
+function summaryIgvPercent(facts: Facts, calendar: RuleCalendar, inForce: (rule: RuleId) => boolean, fail: Fail): void {
+  const rule: RuleId | null = inForce('summary-igv-percent')
+    ? 'summary-igv-percent'
+    : inForce('summary-v2')
+      ? 'summary-v2'
+      : null;
+  if (rule) {
+    facts.lines.forEach((l, i) => {
+      if (l.subtotals.some((s) => s.scheme === '1000' && !s.percent)) {
+        fail(
+          rule,
+          '2992',
+          `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`,
+          `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
+        );
+      }
+    });
+  }
+}
 
 /**
  * The dated rules a UBL document fails, judged on its cbc:IssueDate (or on `options.at`). A document with no issue
@@ -154,35 +205,9 @@ export function datedRuleFailures(
   const inForce = (rule: RuleId) =>
     calendar.inForce(rule, date) && calendar.rule(rule).docTypes.includes(type as never);
   const out: DatedRuleFailure[] = [];
-  const fail = (rule: RuleId, code: string, message: string, path?: string) =>
-    out.push({ rule, code, message, ...(path ? { path } : {}) });
+  const fail: Fail = (rule, code, message, path) => out.push({ rule, code, message, ...(path ? { path } : {}) });
 
-  if (inForce('gre-loading-date') && facts.transportMode === '01') {
-    const since = `since ${calendar.effective('gre-loading-date')}`;
-    const loading = facts.loadingDate;
-    if (loading === null) {
-      fail(
-        'gre-loading-date',
-        '3617',
-        `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`,
-        LOADING_DATE,
-      );
-    } else if (!isCalendarDate(loading)) {
-      fail(
-        'gre-loading-date',
-        '3619',
-        `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`,
-        LOADING_DATE,
-      );
-    } else if (facts.issueDate && loading < facts.issueDate) {
-      fail(
-        'gre-loading-date',
-        '3618',
-        `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`,
-        LOADING_DATE,
-      );
-    }
-  }
+  if (inForce('gre-loading-date') && facts.transportMode === '01') loadingDate(facts, calendar, fail);
 
   if (SALES.has(type)) {
     // SUNAT's 3496 rows of the product code (documents/calendar/product-codes.ts), errors from their date; a line
@@ -201,15 +226,14 @@ export function datedRuleFailures(
       });
     }
     if (type !== '04') {
-      const rates = igvRates(calendar, date);
-      const rule: RuleId = calendar.igvRates(date).step ?? 'mype-rate-2026';
+      const rates = calendar.igvRates(date);
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
-          if (s.scheme !== '1000' || s.percent === null || rates.some((r) => sameRate(s.percent!, r))) continue;
+          if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;
           fail(
-            rule,
+            rates.step ?? SPECIAL_RATE_RULE,
             '3103',
-            `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${rates.join(' or ')}`,
+            `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${allowedRates(rates).join(' or ')}`,
             `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
           );
         }
@@ -255,24 +279,6 @@ export function datedRuleFailures(
     }
   }
 
-  if (type === 'rc') {
-    const rule: RuleId | null = inForce('summary-igv-percent')
-      ? 'summary-igv-percent'
-      : inForce('summary-v2')
-        ? 'summary-v2'
-        : null;
-    if (rule) {
-      facts.lines.forEach((l, i) => {
-        if (l.subtotals.some((s) => s.scheme === '1000' && !s.percent)) {
-          fail(
-            rule,
-            '2992',
-            `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`,
-            `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
-          );
-        }
-      });
-    }
-  }
+  if (type === 'rc') summaryIgvPercent(facts, calendar, inForce, fail);
   return out;
 }

@@ -3,7 +3,7 @@
  *
  * SUNAT writes these XSLs for IBM DataPower and its Facturador (SFS); a standard XSLT 3.0 processor needs them
  * adapted. sunat/xsl stays as SUNAT publishes it: `prepareRules` makes a working copy in the cache directory
- * (outside the clone) and edits only the copy:
+ * (outside the clone) and edits only the copy (the edits: validator/xsl-edits.ts):
  *  - SFS variants: the include of the SFS installation path → `../error/validate_utils.xsl`;
  *  - DataPower variants: `local:///commons/` → `commons/`, `dp:variable('var://context/cpe/nombreArchivoEnviado')`
  *    → the stylesheet parameter `$nombreArchivoEnviado`;
@@ -12,7 +12,8 @@
  *  - error_utils.xsl's rejection and observation messages are tagged `@@CPE-REJECT code …` / `@@CPE-OBS code …` so
  *    that the code is read from the template parameter (not every message carries it);
  *  - bytes that are not UTF-8 (stray Latin-1 in some comments) are dropped.
- *  - 04 (DataPower): a misplaced xsl:param and three undeclared variables, see adaptLiquidacion.
+ *  - 04 (DataPower): a misplaced xsl:param and three undeclared variables, see adaptLiquidacion;
+ *  - the sales rules' IGV rate checks take SUNAT's 2026 special rate beside 10, see adaptSpecialRate.
  * Each stylesheet is then compiled once by xslt3 into a SEF file kept in the same working copy; the working copy is
  * keyed by a hash of sunat/xsl, the shim, the code of these edits and the SaxonJS version, so a change of any of them
  * recompiles. Compiling is slow (tens of seconds for the invoice rules), running is fast, hence the cache.
@@ -22,6 +23,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { adapt, copyAdapted, DATAPOWER_UTILS, EDITS_SOURCE, LIQUIDACION } from './xsl-edits';
 
 // SaxonJS ships no type declarations; the three calls used here are typed below.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,8 +36,6 @@ const run = promisify(execFile);
 const SUNAT_XSL = path.resolve(__dirname, '../sunat/xsl');
 const SHIM = path.join(__dirname, 'xsl/exslt-shim.xsl');
 
-const LIQUIDACION = 'ValidaExprRegLiquidacion-2.0.1.xsl';
-
 /** Document type → SUNAT validation XSL (relative to sunat/xsl). */
 export const RULE_FILES: Record<string, string> = {
   // SFS variants: the DataPower copies of 01/03/07/08 do not compile in a standard processor (dead code with
@@ -47,7 +47,7 @@ export const RULE_FILES: Record<string, string> = {
   '09': 'commons/xsl/ValidaExprRegGreRemitente-2.0.1.xsl',
   '31': 'commons/xsl/ValidaExprRegGreTransportista-2.0.1.xsl',
   // DataPower variants. 04: the SFS ValidaExprLiq is an empty stub that checks nothing; the DataPower copy runs
-  // after the edits of adaptLiquidacion (a misplaced xsl:param, three undeclared variables).
+  // after the edits of adaptLiquidacion (xsl-edits.ts) (a misplaced xsl:param, three undeclared variables).
   '04': LIQUIDACION,
   RC: 'ValidaExprRegSummary-1.1.0.xsl',
   RA: 'ValidaExprRegSummaryVoided-1.0.1.xsl',
@@ -82,187 +82,14 @@ function saxonVersion(): string {
   return (JSON.parse(fs.readFileSync(require.resolve('saxon-js/package.json'), 'utf8')) as { version: string }).version;
 }
 
-function insertAfterStylesheetTag(text: string, snippet: string): string {
-  const out = text.replace(/(<xsl:stylesheet\b[^>]*>)/, (m) => `${m}\n${snippet}`);
-  if (out === text) throw new Error('no <xsl:stylesheet> start tag');
-  return out;
-}
-
-/** Replace exactly `count` occurrences, or fail loudly: a new SUNAT release must not be adapted half-way. */
-function replaceCounted(text: string, pattern: RegExp, replacement: string, count: number, file: string): string {
-  const all = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-  const found = text.match(all)?.length ?? 0;
-  if (found !== count) throw new Error(`unexpected layout of ${file}: ${found} × ${pattern} (expected ${count})`);
-  return text.replace(all, replacement);
-}
-
-/** The edits, file by file (relative to the working copy of sunat/xsl). */
-function adapt(rel: string, text: string): string {
-  if (rel.startsWith('commons/xsl/')) {
-    const t = text.replace(
-      /href="sunat_archivos\/sfs\/VALI\/commons\/error\/validate_utils\.xsl"/g,
-      'href="../error/validate_utils.xsl"',
-    );
-    return SPECIAL_RATE_FILES.has(rel) ? adaptSpecialRate(rel, t) : t;
-  }
-  if (!rel.includes('/') && rel.endsWith('.xsl')) {
-    let t = text.replaceAll('href="local:///commons/', 'href="commons/');
-    t = t.replaceAll('href="commons/error/validate_utils.xsl"', `href="commons/error/${DATAPOWER_UTILS}"`);
-    t = t.replaceAll("dp:variable('var://context/cpe/nombreArchivoEnviado')", '$nombreArchivoEnviado');
-    if (!t.includes('xsl:param name="nombreArchivoEnviado"'))
-      t = insertAfterStylesheetTag(t, '<xsl:param name="nombreArchivoEnviado"/>');
-    // dp:ignore-multiple="yes": DataPower skips a module included twice (error_utils.xsl, directly and through
-    // validate_utils.xsl); XSLT refuses the duplicate templates (XTSE0660).
-    if (t.includes(`href="commons/error/${DATAPOWER_UTILS}"`)) {
-      t = t.replace(/<xsl:include\s+href="commons\/error\/error_utils\.xsl"[^>]*\/>/g, '');
-    }
-    return rel === LIQUIDACION ? adaptLiquidacion(t) : t;
-  }
-  if (rel === 'commons/error/validate_utils.xsl') {
-    // matches(…, '!'): Saxon-HE 9.9's flag for its native (Java) regex engine, which SaxonJS refuses (FORX0001) and
-    // SUNAT's patterns need (lookaheads, `\/`): the shim's native-matches uses JavaScript's engine instead.
-    return replaceCounted(
-      text,
-      /matches\((\$node|string\(\$node\)), \$regexp,'!'\)/,
-      'Q{urn:chasqui:validator}native-matches($1, $regexp)',
-      2,
-      rel,
-    );
-  }
-  if (rel === `commons/error/${DATAPOWER_UTILS}`) {
-    // The only copy of validate_utils.xsl SUNAT publishes is the SFS one, where findElementInCatalogProperty looks
-    // up the catalog attribute `gre-r` whatever property it is asked for (an SFS edit for the guides), so a
-    // retention (2619) or perception (2603, 2891 in an rc) is always rejected. The DataPower variants get a copy
-    // with DataPower's own test back: the dyn:evaluate line SUNAT left commented beside it.
-    return replaceCounted(
-      text,
-      /<xsl:if test="count\(\$idCatalogo\) &gt;= 1 and count\(document\(\$url_catalogo\)\/l\/c\[@id=\$idCatalogo and @gre-r=\$valorPropiedad\]\) &lt; 1 ">(\s*)<!-- (<xsl:if test="count\(dyn:evaluate\(\$dynEval\)\) &lt; 1 ">) -->/,
-      '$2$1',
-      1,
-      rel,
-    );
-  }
-  if (rel === 'commons/error/error_utils.xsl') {
-    let t = insertAfterStylesheetTag(text, '<xsl:include href="exslt-shim.xsl"/>');
-    t = replaceCounted(
-      t,
-      /<xsl:value-of select="concat\('ERROR: ', \$errorMessage\)"\s*\/>/,
-      `<xsl:value-of select="concat('@@CPE-REJECT ', $errorCode, ' ', $errorMessage)"/>`,
-      1,
-      rel,
-    );
-    return replaceCounted(
-      t,
-      /<xsl:value-of select="\$newWarning"\s*\/>/,
-      `<xsl:value-of select="concat('@@CPE-OBS ', $warningCode, ' ', $warningMessage)"/>`,
-      1,
-      rel,
-    );
-  }
-  return text;
-}
-
-/** The sales rules whose IGV rate checks (3462, 4438, 3291, 3279) know 18 and 10 only. */
-const SPECIAL_RATE_FILES = new Set(
-  ['Factura', 'Boleta', 'NC', 'ND'].map((name) => `commons/xsl/ValidaExprReg${name}-2.0.1.xsl`),
-);
-
-/**
- * SUNAT's June 2024 rules know the special rate as 10; its sheets of 2026 (Factura2_0 fields 46/47: "la tasa vigente
- * al IGV (18.00 o 10.50) a la fecha de emisión … realizando el cálculo según la tasa consignada en las líneas") take
- * 10.5 beside it. Until SUNAT's 2026 XSL is carried, the rate checks take 10.5 where they take 10 and compute with it
- * when the document's first IGV line carries it; which rate a date allows stays the dated rules' question (3103,
- * validator/dated-rules.ts). A copy that already knows 10.5 is left as it is.
- */
-function adaptSpecialRate(rel: string, text: string): string {
-  if (text.includes('10.5')) return text;
-  let t = replaceCounted(
-    text,
-    /cac:TaxCategory\/cbc:Percent = 10\.0 and/,
-    '(cac:TaxCategory/cbc:Percent = 10.0 or cac:TaxCategory/cbc:Percent = 10.5) and',
-    1,
-    rel,
-  );
-  t = replaceCounted(
-    t,
-    /cac:TaxCategory\/cbc:Percent != 18\.0 and cac:TaxCategory\/cbc:Percent != 10\.0 and/,
-    'cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and cac:TaxCategory/cbc:Percent != 10.5 and',
-    1,
-    rel,
-  );
-  // XPath 1.0: number(true()) is 1, so the factor is 0.105 exactly when the first IGV line carries 10.5.
-  return t.replace(/\* 0\.10"/g, '* (0.10 + 0.005 * number($TasaPercent = 0.105))"');
-}
-
-/**
- * The 04 rules (DataPower) as a standard processor accepts them; what they check is unchanged:
- *  - in the cac:InvoiceLine template, its two xsl:params come after two xsl:variables (XTSE0010): the params go first;
- *    its 2337 messages name `$codigoTributo`, undeclared there: declared as the siblings declare it (it names no
- *    tribute at line level, so the message just has none; the checks do not use it);
- *  - the root template passes `$nroLinea` to the line-level templates it applies (tributes, properties, charges)
- *    without declaring it (XPST0008). It is declared there as every sibling declares it (`cbc:ID` of the context):
- *    at the root that is the document's number; it only feeds messages and the per-line duplicate-tribute key, which
- *    a document number never matches (line numbers are 1–3 digits, 2023), so that check stays as inert as SUNAT wrote it;
- *  - the cac:AccountingCustomerParty template (the issuer of a 04 is its buyer) compares `$numeroRuc` with the buyer's
- *    RUC (1034) but only the root template declares it: declared there too, from the file name as the root does.
- */
-function adaptLiquidacion(text: string): string {
-  let t = replaceCounted(
-    text,
-    /(<xsl:template match="cac:InvoiceLine">\s*)(<xsl:variable name="nroLinea" select="cbc:ID" \/>\s*<xsl:variable name="valorVenta" select="cbc:LineExtensionAmount" \/>\s*)(<xsl:param name="root" \/>\s*<xsl:param name="tipoOperacion" \/>\s*)/,
-    '$1$3$2<xsl:variable name="codigoTributo" select="cac:TaxCategory/cac:TaxScheme/cbc:ID"/>\n\t\t',
-    1,
-    LIQUIDACION,
-  );
-  t = replaceCounted(
-    t,
-    /(<xsl:template match="\/\*">)/,
-    '$1\n\t\t<xsl:variable name="nroLinea" select="cbc:ID"/>',
-    1,
-    LIQUIDACION,
-  );
-  return replaceCounted(
-    t,
-    /(<xsl:template match="cac:AccountingCustomerParty">\s*<xsl:param name="tipoOperacion" select="'-'" \/>)/,
-    `$1\n\t\t<xsl:variable name="numeroRuc" select="substring($nombreArchivoEnviado, 1, 11)"/>`,
-    1,
-    LIQUIDACION,
-  );
-}
-
-function copyAdapted(from: string, to: string, rel = ''): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const r = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) copyAdapted(path.join(from, entry.name), path.join(to, entry.name), r);
-    else if (entry.name.endsWith('.xsl')) {
-      // Several SUNAT files carry stray Latin-1 bytes although declared UTF-8: drop what is not UTF-8.
-      const text = new TextDecoder('utf-8', { fatal: false })
-        .decode(fs.readFileSync(path.join(from, entry.name)))
-        .replaceAll('\uFFFD', '');
-      fs.writeFileSync(path.join(to, entry.name), adapt(r, text));
-    } else fs.copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
-  }
-}
-
-/** validate_utils.xsl as the DataPower variants need it (see adapt). */
-const DATAPOWER_UTILS = 'validate_utils-datapower.xsl';
-
 export interface PreparedRules {
   /** The adapted working copy of sunat/xsl. */
   dir: string;
 }
 
-/** The adapted working copy under `cacheDir`, made once per content of sunat/xsl, the shim and this file's edits. */
+/** The adapted working copy under `cacheDir`, made once per content of sunat/xsl, the shim and the edits (xsl-edits.ts). */
 export function prepareRules(cacheDir: string): PreparedRules {
-  const hash = createHash('sha256')
-    .update(`${saxonVersion()}\n`)
-    .update(fs.readFileSync(SHIM))
-    .update(
-      [adapt, adaptLiquidacion, adaptSpecialRate, copyAdapted, replaceCounted, insertAfterStylesheetTag]
-        .map(String)
-        .join('\n'),
-    );
+  const hash = createHash('sha256').update(`${saxonVersion()}\n`).update(fs.readFileSync(SHIM)).update(EDITS_SOURCE);
   hashTree(SUNAT_XSL, hash);
   const dir = path.join(cacheDir, `rules-${hash.digest('hex').slice(0, 16)}`);
   const marker = path.join(dir, '.prepared');

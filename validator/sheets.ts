@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fields } from './codes';
+import { csvFields } from '../documents/csv';
 
 export type Severity = 'ERROR' | 'OBSERV';
 
@@ -36,10 +36,10 @@ const COLUMNS = ['sheet', 'row', 'field', 'field_name', 'tag', 'severity', 'code
 /** Rows of one carried sheet's CSV text. Pure: the caller reads the file. */
 export function parseSheet(text: string): SheetRow[] {
   const [header, ...lines] = text.split('\n').filter((l) => l.trim() !== '');
-  const names = fields(header);
+  const names = csvFields(header);
   if (COLUMNS.some((c, i) => names[i] !== c)) throw new Error(`not a carried sheet: columns ${names.join(',')}`);
   return lines.map((line) => {
-    const v = Object.fromEntries(fields(line).map((value, i) => [names[i], value])) as Record<string, string>;
+    const v = Object.fromEntries(csvFields(line).map((value, i) => [names[i], value])) as Record<string, string>;
     return {
       sheet: v.sheet,
       row: Number(v.row),

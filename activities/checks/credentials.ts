@@ -4,8 +4,11 @@ import { authorityCalls } from '../../core/metrics';
 import type { CompanyRow } from '../../db/companies';
 import type { CheckId, CheckResult } from '../../db/company-checks';
 import { credentialsStatus } from '../../lifecycle/checks';
-import { CREDENTIAL_CODES } from './credential-codes';
+import { codesDoing } from '../../documents/sunat-codes';
 import { carried, result, type CheckContext, type CheckedCompany } from './context';
+
+/** SUNAT's answers to credentials it does not accept, from the one catalog of its return codes. */
+const CREDENTIAL_CODES = new Set(codesDoing('credentials'));
 
 type SolUser = NonNullable<ReturnType<typeof sendingSolUser>>;
 export type CredentialCheckId = 'sol_credentials' | 'gre_credentials';

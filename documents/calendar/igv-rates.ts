@@ -33,6 +33,9 @@ export const SPECIAL_RATE_BEFORE_2026 = 10;
 /** The steps of the special rate, in date order; each applies from its rule's date (documents/calendar/rules.ts). */
 export const SPECIAL_RATE_STEPS: readonly SpecialRateRule[] = ['mype-rate-2026', 'mype-rate-2027', 'mype-rate-end'];
 
+/** The rule of the special rate as a whole: the document types it applies to, what a rate refusal names before its first step. */
+export const SPECIAL_RATE_RULE: SpecialRateRule = SPECIAL_RATE_STEPS[0];
+
 export class IgvRatesError extends Error {}
 
 const RATE = /^\d{1,2}(\.\d{1,2})?$/;
@@ -68,6 +71,17 @@ export interface RatesOn {
   special: number | null;
   /** The step that set `special` (null before the first), for messages. */
   step: RuleId | null;
+}
+
+/** The rates a document of that date may carry (3103): the general one and the special one in force, if any. */
+export function allowedRates(rates: RatesOn): number[] {
+  return rates.special === null ? [rates.general] : [rates.general, rates.special];
+}
+
+/** Whether `rate` (a number, or a cbc:Percent's text) is one of them. */
+export function isAllowedRate(rate: number | string, rates: RatesOn): boolean {
+  if (typeof rate === 'string' && !/^\d+(\.\d+)?$/.test(rate)) return false;
+  return allowedRates(rates).includes(Number(rate));
 }
 
 /** The rates in words, for 3103: `18, or 10.5 (the special rate of MYPE restaurants and hotels)`. */

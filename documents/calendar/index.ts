@@ -17,11 +17,14 @@ import { RULES, type RuleDefinition, type RuleId } from './rules';
 
 export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';
 export {
+  allowedRates,
   DEFAULT_IGV_RATES,
   GENERAL_IGV_RATE,
   IgvRatesError,
+  isAllowedRate,
   parseIgvRates,
   ratesText,
+  SPECIAL_RATE_RULE,
   SPECIAL_RATE_STEPS,
   type IgvRates,
   type RatesOn,

@@ -6,8 +6,10 @@
 import {
   addDays,
   DEFAULT_CALENDAR,
+  isAllowedRate,
   productCodeProblems,
   ratesText,
+  SPECIAL_RATE_RULE,
   SPECIAL_RATE_STEPS,
   type RatesOn,
   type RuleCalendar,
@@ -53,7 +55,7 @@ export function datedRules(date: string, options: PrepareOptions): DatedRules {
 
 /** Whether `rate` is an IGV rate a document of that date may carry (3103). */
 export function isIgvRateInForce(rate: number, rules: DatedRules): boolean {
-  return rate === rules.rates.general || rate === rules.rates.special;
+  return isAllowedRate(rate, rules.rates);
 }
 
 /** The IGV rates a document of that date may use, in words for 3103. */
@@ -118,7 +120,7 @@ function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOption
   if (
     options.registers &&
     !options.registers.igvSpecialRate &&
-    rules.calendar.rule('mype-rate-2026').docTypes.includes(input.tipoDoc)
+    rules.calendar.rule(SPECIAL_RATE_RULE).docTypes.includes(input.tipoDoc)
   )
     report.warnings.push(
       `[SUNAT 4439] items[${line}].porcentajeIgv ${special} is the special rate of MYPE restaurants and hotels on ` +
