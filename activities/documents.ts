@@ -14,9 +14,9 @@ import {
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
+import { emailDue } from '../lifecycle/email';
 import {
   beginSend,
-  emailDue,
   findDocument,
   recordOutcome,
   type DocumentResult,

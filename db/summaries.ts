@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from './knex';
+import { emailDue } from '../lifecycle/email';
 import {
-  emailDue,
   findDocument,
   insertDocument,
   recordOutcome,

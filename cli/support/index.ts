@@ -1,6 +1,8 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
+import { listDocuments, type ListedDocument } from '../../db/documents';
+import { findDocumentsByReference } from '../../db/document-references';
+import { toApiDocument } from '../../db/document-presentation';
 import { documentTimeline } from '../../lifecycle/timeline';
 import { findCompanyById } from '../../db/companies';
 import { listFailedDeliveries } from '../../db/webhooks';
@@ -11,7 +13,7 @@ import {
   type DocStatus,
   type WaitingReason,
 } from '../../lifecycle/transitions';
-import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
+import { lifecycleDeps, recheck, redeliverDocument, resend } from '../../lifecycle/actions';
 import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { age, iso, table } from './explain';
@@ -406,7 +408,7 @@ async function failedDeliverySelection(deps: SupportDeps, values: Values): Promi
 
 /** The lifecycle action `name` (lifecycle/actions.ts), as support staff take it: resend only what never arrived. */
 function actionOf(deps: SupportDeps, name: 'recheck' | 'resend' | 'redeliver'): SupportAction {
-  const lifecycle: LifecycleDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
+  const lifecycle = lifecycleDeps(deps);
   const act = { recheck, resend, redeliver: redeliverDocument }[name];
   return { name, act: (doc, options) => act(lifecycle, doc, options) };
 }

@@ -29,7 +29,7 @@ export const ROOMS: Record<string, Room> = {
   'validator/': { holds: '`chasqui validate`', may: ['documents/calendar/', 'documents/xml/dtd.ts'] },
   'workflows/': {
     holds: 'Temporal workflows and their clients',
-    may: ['lifecycle/transitions.ts'],
+    may: ['lifecycle/transitions.ts', 'lifecycle/email.ts'],
     types: ['activities/'],
   },
   'activities/': {
@@ -43,12 +43,16 @@ export const ROOMS: Record<string, Room> = {
       'buyers/',
       'validator/dated-rules.ts',
       'lifecycle/transitions.ts',
+      'lifecycle/email.ts',
       'workflows/*-client.ts',
       'workflows/*-types.ts',
       'files/',
     ],
   },
-  'db/': { holds: 'knex, migrations, repositories', may: ['core/', 'documents/', 'lifecycle/transitions.ts'] },
+  'db/': {
+    holds: 'knex, migrations, repositories',
+    may: ['core/', 'documents/', 'lifecycle/transitions.ts', 'lifecycle/email.ts'],
+  },
   'core/': { holds: 'config, logger, metrics, secret box, net guard, Lima dates', may: ['documents/'] },
   'keys/': {
     holds: 'signing keys for what chasqui signs',
@@ -62,6 +66,7 @@ export const ROOMS: Record<string, Room> = {
   'files/': { holds: 'the file store: signed XML and CDRs by content hash', may: ['core/', 'db/'] },
   'lifecycle/transitions.ts': { holds: "the lifecycle's pure table", may: ['lifecycle/messages.ts'] },
   'lifecycle/messages.ts': { holds: "the lifecycle's words", may: [] },
+  'lifecycle/email.ts': { holds: "the buyer e-mail's pure table", may: ['lifecycle/transitions.ts'] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
   'cli/support/': { holds: '`chasqui support`', may: ['core/', 'db/', 'lifecycle/', 'workflows/'] },

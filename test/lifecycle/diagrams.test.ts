@@ -17,7 +17,7 @@ import {
   type DocStatus,
   type Step,
 } from '../../lifecycle/transitions';
-import type { EmailStatus } from '../../db/documents';
+import type { EmailStatus } from '../../lifecycle/email';
 import type { CheckStatus } from '../../db/company-checks';
 
 const DOC = fs.readFileSync(path.resolve(__dirname, '../../docs/architecture.md'), 'utf8');
