@@ -15,13 +15,7 @@ import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { connectionFailure, numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { emailDue } from '../lifecycle/email';
-import {
-  beginSend,
-  findDocument,
-  recordOutcome,
-  type DocumentResult,
-  type DocumentRow,
-} from '../db/documents';
+import { beginSend, findDocument, recordOutcome, type DocumentResult, type DocumentRow } from '../db/documents';
 import { answeredInLostWindow } from '../db/restores';
 import { logger } from '../core/logger';
 import { firstTaskOf } from '../core/temporal-log';

@@ -73,7 +73,11 @@ export const initialEmailStatus = (to: readonly string[] | null | undefined): Em
 export const mayEmailBuyer = (status: DocStatus): boolean => isValidVerdict(status);
 
 /** An accepted document whose payload named the buyer's e-mail and whose e-mail is still to be sent: start it. */
-export function emailDue(row: { status: DocStatus; email_to: string[] | null; email_status: EmailStatus | null }): boolean {
+export function emailDue(row: {
+  status: DocStatus;
+  email_to: string[] | null;
+  email_status: EmailStatus | null;
+}): boolean {
   return mayEmailBuyer(row.status) && !!row.email_to?.length && isEmailPending(row.email_status);
 }
 
