@@ -16,7 +16,14 @@ import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '.
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
 import { done, refused, type ActionResult } from './result';
 import { english, message, type Message } from './messages';
-import { recheckRefusal, resendRefusal, sendRefusal, supportResendRefusal, type ActionSubject } from './transitions';
+import {
+  recheckRefusal,
+  RELEASE,
+  resendRefusal,
+  sendRefusal,
+  supportResendRefusal,
+  type ActionSubject,
+} from './transitions';
 import { afterEmailAttempt, mayEmailBuyer } from './email';
 
 /**
@@ -136,7 +143,7 @@ export async function send(
       logger.error({ err, externalId: doc.id }, 'send signal not delivered');
       throw new SendNotHandedOver(english(message('send.not_handed_over')));
     }
-    return done(message('send.done', { filename: doc.filename }), { status: 'queued' });
+    return done(message('send.done', { filename: doc.filename }), { status: RELEASE.to });
   });
 }
 

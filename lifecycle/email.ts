@@ -4,7 +4,7 @@
  * activities/buyer-email.ts reports outcomes, workflows/buyer-email.ts loops while it is pending; nothing else decides
  * an e-mail status. Pure: imports only lifecycle/transitions.ts (a document's own status).
  */
-import { isResolvedStatus, isValidVerdict, type DocStatus } from './transitions';
+import { isRejected, isValidVerdict, type DocStatus } from './transitions';
 
 /** `pending` until sent or given up on; `disabled` when the company sends none. */
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'disabled'] as const;
@@ -82,9 +82,9 @@ export function emailDue(row: {
 }
 
 /**
- * The e-mail status GET and the webhook show: a document resolved without a valid verdict (rejected) is never
- * e-mailed, so its pending e-mail reads `disabled`.
+ * The e-mail status GET and the webhook show: a rejected document is never e-mailed, so its pending e-mail reads
+ * `disabled`.
  */
 export function shownEmailStatus(status: DocStatus, email: EmailStatus): EmailStatus {
-  return isResolvedStatus(status) && !mayEmailBuyer(status) && isEmailPending(email) ? 'disabled' : email;
+  return isRejected(status) && isEmailPending(email) ? 'disabled' : email;
 }

@@ -266,3 +266,13 @@ export function recheckRefusal(doc: ActionSubject): Message | null {
  */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** SUNAT refused the document: resolved without a valid verdict (never e-mailed, voided or summarised as such). */
+export function isRejected(status: DocStatus): boolean {
+  return isResolvedStatus(status) && !isValidVerdict(status);
+}
+
+/** Accepted with observations (a summary's receipts say so in their result). */
+export function isObserved(status: DocStatus): boolean {
+  return status === 'observed';
+}
