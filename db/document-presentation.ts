@@ -3,7 +3,7 @@
  * webhook carries as `document`. Beside the repository rather than in api/ because the webhook activity presents it
  * too, and activities/ may not import the API room.
  */
-import type { DocumentRow, ListedDocument } from './documents';
+import type { DocumentRow, ListedDocument } from './document-row';
 import { PRINTABLE_TYPES } from '../documents/printed/labels';
 import { shownEmailStatus } from '../lifecycle/email';
 
