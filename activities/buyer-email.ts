@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
-import { findDocument, recordEmailAttempt } from '../db/documents';
+import { findDocument } from '../db/documents';
+import { recordEmailAttempt } from '../db/document-email';
 import { findCompanyById } from '../db/companies';
 import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings } from '../db/company-email';
 import { PRINTABLE_TYPES } from '../documents/printed';
@@ -12,6 +13,7 @@ import { parseSmtpUrl, serviceSmtpServer } from '../core/smtp-url';
 import { logger } from '../core/logger';
 import { documentFiles } from '../files/documents';
 import type { BuyerEmailActivities } from '../workflows/buyer-email-types';
+import { afterEmailAttempt, isEmailSent, type EmailAttemptOutcome } from '../lifecycle/email';
 
 /**
  * The I/O of the buyer's e-mail (workflows/buyer-email.ts): reads the document, its company's settings and the
@@ -22,32 +24,37 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
   return {
     async attemptBuyerEmail(externalId, { final }) {
       const doc = await findDocument(deps.db, externalId);
-      if (!doc?.email_to?.length || !doc.email_status) return { status: 'disabled' };
-      // A sent e-mail is final: an activity run again after a lost answer does not send it twice.
-      if (doc.email_status === 'sent') return { status: 'sent' };
+      // Nothing recorded: no address named, or an e-mail already sent (an activity run again after a lost answer).
+      const unrecorded = (outcome: EmailAttemptOutcome) => ({ status: afterEmailAttempt(outcome, final).status });
+      if (!doc?.email_to?.length || !doc.email_status) return unrecorded('off');
+      if (isEmailSent(doc.email_status)) return unrecorded('sent');
       const company = await findCompanyById(deps.db, doc.company_id);
       if (!company) throw new Error(`company of document ${externalId} does not exist`);
       const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
 
-      const decide = async (status: 'disabled' | 'failed', error: string) => {
-        await recordEmailAttempt(deps.db, doc.id, { status, error, counted: status === 'failed' });
-        logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail not sent');
+      /** Records the attempt as lifecycle/email.ts decides it, and answers the e-mail's status to the workflow. */
+      const record = async (outcome: EmailAttemptOutcome, error: string | null, note: string) => {
+        const { status, counted } = afterEmailAttempt(outcome, final);
+        await recordEmailAttempt(deps.db, doc.id, { status, error, counted });
+        if (error === null) logger.info({ externalId, ruc: doc.ruc, recipients: doc.email_to!.length }, note);
+        else logger.warn({ externalId, ruc: doc.ruc, status, error }, note);
         return { status };
       };
+      const decide = (outcome: 'off' | 'permanent', error: string) => record(outcome, error, 'buyer e-mail not sent');
       if (!settings.enabled)
         return decide(
-          'disabled',
+          'off',
           'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)',
         );
       const own = settings.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
       // Stored before the URL was limited to its five parts (issue 32): not used, never retried, until PATCHed again.
       if (own && !own.ok)
         return decide(
-          'failed',
+          'permanent',
           `the company's SMTP setting (smtp_url) is not used: it ${own.message}; store it again with PATCH /v1/companies/{ruc}/email`,
         );
       const server = own?.server ?? (deps.config.buyers.smtpUrl ? serviceSmtpServer(deps.config.buyers.smtpUrl) : null);
-      if (!server) return decide('disabled', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
+      if (!server) return decide('off', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
       let connectTo: string | undefined;
       if (own) {
         // The company's server is an address its integrator chose: public when configured, and still public now;
@@ -56,7 +63,7 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
           allowPrivate: deps.config.webhookAllowPrivate,
           lookup: deps.lookup,
         });
-        if (!target.ok) return decide('failed', `the company's SMTP server ${target.message}`);
+        if (!target.ok) return decide('permanent', `the company's SMTP server ${target.message}`);
         connectTo = target.addresses[0];
       }
 
@@ -67,13 +74,8 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         demo: doc.environment === '01',
         take: true,
       });
-      if (ceiling.reached) {
-        const status = final ? 'failed' : 'pending';
-        const error = `not sent: ${ceiling.message}`;
-        await recordEmailAttempt(deps.db, doc.id, { status, error, counted: false });
-        logger.warn({ externalId, ruc: doc.ruc, status, error }, 'buyer e-mail held by the account ceiling');
-        return { status };
-      }
+      if (ceiling.reached)
+        return record('held', `not sent: ${ceiling.message}`, 'buyer e-mail held by the account ceiling');
 
       // Read once from wherever they are kept (files/): the PDF, the XML and the CDR attachments share them.
       const files = documentFiles(deps.config);
@@ -98,15 +100,8 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         },
       );
       const sent = await sendMail(server, message, { caFile: deps.config.buyers.smtpCaFile, connectTo });
-      if (sent.sent) {
-        await recordEmailAttempt(deps.db, doc.id, { status: 'sent', error: null, counted: true });
-        logger.info({ externalId, ruc: doc.ruc, recipients: doc.email_to.length }, 'buyer e-mail sent');
-        return { status: 'sent' };
-      }
-      const status = sent.permanent || final ? 'failed' : 'pending';
-      await recordEmailAttempt(deps.db, doc.id, { status, error: sent.error, counted: true });
-      logger.warn({ externalId, ruc: doc.ruc, status, error: sent.error }, 'buyer e-mail attempt failed');
-      return { status };
+      if (sent.sent) return record('sent', null, 'buyer e-mail sent');
+      return record(sent.permanent ? 'permanent' : 'transient', sent.error, 'buyer e-mail attempt failed');
     },
   };
 }

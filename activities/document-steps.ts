@@ -8,7 +8,8 @@ import { getStatus, getStatusCdr, GreConnector, sendBill, sendSummary, type Auth
 import { PgGreTokenStore } from '../authority/gre/pg-token-store';
 import { numberTaken } from '../authority/classify';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { beginSend, emailDue, findDocument, recordOutcome, type DocumentRow } from '../db/documents';
+import { beginSend, findDocument, recordOutcome, type DocumentRow } from '../db/documents';
+import { emailDue } from '../lifecycle/email';
 import { logger } from '../core/logger';
 import { authorityCalls } from '../core/metrics';
 import { ApplicationFailure, Context } from '@temporalio/activity';

@@ -11,7 +11,8 @@ import { logger } from '../core/logger';
 import { webhookAttempts } from '../core/metrics';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { findCheckEvent, presentCheck, type CheckEventRow } from '../db/company-checks';
-import { findDocument, toApiDocument, type DocumentRow, type ListedDocument } from '../db/documents';
+import { findDocument, type DocumentRow, type ListedDocument } from '../db/documents';
+import { toApiDocument } from '../db/document-presentation';
 import {
   beginResolutionNotice,
   cancelDelivery,

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from './deps';
-import { countUnresolvedByAge } from '../db/documents';
+import { countUnresolvedByAge } from '../db/document-metrics';
 import type { DocStatus } from '../workflows/document-types';
 import { listAllCheckRows, STATUS_GAUGE } from '../db/company-checks';
 import {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import type { DocumentRow } from '../db/documents';
 import { findLogo } from '../db/logos';
-import { isVoided } from '../db/summaries';
+import { isVoided } from '../db/voids';
 import { readCdrZip } from '../authority/cdr';
 import { printDocument, validateLogo, type Mark, type PaperFormat } from '../documents/printed';
 import { logger } from '../core/logger';

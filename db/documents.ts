@@ -10,147 +10,28 @@ import {
   type ResolutionNotice,
   type Step,
 } from '../lifecycle/transitions';
-import { PRINTABLE_TYPES } from '../documents/printed/labels';
-import { AGE_BUCKETS, documentsTotal, verdictSeconds } from '../core/metrics';
+import { initialEmailStatus } from '../lifecycle/email';
+import { documentsTotal, verdictSeconds } from '../core/metrics';
+import { isUuid } from '../core/ids';
+import {
+  DOCUMENT_COLUMNS,
+  LIST_COLUMNS,
+  type DocumentResult,
+  type DocumentRow,
+  type FileColumn,
+  type ListedDocument,
+  type NewDocument,
+} from './document-row';
 
-/** Spec 2.5 `result`. */
-export interface DocumentResult {
-  code: string | null;
-  message: string;
-  errors: string[];
-  origin: string | null;
-  origin_description: string | null;
-  action: string | null;
-  reached_sunat: boolean | null;
-  observations?: string[];
-  success?: false;
-  external_id?: string;
-}
-
-export interface DocumentRow {
-  id: string;
-  account_id: string;
-  company_id: string;
-  ruc: string;
-  doc_type: string;
-  series: string;
-  number: string | number;
-  filename: string;
-  issue_date: string;
-  currency: string | null;
-  environment: string;
-  destination: string;
-  signed_by: string;
-  status: DocStatus;
-  status_code: string;
-  resolved: boolean;
-  ticket: string | null;
-  result: DocumentResult | null;
-  hash: string;
-  /** The signed XML in the row (the `postgres:` file store, and every document issued before another store); null when in an object store. */
-  xml: string | null;
-  /** The CDR zip in base64 in the row; null when there is none yet or when it is in an object store. */
-  cdr_zip: string | null;
-  /** An object store's content-addressed key (`…/<sha256>.xml`) and size of the signed XML (files/, docs/files.md). */
-  xml_key: string | null;
-  xml_size: number | null;
-  cdr_key: string | null;
-  cdr_size: number | null;
-  /** The customer's document number (RUC, DNI…), for the list's `cliente` filter; null when the document has none. */
-  customer_doc: string | null;
-  totals: Record<string, string> | null;
-  warnings: string[];
-  /** SHA-256 (hex) of the request body that issued it; null for what chasqui generated itself (summaries, voids). */
-  payload_hash: string | null;
-  /** Where the accepted document is e-mailed (`cliente.correo`); null when nowhere. */
-  email_to: string[] | null;
-  email_status: EmailStatus | null;
-  email_attempts: number;
-  email_error: string | null;
-  email_sent_at: Date | null;
-  send_attempts: number;
-  send_started_at: Date | null;
-  workflow_started_at: Date | null;
-  sent_at: Date | null;
-  resolved_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** The buyer's e-mail (docs/buyers.md): pending until sent or given up on; disabled when the company sends none. */
-export type EmailStatus = 'pending' | 'sent' | 'failed' | 'disabled';
-
-export type NewDocument = Pick<
-  DocumentRow,
-  | 'account_id'
-  | 'company_id'
-  | 'ruc'
-  | 'doc_type'
-  | 'series'
-  | 'filename'
-  | 'currency'
-  | 'environment'
-  | 'destination'
-  | 'signed_by'
-  | 'status'
-  | 'hash'
-  | 'xml'
-> &
-  Partial<Pick<DocumentRow, 'xml_key' | 'xml_size'>> & {
-    id?: string;
-    number: number;
-    issue_date: string;
-    totals: Record<string, string> | null;
-    warnings: string[];
-    payload_hash?: string | null;
-    customer_doc?: string | null;
-    email_to?: string[] | null;
-  };
-
-/** Every column but the signed XML and the CDR: what a list shows, and what writes read back. */
-const LIST_COLUMNS = [
-  'id',
-  'account_id',
-  'company_id',
-  'ruc',
-  'doc_type',
-  'series',
-  'number',
-  'filename',
-  'issue_date',
-  'currency',
-  'environment',
-  'destination',
-  'signed_by',
-  'status',
-  'status_code',
-  'resolved',
-  'ticket',
-  'result',
-  'hash',
-  'customer_doc',
-  'totals',
-  'warnings',
-  'send_attempts',
-  'send_started_at',
-  'workflow_started_at',
-  'sent_at',
-  'resolved_at',
-  'created_at',
-  'updated_at',
-  'email_to',
-  'email_status',
-  'email_attempts',
-  'email_error',
-  'email_sent_at',
-] as const;
-
-/** Where a document's signed XML and CDR are: the bytes in the row, or an object store's keys (files/). */
-export const FILE_COLUMNS = ['xml', 'cdr_zip', 'xml_key', 'xml_size', 'cdr_key', 'cdr_size'] as const;
-type FileColumn = (typeof FILE_COLUMNS)[number];
-
-/** Every column of documents, as the prepared statements that read whole rows name them. */
-export const DOCUMENT_COLUMNS = [...LIST_COLUMNS, 'payload_hash', ...FILE_COLUMNS] as const;
+/**
+ * The documents repository: a document's row, written at issue, as each step records its outcome, and read back by
+ * id, number or filter. How it is shown (db/document-presentation.ts), found by what people quote
+ * (db/document-references.ts), counted for metrics (db/document-metrics.ts) and its buyer's e-mail
+ * (db/document-email.ts) each live beside it, and so do the row's types and columns (db/document-row.ts, re-exported
+ * here: every repository caller imports them with the repository).
+ */
+export { DOCUMENT_COLUMNS, FILE_COLUMNS } from './document-row';
+export type { DocumentResult, DocumentRow, FileColumn, ListedDocument, NewDocument } from './document-row';
 
 /** The unique index that makes one series-number one document per RUC and environment (docs/issuing.md). */
 const ONE_NUMBER_INDEX = 'documents_one_number';
@@ -230,7 +111,7 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     xml_key: doc.xml_key ?? null,
     xml_size: doc.xml_size ?? null,
     email_to: doc.email_to?.length ? doc.email_to : null,
-    email_status: doc.email_to?.length ? 'pending' : null,
+    email_status: initialEmailStatus(doc.email_to),
   };
   const [row] = await run<DocumentRow>(db, INSERT_DOCUMENT, [
     doc.id ?? null,
@@ -248,7 +129,7 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
 }
 
 export async function findDocument(db: Db, id: string): Promise<DocumentRow | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   return ((await db('documents').where({ id }).first()) as DocumentRow | undefined) ?? null;
 }
 
@@ -395,10 +276,8 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
 }
 
 /** What a workflow start needs of a document (workflows/document-types.ts StartableDocument). */
-export type UnstartedDocument = Pick<
-  DocumentRow,
-  'id' | 'ruc' | 'doc_type' | 'status' | 'series' | 'number' | 'filename' | 'issue_date'
-> & { company_name: string | null };
+const UNSTARTED_COLUMNS = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date'] as const;
+export type UnstartedDocument = Pick<DocumentRow, (typeof UNSTARTED_COLUMNS)[number]> & { company_name: string | null };
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
 export async function findUnstartedDocuments(
@@ -408,69 +287,12 @@ export async function findUnstartedDocuments(
 ): Promise<UnstartedDocument[]> {
   return db('documents as d')
     .join('companies as c', 'c.id', 'd.company_id')
-    .select(
-      'd.id',
-      'd.ruc',
-      'd.doc_type',
-      'd.status',
-      'd.series',
-      'd.number',
-      'd.filename',
-      'd.issue_date',
-      'c.business_name as company_name',
-    )
+    .select(...UNSTARTED_COLUMNS.map((column) => `d.${column}`), 'c.business_name as company_name')
     .whereNull('d.workflow_started_at')
     .whereNot('d.status', AWAITING_SUMMARY)
     .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
     .orderBy('d.created_at')
     .limit(limit);
-}
-
-/** Spec 2.5: what GET /v1/cpe/{external_id} returns and what the webhook carries as `document`. */
-export function toApiDocument(row: ListedDocument | DocumentRow) {
-  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip || !!row.cdr_key;
-  return {
-    external_id: row.id,
-    filename: row.filename,
-    document_type_id: row.doc_type,
-    series: row.series,
-    number: Number(row.number),
-    status_code: row.status_code,
-    status: row.status,
-    resolved: row.resolved,
-    ticket: row.ticket,
-    result: row.result,
-    environment: row.environment,
-    hash: row.hash,
-    issued_at: row.created_at.toISOString(),
-    resolved_at: row.resolved_at ? row.resolved_at.toISOString() : null,
-    email: presentEmail(row),
-    // Paths under the API's base URL: the signed XML, the CDR once there is one, the PDF for printable types.
-    links: {
-      xml: `/v1/cpe/${row.id}/xml`,
-      cdr: hasCdr ? `/v1/cpe/${row.id}/cdr` : null,
-      pdf: PRINTABLE_TYPES.has(row.doc_type) ? `/v1/cpe/${row.id}/pdf` : null,
-    },
-  };
-}
-
-/** An accepted document whose payload named the buyer's e-mail (a rejected one is never e-mailed). */
-export function emailDue(row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status'>): boolean {
-  return (
-    (row.status === 'accepted' || row.status === 'observed') && !!row.email_to?.length && row.email_status === 'pending'
-  );
-}
-
-/**
- * The buyer's e-mail as GET and the webhook show it; null when the payload named no address. A rejected document is
- * never e-mailed: its pending e-mail reads `disabled`.
- */
-export function presentEmail(
-  row: Pick<DocumentRow, 'status' | 'email_to' | 'email_status' | 'email_attempts' | 'email_error'>,
-) {
-  if (!row.email_to || !row.email_status) return null;
-  const status = row.status === 'rejected' && row.email_status === 'pending' ? 'disabled' : row.email_status;
-  return { status, to: row.email_to, attempts: row.email_attempts, last_error: row.email_error };
 }
 
 /** The filters of GET /v1/cpe and of `chasqui support` selections; every one is index-backed (bench:list). */
@@ -497,9 +319,6 @@ export interface DocumentFilter {
   limit: number;
 }
 
-/** A listed document: whether it has a CDR stands in for the CDR itself (its `links.cdr`). */
-export type ListedDocument = Omit<DocumentRow, FileColumn> & { has_cdr: boolean };
-
 /** The list's columns of `documents` read under `alias`, `has_cdr` included, as SQL (for statements that join it). */
 export function listedColumns(alias: string): string {
   return [
@@ -508,7 +327,8 @@ export function listedColumns(alias: string): string {
   ].join(', ');
 }
 
-function selectListed(db: Db): Knex.QueryBuilder {
+/** A query of listed documents (`ListedDocument`), to narrow. */
+export function selectListed(db: Db): Knex.QueryBuilder {
   return db('documents').select(db.raw(listedColumns('documents')));
 }
 
@@ -545,45 +365,6 @@ export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
   return q.orderBy(order.map((column) => ({ column, order: 'desc' as const }))).limit(filter.limit);
 }
 
-/**
- * What support staff and customers quote: an external id, `RUC-TT-SERIE-NUMERO` (with or without `.xml`/`.zip`), or
- * `SERIE-NUMERO` (every company's, newest first: the caller lists the candidates when there are several).
- */
-export async function findDocumentsByReference(db: Db, reference: string, limit = 20): Promise<ListedDocument[]> {
-  const text = reference.trim().replace(/\.(xml|zip)$/i, '');
-  // The longest reference (a summary's RUC-RC-YYYYMMDD-NNNNN) has 29 characters: anything far longer names nothing.
-  if (text.length > 64) return [];
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text))
-    return listDocuments(db, { ids: [text], limit: 1 });
-  const full = /^(\d{11})-(\d{2})-([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
-  if (full)
-    return listDocuments(db, {
-      ruc: full[1],
-      docType: full[2],
-      series: full[3].toUpperCase(),
-      number: Number(full[4]),
-      limit,
-    });
-  const short = /^([A-Za-z0-9]{4})-0*(\d{1,8})$/.exec(text);
-  if (short) return listDocuments(db, { series: short[1].toUpperCase(), number: Number(short[2]), limit });
-  // Summaries and voids are named RUC-RC-YYYYMMDD-N.
-  return selectListed(db).where('filename', text.toUpperCase()).orderBy('created_at', 'desc').limit(limit) as Promise<
-    ListedDocument[]
-  >;
-}
-
-/** Unresolved documents by status and age bucket (the `chasqui_unresolved_documents` gauge). */
-export async function countUnresolvedByAge(db: Db): Promise<{ status: string; age: string; count: number }[]> {
-  const cases = AGE_BUCKETS.filter((b) => Number.isFinite(b.seconds))
-    .map((b) => `when created_at > now() - interval '${b.seconds} seconds' then '${b.label}'`)
-    .join(' ');
-  const { rows } = await db.raw(
-    `select status, case ${cases} else '${AGE_BUCKETS[AGE_BUCKETS.length - 1].label}' end as age, count(*)::int as count
-       from documents where not resolved group by 1, 2`,
-  );
-  return rows;
-}
-
 export interface AttemptRecord {
   step: Step;
   status: DocStatus;
@@ -599,38 +380,6 @@ export function listDocumentAttempts(db: Db, documentId: string): Promise<Attemp
     .where({ document_id: documentId })
     .orderBy('id')
     .select('step', 'status', 'code', 'origin', 'message', 'created_at');
-}
-
-/**
- * One e-mail attempt's outcome (docs/buyers.md). `counted`: an attempt was made (false for `disabled`, decided
- * without trying). A sent e-mail is final: a late retry of the same attempt changes nothing.
- */
-export async function recordEmailAttempt(
-  db: Db,
-  id: string,
-  outcome: { status: EmailStatus; error: string | null; counted: boolean },
-): Promise<void> {
-  await db('documents')
-    .where({ id })
-    .whereNot({ email_status: 'sent' })
-    .update({
-      email_status: outcome.status,
-      email_error: outcome.error,
-      email_attempts: outcome.counted ? db.raw('email_attempts + 1') : db.raw('email_attempts'),
-      email_sent_at: outcome.status === 'sent' ? db.fn.now() : null,
-    });
-}
-
-/**
- * Sends the e-mail again to `to`: attempts counted afresh. False when one is already under way (pending), so two
- * sends never race; the caller refuses.
- */
-export async function restartEmail(db: Db, id: string, to: string[]): Promise<boolean> {
-  const n = await db('documents')
-    .where({ id })
-    .where((q) => q.whereNull('email_status').orWhereNot({ email_status: 'pending' }))
-    .update({ email_to: to, email_status: 'pending', email_attempts: 0, email_error: null, email_sent_at: null });
-  return n === 1;
 }
 
 /**

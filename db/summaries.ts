@@ -1,7 +1,11 @@
+/**
+ * Daily summaries (docs/summaries.md): which receipts and voids a run owes, the rc documents it composes with their
+ * lines, and what an rc's verdict does to them. The void requests themselves are db/voids.ts's.
+ */
 import type { Knex } from 'knex';
 import type { Db } from './knex';
+import { emailDue } from '../lifecycle/email';
 import {
-  emailDue,
   findDocument,
   insertDocument,
   recordOutcome,
@@ -10,7 +14,7 @@ import {
   type NewDocument,
 } from './documents';
 import type { ConditionCode } from '../documents/summaries/from-signed';
-import { afterSummary, AWAITING_SUMMARY } from '../lifecycle/transitions';
+import { afterSummary, AWAITING_SUMMARY, isObserved, VALID_VERDICT_STATUSES } from '../lifecycle/transitions';
 
 export interface SummaryCandidate {
   document: DocumentRow;
@@ -28,17 +32,6 @@ export interface SummaryGroup {
 export interface BuiltSummary {
   document: NewDocument | null;
   refused: { candidate: SummaryCandidate; problems: string[] }[];
-}
-
-/** Where a void request stands (docs/summaries.md). */
-export interface VoidRow {
-  document_id: string;
-  company_id: string;
-  reason: string;
-  via: 'rc' | 'ra';
-  voided_by: string | null;
-  result: DocumentResult | null;
-  created_at: Date;
 }
 
 /** Lines of summaries that are out or done (a rejected summary's lines no longer count). */
@@ -74,7 +67,7 @@ function pendingVoids(db: Db | Knex.Transaction, runId: string | null) {
   const q = db('documents as d')
     .join('document_voids as v', 'v.document_id', 'd.id')
     .where('v.via', 'rc')
-    .whereIn('d.status', ['accepted', 'observed'])
+    .whereIn('d.status', VALID_VERDICT_STATUSES)
     .whereNotExists(liveLine(db, '3'));
   return runId ? q.whereNotExists(rejectedInRun(db, runId, '3')) : q;
 }
@@ -124,7 +117,7 @@ export async function findUnsettledResolvedSummaries(db: Db): Promise<string[]> 
  * by the integrator, from any account holding the RUC (one number is one document per RUC). The advisory lock, held
  * until the transaction ends, keeps two accounts of one RUC from picking the same number at once.
  */
-async function nextSequence(trx: Knex.Transaction, companyId: string, series: string): Promise<number> {
+export async function nextSequence(trx: Knex.Transaction, companyId: string, series: string): Promise<number> {
   const company = await trx('companies').where({ id: companyId }).first('ruc', 'environment');
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
     `${company.ruc}/${company.environment}/${series}`,
@@ -308,7 +301,7 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
         .update({ settled_at: trx.fn.now() });
     });
   } else {
-    const result = receiptResult(rc, rc.status === 'observed' ? 'was accepted with observations' : 'was accepted');
+    const result = receiptResult(rc, isObserved(rc.status) ? 'was accepted with observations' : 'was accepted');
     for (const id of adds) {
       const stored = await recordOutcome(db, id, {
         status: afterSummary(rc.status),
@@ -331,70 +324,4 @@ export async function settleSummary(db: Db, summaryId: string): Promise<SettledS
     });
   }
   return { status: rc.status, added: adds.length, voided: voids.length, ...(emails.length ? { emails } : {}) };
-}
-
-export async function findVoid(db: Db, documentId: string): Promise<VoidRow | null> {
-  return ((await db('document_voids').where({ document_id: documentId }).first()) as VoidRow | undefined) ?? null;
-}
-
-/**
- * Records a void request once per document (true when this call created it). With `ra`, the signed ra document is
- * stored in the same transaction, so a void is never recorded without what carries it.
- */
-export async function insertVoid(
-  db: Db,
-  request: { documentId: string; companyId: string; reason: string; via: 'rc' | 'ra' },
-  carrier?: (trx: Knex.Transaction) => Promise<NewDocument>,
-): Promise<{ created: boolean; row: VoidRow; carrier: DocumentRow | null }> {
-  return db.transaction(async (trx) => {
-    await trx('companies').where({ id: request.companyId }).forUpdate().first('id');
-    const existing = (await trx('document_voids').where({ document_id: request.documentId }).first()) as
-      VoidRow | undefined;
-    if (existing) return { created: false, row: existing, carrier: null };
-    const ra = carrier ? await insertDocument(trx, await carrier(trx)) : null;
-    const [row] = await trx('document_voids')
-      .insert({
-        document_id: request.documentId,
-        company_id: request.companyId,
-        reason: request.reason,
-        via: request.via,
-        voided_by: ra?.id ?? null,
-      })
-      .returning('*');
-    return { created: true, row: row as VoidRow, carrier: ra };
-  });
-}
-
-/** Next correlativo of an ra of a generation date, inside the void's transaction (the company row is locked). */
-export function nextVoidedSequence(trx: Knex.Transaction, companyId: string, series: string): Promise<number> {
-  return nextSequence(trx, companyId, series);
-}
-
-/** The rc line (condition 3) carrying a receipt's void, the latest first: the summary's document decides its state. */
-export async function voidSummaryOf(db: Db, documentId: string): Promise<DocumentRow | null> {
-  const row = await db('summary_lines as l')
-    .join('documents as s', 's.id', 'l.summary_id')
-    .where({ 'l.document_id': documentId, 'l.condition_code': '3' })
-    .orderBy('l.id', 'desc')
-    .first('s.*');
-  return (row as DocumentRow | undefined) ?? null;
-}
-
-/**
- * Where a void stands: `pending` (waiting for a summary, or its rc was rejected), `sent`, or the verdict of the rc or
- * ra carrying it (`carrier`, null while there is none).
- */
-export async function voidState(db: Db, row: VoidRow): Promise<{ status: string; carrier: DocumentRow | null }> {
-  const carrier =
-    row.via === 'ra'
-      ? row.voided_by && (await findDocument(db, row.voided_by))
-      : await voidSummaryOf(db, row.document_id);
-  if (!carrier || (row.via === 'rc' && carrier.status === 'rejected')) return { status: 'pending', carrier: null };
-  return { status: carrier.resolved ? carrier.status : 'sent', carrier };
-}
-
-/** Whether the document was voided: a void whose rc or ra was accepted. */
-export async function isVoided(db: Db, documentId: string): Promise<boolean> {
-  const row = await findVoid(db, documentId);
-  return !!row && ['accepted', 'observed'].includes((await voidState(db, row)).status);
 }

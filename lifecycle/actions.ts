@@ -1,16 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { Config } from '../core/config';
 import type { Db } from '../db/knex';
-import { findDocument, listDocuments, releaseForSending, type ListedDocument } from '../db/documents';
+import { findDocument, listDocuments, releaseForSending, type DocumentRow, type ListedDocument } from '../db/documents';
+import { recordEmailAttempt, restartEmail } from '../db/document-email';
+import { admitKeyed } from '../db/rate-limits';
 import { holdForSending } from '../db/issuing';
 import { findCompanyById, type CompanyRow } from '../db/companies';
 import { deleteDelivery, insertRedelivery, listDeliveries, type DeliveryRow } from '../db/webhooks';
 import { recordSupportAction, type SupportActionName } from '../db/support-actions';
 import { logger } from '../core/logger';
+import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
+import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
 import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
 import { done, refused, type ActionResult } from './result';
 import { english, message, type Message } from './messages';
-import { recheckRefusal, resendRefusal, sendRefusal, supportResendRefusal, type ActionSubject } from './transitions';
+import {
+  recheckRefusal,
+  RELEASE,
+  resendRefusal,
+  sendRefusal,
+  supportResendRefusal,
+  type ActionSubject,
+} from './transitions';
+import { afterEmailAttempt, mayEmailBuyer } from './email';
 
 /**
  * What support may do to a document, and what the API does when an integrator asks: send, resend, recheck,
@@ -23,6 +37,15 @@ export interface LifecycleDeps {
   /** The Temporal client, or a function connecting on first use (a dry run never connects). */
   temporal: Client | (() => Promise<Client>);
   taskQueue: string;
+}
+
+/** The lifecycle's view of a process's dependencies (the API's, `chasqui support`'s). */
+export function lifecycleDeps(deps: {
+  db: Db;
+  temporal: LifecycleDeps['temporal'];
+  config: Pick<Config, 'temporal'>;
+}): LifecycleDeps {
+  return { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
 }
 
 export interface ActOptions {
@@ -58,6 +81,7 @@ async function current<T extends { id: string }>(deps: LifecycleDeps, doc: T): P
 
 /**
  * Decides, then (unless a dry run) acts, and records the result for an actor: done, refused, or failed (then rethrown).
+ * A dry run answers the refusal, or `would` (by default "would <name>").
  */
 async function act<T>(
   deps: LifecycleDeps,
@@ -67,8 +91,9 @@ async function act<T>(
   options: ActOptions,
   refusal: Refusal | null,
   run: () => Promise<ActionResult<T>>,
+  would: ActionResult<T> = done(message('action.would', { action: name })),
 ): Promise<ActionResult<T>> {
-  if (options.dryRun) return refusal ?? done(message('action.would', { action: name }));
+  if (options.dryRun) return refusal ?? would;
   const audit = (result: 'done' | 'refused' | 'failed', detail: string, said: Message | null = null) =>
     options.actor && documentId
       ? recordSupportAction(deps.db, {
@@ -118,7 +143,7 @@ export async function send(
       logger.error({ err, externalId: doc.id }, 'send signal not delivered');
       throw new SendNotHandedOver(english(message('send.not_handed_over')));
     }
-    return done(message('send.done', { filename: doc.filename }), { status: 'queued' });
+    return done(message('send.done', { filename: doc.filename }), { status: RELEASE.to });
   });
 }
 
@@ -195,4 +220,75 @@ export async function redeliverDocument(
   if (latest && company) return redeliver(deps, company, latest, options);
   const nothing = doc.resolved ? message('redeliver.none') : message('redeliver.no_verdict', { status: doc.status });
   return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
+}
+
+/** How often one document may be e-mailed again: 3 times an hour (the buyer's inbox is not a target). */
+export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
+
+/** Why the document cannot be e-mailed again to `to`, or null. */
+function emailRefusal(doc: DocumentRow, to: string[]): Refusal | null {
+  const { filename } = doc;
+  if (!to.length) return refuse(message('email.no_address', { filename }), 'invalid');
+  if (to.length > MAX_BUYER_EMAILS)
+    return refuse(message('email.too_many', { max: MAX_BUYER_EMAILS, got: to.length }), 'invalid');
+  const wrong = to.find((address) => !isEmailAddress(address));
+  if (wrong !== undefined)
+    return refuse(message('email.bad_address', { address: wrong.replace(/[\u0000-\u001F]/g, '?') }), 'invalid');
+  if (!mayEmailBuyer(doc.status)) return refuse(message('email.not_accepted', { filename, status: doc.status }));
+  return null;
+}
+
+/**
+ * "Send again" of the buyer's e-mail (POST /v1/cpe/{id}/email, support staff): to `to`, or to the payload's
+ * addresses. The document's e-mail state restarts (attempts counted afresh) and a new e-mail workflow sends it with the
+ * same retries as the first; one already under way is not doubled. Every answer, done, refused or failed, is recorded
+ * in the document's support timeline (support_actions); a dry run (the console's preview) uses no rate limit.
+ */
+export async function emailAgain(
+  deps: LifecycleDeps,
+  documentId: string,
+  request: { to?: string[]; operator: string; dryRun?: boolean },
+): Promise<ActionResult<{ to: string[] }>> {
+  const doc = await findDocument(deps.db, documentId);
+  if (!doc) return refused('not_found', message('email.not_found', { id: documentId }));
+  const to = (request.to ?? doc.email_to ?? []).map((address) => address.trim());
+  const options = { actor: request.operator, dryRun: request.dryRun };
+  const would = done(message('email.would', { filename: doc.filename, to }), { to });
+  return act(
+    deps,
+    'email',
+    doc.id,
+    options,
+    emailRefusal(doc, to),
+    async () => {
+      const { limit, windowSeconds } = EMAIL_AGAIN_LIMIT;
+      const decision = await admitKeyed(deps.db, `email-again:${doc.id}`, limit, windowSeconds);
+      if (!decision.admitted)
+        return refused(
+          'rate_limited',
+          message('email.rate_limited', { filename: doc.filename, limit, seconds: decision.resetSeconds }),
+        );
+      if (!(await restartEmail(deps.db, doc.id, to)))
+        return refused('conflict', message('email.pending', { filename: doc.filename }));
+      try {
+        await (
+          await client(deps)
+        ).workflow.start(buyerEmailWorkflow, {
+          taskQueue: deps.taskQueue,
+          workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
+          args: [{ externalId: doc.id }],
+          staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
+        });
+      } catch (err) {
+        // Not left pending with nothing to send it: the next request may try again.
+        await recordEmailAttempt(deps.db, doc.id, {
+          ...afterEmailAttempt('not_started', true),
+          error: `not started: ${(err as Error).message}`,
+        });
+        throw err;
+      }
+      return done(message('email.done', { filename: doc.filename, to }), { to });
+    },
+    would,
+  );
 }

@@ -1,94 +1,90 @@
-import { randomUUID } from 'node:crypto';
-import { findDocument, recordEmailAttempt, restartEmail, type DocumentRow } from '../db/documents';
-import { admitKeyed } from '../db/rate-limits';
-import { recordSupportAction } from '../db/support-actions';
-import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
-import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
-import { done, refused, type ActionResult } from './result';
-import { message } from './messages';
-import { client, type LifecycleDeps } from './actions';
+/**
+ * The buyer's e-mail (docs/buyers.md) as a pure state machine: its statuses, what each attempt's outcome makes of it,
+ * when sending again may restart it, and how GET and the webhook show it. db/ executes these decisions in SQL,
+ * activities/buyer-email.ts reports outcomes, workflows/buyer-email.ts loops while it is pending; nothing else decides
+ * an e-mail status. Pure: imports only lifecycle/transitions.ts (a document's own status).
+ */
+import { isRejected, isValidVerdict, type DocStatus } from './transitions';
 
-/** How often one document may be e-mailed again: 3 times an hour (the buyer's inbox is not a target). */
-export const EMAIL_AGAIN_LIMIT = { limit: 3, windowSeconds: 3600 };
+/** `pending` until sent or given up on; `disabled` when the company sends none. */
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'disabled'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** Why the document cannot be e-mailed again to `to`, or null. */
-function refusal(doc: DocumentRow, to: string[]): ActionResult<never> | null {
-  const { filename } = doc;
-  if (!to.length) return refused('invalid', message('email.no_address', { filename }));
-  if (to.length > MAX_BUYER_EMAILS)
-    return refused('invalid', message('email.too_many', { max: MAX_BUYER_EMAILS, got: to.length }));
-  const wrong = to.find((address) => !isEmailAddress(address));
-  if (wrong !== undefined)
-    return refused('invalid', message('email.bad_address', { address: wrong.replace(/[\u0000-\u001F]/g, '?') }));
-  if (doc.status !== 'accepted' && doc.status !== 'observed')
-    return refused('conflict', message('email.not_accepted', { filename, status: doc.status }));
-  return null;
+/** What one attempt came to, as the activity found it. */
+export type EmailAttemptOutcome =
+  /** The SMTP server took it. */
+  | 'sent'
+  /** A failure that may pass (connection, SMTP 4xx). */
+  | 'transient'
+  /** A failure that will not pass by waiting (SMTP 5xx, an unusable company server). */
+  | 'permanent'
+  /** Not tried: the account's hourly ceiling holds it (buyers/mail-ceiling.ts). */
+  | 'held'
+  /** Not tried: the company sends no e-mail, or no SMTP server is configured. */
+  | 'off'
+  /** Not tried: "send again" could not start its workflow. */
+  | 'not_started';
+
+/**
+ * Each outcome's status while attempts remain and on the last attempt, and whether it counts as an attempt
+ * (`email_attempts`). Only what may pass stays pending, and never after the last attempt.
+ */
+export const EMAIL_AFTER_ATTEMPT: Record<
+  EmailAttemptOutcome,
+  { status: EmailStatus; final: EmailStatus; counted: boolean }
+> = {
+  sent: { status: 'sent', final: 'sent', counted: true },
+  transient: { status: 'pending', final: 'failed', counted: true },
+  permanent: { status: 'failed', final: 'failed', counted: true },
+  held: { status: 'pending', final: 'failed', counted: false },
+  off: { status: 'disabled', final: 'disabled', counted: false },
+  not_started: { status: 'failed', final: 'failed', counted: false },
+};
+
+/** The e-mail's status after an attempt with this outcome; `final`: the workflow's last attempt. */
+export function afterEmailAttempt(
+  outcome: EmailAttemptOutcome,
+  final: boolean,
+): { status: EmailStatus; counted: boolean } {
+  const next = EMAIL_AFTER_ATTEMPT[outcome];
+  return { status: final ? next.final : next.status, counted: next.counted };
+}
+
+/** A sent e-mail is final: a late retry of the same attempt changes nothing, nor sends twice. */
+export const isEmailSent = (status: EmailStatus | null): boolean => status === 'sent';
+
+/** Statuses an attempt's outcome may overwrite (all but a sent one). */
+export const EMAIL_ATTEMPTABLE: readonly EmailStatus[] = EMAIL_STATUSES.filter((s) => !isEmailSent(s));
+
+/** Attempts remain to be made: the workflow tries again. */
+export const isEmailPending = (status: EmailStatus | null): boolean => status === 'pending';
+
+/** The status "send again" restarts the e-mail in, and the one it is issued in when the payload names an address. */
+export const EMAIL_START: EmailStatus = 'pending';
+
+/** Statuses "send again" may restart (besides none): any but a pending one, so two sends never race. */
+export const EMAIL_RESTARTABLE: readonly EmailStatus[] = EMAIL_STATUSES.filter((s) => !isEmailPending(s));
+
+/** The e-mail status a new document starts with: pending when its payload names an address, none otherwise. */
+export const initialEmailStatus = (to: readonly string[] | null | undefined): EmailStatus | null =>
+  to?.length ? EMAIL_START : null;
+
+/** Only a valid tax document is e-mailed to its buyer (accepted or observed); a rejected one never is. */
+export const mayEmailBuyer = (status: DocStatus): boolean => isValidVerdict(status);
+
+/** An accepted document whose payload named the buyer's e-mail and whose e-mail is still to be sent: start it. */
+export function emailDue(row: {
+  status: DocStatus;
+  email_to: string[] | null;
+  email_status: EmailStatus | null;
+}): boolean {
+  return mayEmailBuyer(row.status) && !!row.email_to?.length && isEmailPending(row.email_status);
 }
 
 /**
- * "Send again" of the buyer's e-mail (POST /v1/cpe/{id}/email, support staff): to `to`, or to the payload's
- * addresses. The document's e-mail state restarts (attempts counted afresh) and a new e-mail workflow sends it with the
- * same retries as the first; one already under way is not doubled. Every answer, done or refused, is recorded in the
- * document's support timeline (support_actions).
+ * The e-mail status GET and the webhook show: a rejected document is never e-mailed, so its pending e-mail reads
+ * `disabled`.
  */
-export async function emailAgain(
-  deps: LifecycleDeps,
-  documentId: string,
-  request: { to?: string[]; operator: string; dryRun?: boolean },
-): Promise<ActionResult<{ to: string[] }>> {
-  const doc = await findDocument(deps.db, documentId);
-  if (!doc) return refused('not_found', message('email.not_found', { id: documentId }));
-  const to = (request.to ?? doc.email_to ?? []).map((address) => address.trim());
-  // What it would do (the console's preview): nothing changes, nothing is recorded, no rate-limit use.
-  if (request.dryRun) return refusal(doc, to) ?? done(message('email.would', { filename: doc.filename, to }), { to });
-  let result: ActionResult<{ to: string[] }> | null = refusal(doc, to);
-  if (!result) {
-    const decision = await admitKeyed(
-      deps.db,
-      `email-again:${doc.id}`,
-      EMAIL_AGAIN_LIMIT.limit,
-      EMAIL_AGAIN_LIMIT.windowSeconds,
-    );
-    if (!decision.admitted) {
-      result = refused(
-        'rate_limited',
-        message('email.rate_limited', {
-          filename: doc.filename,
-          limit: EMAIL_AGAIN_LIMIT.limit,
-          seconds: decision.resetSeconds,
-        }),
-      );
-    } else if (!(await restartEmail(deps.db, doc.id, to))) {
-      result = refused('conflict', message('email.pending', { filename: doc.filename }));
-    } else {
-      try {
-        await (
-          await client(deps)
-        ).workflow.start(buyerEmailWorkflow, {
-          taskQueue: deps.taskQueue,
-          workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
-          args: [{ externalId: doc.id }],
-          staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
-        });
-      } catch (err) {
-        // Not left pending with nothing to send it: the next request may try again.
-        await recordEmailAttempt(deps.db, doc.id, {
-          status: 'failed',
-          error: `not started: ${(err as Error).message}`,
-          counted: false,
-        });
-        throw err;
-      }
-      result = done(message('email.done', { filename: doc.filename, to }), { to });
-    }
-  }
-  await recordSupportAction(deps.db, {
-    documentId: doc.id,
-    operator: request.operator,
-    action: 'email',
-    result: result.outcome,
-    detail: result.outcome === 'done' ? result.detail : result.reason,
-    message: result.message,
-  });
-  return result;
+export function shownEmailStatus(status: DocStatus, email: EmailStatus): EmailStatus {
+  return isRejected(status) && isEmailPending(email) ? 'disabled' : email;
 }

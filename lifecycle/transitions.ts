@@ -348,3 +348,8 @@ export function isHeld(status: DocStatus): boolean {
 export function isBeingSent(status: DocStatus): boolean {
   return status === RELEASE.to;
 }
+
+/** Accepted with observations (a summary's receipts say so in their result). */
+export function isObserved(status: DocStatus): boolean {
+  return status === 'observed';
+}

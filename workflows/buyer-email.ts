@@ -5,8 +5,8 @@ import {
   EMAIL_RETRY_WAITS_MS,
   type BuyerEmailActivities,
   type BuyerEmailInput,
-  type EmailAttemptStatus,
 } from './buyer-email-types';
+import { EMAIL_START, isEmailPending, type EmailStatus } from '../lifecycle/email';
 
 const { attemptBuyerEmail } = proxyActivities<BuyerEmailActivities>({
   // One SMTP conversation has its own timeouts (10 s to connect and greet, 60 s of silence); the rest is the PDF and the DB.
@@ -23,9 +23,9 @@ export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externa
  * records its outcome on the document; a permanent refusal (SMTP 5xx) or a company that sends no e-mail ends it at
  * once. The document's own status never depends on it. Carries the document's id only.
  */
-export async function buyerEmailWorkflow(input: BuyerEmailInput): Promise<EmailAttemptStatus> {
-  let status: EmailAttemptStatus = 'pending';
-  for (let number = 1; status === 'pending' && number <= EMAIL_MAX_ATTEMPTS; number++) {
+export async function buyerEmailWorkflow(input: BuyerEmailInput): Promise<EmailStatus> {
+  let status = EMAIL_START;
+  for (let number = 1; isEmailPending(status) && number <= EMAIL_MAX_ATTEMPTS; number++) {
     if (number > 1) await sleep(EMAIL_RETRY_WAITS_MS[number - 2]);
     ({ status } = await attemptBuyerEmail(input.externalId, { final: number === EMAIL_MAX_ATTEMPTS }));
   }

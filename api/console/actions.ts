@@ -2,12 +2,19 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import type { ListedDocument } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
-import { recheck, redeliverDocument, resend, type ActOptions, type LifecycleDeps } from '../../lifecycle/actions';
+import {
+  emailAgain,
+  lifecycleDeps,
+  recheck,
+  redeliverDocument,
+  resend,
+  type ActOptions,
+  type LifecycleDeps,
+} from '../../lifecycle/actions';
 import type { ActionResult } from '../../lifecycle/result';
-import { emailAgain } from '../../lifecycle/email';
 import { isMessage, spanish } from '../../lifecycle/messages';
 import { logger } from '../../core/logger';
-import { lifecycleDeps, REFUSAL_STATUS } from '../actions';
+import { REFUSAL_STATUS } from '../actions';
 import { html, notice, page, type Html } from './html';
 import { actorOf, writePage, type Viewer } from './context';
 

@@ -1,13 +1,8 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import {
-  findDocument,
-  findDocumentsByReference,
-  listDocuments,
-  toApiDocument,
-  type DocumentRow,
-  type ListedDocument,
-} from '../../db/documents';
+import { findDocument, listDocuments, type DocumentRow, type ListedDocument } from '../../db/documents';
+import { findDocumentsByReference } from '../../db/document-references';
+import { toApiDocument } from '../../db/document-presentation';
 import { findCompanyById, listCompanies } from '../../db/companies';
 import { PRINTABLE_TYPES, readPrinted } from '../../documents/printed';
 import { documentTimeline } from '../../lifecycle/timeline';

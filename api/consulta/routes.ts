@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps';
 import { FormError, readForm, setPageHeaders } from '../pages';
 import { findByPrintedNumber, findDocument, type ListedDocument } from '../../db/documents';
 import { findCompanyById } from '../../db/companies';
-import { isVoided } from '../../db/summaries';
+import { isVoided } from '../../db/voids';
 import { admitKeyed } from '../../db/rate-limits';
 import { limitKey } from '../client-address';
 import { Decimal } from '../../documents/decimal';

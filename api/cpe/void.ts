@@ -8,7 +8,7 @@ import { validate } from '../companies/schemas';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
 import { findDocument, markWorkflowStarted, type DocumentRow, type NewDocument } from '../../db/documents';
-import { findVoid, insertVoid, nextVoidedSequence, voidState, type VoidRow } from '../../db/summaries';
+import { findVoid, insertVoid, nextVoidedSequence, voidState, type VoidRow } from '../../db/voids';
 import { DocumentValidationError, formatIssue, prepareDocument } from '../../documents';
 import { readSignedSale, voidedPayload } from '../../documents/summaries/from-signed';
 import { createCompanyKeys, signGenerated, SigningUnavailableError, type CompanyKeys } from '../../keys/signing-keys';

@@ -1,25 +1,13 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { findDocumentsByReference, listDocuments, toApiDocument, type ListedDocument } from '../../db/documents';
-import { documentTimeline } from '../../lifecycle/timeline';
-import { findCompanyById } from '../../db/companies';
-import { listFailedDeliveries } from '../../db/webhooks';
-import {
-  DOCUMENT_STATUSES,
-  waitingMessage,
-  waitingReason,
-  type DocStatus,
-  type WaitingReason,
-} from '../../lifecycle/transitions';
-import { recheck, redeliverDocument, resend, type LifecycleDeps } from '../../lifecycle/actions';
+import { lifecycleDeps, recheck, redeliverDocument, resend } from '../../lifecycle/actions';
 import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
-import { age, iso, table } from './explain';
-import { parseDuration } from '../../core/durations';
-import { temporalUiLink } from '../../lifecycle/links';
-import { english, resultMessage } from '../../lifecycle/messages';
 import { checks, CHECKS_HELP } from './checks';
 import type { SupportDeps } from './deps';
+import { OPTIONS, positiveInt, UsageError, type Values } from './options';
+import { byReferences, failedDeliverySelection, stuckSelection } from './select';
+import { find, stuck } from './report';
 
 const HELP = `chasqui support: find documents, see why they are stuck, and act on them (support staff)
 
@@ -97,26 +85,8 @@ ${SELECTOR_HELP}
   tokens: TOKENS_HELP,
 };
 
-class UsageError extends Error {}
-
-/** Every option of `chasqui support` (docs/operations.md is checked against this list). */
-export const OPTIONS = {
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  'older-than': { type: 'string' },
-  status: { type: 'string', multiple: true },
-  ruc: { type: 'string' },
-  limit: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  yes: { type: 'boolean', short: 'y' },
-  rate: { type: 'string' },
-  operator: { type: 'string' },
-  'failed-since': { type: 'string' },
-  run: { type: 'boolean' },
-  'fail-if-any': { type: 'boolean' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+// Read by test/operations/docs.test.ts beside COMMAND_HELP.
+export { OPTIONS } from './options';
 
 /** Runs `run` with the database (and lazily Temporal) open, and closes them after; the exit code passes through. */
 export type WithDeps = (run: (deps: SupportDeps) => Promise<number>) => Promise<number>;
@@ -179,188 +149,6 @@ export async function supportCommand(
   });
 }
 
-function statusesOf(values: Values): DocStatus[] | undefined {
-  if (!values.status) return undefined;
-  const list = values.status
-    .flatMap((s) => s.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const wrong = list.filter((s) => !DOCUMENT_STATUSES.includes(s as DocStatus));
-  if (wrong.length) throw new UsageError(`unknown status ${wrong.join(', ')}; one of ${DOCUMENT_STATUSES.join(', ')}`);
-  return list as DocStatus[];
-}
-
-function durationOf(text: string | undefined, fallback: string, name: string): number {
-  const seconds = parseDuration(text ?? fallback);
-  if (seconds === null) throw new UsageError(`${name} must be a duration like 90s, 30m, 2h or 1d, got '${text}'`);
-  return seconds;
-}
-
-function positiveInt(text: string | undefined, fallback: number, name: string): number {
-  if (text === undefined) return fallback;
-  const n = Number(text.replace(/\/s$/, ''));
-  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a positive number, got '${text}'`);
-  return n;
-}
-
-/** The unresolved documents `stuck` (and a selector without references) selects. */
-function stuckSelection(deps: SupportDeps, values: Values): Promise<ListedDocument[]> {
-  const olderThan = durationOf(values['older-than'], '30m', '--older-than');
-  return listDocuments(deps.db, {
-    resolved: false,
-    statuses: statusesOf(values),
-    ruc: values.ruc,
-    createdBefore: new Date(Date.now() - olderThan * 1000),
-    limit: positiveInt(values.limit, 1000, '--limit'),
-  });
-}
-
-/** References (one document each; an ambiguous one is a usage error listing its candidates), narrowed by --ruc. */
-async function byReferences(
-  deps: SupportDeps,
-  references: string[],
-  ruc: string | undefined,
-): Promise<ListedDocument[]> {
-  const docs: ListedDocument[] = [];
-  for (const reference of references) {
-    const found = (await findDocumentsByReference(deps.db, reference)).filter((d) => !ruc || d.ruc === ruc);
-    if (found.length === 0) throw new UsageError(`no document matches '${reference}'${ruc ? ` for RUC ${ruc}` : ''}`);
-    if (found.length > 1) {
-      throw new UsageError(
-        `'${reference}' matches ${found.length} documents; name one by external_id or add --ruc:\n${candidates(found)}`,
-      );
-    }
-    if (!docs.some((d) => d.id === found[0].id)) docs.push(found[0]);
-  }
-  return docs;
-}
-
-function candidates(docs: ListedDocument[]): string {
-  return table([
-    ['DOCUMENT', 'STATUS', 'ISSUED', 'EXTERNAL_ID'],
-    ...docs.map((d) => [d.filename, d.status, iso(d.created_at), d.id]),
-  ]);
-}
-
-async function find(deps: SupportDeps, io: Io, positionals: string[], values: Values): Promise<number> {
-  const found = (await findDocumentsByReference(deps.db, positionals[0])).filter(
-    (d) => !values.ruc || d.ruc === values.ruc,
-  );
-  if (found.length === 0) {
-    if (values.json) io.stdout.write(JSON.stringify({ documents: [] }) + '\n');
-    io.stderr.write(
-      `no document matches '${positionals[0]}' (tried external_id, RUC-TT-SERIE-NUMERO, SERIE-NUMERO and file name)\n`,
-    );
-    return EXIT.nothingMatched;
-  }
-  if (found.length > 1) {
-    if (values.json) io.stdout.write(JSON.stringify({ documents: found.map(toApiDocument) }) + '\n');
-    else
-      io.stdout.write(
-        `${found.length} documents match '${positionals[0]}':\n${candidates(found)}\nshow one with: chasqui support find <EXTERNAL_ID>\n`,
-      );
-    return EXIT.done;
-  }
-  const doc = found[0];
-  const company = await findCompanyById(deps.db, doc.company_id);
-  const timeline = await documentTimeline(deps.db, doc);
-  const reason = doc.resolved ? null : waitingReason(doc);
-  const link = temporalUiLink(deps.config, doc.id);
-  if (values.json) {
-    io.stdout.write(
-      JSON.stringify({
-        document: {
-          ...toApiDocument(doc),
-          ruc: doc.ruc,
-          company: company?.business_name ?? null,
-          customer: doc.customer_doc,
-          issue_date: doc.issue_date,
-          send_attempts: doc.send_attempts,
-        },
-        waiting: reason ? { reason, explanation: english(waitingMessage(reason)) } : null,
-        temporal_ui: link,
-        timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: english(t.event), detail: english(t.detail) })),
-      }) + '\n',
-    );
-    return EXIT.done;
-  }
-  const result = doc.result ? english(resultMessage(doc.result)) : '-';
-  const lines = [
-    `${doc.filename}  ${company?.business_name ?? ''}`,
-    table([
-      ['  external_id', doc.id],
-      [
-        '  status',
-        `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`,
-      ],
-      ...(reason ? [['  why', english(waitingMessage(reason))]] : []),
-      ['  result', result],
-      [
-        '  issued',
-        `${iso(doc.created_at)} (issue date ${doc.issue_date}), environment ${doc.environment === '02' ? 'production' : 'demo'}, to ${doc.destination}`,
-      ],
-      ['  customer', doc.customer_doc ?? '-'],
-      ['  ticket', doc.ticket ?? '-'],
-      ['  Temporal UI', link ?? `workflow cpe-${doc.id} (set TEMPORAL_UI_URL for a link)`],
-    ]),
-    '',
-    'timeline',
-    table(timeline.map((t) => [`  ${iso(t.at)}`, english(t.event), english(t.detail)])),
-  ];
-  io.stdout.write(lines.join('\n') + '\n');
-  return EXIT.done;
-}
-
-async function stuck(deps: SupportDeps, io: Io, values: Values): Promise<number> {
-  const docs = await stuckSelection(deps, values);
-  const groups = new Map<WaitingReason, ListedDocument[]>();
-  for (const doc of docs) {
-    const reason = waitingReason(doc);
-    groups.set(reason, [...(groups.get(reason) ?? []), doc]);
-  }
-  const olderThan = values['older-than'] ?? '30m';
-  if (values.json) {
-    io.stdout.write(
-      JSON.stringify({
-        older_than: olderThan,
-        count: docs.length,
-        groups: [...groups].map(([reason, list]) => ({
-          reason,
-          explanation: english(waitingMessage(reason)),
-          documents: list.map((d) => ({
-            ...toApiDocument(d),
-            ruc: d.ruc,
-            age_seconds: Math.round((Date.now() - d.created_at.getTime()) / 1000),
-          })),
-        })),
-      }) + '\n',
-    );
-  } else if (docs.length === 0) {
-    io.stderr.write(`nothing unresolved older than ${olderThan}${values.ruc ? ` for RUC ${values.ruc}` : ''}\n`);
-  } else {
-    const out: string[] = [`${docs.length} unresolved document(s) older than ${olderThan}`];
-    for (const [reason, list] of groups) {
-      out.push('', `${reason} (${list.length}): ${english(waitingMessage(reason))}`);
-      out.push(
-        table([
-          ['  DOCUMENT', 'STATUS', 'AGE', 'SENDS', 'LAST RESULT', 'EXTERNAL_ID'],
-          ...list.map((d) => [
-            `  ${d.filename}`,
-            d.status,
-            age(d.created_at),
-            String(d.send_attempts),
-            d.result ? `${d.result.origin ?? ''} ${d.result.code ?? ''}`.trim() || '-' : '-',
-            d.id,
-          ]),
-        ]),
-      );
-    }
-    io.stdout.write(out.join('\n') + '\n');
-  }
-  // "Nothing stuck" is an answer; a script that alerts on stuck documents asks for --fail-if-any.
-  return docs.length && values['fail-if-any'] ? EXIT.failed : EXIT.done;
-}
-
 async function act(
   deps: SupportDeps,
   io: Io,
@@ -393,20 +181,9 @@ async function act(
   });
 }
 
-/** Documents whose latest webhook delivery failed within --failed-since. */
-async function failedDeliverySelection(deps: SupportDeps, values: Values): Promise<ListedDocument[]> {
-  const since = durationOf(values['failed-since'], '24h', '--failed-since');
-  const ids = await listFailedDeliveries(deps.db, {
-    ruc: values.ruc,
-    since: new Date(Date.now() - since * 1000),
-    limit: positiveInt(values.limit, 1000, '--limit'),
-  });
-  return ids.length ? listDocuments(deps.db, { ids, limit: ids.length }) : [];
-}
-
 /** The lifecycle action `name` (lifecycle/actions.ts), as support staff take it: resend only what never arrived. */
 function actionOf(deps: SupportDeps, name: 'recheck' | 'resend' | 'redeliver'): SupportAction {
-  const lifecycle: LifecycleDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
+  const lifecycle = lifecycleDeps(deps);
   const act = { recheck, resend, redeliver: redeliverDocument }[name];
   return { name, act: (doc, options) => act(lifecycle, doc, options) };
 }

@@ -32,7 +32,7 @@ export const ROOMS: Record<string, Room> = {
   },
   'workflows/': {
     holds: 'Temporal workflows and their clients',
-    may: ['lifecycle/transitions.ts', 'lifecycle/webhooks.ts'],
+    may: ['lifecycle/transitions.ts', 'lifecycle/webhooks.ts', 'lifecycle/email.ts'],
     types: ['activities/'],
   },
   'activities/': {
@@ -48,6 +48,7 @@ export const ROOMS: Record<string, Room> = {
       'lifecycle/transitions.ts',
       'lifecycle/checks.ts',
       'lifecycle/webhooks.ts',
+      'lifecycle/email.ts',
       'workflows/*-client.ts',
       'workflows/*-types.ts',
       'files/',
@@ -55,7 +56,14 @@ export const ROOMS: Record<string, Room> = {
   },
   'db/': {
     holds: 'knex, migrations, repositories',
-    may: ['core/', 'documents/', 'lifecycle/transitions.ts', 'lifecycle/checks.ts', 'lifecycle/webhooks.ts'],
+    may: [
+      'core/',
+      'documents/',
+      'lifecycle/transitions.ts',
+      'lifecycle/checks.ts',
+      'lifecycle/webhooks.ts',
+      'lifecycle/email.ts',
+    ],
   },
   'core/': { holds: 'config, logger, metrics, secret box, net guard, Lima dates', may: ['documents/'] },
   'keys/': {
@@ -72,6 +80,7 @@ export const ROOMS: Record<string, Room> = {
   'lifecycle/messages.ts': { holds: "the lifecycle's words", may: [] },
   'lifecycle/checks.ts': { holds: "the company checks' pure table", may: [] },
   'lifecycle/webhooks.ts': { holds: "the webhook delivery's pure machine", may: [] },
+  'lifecycle/email.ts': { holds: "the buyer e-mail's pure table", may: ['lifecycle/transitions.ts'] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
   'cli/support/': { holds: '`chasqui support`', may: ['core/', 'db/', 'lifecycle/', 'workflows/'] },

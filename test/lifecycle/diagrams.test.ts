@@ -24,7 +24,7 @@ import {
   OPENED_DELIVERY,
   WEBHOOK_MAX_ATTEMPTS,
 } from '../../lifecycle/webhooks';
-import type { EmailStatus } from '../../db/documents';
+import type { EmailStatus } from '../../lifecycle/email';
 import type { CheckStatus } from '../../db/company-checks';
 
 const DOC = fs.readFileSync(path.resolve(__dirname, '../../docs/architecture.md'), 'utf8');

@@ -9,7 +9,7 @@ import {
   type IssuingStack,
   type TestCompany,
 } from '../issuing/support';
-import { findDocumentsByReference } from '../../db/documents';
+import { findDocumentsByReference } from '../../db/document-references';
 import { openConsoleSession } from '../../db/console-sessions';
 import { SESSION_COOKIE } from '../../api/console/session';
 

@@ -8,7 +8,7 @@ import { summaryFixtures } from './support';
 import { createAccount } from '../../db/accounts';
 import type { CompanyRow } from '../../db/companies';
 import { findDocument, type DocumentRow } from '../../db/documents';
-import { insertVoid } from '../../db/summaries';
+import { insertVoid } from '../../db/voids';
 import { signalDocumentWorkflow } from '../../workflows/document-client';
 import { companySummaryWorkflowId, dailySummaryWorkflow } from '../../workflows/daily-summary';
 import { startWorker } from '../../runtime/services';
