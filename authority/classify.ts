@@ -1,5 +1,5 @@
 import { formatIssue, issue } from '../documents/errors';
-import { codeKind, codesDoing, type CodeKind } from '../documents/sunat-codes';
+import { acceptsDocument, codeKind, codesDoing, type CodeKind } from '../documents/sunat-codes';
 import type { Cdr } from './cdr';
 import type { AuthorityResult } from './types';
 
@@ -122,7 +122,7 @@ function verdict(
   httpStatus: number | null,
 ): AuthorityResult {
   const category = codeCategory(code);
-  if (category === 'accepted' || category === 'observation') {
+  if (acceptsDocument(category)) {
     const status = category === 'observation' || observations.length > 0 ? 'observed' : 'accepted';
     return { ...base(), origin: null, status, code, message, observations, httpStatus };
   }

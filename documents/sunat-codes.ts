@@ -100,6 +100,11 @@ const BY_KIND: Record<CodeKind, CodeAction> = {
   observation: 'observe',
 };
 
+/** Whether a code of this kind leaves the document valid: accepted, or accepted with observations. */
+export function acceptsDocument(kind: CodeKind): boolean {
+  return BY_KIND[kind] !== 'reject';
+}
+
 /** One code as the catalog knows it; `code` as SUNAT writes it ("0", "0111", "2335"). */
 export function sunatCode(code: string): SunatCode {
   const kind = codeKind(code);

@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { adapt, copyAdapted, DATAPOWER_UTILS, EDITS_SOURCE, LIQUIDACION } from './xsl-edits';
+import { isValidVerdict } from '../lifecycle/transitions';
 
 // SaxonJS ships no type declarations; the three calls used here are typed below.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -247,7 +248,8 @@ export function runRules(sef: string, xml: string, fileName: string): RulesVerdi
     }
   }
   for (const m of messages) if (m.startsWith('@@CPE-OBS ')) verdict.observations.push(parseMessage(m));
-  if (verdict.result === 'accepted' && verdict.observations.length) verdict.result = 'observed';
+  // Observations turn an acceptance into an observed verdict (the result is already valid or not at this point).
+  if (verdict.observations.length && isValidVerdict(verdict.result)) verdict.result = 'observed';
   return verdict;
 }
 

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from '../../db/knex';
 import { findDocument, type DocumentRow } from '../../db/documents';
+import { isSentWithoutVerdict } from '../../lifecycle/transitions';
 
 const FIRST_POLL_MS = 50;
 const MAX_POLL_MS = 500;
@@ -21,7 +22,7 @@ export async function waitForVerdict(
     const row = (await findDocument(db, id))!;
     if (row.resolved || row.ticket) return { row, answered: true };
     const left = deadline - Date.now();
-    if (row.status === 'sent' || left <= 0) return { row, answered: false };
+    if (isSentWithoutVerdict(row.status) || left <= 0) return { row, answered: false };
     await delay(Math.min(pause, left));
     pause = Math.min(pause * 2, MAX_POLL_MS);
   }
