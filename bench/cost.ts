@@ -14,10 +14,14 @@
  * what a bare workflow start costs Temporal, its PostgreSQL and the client on the same server (the phase's floor).
  * BENCH_SHAPES=start,production picks the shapes; BENCH_LOG_LEVEL is chasqui's LOG_LEVEL: info, the default
  * configuration's, unless told; a list (`info,warn`) runs each shape once per level, one after the other.
+ * `--files postgres,s3` (or BENCH_FILES) runs each once per file store: `postgres` (the default, the rows) and `s3`,
+ * CHASQUI_FILES_URL=s3://… on a real S3-compatible server (versitygw, test/support/s3.ts) whose process counts among
+ * chasqui's, as `versitygw (S3)`.
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { parseArgs } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { Client, Connection } from '@temporalio/client';
 import {
@@ -30,6 +34,7 @@ import {
 } from '@temporalio/worker';
 import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
 import { ProductionShape } from '../test/support/production-shape';
+import { startTestS3 } from '../test/support/s3';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
 import { embeddedPostgresUrl } from '../runtime/postgres';
@@ -42,6 +47,18 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
 const LOG_LEVELS = (process.env.BENCH_LOG_LEVEL ?? 'info').split(',');
+const FILES = (
+  parseArgs({ options: { files: { type: 'string' } } }).values.files ??
+  process.env.BENCH_FILES ??
+  'postgres'
+)
+  .split(',')
+  .map((store) => {
+    if (store !== 'postgres' && store !== 's3') throw new Error(`--files: postgres or s3, got '${store}'`);
+    return store;
+  });
+/** The S3 server's process, a child of this one in both shapes. */
+const S3_KIND = 'versitygw (S3)';
 const BENCH = 'bench (load, receiver, floor SDK)';
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 /** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
@@ -96,7 +113,7 @@ async function commits(db: PgClient): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.datname, r.n]));
 }
 
-async function startShape(name: string, tlsCaFile: string, logLevel: string): Promise<Shape> {
+async function startShape(name: string, tlsCaFile: string, logLevel: string, files: 'postgres' | 's3'): Promise<Shape> {
   const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
   // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
   const env = {
@@ -105,53 +122,60 @@ async function startShape(name: string, tlsCaFile: string, logLevel: string): Pr
     CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
     LOG_LEVEL: logLevel,
   };
+  const filesTitle = files === 's3' ? ', files in S3 (versitygw)' : '';
   if (name === 'start') {
     const started = await chasquiStartEnv();
+    const s3 = files === 's3' ? await startTestS3() : null;
     const { child } = await spawnChasquiStart(
-      { ...started.env, ...env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
+      { ...started.env, ...env, ...s3?.env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
       NODE_ARGS,
     );
     const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
     await db.connect();
     const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
     return {
-      title: `npm start (LOG_LEVEL=${logLevel}): one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
+      title: `npm start (LOG_LEVEL=${logLevel}${filesTitle}): one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
       apiUrl: started.apiUrl,
       temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
       db,
       accountToken,
-      chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)']),
-      processes: () =>
-        descendants(readProcesses(), child.pid!).map((info) => ({
-          info,
-          kind:
-            info.pid === child.pid
-              ? 'node (API + worker + simulator)'
-              : info.name.startsWith('postgres')
-                ? postgresKind(info, PG_DATABASES)
-                : info.name,
-        })),
+      chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)', S3_KIND]),
+      processes: () => {
+        const all = readProcesses();
+        return descendants(all, child.pid!)
+          .map((info) => ({
+            info,
+            kind:
+              info.pid === child.pid
+                ? 'node (API + worker + simulator)'
+                : info.name.startsWith('postgres')
+                  ? postgresKind(info, PG_DATABASES)
+                  : info.name,
+          }))
+          .concat(s3 ? s3Processes(all) : []);
+      },
       temporal: temporal.get,
       stop: async () => {
         await temporal.close();
         await db.end();
         await stopChasqui(child);
+        await s3?.stop();
         fs.rmSync(started.dataDir, { recursive: true, force: true });
       },
     };
   }
-  const shape = await ProductionShape.start({ logLevel, env, say: (l) => console.error(`  ${l}`) });
+  const shape = await ProductionShape.start({ logLevel, env, files, say: (l) => console.error(`  ${l}`) });
   const apiUrl = await shape.startApi();
   await shape.startWorker();
   const db = new PgClient({ connectionString: shape.pgUrl() });
   await db.connect();
   return {
-    title: `production (LOG_LEVEL=${logLevel}): chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
+    title: `production (LOG_LEVEL=${logLevel}${filesTitle}): chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
     apiUrl,
     temporalAddress: shape.temporalAddress,
     db,
     accountToken: shape.accountToken,
-    chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)']),
+    chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)', S3_KIND]),
     processes: () => {
       const roles = new Map(
         shape
@@ -164,7 +188,12 @@ async function startShape(name: string, tlsCaFile: string, logLevel: string): Pr
         .map((info) => ({
           info,
           kind:
-            roles.get(info.pid) ?? (info.name.startsWith('postgres') ? postgresKind(info, PG_DATABASES) : info.name),
+            roles.get(info.pid) ??
+            (info.name.startsWith('postgres')
+              ? postgresKind(info, PG_DATABASES)
+              : info.name === 'versitygw'
+                ? S3_KIND
+                : info.name),
         }));
     },
     temporal: () => shape.temporalClient(),
@@ -181,6 +210,12 @@ async function startShape(name: string, tlsCaFile: string, logLevel: string): Pr
       await shape.stop();
     },
   };
+}
+
+/** The S3 server (a child of this process) and anything below it. */
+function s3Processes(all: Map<number, ProcessInfo>): { kind: string; info: ProcessInfo }[] {
+  const server = descendants(all, process.pid).find((info) => info.name === 'versitygw');
+  return server ? descendants(all, server.pid).map((info) => ({ info, kind: S3_KIND })) : [];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -496,16 +531,19 @@ async function main(): Promise<void> {
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
-    `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL ${LOG_LEVELS.join(', then ')}`,
+    `per run: ${WARMUP} warm-up + ${DOCUMENTS} ${LINES}-line facturas of one company at concurrency ${CONCURRENCY}, until resolved; chasqui LOG_LEVEL ${LOG_LEVELS.join(', then ')}; files ${FILES.join(', then ')}`,
   ];
   const tls = localTlsCertificate();
   const floorBundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./floor-workflow'),
     logger: new DefaultLogger('WARN'),
   });
-  for (const [name, logLevel] of SHAPES.flatMap((name) => LOG_LEVELS.map((level) => [name, level] as const))) {
+  const runs = SHAPES.flatMap((name) =>
+    LOG_LEVELS.flatMap((level) => FILES.map((files) => [name, level, files] as const)),
+  );
+  for (const [name, logLevel, files] of runs) {
     const receiver = await startReceiver(tls);
-    const shape = await startShape(name, tls.certFile, logLevel);
+    const shape = await startShape(name, tls.certFile, logLevel, files);
     try {
       const ruc = randomRuc();
       const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, {

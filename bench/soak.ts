@@ -14,10 +14,15 @@
  * to the last workflow closed, and the bytes per document each database grew by (pg_total_relation_size of its
  * tables: chasqui's, Temporal's history and its visibility), with the namespace's retention of closed workflows.
  * BENCH_WORKER_NODE_OPTIONS and BENCH_API_NODE_OPTIONS are NODE_OPTIONS for those processes (flags to try).
+ * BENCH_FILES=s3 keeps signed XML and CDRs in a real S3-compatible server (CHASQUI_FILES_URL=s3://…, versitygw) and
+ * adds the bucket's bytes per document. Either way the end gives chasqui's database compacted too (VACUUM FULL before
+ * and after: what it holds once autovacuum reuses the space of the row versions each send and outcome leave), by
+ * table and index.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client as PgClient } from 'pg';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { NAMESPACE, ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
@@ -35,6 +40,7 @@ const LINES = Number(process.env.BENCH_LINES ?? 5);
 const WEBHOOK = (process.env.BENCH_WEBHOOK ?? 'true') === 'true';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const DATABASES = ['chasqui', 'temporal', 'temporal_visibility'] as const;
+const FILES = process.env.BENCH_FILES === 's3' ? 's3' : 'postgres';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -75,6 +81,38 @@ async function storage(shape: ProductionShape): Promise<Map<string, { total: num
   return out;
 }
 
+/** chasqui's database after VACUUM FULL: bytes of each table (with its TOAST) and each index. */
+async function compacted(shape: ProductionShape): Promise<Map<string, number>> {
+  const db = new PgClient({ connectionString: shape.pgUrl() });
+  await db.connect();
+  try {
+    await db.query('vacuum full');
+    const { rows } = await db.query(
+      `select c.relname as name, (case when c.relkind = 'i' then pg_relation_size(c.oid) else pg_table_size(c.oid) end)::float8 as bytes
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'i', 'm', 'p') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
+    );
+    return new Map(rows.map((r) => [r.name, r.bytes]));
+  } finally {
+    await db.end();
+  }
+}
+
+/** Bytes in the shape's bucket (all of it chasqui's: the bucket starts empty). */
+async function bucketBytes(shape: ProductionShape): Promise<number> {
+  const s3 = shape.s3!;
+  let bytes = 0;
+  let continuation: string | undefined;
+  do {
+    const page = await s3.client.send(
+      new ListObjectsV2Command({ Bucket: s3.location.bucket, ContinuationToken: continuation }),
+    );
+    for (const object of page.Contents ?? []) bytes += object.Size ?? 0;
+    continuation = page.NextContinuationToken;
+  } while (continuation);
+  return bytes;
+}
+
 async function main(): Promise<void> {
   const tls = localTlsCertificate();
   const receiver: Receiver = await startReceiver(tls);
@@ -83,7 +121,12 @@ async function main(): Promise<void> {
     CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHASQUI_WEBHOOK_CA_FILE: tls.certFile,
   };
-  const shape = await ProductionShape.start({ logLevel: LOG_LEVEL, env, say: (l) => console.error(`  ${l}`) });
+  const shape = await ProductionShape.start({
+    logLevel: LOG_LEVEL,
+    env,
+    files: FILES,
+    say: (l) => console.error(`  ${l}`),
+  });
   const db = new PgClient({ connectionString: shape.pgUrl() });
   try {
     const nodeOptions = (name: string): Record<string, string> =>
@@ -195,6 +238,7 @@ async function main(): Promise<void> {
     resolvedCount = async () =>
       (await db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company[0].id]))
         .rows[0].n;
+    const compact0 = await compacted(shape);
     const bytes0 = await storage(shape);
     const cpu0 = cpuByKind();
 
@@ -253,6 +297,11 @@ async function main(): Promise<void> {
     clearInterval(watcher);
     await sleep(2000); // the last writes' statistics and visibility records
     const bytes1 = await storage(shape);
+    const compact1 = await compacted(shape);
+    const compactGrowth = [...compact1]
+      .map(([name, bytes]) => [name, (bytes - (compact0.get(name) ?? 0)) / issued] as const)
+      .sort((a, b) => b[1] - a[1]);
+    const bucket = shape.s3 ? (await bucketBytes(shape)) / issued : null;
     const namespace = await client.workflowService.describeNamespace({ namespace: NAMESPACE });
     const retentionDays = Number(namespace.config?.workflowExecutionRetentionTtl?.seconds ?? 0) / 86_400;
     // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
@@ -291,7 +340,7 @@ async function main(): Promise<void> {
         .join(' ')}`,
       `${issued} of ${DOCUMENTS} ${LINES}-line facturas of one company${issued < DOCUMENTS ? ` (issuing stopped after BENCH_MINUTES=${MINUTES})` : ''}, ` +
         `at ${RATE}/s asked (${(issued / issuedSeconds).toFixed(1)}/s issued), at most ${CONCURRENCY} in flight, alternately to 2 apis; 2 workers; ` +
-        `${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}; chasqui LOG_LEVEL=${LOG_LEVEL}; ${unfinished || `all resolved and closed ${drainedSeconds.toFixed(0)} s after the first POST`}`,
+        `${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}; chasqui LOG_LEVEL=${LOG_LEVEL}; files ${shape.s3?.env.CHASQUI_FILES_URL ?? 'postgres:'}; ${unfinished || `all resolved and closed ${drainedSeconds.toFixed(0)} s after the first POST`}`,
       'resident memory (MB, VmRSS) after start-up, every step and once drained (in brackets: the highest read, every second, during the step);',
       "backlog (issued, not resolved), p50/p99 ms of the step's 202s, V8 heap in use (MB) of apis and workers, both workers' CPU per document of the step:",
       ...rows,
@@ -306,6 +355,12 @@ async function main(): Promise<void> {
       `  total               ${DATABASES.reduce((sum, d) => sum + perDocument(d), 0)
         .toFixed(0)
         .padStart(6)}`,
+      `chasqui's database compacted (VACUUM FULL before and after): ${compactGrowth.reduce((sum, [, b]) => sum + b, 0).toFixed(0)} bytes per document = ` +
+        compactGrowth
+          .filter(([, b]) => b >= 1)
+          .map(([name, b]) => `${name} ${b.toFixed(0)}`)
+          .join(', '),
+      ...(bucket === null ? [] : [`the bucket: ${bucket.toFixed(0)} bytes per document`]),
     ];
     console.log(out.join('\n'));
   } finally {

@@ -10,7 +10,7 @@ import { freePort, waitForPort } from './ports';
  * Versity's S3 gateway (versitygw, Apache 2.0) over a plain directory, built from the Go module proxy at a pinned
  * version into the cache (CHASQUI_CACHE_DIR or ~/.cache/chasqui), the way deploy/temporal/build-server.sh builds
  * Temporal's server. Chosen over MinIO and SeaweedFS: the smallest module of the three, so the quickest build
- * (docs/files.md has the measured times), and it serves object versioning from a directory (the restore drill).
+ * (docs/files.md has the measured times), and it serves object versioning from a directory too.
  */
 export const S3_SERVER = { module: 'github.com/versity/versitygw/cmd/versitygw', version: '1.8.0' };
 

@@ -121,8 +121,16 @@ async function migrate(
   io: Io,
   signals: NodeJS.EventEmitter,
 ): Promise<number> {
-  const target = openStore(parseFilesUrl(options.to, s3SettingsOf(process.env), '--to'));
-  const source = openStore(deps.config.files);
+  const to = parseFilesUrl(options.to, s3SettingsOf(process.env), '--to');
+  const from = deps.config.files;
+  // Rows name keys, not stores: between two object stores nothing in a row changes, only objects are copied, which the
+  // stores' own tools do better (and a row still holding its bytes is moved by this command to CHASQUI_FILES_URL's store).
+  if (from.kind !== 'postgres' && to.kind !== 'postgres' && JSON.stringify(from) !== JSON.stringify(to))
+    throw new UsageError(
+      `CHASQUI_FILES_URL is already an object store: from one object store to another the keys stay the same, so copy the objects (aws s3 sync, rclone sync), then set CHASQUI_FILES_URL to the new one (docs/files.md)`,
+    );
+  const target = openStore(to);
+  const source = openStore(from);
   try {
     const plan = await plannedMigration(deps.db, target);
     const where = describe(options.to, target);

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ProductionShape, identityOf, type ShapeProcess } from '../support/production-shape';
 import { call, companyBody, randomRuc, type ApiResponse } from '../companies/helpers';
 import { payload } from '../issuing/support';
@@ -11,10 +12,11 @@ import { localTlsCertificate, startReceiver, type Receiver } from '../webhooks/s
 /**
  * `npm run test:production` (not part of `npm test`: it builds Temporal's server the first time): docker-compose.yml's
  * shape run for real — Temporal server on PostgreSQL set up by deploy/temporal/*.sh, `chasqui api`, `chasqui worker`
- * and `chasqui simulator` as separate processes — then crashed: the worker and the Temporal server get kill -9
+ * and `chasqui simulator` as separate processes, signed XML and CDRs in a real S3-compatible server (compose's `s3`
+ * service, CHASQUI_FILES_URL=s3://…) — then crashed: the worker and the Temporal server get kill -9
  * mid-run, and a second worker and api join. Nothing may be lost, and each resolution is notified once.
  */
-describe('production shape (Temporal server on PostgreSQL, separate api and worker)', function () {
+describe('production shape (Temporal server on PostgreSQL, separate api and worker, files in S3)', function () {
   this.timeout(600_000);
   let shape: ProductionShape;
   let receiver: Receiver;
@@ -29,6 +31,7 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     // The fixtures carry 2024 dates: SUNAT's sending window is off here, as in every suite but its own (bounds.test.ts).
     shape = await ProductionShape.start({
       say,
+      files: 's3',
       env: {
         CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
         CHASQUI_WEBHOOK_CA_FILE: tls.certFile,
@@ -331,7 +334,7 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     expect(answers.filter((r) => r.status === 404)).to.have.length(120);
   });
 
-  it("restore drill: both databases back to one backup; what was acknowledged before it resolves, a lost document posted again is accepted with SUNAT's CDR, nothing registered twice", async () => {
+  it("restore drill: both databases and the bucket back to one backup; what was acknowledged before it resolves, a lost document posted again is accepted with SUNAT's CDR, nothing registered twice", async () => {
     const { ruc, token } = await company();
     // Resolved before the backup, and acknowledged before it but without a verdict at it (the worker is down).
     const resolvedBefore = await issueMany([0], token, ruc, 2, 2);
@@ -352,7 +355,15 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       });
       await startAll();
     });
-    say('backup taken; services started again');
+    say('database backup taken; services started again');
+
+    // The bucket's backup is taken after the database's, with chasqui running: objects are written before the rows
+    // that name them and never changed, so a bucket copied later holds every object the database backup names (and
+    // some no row of it names: orphans, which the sweeper removes). A document issued between the two shows it.
+    const between = await issueMany([0], token, ruc, 1, 1);
+    const bucketBackup = path.join(shape.runDir, 'backup-s3');
+    await shape.withS3Stopped((dataDir) => execFileSync('cp', ['-a', dataDir, bucketBackup]));
+    say("bucket backup taken (a copy of the S3 server's volume), after the database backup");
 
     // After the backup: the open documents reach SUNAT, and two more are issued and accepted. Then the bad day.
     const lostBodies = [payload('invoice-basic.json', ruc), payload('invoice-basic.json', ruc)];
@@ -371,6 +382,10 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
         fs.rmSync(dataDir, { recursive: true, force: true });
         execFileSync('cp', ['-a', backup, dataDir]);
       });
+      await shape.withS3Stopped((dataDir) => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        execFileSync('cp', ['-a', bucketBackup, dataDir]);
+      });
       const afterRestore = new PgClient({ connectionString: shape.pgUrl() });
       await afterRestore.connect();
       // As `psql -v backup_taken_at=… -f deploy/restore/after-restore.sql` runs it.
@@ -379,13 +394,42 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       await afterRestore.end();
       await startAll();
     });
-    say('both databases restored to the backup; services started again');
+    say('both databases and the bucket restored to their backups; services started again');
+
+    // Every file the restored database names is in the restored bucket; no row keeps its bytes (all went to S3).
+    const s3 = shape.s3!;
+    const { rows: files } = await db.query(
+      `select xml_key, cdr_key, xml is not null or cdr_zip is not null as in_row from documents`,
+    );
+    const named = files.flatMap((f) => [f.xml_key, f.cdr_key]).filter((k): k is string => !!k);
+    const stored = new Set<string>();
+    let continuation: string | undefined;
+    do {
+      const page = await s3.client.send(
+        new ListObjectsV2Command({
+          Bucket: s3.location.bucket,
+          Prefix: `${s3.location.prefix}/`,
+          ContinuationToken: continuation,
+        }),
+      );
+      for (const object of page.Contents ?? []) stored.add(object.Key!.slice(s3.location.prefix.length + 1));
+      continuation = page.NextContinuationToken;
+    } while (continuation);
+    expect(files.filter((f) => f.in_row)).to.deep.equal([]);
+    expect(named.filter((k) => !stored.has(k))).to.deep.equal([]);
+    const orphans = [...stored].filter((k) => !named.includes(k));
+    say(`${files.length} documents, ${named.length} files named, all in the bucket; ${orphans.length} orphans`);
+    expect(orphans.length).to.be.at.least(between.length);
+    for (const id of between) expect((await call(api(), 'GET', `/v1/cpe/${id}`, { token })).status, id).to.equal(404);
 
     // Everything acknowledged before the backup reaches its verdict: accepted, with SUNAT's CDR.
     const done = await verdicts(token, [...resolvedBefore, ...openAtBackup]);
     for (const id of [...resolvedBefore, ...openAtBackup]) {
       expect(done.get(id), id).to.include({ status: 'accepted' });
       expect(done.get(id).links.cdr, id).to.be.a('string');
+      // Read back through the store, hash-checked: the XML and SUNAT's CDR.
+      for (const file of ['xml', 'cdr'])
+        expect((await call(api(), 'GET', `/v1/cpe/${id}/${file}`, { token })).status, `${id} ${file}`).to.equal(200);
     }
     // Lost with the restore: chasqui no longer knows them.
     for (const id of lostIds) expect((await call(api(), 'GET', `/v1/cpe/${id}`, { token })).status, id).to.equal(404);

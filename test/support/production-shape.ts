@@ -10,6 +10,7 @@ import { freePort, waitForPort } from '../../runtime/ports';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../runtime/postgres';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { loadConfig } from '../../core/config';
+import { startTestS3, type TestS3 } from './s3';
 
 /**
  * docker-compose.yml's production shape without Docker, for `npm run test:production` and `npm run bench:cost`:
@@ -42,6 +43,11 @@ export interface ShapeOptions {
   env?: Record<string, string>;
   /** Progress lines (the build, each step): a long run is never silent. */
   say?: (line: string) => void;
+  /**
+   * Where api and worker keep signed XML and CDRs: `postgres` (the default, the rows) or `s3`, a real S3-compatible
+   * server (versitygw, runtime/s3-server.ts) as compose's `s3` service, a process of this one's over the run folder.
+   */
+  files?: 'postgres' | 's3';
 }
 
 /** The Temporal server and SQL tool of the compose version, built once into a cache outside the clone. */
@@ -70,6 +76,8 @@ export class ProductionShape {
   readonly accountToken = `prod-shape-${randomBytes(12).toString('hex')}`;
   private temporalEnv: NodeJS.ProcessEnv = {};
   private client: Client | null = null;
+  /** The S3-compatible server and its bucket when `files: 's3'`. */
+  s3: TestS3 | null = null;
 
   private constructor(
     readonly runDir: string,
@@ -92,6 +100,10 @@ export class ProductionShape {
     const frontendPort = await freePort();
     const shape = new ProductionShape(runDir, serverDir, pg, pgPort, `127.0.0.1:${frontendPort}`, options);
     try {
+      if (options.files === 's3') {
+        shape.s3 = await startTestS3({ dataDir: path.join(runDir, 's3') });
+        say(`s3: versitygw on ${shape.s3.server.endpoint}, ${shape.s3.env.CHASQUI_FILES_URL}`);
+      }
       say('temporal-schema: deploy/temporal/setup-postgres.sh');
       await shape.script('setup-postgres.sh', {
         POSTGRES_SEEDS: '127.0.0.1',
@@ -161,6 +173,7 @@ export class ProductionShape {
       CHASQUI_MASTER_KEY: this.masterKey,
       CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: this.accountToken,
       ...(this.simulatorUrl ? { CHASQUI_AUTHORITY_URL: this.simulatorUrl, CHASQUI_PORTAL_URL: this.simulatorUrl } : {}),
+      ...this.s3?.env,
       ...this.options.env,
       ...extra,
     };
@@ -316,11 +329,22 @@ export class ProductionShape {
     });
   }
 
+  /**
+   * The S3 server's folder (its buckets, their metadata) with the server stopped: the bucket's backup or restore as
+   * a copy of its volume; the server starts again on the same port.
+   */
+  async withS3Stopped(work: (dataDir: string) => void): Promise<void> {
+    await this.s3!.server.kill();
+    work(this.s3!.dataDir);
+    await this.s3!.server.restart();
+  }
+
   async stop(): Promise<void> {
     await this.client?.connection.close().catch(() => undefined);
-    // chasqui first (SIGTERM: ordered shutdown), then Temporal, then PostgreSQL.
+    // chasqui first (SIGTERM: ordered shutdown), then Temporal, then PostgreSQL and the S3 server.
     await this.stopRoles(['api', 'worker', 'simulator', 'temporal']);
     await this.pg.stop().catch(() => undefined);
+    await this.s3?.stop().catch(() => undefined);
     if (!process.env.KEEP_PRODUCTION_RUN) fs.rmSync(this.runDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, PutBucketVersioningCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { obtainS3Server, startS3Server, type S3ServerHandle } from '../../runtime/s3-server';
 import { testConfig } from './services';
 import type { FilesLocation } from '../../core/config';
@@ -14,19 +14,21 @@ export interface TestS3 {
   dataDir: string;
   /** A client of its own on the server (what a test reads the bucket with, beside chasqui). */
   client: S3Client;
+  /** What a chasqui process is given to use this bucket (CHASQUI_FILES_URL, CHASQUI_S3_ENDPOINT, the AWS variables). */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
 /**
  * A real S3-compatible server (versitygw, runtime/s3-server.ts) of the suite's own on a free port of 127.0.0.1, with a
- * bucket (versioned when asked: the restore drill). Its root keys go where the AWS SDK's standard chain reads them,
+ * bucket, over `dataDir` when given (the production shape's run folder). Its root keys go where the AWS SDK's standard chain reads them,
  * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as an operator's deployment gives them.
  */
 export async function startTestS3(
-  options: { bucket?: string; prefix?: string; versioned?: boolean } = {},
+  options: { bucket?: string; prefix?: string; dataDir?: string } = {},
 ): Promise<TestS3> {
   const bin = obtainS3Server(testConfig().cacheDir);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-test-s3-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-test-s3-'));
   const server = await startS3Server({ bin, dataDir });
   process.env.AWS_ACCESS_KEY_ID = server.accessKey;
   process.env.AWS_SECRET_ACCESS_KEY = server.secretKey;
@@ -38,15 +40,19 @@ export async function startTestS3(
     credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey },
   });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  if (options.versioned)
-    await client.send(
-      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
-    );
+  const prefix = options.prefix ?? 'cpe';
   return {
     server,
-    location: { kind: 's3', bucket, prefix: options.prefix ?? 'cpe', endpoint: server.endpoint, region: null },
+    location: { kind: 's3', bucket, prefix, endpoint: server.endpoint, region: null },
     dataDir,
     client,
+    env: {
+      CHASQUI_FILES_URL: `s3://${bucket}/${prefix}`,
+      CHASQUI_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: server.accessKey,
+      AWS_SECRET_ACCESS_KEY: server.secretKey,
+      AWS_REGION: 'us-east-1',
+    },
     stop: async () => {
       client.destroy();
       await server.stop();
