@@ -1,4 +1,7 @@
-/** Rules on the lines of a sales document: IGV affectation and rate, ISC, ICBPER, their discounts and charges, and operation 0112's deductible-expense line. */
+/**
+ * Rules on the lines of a sales document: IGV affectation and rate, ISC, ICBPER, their discounts and charges, and
+ * operation 0112's deductible-expense line.
+ */
 import { money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { IVAP_RATE } from '../tax/rates';
