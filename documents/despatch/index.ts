@@ -9,10 +9,11 @@ import { preparedDocument } from '../prepared';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildDespatchXml, despatchId } from '../xml/despatch';
 import { checkDespatch } from './rules';
-import { despatchSchema, type DespatchPayload } from './schema';
+import { despatchSchema } from './schema';
+import type { DespatchPayload } from './types';
 
 export { buildDespatchXml } from '../xml/despatch';
-export type { DespatchPayload } from './schema';
+export type { DespatchPayload } from './types';
 
 export function prepareDespatch(payload: unknown, options: PrepareOptions = {}): PreparedDocument {
   const { value, error } = despatchSchema.validate(resolveAliases(payload));

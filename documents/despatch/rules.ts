@@ -6,7 +6,8 @@ import { DEFAULT_CALENDAR } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
-import { RELATED_DOCUMENTS, TRANSPORT_MODES, type DespatchPayload } from './schema';
+import { RELATED_DOCUMENTS, TRANSPORT_MODES } from './catalogs';
+import type { DespatchPayload } from './types';
 
 export interface RuleFindings {
   issues: ValidationIssue[];
