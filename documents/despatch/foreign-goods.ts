@@ -4,8 +4,7 @@
  * and the manifest's line data (properties 7024–7028) belong to them.
  */
 import { RELATED_DOCUMENTS } from './catalogs';
-import type { Fail } from './rules';
-import type { DespatchPayload } from './types';
+import type { DespatchPayload, Fail } from './types';
 
 /** Every rule of foreign goods, and of their documents, containers and manifest lines on any other guide. */
 export function checkForeignGoods(d: DespatchPayload, fail: Fail): void {

@@ -9,7 +9,7 @@ import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
 import { RELATED_DOCUMENTS, TRANSPORT_MODES } from './catalogs';
 import { checkForeignGoods } from './foreign-goods';
-import type { DespatchPayload } from './types';
+import type { DespatchPayload, Fail, Observe } from './types';
 
 export interface RuleFindings {
   issues: ValidationIssue[];
@@ -136,10 +136,6 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
   }
   return { issues, warnings };
 }
-
-/** A blocking finding (an issue of the 422) and an observation (a warning). */
-export type Fail = (code: string | null, message: string, path: string | null) => void;
-export type Observe = (code: string, message: string) => void;
 
 function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issuerIsRecipient: boolean): void {
   const e = d.envio;

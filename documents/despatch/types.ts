@@ -1,4 +1,4 @@
-/** A dispatch guide (GRE 09, 31) as the payload states it, once the schema has validated it. */
+/** A dispatch guide (GRE 09, 31) as its schema validated it, and what its rules report. */
 import type { Decimal } from '../decimal';
 import type { Customer, Issuer } from '../input/parties';
 import type { PORT_KINDS } from './catalogs';
@@ -117,3 +117,7 @@ export interface DespatchPayload {
   envio: Shipment;
   items: DespatchItem[];
 }
+
+/** What a rule reports: a blocking finding (an issue of the 422) and an observation (a warning). */
+export type Fail = (code: string | null, message: string, path: string | null) => void;
+export type Observe = (code: string, message: string) => void;
