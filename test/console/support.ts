@@ -138,6 +138,13 @@ export function consoleWorld() {
     world.supportToken = JSON.parse(created.stdout).token;
     world.browser = await getBrowser();
   });
-  after(async () => world.s?.stop());
+  after(async () => {
+    // A support token's name stays taken even once revoked: the other file's world in this process takes it afresh.
+    await world.s?.stack
+      .db('support_tokens')
+      .where({ name: `ana-${process.pid}` })
+      .del();
+    await world.s?.stop();
+  });
   return { world, cli, signIn, shot, confirm };
 }
