@@ -127,6 +127,34 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** One account and COMPANIES companies with a token each, every one notifying webhookUrl when there is one. */
+async function createCompanies(port: number, env: NodeJS.ProcessEnv, webhookUrl: string | undefined) {
+  const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], {
+    env,
+    encoding: 'utf8',
+  });
+  const accountToken = JSON.parse(account.stdout).token as string;
+  const companies: { ruc: string; token: string; next: number }[] = [];
+  for (let i = 0; i < COMPANIES; i++) {
+    const created = await request(port, 'POST', '/v1/companies', accountToken, {
+      ruc: ruc(i),
+      business_name: `Bench ${i}`,
+      plan_type: '01',
+      environment: '01',
+    });
+    if (created.status !== 201) throw new Error(`company ${i}: ${created.status} ${JSON.stringify(created.body)}`);
+    companies.push({ ruc: ruc(i), token: created.body.data.token, next: 1 });
+    if (webhookUrl) {
+      const hooked = await request(port, 'PATCH', `/v1/companies/${ruc(i)}/webhook`, accountToken, {
+        url: webhookUrl,
+      });
+      if (hooked.status !== 200)
+        throw new Error(`webhook of company ${i}: ${hooked.status} ${JSON.stringify(hooked.body)}`);
+    }
+  }
+  return companies;
+}
+
 async function main(): Promise<void> {
   const { env, dataDir, port, pgPort } = await chasquiStartEnv();
   const tls = WEBHOOK ? localTlsCertificate() : null;
@@ -134,29 +162,7 @@ async function main(): Promise<void> {
   if (tls) Object.assign(env, { CHASQUI_WEBHOOK_CA_FILE: tls.certFile, CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true' });
   const { child } = await spawnChasquiStart(env, CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []);
   try {
-    const account = spawnSync(process.execPath, [CHASQUI_BIN, 'accounts', 'create', '--name', 'bench', '--json'], {
-      env,
-      encoding: 'utf8',
-    });
-    const accountToken = JSON.parse(account.stdout).token as string;
-    const companies: { ruc: string; token: string; next: number }[] = [];
-    for (let i = 0; i < COMPANIES; i++) {
-      const created = await request(port, 'POST', '/v1/companies', accountToken, {
-        ruc: ruc(i),
-        business_name: `Bench ${i}`,
-        plan_type: '01',
-        environment: '01',
-      });
-      if (created.status !== 201) throw new Error(`company ${i}: ${created.status} ${JSON.stringify(created.body)}`);
-      companies.push({ ruc: ruc(i), token: created.body.data.token, next: 1 });
-      if (receiver) {
-        const hooked = await request(port, 'PATCH', `/v1/companies/${ruc(i)}/webhook`, accountToken, {
-          url: receiver.url,
-        });
-        if (hooked.status !== 200)
-          throw new Error(`webhook of company ${i}: ${hooked.status} ${JSON.stringify(hooked.body)}`);
-      }
-    }
+    const companies = await createCompanies(port, env, receiver?.url);
     // Warm-up: one document per company (JIT, pools, Temporal task queues), not counted.
     await Promise.all(
       companies.map((c) =>

@@ -60,26 +60,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function main(): Promise<void> {
-  const signer = createSigner(generateTestCertificate({ ruc: RUC }));
-  const creds = { ruc: RUC, solUser: 'MODDATOS', solPassword: 'moddatos' };
-  const bodies: string[] = [];
-  for (let n = 1; n <= REQUESTS; n++) {
-    const doc = invoice({ ruc: RUC, series: 'F001', number: n });
-    const signed = signXml(doc.xml, signer).xml;
-    bodies.push(
-      soapRequest(creds, 'sendBill', [
-        ['fileName', `${doc.filename}.zip`],
-        ['contentFile', zipXml(doc.filename, signed).toString('base64')],
-      ]),
-    );
-  }
-  const sampleXml = signXml(invoice({ ruc: RUC, series: 'F001', number: 1 }).xml, signer).xml;
-
+/** What the pieces that dominate a sendBill cost, measured in this process. */
+function printPieceCosts(sampleXml: string, requestBytes: number): void {
   console.log(
     `bench:simulator — ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} CPUs), Node ${process.version}`,
   );
-  console.log(`invoice size ${sampleXml.length} bytes, SOAP request ${bodies[0].length} bytes`);
+  console.log(`invoice size ${sampleXml.length} bytes, SOAP request ${requestBytes} bytes`);
   console.log('per-request pieces (in this process):');
   perOp('signature check, xml-crypto (verifyXmlSignature)', 200, () => verifyXmlSignature(sampleXml));
   perOp('signature check, string path (simulator)', 2000, () => verifyCanonicalSignature(sampleXml));
@@ -97,7 +83,10 @@ async function main(): Promise<void> {
     notes: [],
   };
   perOp('CDR build + RSA-SHA512 exc-c14n signature + zip', 1000, () => buildCdrZip(content));
+}
 
+/** The simulator in its own process, pinned to CPU 0 when taskset exists; resolves once it listens. */
+async function startSimulator() {
   const port = await freePort();
   const pin = spawnSync('taskset', ['--version']).status === 0;
   // The fixtures carry a fixed issue date: SUNAT's sending window (2108) would refuse them once it is days old.
@@ -124,9 +113,11 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) =>
     child.stdout!.on('data', (c: Buffer) => c.toString().includes('SUNAT simulator on') && resolve()),
   );
+  return { child, port, pin, dataDir };
+}
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const post = (body: string) =>
+function keepAlivePost(port: number, agent: http.Agent) {
+  return (body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
         {
@@ -146,6 +137,30 @@ async function main(): Promise<void> {
       req.on('error', reject);
       req.end(body);
     });
+}
+
+async function main(): Promise<void> {
+  const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+  const creds = { ruc: RUC, solUser: 'MODDATOS', solPassword: 'moddatos' };
+  const bodies: string[] = [];
+  for (let n = 1; n <= REQUESTS; n++) {
+    const doc = invoice({ ruc: RUC, series: 'F001', number: n });
+    const signed = signXml(doc.xml, signer).xml;
+    bodies.push(
+      soapRequest(creds, 'sendBill', [
+        ['fileName', `${doc.filename}.zip`],
+        ['contentFile', zipXml(doc.filename, signed).toString('base64')],
+      ]),
+    );
+  }
+  const sampleXml = signXml(invoice({ ruc: RUC, series: 'F001', number: 1 }).xml, signer).xml;
+
+  printPieceCosts(sampleXml, bodies[0].length);
+
+  const { child, port, pin, dataDir } = await startSimulator();
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const post = keepAlivePost(port, agent);
 
   // Warm-up on distinct numbers (the simulator answers 1033 for a number it already accepted).
   const warm = Math.min(200, Math.floor(REQUESTS / 10));

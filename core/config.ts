@@ -4,10 +4,15 @@ import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
-import { parseDuration } from './durations';
+import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
+import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
+
+export { ConfigError } from './env-values';
+export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 
 /**
- * The one place that reads the environment. Every variable is documented in docs/configuration.md;
+ * The one place that reads the environment (each variable through env-values.ts, CHASQUI_FILES_URL through
+ * files-location.ts). Every variable is documented in docs/configuration.md;
  * invalid values stop start-up with a message naming the variable.
  */
 export interface Config {
@@ -144,56 +149,6 @@ export interface Config {
   files: FilesLocation;
 }
 
-/** A file store's place: `postgres:` (the document's row), `file:///dir`, or `s3://bucket/prefix`. */
-export type FilesLocation =
-  | { kind: 'postgres' }
-  | { kind: 'directory'; path: string }
-  | { kind: 's3'; bucket: string; prefix: string; endpoint: string | null; region: string | null };
-
-/**
- * CHASQUI_FILES_URL (or `chasqui files migrate --to`) read into fields: nothing of the URL reaches a library as it is.
- * `s3.endpoint` is CHASQUI_S3_ENDPOINT, an S3-compatible server's address (path-style addressing; null for AWS itself),
- * `s3.region` AWS_REGION (or AWS_DEFAULT_REGION).
- */
-/** The S3 settings beside CHASQUI_FILES_URL (credentials stay with the AWS SDK's own chain). */
-export function s3SettingsOf(env: NodeJS.ProcessEnv): { endpoint: string | null; region: string | null } {
-  return {
-    endpoint: str(env, 'CHASQUI_S3_ENDPOINT'),
-    region: str(env, 'AWS_REGION') ?? str(env, 'AWS_DEFAULT_REGION'),
-  };
-}
-
-export function parseFilesUrl(
-  raw: string,
-  s3: { endpoint: string | null; region: string | null },
-  name = 'CHASQUI_FILES_URL',
-): FilesLocation {
-  const { endpoint, region } = s3;
-  const usage = `${name} must be postgres:, file:///absolute/dir or s3://bucket[/prefix], got '${raw}'`;
-  if (raw === 'postgres:' || raw === 'postgres://') return { kind: 'postgres' };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(usage);
-  }
-  if (url.search || url.hash || url.username || url.password)
-    throw new ConfigError(`${usage} (no query, fragment or credentials: the standard AWS variables carry those)`);
-  if (url.protocol === 'file:' && !url.host && url.pathname.length > 1)
-    return { kind: 'directory', path: path.resolve(decodeURIComponent(url.pathname)) };
-  if (url.protocol === 's3:' && /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname)) {
-    const prefix = url.pathname.replace(/^\/+|\/+$/g, '');
-    if (!/^[A-Za-z0-9!_.*'()/-]*$/.test(prefix) || prefix.split('/').some((part) => part === '..' || part === '.'))
-      throw new ConfigError(`${usage} (the prefix may hold letters, digits and !_.*'()-/ only)`);
-    if (endpoint !== null && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint))
-      throw new ConfigError(`CHASQUI_S3_ENDPOINT must be http(s)://host[:port], got '${endpoint}'`);
-    return { kind: 's3', bucket: url.hostname, prefix, endpoint, region };
-  }
-  throw new ConfigError(usage);
-}
-
-export class ConfigError extends Error {}
-
 function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
   const parsed = <T>(name: string, parse: (text: string) => T): T => {
     try {
@@ -207,35 +162,6 @@ function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
 
 /** SUNAT accepts at most 500 lines in one resumen diario (rc). */
 export const SUNAT_SUMMARY_MAX_LINES = 500;
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
-  return value;
-}
-
-/** `90s`, `30m`, `6h`, `1d`: a whole number and one unit (core/durations.ts), in milliseconds. */
-function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
-  const raw = str(env, name) ?? fallback;
-  const seconds = parseDuration(raw);
-  if (!seconds) throw new ConfigError(`${name} must be a duration such as 30m, 6h or 1d, got '${raw}'`);
-  return seconds * 1000;
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
-}
-
-function str(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? null : raw.trim();
-}
 
 /** Where fetched Temporal servers, compiled SUNAT rules and test tools are kept: one folder shared by every clone. */
 function cacheDirOf(env: NodeJS.ProcessEnv): string {
@@ -277,16 +203,6 @@ function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-/** `N` per minute, or `N/S`: N per S seconds. */
-function rateOf(env: NodeJS.ProcessEnv, name: string, fallback: string): { limit: number; windowSeconds: number } {
-  const raw = str(env, name) ?? fallback;
-  const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
-  if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
-    throw new ConfigError(`${name} must be N (per minute) or N/S (N per S seconds), both at least 1, got '${raw}'`);
-  }
-  return { limit: Number(match[1]), windowSeconds: match[2] ? Number(match[2]) : 60 };
-}
-
 /** Off (the socket's address) or the number of proxies in front: the client is that many hops from the right. */
 function trustProxyOf(env: NodeJS.ProcessEnv): number {
   const raw = (str(env, 'CHASQUI_TRUST_PROXY') ?? 'off').toLowerCase();
@@ -296,6 +212,36 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
       `CHASQUI_TRUST_PROXY must be off or the number of proxies in front of chasqui (1 to 9), got '${env.CHASQUI_TRUST_PROXY}'`,
     );
   return Number(raw);
+}
+
+/** The limits no single variable's reader can tell alone, checked once every variable is read. */
+function checkRanges(config: Config): void {
+  if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
+  if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
+  if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
+  if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
+  if (config.issuing.ownCertificateUnits > 1000) {
+    throw new ConfigError(
+      `CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`,
+    );
+  }
+  if (config.summary.hour > 23)
+    throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
+  if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
+    throw new ConfigError(
+      `CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`,
+    );
+  }
+  if (config.buyers.smtpUrl && !config.buyers.mailFrom)
+    throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
+  if (config.masterKey) parseMasterKey(config.masterKey);
+  config.retiredMasterKeys.forEach((key, i) => {
+    try {
+      parseMasterKey(key);
+    } catch (err) {
+      throw new ConfigError(`CHASQUI_MASTER_KEYS_OLD: key ${i + 1}: ${(err as Error).message}`);
+    }
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -389,32 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
   };
-  if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
-  if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
-  if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
-  if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
-  if (config.issuing.ownCertificateUnits > 1000) {
-    throw new ConfigError(
-      `CHASQUI_OWN_CERTIFICATE_UNITS is in thousandths of a signature and must be at most 1000, got ${config.issuing.ownCertificateUnits}`,
-    );
-  }
-  if (config.summary.hour > 23)
-    throw new ConfigError(`CHASQUI_SUMMARY_HOUR must be an hour of the day, 0 to 23, got ${config.summary.hour}`);
-  if (config.summary.maxLines < 1 || config.summary.maxLines > SUNAT_SUMMARY_MAX_LINES) {
-    throw new ConfigError(
-      `CHASQUI_SUMMARY_MAX_LINES must be 1 to ${SUNAT_SUMMARY_MAX_LINES} (SUNAT's limit per daily summary), got ${config.summary.maxLines}`,
-    );
-  }
-  if (config.buyers.smtpUrl && !config.buyers.mailFrom)
-    throw new ConfigError('CHASQUI_MAIL_FROM is required with CHASQUI_SMTP_URL: the sender of the e-mails to buyers');
-  if (config.masterKey) parseMasterKey(config.masterKey);
-  config.retiredMasterKeys.forEach((key, i) => {
-    try {
-      parseMasterKey(key);
-    } catch (err) {
-      throw new ConfigError(`CHASQUI_MASTER_KEYS_OLD: key ${i + 1}: ${(err as Error).message}`);
-    }
-  });
+  checkRanges(config);
   return config;
 }
 

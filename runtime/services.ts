@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, type ScheduleOptions } from '@temporalio/client';
 import { NativeConnection, Worker, Runtime, DefaultLogger, type LogLevel } from '@temporalio/worker';
 import type { Config } from '../core/config';
 import type { SecretBox } from '../core/secretbox';
@@ -139,75 +139,64 @@ export function installTemporalRuntime(metricsAddress?: string): void {
 }
 
 /**
- * The schedule that runs the document sweeper every minute; created once per namespace and task queue, and left
- * alone when it already exists (several workers start it concurrently).
+ * The schedules every worker keeps (docs/summaries.md, docs/operations.md "Company checks"), one per namespace and
+ * task queue: the document sweeper every minute; the daily summary run every day at CHASQUI_SUMMARY_HOUR, Lima
+ * time; the company checks every CHASQUI_CHECKS_EVERY.
  */
-export async function ensureSweeperSchedule(client: Client, config: Config): Promise<void> {
-  const scheduleId = `${SWEEPER_SCHEDULE_ID}-${config.temporal.taskQueue}`;
-  try {
-    await client.schedule.create({
-      scheduleId,
+function schedules(config: Config): ScheduleOptions[] {
+  const taskQueue = config.temporal.taskQueue;
+  const sweeper = `${SWEEPER_SCHEDULE_ID}-${taskQueue}`;
+  const dailySummary = `${DAILY_SUMMARY_SCHEDULE_ID}-${taskQueue}`;
+  const companyChecks = `${COMPANY_CHECKS_SCHEDULE_ID}-${taskQueue}`;
+  return [
+    {
+      scheduleId: sweeper,
       spec: { intervals: [{ every: '1 minute' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: documentSweeperWorkflow,
-        taskQueue: config.temporal.taskQueue,
-        workflowId: `${scheduleId}-run`,
-      },
+      action: { type: 'startWorkflow', workflowType: documentSweeperWorkflow, taskQueue, workflowId: `${sweeper}-run` },
       policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-}
-
-/**
- * The one schedule of the daily summary run (docs/summaries.md): every day at CHASQUI_SUMMARY_HOUR, Lima time, for
- * every company. A changed hour is applied to the existing schedule when a worker starts.
- */
-export async function ensureDailySummarySchedule(client: Client, config: Config): Promise<void> {
-  const scheduleId = `${DAILY_SUMMARY_SCHEDULE_ID}-${config.temporal.taskQueue}`;
-  const spec = { calendars: [{ hour: config.summary.hour, minute: 0 }], timezone: LIMA_TIME_ZONE };
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec,
+    },
+    {
+      scheduleId: dailySummary,
+      spec: { calendars: [{ hour: config.summary.hour, minute: 0 }], timezone: LIMA_TIME_ZONE },
       action: {
         type: 'startWorkflow',
         workflowType: dailySummaryWorkflow,
-        taskQueue: config.temporal.taskQueue,
-        workflowId: `${scheduleId}-run`,
+        taskQueue,
+        workflowId: `${dailySummary}-run`,
       },
       // The daily run only starts the companies' runs; yesterday's company runs still waiting on a ticket never
       // share a receipt with today's.
       policies: { overlap: 'ALLOW_ALL', catchupWindow: '6 hours' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((current) => ({ ...current, spec }));
-  }
+    },
+    {
+      scheduleId: companyChecks,
+      spec: { intervals: [{ every: config.checks.everyMs }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: companyChecksWorkflow,
+        taskQueue,
+        workflowId: `${companyChecks}-run`,
+        args: [{ concurrency: config.checks.concurrency }] as [CompanyChecksInput],
+      },
+      // A run still going when the next is due is left to finish (the next is skipped).
+      policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
+    },
+  ];
 }
 
 /**
- * The one schedule of the company checks (docs/operations.md, "Company checks"): every CHASQUI_CHECKS_EVERY, every
- * company. A run still going when the next is due is left to finish (the next is skipped). A changed interval or
- * concurrency is applied to the existing schedule when a worker starts.
+ * Creates the worker's schedules, or, when one already exists (several workers start them concurrently), applies
+ * a changed hour, interval or concurrency to it.
  */
-export async function ensureCompanyChecksSchedule(client: Client, config: Config): Promise<void> {
-  const scheduleId = `${COMPANY_CHECKS_SCHEDULE_ID}-${config.temporal.taskQueue}`;
-  const spec = { intervals: [{ every: config.checks.everyMs }] };
-  const action = {
-    type: 'startWorkflow' as const,
-    workflowType: companyChecksWorkflow,
-    taskQueue: config.temporal.taskQueue,
-    workflowId: `${scheduleId}-run`,
-    args: [{ concurrency: config.checks.concurrency }] as [CompanyChecksInput],
-  };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 hour' } });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((current) => ({ ...current, spec, action }));
+export async function ensureSchedules(client: Client, config: Config): Promise<void> {
+  for (const schedule of schedules(config)) {
+    try {
+      await client.schedule.create(schedule);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      const { spec, action } = schedule;
+      await client.schedule.getHandle(schedule.scheduleId).update((current) => ({ ...current, spec, action }));
+    }
   }
 }
 
@@ -233,9 +222,7 @@ export async function startWorker(
   let worker: Worker;
   try {
     temporal = await connectTemporal(config, address);
-    await ensureSweeperSchedule(temporal, config);
-    await ensureDailySummarySchedule(temporal, config);
-    await ensureCompanyChecksSchedule(temporal, config);
+    await ensureSchedules(temporal, config);
     worker = await Worker.create({
       connection,
       namespace: config.temporal.namespace,

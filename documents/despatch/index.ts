@@ -5,13 +5,15 @@
 import { resolveAliases } from '../input/aliases';
 import { joiIssues } from '../input/joi-issues';
 import { DocumentValidationError } from '../errors';
+import { preparedDocument } from '../prepared';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildDespatchXml, despatchId } from '../xml/despatch';
 import { checkDespatch } from './rules';
-import { despatchSchema, type DespatchPayload } from './schema';
+import { despatchSchema } from './schema';
+import type { DespatchPayload } from './types';
 
 export { buildDespatchXml } from '../xml/despatch';
-export type { DespatchPayload } from './schema';
+export type { DespatchPayload } from './types';
 
 export function prepareDespatch(payload: unknown, options: PrepareOptions = {}): PreparedDocument {
   const { value, error } = despatchSchema.validate(resolveAliases(payload));
@@ -19,18 +21,15 @@ export function prepareDespatch(payload: unknown, options: PrepareOptions = {}):
   const guide = value as DespatchPayload;
   const { issues, warnings } = checkDespatch(guide, options);
   if (issues.length > 0) throw new DocumentValidationError(issues);
-  const id = despatchId(guide);
-  return {
-    docType: guide.tipoDoc,
-    ruc: guide.emisor.ruc,
-    series: guide.serie,
-    number: Number(guide.correlativo),
-    filename: `${guide.emisor.ruc}-${guide.tipoDoc}-${id}`,
-    issueDate: guide.fechaEmision,
-    currency: null,
-    xml: buildDespatchXml(guide),
-    totals: null,
-    warnings,
-    buyerEmail: guide.destinatario.correo,
-  };
+  return preparedDocument(
+    guide,
+    { number: Number(guide.correlativo), id: despatchId(guide) },
+    {
+      currency: null,
+      xml: buildDespatchXml(guide),
+      totals: null,
+      warnings,
+      buyerEmail: guide.destinatario.correo,
+    },
+  );
 }

@@ -2,6 +2,7 @@
 import { Decimal, money, sum, ZERO } from '../decimal';
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { RUC_DOC_TYPE } from '../input/parties';
+import { preparedDocument } from '../prepared';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildOtherXml } from '../xml/other';
 import { REGIMES, type OtherInput } from './schema';
@@ -129,13 +130,7 @@ export function prepareOther(
   const doc = computeOther(input);
   const issues = [...earlier, ...otherRules(doc, options)];
   if (issues.length) throw new DocumentValidationError(issues);
-  return {
-    docType: input.tipoDoc,
-    ruc: input.emisor.ruc,
-    series: input.serie,
-    number: doc.number,
-    filename: `${input.emisor.ruc}-${input.tipoDoc}-${doc.id}`,
-    issueDate: input.fechaEmision,
+  return preparedDocument(input, doc, {
     currency: 'PEN',
     xml: buildOtherXml(doc),
     totals: {
@@ -143,5 +138,5 @@ export function prepareOther(
       [input.tipoDoc === '20' ? 'SUNATTotalPaid' : 'SUNATTotalCashed']: money(doc.totalNet),
     },
     warnings: [],
-  };
+  });
 }

@@ -1,280 +1,31 @@
 /**
  * Draws a PrintedDocument on A4 (paginated, header and column titles repeated, "Página x de y") or on an 80 mm
  * ticket (one long page as tall as the content). One flow for both: the format only changes widths, sizes and how a
- * table row is laid out, so a new document type needs a reader, never a new layout.
+ * table row is laid out, so a new document type needs a reader, never a new layout. The paper and its primitives
+ * are in sheet.ts, what tops every page in page-top.ts.
  */
-import PDFDocument from 'pdfkit';
-import { fonts } from './fonts';
+import { drawPageTop } from './page-top';
 import { drawQr } from './qr';
-import type { Column, Fact, PrintedDocument, PrintedParty } from './model';
+import { Sheet, type RenderOptions } from './sheet';
+import type { Column, Fact, PrintedDocument } from './model';
 
-export type PaperFormat = 'a4' | 'ticket';
-
-export interface RenderOptions {
-  format: PaperFormat;
-  /** Words printed across every page when the document is not a valid one (DEMO, RECHAZADO, ANULADO). */
-  marks: string[];
-  /** The issuer's logo (PNG or JPEG, already validated). */
-  logo?: Buffer | null;
-}
+export type { PaperFormat, RenderOptions } from './sheet';
 
 /** SUNAT's page where anyone checks a comprobante de pago electrónico. */
 export const CHECK_PAGE = 'https://e-consulta.sunat.gob.pe/ol-ti-itconsvalicpe/ConsValiCpe.htm';
 
-interface Paper {
-  width: number;
-  height: number;
-  margin: number;
-  size: number;
-  qr: number;
-  logo: [number, number];
-}
-
-const MM = 72 / 25.4;
-const PAPERS: Record<PaperFormat, Paper> = {
-  a4: { width: 595.28, height: 841.89, margin: 36, size: 8, qr: 92, logo: [150, 60] },
-  // 80 mm roll, 72 mm printable; drawn on a tall page that is cut to the content at the end.
-  ticket: { width: 80 * MM, height: 14_000, margin: 4 * MM, size: 7.5, qr: 110, logo: [120, 50] },
-};
-
 const GREY = '#555555';
-const RULE = '#999999';
 const HEADER_FILL = '#e8e8e8';
-const MARK_COLOUR = '#c0392b';
 
-class Printer {
-  readonly doc: PDFKit.PDFDocument;
-  readonly paper: Paper;
-  readonly ticket: boolean;
-  y = 0;
+class Printer extends Sheet {
   /** Where content starts below the header of a fresh page. */
   private contentTop = 0;
-  /** Measuring only: positions advance, nothing is drawn and no page is added. */
-  private dry = false;
-  private readonly left: number;
-  private readonly width: number;
-
-  constructor(
-    private readonly printed: PrintedDocument,
-    private readonly options: RenderOptions,
-  ) {
-    this.paper = PAPERS[options.format];
-    this.ticket = options.format === 'ticket';
-    this.left = this.paper.margin;
-    this.width = this.paper.width - 2 * this.paper.margin;
-    // Fixed metadata and creation date (the issue date): the same document always gives the same bytes.
-    const created = new Date(`${printed.issueDate || '2000-01-01'}T00:00:00-05:00`);
-    this.doc = new PDFDocument({
-      size: [this.paper.width, this.paper.height],
-      margin: this.paper.margin,
-      autoFirstPage: false,
-      bufferPages: true,
-      // No default Helvetica: pdfkit would read and parse its AFM metrics for every document, unused.
-      font: null as unknown as string,
-      info: {
-        Title: `${printed.title} ${printed.id}`,
-        Author: printed.issuer.name,
-        Creator: 'chasqui',
-        Producer: 'chasqui (pdfkit)',
-        CreationDate: created,
-      },
-    });
-    const { regular, bold } = fonts();
-    this.doc.registerFont('regular', regular as unknown as Buffer);
-    this.doc.registerFont('bold', bold as unknown as Buffer);
-    this.doc.font('regular');
-  }
-
-  private get bottom(): number {
-    // A4 keeps room for the page footer; the ticket's page is cut, so its bottom is only a safety limit.
-    return this.paper.height - this.paper.margin - (this.ticket ? 0 : 14);
-  }
-
-  private font(name: 'regular' | 'bold', size = this.paper.size): this {
-    this.doc.font(name).fontSize(size);
-    return this;
-  }
-
-  private textHeight(text: string, width: number): number {
-    return this.doc.heightOfString(text, { width, lineGap: 0.5 });
-  }
-
-  /** Text in a box, wrapped to `width`; returns its height. */
-  private write(
-    text: string,
-    x: number,
-    y: number,
-    width: number,
-    align: 'left' | 'right' | 'center' = 'left',
-  ): number {
-    if (!this.dry) this.doc.text(text, x, y, { width, align, lineGap: 0.5 });
-    return this.textHeight(text, width);
-  }
-
-  /** Starts a page when `height` does not fit below the current position. */
-  private ensure(height: number): void {
-    if (!this.dry && this.y + height > this.bottom) this.newPage();
-  }
 
   newPage(): void {
     this.doc.addPage();
     this.y = this.paper.margin;
-    this.drawMarks();
-    this.header();
+    drawPageTop(this);
     this.contentTop = this.y;
-  }
-
-  /** The diagonal words behind the content of every page, and a framed banner under the header. */
-  private drawMarks(): void {
-    if (!this.options.marks.length || this.ticket) return;
-    const { doc, paper } = this;
-    doc.save();
-    doc.fillColor(MARK_COLOUR).fillOpacity(0.13);
-    const text = this.options.marks.join(' · ');
-    // One line along the diagonal, as large as 80 % of it allows (at most 60 points).
-    this.font('bold', 60);
-    const diagonal = Math.hypot(paper.width, paper.height) * 0.8;
-    const size = Math.min(60, (60 * diagonal) / doc.widthOfString(text));
-    this.font('bold', size);
-    const width = doc.widthOfString(text);
-    const [cx, cy] = [paper.width / 2, paper.height / 2];
-    doc.rotate(-Math.atan2(paper.height, paper.width) * (180 / Math.PI), { origin: [cx, cy] });
-    doc.text(text, cx - width / 2, cy - size / 2, { lineBreak: false });
-    doc.restore();
-  }
-
-  private banner(): void {
-    if (!this.options.marks.length) return;
-    const text = this.options.marks.join(' · ');
-    this.font('bold', this.ticket ? 9 : 11);
-    const height = this.textHeight(text, this.width - 8) + 6;
-    this.doc
-      .save()
-      .lineWidth(1.2)
-      .strokeColor(MARK_COLOUR)
-      .rect(this.left, this.y, this.width, height)
-      .stroke()
-      .restore();
-    this.doc.fillColor(MARK_COLOUR);
-    this.write(text, this.left + 4, this.y + 3.5, this.width - 8, 'center');
-    this.doc.fillColor('black');
-    this.y += height + 6;
-  }
-
-  /** The issuer's trade name (when not its legal name) and address, under its name. */
-  private issuerLines(party: PrintedParty): string[] {
-    return [party.tradeName && party.tradeName !== party.name ? party.tradeName : null, party.address ?? null].filter(
-      (l): l is string => !!l,
-    );
-  }
-
-  /** Logo and issuer on the left, the RUC/title/number box on the right (A4); stacked and centred on a ticket. */
-  private header(): void {
-    const { doc, printed } = this;
-    const issuer = printed.issuer;
-    if (this.ticket) {
-      if (this.options.logo) {
-        const [w, h] = this.paper.logo;
-        doc.image(this.options.logo, this.left + (this.width - w) / 2, this.y, {
-          fit: [w, h],
-          align: 'center',
-          valign: 'center',
-        });
-        this.y += h + 4;
-      }
-      this.font('bold', 9);
-      this.y += this.write(issuer.name, this.left, this.y, this.width, 'center');
-      this.font('regular');
-      for (const line of this.issuerLines(issuer)) this.y += this.write(line, this.left, this.y, this.width, 'center');
-      this.y += 3;
-      this.font('bold', 9);
-      for (const line of [`RUC ${issuer.idNumber ?? ''}`, printed.title, printed.id])
-        this.y += this.write(line, this.left, this.y, this.width, 'center');
-      this.font('regular', 6.5);
-      this.y += this.write(printed.heading, this.left, this.y + 2, this.width, 'center') + 6;
-      this.rule();
-      this.banner();
-      return;
-    }
-    const top = this.y;
-    const boxWidth = 190;
-    const boxX = this.left + this.width - boxWidth;
-    const x = this.left;
-    const textWidth = this.width - boxWidth - 12;
-    let y = top;
-    if (this.options.logo) {
-      const [w, h] = this.paper.logo;
-      doc.image(this.options.logo, x, y, { fit: [w, h] });
-      y += h + 4;
-    }
-    this.font('bold', 11);
-    y += this.write(issuer.name, x, y, textWidth);
-    this.font('regular', 8);
-    for (const line of this.issuerLines(issuer)) y += this.write(line, x, y, textWidth);
-    // The box: RUC, document title and number, as SUNAT's printed representations frame them.
-    this.font('bold', 11);
-    const lines = [`R.U.C. ${issuer.idNumber ?? ''}`, printed.title, printed.id];
-    const boxHeight = lines.reduce((h, l) => h + this.textHeight(l, boxWidth - 12) + 3, 10);
-    doc.save().lineWidth(1).strokeColor('black').roundedRect(boxX, top, boxWidth, boxHeight, 4).stroke().restore();
-    let by = top + 6;
-    for (const line of lines) by += this.write(line, boxX + 6, by, boxWidth - 12, 'center') + 3;
-    this.y = Math.max(y, top + boxHeight) + 8;
-    this.font('bold', 8);
-    this.y += this.write(printed.heading, x, this.y, this.width, 'center') + 6;
-    this.banner();
-  }
-
-  private rule(): void {
-    this.doc
-      .save()
-      .lineWidth(0.5)
-      .strokeColor(RULE)
-      .moveTo(this.left, this.y)
-      .lineTo(this.left + this.width, this.y)
-      .stroke()
-      .restore();
-    this.y += 4;
-  }
-
-  /** Label: value pairs, two columns on A4; on a ticket one per line, the value running on after its label. */
-  private facts(facts: Fact[], columns = this.ticket ? 1 : 2): void {
-    if (this.ticket) {
-      for (const fact of facts) {
-        this.font('regular');
-        const height = this.textHeight(`${fact.label}: ${fact.value}`, this.width);
-        this.ensure(height + 1);
-        this.font('bold');
-        this.doc.text(`${fact.label}: `, this.left, this.y, { width: this.width, continued: true, lineGap: 0.5 });
-        this.font('regular');
-        this.doc.text(fact.value || ' ', { lineGap: 0.5 });
-        this.y += height + 1;
-      }
-      return;
-    }
-    const colWidth = (this.width - (columns - 1) * 12) / columns;
-    // Two columns share a fixed label width; a single list fits its longest label (within reason).
-    this.font('bold');
-    const longest = Math.max(...facts.map((f) => this.doc.widthOfString(`${f.label}:`)));
-    const labelWidth = columns > 1 ? 100 : Math.min(220, Math.max(100, longest + 10));
-    const heightOf = (fact: Fact) => {
-      this.font('bold');
-      const label = this.textHeight(`${fact.label}:`, labelWidth - 4);
-      this.font('regular');
-      return Math.max(label, this.textHeight(fact.value || ' ', colWidth - labelWidth));
-    };
-    for (let i = 0; i < facts.length; i += columns) {
-      const row = facts.slice(i, i + columns);
-      const height = Math.max(...row.map(heightOf));
-      this.ensure(height + 1);
-      row.forEach((fact, c) => {
-        const x = this.left + c * (colWidth + 12);
-        this.font('bold');
-        this.write(`${fact.label}:`, x, this.y, labelWidth - 4);
-        this.font('regular');
-        this.write(fact.value, x + labelWidth, this.y, colWidth - labelWidth);
-      });
-      this.y += height + 1;
-    }
   }
 
   private counterpart(): void {
@@ -375,21 +126,6 @@ class Printer {
       this.write(row.label, x, this.y, width * 0.6);
       this.write(row.value, x + width * 0.6, this.y, width * 0.4, 'right');
       this.y += height + 1.5;
-    }
-    this.y += 4;
-  }
-
-  /** A block that starts on a new page when it does not fit (never split between pages). */
-  private block(lines: { text: string; bold?: boolean }[]): void {
-    if (!lines.length) return;
-    const height = lines.reduce(
-      (h, l) => (this.font(l.bold ? 'bold' : 'regular'), h + this.textHeight(l.text, this.width) + 1),
-      0,
-    );
-    this.ensure(height + 4);
-    for (const line of lines) {
-      this.font(line.bold ? 'bold' : 'regular');
-      this.y += this.write(line.text, this.left, this.y, this.width) + 1;
     }
     this.y += 4;
   }

@@ -2,6 +2,7 @@
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { Decimal, money } from '../decimal';
 import { MAX_INTEGER_DIGITS } from '../input/fields';
+import { preparedDocument } from '../prepared';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildInvoiceXml } from '../xml/invoice';
 import { buildNoteXml } from '../xml/notes';
@@ -90,17 +91,11 @@ export function prepareSale(
     TaxAmount: money(t.totalImpuestos),
   };
   for (const s of t.subtotals) totals[`TaxAmount.${s.scheme}`] = money(s.amount);
-  return {
-    docType: input.tipoDoc,
-    ruc: input.emisor.ruc,
-    series: input.serie,
-    number: doc.number,
-    filename: `${input.emisor.ruc}-${input.tipoDoc}-${doc.id}`,
-    issueDate: input.fechaEmision,
+  return preparedDocument(input, doc, {
     currency: input.tipoMoneda,
     xml: builderOf(input.tipoDoc)(doc),
     totals,
     warnings: [...warnings, ...report.warnings, ...(timing.closing ? [timing.closing] : [])],
     buyerEmail: input.cliente?.correo,
-  };
+  });
 }

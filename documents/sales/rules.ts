@@ -1,33 +1,27 @@
 /**
  * Domain rules of the sales documents that joi cannot express field by field. Each returns issues (blocking, 422)
- * and warnings (observations); every check runs so the integrator sees all problems at once.
+ * and warnings (observations); every check runs so the integrator sees all problems at once. The lines' rules are in
+ * line-rules.ts, formaPago's in payment-rules.ts, the integrator's totals in client-totals.ts.
  */
 import { DETRACTION_CODES_2026 } from '../calendar/detraction-codes';
-import { Decimal, money, ZERO } from '../decimal';
+import { Decimal, money } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
 import type { DocumentTotals } from '../tax/totals';
-import { IVAP_RATE } from '../tax/rates';
 import type { PrepareOptions } from '../types';
-import {
-  allowedRatesText,
-  datedRules,
-  datedSaleRules,
-  isIgvRateInForce,
-  type DatedRules,
-  type RuleReport,
-} from './dated';
+import { datedRules, datedSaleRules, type DatedRules, type RuleReport } from './dated';
+import { clientTotalsRules } from './client-totals';
+import { deductibleExpenseRule, lineRules } from './line-rules';
 import { operationRules } from './operations';
+import { paymentRules } from './payment-rules';
 import { purchaseRules } from './purchase';
 import { zeroAmountRules } from './zero-amounts';
-import { paymentTerms, type SaleDocument } from './document';
+import type { SaleDocument } from './document';
 import { CREDIT_NOTE_REASONS, DEBIT_NOTE_REASONS } from './schema';
-import type { ClientTotals, SaleInput } from './types';
+import type { SaleInput } from './types';
 
 /** Above this total (PEN) a boleta must identify its customer (Reglamento de Comprobantes de Pago, art. 8). */
 export const RECEIPT_ID_THRESHOLD = new Decimal(700);
-const TOLERANCE = new Decimal('0.01');
-const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208']);
 
 /**
  * The reason of a note that may leave out the document it modifies, on its issue date: SUNAT's 2524 spares credit
@@ -189,143 +183,6 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-/**
- * Factura2_0 field 28, ERROR 3181: "Si 'Tipo de operación' es '0112 Venta Interna - Sustenta Gastos Deducibles
- * Persona Natural', el comprobante no contiene ninguna línea con 'Código de producto SUNAT' con valor '84121901' o
- * '80131501'" (the factura XSL checks it on the document; the per-line variant is commented out there).
- */
-const DEDUCTIBLE_EXPENSE_CODES = ['84121901', '80131501'];
-
-function deductibleExpenseRule(input: SaleInput, out: ValidationIssue[]): void {
-  if (input.tipoDoc !== '01' || input.tipoOperacion !== '0112') return;
-  if (input.items.some((item) => DEDUCTIBLE_EXPENSE_CODES.includes(item.codigoSunat ?? ''))) return;
-  out.push(
-    issue(
-      'SUNAT',
-      '3181',
-      `operation 0112 (deductible expenses of a natural person) needs a line with codigoSunat ${DEDUCTIBLE_EXPENSE_CODES.join(' or ')}`,
-      'items',
-    ),
-  );
-}
-
-function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules): void {
-  const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
-  let taxedRate: number | undefined;
-  input.items.forEach((item, i) => {
-    const path = `items[${i}]`;
-    const code = item.afectacionIgv;
-    if (exportOp && code !== '40') {
-      out.push(
-        issue(
-          'SUNAT',
-          '2642',
-          `an export operation (${input.tipoOperacion}) needs afectacionIgv 40 on every line`,
-          `${path}.afectacionIgv`,
-        ),
-      );
-    }
-    if (!exportOp && code === '40') {
-      out.push(
-        issue(
-          'SUNAT',
-          '3100',
-          `afectacionIgv 40 (export) needs an export tipoOperacion (0200–0208), not ${input.tipoOperacion}`,
-          `${path}.afectacionIgv`,
-        ),
-      );
-    }
-    if (code === '17') {
-      if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== IVAP_RATE) {
-        out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));
-      }
-      if (item.isc)
-        out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
-    } else if (Number(code) <= 16) {
-      const rate = item.porcentajeIgv ?? dated.rates.general;
-      if (!isIgvRateInForce(rate, dated)) {
-        out.push(
-          issue(
-            'SUNAT',
-            '3103',
-            `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`,
-            `${path}.porcentajeIgv`,
-          ),
-        );
-      } else if (taxedRate === undefined) taxedRate = rate;
-      else if (rate !== taxedRate) {
-        out.push(
-          issue(
-            'chasqui',
-            'BR_IGV_RATE_MIXED',
-            `every taxed line of a document must use the same IGV rate (line 1 uses ${taxedRate} %, this one ${rate} %)`,
-            `${path}.porcentajeIgv`,
-          ),
-        );
-      }
-    } else if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== 0) {
-      out.push(
-        issue(
-          'SUNAT',
-          '3110',
-          `afectacionIgv ${code} carries no IGV; porcentajeIgv must be 0 or omitted`,
-          `${path}.porcentajeIgv`,
-        ),
-      );
-    }
-    if (item.icbper && !item.cantidad.isInteger()) {
-      out.push(
-        issue(
-          'SUNAT',
-          '3236',
-          'a plastic bag line (icbper) counts bags: cantidad must be a whole number',
-          `${path}.cantidad`,
-        ),
-      );
-    }
-    if (item.isc?.sistema === '03' && !item.isc.precioSugerido) {
-      out.push(
-        issue(
-          'SUNAT',
-          '2373',
-          'ISC system 03 (precio de venta al público) needs isc.precioSugerido',
-          `${path}.isc.precioSugerido`,
-        ),
-      );
-    }
-    const gross = item.cantidad.times(item.valorUnitario);
-    let discounts = ZERO;
-    for (const d of item.descuentos ?? []) discounts = discounts.plus(d.monto);
-    if (discounts.gt(gross.toDecimalPlaces(2))) {
-      out.push(
-        issue(
-          'SUNAT',
-          '3290',
-          `the line's discounts (${money(discounts)}) exceed its value (${money(gross)})`,
-          `${path}.descuentos`,
-        ),
-      );
-    }
-    if (
-      Number(code) >= 11 &&
-      Number(code) <= 37 &&
-      code !== '17' &&
-      code !== '20' &&
-      code !== '30' &&
-      (item.descuentos?.length || item.cargos?.length)
-    ) {
-      out.push(
-        issue(
-          'SUNAT',
-          '2640',
-          'a free transfer line carries only its referential value: no discounts or charges',
-          path,
-        ),
-      );
-    }
-  });
-}
-
 /** Note reasons 11 and 12 adjust exports and IVAP sales: their lines must be of that kind, and IVAP only with 12. */
 function noteReasonRules(input: SaleInput, out: ValidationIssue[]): void {
   if ((input.tipoDoc !== '07' && input.tipoDoc !== '08') || !input.motivo) return;
@@ -409,103 +266,6 @@ function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
         'fechaVencimiento',
       ),
     );
-  }
-}
-
-function paymentRules(input: SaleInput, doc: SaleDocument, report: RuleReport): void {
-  const totals = doc.totals;
-  const out = report.issues;
-  const terms = paymentTerms(input);
-  if (input.tipoDoc === '03') {
-    if (terms)
-      report.warnings.push(
-        "[SUNAT 3128] formaPago is not sent on boletas (SUNAT's boleta rules reject PaymentTerms); it was left out of the XML",
-      );
-    return;
-  }
-  const creditNote13 = input.tipoDoc === '07' && input.motivo?.codigo === '13';
-  if (creditNote13) {
-    if (terms?.kind !== 'Credito' || !terms.instalments.length) {
-      out.push(
-        issue(
-          'SUNAT',
-          '3257',
-          'a credit note of type 13 (ajuste de montos/fechas de pago) needs formaPago Credito with its cuotas',
-          'formaPago',
-        ),
-      );
-    }
-    if (input.documentoAfectado && input.documentoAfectado.tipoDoc !== '01') {
-      out.push(issue('SUNAT', '3259', 'a credit note of type 13 must modify a factura', 'documentoAfectado.tipoDoc'));
-    }
-  }
-  if (!terms) return;
-  if (terms.kind === 'Contado' && terms.instalments.length) {
-    out.push(issue('SUNAT', '3252', 'cuotas are only allowed when formaPago is Credito', 'formaPago.cuotas'));
-  }
-  if (terms.kind === 'Credito') {
-    if (!terms.instalments.length)
-      out.push(issue('SUNAT', '3249', 'formaPago Credito needs at least one cuota {monto, fechaPago}', 'formaPago'));
-    let sum = ZERO;
-    terms.instalments.forEach((c, i) => {
-      sum = sum.plus(c.monto);
-      if (c.fechaPago <= input.fechaEmision) {
-        out.push(
-          issue(
-            'SUNAT',
-            '3267',
-            `cuota ${i + 1} is due ${c.fechaPago}, which must be after fechaEmision ${input.fechaEmision}`,
-            `formaPago.cuotas[${i}].fechaPago`,
-          ),
-        );
-      }
-    });
-    if (!creditNote13 && sum.gt(doc.pending)) {
-      const owed = doc.detraction
-        ? `the payable total less the detracción (${money(doc.pending)})`
-        : `the payable total ${money(doc.pending)}`;
-      out.push(issue('SUNAT', '3266', `the cuotas add up to ${money(sum)}, more than ${owed}`, 'formaPago.cuotas'));
-    }
-  }
-}
-
-/** The integrator's totals against chasqui's: field, what chasqui computed, and the SUNAT code of the rule. */
-const TOTAL_CHECKS: { field: keyof ClientTotals; code: string; value: (t: DocumentTotals) => Decimal }[] = [
-  { field: 'gravadas', code: '3277', value: (t) => t.gravadas },
-  { field: 'exoneradas', code: '3275', value: (t) => t.exoneradas },
-  { field: 'inafectas', code: '3274', value: (t) => t.inafectas },
-  { field: 'exportacion', code: '3273', value: (t) => t.exportacion },
-  { field: 'gratuitas', code: '3276', value: (t) => t.gratuitas },
-  { field: 'ivap', code: '3293', value: (t) => t.igvIvap },
-  { field: 'igv', code: '3291', value: (t) => t.igv },
-  { field: 'isc', code: '3298', value: (t) => t.isc },
-  { field: 'icbper', code: '4321', value: (t) => t.icbper },
-  { field: 'totalImpuestos', code: '3294', value: (t) => t.totalImpuestos },
-  { field: 'valorVenta', code: '3278', value: (t) => t.valorVenta },
-  { field: 'precioVenta', code: '3279', value: (t) => t.precioVenta },
-  { field: 'descuentos', code: '4307', value: (t) => t.descuentos },
-  { field: 'cargos', code: '4308', value: (t) => t.cargos },
-  { field: 'anticipos', code: '3282', value: (t) => t.anticipos },
-  { field: 'importeTotal', code: '3280', value: (t) => t.importeTotal },
-];
-
-function clientTotalsRules(input: SaleInput, totals: DocumentTotals, out: ValidationIssue[]): void {
-  const sent = input.totales;
-  if (!sent) return;
-  for (const check of TOTAL_CHECKS) {
-    const given = sent[check.field];
-    if (given === undefined) continue;
-    const expected = check.value(totals).toDecimalPlaces(2);
-    if (given.minus(expected).abs().gte(TOLERANCE)) {
-      out.push(
-        issue(
-          'SUNAT',
-          check.code,
-          `totales.${check.field} is ${money(given)} but the lines give ${money(expected)}`,
-          `totales.${check.field}`,
-        ),
-      );
-    }
   }
 }
 

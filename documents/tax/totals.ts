@@ -247,34 +247,20 @@ export function computeTotals(
   const cargos = add(lineCharges, chargeOutside);
   const importeTotal = add(precioVenta, neg(descuentos), cargos, neg(anticipos));
 
-  const subtotals: SubtotalTotals[] = [];
-  if (!isc.isZero()) subtotals.push({ scheme: '2000', taxable: iscBase, amount: isc });
-  if (lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000'))
-    subtotals.push({ scheme: '1000', taxable: gravadas, amount: igv });
-  if (lines.some((l) => l.affectation.scheme === '1016'))
-    subtotals.push({ scheme: '1016', taxable: ivapBase, amount: igvIvap });
-  if (lines.some((l) => l.affectation.scheme === '9995'))
-    subtotals.push({ scheme: '9995', taxable: buckets.exportacion, amount: ZERO });
-  if (lines.some((l) => l.affectation.scheme === '9997'))
-    subtotals.push({ scheme: '9997', taxable: buckets.exoneradas, amount: ZERO });
-  if (lines.some((l) => l.affectation.scheme === '9998'))
-    subtotals.push({ scheme: '9998', taxable: buckets.inafectas, amount: ZERO });
-  if (lines.some((l) => l.affectation.free))
-    subtotals.push({ scheme: '9996', taxable: buckets.gratuitas, amount: igvGratuitas });
-  if (!icbper.isZero()) subtotals.push({ scheme: '7152', taxable: ZERO, amount: icbper });
-  // 4346: the header 3000 subtotal is the sum of the lines' withholdings.
-  if (lines.some((l) => l.item.retencionRenta)) subtotals.push({ scheme: '3000', taxable: irBase, amount: ir });
+  const subtotals = headerSubtotals(lines, buckets, {
+    gravadas,
+    igv,
+    igvIvap,
+    ivapBase,
+    igvGratuitas,
+    iscBase,
+    isc,
+    icbper,
+    irBase,
+    ir,
+  });
 
-  const taxedBase = buckets.gravadas;
-  const globalAdjustments: LineAdjustment[] = [];
-  for (const d of doc.descuentos ?? [])
-    globalAdjustments.push({ code: d.codigo, charge: false, amount: d.monto, base: taxedBase });
-  for (const a of doc.anticipos ?? []) {
-    const base = a.baseImponible ?? r2(a.monto.div(rateFactor.plus(1)));
-    globalAdjustments.push({ code: '04', charge: false, amount: base, base });
-  }
-  for (const c of doc.cargos ?? [])
-    globalAdjustments.push({ code: c.codigo, charge: true, amount: c.monto, base: taxedBase });
+  const globalAdjustments = globalAdjustmentsOf(doc, buckets.gravadas, rateFactor);
 
   return {
     lines,
@@ -297,4 +283,52 @@ export function computeTotals(
     importeTotal,
     igvRate,
   };
+}
+
+/** The header TaxSubtotals, in the order SUNAT's sheet lists them (ISC first: it sits inside the IGV base). */
+function headerSubtotals(
+  lines: LineTotals[],
+  buckets: Record<Affectation['bucket'], Decimal>,
+  sums: Record<
+    'gravadas' | 'igv' | 'igvIvap' | 'ivapBase' | 'igvGratuitas' | 'iscBase' | 'isc' | 'icbper' | 'irBase' | 'ir',
+    Decimal
+  >,
+): SubtotalTotals[] {
+  const { gravadas, igv, igvIvap, ivapBase, igvGratuitas, iscBase, isc, icbper, irBase, ir } = sums;
+  const subtotals: SubtotalTotals[] = [];
+  if (!isc.isZero()) subtotals.push({ scheme: '2000', taxable: iscBase, amount: isc });
+  if (lines.some((l) => !l.affectation.free && l.affectation.scheme === '1000'))
+    subtotals.push({ scheme: '1000', taxable: gravadas, amount: igv });
+  if (lines.some((l) => l.affectation.scheme === '1016'))
+    subtotals.push({ scheme: '1016', taxable: ivapBase, amount: igvIvap });
+  if (lines.some((l) => l.affectation.scheme === '9995'))
+    subtotals.push({ scheme: '9995', taxable: buckets.exportacion, amount: ZERO });
+  if (lines.some((l) => l.affectation.scheme === '9997'))
+    subtotals.push({ scheme: '9997', taxable: buckets.exoneradas, amount: ZERO });
+  if (lines.some((l) => l.affectation.scheme === '9998'))
+    subtotals.push({ scheme: '9998', taxable: buckets.inafectas, amount: ZERO });
+  if (lines.some((l) => l.affectation.free))
+    subtotals.push({ scheme: '9996', taxable: buckets.gratuitas, amount: igvGratuitas });
+  if (!icbper.isZero()) subtotals.push({ scheme: '7152', taxable: ZERO, amount: icbper });
+  // 4346: the header 3000 subtotal is the sum of the lines' withholdings.
+  if (lines.some((l) => l.item.retencionRenta)) subtotals.push({ scheme: '3000', taxable: irBase, amount: ir });
+  return subtotals;
+}
+
+/** The document-level AllowanceCharges: global discounts, prepayments (04, on their taxable base), global charges. */
+function globalAdjustmentsOf(
+  doc: Pick<SaleInput, 'descuentos' | 'cargos' | 'anticipos'>,
+  taxedBase: Decimal,
+  rateFactor: Decimal,
+): LineAdjustment[] {
+  const globalAdjustments: LineAdjustment[] = [];
+  for (const d of doc.descuentos ?? [])
+    globalAdjustments.push({ code: d.codigo, charge: false, amount: d.monto, base: taxedBase });
+  for (const a of doc.anticipos ?? []) {
+    const base = a.baseImponible ?? r2(a.monto.div(rateFactor.plus(1)));
+    globalAdjustments.push({ code: '04', charge: false, amount: base, base });
+  }
+  for (const c of doc.cargos ?? [])
+    globalAdjustments.push({ code: c.codigo, charge: true, amount: c.monto, base: taxedBase });
+  return globalAdjustments;
 }

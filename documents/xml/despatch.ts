@@ -6,18 +6,16 @@ import { el, opt, type Xml } from './canonical';
 import { unitValue } from '../decimal';
 import type { Customer } from '../input/parties';
 import { documentHead, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
-import {
-  MANIFEST_PROPERTIES,
-  PORT_KINDS,
-  RELATED_DOCUMENTS,
-  type Container,
-  type DespatchAddress,
-  type DespatchPayload,
-  type Driver,
-  type ManifestLine,
-  type Port,
-  type Vehicle,
-} from '../despatch/schema';
+import { MANIFEST_PROPERTIES, PORT_KINDS, RELATED_DOCUMENTS } from '../despatch/catalogs';
+import type {
+  Container,
+  DespatchAddress,
+  DespatchPayload,
+  Driver,
+  ManifestLine,
+  Port,
+  Vehicle,
+} from '../despatch/types';
 
 const DESPATCH_NS = 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2';
 const SUNAT_LIST = { listAgencyName: 'PE:SUNAT' };

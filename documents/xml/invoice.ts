@@ -1,20 +1,17 @@
 /** Factura (01) and boleta (03): UBL 2.1 Invoice as in SUNAT's guide, element order enforced by UBL-Invoice-2.1.xsd. */
 import { el, frag, type Xml } from './canonical';
 import {
-  allowanceCharge,
   amount,
   currencyCode,
   customerParty,
   documentHead,
-  documentLine,
-  documentTaxTotal,
   legends,
-  monetaryTotal,
   partyIdentification,
   rootNamespaces,
   signatureBlock,
   supplierParty,
 } from './ubl';
+import { allowanceCharge, documentLine, documentTaxTotal, monetaryTotal } from './sales-lines';
 import { despatchReferences, detractionXml, orderReference, paymentTermsXml } from './sales-common';
 import { perceptionCharge, perceptionTerms, railPaymentMeans } from './operations';
 import type { SaleDocument } from '../sales/document';

@@ -7,14 +7,12 @@ import {
   currencyCode,
   customerParty,
   documentHead,
-  documentLine,
-  documentTaxTotal,
   legends,
-  monetaryTotal,
   rootNamespaces,
   signatureBlock,
   supplierParty,
 } from './ubl';
+import { documentLine, documentTaxTotal, monetaryTotal } from './sales-lines';
 import { billingReference, despatchReferences, discrepancy, orderReference, paymentTermsXml } from './sales-common';
 import type { SaleDocument } from '../sales/document';
 

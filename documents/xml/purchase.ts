@@ -3,16 +3,8 @@
  * issuing company, with the place of the purchase (ValidaExprRegLiquidacion-2.0.1.xsl).
  */
 import { el, opt, preAttrs, type Xml } from './canonical';
-import {
-  allowanceCharge,
-  documentLine,
-  documentTaxTotal,
-  issuerParty,
-  monetaryTotal,
-  partyIdentification,
-  rootNamespaces,
-  signatureBlock,
-} from './ubl';
+import { issuerParty, partyIdentification, rootNamespaces, signatureBlock } from './ubl';
+import { allowanceCharge, documentLine, documentTaxTotal, monetaryTotal } from './sales-lines';
 import { INVOICE_LINE, INVOICE_NS, invoiceHeader } from './invoice';
 import { despatchReferences, orderReference } from './sales-common';
 import type { SaleDocument } from '../sales/document';

@@ -1,134 +1,27 @@
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
-import { saveCheckResults } from '../../db/company-checks';
-import {
-  startIssuingStack,
-  newCompany,
-  payload,
-  issue,
-  until,
-  type IssuingStack,
-  type TestCompany,
-} from '../issuing/support';
-import { testDatabaseUrl, testTemporalAddress } from '../support/services';
-import { englishOnlyWords, pageProblems } from '../support/page-checks';
-import { openOriginalDelivery } from '../../db/webhooks';
-import { Client } from '@temporalio/client';
-import { actionRun } from '../../api/console/actions';
-import { viewerOf } from '../../api/console/context';
-import { listDocuments } from '../../db/documents';
-import type { DocumentRow } from '../../db/documents';
-
-const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
-export const SCREENSHOTS = path.join(os.tmpdir(), 'chasqui-console-screenshots');
-
 /**
  * The support console in a real browser (Debian's chromium under playwright-core) against the real API, worker,
- * PostgreSQL, Temporal and the simulator; support tokens made with the real CLI.
+ * PostgreSQL, Temporal and the simulator; support tokens made with the real CLI: signing in, finding documents and
+ * what each viewer may see. Actions and the layout of every page are in console-actions.test.ts.
  */
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { saveCheckResults } from '../../db/company-checks';
+import { payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import type { DocumentRow } from '../../db/documents';
+import { consoleWorld } from './support';
+
 describe('support console (real browser)', function () {
   this.timeout(180_000);
+  const { world, cli, signIn } = consoleWorld();
   let s: IssuingStack;
   let browser: Browser;
   let a: TestCompany;
   let b: TestCompany;
   let docA: DocumentRow;
   let docB: DocumentRow;
-  /** Left `sent` by a send the simulator never answered. */
-  let lost: DocumentRow;
-  let rejected: DocumentRow;
-  /** A manual-mode company's document, waiting for POST /send. */
-  let waiting: DocumentRow;
   let manual: TestCompany;
   let supportToken: string;
-  let env: NodeJS.ProcessEnv;
-
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(process.execPath, [CHASQUI, 'support', ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  }
-
-  async function signIn(page: Page, token: string): Promise<void> {
-    await page.goto(`${s.stack.url}/console`);
-    await page.getByLabel('Token de acceso').fill(token);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
-
-  /** Signs in, then clicks the link and the confirmation of an action; the answer is the page it lands on. */
-  async function confirm(page: Page, docId: string, action: string) {
-    await page.goto(`${s.stack.url}/console/documents/${docId}/acciones/${action}`);
-    const [response] = await Promise.all([
-      page.waitForNavigation(),
-      page.getByRole('button', { name: /Confirmar/ }).click(),
-    ]);
-    return response!;
-  }
-
-  before(async function () {
-    // Every test signs in from 127.0.0.1: more sign-ins than CHASQUI_CONSOLE_SIGNIN_RATE allows one address.
-    s = await startIssuingStack({ consoleSignInRate: { limit: 1000, windowSeconds: 300 } });
-    env = {
-      ...process.env,
-      DATABASE_URL: await testDatabaseUrl(),
-      TEMPORAL_ADDRESS: await testTemporalAddress(),
-      LOG_LEVEL: 'silent',
-    };
-    a = await newCompany(s.stack);
-    b = await newCompany(s.stack);
-    const mailed = payload('invoice-basic.json', a.ruc);
-    mailed.cliente = { ...mailed.cliente, correo: 'compras@cliente.pe' };
-    docA = await until(s.stack, (await issue(s.stack, a.token, mailed)).body.external_id, ['accepted']);
-    // A's webhook delivery of docA failed: redeliver applies to it.
-    await s.stack.db('companies').where({ id: a.row.id }).update({ webhook_url: 'https://hooks.example.test/cpe' });
-    const delivery = await openOriginalDelivery(s.stack.db, docA, 'cpe.resolved');
-    await s.stack
-      .db('webhook_deliveries')
-      .where({ id: delivery.id })
-      .update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now() });
-    s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: { kind: 'hang' }, times: 1 });
-    lost = await until(
-      s.stack,
-      (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id,
-      ['sent'],
-    );
-    s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: { kind: 'reject', code: '2335' }, times: 1 });
-    rejected = await until(
-      s.stack,
-      (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id,
-      ['rejected'],
-    );
-    s.sim.clearRules();
-    manual = await newCompany(s.stack, { settings: { sending_mode: 'manual' } });
-    waiting = await until(
-      s.stack,
-      (await issue(s.stack, manual.token, payload('invoice-basic.json', manual.ruc))).body.external_id,
-      ['to_send'],
-    );
-    docB = await until(
-      s.stack,
-      (await issue(s.stack, b.token, payload('invoice-basic.json', b.ruc))).body.external_id,
-      ['accepted'],
-    );
-    const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
-    expect(created.code, created.stderr).to.equal(0);
-    supportToken = JSON.parse(created.stdout).token;
-    browser = await getBrowser();
-  });
-
-  after(async () => s?.stop());
+  before(() => ({ s, browser, a, b, docA, docB, manual, supportToken } = world));
 
   it('support tokens: created once, listed without the secret, a taken name refused', async () => {
     expect(supportToken).to.match(/^chq_sup_/);
@@ -292,171 +185,6 @@ describe('support console (real browser)', function () {
     expect(idle!.status()).to.equal(401);
     expect(await page.locator('main').innerText()).to.include('Su sesión terminó');
     await page.close();
-  });
-
-  it('offers only the actions that apply, each other one disabled with the lifecycle’s reason in Spanish', async () => {
-    const page = await browser.newPage();
-    await signIn(page, supportToken);
-    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
-    // Sent without a verdict (a timeout): recheck applies; resend does not (it may have arrived); nothing resolved yet.
-    expect(await page.getByRole('link', { name: 'Consultar el estado ahora' }).count()).to.equal(1);
-    const resendButton = page.getByRole('button', { name: 'Enviar de nuevo', exact: true });
-    expect(await resendButton.isDisabled()).to.equal(true);
-    expect(await page.locator('#why-resend').innerText()).to.include('Puede que haya llegado a SUNAT');
-    expect(await page.locator('#why-redeliver').innerText()).to.include('Aún no hay veredicto');
-    expect(await page.locator('#why-email').innerText()).to.include('no indica el correo del comprador');
-    expect(await page.locator('main').innerText()).to.include('Qué espera');
-    expect(await page.locator('main').innerText()).to.include('SUNAT no respondió a tiempo');
-
-    // Accepted, e-mailed to its buyer, its webhook delivery failed: e-mail and redeliver apply; recheck and resend not.
-    await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
-    for (const name of ['Entregar el webhook de nuevo', 'Enviar el correo al comprador de nuevo'])
-      expect(await page.getByRole('link', { name }).count(), name).to.equal(1);
-    expect(await page.locator('#why-recheck').innerText()).to.include('Ya está aceptado');
-    expect(await page.locator('#why-resend').innerText()).to.include('Ya está aceptado'.replace('Ya', 'ya'));
-    await page.close();
-  });
-
-  it('resends a document a simulator fault left stuck, after showing what it would do; lands on the document with its new state; refusals carry the lifecycle’s statuses; audits the signed-in name', async () => {
-    const page = await browser.newPage();
-    await signIn(page, supportToken);
-    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
-    expect(await page.locator('main').innerText()).to.include('enviado');
-    // SUNAT never got it: the state query finds that out, and then it may be sent again.
-    await page.getByRole('link', { name: 'Consultar el estado ahora' }).click();
-    expect(await page.locator('[role=status]').innerText()).to.include('Se hará: consultar el estado.');
-    let landed = await Promise.all([
-      page.waitForNavigation(),
-      page.getByRole('button', { name: /Confirmar/ }).click(),
-    ]).then(([r]) => r!);
-    // POST-redirect-GET: the document page, with the audit's record as the notice.
-    expect(landed.status()).to.equal(200);
-    expect(page.url()).to.match(new RegExp(`/console/documents/${lost.id}\\?hecho=recheck$`));
-    expect(await page.locator('[role=status]').first().innerText()).to.include(
-      'Consultar el estado ahora: hecho. Consulta solicitada',
-    );
-    await until(s.stack, lost.id, ['queued']);
-    await page.goto(`${s.stack.url}/console/documents/${lost.id}/acciones/resend`);
-    // The preview changed nothing.
-    expect((await s.stack.db('support_actions').where({ document_id: lost.id, action: 'resend' })).length).to.equal(0);
-    landed = await confirm(page, lost.id, 'resend');
-    expect(await page.locator('[role=status]').first().innerText()).to.include(
-      'Enviar de nuevo: hecho. Envío solicitado',
-    );
-    await until(s.stack, lost.id, ['accepted']);
-    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
-    const text = await page.locator('main').innerText();
-    expect(text).to.include('aceptado');
-    expect(text).to.match(/soporte: enviar de nuevo\s+por console:ana-\d+: hecho — Envío solicitado/);
-
-    // The buyer's e-mail again: this invoice named no cliente.correo; a forced POST is refused as invalid (422).
-    const csrf = await page.locator('form.signout input[name=csrf]').getAttribute('value');
-    const email = await page.request.post(`${s.stack.url}/console/documents/${lost.id}/acciones/email`, {
-      form: { csrf: csrf! },
-    });
-    expect(email.status()).to.equal(422);
-    expect(await email.text()).to.include('no indica el correo del comprador');
-
-    // An accepted document: the preview says why not, and a forced POST is refused the same way (409) and audited.
-    await page.goto(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`);
-    expect(await page.locator('[role=alert]').innerText()).to.include('No se puede');
-    expect(await page.getByRole('button', { name: /Confirmar/ }).count()).to.equal(0);
-    const forced = await page.request.post(`${s.stack.url}/console/documents/${docA.id}/acciones/resend`, {
-      form: { csrf: csrf! },
-    });
-    expect(forced.status()).to.equal(409);
-    expect(await forced.text()).to.include('un documento resuelto no se envía de nuevo');
-    const audit = await s.stack.db('support_actions').where({ document_id: docA.id, action: 'resend' });
-    expect(audit.map((r: { result: string; operator: string }) => [r.result, r.operator])).to.deep.equal([
-      ['refused', `console:ana-${process.pid}`],
-    ]);
-    // The e-mail's limit: a fourth send within the hour is 429.
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++)
-      statuses.push(
-        (
-          await page.request.post(`${s.stack.url}/console/documents/${docA.id}/acciones/email`, {
-            form: { csrf: csrf! },
-          })
-        ).status(),
-      );
-    expect(statuses.slice(-1)).to.deep.equal([429]);
-    await page.close();
-  });
-
-  it('every page, at 375 and 1280 px: nothing wider than the screen, no word broken mid-letter, no English from the lifecycle', async () => {
-    const english = englishOnlyWords();
-    expect(english.size).to.be.greaterThan(50);
-    const pages: Array<[string, string]> = [
-      ['search', '/console/documents'],
-      ['results', `/console/documents?ruc=${a.ruc}`],
-      ['document-accepted', `/console/documents/${docA.id}`],
-      ['document-rejected', `/console/documents/${rejected.id}`],
-      ['document-to-send', `/console/documents/${waiting.id}`],
-      ['document-after-action', `/console/documents/${lost.id}?hecho=resend`],
-      ['stuck', '/console/stuck?edad=1h'],
-      ['stuck-invalid', '/console/stuck?edad=dos'],
-      ['companies', '/console/companies'],
-      ['action-confirmation', `/console/documents/${docA.id}/acciones/redeliver`],
-      ['action-refused', `/console/documents/${docA.id}/acciones/recheck`],
-    ];
-    for (const width of [375, 1280]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PE' });
-      const page = await context.newPage();
-      const check = async (name: string) => {
-        const problems = await pageProblems(page, english);
-        expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-        await shot(page, `console-${name}-${width}`);
-      };
-      await page.goto(`${s.stack.url}/console/login`);
-      await check('sign-in');
-      await signIn(page, a.token);
-      await check('sign-in-refused');
-      await signIn(page, supportToken);
-      for (const [name, url] of pages) {
-        await page.goto(`${s.stack.url}${url}`);
-        await check(name);
-      }
-      // The answer to a refused action: the document page with the refusal, under the lifecycle's status.
-      await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
-      const [answer] = await Promise.all([
-        page.waitForNavigation(),
-        page.evaluate((action) => {
-          const form = document.querySelector('form.signout') as HTMLFormElement;
-          form.action = action;
-          form.submit();
-        }, `/console/documents/${docA.id}/acciones/recheck`),
-      ]);
-      expect(answer!.status()).to.equal(409);
-      expect(await page.locator('[role=alert]').innerText()).to.include('Ya está aceptado');
-      await check('action-result-refused');
-      await context.close();
-    }
-  });
-
-  it('an action the delivery service cannot take answers 503, leaves nothing half done and is audited as failed', async () => {
-    // A real Temporal that refuses the start: a namespace it does not have.
-    const refusing = new Client({ connection: s.stack.temporal.connection, namespace: `missing-${process.pid}` });
-    const deps = { ...s.stack, temporal: refusing };
-    const [doc] = await listDocuments(s.stack.db, { ids: [docA.id], limit: 1 });
-    const deliveries = async () => (await s.stack.db('webhook_deliveries').where({ document_id: docA.id })).length;
-    const before = await deliveries();
-    const viewer = viewerOf({
-      principal: {
-        kind: 'support',
-        name: `ana-${process.pid}`,
-        supportTokenId: '00000000-0000-4000-8000-000000000000',
-      },
-      csrf: 'unused',
-    });
-    const outcome = await actionRun(deps, viewer, doc, 'redeliver');
-    expect(outcome).to.not.equal('done');
-    if (outcome === 'done') return;
-    expect(outcome.status).to.equal(503);
-    expect(outcome.notice.html).to.include('No se pudo entregar la orden al servicio de envíos');
-    expect(await deliveries()).to.equal(before);
-    const audit = await s.stack.db('support_actions').where({ document_id: docA.id, action: 'redeliver' });
-    expect(audit.map((r: { result: string }) => r.result)).to.deep.equal(['failed']);
   });
 
   it('a revoked support token ends its sessions and signs in no more', async () => {

@@ -10,7 +10,7 @@ import { prepareDocument } from '../../documents';
 import { readSignedSale, receiptSummaryPayload } from '../../documents/summaries/from-signed';
 import { createSummaryActivities } from '../../activities/summaries';
 import { createCompanyKeys } from '../../keys/signing-keys';
-import { ensureDailySummarySchedule } from '../../runtime/services';
+import { ensureSchedules } from '../../runtime/services';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
@@ -182,11 +182,11 @@ describe('daily summary composition', function () {
     it('the schedule runs every day at the configured hour, Lima time, and follows a changed hour', async () => {
       const id = `${DAILY_SUMMARY_SCHEDULE_ID}-${stack.config.temporal.taskQueue}`;
       const describe = () => stack.temporal.schedule.getHandle(id).describe();
-      await ensureDailySummarySchedule(stack.temporal, stack.config);
+      await ensureSchedules(stack.temporal, stack.config);
       let spec = (await describe()).spec;
       expect(spec.timezone).to.equal('America/Lima');
       expect(spec.calendars?.[0]).to.deep.include({ hour: [{ start: 23, end: 23, step: 1 }] });
-      await ensureDailySummarySchedule(stack.temporal, { ...stack.config, summary: { hour: 21, maxLines: 2 } });
+      await ensureSchedules(stack.temporal, { ...stack.config, summary: { hour: 21, maxLines: 2 } });
       spec = (await describe()).spec;
       expect(spec.calendars?.[0]).to.deep.include({ hour: [{ start: 21, end: 21, step: 1 }] });
     });
