@@ -11,7 +11,7 @@ import { deleteDelivery, insertRedelivery, listDeliveries, type DeliveryRow } fr
 import { recordSupportAction, type SupportActionName } from '../db/support-actions';
 import { logger } from '../core/logger';
 import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
-import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../workflows/buyer-email';
+import { startBuyerEmailAgain } from '../workflows/buyer-email-client';
 import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
 import { done, refused, type ActionResult } from './result';
@@ -271,13 +271,11 @@ export async function emailAgain(
       if (!(await restartEmail(deps.db, doc.id, to)))
         return refused('conflict', message('email.pending', { filename: doc.filename }));
       try {
-        await (
-          await client(deps)
-        ).workflow.start(buyerEmailWorkflow, {
+        await startBuyerEmailAgain(await client(deps), {
           taskQueue: deps.taskQueue,
-          workflowId: `${buyerEmailWorkflowId(doc.id)}-${randomUUID()}`,
-          args: [{ externalId: doc.id }],
-          staticSummary: `buyer e-mail of ${doc.filename}, sent again`,
+          externalId: doc.id,
+          runSuffix: randomUUID(),
+          summary: `buyer e-mail of ${doc.filename}, sent again`,
         });
       } catch (err) {
         // Not left pending with nothing to send it: the next request may try again.

@@ -1,5 +1,5 @@
 import type { Config } from '../core/config';
-import { documentWorkflowId } from '../workflows/document';
+import { documentWorkflowId } from '../workflows/document-client';
 
 /** The document's workflow in the Temporal UI, where one is known (`chasqui support find`, the console). */
 export function temporalUiLink(config: Config, externalId: string): string | null {

@@ -1,6 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { documentWorkflow, documentWorkflowId, recheckSignal, resendSignal, sendSignal } from './document';
 import type { StartableDocument } from './document-types';
+
+/** The document workflow's id, for links and for starters that are not the workflow itself. */
+export { documentWorkflowId };
 import { DocNumberKey, DocStatusKey, DocTypeKey, IssueDateKey, RucKey } from './search-attributes';
 
 /** Only the fields a start uses (a queued start must not hold a row's XML). */

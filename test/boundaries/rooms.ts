@@ -70,7 +70,10 @@ export const ROOMS: Record<string, Room> = {
     holds: 'signing keys for what chasqui signs',
     may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts'],
   },
-  'lifecycle/': { holds: 'statuses, transitions, support actions', may: ['core/', 'db/', 'documents/', 'workflows/'] },
+  'lifecycle/': {
+    holds: 'statuses, transitions, support actions',
+    may: ['core/', 'db/', 'documents/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+  },
   'buyers/': {
     holds: "what the buyer receives: e-mail, PDF, the consultation page's links",
     may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts', 'authority/cdr.ts', 'files/'],
