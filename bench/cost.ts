@@ -21,9 +21,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { Client as PgClient } from 'pg';
-import { Client, Connection } from '@temporalio/client';
 import {
   bundleWorkflowCode,
   DefaultLogger,
@@ -32,190 +30,18 @@ import {
   Worker,
   type WorkflowBundle,
 } from '@temporalio/worker';
-import { chasquiStartEnv, spawnChasquiStart, stopChasqui } from '../test/support/chasqui-process';
-import { ProductionShape } from '../test/support/production-shape';
-import { startTestS3 } from '../test/support/s3';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
-import { embeddedPostgresUrl } from '../runtime/postgres';
-import { invoicePayload, post } from './payloads';
-import { descendants, ownCpu, postgresKind, readProcesses, type ProcessInfo } from './proc';
-
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
-const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 400);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const LINES = Number(process.env.BENCH_LINES ?? 5);
-const SHAPES = (process.env.BENCH_SHAPES ?? 'start,production').split(',');
-const LOG_LEVELS = (process.env.BENCH_LOG_LEVEL ?? 'info').split(',');
-const FILES = (
-  parseArgs({ options: { files: { type: 'string' } } }).values.files ??
-  process.env.BENCH_FILES ??
-  'postgres'
-)
-  .split(',')
-  .map((store) => {
-    if (store !== 'postgres' && store !== 's3') throw new Error(`--files: postgres or s3, got '${store}'`);
-    return store;
-  });
-/** The S3 server's process, a child of this one in both shapes. */
-const S3_KIND = 'versitygw (S3)';
-const BENCH = 'bench (load, receiver, floor SDK)';
-const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
-/** Extra node flags for `chasqui start` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-
-interface Shape {
-  title: string;
-  apiUrl: string;
-  temporalAddress: string;
-  db: PgClient;
-  accountToken: string;
-  /** Processes that are chasqui's (left out of the floor, which is Temporal's). */
-  chasquiKinds: Set<string>;
-  processes(): { kind: string; info: ProcessInfo }[];
-  /** A client of the shape's Temporal server (made once). */
-  temporal(): Promise<Client>;
-  /** Stops the worker (ordered shutdown) and returns how to start it again; only where it is a process of its own. */
-  pauseWorker?(): Promise<() => Promise<void>>;
-  stop(): Promise<void>;
-}
-
-function lazyClient(address: string): { get(): Promise<Client>; close(): Promise<void> } {
-  let client: Client | null = null;
-  return {
-    get: async () => (client ??= new Client({ connection: await Connection.connect({ address }) })),
-    close: async () => void (await client?.connection.close()),
-  };
-}
-
-const PG_DATABASES = {
-  chasqui: 'postgres (chasqui)',
-  temporal: 'postgres (temporal)',
-  temporal_visibility: 'postgres (temporal)',
-};
-
-function cpuNow(shape: Shape): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const { kind, info } of shape.processes()) totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
-  totals.set(BENCH, ownCpu());
-  return totals;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const delta = (a: Map<string, number>, b: Map<string, number>) =>
-  new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]));
+import { CONCURRENCY, DOCUMENTS, FILES, IDLE_SECONDS, LINES, LOG_LEVELS, SHAPES, WARMUP } from './cost-options';
+import { BENCH, cpuNow, delta, startShape, type Shape } from './cost-shapes';
+import { issue, issueAndResolve, quiesce, sleep, untilResolved, type BenchCompany } from './cost-load';
+import { post } from './payloads';
 
 async function commits(db: PgClient): Promise<Map<string, number>> {
   const { rows } = await db.query(
     `select datname, xact_commit::float8 as n from pg_stat_database where datname in ('chasqui', 'temporal', 'temporal_visibility')`,
   );
   return new Map(rows.map((r) => [r.datname, r.n]));
-}
-
-async function startShape(name: string, tlsCaFile: string, logLevel: string, files: 'postgres' | 's3'): Promise<Shape> {
-  const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
-  // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
-  const env = {
-    CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
-    CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
-    CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
-    LOG_LEVEL: logLevel,
-  };
-  const filesTitle = files === 's3' ? ', files in S3 (versitygw)' : '';
-  if (name === 'start') {
-    const started = await chasquiStartEnv();
-    const s3 = files === 's3' ? await startTestS3() : null;
-    const { child } = await spawnChasquiStart(
-      { ...started.env, ...env, ...s3?.env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
-      NODE_ARGS,
-    );
-    const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
-    await db.connect();
-    const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
-    return {
-      title: `npm start (LOG_LEVEL=${logLevel}${filesTitle}): one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
-      apiUrl: started.apiUrl,
-      temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
-      db,
-      accountToken,
-      chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)', S3_KIND]),
-      processes: () => {
-        const all = readProcesses();
-        return descendants(all, child.pid!)
-          .map((info) => ({
-            info,
-            kind:
-              info.pid === child.pid
-                ? 'node (API + worker + simulator)'
-                : info.name.startsWith('postgres')
-                  ? postgresKind(info, PG_DATABASES)
-                  : info.name,
-          }))
-          .concat(s3 ? s3Processes(all) : []);
-      },
-      temporal: temporal.get,
-      stop: async () => {
-        await temporal.close();
-        await db.end();
-        await stopChasqui(child);
-        await s3?.stop();
-        fs.rmSync(started.dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const shape = await ProductionShape.start({ logLevel, env, files, say: (l) => console.error(`  ${l}`) });
-  const apiUrl = await shape.startApi();
-  await shape.startWorker();
-  const db = new PgClient({ connectionString: shape.pgUrl() });
-  await db.connect();
-  return {
-    title: `production (LOG_LEVEL=${logLevel}${filesTitle}): chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
-    apiUrl,
-    temporalAddress: shape.temporalAddress,
-    db,
-    accountToken: shape.accountToken,
-    chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)', S3_KIND]),
-    processes: () => {
-      const roles = new Map(
-        shape
-          .alive('api')
-          .concat(shape.alive('worker'), shape.alive('simulator'), shape.alive('temporal'))
-          .map((p) => [p.pid, p.role]),
-      );
-      return descendants(readProcesses(), process.pid)
-        .filter((info) => info.pid !== process.pid)
-        .map((info) => ({
-          info,
-          kind:
-            roles.get(info.pid) ??
-            (info.name.startsWith('postgres')
-              ? postgresKind(info, PG_DATABASES)
-              : info.name === 'versitygw'
-                ? S3_KIND
-                : info.name),
-        }));
-    },
-    temporal: () => shape.temporalClient(),
-    pauseWorker: async () => {
-      await Promise.all(
-        shape
-          .alive('worker')
-          .map((w) => new Promise((resolve) => (w.child.once('exit', resolve), w.child.kill('SIGTERM')))),
-      );
-      return async () => void (await shape.startWorker());
-    },
-    stop: async () => {
-      await db.end();
-      await shape.stop();
-    },
-  };
-}
-
-/** The S3 server (a child of this process) and anything below it. */
-function s3Processes(all: Map<number, ProcessInfo>): { kind: string; info: ProcessInfo }[] {
-  const server = descendants(all, process.pid).find((info) => info.name === 'versitygw');
-  return server ? descendants(all, server.pid).map((info) => ({ info, kind: S3_KIND })) : [];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -231,71 +57,6 @@ interface RunResult {
   cpu: Map<string, number>; // seconds
   commits: Map<string, number>;
   documents: number;
-}
-
-interface BenchCompany {
-  ruc: string;
-  token: string;
-  id: string;
-  /** Next correlativo; documents issued so far are next - 1. */
-  next: number;
-  /** Documents issued before the webhook was configured (not notified). */
-  beforeWebhook: number;
-}
-
-/** Issues `count` invoices at CONCURRENCY and waits until all are resolved (and notified, with a receiver). */
-async function issueAndResolve(
-  shape: Shape,
-  company: BenchCompany,
-  count: number,
-  receiver: Receiver | null,
-): Promise<{ latencies: number[]; issuedSeconds: number }> {
-  const issued = await issue(shape, company, count);
-  await untilResolved(shape, company, receiver);
-  return issued;
-}
-
-/** Issues `count` invoices at CONCURRENCY: the answers' latencies and how long issuing took. */
-async function issue(
-  shape: Shape,
-  company: BenchCompany,
-  count: number,
-): Promise<{ latencies: number[]; issuedSeconds: number }> {
-  const latencies: number[] = [];
-  let left = count;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (left > 0) {
-        left--;
-        const t0 = performance.now();
-        const res = await post(
-          `${shape.apiUrl}/v1/cpe`,
-          company.token,
-          invoicePayload(LINES, { ruc: company.ruc, correlativo: String(company.next++) }),
-        );
-        if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { latencies, issuedSeconds: (performance.now() - started) / 1000 };
-}
-
-async function untilResolved(shape: Shape, company: BenchCompany, receiver: Receiver | null): Promise<void> {
-  const expected = company.next - 1;
-  const deadline = Date.now() + 900_000;
-  for (;;) {
-    const { rows } = await shape.db.query(
-      'select count(*)::int as n from documents where company_id = $1 and resolved',
-      [company.id],
-    );
-    const notified = receiver ? receiver.requests.length : Infinity;
-    if (rows[0].n >= expected && notified >= expected - company.beforeWebhook) break;
-    if (Date.now() > deadline)
-      throw new Error(`only ${rows[0].n} of ${expected} resolved (${notified} notified) after 15 minutes`);
-    await sleep(1000);
-  }
 }
 
 /**
@@ -361,21 +122,6 @@ async function bareStarts(shape: Shape): Promise<{ spent: Map<string, number>; c
   const own = spent.get(BENCH) ?? 0;
   for (const kind of [BENCH, ...shape.chasquiKinds]) spent.delete(kind);
   return { spent, client: own, seconds };
-}
-
-/**
- * Waits until no document or webhook workflow is still running: a document counts as resolved when its row says so,
- * but its workflow still records the delivery and closes after that, and that work is the document's too.
- */
-async function quiesce(shape: Shape): Promise<void> {
-  const client = await shape.temporal();
-  const query = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
-  const deadline = Date.now() + 300_000;
-  while ((await client.workflow.count(query)).count > 0) {
-    if (Date.now() > deadline)
-      throw new Error('document and webhook workflows still running 5 minutes after their documents resolved');
-    await sleep(500);
-  }
 }
 
 /**

@@ -19,16 +19,17 @@
  * and after: what it holds once autovacuum reuses the space of the row versions each send and outcome leave), by
  * table and index.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { Client as PgClient } from 'pg';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import type { Client } from '@temporalio/client';
 import { NAMESPACE, ProductionShape } from '../test/support/production-shape';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
 import { randomRuc } from '../test/companies/helpers';
 import { freePort } from '../runtime/ports';
 import { invoicePayload, post } from './payloads';
 import { descendants, postgresKind, readProcesses } from './proc';
+import { memoryOf, percentile, stepRows, type Processes } from './soak-steps';
+import { bucketBytes, compacted, DATABASES, storage } from './soak-storage';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 20_000);
 const RATE = Number(process.env.BENCH_RATE ?? 15);
@@ -39,78 +40,245 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const LINES = Number(process.env.BENCH_LINES ?? 5);
 const WEBHOOK = (process.env.BENCH_WEBHOOK ?? 'true') === 'true';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-const DATABASES = ['chasqui', 'temporal', 'temporal_visibility'] as const;
 const FILES = process.env.BENCH_FILES === 's3' ? 's3' : 'postgres';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** VmRSS and VmHWM of a process, in MB. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+/** Two apis and two workers (each worker with its own metrics port), started on the shape in that order. */
+async function startRoles(shape: ProductionShape): Promise<{ apiUrls: string[]; workerMetrics: string[] }> {
+  const nodeOptions = (name: string): Record<string, string> =>
+    process.env[name] ? { NODE_OPTIONS: process.env[name]! } : {};
+  const apiUrls = [
+    await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
+    await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
+  ];
+  const workerMetrics: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    workerMetrics.push(`http://127.0.0.1:${await freePort()}/metrics`);
+    await shape.startWorker({
+      CHASQUI_METRICS_PORT: new URL(workerMetrics[i]).port,
+      ...nodeOptions('BENCH_WORKER_NODE_OPTIONS'),
+    });
+  }
+  return { apiUrls, workerMetrics };
 }
 
-/** V8 heap in use (MB) from a process's Prometheus text (prom-client's default metrics). */
-async function heapUsed(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)![1]) / 2 ** 20;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** Bytes of every table of each database (with its indexes and TOAST) and the largest tables. */
-async function storage(shape: ProductionShape): Promise<Map<string, { total: number; tables: Map<string, number> }>> {
-  const out = new Map<string, { total: number; tables: Map<string, number> }>();
-  for (const database of DATABASES) {
-    const db = new PgClient({ connectionString: shape.pgUrl(database) });
-    await db.connect();
-    try {
-      const { rows } = await db.query(
-        `select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where c.relkind in ('r', 'm', 'p') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
-      );
-      const tables = new Map<string, number>(rows.map((r) => [r.name, r.bytes]));
-      out.set(database, { total: [...tables.values()].reduce((a, b) => a + b, 0), tables });
-    } finally {
-      await db.end();
+function processesOf(shape: ProductionShape): Processes {
+  const procs = [
+    ...shape.alive('api'),
+    ...shape.alive('worker'),
+    ...shape.alive('simulator'),
+    ...shape.alive('temporal'),
+  ];
+  const names = procs.map((p) =>
+    p.role === 'api' || p.role === 'worker'
+      ? `${p.role}-${procs.filter((q) => q.role === p.role).indexOf(p) + 1}`
+      : p.role,
+  );
+  const kindOf = new Map(procs.map((p) => [p.pid, p.role as string]));
+  const cpuByKind = (): Map<string, number> => {
+    const totals = new Map<string, number>();
+    for (const info of descendants(readProcesses(), process.pid)) {
+      if (info.pid === process.pid) continue;
+      const kind =
+        kindOf.get(info.pid) ??
+        (info.name.startsWith('postgres')
+          ? postgresKind(info, {
+              chasqui: 'postgres (chasqui)',
+              temporal: 'postgres (temporal)',
+              temporal_visibility: 'postgres (temporal visibility)',
+            })
+          : info.name);
+      totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
     }
-  }
-  return out;
+    return totals;
+  };
+  return { names, pids: new Map(procs.map((p, i) => [names[i], p.pid])), cpuByKind };
 }
 
-/** chasqui's database after VACUUM FULL: bytes of each table (with its TOAST) and each index. */
-async function compacted(shape: ProductionShape): Promise<Map<string, number>> {
-  const db = new PgClient({ connectionString: shape.pgUrl() });
-  await db.connect();
-  try {
-    await db.query('vacuum full');
-    const { rows } = await db.query(
-      `select c.relname as name, (case when c.relkind = 'i' then pg_relation_size(c.oid) else pg_table_size(c.oid) end)::float8 as bytes
-         from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where c.relkind in ('r', 'i', 'm', 'p') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%'`,
+/** The company the soak issues for, with the receiver as its webhook when BENCH_WEBHOOK. */
+async function createCompany(
+  apiUrl: string,
+  shape: ProductionShape,
+  receiver: Receiver,
+  db: PgClient,
+): Promise<{ ruc: string; token: string; id: string }> {
+  const ruc = randomRuc();
+  const created = await post(`${apiUrl}/v1/companies`, shape.accountToken, {
+    ruc,
+    business_name: 'Bench Soak S.A.C.',
+    plan_type: '01',
+    environment: '01',
+  });
+  if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+  if (WEBHOOK) {
+    const hook = await post(
+      `${apiUrl}/v1/companies/${ruc}/webhook`,
+      shape.accountToken,
+      { url: receiver.url },
+      'PATCH',
     );
-    return new Map(rows.map((r) => [r.name, r.bytes]));
-  } finally {
-    await db.end();
+    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
+  }
+  const { rows: company } = await db.query('select id from companies where ruc = $1', [ruc]);
+  return { ruc, token: created.body.data.token, id: company[0].id };
+}
+
+/**
+ * Steady issuing: document i is due at i / RATE seconds; at most CONCURRENCY wait for their answer. Stops at
+ * BENCH_DOCUMENTS or after BENCH_MINUTES; a sample every BENCH_STEP documents.
+ */
+async function issueSteadily(
+  apiUrls: string[],
+  company: { ruc: string; token: string },
+  latencies: number[],
+  sample: (documents: number) => Promise<void>,
+): Promise<{ issued: number; issueStart: number; issuedSeconds: number }> {
+  const issueStart = performance.now();
+  const issueUntil = Date.now() + MINUTES * 60_000;
+  const inFlight = new Set<Promise<void>>();
+  let failure: Error | null = null;
+  let issued = 0;
+  while (issued < DOCUMENTS && Date.now() < issueUntil && !failure) {
+    const wait = issueStart + (issued / RATE) * 1000 - performance.now();
+    if (wait > 0) await sleep(wait);
+    while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+    const n = ++issued;
+    const t0 = performance.now();
+    const request = post(
+      `${apiUrls[n % 2]}/v1/cpe`,
+      company.token,
+      invoicePayload(LINES, { ruc: company.ruc, correlativo: String(n) }),
+    )
+      .then((res) => {
+        if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+        latencies.push(performance.now() - t0);
+      })
+      .catch((err) => void (failure ??= err))
+      .finally(() => inFlight.delete(request));
+    inFlight.add(request);
+    if (n % STEP === 0) await sample(n);
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+  return { issued, issueStart, issuedSeconds: (performance.now() - issueStart) / 1000 };
+}
+
+/**
+ * Waits until every issued document is resolved, notified and its workflows closed; bounded: a backlog the box could
+ * not drain in BENCH_DRAIN_MINUTES is reported (the answer), not waited for ('' when drained).
+ */
+async function drain(
+  client: Client,
+  receiver: Receiver,
+  issued: number,
+  resolvedCount: () => Promise<number>,
+): Promise<string> {
+  const deadline = Date.now() + DRAIN_MINUTES * 60_000;
+  const running = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
+  for (;;) {
+    const resolved = await resolvedCount();
+    if (
+      resolved >= issued &&
+      (!WEBHOOK || receiver.requests.length >= issued) &&
+      (await client.workflow.count(running)).count === 0
+    )
+      return '';
+    if (Date.now() > deadline)
+      return `NOT DRAINED: ${issued - resolved} of ${issued} unresolved, ${issued - receiver.requests.length} not notified ${DRAIN_MINUTES} minutes after the last POST`;
+    await sleep(500);
   }
 }
 
-/** Bytes in the shape's bucket (all of it chasqui's: the bucket starts empty). */
-async function bucketBytes(shape: ProductionShape): Promise<number> {
-  const s3 = shape.s3!;
-  let bytes = 0;
-  let continuation: string | undefined;
-  do {
-    const page = await s3.client.send(
-      new ListObjectsV2Command({ Bucket: s3.location.bucket, ContinuationToken: continuation }),
+/** Workflows evicted from the workers' full caches (Temporal sizes the cache from the heap limit; evicted ones replay). */
+async function evictions(workerMetrics: string[]): Promise<number> {
+  let evicted = 0;
+  for (const url of workerMetrics) {
+    const found = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(
+      await (await fetch(url)).text(),
     );
-    for (const object of page.Contents ?? []) bytes += object.Size ?? 0;
-    continuation = page.NextContinuationToken;
-  } while (continuation);
-  return bytes;
+    evicted += found ? Number(found[1]) : 0;
+  }
+  return evicted;
+}
+
+/** What the run measured, for the summary printed at the end. */
+interface SoakResult {
+  names: string[];
+  pids: Map<string, number>;
+  rows: string[];
+  series: { documents: number; rss: Map<string, number> }[];
+  latencies: number[];
+  issued: number;
+  issuedSeconds: number;
+  drainedSeconds: number;
+  unfinished: string;
+  filesUrl: string;
+  cpu0: Map<string, number>;
+  cpu1: Map<string, number>;
+  bytes0: Map<string, { total: number; tables: Map<string, number> }>;
+  bytes1: Map<string, { total: number; tables: Map<string, number> }>;
+  compact0: Map<string, number>;
+  compact1: Map<string, number>;
+  bucket: number | null;
+  retentionDays: number;
+  evicted: number;
+}
+
+function summary(r: SoakResult): string[] {
+  const { names, pids, issued, latencies, bytes0, bytes1 } = r;
+  const compactGrowth = [...r.compact1]
+    .map(([name, bytes]) => [name, (bytes - (r.compact0.get(name) ?? 0)) / issued] as const)
+    .sort((a, b) => b[1] - a[1]);
+  const cpu = [...r.cpu1]
+    .map(([k, s]) => [k, ((s - (r.cpu0.get(k) ?? 0)) * 1000) / issued] as const)
+    .filter(([, ms]) => ms >= 0.05);
+  cpu.sort((a, b) => b[1] - a[1]);
+  const cpuTotal = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+  const chasquiCpu = cpu
+    .filter(([k]) => ['api', 'worker', 'simulator', 'postgres (chasqui)'].includes(k))
+    .reduce((sum, [, ms]) => sum + ms, 0);
+  latencies.sort((a, b) => a - b);
+  const first = r.series[1] ?? r.series[0];
+  const end = r.series[r.series.length - 1];
+  const perDocument = (database: string) => (bytes1.get(database)!.total - bytes0.get(database)!.total) / issued;
+  const largest = (database: string) =>
+    [...bytes1.get(database)!.tables]
+      .map(([t, b]) => [t, (b - (bytes0.get(database)!.tables.get(t) ?? 0)) / issued] as const)
+      .filter(([, b]) => b >= 50)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([t, b]) => `${t} ${b.toFixed(0)}`)
+      .join(', ');
+  return [
+    `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+    `${issued} of ${DOCUMENTS} ${LINES}-line facturas of one company${issued < DOCUMENTS ? ` (issuing stopped after BENCH_MINUTES=${MINUTES})` : ''}, ` +
+      `at ${RATE}/s asked (${(issued / r.issuedSeconds).toFixed(1)}/s issued), at most ${CONCURRENCY} in flight, alternately to 2 apis; 2 workers; ` +
+      `${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}; chasqui LOG_LEVEL=${LOG_LEVEL}; files ${r.filesUrl}; ${r.unfinished || `all resolved and closed ${r.drainedSeconds.toFixed(0)} s after the first POST`}`,
+    'resident memory (MB, VmRSS) after start-up, every step and once drained (in brackets: the highest read, every second, during the step);',
+    "backlog (issued, not resolved), p50/p99 ms of the step's 202s, V8 heap in use (MB) of apis and workers, both workers' CPU per document of the step:",
+    ...r.rows,
+    `peak RSS (MB, VmHWM): ${names.map((n) => `${n} ${memoryOf(pids.get(n)!).peak.toFixed(0)}`).join(', ')}`,
+    `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${names.map((n) => `${n} ${(end.rss.get(n)! - first.rss.get(n)!).toFixed(0)}`).join(', ')}`,
+    `POST /v1/cpe 202: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms (${latencies.length} answers)`,
+    `CPU per document, first POST to last workflow closed: ${cpuTotal.toFixed(1)} ms (chasqui's: api, worker, simulator, its PostgreSQL ${chasquiCpu.toFixed(1)} ms) = ` +
+      cpu.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', '),
+    `workflows evicted from the workers' full caches: ${r.evicted}`,
+    `storage per document (bytes, pg_total_relation_size of the tables, after minus before; namespace retention of closed workflows ${r.retentionDays} days):`,
+    ...DATABASES.map((d) => `  ${d.padEnd(19)} ${perDocument(d).toFixed(0).padStart(6)}  (${largest(d)})`),
+    `  total               ${DATABASES.reduce((sum, d) => sum + perDocument(d), 0)
+      .toFixed(0)
+      .padStart(6)}`,
+    `chasqui's database compacted (VACUUM FULL before and after): ${compactGrowth.reduce((sum, [, b]) => sum + b, 0).toFixed(0)} bytes per document = ` +
+      compactGrowth
+        .filter(([, b]) => b >= 1)
+        .map(([name, b]) => `${name} ${b.toFixed(0)}`)
+        .join(', '),
+    ...(r.bucket === null ? [] : [`the bucket: ${r.bucket.toFixed(0)} bytes per document`]),
+  ];
 }
 
 async function main(): Promise<void> {
@@ -129,239 +297,56 @@ async function main(): Promise<void> {
   });
   const db = new PgClient({ connectionString: shape.pgUrl() });
   try {
-    const nodeOptions = (name: string): Record<string, string> =>
-      process.env[name] ? { NODE_OPTIONS: process.env[name]! } : {};
-    const apiUrls = [
-      await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
-      await shape.startApi(nodeOptions('BENCH_API_NODE_OPTIONS')),
-    ];
-    const workerMetrics: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      workerMetrics.push(`http://127.0.0.1:${await freePort()}/metrics`);
-      await shape.startWorker({
-        CHASQUI_METRICS_PORT: new URL(workerMetrics[i]).port,
-        ...nodeOptions('BENCH_WORKER_NODE_OPTIONS'),
-      });
-    }
+    const { apiUrls, workerMetrics } = await startRoles(shape);
     await db.connect();
-    const procs = [
-      ...shape.alive('api'),
-      ...shape.alive('worker'),
-      ...shape.alive('simulator'),
-      ...shape.alive('temporal'),
-    ];
-    const names = procs.map((p) =>
-      p.role === 'api' || p.role === 'worker'
-        ? `${p.role}-${procs.filter((q) => q.role === p.role).indexOf(p) + 1}`
-        : p.role,
-    );
-    const pids = new Map(procs.map((p, i) => [names[i], p.pid]));
-    const kindOf = new Map(procs.map((p) => [p.pid, p.role as string]));
-    /** CPU seconds of every process below this one, by kind (PostgreSQL's backends by the database they serve). */
-    const cpuByKind = (): Map<string, number> => {
-      const totals = new Map<string, number>();
-      for (const info of descendants(readProcesses(), process.pid)) {
-        if (info.pid === process.pid) continue;
-        const kind =
-          kindOf.get(info.pid) ??
-          (info.name.startsWith('postgres')
-            ? postgresKind(info, {
-                chasqui: 'postgres (chasqui)',
-                temporal: 'postgres (temporal)',
-                temporal_visibility: 'postgres (temporal visibility)',
-              })
-            : info.name);
-        totals.set(kind, (totals.get(kind) ?? 0) + info.cpu);
-      }
-      return totals;
-    };
-
-    // RSS is read every second too: a step's highest value (backlog in flight) says more than its quiet moments.
-    const highest = new Map(names.map((n) => [n, 0]));
-    const watcher = setInterval(() => {
-      for (const [name, pid] of pids) highest.set(name, Math.max(highest.get(name)!, memoryOf(pid).rss));
-    }, 1000).unref();
-    const header =
-      `${'documents'.padStart(9)} ${'s'.padStart(5)} ${'backlog'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ` +
-      `${names.map((n) => `${n} (max)`.padStart(Math.max(n.length + 6, 11))).join(' ')} ` +
-      `${[...names.slice(0, 4)].map((n) => `${n} heap`.padStart(n.length + 5)).join(' ')} ${'workers CPU ms/doc'.padStart(18)}`;
-    const rows: string[] = [header];
-    const series: { documents: number; rss: Map<string, number> }[] = [];
-    const started = performance.now();
-    const workersCpu = () => cpuByKind().get('worker') ?? 0;
-    let last = { documents: 0, workersCpu: workersCpu(), latencies: 0 };
-    const latencies: number[] = [];
+    const processes = processesOf(shape);
     let resolvedCount = async () => 0;
-    const sample = async (documents: number) => {
-      const rss = new Map(names.map((n) => [n, memoryOf(pids.get(n)!).rss]));
-      const heaps = await Promise.all([
-        ...apiUrls.map((u) => heapUsed(`${u}/metrics`)),
-        ...workerMetrics.map(heapUsed),
-      ]);
-      const cpu = workersCpu();
-      const perDocument =
-        documents > last.documents ? ((cpu - last.workersCpu) * 1000) / (documents - last.documents) : NaN;
-      const step = latencies.slice(last.latencies).sort((a, b) => a - b);
-      last = { documents, workersCpu: cpu, latencies: latencies.length };
-      series.push({ documents, rss });
-      const backlog = documents - (await resolvedCount());
-      const row =
-        `${String(documents).padStart(9)} ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} ${String(backlog).padStart(7)} ` +
-        `${(step.length ? percentile(step, 50).toFixed(0) : '').padStart(5)} ${(step.length ? percentile(step, 99).toFixed(0) : '').padStart(5)} ` +
-        `${names.map((n) => `${rss.get(n)!.toFixed(0)} (${Math.max(highest.get(n)!, rss.get(n)!).toFixed(0)})`.padStart(Math.max(n.length + 6, 11))).join(' ')} ` +
-        `${heaps.map((h, i) => h.toFixed(0).padStart(names[i].length + 5)).join(' ')} ${(Number.isNaN(perDocument) ? '' : perDocument.toFixed(1)).padStart(18)}`;
-      for (const n of names) highest.set(n, 0);
-      rows.push(row);
-      console.error(row);
-    };
-    console.error(header);
-    await sample(0);
+    const steps = stepRows(
+      processes,
+      [...apiUrls.map((u) => `${u}/metrics`), ...workerMetrics],
+      async (documents) => documents - (await resolvedCount()),
+    );
+    await steps.sample(0);
 
-    const ruc = randomRuc();
-    const created = await post(`${apiUrls[0]}/v1/companies`, shape.accountToken, {
-      ruc,
-      business_name: 'Bench Soak S.A.C.',
-      plan_type: '01',
-      environment: '01',
-    });
-    if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
-    if (WEBHOOK) {
-      const hook = await post(
-        `${apiUrls[0]}/v1/companies/${ruc}/webhook`,
-        shape.accountToken,
-        { url: receiver.url },
-        'PATCH',
-      );
-      if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
-    }
-    const { rows: company } = await db.query('select id from companies where ruc = $1', [ruc]);
+    const company = await createCompany(apiUrls[0], shape, receiver, db);
     resolvedCount = async () =>
-      (await db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company[0].id]))
+      (await db.query('select count(*)::int as n from documents where company_id = $1 and resolved', [company.id]))
         .rows[0].n;
     const compact0 = await compacted(shape);
     const bytes0 = await storage(shape);
-    const cpu0 = cpuByKind();
+    const cpu0 = processes.cpuByKind();
 
-    // Steady issuing: document i is due at i / RATE seconds; at most CONCURRENCY wait for their answer.
-    const issueStart = performance.now();
-    const issueUntil = Date.now() + MINUTES * 60_000;
-    const inFlight = new Set<Promise<void>>();
-    let failure: Error | null = null;
-    let issued = 0;
-    while (issued < DOCUMENTS && Date.now() < issueUntil && !failure) {
-      const wait = issueStart + (issued / RATE) * 1000 - performance.now();
-      if (wait > 0) await sleep(wait);
-      while (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
-      const n = ++issued;
-      const t0 = performance.now();
-      const request = post(
-        `${apiUrls[n % 2]}/v1/cpe`,
-        created.body.data.token,
-        invoicePayload(LINES, { ruc, correlativo: String(n) }),
-      )
-        .then((res) => {
-          if (res.status !== 202) throw new Error(`POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
-          latencies.push(performance.now() - t0);
-        })
-        .catch((err) => void (failure ??= err))
-        .finally(() => inFlight.delete(request));
-      inFlight.add(request);
-      if (n % STEP === 0) await sample(n);
-    }
-    await Promise.all(inFlight);
-    if (failure) throw failure;
-    const issuedSeconds = (performance.now() - issueStart) / 1000;
-
-    // Bounded: a backlog the box could not drain in BENCH_DRAIN_MINUTES is reported, not waited for.
-    const deadline = Date.now() + DRAIN_MINUTES * 60_000;
+    const { issued, issueStart, issuedSeconds } = await issueSteadily(apiUrls, company, steps.latencies, steps.sample);
     const client = await shape.temporalClient();
-    const running = `ExecutionStatus = "Running" AND WorkflowType IN ("documentWorkflow", "webhookDeliveryWorkflow")`;
-    let unfinished = '';
-    for (;;) {
-      const resolved = await resolvedCount();
-      if (
-        resolved >= issued &&
-        (!WEBHOOK || receiver.requests.length >= issued) &&
-        (await client.workflow.count(running)).count === 0
-      )
-        break;
-      if (Date.now() > deadline) {
-        unfinished = `NOT DRAINED: ${issued - resolved} of ${issued} unresolved, ${issued - receiver.requests.length} not notified ${DRAIN_MINUTES} minutes after the last POST`;
-        break;
-      }
-      await sleep(500);
-    }
-    const cpu1 = cpuByKind();
+    const unfinished = await drain(client, receiver, issued, resolvedCount);
+    const cpu1 = processes.cpuByKind();
     const drainedSeconds = (performance.now() - issueStart) / 1000;
-    await sample(issued);
-    clearInterval(watcher);
+    await steps.sample(issued);
+    steps.stopWatching();
     await sleep(2000); // the last writes' statistics and visibility records
     const bytes1 = await storage(shape);
     const compact1 = await compacted(shape);
-    const compactGrowth = [...compact1]
-      .map(([name, bytes]) => [name, (bytes - (compact0.get(name) ?? 0)) / issued] as const)
-      .sort((a, b) => b[1] - a[1]);
     const bucket = shape.s3 ? (await bucketBytes(shape)) / issued : null;
     const namespace = await client.workflowService.describeNamespace({ namespace: NAMESPACE });
     const retentionDays = Number(namespace.config?.workflowExecutionRetentionTtl?.seconds ?? 0) / 86_400;
-    // Temporal's workflow cache is sized from the heap limit: a full cache evicts workflows, which replay later (CPU).
-    let evictions = 0;
-    for (const url of workerMetrics) {
-      const found = /^temporal_sticky_cache_total_forced_eviction_total(?:\{[^}]*\})? (\S+)$/m.exec(
-        await (await fetch(url)).text(),
-      );
-      evictions += found ? Number(found[1]) : 0;
-    }
-
-    const cpu = [...cpu1]
-      .map(([k, s]) => [k, ((s - (cpu0.get(k) ?? 0)) * 1000) / issued] as const)
-      .filter(([, ms]) => ms >= 0.05);
-    cpu.sort((a, b) => b[1] - a[1]);
-    const cpuTotal = cpu.reduce((sum, [, ms]) => sum + ms, 0);
-    const chasquiCpu = cpu
-      .filter(([k]) => ['api', 'worker', 'simulator', 'postgres (chasqui)'].includes(k))
-      .reduce((sum, [, ms]) => sum + ms, 0);
-    latencies.sort((a, b) => a - b);
-    const first = series[1] ?? series[0];
-    const end = series[series.length - 1];
-    const perDocument = (database: string) => (bytes1.get(database)!.total - bytes0.get(database)!.total) / issued;
-    const largest = (database: string) =>
-      [...bytes1.get(database)!.tables]
-        .map(([t, b]) => [t, (b - (bytes0.get(database)!.tables.get(t) ?? 0)) / issued] as const)
-        .filter(([, b]) => b >= 50)
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 5)
-        .map(([t, b]) => `${t} ${b.toFixed(0)}`)
-        .join(', ');
-    const out = [
-      `bench:soak  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-      `${issued} of ${DOCUMENTS} ${LINES}-line facturas of one company${issued < DOCUMENTS ? ` (issuing stopped after BENCH_MINUTES=${MINUTES})` : ''}, ` +
-        `at ${RATE}/s asked (${(issued / issuedSeconds).toFixed(1)}/s issued), at most ${CONCURRENCY} in flight, alternately to 2 apis; 2 workers; ` +
-        `${WEBHOOK ? 'each notified to a local https webhook' : 'no webhook'}; chasqui LOG_LEVEL=${LOG_LEVEL}; files ${shape.s3?.env.CHASQUI_FILES_URL ?? 'postgres:'}; ${unfinished || `all resolved and closed ${drainedSeconds.toFixed(0)} s after the first POST`}`,
-      'resident memory (MB, VmRSS) after start-up, every step and once drained (in brackets: the highest read, every second, during the step);',
-      "backlog (issued, not resolved), p50/p99 ms of the step's 202s, V8 heap in use (MB) of apis and workers, both workers' CPU per document of the step:",
-      ...rows,
-      `peak RSS (MB, VmHWM): ${names.map((n) => `${n} ${memoryOf(pids.get(n)!).peak.toFixed(0)}`).join(', ')}`,
-      `RSS growth from ${first.documents} to ${end.documents} documents (MB): ${names.map((n) => `${n} ${(end.rss.get(n)! - first.rss.get(n)!).toFixed(0)}`).join(', ')}`,
-      `POST /v1/cpe 202: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms (${latencies.length} answers)`,
-      `CPU per document, first POST to last workflow closed: ${cpuTotal.toFixed(1)} ms (chasqui's: api, worker, simulator, its PostgreSQL ${chasquiCpu.toFixed(1)} ms) = ` +
-        cpu.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', '),
-      `workflows evicted from the workers' full caches: ${evictions}`,
-      `storage per document (bytes, pg_total_relation_size of the tables, after minus before; namespace retention of closed workflows ${retentionDays} days):`,
-      ...DATABASES.map((d) => `  ${d.padEnd(19)} ${perDocument(d).toFixed(0).padStart(6)}  (${largest(d)})`),
-      `  total               ${DATABASES.reduce((sum, d) => sum + perDocument(d), 0)
-        .toFixed(0)
-        .padStart(6)}`,
-      `chasqui's database compacted (VACUUM FULL before and after): ${compactGrowth.reduce((sum, [, b]) => sum + b, 0).toFixed(0)} bytes per document = ` +
-        compactGrowth
-          .filter(([, b]) => b >= 1)
-          .map(([name, b]) => `${name} ${b.toFixed(0)}`)
-          .join(', '),
-      ...(bucket === null ? [] : [`the bucket: ${bucket.toFixed(0)} bytes per document`]),
-    ];
+    const out = summary({
+      ...processes,
+      ...steps,
+      issued,
+      issuedSeconds,
+      drainedSeconds,
+      unfinished,
+      filesUrl: shape.s3?.env.CHASQUI_FILES_URL ?? 'postgres:',
+      cpu0,
+      cpu1,
+      bytes0,
+      bytes1,
+      compact0,
+      compact1,
+      bucket,
+      retentionDays,
+      evicted: await evictions(workerMetrics),
+    });
     console.log(out.join('\n'));
   } finally {
     await db.end().catch(() => undefined);

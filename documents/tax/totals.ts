@@ -168,47 +168,22 @@ export function computeTotals(
 ): DocumentTotals {
   const bagRate = icbperRate(doc.fechaEmision);
   const lines = doc.items.map((item) => computeLine(item, bagRate));
-  const buckets = { gravadas: ZERO, ivap: ZERO, exoneradas: ZERO, inafectas: ZERO, exportacion: ZERO, gratuitas: ZERO };
-  let igvLines = ZERO;
-  let igvBaseLines = ZERO;
-  let ivapBase = ZERO;
-  let igvIvap = ZERO;
-  let igvGratuitas = ZERO;
-  let iscBase = ZERO;
-  let isc = ZERO;
-  let icbper = ZERO;
-  let irBase = ZERO;
-  let ir = ZERO;
-  let lineAllowances = ZERO;
-  let lineCharges = ZERO;
-  let igvRate = 0;
-  for (const l of lines) {
-    buckets[l.affectation.bucket] = add(buckets[l.affectation.bucket], l.lineExtension);
-    if (l.affectation.free) igvGratuitas = igvGratuitas.plus(l.igv);
-    else if (l.affectation.scheme === '1000') {
-      igvLines = igvLines.plus(l.igv);
-      igvBaseLines = igvBaseLines.plus(l.igvBase);
-      igvRate ||= l.rate;
-    } else if (l.affectation.scheme === '1016') {
-      igvIvap = igvIvap.plus(l.igv);
-      ivapBase = ivapBase.plus(l.igvBase);
-    }
-    // Most lines carry no ISC or ICBPER: adding zeros would only cost decimal operations.
-    if (!l.affectation.free && !l.isc.isZero()) {
-      iscBase = iscBase.plus(l.iscBase);
-      isc = isc.plus(l.isc);
-    }
-    if (!l.icbper.isZero()) icbper = icbper.plus(l.icbper);
-    if (l.item.retencionRenta) {
-      irBase = irBase.plus(l.lineExtension);
-      ir = ir.plus(l.ir);
-    }
-    for (const a of l.adjustments) {
-      if (a.code === '01') lineAllowances = lineAllowances.plus(a.amount);
-      if (a.code === '48') lineCharges = lineCharges.plus(a.amount);
-    }
-  }
-  igvRate ||= IGV_RATE;
+  const {
+    buckets,
+    igvLines,
+    igvBaseLines,
+    ivapBase,
+    igvIvap,
+    igvGratuitas,
+    iscBase,
+    isc,
+    icbper,
+    irBase,
+    ir,
+    lineAllowances,
+    lineCharges,
+    igvRate,
+  } = sumLines(lines);
 
   const discountBase = total(doc.descuentos, '02');
   const discountOutside = total(doc.descuentos, '03');
@@ -281,6 +256,68 @@ export function computeTotals(
     cargos,
     anticipos,
     importeTotal,
+    igvRate,
+  };
+}
+
+/** The lines' values by bucket and their taxes and line-level adjustments by scheme, in one pass; the IGV rate is
+ * the first taxed line's (IGV_RATE when none is taxed). */
+function sumLines(lines: LineTotals[]) {
+  const buckets = { gravadas: ZERO, ivap: ZERO, exoneradas: ZERO, inafectas: ZERO, exportacion: ZERO, gratuitas: ZERO };
+  let igvLines = ZERO;
+  let igvBaseLines = ZERO;
+  let ivapBase = ZERO;
+  let igvIvap = ZERO;
+  let igvGratuitas = ZERO;
+  let iscBase = ZERO;
+  let isc = ZERO;
+  let icbper = ZERO;
+  let irBase = ZERO;
+  let ir = ZERO;
+  let lineAllowances = ZERO;
+  let lineCharges = ZERO;
+  let igvRate = 0;
+  for (const l of lines) {
+    buckets[l.affectation.bucket] = add(buckets[l.affectation.bucket], l.lineExtension);
+    if (l.affectation.free) igvGratuitas = igvGratuitas.plus(l.igv);
+    else if (l.affectation.scheme === '1000') {
+      igvLines = igvLines.plus(l.igv);
+      igvBaseLines = igvBaseLines.plus(l.igvBase);
+      igvRate ||= l.rate;
+    } else if (l.affectation.scheme === '1016') {
+      igvIvap = igvIvap.plus(l.igv);
+      ivapBase = ivapBase.plus(l.igvBase);
+    }
+    // Most lines carry no ISC or ICBPER: adding zeros would only cost decimal operations.
+    if (!l.affectation.free && !l.isc.isZero()) {
+      iscBase = iscBase.plus(l.iscBase);
+      isc = isc.plus(l.isc);
+    }
+    if (!l.icbper.isZero()) icbper = icbper.plus(l.icbper);
+    if (l.item.retencionRenta) {
+      irBase = irBase.plus(l.lineExtension);
+      ir = ir.plus(l.ir);
+    }
+    for (const a of l.adjustments) {
+      if (a.code === '01') lineAllowances = lineAllowances.plus(a.amount);
+      if (a.code === '48') lineCharges = lineCharges.plus(a.amount);
+    }
+  }
+  igvRate ||= IGV_RATE;
+  return {
+    buckets,
+    igvLines,
+    igvBaseLines,
+    ivapBase,
+    igvIvap,
+    igvGratuitas,
+    iscBase,
+    isc,
+    icbper,
+    irBase,
+    ir,
+    lineAllowances,
+    lineCharges,
     igvRate,
   };
 }

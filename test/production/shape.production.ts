@@ -346,15 +346,7 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
     // The backup: every service stopped, then a filesystem-level copy of the one PostgreSQL (chasqui's database and
     // Temporal's two, taken at the same instant). Compose's commands (pg_dump, Temporal's first) are in docs/operations.md.
     const backup = path.join(shape.runDir, 'backup');
-    let backupTakenAt = new Date();
-    await reconnectAround(async () => {
-      await shape.stopRoles(['api', 'temporal']);
-      await shape.withPostgresStopped((dataDir) => {
-        backupTakenAt = new Date();
-        execFileSync('cp', ['-a', dataDir, backup]);
-      });
-      await startAll();
-    });
+    const backupTakenAt = await backUpDatabase(backup);
     say('database backup taken; services started again');
 
     // The bucket's backup is taken after the database's, with chasqui running: objects are written before the rows
@@ -376,45 +368,15 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
 
     // The restore, as docs/operations.md says: services stopped, both databases back, deploy/restore/after-restore.sql,
     // services started.
-    await reconnectAround(async () => {
-      await shape.stopRoles(['api', 'worker', 'temporal']);
-      await shape.withPostgresStopped((dataDir) => {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        execFileSync('cp', ['-a', backup, dataDir]);
-      });
-      await shape.withS3Stopped((dataDir) => {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        execFileSync('cp', ['-a', bucketBackup, dataDir]);
-      });
-      const afterRestore = new PgClient({ connectionString: shape.pgUrl() });
-      await afterRestore.connect();
-      // As `psql -v backup_taken_at=… -f deploy/restore/after-restore.sql` runs it.
-      const sql = fs.readFileSync(path.join(__dirname, '../../deploy/restore/after-restore.sql'), 'utf8');
-      await afterRestore.query(sql.replace(":'backup_taken_at'", `'${backupTakenAt.toISOString()}'`));
-      await afterRestore.end();
-      await startAll();
-    });
+    await restoreBackups(backup, bucketBackup, backupTakenAt);
     say('both databases and the bucket restored to their backups; services started again');
 
     // Every file the restored database names is in the restored bucket; no row keeps its bytes (all went to S3).
-    const s3 = shape.s3!;
     const { rows: files } = await db.query(
       `select xml_key, cdr_key, xml is not null or cdr_zip is not null as in_row from documents`,
     );
     const named = files.flatMap((f) => [f.xml_key, f.cdr_key]).filter((k): k is string => !!k);
-    const stored = new Set<string>();
-    let continuation: string | undefined;
-    do {
-      const page = await s3.client.send(
-        new ListObjectsV2Command({
-          Bucket: s3.location.bucket,
-          Prefix: `${s3.location.prefix}/`,
-          ContinuationToken: continuation,
-        }),
-      );
-      for (const object of page.Contents ?? []) stored.add(object.Key!.slice(s3.location.prefix.length + 1));
-      continuation = page.NextContinuationToken;
-    } while (continuation);
+    const stored = await bucketKeys();
     expect(files.filter((f) => f.in_row)).to.deep.equal([]);
     expect(named.filter((k) => !stored.has(k))).to.deep.equal([]);
     const orphans = [...stored].filter((k) => !named.includes(k));
@@ -463,6 +425,63 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
       expect(sends(d.filename), d.filename).to.deep.equal(['0']);
     for (const r of lost) expect(sends(r.body.filename), r.body.filename).to.deep.equal(['0', '1033']);
   });
+
+  /** Every service but the worker stopped, a filesystem-level copy of PostgreSQL's data, services started again;
+   * returns the instant the copy was taken. */
+  async function backUpDatabase(backup: string): Promise<Date> {
+    let backupTakenAt = new Date();
+    await reconnectAround(async () => {
+      await shape.stopRoles(['api', 'temporal']);
+      await shape.withPostgresStopped((dataDir) => {
+        backupTakenAt = new Date();
+        execFileSync('cp', ['-a', dataDir, backup]);
+      });
+      await startAll();
+    });
+    return backupTakenAt;
+  }
+
+  /** Services stopped, both databases and the bucket back to their copies, deploy/restore/after-restore.sql run,
+   * services started again. */
+  async function restoreBackups(backup: string, bucketBackup: string, backupTakenAt: Date): Promise<void> {
+    await reconnectAround(async () => {
+      await shape.stopRoles(['api', 'worker', 'temporal']);
+      await shape.withPostgresStopped((dataDir) => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        execFileSync('cp', ['-a', backup, dataDir]);
+      });
+      await shape.withS3Stopped((dataDir) => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        execFileSync('cp', ['-a', bucketBackup, dataDir]);
+      });
+      const afterRestore = new PgClient({ connectionString: shape.pgUrl() });
+      await afterRestore.connect();
+      // As `psql -v backup_taken_at=… -f deploy/restore/after-restore.sql` runs it.
+      const sql = fs.readFileSync(path.join(__dirname, '../../deploy/restore/after-restore.sql'), 'utf8');
+      await afterRestore.query(sql.replace(":'backup_taken_at'", `'${backupTakenAt.toISOString()}'`));
+      await afterRestore.end();
+      await startAll();
+    });
+  }
+
+  /** Every object key in chasqui's bucket prefix, relative to the prefix (as the documents' rows name them). */
+  async function bucketKeys(): Promise<Set<string>> {
+    const s3 = shape.s3!;
+    const stored = new Set<string>();
+    let continuation: string | undefined;
+    do {
+      const page = await s3.client.send(
+        new ListObjectsV2Command({
+          Bucket: s3.location.bucket,
+          Prefix: `${s3.location.prefix}/`,
+          ContinuationToken: continuation,
+        }),
+      );
+      for (const object of page.Contents ?? []) stored.add(object.Key!.slice(s3.location.prefix.length + 1));
+      continuation = page.NextContinuationToken;
+    } while (continuation);
+    return stored;
+  }
 
   /** Closes the suite's database connection while PostgreSQL is stopped, and opens it again after. */
   async function reconnectAround(work: () => Promise<void>): Promise<void> {
