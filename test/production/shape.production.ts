@@ -1,3 +1,5 @@
+// Longer than 400 lines: one suite whose steps run in order on one running shape (crashes, scaling, the restore
+// drill), each leaving the shape the next one starts from; split, each file would start the whole shape again.
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

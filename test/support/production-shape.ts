@@ -1,3 +1,5 @@
+// Longer than 400 lines: one harness for docker-compose.yml's processes (PostgreSQL, Temporal server, S3, api, worker,
+// simulator) that starts, kills and restarts them in compose's order; the order and the shared ports read as one.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
