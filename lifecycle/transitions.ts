@@ -43,6 +43,9 @@ export function isResolvedStatus(status: DocStatus): boolean {
   return RESOLVED_STATUSES.includes(status);
 }
 
+/** The statuses without a verdict yet, in the API's order (the unresolved gauge reports each, even at 0). */
+export const UNRESOLVED_STATUSES: readonly DocStatus[] = DOCUMENT_STATUSES.filter((s) => !isResolvedStatus(s));
+
 /** SUNAT accepted the document, with or without observations: a valid tax document (it can be voided, noted, printed). */
 export const VALID_VERDICT_STATUSES: readonly DocStatus[] = ['accepted', 'observed'];
 

@@ -13,6 +13,7 @@ import {
   waitingReason,
   type ActionSubject,
   type Answer,
+  UNRESOLVED_STATUSES,
   type DocStatus,
 } from '../../lifecycle/transitions';
 import * as rules from '../../lifecycle/transitions';
@@ -52,6 +53,8 @@ describe('lifecycle: statuses and transitions (pure)', () => {
     expect(new Set(Object.values(STATUS_CODES)).size).to.equal(DOCUMENT_STATUSES.length);
     expect(STATUS_CODES.rejected).to.equal('09');
     expect(DOCUMENT_STATUSES.filter(isResolvedStatus)).to.deep.equal(['accepted', 'observed', 'rejected']);
+    // The unresolved gauge's statuses (api/metrics.ts): the rest, in the same order.
+    expect(UNRESOLVED_STATUSES).to.deep.equal(['queued', 'to_send', 'to_summarize', 'registered', 'sent']);
   });
 
   it('initial status: summary receipts (03 and B-series notes) wait for the summary, manual mode waits for /send', () => {
