@@ -106,7 +106,8 @@ function isDocumentMissing(err: unknown): boolean {
  * for every patch, one more visibility write per document): plans recorded by older workers lack the newer fields, so
  * their histories replay the older commands (test/workflows/replay.test.ts).
  * - `inPlan`: the plan sent the queued document itself and carries the outcome (today's workers: one local activity);
- * - `localActivity`: a second local activity sends it (plans with `oneTask` and no `firstSend`: the worker before);
+ * - `localActivity`: a second local activity sends the queued document, expecting it still queued (plans with `oneTask`
+ *   and no `firstSend`: the worker before);
  * - `activity`: the regular send activity (the plan's send got no answer in time, `handedOff`; the document was not
  *   queued; or the plan predates one-task workflows).
  */
@@ -177,7 +178,7 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
       first.runs === 'inPlan'
         ? first.outcome
         : first.runs === 'localActivity'
-          ? await local.sendDocument(externalId, 'queued')
+          ? await local.sendDocument(externalId, plan.status)
           : step === 'send'
             ? await sendDocument(externalId)
             : step === 'ticket'
