@@ -5,6 +5,11 @@ import type { EmailStatus } from '../lifecycle/email';
  * its attachments and the SMTP password stay in PostgreSQL.
  */
 
+/** The e-mail of an accepted document: one workflow per document, started once. */
+export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externalId}`;
+/** The e-mail workflow's type, by which its client starts it (importing the workflow itself as a type only). */
+export const BUYER_EMAIL_WORKFLOW = 'buyerEmailWorkflow';
+
 export interface BuyerEmailInput {
   externalId: string;
 }

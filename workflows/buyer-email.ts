@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { proxyActivities, sleep, startChild } from '@temporalio/workflow';
-import type { BuyerEmailActivities, BuyerEmailInput } from './buyer-email-types';
+import { buyerEmailWorkflowId, type BuyerEmailActivities, type BuyerEmailInput } from './buyer-email-types';
 import {
   EMAIL_START,
   isFinalEmailAttempt,
@@ -16,8 +16,7 @@ const { attemptBuyerEmail } = proxyActivities<BuyerEmailActivities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** The e-mail of an accepted document: one workflow per document, started once. */
-export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externalId}`;
+export { buyerEmailWorkflowId };
 
 /**
  * Sends the buyer's e-mail (docs/buyers.md): up to 5 attempts, 4, 8, 16 and 32 minutes apart, each an activity that

@@ -172,6 +172,12 @@ describe('boundaries: the holes the checker had', () => {
     expect(found.shape).to.deep.equal(['db/long.ts:1: long() 122 lines']);
   });
 
+  it('lets a workflow client import its workflow as a type only, so what imports a client loads no workflow code', () => {
+    expect(checked('a client loading its workflow').broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'workflows/document-client.ts → workflows/document.ts',
+    ]);
+  });
+
   it('lets activities/ import workflow clients and types, never a workflow', () => {
     expect(checked('activities import workflow definitions').broken.map((b) => b.split(':')[0])).to.deep.equal([
       'activities/notify.ts → workflows/document.ts',
