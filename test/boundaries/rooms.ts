@@ -21,7 +21,19 @@ export interface Room {
 export const ROOMS: Record<string, Room> = {
   'api/': {
     holds: 'Koa app, middleware, routes, OpenAPI',
-    may: ['core/', 'documents/', 'db/', 'keys/', 'lifecycle/', 'workflows/', 'buyers/', 'authority/cdr.ts', 'files/'],
+    may: [
+      'core/',
+      'documents/',
+      'db/',
+      'keys/',
+      'lifecycle/',
+      'workflows/*-client.ts',
+      'workflows/*-types.ts',
+      'workflows/search-attributes.ts',
+      'buyers/',
+      'authority/cdr.ts',
+      'files/',
+    ],
   },
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
@@ -91,7 +103,10 @@ export const ROOMS: Record<string, Room> = {
   'lifecycle/email.ts': { holds: "the buyer e-mail's pure table", may: ['lifecycle/transitions.ts'] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
-  'cli/support/': { holds: '`chasqui support`', may: ['core/', 'db/', 'lifecycle/', 'workflows/'] },
+  'cli/support/': {
+    holds: '`chasqui support`',
+    may: ['core/', 'db/', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+  },
   'test/': { holds: 'mocha suites', may: ['*'] },
   'bench/': { holds: 'benchmarks', may: ['*'] },
   'examples/': { holds: 'what the docs show integrators, run as written by the tests', may: [] },

@@ -8,6 +8,8 @@ import { buyerEmailWorkflow } from '../../workflows/buyer-email';
 import { BUYER_EMAIL_WORKFLOW } from '../../workflows/buyer-email-types';
 import { companyChecksWorkflow } from '../../workflows/company-checks';
 import { COMPANY_CHECKS_WORKFLOW } from '../../workflows/company-checks-types';
+import { companyProceduresWorkflow, rerunProceduresSignal } from '../../workflows/company-procedures';
+import { COMPANY_PROCEDURES_WORKFLOW, RERUN_PROCEDURES_SIGNAL } from '../../workflows/company-procedures-types';
 
 /**
  * The clients (workflows/*-client.ts) start and signal workflows by name, importing the workflows as types only
@@ -20,6 +22,7 @@ describe('workflows: the names their clients start and signal them by', () => {
       [WEBHOOK_DELIVERY_WORKFLOW]: webhookDeliveryWorkflow,
       [BUYER_EMAIL_WORKFLOW]: buyerEmailWorkflow,
       [COMPANY_CHECKS_WORKFLOW]: companyChecksWorkflow,
+      [COMPANY_PROCEDURES_WORKFLOW]: companyProceduresWorkflow,
     };
     for (const [name, workflow] of Object.entries(started)) {
       expect(workflow.name, name).to.equal(name);
@@ -27,7 +30,8 @@ describe('workflows: the names their clients start and signal them by', () => {
     }
   });
 
-  it('each signal a client sends is one the document workflow handles', () => {
+  it('each signal a client sends is one its workflow handles', () => {
+    expect(rerunProceduresSignal.name).to.equal(RERUN_PROCEDURES_SIGNAL);
     expect([sendSignal.name, resendSignal.name, recheckSignal.name]).to.deep.equal([
       DOCUMENT_SIGNALS.send,
       DOCUMENT_SIGNALS.resend,
