@@ -155,8 +155,10 @@ export function roomOf(file: string): string | null {
 export function mayImport(from: string, target: string, typeOnly: boolean): boolean {
   const room = roomOf(from);
   if (!room) return false;
-  // Its own files, its sub-rooms' included (a parent room is never stricter than its parts).
-  if (covers(room, target)) return true;
+  // Its own files, its sub-rooms' included (a parent room is never stricter than its parts); a room of a kind of file
+  // (`workflows/*-client.ts`) is no part of its folder's: the workflows import a client only if their row said so.
+  const kind = roomOf(target);
+  if (covers(room, target) && (kind === room || !kind?.includes('*'))) return true;
   const { may, types = [] } = ROOMS[room];
   const allowed = typeOnly ? [...may, ...types] : may;
   return allowed.some((pattern) => covers(pattern, target));
