@@ -2,12 +2,15 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
+import type { AddressInfo } from 'node:net';
 import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompany } from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { testConfig } from '../support/services';
 import { findDocument } from '../../db/documents';
 import { saveCompanyEmailSettings } from '../../db/company-email';
 import { loadConfig, ConfigError } from '../../core/config';
+import { sendMail } from '../../buyers/mail';
 import type { Lookup } from '../../core/net-guard';
 import { startListener, startSmtpProcess, type SmtpProcess } from './support';
 import { acceptedWithEmail as acceptedWith } from '../buyers/support';
@@ -168,6 +171,33 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).to.include('public address').and.not.include('127.0.0.1');
     expect(smtp.events.slice(before)).to.deep.equal([]);
+  });
+
+  it('the pinned connection still presents and verifies the name: TLS goes to the checked address with SNI = the host', async () => {
+    // A TLS server that only records the name the client asks for, then ends the handshake.
+    const asked: (string | undefined)[] = [];
+    const server = tls.createServer({
+      SNICallback: (name, done) => {
+        asked.push(name);
+        done(new Error('recorded'));
+      },
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const host = 'mail.andina.invalid';
+      const sent = await sendMail(
+        { secure: true, host, port, user: null, password: null },
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        // The name does not resolve anywhere: only the pinned address can have been reached.
+        { caFile: null, connectTo: '127.0.0.1' },
+      );
+      expect(sent.sent).to.equal(false);
+      expect(asked, 'the SNI names the host, not the address').to.deep.equal([host]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('CHASQUI_SMTP_URL is held to the same five parts: anything else stops start-up', () => {
