@@ -4,6 +4,7 @@ import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompan
 import { eventually } from '../webhooks/support';
 import { acceptedWithEmail as acceptedWith, startSmtpServer, type SmtpServerHandle } from '../buyers/support';
 import { testConfig } from '../support/services';
+import { startTestStack } from '../support/stack';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { HSTS_MAX_AGE_SECONDS } from '../../api/middleware/hsts';
 
@@ -125,6 +126,23 @@ describe('security: limits (issue 32)', function () {
     for (const path of ['/console/login', '/consulta', '/healthz', '/v1/companies']) {
       const res = await got(`${env.stack.url}${path}`, { throwHttpErrors: false });
       expect(res.headers['strict-transport-security'], path).to.equal(`max-age=${HSTS_MAX_AGE_SECONDS}`);
+    }
+  });
+
+  it('sends no Strict-Transport-Security when CHASQUI_PUBLIC_URL is plain http (it would lock browsers out)', async () => {
+    const base = testConfig();
+    const plain = await startTestStack({
+      worker: false,
+      config: { buyers: { ...base.buyers, publicUrl: 'http://chasqui.test' } },
+    });
+    try {
+      for (const path of ['/console/login', '/consulta', '/healthz', '/v1/companies']) {
+        const res = await got(`${plain.url}${path}`, { throwHttpErrors: false });
+        expect(res.statusCode, path).to.be.below(500);
+        expect(res.headers, path).to.not.have.property('strict-transport-security');
+      }
+    } finally {
+      await plain.stop();
     }
   });
 });
