@@ -218,6 +218,12 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
+  // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
+  const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
+  if (production > 0 && (demo === 0 || demo > production))
+    throw new ConfigError(
+      `CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO must be between 1 and CHASQUI_MAIL_PER_ACCOUNT_HOUR (${production}), got ${demo}`,
+    );
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
