@@ -102,6 +102,31 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       expect(sides.body.errors.logo).to.deep.equal(['the image is 100000×100000 px; at most 2000 px a side']);
       const [pixels] = await put(company.ruc, company.accountToken, png(2000, 1500, 2000 * 1500 + 1500));
       expect(pixels.body.errors.logo).to.deep.equal(['the image is 2000×1500 px; at most 2000000 pixels']);
+      // A JPEG's frame header is judged the same way (pdfkit embeds what it says).
+      const jpeg = Buffer.from([
+        0xff,
+        0xd8,
+        0xff,
+        0xc0,
+        0x00,
+        0x11,
+        0x08,
+        0xff,
+        0xff,
+        0xff,
+        0xff,
+        0x03,
+        ...Array(9).fill(0),
+        0xff,
+        0xd9,
+      ]);
+      const jpegRes = await call(env.stack, 'PUT', `/v1/companies/${company.ruc}/logo`, {
+        token: company.accountToken,
+        body: jpeg,
+        headers: { 'Content-Type': 'image/jpeg' },
+      });
+      expect(jpegRes.status).to.equal(422);
+      expect(jpegRes.body.errors.logo).to.deep.equal(['the image is 65535×65535 px; at most 2000 px a side']);
       expect(await findLogo(env.stack.db, company.row.id)).to.equal(null);
       // Within the limits, an honest image is stored.
       const [stored] = await put(company.ruc, company.accountToken, testPng(200, 80));
