@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
 import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompany } from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { testConfig } from '../support/services';
 import { findDocument } from '../../db/documents';
 import { saveCompanyEmailSettings } from '../../db/company-email';
 import { loadConfig, ConfigError } from '../../core/config';
+import { parseSmtpUrl } from '../../core/smtp-url';
 import { sendMail } from '../../buyers/mail';
 import type { Lookup } from '../../core/net-guard';
 import { startListener, startSmtpProcess, type SmtpProcess } from './support';
@@ -171,6 +173,40 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).to.include('public address').and.not.include('127.0.0.1');
     expect(smtp.events.slice(before)).to.deep.equal([]);
+  });
+
+  it('the transport gets named options only, whatever the URL carried: never `url`, never a query turned into options', async () => {
+    const given: Record<string, unknown>[] = [];
+    const create = nodemailer.createTransport;
+    // Records what the mail library is handed, and sends nothing.
+    nodemailer.createTransport = ((options: Record<string, unknown>) => {
+      given.push(options);
+      return create({ jsonTransport: true });
+    }) as typeof nodemailer.createTransport;
+    try {
+      const parsed = parseSmtpUrl('smtps://ventas%40andina.pe:cl%3Ave@mail.andina.pe:2465');
+      expect(parsed.ok).to.equal(true);
+      const server = (parsed as Extract<typeof parsed, { ok: true }>).server;
+      const sent = await sendMail(
+        server,
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        { caFile: null, connectTo: '192.0.2.10' },
+      );
+      expect(sent.sent).to.equal(true);
+    } finally {
+      nodemailer.createTransport = create;
+    }
+    expect(given).to.have.length(1);
+    expect(given[0]).to.deep.equal({
+      host: '192.0.2.10',
+      port: 2465,
+      secure: true,
+      auth: { user: 'ventas@andina.pe', pass: 'cl:ve' },
+      tls: { servername: 'mail.andina.pe' },
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 60_000,
+    });
   });
 
   it('the pinned connection still presents and verifies the name: TLS goes to the checked address with SNI = the host', async () => {
