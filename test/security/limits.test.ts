@@ -164,8 +164,10 @@ describe('security: limits (issue 32)', function () {
     expect(over.body).to.include('Su sesión terminó');
   });
 
+  /** The console, /consulta, a probe and the JSON API: every router the header must cover. */
+  const EVERY_KIND_OF_PAGE = ['/console/login', '/consulta', '/healthz', '/v1/companies'];
   it('answers with Strict-Transport-Security when CHASQUI_PUBLIC_URL is https: console, /consulta and the API', async () => {
-    for (const path of ['/console/login', '/consulta', '/healthz', '/v1/companies']) {
+    for (const path of EVERY_KIND_OF_PAGE) {
       const res = await got(`${env.stack.url}${path}`, { throwHttpErrors: false });
       expect(res.headers['strict-transport-security'], path).to.equal(`max-age=${HSTS_MAX_AGE_SECONDS}`);
     }
@@ -178,7 +180,7 @@ describe('security: limits (issue 32)', function () {
       config: { buyers: { ...base.buyers, publicUrl: 'http://chasqui.test' } },
     });
     try {
-      for (const path of ['/console/login', '/consulta', '/healthz', '/v1/companies']) {
+      for (const path of EVERY_KIND_OF_PAGE) {
         const res = await got(`${plain.url}${path}`, { throwHttpErrors: false });
         expect(res.statusCode, path).to.be.below(500);
         expect(res.headers, path).to.not.have.property('strict-transport-security');
