@@ -13,7 +13,7 @@ import { saveCompanyEmailSettings } from '../../db/company-email';
 import { loadConfig, ConfigError } from '../../core/config';
 import { parseSmtpUrl } from '../../core/smtp-url';
 import { sendMail } from '../../buyers/mail';
-import type { Lookup } from '../../core/net-guard';
+import { checkPublicHost, type Lookup } from '../../core/net-guard';
 import { startListener, startSmtpProcess, type SmtpProcess } from './support';
 import { acceptedWithEmail as acceptedWith } from '../buyers/support';
 
@@ -233,6 +233,19 @@ describe('security: the SMTP setting (issue 32)', function () {
       expect(asked, 'the SNI names the host, not the address').to.deep.equal([host]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('a loopback address spelt as a number is judged by what the system resolves it to, and refused without saying it', async () => {
+    // smtp: is not a special scheme: the URL keeps these hosts as written, and getaddrinfo reads them as 127.0.0.1.
+    for (const spelt of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1']) {
+      const parsed = parseSmtpUrl(`smtp://${spelt}:25`);
+      expect(parsed.ok && parsed.server.host, spelt).to.equal(spelt);
+      const check = await checkPublicHost(spelt, { allowPrivate: false });
+      expect(check, spelt).to.deep.include({ ok: false, reason: 'not_public' });
+      expect((check as { message: string }).message, spelt)
+        .to.include('a loopback address')
+        .and.not.include('127.0.0.1');
     }
   });
 
