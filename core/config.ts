@@ -214,6 +214,12 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** 50 demo e-mails an hour, or the production ceiling when that one is lower: the demo one is never the higher. */
+function demoMailDefault(env: NodeJS.ProcessEnv): number {
+  const production = int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000);
+  return production > 0 ? Math.min(50, production) : 50;
+}
+
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
@@ -332,7 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: publicUrlOf(env),
       consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
       mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
-      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', 50),
+      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
     },
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,

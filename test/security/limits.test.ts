@@ -117,6 +117,8 @@ describe('security: limits (issue 32)', function () {
         ConfigError,
         /CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO must be between 1 and CHASQUI_MAIL_PER_ACCOUNT_HOUR \(1000\)/,
       );
+    // Set alone, a production ceiling below 50 brings the demo one down with it.
+    expect(loadConfig({ CHASQUI_MAIL_PER_ACCOUNT_HOUR: '20' }).buyers.mailPerAccountHourDemo).to.equal(20);
     // Without a production ceiling, the demo one may be anything.
     expect(
       loadConfig({ CHASQUI_MAIL_PER_ACCOUNT_HOUR: '0', CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO: '20' }).buyers
