@@ -247,6 +247,20 @@ export function afterSummary(summaryStatus: DocStatus): DocStatus {
   return summaryStatus === 'rejected' ? 'to_summarize' : summaryStatus;
 }
 
+/**
+ * Where a void stands (docs/summaries.md), by the document carrying it (an ra, or the daily summary whose condition 3
+ * line lists it; null while there is none): `pending` while it waits for a summary (a rejected summary's void waits
+ * for the next one), `sent` while its carrier has no verdict, else the carrier's verdict. `carried`: the carrier
+ * counts (a rejected summary's does not).
+ */
+export function voidStatus(
+  via: 'rc' | 'ra',
+  carrier: { status: DocStatus; resolved: boolean } | null,
+): { status: DocStatus | 'pending'; carried: boolean } {
+  if (!carrier || (via === 'rc' && isRejected(carrier.status))) return { status: 'pending', carried: false };
+  return { status: carrier.resolved ? carrier.status : 'sent', carried: true };
+}
+
 /** The status a daily summary picks receipts up from (and a rejected summary leaves them in). */
 export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
 
