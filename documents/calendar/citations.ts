@@ -52,8 +52,17 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
   },
   'product-code-valid': {
     rows: [
-      { file: 'Factura2_0', row: 119, code: '4332', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
-      { file: 'Factura2_0', row: 120, code: '4332', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      { file: 'NotaCredito2_0', row: 127, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
+      { file: 'NotaCredito2_0', row: 128, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      {
+        file: 'NotaCredito2_0',
+        row: 129,
+        code: '4332',
+        severity: 'OBSERV',
+        condition: 'no se encuentra en el listado',
+      },
+      { file: 'Factura2_0', row: 119, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
+      { file: 'Factura2_0', row: 120, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
       { file: 'revisions', row: 6, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_FORMAT },
       { file: 'revisions', row: 7, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_LIST },
     ],

@@ -77,6 +77,33 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     expect(() => readSheet('../codes/return-codes')).to.throw("no sheet '../codes/return-codes'");
   });
 
+  it("a Factura2_0 or LiquidacionCompra2_0 row carries the code the notes' sheets give its condition and message", () => {
+    // Those two transcriptions lost the code column, so their codes are read: never against SUNAT's own column where
+    // a note's sheet writes the same validation (Factura2_0 rows 119 and 120 were read as 4332; the notes say 3496).
+    const key = (r: { condition: string; message: string }) =>
+      squash(`${r.condition} ${r.message}`)
+        .replace(/(CreditNote|DebitNote)Line/g, 'InvoiceLine')
+        .replace(/\/(Invoice|CreditNote|DebitNote|SelfBilledInvoice)\b/g, '/Root');
+    const written = new Map<string, { severity: string | null; code: string }[]>();
+    for (const file of ['NotaCredito2_0', 'NotaDebito2_0'])
+      for (const r of readSheet(file))
+        if (r.codeFrom === 'sheet')
+          for (const code of r.codes)
+            written.set(key(r), [...(written.get(key(r)) ?? []), { severity: r.severity, code }]);
+    let compared = 0;
+    for (const file of ['Factura2_0', 'LiquidacionCompra2_0'])
+      for (const r of readSheet(file)) {
+        const same = written.get(key(r));
+        if (!same) continue;
+        const bySeverity = same.filter((w) => w.severity === r.severity);
+        const expected = (bySeverity.length ? bySeverity : same.filter((w) => !w.severity)).map((w) => w.code);
+        expect(r.codes, `${file} row ${r.row}`).to.include.members([...new Set(expected)]);
+        compared++;
+      }
+    expect(compared).to.be.greaterThan(500);
+    expect(sheetRow('Factura2_0', 119)).to.deep.include({ codes: ['3496'], codeFrom: 'condition:sheets' });
+  });
+
   it('SUNAT judges the product code only when the tag exists: no row of the field refuses a line without one', () => {
     const fields: [string, string][] = [
       ['Factura2_0', '28'],
