@@ -84,6 +84,7 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
     rows: [
       { file: 'revisions', row: 9, code: '2524', severity: 'ERROR', condition: "diferente de '13'" },
       { file: 'revisions', row: 10, code: '3507', severity: 'ERROR', condition: 'no es inafecta' },
+      { file: 'revisions', row: 11, code: '3194', severity: 'ERROR', condition: 'Si existe más de un tag' },
     ],
     date: REVISION_2026,
     reading: 'reported',

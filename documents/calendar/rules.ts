@@ -88,9 +88,11 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'debit-note-13',
     effective: '2027-01-01',
-    codes: ['3507', '2524'],
+    codes: ['3507', '2524', '3194'],
     docTypes: ['08'],
-    summary: 'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations',
+    summary:
+      'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations; a debit note modifies one ' +
+      'document only (3194, every reason)',
     source:
       "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',

@@ -152,6 +152,15 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     }
   });
 
+  it('every dated row that answers with a code is cited by a rule of the calendar: no change of SUNAT left unapplied', () => {
+    const cited = new Set(Object.values(CITATIONS).flatMap((c) => c.rows.map((r) => `${r.file}:${r.row}`)));
+    const uncited = sheetFiles()
+      .flatMap((file) => readSheet(file).map((r) => ({ file, r })))
+      .filter(({ file, r }) => r.date && r.codes.length && !cited.has(`${file}:${r.row}`))
+      .map(({ file, r }) => `${file} row ${r.row} (${r.codes.join('|')}, ${r.date})`);
+    expect(uncited).to.deep.equal([]);
+  });
+
   describe('every dated rule of the calendar agrees with its sheet rows', () => {
     for (const rule of RULES) {
       it(`${rule.id}: codes, severity, condition, date and confidence`, () => {

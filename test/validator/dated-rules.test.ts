@@ -198,6 +198,16 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(codes(note('2026-11-25', taxed), moved)).to.deep.equal([]);
       expect(codes(note('2026-11-26', taxed), moved)).to.deep.equal(['debit-note-13:3507']);
     });
+
+    it('3194 for a debit note of any reason modifying two documents, from the day itself (revisions row 11)', () => {
+      const two = (date: string, reason: string) =>
+        sale({ date, type: '08', reason, references: 2, lines: unaffected });
+      for (const reason of ['01', '11', '13']) {
+        expect(codes(two('2026-12-31', reason)), reason).to.deep.equal([]);
+        expect(codes(two('2027-01-01', reason)), reason).to.deep.equal(['debit-note-13:3194']);
+      }
+      expect(codes(sale({ date: '2027-01-01', type: '08', reason: '01', references: 1 }))).to.deep.equal([]);
+    });
   });
 
   describe('credit-note-ceiling (2027-01-01): a credit note modifies one document only', () => {
