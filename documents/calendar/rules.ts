@@ -47,7 +47,8 @@ export const RULES: readonly RuleDefinition[] = [
     id: 'gre-loading-date',
     effective: '2026-06-01',
     codes: ['3617', '3618', '3619'],
-    docTypes: ['09', '31'],
+    // SUNAT's GRE transportista XSL has none of the three (sunat/xsl/commons/xsl/ValidaExprRegGreTransportista-2.0.1.xsl).
+    docTypes: ['09'],
     summary:
       'Guides by public transport (modalidad 01) carry the date the goods were handed to the carrier ' +
       '(ShipmentStage/LoadingTransportEvent/OccurrenceDate), not before the issue date',

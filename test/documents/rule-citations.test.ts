@@ -161,6 +161,27 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     expect(uncited).to.deep.equal([]);
   });
 
+  it("every document type a rule judges is one of its cited rows' sheets: no rule reaches a document SUNAT's rows do not", () => {
+    // Boleta2_0 is not carried; its rows are Factura2_0's (issue 33), so Factura2_0 stands for both.
+    const judges: Record<string, readonly string[]> = {
+      Factura2_0: ['01', '03'],
+      NotaCredito2_0: ['07'],
+      NotaDebito2_0: ['08'],
+      LiquidacionCompra2_0: ['04'],
+      'Resumen Diario1_1': ['rc'],
+      'GRE-Remitente2_0': ['09'],
+      'GRE-Transportista2_0': ['31'],
+    };
+    for (const rule of RULES) {
+      const sheets = (CITATIONS[rule.id]?.rows ?? []).map((c) => sheetRow(c.file, c.row)?.sheet ?? '');
+      const covered = new Set(sheets.flatMap((sheet) => judges[sheet] ?? []));
+      expect(
+        rule.docTypes.filter((t) => !covered.has(t)),
+        `${rule.id} (cites ${[...new Set(sheets)].join(', ')})`,
+      ).to.deep.equal([]);
+    }
+  });
+
   describe('every dated rule of the calendar agrees with its sheet rows', () => {
     for (const rule of RULES) {
       it(`${rule.id}: codes, severity, condition, date and confidence`, () => {
