@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { RULES, type RuleDefinition } from '../../documents/calendar';
 import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
+import { sunatCode } from '../../documents/sunat-codes';
 import { parseSheet, readSheet, sheetFiles, sheetRow } from '../../validator/sheets';
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -102,6 +103,22 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
       }
     expect(compared).to.be.greaterThan(500);
     expect(sheetRow('Factura2_0', 119)).to.deep.include({ codes: ['3496'], codeFrom: 'condition:sheets' });
+  });
+
+  it('every code a sheet writes with its message is in return-codes.csv with a text the sheets give it', () => {
+    const plain = (text: string) => squash(text).replace(/\.$/, '');
+    const written = new Map<string, { at: string; messages: Set<string> }>();
+    for (const file of sheetFiles())
+      for (const r of readSheet(file)) {
+        if (r.codeFrom !== 'sheet' || r.codes.length !== 1 || !r.message || r.message === '-') continue;
+        const entry = written.get(r.codes[0]) ?? { at: `${file} row ${r.row}`, messages: new Set<string>() };
+        written.set(r.codes[0], entry.messages.add(plain(r.message)) && entry);
+      }
+    const missing = [...written]
+      .filter(([code, { messages }]) => !messages.has(plain(sunatCode(code).text ?? '')))
+      .map(([code, { at }]) => `${code} (${at}): ${sunatCode(code).text ?? 'no row'}`);
+    expect(written.size).to.be.greaterThan(400);
+    expect(missing).to.deep.equal([]);
   });
 
   it('SUNAT judges the product code only when the tag exists: no row of the field refuses a line without one', () => {
