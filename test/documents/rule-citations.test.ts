@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { RULES, type RuleDefinition } from '../../documents/calendar';
 import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
@@ -205,6 +207,25 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
         expect(disagreements(rule, CITATIONS[rule.id])).to.deep.equal([]);
       });
     }
+  });
+
+  it("docs/rules.md's calendar lists every rule with its date, codes and confidence as the calendar holds them", () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/rules.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## The calendar'), doc.indexOf('## What each rule does'));
+    const rows = new Map(
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('| `'))
+        .map((l) => l.split('|').map((c) => c.trim()))
+        .map(([, id, date, codes, , confidence]) => [id.replaceAll('`', ''), { date, codes, confidence }]),
+    );
+    expect([...rows.keys()].sort()).to.deep.equal(RULES.map((r) => r.id).sort());
+    for (const rule of RULES)
+      expect(rows.get(rule.id), rule.id).to.deep.equal({
+        date: rule.effective,
+        codes: rule.codes.join(', '),
+        confidence: rule.confidence,
+      });
   });
 
   it('fails a rule the sheets do not carry: the product code required on every line (chasqui before issue 33)', () => {
