@@ -4,19 +4,26 @@ import { expect } from 'chai';
 import { RULES, type RuleDefinition } from '../../documents/calendar';
 import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
 import { sunatCode } from '../../documents/sunat-codes';
-import { parseSheet, readSheet, sheetFiles, sheetRow } from '../../validator/sheets';
+import { parseSheet, readSheet, sheetFiles, sheetRow, type SheetRow } from '../../validator/sheets';
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** What a citation and the carried sheets say against what the calendar says: empty when they agree. */
-function disagreements(rule: RuleDefinition, citation: RuleCitation | undefined): string[] {
+/**
+ * What a citation and the carried sheets say against what the calendar says: empty when they agree. `lookup` reads
+ * the carried sheets; a test hands it altered rows to show each disagreement is caught.
+ */
+function disagreements(
+  rule: RuleDefinition,
+  citation: RuleCitation | undefined,
+  lookup: (file: string, row: number) => SheetRow | null = sheetRow,
+): string[] {
   if (!citation) return [`${rule.id}: no citation`];
   const out: string[] = [];
   const cited = new Set<string>();
   const divergent = Object.keys(citation.divergences ?? {});
   let reported = citation.reading === 'reported';
   for (const c of citation.rows) {
-    const row = sheetRow(c.file, c.row);
+    const row = lookup(c.file, c.row);
     if (!row) {
       out.push(`${rule.id}: ${c.file} has no row ${c.row}`);
       continue;
@@ -226,6 +233,31 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
         codes: rule.codes.join(', '),
         confidence: rule.confidence,
       });
+  });
+
+  it('fails every rule when a cited row of the carried sheets says another code, severity, condition or date', () => {
+    // What a later revision of SUNAT's workbook does to a row, applied to each cited row in turn.
+    const changes: Record<string, (row: SheetRow, cited: RuleCitation['rows'][number]) => Partial<SheetRow>> = {
+      code: (row) => ({ codes: row.codes.map((c) => String(Number(c) + 1).padStart(4, '0')) }),
+      severity: (_, cited) => ({ severity: cited.severity === 'ERROR' ? 'OBSERV' : 'ERROR' }),
+      condition: () => ({ condition: 'Si el Tag UBL no existe' }),
+      date: () => ({ date: '2030-01-01' }),
+    };
+    let caught = 0;
+    for (const rule of RULES) {
+      const citation = CITATIONS[rule.id];
+      for (const cited of citation.rows)
+        for (const [what, change] of Object.entries(changes)) {
+          const altered = (file: string, n: number) => {
+            const row = sheetRow(file, n);
+            return row && file === cited.file && n === cited.row ? { ...row, ...change(row, cited) } : row;
+          };
+          expect(disagreements(rule, citation, altered), `${rule.id}, ${cited.file} row ${cited.row}: ${what}`).to.not
+            .be.empty;
+          caught++;
+        }
+    }
+    expect(caught).to.be.greaterThan(4 * RULES.length);
   });
 
   it('fails a rule the sheets do not carry: the product code required on every line (chasqui before issue 33)', () => {
