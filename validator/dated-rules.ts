@@ -227,9 +227,12 @@ export function datedRuleFailures(
     }
     if (type !== '04') {
       const rates = calendar.igvRates(date);
+      // A note may carry an earlier special rate, the modified document's (RuleCalendar.earlierSpecialRates).
+      const earlier = type === '07' || type === '08' ? calendar.earlierSpecialRates(date) : [];
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
           if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;
+          if (/^\d+(\.\d+)?$/.test(s.percent) && earlier.includes(Number(s.percent))) continue;
           fail(
             rates.step ?? SPECIAL_RATE_RULE,
             '3103',

@@ -58,6 +58,13 @@ export function isIgvRateInForce(rate: number, rules: DatedRules): boolean {
   return isAllowedRate(rate, rules.rates);
 }
 
+/** Whether a credit or debit note may carry `rate` as the rate of the document it modifies (an earlier special rate). */
+export function isNoteRate(input: SaleInput, rate: number, rules: DatedRules): boolean {
+  return (
+    (input.tipoDoc === '07' || input.tipoDoc === '08') && rules.calendar.earlierSpecialRates(rules.date).includes(rate)
+  );
+}
+
 /** The IGV rates a document of that date may use, in words for 3103. */
 export function allowedRatesText(rules: DatedRules): string {
   return ratesText(rules.rates);
@@ -113,6 +120,19 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
  */
 function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
   const { general, special } = rules.rates;
+  // A note at an earlier special rate is observed the same way (NotaCredito2_0 row 302: "es igual a 10 o 10.5").
+  const earlier = input.items.findIndex(
+    (item) =>
+      Number(item.afectacionIgv) <= 16 &&
+      item.porcentajeIgv !== undefined &&
+      isNoteRate(input, item.porcentajeIgv, rules),
+  );
+  if (earlier >= 0 && options.registers && !options.registers.igvSpecialRate)
+    report.warnings.push(
+      `[SUNAT 4439] items[${earlier}].porcentajeIgv ${input.items[earlier].porcentajeIgv} is a special rate of MYPE ` +
+        "restaurants and hotels on SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it " +
+        '(PATCH /v1/companies/{ruc}/registers): SUNAT observes the document',
+    );
   const line = input.items.findIndex(
     (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv === special,
   );
