@@ -59,10 +59,8 @@ export function isIgvRateInForce(rate: number, rules: DatedRules): boolean {
 }
 
 /** Whether a credit or debit note may carry `rate` as the rate of the document it modifies (an earlier special rate). */
-export function isNoteRate(input: SaleInput, rate: number, rules: DatedRules): boolean {
-  return (
-    (input.tipoDoc === '07' || input.tipoDoc === '08') && rules.calendar.earlierSpecialRates(rules.date).includes(rate)
-  );
+export function isNoteRate(tipoDoc: string, rate: number, rules: DatedRules): boolean {
+  return (tipoDoc === '07' || tipoDoc === '08') && rules.calendar.earlierSpecialRates(rules.date).includes(rate);
 }
 
 /** The IGV rates a document of that date may use, in words for 3103. */
@@ -125,7 +123,7 @@ function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOption
     (item) =>
       Number(item.afectacionIgv) <= 16 &&
       item.porcentajeIgv !== undefined &&
-      isNoteRate(input, item.porcentajeIgv, rules),
+      isNoteRate(input.tipoDoc, item.porcentajeIgv, rules),
   );
   if (earlier >= 0 && options.registers && !options.registers.igvSpecialRate)
     report.warnings.push(

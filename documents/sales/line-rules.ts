@@ -64,7 +64,7 @@ export function lineRules(input: SaleInput, out: ValidationIssue[], dated: Dated
         out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
       const rate = item.porcentajeIgv ?? dated.rates.general;
-      if (!isIgvRateInForce(rate, dated) && !isNoteRate(input, rate, dated)) {
+      if (!isIgvRateInForce(rate, dated) && !isNoteRate(input.tipoDoc, rate, dated)) {
         out.push(
           issue(
             'SUNAT',

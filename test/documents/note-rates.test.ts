@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { prepareDocument } from '../../documents';
 import { DEFAULT_CALENDAR, parseRuleDates, RuleCalendar } from '../../documents/calendar';
 import { datedRuleFailures } from '../../validator/dated-rules';
-import { errors } from '../support/documents';
+import { errors, fixture } from '../support/documents';
 import { atRate, dated } from './dated-fixtures';
 
 const rate3103 = (list: string[]) => list.filter((e) => e.startsWith('[SUNAT 3103]'));
@@ -41,6 +41,26 @@ describe('the IGV rate of a note: the rates in force and the earlier special rat
     expect(off.warnings.filter((w) => w.startsWith('[SUNAT 4439] items[0].porcentajeIgv 10 '))).to.have.length(1);
     const on = prepareDocument(credit('2026-06-01', 10), { registers: { igvSpecialRate: true, productCode: false } });
     expect(on.warnings.filter((w) => w.includes('4439'))).to.deep.equal([]);
+  });
+
+  it('a daily summary lists a B note of 2026 at 10, and refuses a boleta at 10 (3103)', () => {
+    const line = (tipoDoc: '03' | '07', serieNumero: string) => ({
+      tipoDoc,
+      serieNumero,
+      estado: '1',
+      cliente: { tipoDoc: '1', numDoc: '45678912' },
+      ...(tipoDoc === '07' ? { documentoAfectado: { tipoDoc: '03', serieNumero: 'B001-1' } } : {}),
+      porcentajeIgv: 10,
+      totales: { gravadas: 100, igv: 10 },
+    });
+    const rc = (items: object[]) => ({
+      ...fixture('rc-mixed.json'),
+      fechaReferencia: '2026-06-01',
+      fechaEmision: '2026-06-02',
+      items,
+    });
+    expect(errors(rc([line('07', 'B001-20')]))).to.deep.equal([]);
+    expect(rate3103(errors(rc([line('03', 'B001-21')])))).to.have.length(1);
   });
 
   it('`chasqui validate` and the simulator judge the XML the same way', () => {
