@@ -48,9 +48,9 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
 }
 
 /**
- * The document a credit note modifies, when this company issued it through chasqui and SUNAT did not reject it: from
- * `credit-note-ceiling` (by the note's fechaEmision) the note may not exceed it. Looked up only when that rule judges
- * the note, so notes dated before it cost no query.
+ * The document a credit note modifies, when this company issued it through chasqui and SUNAT did not reject it: a note
+ * above it is warned (NotaCredito2_0 rows 85 and 86) and, from `credit-note-ceiling` (by the note's fechaEmision),
+ * refused. A note of reason 10, which those rows never compare, costs no query.
  */
 async function referencedDocument(
   deps: AppDeps,
@@ -59,16 +59,10 @@ async function referencedDocument(
 ): Promise<ReferencedDocument | null> {
   const b = body as {
     tipoDoc?: unknown;
-    fechaEmision?: unknown;
+    motivo?: { codigo?: unknown };
     documentoAfectado?: { tipoDoc?: unknown; serieNumero?: unknown };
   } | null;
-  if (
-    !b ||
-    b.tipoDoc !== '07' ||
-    typeof b.fechaEmision !== 'string' ||
-    !deps.config.rules.inForce('credit-note-ceiling', b.fechaEmision)
-  )
-    return null;
+  if (!b || b.tipoDoc !== '07' || b.motivo?.codigo === '10') return null;
   const ref = b.documentoAfectado;
   const m = typeof ref?.serieNumero === 'string' ? /^([FB][A-Z0-9]{3})-(\d{1,8})$/.exec(ref.serieNumero) : null;
   if (!m || (ref!.tipoDoc !== '01' && ref!.tipoDoc !== '03')) return null;

@@ -111,6 +111,8 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
       { file: 'revisions', row: 12, code: '3261', severity: 'ERROR', condition: 'más de un tag' },
       { file: 'revisions', row: 13, code: '3503', severity: 'ERROR', condition: "modifica' es '03'" },
       { file: 'revisions', row: 14, code: '3286', severity: 'ERROR', condition: "modifica' es '01'" },
+      { file: 'NotaCredito2_0', row: 85, code: '3286', severity: 'ERROR', condition: "diferente de '10'" },
+      { file: 'NotaCredito2_0', row: 86, code: '4028', severity: 'OBSERV', condition: "modifica' es '03'" },
     ],
     date: REVISION_2026,
     reading: 'reported',

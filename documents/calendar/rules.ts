@@ -101,7 +101,7 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'credit-note-ceiling',
     effective: '2027-01-01',
-    codes: ['3286', '3503', '3261'],
+    codes: ['3286', '3503', '3261', '4028'],
     docTypes: ['07'],
     summary: "A credit note's amounts may not exceed the referenced document's; a note modifies one document only",
     source:

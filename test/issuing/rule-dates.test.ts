@@ -208,6 +208,37 @@ describe('dated rules through the API', function () {
       const coded = await issue(env.stack, obliged.token, invoice(obliged.ruc, { rate: 18, code: '90101501' }));
       expect(coded.body).to.not.have.property('warnings');
     });
+
+    it('warns a credit note above the invoice chasqui holds (3286, NotaCredito2_0 row 85) before credit-note-ceiling', async function () {
+      if (
+        !loadConfig({})
+          .rules.upcoming(today, 3650)
+          .some((r) => r.id === 'credit-note-ceiling')
+      )
+        this.skip();
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const held = await issue(
+        env.stack,
+        company.token,
+        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
+      );
+      expect(held.status, JSON.stringify(held.body)).to.equal(202);
+      const heldNumber = held.body.filename.split('-').slice(2).join('-');
+      const note = (codigo: string) => ({
+        ...payload('credit-note-01.json', company.ruc, { fechaEmision: today }),
+        motivo: { codigo, descripcion: 'Devolución' },
+        documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        items: [{ codigo: 'P1', descripcion: 'Devolución', cantidad: 1, valorUnitario: 100_000, afectacionIgv: '10' }],
+      });
+      const over = await issue(env.stack, company.token, note('07'));
+      expect(over.status, JSON.stringify(over.body)).to.equal(202);
+      expect(over.body.warnings.filter((w: string) => w.startsWith('[SUNAT 3286]'))).to.have.length(1);
+      expect(over.body.warnings.join('\n')).to.contain(`exceeds that of ${heldNumber} it modifies`);
+      // Reason 10 is never compared (rows 85 and 86: "diferente de '10'").
+      const other = await issue(env.stack, company.token, note('10'));
+      expect(other.status, JSON.stringify(other.body)).to.equal(202);
+      expect((other.body.warnings ?? []).filter((w: string) => w.includes('3286'))).to.deep.equal([]);
+    });
   });
 
   describe('before a rule: the warning window (CHASQUI_RULE_WARN_DAYS, default 60)', () => {
