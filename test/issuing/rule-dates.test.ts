@@ -38,6 +38,17 @@ function invoice(ruc: string, options: { code?: string; rate?: number } = {}) {
   return doc;
 }
 
+/** An invoice issued today by `company`, which chasqui then holds: its number (`F001-12`). */
+async function heldInvoice(env: IssuingStack, company: TestCompany): Promise<string> {
+  const held = await issue(
+    env.stack,
+    company.token,
+    payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
+  );
+  expect(held.status, JSON.stringify(held.body)).to.equal(202);
+  return held.body.filename.split('-').slice(2).join('-');
+}
+
 describe('dated rules through the API', function () {
   this.timeout(60_000);
 
@@ -118,13 +129,7 @@ describe('dated rules through the API', function () {
     });
 
     it('caps a credit note by the invoice chasqui holds (3286), and leaves one it does not hold to SUNAT', async () => {
-      const held = await issue(
-        env.stack,
-        company.token,
-        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
-      );
-      expect(held.status, JSON.stringify(held.body)).to.equal(202);
-      const heldNumber = held.body.filename.split('-').slice(2).join('-');
+      const heldNumber = await heldInvoice(env, company);
       const note = (serieNumero: string, valorUnitario: number) =>
         payload('credit-note-01.json', company.ruc, {
           fechaEmision: today,
@@ -217,13 +222,7 @@ describe('dated rules through the API', function () {
       )
         this.skip();
       const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
-      const held = await issue(
-        env.stack,
-        company.token,
-        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
-      );
-      expect(held.status, JSON.stringify(held.body)).to.equal(202);
-      const heldNumber = held.body.filename.split('-').slice(2).join('-');
+      const heldNumber = await heldInvoice(env, company);
       const note = (codigo: string) => ({
         ...payload('credit-note-01.json', company.ruc, { fechaEmision: today }),
         motivo: { codigo, descripcion: 'Devolución' },
