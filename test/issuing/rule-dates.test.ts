@@ -214,6 +214,23 @@ describe('dated rules through the API', function () {
       expect(coded.body).to.not.have.property('warnings');
     });
 
+    it('refuses a note dated before the invoice chasqui holds (2885, NotaCredito2_0 row 84)', async () => {
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const heldNumber = await heldInvoice(env, company);
+      const early = await issue(
+        env.stack,
+        company.token,
+        payload('credit-note-01.json', company.ruc, {
+          fechaEmision: addDays(today, -1),
+          documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        }),
+      );
+      expect(early.status, JSON.stringify(early.body)).to.equal(422);
+      expect(early.body.errors).to.deep.equal([
+        `[SUNAT 2885] fechaEmision ${addDays(today, -1)} is before ${today}, the issue date of ${heldNumber} this note modifies`,
+      ]);
+    });
+
     it('warns a credit note above the invoice chasqui holds (3286, NotaCredito2_0 row 85) before credit-note-ceiling', async function () {
       if (
         !loadConfig({})
