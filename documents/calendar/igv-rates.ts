@@ -4,8 +4,8 @@
  * CHASQUI_RULE_DATES, a reported one switched off with `id=off`); the special rate of each step is set by
  * CHASQUI_IGV_RATES, so a law that changes it needs no release.
  *
- * SUNAT Validacionesv20260212, Factura2_0 fields 46/47 (and the same rows of Boleta2_0, NotaCredito2_0,
- * NotaDebito2_0): ERROR "por la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión … Dado que la tasa vigente
+ * SUNAT Validacionesv20260212, Factura2_0 fields 46/47 (Boleta2_0 the same; the notes' sheets also take 10.00, the
+ * rate of a 2025 document a note modifies: RuleCalendar.earlierSpecialRates): ERROR "por la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión … Dado que la tasa vigente
  * del IGV es 10.5% y 18%"; ERROR "Todas las líneas afectas al IGV deben tener la misma tasa vigente"; OBSERV 4439 "Si
  * la Tasa del IGV … es igual a 10.5, no existe ind_padron igual a '01' … para el Número de RUC del Emisor".
  * The general rate stays 18 while Ley 32387 moves points of it to the municipal tax (IPM 2.5 in 2026, +0.5 a year).

@@ -61,6 +61,11 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Calendar days from `from` to `to` (both YYYY-MM-DD), negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 function isRuleId(id: string): id is RuleId {
   return RULES.some((rule) => rule.id === id);
 }
@@ -153,6 +158,20 @@ export class RuleCalendar {
     const step = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate)).at(-1);
     const special = step ? this.rates[step] : SPECIAL_RATE_BEFORE_2026;
     return { general: GENERAL_IGV_RATE, special, step: step ?? null };
+  }
+
+  /**
+   * The special rates a credit or debit note of that date may carry beside igvRates's: those of the steps before
+   * (10, then each earlier step's), since a note takes the rate of the document it modifies. NotaCredito2_0 row 298,
+   * NotaDebito2_0 row 296 (ERROR 3291): "por la tasa vigente al IGV a la fecha de emisión (18.00, 10.50 o 10.00) … Dado
+   * que la tasa del IGV del 'Documento que se modifica' es 10%, 10.5% o 18%"; Factura2_0 row 313 has 18.00 o 10.50.
+   */
+  earlierSpecialRates(issueDate: string): number[] {
+    const current = this.igvRates(issueDate).special;
+    const earlier = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate)).map((id) => this.rates[id]);
+    return [...new Set([SPECIAL_RATE_BEFORE_2026, ...earlier])].filter(
+      (rate): rate is number => rate !== null && rate !== current,
+    );
   }
 }
 

@@ -47,7 +47,8 @@ export const RULES: readonly RuleDefinition[] = [
     id: 'gre-loading-date',
     effective: '2026-06-01',
     codes: ['3617', '3618', '3619'],
-    docTypes: ['09', '31'],
+    // SUNAT's GRE transportista XSL has none of the three (sunat/xsl/commons/xsl/ValidaExprRegGreTransportista-2.0.1.xsl).
+    docTypes: ['09'],
     summary:
       'Guides by public transport (modalidad 01) carry the date the goods were handed to the carrier ' +
       '(ShipmentStage/LoadingTransportEvent/OccurrenceDate), not before the issue date',
@@ -88,9 +89,11 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'debit-note-13',
     effective: '2027-01-01',
-    codes: ['3507', '2524'],
+    codes: ['3507', '2524', '3194'],
     docTypes: ['08'],
-    summary: 'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations',
+    summary:
+      'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations; a debit note modifies one ' +
+      'document only (3194, every reason)',
     source:
       "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
@@ -98,7 +101,7 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'credit-note-ceiling',
     effective: '2027-01-01',
-    codes: ['3286', '3503', '3261'],
+    codes: ['3286', '3503', '3261', '4028'],
     docTypes: ['07'],
     summary: "A credit note's amounts may not exceed the referenced document's; a note modifies one document only",
     source:

@@ -3,7 +3,7 @@ import { DocumentValidationError, issue, type ValidationIssue } from '../errors'
 import { money } from '../decimal';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildSummaryXml, FREE_BUCKETS, rcLineTotal, summaryId } from '../xml/summary';
-import { datedRules, allowedRatesText, isIgvRateInForce, type DatedRules } from '../sales/dated';
+import { datedRules, allowedRatesText, isIgvRateInForce, isNoteRate, type DatedRules } from '../sales/dated';
 import { IVAP_RATE } from '../tax/rates';
 import { buildVoidedXml } from '../xml/voided';
 import { RECEIPT_ID_THRESHOLD } from '../sales/rules';
@@ -82,7 +82,12 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
       );
     }
     const rate = line.porcentajeIgv;
-    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, rules)) {
+    if (
+      rate !== undefined &&
+      rate !== IVAP_RATE &&
+      !isIgvRateInForce(rate, rules) &&
+      !isNoteRate(line.tipoDoc, rate, rules)
+    ) {
       out.push(
         issue(
           'SUNAT',

@@ -38,6 +38,17 @@ function invoice(ruc: string, options: { code?: string; rate?: number } = {}) {
   return doc;
 }
 
+/** An invoice issued today by `company`, which chasqui then holds: its number (`F001-12`). */
+async function heldInvoice(env: IssuingStack, company: TestCompany): Promise<string> {
+  const held = await issue(
+    env.stack,
+    company.token,
+    payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
+  );
+  expect(held.status, JSON.stringify(held.body)).to.equal(202);
+  return held.body.filename.split('-').slice(2).join('-');
+}
+
 describe('dated rules through the API', function () {
   this.timeout(60_000);
 
@@ -118,13 +129,7 @@ describe('dated rules through the API', function () {
     });
 
     it('caps a credit note by the invoice chasqui holds (3286), and leaves one it does not hold to SUNAT', async () => {
-      const held = await issue(
-        env.stack,
-        company.token,
-        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
-      );
-      expect(held.status, JSON.stringify(held.body)).to.equal(202);
-      const heldNumber = held.body.filename.split('-').slice(2).join('-');
+      const heldNumber = await heldInvoice(env, company);
       const note = (serieNumero: string, valorUnitario: number) =>
         payload('credit-note-01.json', company.ruc, {
           fechaEmision: today,
@@ -207,6 +212,48 @@ describe('dated rules through the API', function () {
       ]);
       const coded = await issue(env.stack, obliged.token, invoice(obliged.ruc, { rate: 18, code: '90101501' }));
       expect(coded.body).to.not.have.property('warnings');
+    });
+
+    it('refuses a note dated before the invoice chasqui holds (2885, NotaCredito2_0 row 84)', async () => {
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const heldNumber = await heldInvoice(env, company);
+      const early = await issue(
+        env.stack,
+        company.token,
+        payload('credit-note-01.json', company.ruc, {
+          fechaEmision: addDays(today, -1),
+          documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        }),
+      );
+      expect(early.status, JSON.stringify(early.body)).to.equal(422);
+      expect(early.body.errors).to.deep.equal([
+        `[SUNAT 2885] fechaEmision ${addDays(today, -1)} is before ${today}, the issue date of ${heldNumber} this note modifies`,
+      ]);
+    });
+
+    it('warns a credit note above the invoice chasqui holds (3286, NotaCredito2_0 row 85) before credit-note-ceiling', async function () {
+      if (
+        !loadConfig({})
+          .rules.upcoming(today, 3650)
+          .some((r) => r.id === 'credit-note-ceiling')
+      )
+        this.skip();
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const heldNumber = await heldInvoice(env, company);
+      const note = (codigo: string) => ({
+        ...payload('credit-note-01.json', company.ruc, { fechaEmision: today }),
+        motivo: { codigo, descripcion: 'Devolución' },
+        documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        items: [{ codigo: 'P1', descripcion: 'Devolución', cantidad: 1, valorUnitario: 100_000, afectacionIgv: '10' }],
+      });
+      const over = await issue(env.stack, company.token, note('07'));
+      expect(over.status, JSON.stringify(over.body)).to.equal(202);
+      expect(over.body.warnings.filter((w: string) => w.startsWith('[SUNAT 3286]'))).to.have.length(1);
+      expect(over.body.warnings.join('\n')).to.contain(`exceeds that of ${heldNumber} it modifies`);
+      // Reason 10 is never compared (rows 85 and 86: "diferente de '10'").
+      const other = await issue(env.stack, company.token, note('10'));
+      expect(other.status, JSON.stringify(other.body)).to.equal(202);
+      expect((other.body.warnings ?? []).filter((w: string) => w.includes('3286'))).to.deep.equal([]);
     });
   });
 

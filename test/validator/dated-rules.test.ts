@@ -87,7 +87,9 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(codes(guide({ date: '2026-11-26', loading: '2026-11-25' }))).to.deep.equal(['gre-loading-date:3618']);
       expect(codes(guide({ date: '2026-11-26', loading: '2026-11-26' }))).to.deep.equal([]);
       expect(codes(guide({ date: '2026-11-26', mode: '02' }))).to.deep.equal([]);
-      const [failure] = datedRuleFailures(guide({ date: '2026-11-26', type: '31' }), DEFAULT_CALENDAR);
+      // SUNAT's GRE transportista XSL checks none of the three: a carrier's guide is not judged.
+      expect(codes(guide({ date: '2026-11-26', type: '31' }))).to.deep.equal([]);
+      const [failure] = datedRuleFailures(guide({ date: '2026-11-26' }), DEFAULT_CALENDAR);
       expect(failure).to.deep.equal({
         rule: 'gre-loading-date',
         code: '3617',
@@ -197,6 +199,16 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       const moved = new RuleCalendar({ 'debit-note-13': '2026-11-26' });
       expect(codes(note('2026-11-25', taxed), moved)).to.deep.equal([]);
       expect(codes(note('2026-11-26', taxed), moved)).to.deep.equal(['debit-note-13:3507']);
+    });
+
+    it('3194 for a debit note of any reason modifying two documents, from the day itself (revisions row 11)', () => {
+      const two = (date: string, reason: string) =>
+        sale({ date, type: '08', reason, references: 2, lines: unaffected });
+      for (const reason of ['01', '11', '13']) {
+        expect(codes(two('2026-12-31', reason)), reason).to.deep.equal([]);
+        expect(codes(two('2027-01-01', reason)), reason).to.deep.equal(['debit-note-13:3194']);
+      }
+      expect(codes(sale({ date: '2027-01-01', type: '08', reason: '01', references: 1 }))).to.deep.equal([]);
     });
   });
 
