@@ -226,7 +226,7 @@ export function datedRuleFailures(
       });
     }
     if (type !== '04') {
-      const rates = calendar.igvRates(date);
+      const rates = calendar.igvRates(date, type);
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
           if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;

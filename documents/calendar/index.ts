@@ -8,6 +8,7 @@ import type { DocType } from '../doc-type';
 import {
   DEFAULT_IGV_RATES,
   GENERAL_IGV_RATE,
+  NOTE_TYPES,
   SPECIAL_RATE_BEFORE_2026,
   SPECIAL_RATE_STEPS,
   type IgvRates,
@@ -22,9 +23,11 @@ export {
   GENERAL_IGV_RATE,
   IgvRatesError,
   isAllowedRate,
+  NOTE_TYPES,
   parseIgvRates,
   ratesText,
   SPECIAL_RATE_RULE,
+  specialRates,
   SPECIAL_RATE_STEPS,
   type IgvRates,
   type RatesOn,
@@ -147,12 +150,23 @@ export class RuleCalendar {
     );
   }
 
-  /** The IGV rates a document issued on `issueDate` may carry: the general one and the special step in force. */
-  igvRates(issueDate: string): RatesOn {
+  /**
+   * The IGV rates a document issued on `issueDate` may carry: the general one and the special step in force; a note
+   * (`docType` 07 or 08) also the special rates of the steps before it (documents/calendar/igv-rates.ts).
+   */
+  igvRates(issueDate: string, docType?: string): RatesOn {
     // The steps follow one another in law: the last one in force wins, wherever CHASQUI_RULE_DATES put its date.
-    const step = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate)).at(-1);
+    const past = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate));
+    const step = past.at(-1);
     const special = step ? this.rates[step] : SPECIAL_RATE_BEFORE_2026;
-    return { general: GENERAL_IGV_RATE, special, step: step ?? null };
+    const earlier =
+      step && docType && NOTE_TYPES.includes(docType)
+        ? [SPECIAL_RATE_BEFORE_2026, ...past.slice(0, -1).map((id) => this.rates[id])]
+        : [];
+    const distinct = [...new Set(earlier)].filter(
+      (rate): rate is number => rate !== null && rate !== special && rate !== GENERAL_IGV_RATE,
+    );
+    return { general: GENERAL_IGV_RATE, special, step: step ?? null, earlier: distinct };
   }
 }
 

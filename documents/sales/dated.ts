@@ -11,6 +11,7 @@ import {
   ratesText,
   SPECIAL_RATE_RULE,
   SPECIAL_RATE_STEPS,
+  specialRates,
   type RatesOn,
   type RuleCalendar,
   type RuleId,
@@ -41,7 +42,8 @@ export interface DatedRules {
   rates: RatesOn;
 }
 
-export function datedRules(date: string, options: PrepareOptions): DatedRules {
+/** `docType`: a note's rates include the earlier special rates (documents/calendar/igv-rates.ts). */
+export function datedRules(date: string, options: PrepareOptions, docType?: string): DatedRules {
   const calendar = options.calendar ?? DEFAULT_CALENDAR;
   const horizon = addDays(date, options.ruleWarnDays ?? 0);
   return {
@@ -49,7 +51,7 @@ export function datedRules(date: string, options: PrepareOptions): DatedRules {
     date,
     inForce: (id) => calendar.inForce(id, date),
     approaching: (id) => !calendar.inForce(id, date) && !calendar.rule(id).off && calendar.effective(id) <= horizon,
-    rates: calendar.igvRates(date),
+    rates: calendar.igvRates(date, docType),
   };
 }
 
@@ -108,25 +110,30 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
 
 /**
  * The special rate of MYPE restaurants and hotels: an issuer that has not declared it is on SUNAT's register
- * (ind_padron 01) is observed (4439, Factura2_0 fields 46/47); within the warning window a document at the special
+ * (ind_padron 01) is observed (4439, Factura2_0 row 315 "es igual a 10.5"; a note's earlier rates too, NotaCredito2_0
+ * row 302 and NotaDebito2_0 row 300 "es igual a 10 o 10.5"); within the warning window a document at the special
  * rate is told the next step.
  */
 function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
-  const { general, special } = rules.rates;
+  const { special } = rules.rates;
+  const specials = specialRates(rules.rates);
   const line = input.items.findIndex(
-    (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv === special,
+    (item) =>
+      Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && specials.includes(item.porcentajeIgv),
   );
-  if (special === null || special === general || line < 0) return;
+  if (line < 0) return;
+  const rate = input.items[line].porcentajeIgv;
   if (
     options.registers &&
     !options.registers.igvSpecialRate &&
     rules.calendar.rule(SPECIAL_RATE_RULE).docTypes.includes(input.tipoDoc)
   )
     report.warnings.push(
-      `[SUNAT 4439] items[${line}].porcentajeIgv ${special} is the special rate of MYPE restaurants and hotels on ` +
+      `[SUNAT 4439] items[${line}].porcentajeIgv ${rate} is the special rate of MYPE restaurants and hotels on ` +
         "SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it (PATCH " +
         '/v1/companies/{ruc}/registers): SUNAT observes the document',
     );
+  if (rate !== special) return;
   const next = rules.calendar
     .list()
     .find((r) => (SPECIAL_RATE_STEPS as readonly RuleId[]).includes(r.id) && rules.approaching(r.id));

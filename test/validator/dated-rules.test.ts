@@ -165,6 +165,24 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       );
     });
 
+    // NotaCredito2_0 row 298, NotaDebito2_0 row 296: "(18.00, 10.50 o 10.00) … la tasa del IGV del 'Documento que se
+    // modifica' es 10%, 10.5% o 18%": a note carries the rate of the document it modifies.
+    it('a credit or debit note also carries the earlier special rates; an invoice or receipt does not', () => {
+      for (const type of ['07', '08'] as const) {
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '10.50', type)), type).to.deep.equal([]);
+        expect(codes(rated('2025-12-31', '10.50', type)), `${type}: 10.5 was no rate in 2025`).to.have.length(1);
+        for (const percent of ['10.00', '10.50', '15.00'])
+          expect(codes(rated('2028-01-01', percent, type)), `${type} ${percent}`).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '15.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      }
+      for (const type of ['01', '03'] as const)
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      expect(datedRuleFailures(rated('2026-11-27', '15.00', '07'), DEFAULT_CALENDAR)[0].message).to.equal(
+        'line 1 has IGV rate 15.00; a document issued on 2026-11-27 may carry 18 or 10.5 or 10',
+      );
+    });
+
     it('moved and valued as configured; exonerated lines and IVAP are not IGV rates', () => {
       const moved = new RuleCalendar({ 'mype-rate-2027': '2026-11-26' }, { 'mype-rate-2027': 14 });
       expect(codes(rated('2026-11-25', '14.00'), moved)).to.deep.equal(['mype-rate-2026:3103']);
