@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RULES } from '../../documents/calendar';
+import { freePort } from '../../runtime/ports';
+import { logLines, spawnChasqui, stopChasqui } from '../support/chasqui-process';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -110,6 +113,59 @@ describe('chasqui rules', function () {
     const sure = chasquiRules([], 'gre-loading-date=off');
     expect(sure.code).to.equal(1);
     expect(sure.stderr).to.include("rule 'gre-loading-date' is read in SUNAT's own files or the law");
+  });
+
+  it('a process that judges documents logs at start-up each rule switched off or moved and each rate changed', async () => {
+    // Nothing reachable behind it: the lines come before the api waits for PostgreSQL and Temporal.
+    const [apiPort, dbPort, temporalPort] = [await freePort(), await freePort(), await freePort()];
+    const api = await spawnChasqui(
+      ['api'],
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `postgres://chasqui@127.0.0.1:${dbPort}/chasqui`,
+        TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+        CHASQUI_MASTER_KEY: randomBytes(32).toString('base64'),
+        CHASQUI_RULE_DATES: 'product-code-valid=off,summary-v2=2027-03-01',
+        CHASQUI_IGV_RATES: 'mype-rate-2027=14',
+      },
+      'chasqui api listening',
+    );
+    let lines: ReturnType<typeof logLines>;
+    try {
+      lines = logLines(api.output());
+    } finally {
+      await stopChasqui(api.child);
+    }
+    const said = lines.filter((l) => l.rule !== undefined || l.igv_rates !== undefined);
+    expect(
+      said.map(({ rule, off, effective, igv_rates, msg }) => ({ rule, off, effective, igv_rates, msg })),
+    ).to.deep.equal([
+      {
+        rule: 'product-code-valid',
+        off: true,
+        effective: undefined,
+        igv_rates: undefined,
+        msg: 'SUNAT rule product-code-valid is switched off by CHASQUI_RULE_DATES: it judges no document',
+      },
+      {
+        rule: 'summary-v2',
+        off: undefined,
+        effective: '2027-03-01',
+        igv_rates: undefined,
+        msg: 'SUNAT rule summary-v2 is moved by CHASQUI_RULE_DATES to 2027-03-01',
+      },
+      {
+        rule: undefined,
+        off: undefined,
+        effective: undefined,
+        igv_rates: { 'mype-rate-2027': 14 },
+        msg: 'the special IGV rate is set by CHASQUI_IGV_RATES: mype-rate-2027=14',
+      },
+    ]);
   });
 
   it('exits 2 on a bad --at, and 1 naming the id when CHASQUI_RULE_DATES has a typo', () => {
