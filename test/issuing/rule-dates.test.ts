@@ -15,7 +15,7 @@ import {
 } from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
-import { addDays } from '../../documents/calendar';
+import { addDays, RULES } from '../../documents/calendar';
 import { Validator } from '../../validator';
 
 const today = limaDate(new Date());
@@ -45,7 +45,11 @@ describe('dated rules through the API', function () {
   describe('the 2027 set brought forward with CHASQUI_RULE_DATES', () => {
     let env: IssuingStack;
     let company: TestCompany;
-    const set = ['product-code-valid', 'summary-v2', 'debit-note-13', 'credit-note-ceiling', 'mype-rate-2027'];
+    // Every rule the calendar dates in 2027, so a rule added there is brought forward too.
+    const set = RULES.filter((r) => r.effective.startsWith('2027-')).map((r) => r.id);
+    it('brings forward the whole 2027 set', () => {
+      expect(set).to.include.members(['product-code-valid', 'mype-rate-2027', 'summary-v2', 'debit-note-13']);
+    });
     const rules = rulesOf(set.map((id) => `${id}=${today}`).join(','));
     before(async function () {
       this.timeout(120_000);
