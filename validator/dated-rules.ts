@@ -215,7 +215,9 @@ export function datedRuleFailures(
     if (inForce('product-code-valid')) {
       facts.lines.forEach((l, i) => {
         const problem =
-          l.productCode === null ? undefined : productCodeProblems(l.productCode).find((p) => p.code === '3496');
+          l.productCode === null
+            ? undefined
+            : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.code === '3496');
         if (problem)
           fail(
             'product-code-valid',

@@ -14,6 +14,7 @@ import {
   type IgvRates,
   type RatesOn,
 } from './igv-rates';
+import { shippedProductCodes, type ProductCodeListing } from './product-codes';
 import { RULES, type RuleDefinition, type RuleId } from './rules';
 
 export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';
@@ -32,7 +33,15 @@ export {
   type IgvRates,
   type RatesOn,
 } from './igv-rates';
-export { isProductCodeListed, productCodeProblems, type ProductCodeProblem } from './product-codes';
+export {
+  isProductCodeListed,
+  parseProductCodes,
+  productCodeProblems,
+  ProductCodesError,
+  shippedProductCodes,
+  type ProductCodeListing,
+  type ProductCodeProblem,
+} from './product-codes';
 
 /** `off`: a reported rule the operator switched off (CHASQUI_RULE_DATES `id=off`); it judges no document. */
 export type RuleStatus = 'in force' | 'upcoming' | 'off';
@@ -103,10 +112,14 @@ export class RuleCalendar {
   private readonly byId: ReadonlyMap<RuleId, CalendarRule>;
   readonly rates: Readonly<IgvRates>;
 
-  /** `overrides`: CHASQUI_RULE_DATES parsed; `rates`: CHASQUI_IGV_RATES parsed, over DEFAULT_IGV_RATES. */
+  /**
+   * `overrides`: CHASQUI_RULE_DATES parsed; `rates`: CHASQUI_IGV_RATES parsed, over DEFAULT_IGV_RATES;
+   * `productCodes`: the operator's catalog 25 (CHASQUI_PRODUCT_CODES), else the one chasqui carries.
+   */
   constructor(
     readonly overrides: Partial<Record<RuleId, RuleOverride>> = {},
     rates: Partial<IgvRates> = {},
+    readonly productCodes?: ProductCodeListing,
   ) {
     this.byId = new Map(
       RULES.map((rule) => {
@@ -116,6 +129,11 @@ export class RuleCalendar {
       }),
     );
     this.rates = { ...DEFAULT_IGV_RATES, ...rates };
+  }
+
+  /** Catalog 25 as this calendar judges product codes with (read on first use when it is the one carried). */
+  productCodeListing(): ProductCodeListing {
+    return this.productCodes ?? shippedProductCodes();
   }
 
   /** Every rule with its effective date as this calendar has it, earliest first. */

@@ -17,7 +17,8 @@
  * encuentra en el listado") and the 4337 row only: observations at every date.
  *
  * The listing is sunat/codes/catalogos/cat_25.csv (SUNAT's cat_25.xml of its validation package, sunat/SOURCES.md),
- * read once, on first use.
+ * read once, on first use; an operator replaces it with CHASQUI_PRODUCT_CODES (a file read by core/config and parsed
+ * here), so a catalog SUNAT changes needs no release.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,22 +27,46 @@ const CATALOG = path.resolve(__dirname, '../../sunat/codes/catalogos/cat_25.csv'
 /** SUNAT's reserved values, accepted without the listing: no code (8 zeros) and "other" (8 nines). */
 const RESERVED = new Set(['00000000', '99999999']);
 
-let listed: ReadonlySet<string> | null = null;
+/** The codes of catalog 25 a calendar judges with, and where they were read. */
+export interface ProductCodeListing {
+  /** `sunat/codes/catalogos/cat_25.csv`, or the operator's file. */
+  source: string;
+  codes: ReadonlySet<string>;
+}
 
-function catalog(): ReadonlySet<string> {
-  listed ??= new Set(
-    readFileSync(CATALOG, 'utf8')
-      .split('\n')
-      .slice(1)
-      .map((line) => line.slice(0, line.indexOf(',')))
-      .filter((code) => /^\d{8}$/.test(code)),
-  );
-  return listed;
+export class ProductCodesError extends Error {}
+
+/**
+ * A listing as SUNAT's cat_25.csv writes it: one code a line, first in a CSV line (`43211503,Computadores…`), an
+ * optional header (`id,…`), blank lines ignored. Anything else stops start-up naming the line, and so does an empty
+ * list: a typo in the file must not refuse every product code from the rule's date.
+ */
+export function parseProductCodes(text: string, source: string): ProductCodeListing {
+  const codes = new Set<string>();
+  text.split(/\r?\n/).forEach((line, i) => {
+    const first = line.split(',')[0].trim();
+    if (first === '' || (i === 0 && !/^\d/.test(first))) return;
+    if (!/^\d{8}$/.test(first))
+      throw new ProductCodesError(
+        `${source} line ${i + 1}: a code of catalog 25 is 8 digits, got '${first.slice(0, 20)}'`,
+      );
+    codes.add(first);
+  });
+  if (codes.size === 0) throw new ProductCodesError(`${source} holds no code of catalog 25`);
+  return { source, codes };
+}
+
+let shipped: ProductCodeListing | null = null;
+
+/** SUNAT's catalog 25 as chasqui carries it. */
+export function shippedProductCodes(): ProductCodeListing {
+  shipped ??= parseProductCodes(readFileSync(CATALOG, 'utf8'), 'sunat/codes/catalogos/cat_25.csv');
+  return shipped;
 }
 
 /** Whether catalog 25 lists the code. */
-export function isProductCodeListed(code: string): boolean {
-  return catalog().has(code);
+export function isProductCodeListed(code: string, listing: ProductCodeListing = shippedProductCodes()): boolean {
+  return listing.codes.has(code);
 }
 
 export interface ProductCodeProblem {
@@ -51,10 +76,13 @@ export interface ProductCodeProblem {
 }
 
 /** What SUNAT's rows say of a code that is present, the 3496 row first; none when they say nothing. */
-export function productCodeProblems(code: string): ProductCodeProblem[] {
+export function productCodeProblems(
+  code: string,
+  listing: ProductCodeListing = shippedProductCodes(),
+): ProductCodeProblem[] {
   if (!/^\d{8}$/.test(code)) return [{ code: '3496', message: `'${code}' is not a number of 8 digits` }];
   const problems: ProductCodeProblem[] = [];
-  if (!isProductCodeListed(code))
+  if (!isProductCodeListed(code, listing))
     problems.push(
       RESERVED.has(code)
         ? { code: '4332', message: `${code} is not in catalog 25 (SUNAT's 3496 row exempts it, its 4332 row does not)` }

@@ -86,7 +86,7 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
         );
       return;
     }
-    for (const problem of productCodeProblems(item.codigoSunat)) {
+    for (const problem of productCodeProblems(item.codigoSunat, rules.calendar.productCodeListing())) {
       if (problem.code !== '3496' || !dated)
         report.warnings.push(
           `[SUNAT ${problem.code === '3496' ? '4332' : problem.code}] ${path}: ${problem.message}; SUNAT observes it`,
