@@ -217,7 +217,7 @@ export function datedRuleFailures(
         const problem =
           l.productCode === null
             ? undefined
-            : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.code === '3496');
+            : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.refused);
         if (problem)
           fail(
             'product-code-valid',

@@ -3,16 +3,18 @@
  * field 28, Boleta2_0 the same, NotaCredito2_0 and NotaDebito2_0 field 26, LiquidacionCompra2_0 field 25. Every row
  * is conditioned on the tag existing ("Si el tag existe"): a line without a code is none of this module's business.
  *
- * Factura, boleta and notes (NotaCredito2_0 numbers the rows):
- * - OBSERV 3496 "El Código producto de SUNAT no es válido": "Si el tag existe, el formato del Tag UBL es diferente a
- *   numérico de 8 dígitos"; "Si el tag existe, el valor del Tag UBL es diferente de 8 ceros ('00000000') y diferente
- *   de 8 nueves ('99999999'), y no se encuentra en el listado". Implementers read the 2026-08-26 revision as making
- *   these two rows ERROR from 2027-01-01 (calendar rule product-code-valid).
- * - OBSERV 4332, same message: "Si el tag UBL existe, el valor del Tag UBL no se encuentra en el listado" (catalog 25
- *   alone, no reserved values: 00000000 and 99999999 are observed by it).
- * - OBSERV 4337 "debe especificarse como minimo al tercer nivel jerarquico (a nivel de clase del codigo UNSPSC)": "Si el
- *   tag existe y tiene una longitud de 8 posiciones, el valor del Tag UBL termina en 6 ceros ('000000') o termina en 4
- *   ceros ('0000')", i.e. a segment (NN000000) or a family (NNNN0000).
+ * Factura, boleta and notes (Factura2_0 rows 119–122):
+ * - OBSERV 4332 "El Código producto de SUNAT no es válido": row 119 "Si el tag existe, el formato del Tag UBL es
+ *   diferente a numérico de 8 dígitos"; row 120 "Si el tag existe, el valor del Tag UBL es diferente de 8 ceros
+ *   ('00000000') y diferente de 8 nueves ('99999999'), y no se encuentra en el listado"; row 121 "Si el tag existe,
+ *   si el valor del Tag UBL no se encuentra en el listado" (catalog 25 alone: 00000000 and 99999999 observed).
+ * - OBSERV 4337 "debe especificarse como minimo al tercer nivel jerarquico (a nivel de clase del codigo UNSPSC)": row
+ *   122 "Si el tag existe y tiene una longitud de 8 posiciones, el valor del Tag UBL termina en 6 ceros ('000000') o
+ *   termina en 4 ceros ('0000')", i.e. a segment (NN000000) or a family (NNNN0000).
+ * Implementers read the revisions of 2026 as making these ERROR 3496 on 01, 03, 07 and 08 from 2027-01-01 ("#12 …
+ * ERR-3496, reemplaza OBS-4332/OBS-4337", sunat/rules/revisions.csv rows 6 and 7; calendar rule product-code-valid):
+ * a code not of 8 digits, one neither listed nor reserved, and one above class level (the reserved values excepted:
+ * SUNAT accepts them for lines it has no code for). Row 121 observing the reserved values stays an observation.
  * LiquidacionCompra2_0 field 25 has the 4332 row ("Si el valor del Tag UBL es diferente de vacío, el valor no se
  * encuentra en el listado") and the 4337 row only: observations at every date.
  *
@@ -70,27 +72,31 @@ export function isProductCodeListed(code: string, listing: ProductCodeListing = 
 }
 
 export interface ProductCodeProblem {
-  /** 3496: not valid (observed, refused from product-code-valid); 4332: not listed; 4337: above class level. */
-  code: '3496' | '4332' | '4337';
+  /** The observation SUNAT's sheet answers with: 4332 not valid or not listed, 4337 above class level. */
+  code: '4332' | '4337';
+  /** Refused (3496) from product-code-valid's date on the types it judges; observed only when false. */
+  refused: boolean;
   message: string;
 }
 
-/** What SUNAT's rows say of a code that is present, the 3496 row first; none when they say nothing. */
+/** What SUNAT's rows say of a code that is present; none when they say nothing. */
 export function productCodeProblems(
   code: string,
   listing: ProductCodeListing = shippedProductCodes(),
 ): ProductCodeProblem[] {
-  if (!/^\d{8}$/.test(code)) return [{ code: '3496', message: `'${code}' is not a number of 8 digits` }];
+  if (!/^\d{8}$/.test(code)) return [{ code: '4332', refused: true, message: `'${code}' is not a number of 8 digits` }];
+  const reserved = RESERVED.has(code);
   const problems: ProductCodeProblem[] = [];
   if (!isProductCodeListed(code, listing))
     problems.push(
-      RESERVED.has(code)
-        ? { code: '4332', message: `${code} is not in catalog 25 (SUNAT's 3496 row exempts it, its 4332 row does not)` }
-        : { code: '3496', message: `${code} is not in catalog 25 (nor 00000000 or 99999999)` },
+      reserved
+        ? { code: '4332', refused: false, message: `${code} is not in catalog 25 (reserved by SUNAT: only observed)` }
+        : { code: '4332', refused: true, message: `${code} is not in catalog 25 (nor 00000000 or 99999999)` },
     );
   if (code.endsWith('0000'))
     problems.push({
       code: '4337',
+      refused: !reserved,
       message: `${code} names a UNSPSC segment or family (it ends in ${code.endsWith('000000') ? 6 : 4} zeros); SUNAT asks for a class or a commodity`,
     });
   return problems;

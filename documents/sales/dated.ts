@@ -66,9 +66,9 @@ export function allowedRatesText(rules: DatedRules): string {
 }
 
 /**
- * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: an invalid
- * one (3496 row) is observed before `product-code-valid` and refused from it; a code outside catalog 25 (4332) or a
- * segment or family (4337) is observed at every date, and on a liquidación de compra everything is observed. An
+ * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: one not of
+ * 8 digits, neither listed nor reserved (4332) or above class level (4337) is observed before `product-code-valid`
+ * and refused (3496) from it; the reserved values are only observed, and on a liquidación de compra everything is. An
  * issuer on the register of those obliged to send a code (ind_padron 12) is observed (4331) for a line with neither
  * the code nor a GTIN (Factura2_0 field 28: "Si 'Número de RUC' del emisor es obligado a enviar Código de producto
  * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
@@ -86,24 +86,25 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
         );
       return;
     }
-    for (const problem of productCodeProblems(item.codigoSunat, rules.calendar.productCodeListing())) {
-      if (problem.code !== '3496' || !dated)
-        report.warnings.push(
-          `[SUNAT ${problem.code === '3496' ? '4332' : problem.code}] ${path}: ${problem.message}; SUNAT observes it`,
-        );
-      else if (rules.inForce(rule.id))
-        report.issues.push(
-          issue(
-            'SUNAT',
-            '3496',
-            `${problem.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
-            path,
-          ),
-        );
-      else
-        report.warnings.push(
-          `[SUNAT 4332] ${path}: ${problem.message}; SUNAT observes it (4332, 3496)${rule.off ? '' : ` and refuses it (3496) on documents issued from ${rule.effective}`}: send a valid one or leave it out`,
-        );
+    const problems = productCodeProblems(item.codigoSunat, rules.calendar.productCodeListing());
+    const refusing = dated && !rule.off;
+    // From the date one refusal a line, the first row that refuses it; the rest travel as observations.
+    const refusal = refusing && rules.inForce(rule.id) ? problems.find((p) => p.refused) : undefined;
+    if (refusal)
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '3496',
+          `${refusal.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
+          path,
+        ),
+      );
+    for (const problem of problems) {
+      if (refusal && problem.refused) continue;
+      const later = problem.refused && refusing;
+      report.warnings.push(
+        `[SUNAT ${problem.code}] ${path}: ${problem.message}; SUNAT observes it${later ? ` and refuses it (3496) on documents issued from ${rule.effective}: send a valid one or leave it out` : ''}`,
+      );
     }
   });
 }

@@ -86,7 +86,7 @@ describe('dated rules through the API', function () {
         expect(refused.body.errors).to.deep.equal(
           [0, 1].map(
             () =>
-              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
+              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
           ),
         );
         expect(refused.body.details.map((d: { path: string }) => d.path)).to.deep.equal([
@@ -234,7 +234,7 @@ describe('dated rules through the API', function () {
       expect(warned.body.warnings).to.deep.equal(
         [0, 1].map(
           (i) =>
-            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it (4332, 3496) and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
+            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
         ),
       );
     });

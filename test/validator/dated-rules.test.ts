@@ -119,8 +119,13 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       }
       // LiquidacionCompra2_0 field 25 has no 3496 rows: observations only, which the XSL raises.
       expect(codes(coded('2027-01-01', '12345678', '04'))).to.deep.equal([]);
-      for (const code of ['00000000', '99999999', '90101501'])
+      for (const code of ['00000000', '99999999', '90101501', '43211500'])
         expect(codes(coded('2027-01-01', code)), code).to.deep.equal([]);
+      // Above class level (Factura2_0 row 122, 4337): a segment or a family, listed or not.
+      for (const code of ['10000000', '43210000']) {
+        expect(codes(coded('2026-12-31', code)), code).to.deep.equal([]);
+        expect(codes(coded('2027-01-01', code)), code).to.deep.equal(['product-code-valid:3496']);
+      }
       expect(datedRuleFailures(coded('2027-01-01', ''), DEFAULT_CALENDAR)[0]).to.deep.include({
         code: '3496',
         path: 'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
