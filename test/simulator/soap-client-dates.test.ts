@@ -150,6 +150,13 @@ describe("simulator through an independent SOAP client: SUNAT's dates and refere
         fileArgs(sign(invoice({ ruc: RUC, series: 'F105', number: 3, issueDate: today, productCode: '00000000' }))),
       );
       expect(responseCode(reserved)).to.equal('0');
+      // Not 8 digits, or above class level (a family), as the sales rules refuse them.
+      for (const [i, productCode] of ['1234567', '43210000'].entries()) {
+        const [bad] = await early.sendBillAsync(
+          fileArgs(sign(invoice({ ruc: RUC, series: 'F105', number: 5 + i, issueDate: today, productCode }))),
+        );
+        expect(responseCode(bad), productCode).to.equal('3496');
+      }
       // Issued the day before the moved date and sent now: judged by the old rules.
       const [before] = await early.sendBillAsync(fileArgs(invalid(4, addDays(today, -1))));
       expect(responseCode(before)).to.equal('0');
