@@ -11,6 +11,8 @@
  * - OBSERV 4337 "debe especificarse como minimo al tercer nivel jerarquico (a nivel de clase del codigo UNSPSC)": row
  *   122 "Si el tag existe y tiene una longitud de 8 posiciones, el valor del Tag UBL termina en 6 ceros ('000000') o
  *   termina en 4 ceros ('0000')", i.e. a segment (NN000000) or a family (NNNN0000).
+ * NotaCredito2_0 (rows 127–130) and NotaDebito2_0 (rows 118–122) have the same conditions; their first two rows are
+ * numbered OBSERV 3496 instead of 4332.
  * Implementers read the revisions of 2026 as making these ERROR 3496 on 01, 03, 07 and 08 from 2027-01-01 ("#12 …
  * ERR-3496, reemplaza OBS-4332/OBS-4337", sunat/rules/revisions.csv rows 6 and 7; calendar rule product-code-valid):
  * a code not of 8 digits, one neither listed nor reserved, and one above class level (the reserved values excepted:

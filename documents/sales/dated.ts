@@ -73,13 +73,16 @@ export function allowedRatesText(rules: DatedRules): string {
  * the code nor a GTIN (Factura2_0 field 28: "Si 'Número de RUC' del emisor es obligado a enviar Código de producto
  * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
  */
+/** Where the 4331 row is: Factura2_0 row 118 (and the boleta's, the same sheet); the notes' and 04's sheets have none. */
+const OBLIGED_CODE_TYPES = new Set(['01', '03']);
+
 function productCode(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
   const rule = rules.calendar.rule('product-code-valid');
   const dated = rule.docTypes.includes(input.tipoDoc);
   input.items.forEach((item, i) => {
     const path = `items[${i}].codigoSunat`;
     if (item.codigoSunat === undefined) {
-      if (options.registers?.productCode && !item.gtin)
+      if (options.registers?.productCode && !item.gtin && OBLIGED_CODE_TYPES.has(input.tipoDoc))
         report.warnings.push(
           `[SUNAT 4331] ${path}: the company is on SUNAT's register of issuers obliged to send the product code ` +
             '(padrón, ind_padron 12) and this line has neither codigoSunat nor gtin; SUNAT observes the document',

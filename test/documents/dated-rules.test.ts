@@ -145,6 +145,13 @@ describe('dated rules of sales documents', () => {
         items: fixture('invoice-decimals.json').items.map((it: object) => ({ ...it, gtin: '4006381333931' })),
       };
       expect(built(gtin, obliged).warnings.filter((w) => w.includes('4331'))).to.deep.equal([]);
+      // Only the factura's sheet (and the boleta's) has the 4331 row: not the notes', nor the liquidación's.
+      for (const name of ['credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json'])
+        expect(
+          built(dated(name, '2026-12-01'), obliged).warnings.filter((w) => w.includes('4331')),
+          name,
+        ).to.deep.equal([]);
+      expect(built(dated('receipt-usd.json', '2026-12-01'), obliged).warnings[0]).to.match(/^\[SUNAT 4331\]/);
       // A company not on that register, or one whose registers are not known: nothing.
       expect(
         built(dated('invoice-decimals.json', '2026-12-01'), {
