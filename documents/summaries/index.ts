@@ -82,12 +82,14 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
       );
     }
     const rate = line.porcentajeIgv;
-    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, rules)) {
+    // A note's line also takes the earlier special rates, the boleta's it modifies (documents/calendar/igv-rates.ts).
+    const lineRules = { ...rules, rates: rules.calendar.igvRates(rules.date, line.tipoDoc) };
+    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, lineRules)) {
       out.push(
         issue(
           'SUNAT',
           '3103',
-          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`,
+          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(lineRules)}`,
           `${path}.porcentajeIgv`,
         ),
       );
