@@ -1,8 +1,9 @@
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
-import { parseIgvRates, parseRuleDates, RuleCalendar } from '../documents/calendar';
+import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -157,7 +158,16 @@ function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
       throw new ConfigError(`${name}: ${(err as Error).message}`);
     }
   };
-  return new RuleCalendar(parsed('CHASQUI_RULE_DATES', parseRuleDates), parsed('CHASQUI_IGV_RATES', parseIgvRates));
+  const codesFile = str(env, 'CHASQUI_PRODUCT_CODES');
+  // The operator's catalog 25, read once at start: a file that cannot be read or parsed stops start-up.
+  const productCodes = codesFile
+    ? parsed('CHASQUI_PRODUCT_CODES', () => parseProductCodes(readFileSync(codesFile, 'utf8'), codesFile))
+    : undefined;
+  return new RuleCalendar(
+    parsed('CHASQUI_RULE_DATES', parseRuleDates),
+    parsed('CHASQUI_IGV_RATES', parseIgvRates),
+    productCodes,
+  );
 }
 
 /** SUNAT accepts at most 500 lines in one resumen diario (rc). */

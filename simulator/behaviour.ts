@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { limaDate } from '../core/lima';
-import { addDays, type RuleCalendar } from '../documents/calendar';
+import { addDays, allowedRates, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
@@ -87,8 +87,8 @@ function amount(text: string | null): Decimal | null {
  */
 function totalsProblem(facts: UblFacts, calendar: RuleCalendar): string | null {
   if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root) || !facts.issueDate) return null;
-  const { general, special } = calendar.igvRates(facts.issueDate);
-  const rates = [general, ...(special === null ? [] : [special])].map((percent) => dec(percent).div(100));
+  const note = ({ CreditNote: '07', DebitNote: '08' } as Record<string, string>)[facts.root];
+  const rates = allowedRates(calendar.igvRates(facts.issueDate, note)).map((percent) => dec(percent).div(100));
   for (const sub of facts.taxSubtotals) {
     const tax = amount(sub.tax);
     const base = amount(sub.taxable);

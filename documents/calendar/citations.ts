@@ -80,6 +80,7 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
       { file: 'NotaDebito2_0', row: 120, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
       { file: 'Factura2_0', row: 119, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
       { file: 'Factura2_0', row: 120, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      { file: 'Factura2_0', row: 122, code: '4337', severity: 'OBSERV', condition: "termina en 6 ceros ('000000')" },
       { file: 'revisions', row: 6, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_FORMAT },
       { file: 'revisions', row: 7, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_LIST },
     ],

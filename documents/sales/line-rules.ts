@@ -5,7 +5,7 @@
 import { money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { IVAP_RATE } from '../tax/rates';
-import { allowedRatesText, isIgvRateInForce, isNoteRate, type DatedRules } from './dated';
+import { allowedRatesText, isIgvRateInForce, type DatedRules } from './dated';
 import type { SaleInput } from './types';
 
 const EXPORT_OPERATIONS = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208']);
@@ -64,7 +64,7 @@ export function lineRules(input: SaleInput, out: ValidationIssue[], dated: Dated
         out.push(issue('SUNAT', '3223', 'ISC cannot be combined with IVAP (afectacionIgv 17)', `${path}.isc`));
     } else if (Number(code) <= 16) {
       const rate = item.porcentajeIgv ?? dated.rates.general;
-      if (!isIgvRateInForce(rate, dated) && !isNoteRate(input.tipoDoc, rate, dated)) {
+      if (!isIgvRateInForce(rate, dated)) {
         out.push(
           issue(
             'SUNAT',

@@ -305,7 +305,7 @@ function detractionCodeRules(input: SaleInput, dated: DatedRules, out: Validatio
 
 export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: PrepareOptions = {}): RuleReport {
   const totals = doc.totals;
-  const dated = datedRules(input.fechaEmision, options);
+  const dated = datedRules(input.fechaEmision, options, input.tipoDoc);
   const report = datedSaleRules(input, doc, dated, options);
   if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {

@@ -3,7 +3,7 @@ import { DocumentValidationError, issue, type ValidationIssue } from '../errors'
 import { money } from '../decimal';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildSummaryXml, FREE_BUCKETS, rcLineTotal, summaryId } from '../xml/summary';
-import { datedRules, allowedRatesText, isIgvRateInForce, isNoteRate, type DatedRules } from '../sales/dated';
+import { datedRules, allowedRatesText, isIgvRateInForce, type DatedRules } from '../sales/dated';
 import { IVAP_RATE } from '../tax/rates';
 import { buildVoidedXml } from '../xml/voided';
 import { RECEIPT_ID_THRESHOLD } from '../sales/rules';
@@ -82,17 +82,14 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
       );
     }
     const rate = line.porcentajeIgv;
-    if (
-      rate !== undefined &&
-      rate !== IVAP_RATE &&
-      !isIgvRateInForce(rate, rules) &&
-      !isNoteRate(line.tipoDoc, rate, rules)
-    ) {
+    // A note's line also takes the earlier special rates, the boleta's it modifies (documents/calendar/igv-rates.ts).
+    const lineRules = { ...rules, rates: rules.calendar.igvRates(rules.date, line.tipoDoc) };
+    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, lineRules)) {
       out.push(
         issue(
           'SUNAT',
           '3103',
-          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`,
+          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(lineRules)}`,
           `${path}.porcentajeIgv`,
         ),
       );

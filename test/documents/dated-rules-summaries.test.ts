@@ -142,5 +142,14 @@ describe('dated rules of daily summaries', () => {
     expect(errors(at('2026-12-31', 10))[0]).to.equal(
       '[SUNAT 3103] porcentajeIgv 10 is not an IGV rate of documents issued on 2026-12-31: that date allows 18, or 10.5 (the special rate of MYPE restaurants and hotels) @items[0].porcentajeIgv',
     );
+    // A boleta's credit note at the rate of the 2025 boleta it modifies (NotaCredito2_0 row 298): the note was signed
+    // at it, so its summary line takes it too.
+    const note = at('2026-12-31', 10);
+    note.items = note.items.map((l: Record<string, unknown>, i: number) => ({
+      ...l,
+      tipoDoc: '07',
+      documentoAfectado: { tipoDoc: '03', serieNumero: `B001-${i + 1}` },
+    }));
+    expect(errors(note).filter((e) => e.includes('3103'))).to.deep.equal([]);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
-import { addDays } from '../../documents/calendar';
+import { addDays, RULES } from '../../documents/calendar';
 import { Validator } from '../../validator';
 
 const today = limaDate(new Date());
@@ -56,7 +56,11 @@ describe('dated rules through the API', function () {
   describe('the 2027 set brought forward with CHASQUI_RULE_DATES', () => {
     let env: IssuingStack;
     let company: TestCompany;
-    const set = ['product-code-valid', 'summary-v2', 'debit-note-13', 'credit-note-ceiling', 'mype-rate-2027'];
+    // Every rule the calendar dates in 2027, so a rule added there is brought forward too.
+    const set = RULES.filter((r) => r.effective.startsWith('2027-')).map((r) => r.id);
+    it('brings forward the whole 2027 set', () => {
+      expect(set).to.include.members(['product-code-valid', 'mype-rate-2027', 'summary-v2', 'debit-note-13']);
+    });
     const rules = rulesOf(set.map((id) => `${id}=${today}`).join(','));
     before(async function () {
       this.timeout(120_000);
@@ -93,7 +97,7 @@ describe('dated rules through the API', function () {
         expect(refused.body.errors).to.deep.equal(
           [0, 1].map(
             () =>
-              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
+              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
           ),
         );
         expect(refused.body.details.map((d: { path: string }) => d.path)).to.deep.equal([
@@ -277,7 +281,7 @@ describe('dated rules through the API', function () {
       expect(warned.body.warnings).to.deep.equal(
         [0, 1].map(
           (i) =>
-            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it (4332, 3496) and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
+            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
         ),
       );
     });

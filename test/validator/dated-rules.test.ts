@@ -121,8 +121,13 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       }
       // LiquidacionCompra2_0 field 25 has no 3496 rows: observations only, which the XSL raises.
       expect(codes(coded('2027-01-01', '12345678', '04'))).to.deep.equal([]);
-      for (const code of ['00000000', '99999999', '90101501'])
+      for (const code of ['00000000', '99999999', '90101501', '43211500'])
         expect(codes(coded('2027-01-01', code)), code).to.deep.equal([]);
+      // Above class level (Factura2_0 row 122, 4337): a segment or a family, listed or not.
+      for (const code of ['10000000', '43210000']) {
+        expect(codes(coded('2026-12-31', code)), code).to.deep.equal([]);
+        expect(codes(coded('2027-01-01', code)), code).to.deep.equal(['product-code-valid:3496']);
+      }
       expect(datedRuleFailures(coded('2027-01-01', ''), DEFAULT_CALENDAR)[0]).to.deep.include({
         code: '3496',
         path: 'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
@@ -164,6 +169,24 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
         expect(codes(rated(date, '18.00')), date).to.deep.equal([]);
       expect(datedRuleFailures(rated('2026-11-27', '10.00'), DEFAULT_CALENDAR)[0].message).to.equal(
         'line 1 has IGV rate 10.00; a document issued on 2026-11-27 may carry 18 or 10.5',
+      );
+    });
+
+    // NotaCredito2_0 row 298, NotaDebito2_0 row 296: "(18.00, 10.50 o 10.00) … la tasa del IGV del 'Documento que se
+    // modifica' es 10%, 10.5% o 18%": a note carries the rate of the document it modifies.
+    it('a credit or debit note also carries the earlier special rates; an invoice or receipt does not', () => {
+      for (const type of ['07', '08'] as const) {
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '10.50', type)), type).to.deep.equal([]);
+        expect(codes(rated('2025-12-31', '10.50', type)), `${type}: 10.5 was no rate in 2025`).to.have.length(1);
+        for (const percent of ['10.00', '10.50', '15.00'])
+          expect(codes(rated('2028-01-01', percent, type)), `${type} ${percent}`).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '15.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      }
+      for (const type of ['01', '03'] as const)
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      expect(datedRuleFailures(rated('2026-11-27', '15.00', '07'), DEFAULT_CALENDAR)[0].message).to.equal(
+        'line 1 has IGV rate 15.00; a document issued on 2026-11-27 may carry 18 or 10.5 or 10',
       );
     });
 
