@@ -22,13 +22,21 @@ function integer(text: string | undefined, name: string): number {
 
 class UsageError extends Error {}
 
-/** `chasqui accounts ...`: returns the process exit code (0 done, 1 not found, 2 usage). */
+/**
+ * `chasqui accounts ...`: returns the process exit code (0 done, 1 not found, 2 usage). `given` is null for help and
+ * usage errors, which need no database (cli/main.ts opens one for a subcommand only).
+ */
 export async function accountsCommand(
   argv: string[],
-  deps: { db: Db; config: Config },
+  given: { db: Db; config: Config } | null,
   io: Io = process,
 ): Promise<number> {
   const [sub, ...rest] = argv;
+  const deps = given!;
+  if (['--help', '-h', 'help'].includes(sub) || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (sub === 'create') {
       const { values } = parseArgs({

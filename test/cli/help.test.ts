@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { COMMAND_HELP } from '../../cli/support';
 import { TERMINAL_WIDTH } from '../../cli/text';
 import { CHASQUI_BIN } from '../support/chasqui-process';
@@ -30,5 +33,40 @@ describe('chasqui --help', () => {
     for (const command of Object.keys(COMMAND_HELP))
       expect(summary('support'), command).to.match(new RegExp(`\\b${command}\\b`));
     expect(summary('env')).to.match(/^env\s+\[--json\]: .*eval "\$\(npx chasqui env\)"/);
+  });
+
+  it("a database command's help and usage errors answer with no chasqui running, opening no database", () => {
+    // A newcomer's first terminal: no npm start for this data dir, no DATABASE_URL.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-help-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, CHASQUI_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    const chasqui = (args: string[]) => spawnSync(process.execPath, [CHASQUI_BIN, ...args], { env, encoding: 'utf8' });
+    try {
+      for (const args of [
+        ['accounts', '--help'],
+        ['accounts', 'create', '--help'],
+        ['certificates', '--help'],
+        ['keys', '--help'],
+        ['files', 'migrate', '--help'],
+        ['support', '--help'],
+      ]) {
+        const run = chasqui(args);
+        expect(run.stderr, args.join(' ')).to.equal('');
+        expect(run.status, args.join(' ')).to.equal(0);
+        expect(run.stdout, args.join(' ')).to.match(new RegExp(`chasqui ${args[0]} `));
+      }
+      for (const args of [['accounts'], ['certificates', 'revoke']]) {
+        const run = chasqui(args);
+        expect(run.status, args.join(' ')).to.equal(2);
+        expect(run.stderr, args.join(' ')).to.match(/^(missing|unknown) \w+ command/);
+        expect(run.stderr, args.join(' ')).to.not.match(/database|PostgreSQL/);
+      }
+      // A subcommand does open one, and says there is none for this data dir.
+      const create = chasqui(['accounts', 'create', '--name', 'x']);
+      expect(create.status).to.equal(1);
+      expect(create.stderr).to.contain(`no embedded PostgreSQL recorded (no ${dataDir}/postgres.json)`);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
