@@ -20,6 +20,8 @@ docs/operations.md, "Company checks".
        chasqui support checks --json | jq '.companies[] | select(.worst == "fail") | .ruc'
 Exit codes: 0 whatever the checks find (scripts read --json), 2 usage, 3 --ruc names no company.`;
 
+const companiesCount = (n: number) => `${n} ${n === 1 ? 'company' : 'companies'}`;
+
 /** `chasqui support checks`: the stored results (the API's repository), after a run of the same workflow when --run. */
 export async function checks(
   deps: SupportDeps,
@@ -49,7 +51,7 @@ export async function checks(
       null,
       deps.config.checks.concurrency,
     );
-    io.stderr.write(`${await run.result()} companies checked\n`);
+    io.stderr.write(`${companiesCount(await run.result())} checked\n`);
   }
   const rows = await listAllCheckRows(deps.db, { ruc: values.ruc });
   const byCompany = new Map<string, { ruc: string; business_name: string; rows: typeof rows }>();
@@ -83,9 +85,8 @@ export async function checks(
   const counts = (['fail', 'warn', 'unknown', 'ok'] as const)
     .map((s) => `${rows.filter((r) => r.status === s).length} ${s}`)
     .join(', ');
-  const companiesCount = `${companies.length} ${companies.length === 1 ? 'company' : 'companies'}`;
   io.stdout.write(
-    `${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount}: ${counts}\n`,
+    `${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount(companies.length)}: ${counts}\n`,
   );
   return EXIT.done;
 }
