@@ -12,7 +12,7 @@ examples:
   npx chasqui env --json | jq -r .api`;
 
 /** A value as one shell word. */
-function shellWord(value: string): string {
+export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
