@@ -8,13 +8,15 @@ import { startCompanyChecks } from '../../workflows/company-checks-client';
 
 export const CHECKS_HELP = `usage: chasqui support checks [--ruc RUC] [--run] [--json]
 
-Every company's checks (or one company's), worst first: certificate, SOL and GRE credentials (asked of SUNAT),
-series gaps, sending window, rule readiness, OSE link / PSE authorisation. What each one asks and what to do:
-docs/operations.md, "Company checks".
+Every company's checks (or one company's), worst first: certificate, SOL and GRE credentials (asked
+of SUNAT), series gaps, sending window, rule readiness, OSE link / PSE authorisation. What each one
+asks and what to do: docs/operations.md, "Company checks".
   --ruc RUC   only this company
-  --run       run the checks now (one SUNAT call per company, within CHASQUI_CHECKS_RATE a minute) and wait for
-              them before printing; otherwise the latest results of the schedule (every CHASQUI_CHECKS_EVERY)
-  --json      one JSON document: {"companies": [{ruc, business_name, worst, checks: [...]}], "count"}
+  --run       run the checks now (one SUNAT call per company, within CHASQUI_CHECKS_RATE a minute)
+              and wait for them before printing; otherwise the latest results of the schedule
+              (every CHASQUI_CHECKS_EVERY)
+  --json      one JSON document:
+              {"companies": [{ruc, business_name, worst, checks: [...]}], "count"}
   e.g. chasqui support checks
        chasqui support checks --ruc 20123456786 --run
        chasqui support checks --json | jq '.companies[] | select(.worst == "fail") | .ruc'

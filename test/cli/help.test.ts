@@ -35,6 +35,17 @@ describe('chasqui --help', () => {
     expect(summary('env')).to.match(/^env\s+\[--json\]: .*eval "\$\(npx chasqui env\)"/);
   });
 
+  it("chasqui support --help and each subcommand's help fit 100 columns too", () => {
+    const support = spawnSync(process.execPath, [CHASQUI_BIN, 'support', '--help'], { encoding: 'utf8' });
+    expect(support.status, support.stderr).to.equal(0);
+    const texts: Record<string, string> = { support: support.stdout, ...COMMAND_HELP };
+    for (const [command, text] of Object.entries(texts))
+      expect(
+        text.split('\n').filter((l) => l.length > TERMINAL_WIDTH),
+        command,
+      ).to.deep.equal([]);
+  });
+
   it("a database command's help and usage errors answer with no chasqui running, opening no database", () => {
     // A newcomer's first terminal: no npm start for this data dir, no DATABASE_URL.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-help-'));
