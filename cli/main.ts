@@ -31,18 +31,29 @@ function databaseCommand(
 }
 
 /** `chasqui <command>`: one entry for people, npm scripts, Docker and CI. */
-const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
+const COMMANDS: Record<
+  string,
+  {
+    summary: string;
+    run: (argv: string[]) => Promise<number>;
+    /** Configured by environment alone: any argument is a question (--help) or a mistake, never run. */
+    noArguments?: true;
+  }
+> = {
   start: {
     summary: 'everything in one process tree: embedded PostgreSQL, Temporal dev server + UI, simulator, worker, API',
-    run: (argv) => load<typeof import('./commands/start')>('./commands/start').startCommand(argv),
+    run: () => load<typeof import('./commands/start')>('./commands/start').startCommand(),
+    noArguments: true,
   },
   api: {
     summary: 'the HTTP API only (production; configured by environment)',
     run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand(),
+    noArguments: true,
   },
   worker: {
     summary: 'the Temporal worker only (production; configured by environment)',
     run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand(),
+    noArguments: true,
   },
   accounts: {
     summary: 'create --name N [--quota Q] [--json] | quota --account ID --add Q: manage accounts and their tokens',
@@ -118,6 +129,7 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   migrate: {
     summary: 'apply database migrations (DATABASE_URL, else the running embedded one) and exit',
     run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand(),
+    noArguments: true,
   },
 };
 
@@ -143,6 +155,16 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     console.error(`chasqui: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  if (command.noArguments && rest.length) {
+    // `chasqui start --help` answers rather than starting everything.
+    const help = `usage: chasqui ${name}\n\n${wrap(command.summary, TERMINAL_WIDTH).join('\n')}\n\nNo arguments: environment variables set it (docs/configuration.md).`;
+    if (rest.every((a) => a === '--help' || a === '-h')) {
+      console.log(help);
+      return 0;
+    }
+    console.error(`chasqui ${name}: unknown argument '${rest[0]}'\n\n${help}`);
     return 2;
   }
   return command.run(rest);

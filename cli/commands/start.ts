@@ -19,7 +19,7 @@ import { shellWord } from './env';
  * data under CHASQUI_DATA_DIR), the Temporal dev server with its UI (SQLite file under the data dir), then migrations,
  * the worker and the API. Data survives a restart; SIGINT/SIGTERM stop everything in reverse order.
  */
-export async function startCommand(_argv: string[]): Promise<number> {
+export async function startCommand(): Promise<number> {
   const config = loadConfig();
   const running = readRunningInstance(config.dataDir);
   if (typeof running !== 'string')

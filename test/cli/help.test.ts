@@ -60,11 +60,15 @@ describe('chasqui --help', () => {
         ['keys', '--help'],
         ['files', 'migrate', '--help'],
         ['support', '--help'],
+        ['start', '--help'],
+        ['api', '--help'],
+        ['worker', '-h'],
+        ['migrate', '--help'],
       ]) {
         const run = chasqui(args);
         expect(run.stderr, args.join(' ')).to.equal('');
         expect(run.status, args.join(' ')).to.equal(0);
-        expect(run.stdout, args.join(' ')).to.match(new RegExp(`chasqui ${args[0]} `));
+        expect(run.stdout, args.join(' ')).to.match(new RegExp(`chasqui ${args[0]}\\b`));
       }
       for (const args of [['accounts'], ['certificates', 'revoke']]) {
         const run = chasqui(args);
@@ -72,6 +76,11 @@ describe('chasqui --help', () => {
         expect(run.stderr, args.join(' ')).to.match(/^(missing|unknown) \w+ command/);
         expect(run.stderr, args.join(' ')).to.not.match(/database|PostgreSQL/);
       }
+      // start takes its settings from the environment: an argument starts nothing.
+      const port = chasqui(['start', '--port', '3001']);
+      expect(port.status).to.equal(2);
+      expect(port.stderr).to.match(/^chasqui start: unknown argument '--port'\n\nusage: chasqui start\n/);
+      expect(fs.readdirSync(dataDir), 'start --help and start --port made nothing').to.deep.equal([]);
       // A subcommand does open one, and says there is none for this data dir.
       const create = chasqui(['accounts', 'create', '--name', 'x']);
       expect(create.status).to.equal(1);
