@@ -6,9 +6,12 @@ import { addQuota, createAccount } from '../../db/accounts';
 import { addOsePackage } from '../../db/issuing';
 
 const USAGE = `usage:
-  chasqui accounts create --name NAME [--quota UNITS] [--json]   creates an account; prints its token once
-  chasqui accounts quota --account ID --add UNITS                 adds plan 01 units (negative removes)
-  chasqui accounts ose-package --account ID --add SENDS           adds sends of the provider OSE package (negative removes)`;
+  chasqui accounts create --name NAME [--quota UNITS] [--json]
+      creates an account; prints its token once
+  chasqui accounts quota --account ID --add UNITS
+      adds plan 01 units (negative removes)
+  chasqui accounts ose-package --account ID --add SENDS
+      adds sends of the provider OSE package (negative removes)`;
 
 interface Io {
   stdout: { write(text: string): unknown };

@@ -10,7 +10,8 @@ import { loadPfx } from '../../documents/signing';
 
 const USAGE = `usage:
   chasqui certificates assign --company RUC --pfx FILE --password PW [--account ID]
-      assigns a provider certificate to a plan 02 company (its validity starts at the first production signature)`;
+      assigns a provider certificate to a plan 02 company (its validity starts at the first
+      production signature)`;
 
 interface Io {
   stdout: { write(text: string): unknown };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,9 @@ import { TERMINAL_WIDTH } from '../../cli/text';
 import { CHASQUI_BIN } from '../support/chasqui-process';
 
 /** `chasqui --help` is where a newcomer starts: every command in a terminal's width, every support subcommand named. */
-describe('chasqui --help', () => {
+describe('chasqui --help', function () {
+  // Each test spawns chasqui a dozen times: seconds each on a busy machine.
+  this.timeout(180_000);
   const run = spawnSync(process.execPath, [CHASQUI_BIN, '--help'], { encoding: 'utf8' });
   const lines = run.stdout.trimEnd().split('\n');
   /** A command's summary: its line and the ones wrapped under it. */
@@ -33,6 +35,33 @@ describe('chasqui --help', () => {
     for (const command of Object.keys(COMMAND_HELP))
       expect(summary('support'), command).to.match(new RegExp(`\\b${command}\\b`));
     expect(summary('env')).to.match(/^env\s+\[--json\]: .*eval "\$\(npx chasqui env\)"/);
+  });
+
+  it("every command's --help fits 100 columns (temporal's is Temporal's own)", async () => {
+    const commands = lines.filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().split(/\s/)[0]);
+    expect(commands).to.include.members(['start', 'accounts', 'keys', 'files', 'validate', 'simulator', 'env']);
+    const helps = await Promise.all(
+      commands
+        .filter((c) => c !== 'temporal')
+        .map(
+          (command) =>
+            new Promise<[string, string]>((resolve) =>
+              execFile(
+                process.execPath,
+                [CHASQUI_BIN, command, '--help'],
+                { env: { ...process.env, LOG_LEVEL: 'warn' } },
+                (_err, stdout, stderr) => resolve([command, `${stdout}${stderr}`]),
+              ),
+            ),
+        ),
+    );
+    for (const [command, text] of helps) {
+      expect(text, command).to.match(/usage:\s+chasqui/);
+      expect(
+        text.split('\n').filter((l) => l.length > TERMINAL_WIDTH),
+        command,
+      ).to.deep.equal([]);
+    }
   });
 
   it("chasqui support --help and each subcommand's help fit 100 columns too", () => {
