@@ -279,6 +279,14 @@ export function datedRuleFailures(
         'BillingReference',
       );
     }
+    // The debit notes' twin (sunat/rules/revisions.csv row 11, reported): 3194 for every reason, not only 11.
+    if (type === '08' && facts.billingReferences > 1 && inForce('debit-note-13'))
+      fail(
+        'debit-note-13',
+        '3194',
+        `a debit note modifies one document only; this one references ${facts.billingReferences}`,
+        'BillingReference',
+      );
   }
 
   if (type === 'rc') summaryIgvPercent(facts, calendar, inForce, fail);

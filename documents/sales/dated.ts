@@ -176,6 +176,13 @@ function debitNote13(input: SaleInput, rules: DatedRules, report: RuleReport): v
   });
 }
 
+/**
+ * A credit note's total against the document it modifies, when chasqui holds it. NotaCredito2_0 row 85 (ERROR 3286, a
+ * factura) and row 86 (OBSERV 4028, a boleta) judge it today, both "Si 'Código de tipo de nota de crédito' es
+ * diferente de '10'" and "Validación no aplica para OSE": before credit-note-ceiling a 202 warns (an OSE accepts the
+ * note, so chasqui does not refuse it); from the rule's date 3286 and 3503 refuse (revisions rows 13, 14). A note of
+ * reason 10 is never compared.
+ */
 function creditNoteCeiling(
   input: SaleInput,
   doc: SaleDocument,
@@ -184,17 +191,21 @@ function creditNoteCeiling(
   report: RuleReport,
 ): void {
   const ref = options.referenced;
-  if (input.tipoDoc !== '07' || !ref || !rules.inForce('credit-note-ceiling')) return;
+  if (input.tipoDoc !== '07' || !ref || input.motivo?.codigo === '10') return;
   const held = ref.totals.PayableAmount;
   if (held === undefined || doc.totals.importeTotal.lte(new Decimal(held))) return;
   const onReceipt = input.documentoAfectado?.tipoDoc === '03';
-  report.issues.push(
-    issue(
-      'SUNAT',
-      onReceipt ? '3503' : '3286',
-      `the credit note's total (${money(doc.totals.importeTotal)}) exceeds that of ${ref.serieNumero} it modifies (${held})`,
-      'documentoAfectado',
-    ),
+  const text = `the credit note's total (${money(doc.totals.importeTotal)}) exceeds that of ${ref.serieNumero} it modifies (${held})`;
+  const rule = rules.calendar.rule('credit-note-ceiling');
+  if (rules.inForce(rule.id)) {
+    report.issues.push(issue('SUNAT', onReceipt ? '3503' : '3286', text, 'documentoAfectado'));
+    return;
+  }
+  const later = rule.off ? '' : `; chasqui refuses it on credit notes issued from ${rule.effective}`;
+  report.warnings.push(
+    onReceipt
+      ? `[SUNAT 4028] ${text}: SUNAT observes it${later}`
+      : `[SUNAT 3286] ${text}: SUNAT refuses it (an OSE does not apply the rule)${later}`,
   );
 }
 
