@@ -1,0 +1,143 @@
+/**
+ * Every page of the support console, for the layout and language walk (console-actions.test.ts): the world's
+ * documents plus those only the walk needs (a send without answer, an unreadable answer, an observed verdict), each
+ * action's preview and its result, the stuck page with its groups, the companies with their checks, and the sign-in
+ * refusals and error pages a support person meets.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Page, Response } from 'playwright-core';
+import { saveCheckResults } from '../../db/company-checks';
+import type { DocumentRow } from '../../db/documents';
+import { issue, payload, until } from '../issuing/support';
+import type { ConsoleWorld } from './support';
+
+/** One page of the walk: its name (the screenshot's), how to reach it, and the status it answers. */
+export interface ConsolePage {
+  name: string;
+  status: number;
+  /** Needs no session (the sign-in page and its refusals); the walk signs in again after these. */
+  signedOut?: boolean;
+  open: (page: Page) => Promise<Response | null>;
+}
+
+/** Submits the page's own sign-out form to `action`, `csrf` or without it: a POST as the console's forms make them. */
+function post(page: Page, action: string, withCsrf = true): Promise<Response | null> {
+  return Promise.all([
+    page.waitForNavigation(),
+    page.evaluate(
+      ([to, keep]) => {
+        const form = document.querySelector('form.signout') as HTMLFormElement;
+        if (!keep) form.querySelector('input[name=csrf]')!.remove();
+        form.action = to;
+        form.submit();
+      },
+      [action, withCsrf] as const,
+    ),
+  ]).then(([r]) => r);
+}
+
+/**
+ * Adds the walk's own documents and company checks to the world, runs a redelivery (so its result has a page), and
+ * answers the pages. Runs after the action tests: `lost` is accepted by then, and its resend and recheck were done.
+ */
+export async function everyConsolePage(
+  world: ConsoleWorld,
+  signIn: (page: Page, token: string) => Promise<void>,
+  confirm: (page: Page, docId: string, action: string) => Promise<Response>,
+  page: Page,
+): Promise<ConsolePage[]> {
+  const { s, a, docA, lost, rejected, waiting } = world;
+  const url = s.stack.url;
+  const faulted = async (fault: object, reached: (row: DocumentRow) => boolean, statuses: DocumentRow['status'][]) => {
+    s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: fault as never, times: 1 });
+    const id = (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id;
+    return until(s.stack, id, statuses, 30_000, reached);
+  };
+  const timedOut = await faulted({ kind: 'hang' }, (d) => d.result?.origin === 'timeout', ['sent']);
+  const unreadable = await faulted({ kind: 'malformedCdr' }, (d) => d.result?.origin === 'system', ['sent']);
+  const observed = await faulted({ kind: 'observe', code: '4252' }, () => true, ['observed']);
+  s.sim.clearRules();
+  // Two hours old: the stuck page's 1h shows them, grouped by what each waits for.
+  await s.stack
+    .db('documents')
+    .whereIn('id', [waiting.id, timedOut.id, unreadable.id])
+    .update({ created_at: s.stack.db.raw("now() - interval '2 hours'") });
+  await saveCheckResults(s.stack.db, a.row.id, [
+    {
+      id: 'certificate',
+      status: 'warn',
+      detail: 'expires in 10 days',
+      checked_at: new Date(),
+      fields: { days_left: 10 },
+    },
+    { id: 'sol_credentials', status: 'fail', detail: 'SUNAT refused the SOL user', checked_at: new Date(), fields: {} },
+  ]);
+  // The redelivery applies once lost's first delivery has ended (it cannot reach hooks.example.test).
+  const deadline = Date.now() + 30_000;
+  while ((await s.stack.db('webhook_deliveries').where({ document_id: lost.id, status: 'pending' })).length) {
+    expect(Date.now(), "lost's delivery still pending").to.be.below(deadline);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await signIn(page, world.supportToken);
+  expect((await confirm(page, lost.id, 'redeliver')).status()).to.equal(200);
+
+  const get =
+    (path: string) =>
+    (p: Page): Promise<Response | null> =>
+      p.goto(`${url}${path}`);
+  const doc = (id: string) => `/console/documents/${id}`;
+  const pages: ConsolePage[] = [
+    { name: 'sign-in', status: 200, signedOut: true, open: get('/console/login') },
+    {
+      name: 'sign-in-unknown-token',
+      status: 401,
+      signedOut: true,
+      open: async (p) => (await signIn(p, 'chq_sup_not-a-token'), null),
+    },
+    { name: 'sign-in-refused', status: 401, signedOut: true, open: async (p) => (await signIn(p, a.token), null) },
+    { name: 'signed-out', status: 200, signedOut: true, open: get('/console/login?salida=1') },
+    { name: 'search', status: 200, open: get('/console/documents') },
+    { name: 'search-no-match', status: 200, open: get('/console/documents?q=F999-1') },
+    { name: 'search-bad-filter', status: 400, open: get('/console/documents?ruc=123') },
+    { name: 'results', status: 200, open: get(`/console/documents?ruc=${a.ruc}`) },
+    { name: 'document-accepted', status: 200, open: get(doc(docA.id)) },
+    { name: 'document-observed', status: 200, open: get(doc(observed.id)) },
+    { name: 'document-rejected', status: 200, open: get(doc(rejected.id)) },
+    { name: 'document-to-send', status: 200, open: get(doc(waiting.id)) },
+    { name: 'document-timed-out', status: 200, open: get(doc(timedOut.id)) },
+    { name: 'document-unreadable', status: 200, open: get(doc(unreadable.id)) },
+    { name: 'preview-recheck', status: 200, open: get(`${doc(timedOut.id)}/acciones/recheck`) },
+    { name: 'preview-resend-refused', status: 200, open: get(`${doc(timedOut.id)}/acciones/resend`) },
+    { name: 'preview-redeliver', status: 200, open: get(`${doc(docA.id)}/acciones/redeliver`) },
+    { name: 'preview-email', status: 200, open: get(`${doc(docA.id)}/acciones/email`) },
+    { name: 'preview-recheck-refused', status: 200, open: get(`${doc(docA.id)}/acciones/recheck`) },
+    { name: 'preview-email-refused', status: 200, open: get(`${doc(lost.id)}/acciones/email`) },
+    { name: 'done-recheck', status: 200, open: get(`${doc(lost.id)}?hecho=recheck`) },
+    { name: 'done-resend', status: 200, open: get(`${doc(lost.id)}?hecho=resend`) },
+    { name: 'done-redeliver', status: 200, open: get(`${doc(lost.id)}?hecho=redeliver`) },
+    { name: 'done-email', status: 200, open: get(`${doc(docA.id)}?hecho=email`) },
+    {
+      name: 'refused-conflict',
+      status: 409,
+      open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`)),
+    },
+    {
+      name: 'refused-invalid',
+      status: 422,
+      open: async (p) => (await p.goto(`${url}${doc(lost.id)}`), post(p, `${doc(lost.id)}/acciones/email`)),
+    },
+    {
+      name: 'refused-no-csrf',
+      status: 403,
+      open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`, false)),
+    },
+    { name: 'stuck', status: 200, open: get('/console/stuck?edad=1h') },
+    { name: 'stuck-none', status: 200, open: get('/console/stuck?edad=300d') },
+    { name: 'stuck-invalid', status: 400, open: get('/console/stuck?edad=dos') },
+    { name: 'companies', status: 200, open: get('/console/companies') },
+    { name: 'document-not-found', status: 404, open: get(doc(randomUUID())) },
+    { name: 'page-not-found', status: 404, open: get('/console/nada') },
+  ];
+  return pages;
+}
