@@ -76,6 +76,11 @@ describe('support console (real browser)', function () {
     await page.goto(`${s.stack.url}/console/documents?ruc=${a.ruc}&estado=accepted&tipo=01`);
     expect(await page.locator('tbody tr').count()).to.equal(1);
     expect(await page.locator('tbody').innerText()).to.include(docA.filename);
+    // When chasqui received it, on Lima's clock (UTC-5), and the caption says so.
+    const lima = new Date(new Date(docA.created_at).getTime() - 5 * 3600_000).toISOString();
+    const received = `${lima.slice(8, 10)}/${lima.slice(5, 7)}/${lima.slice(0, 4)} ${lima.slice(11, 16)}`;
+    expect(await page.locator('td[data-label=Recibido]').innerText()).to.equal(received);
+    expect(await page.locator('caption').innerText()).to.include('recibidos en hora de Lima');
     await page.goto(`${s.stack.url}/console/documents?ruc=123`);
     expect(await page.locator('[role=alert]').innerText()).to.include('11 dígitos');
     await page.getByRole('link', { name: 'Atascados' }).click();
