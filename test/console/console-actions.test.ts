@@ -45,6 +45,17 @@ describe('support console (real browser): actions', function () {
       expect(await page.getByRole('link', { name }).count(), name).to.equal(1);
     expect(await page.locator('#why-recheck').innerText()).to.include('Ya está aceptado');
     expect(await page.locator('#why-resend').innerText()).to.include('Ya está aceptado'.replace('Ya', 'ya'));
+
+    // Its company's webhook removed since: redeliver is disabled with the reason, before anyone clicks.
+    const companies = s.stack.db('companies').where({ id: a.row.id });
+    await companies.clone().update({ webhook_url: null });
+    await page.goto(`${s.stack.url}/console/documents/${docA.id}`);
+    expect(await page.getByRole('button', { name: 'Entregar el webhook de nuevo' }).isDisabled()).to.equal(true);
+    expect(await page.locator('#why-redeliver').innerText()).to.include('La empresa no tiene webhook configurado');
+    await companies.clone().update({ webhook_url: 'https://hooks.example.test/cpe' });
+    // B never had a webhook: no delivery to redo, said as such.
+    await page.goto(`${s.stack.url}/console/documents/${world.docB.id}`);
+    expect(await page.locator('#why-redeliver').innerText()).to.include('la empresa no tenía webhook');
     await page.close();
   });
 
