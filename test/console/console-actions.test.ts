@@ -136,9 +136,9 @@ describe('support console (real browser): actions', function () {
       const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PE' });
       const page = await context.newPage();
       let signedIn = false;
-      for (const { name, status, signedOut, open } of pages) {
-        if (!signedOut && !signedIn) await signIn(page, supportToken);
-        signedIn = !signedOut;
+      for (const { name, status, ownSession, open } of pages) {
+        if (!ownSession && !signedIn) await signIn(page, supportToken);
+        signedIn = !ownSession;
         const answer = await open(page);
         if (answer) expect(answer.status(), `${name} at ${width} px`).to.equal(status);
         const problems = await pageProblems(page, english);

@@ -16,8 +16,8 @@ import type { ConsoleWorld } from './support';
 export interface ConsolePage {
   name: string;
   status: number;
-  /** Needs no session (the sign-in page and its refusals); the walk signs in again after these. */
-  signedOut?: boolean;
+  /** Opens its own session or none (sign-in and its refusals, an account holder's pages): the walk signs in after. */
+  ownSession?: boolean;
   open: (page: Page) => Promise<Response | null>;
 }
 
@@ -88,15 +88,15 @@ export async function everyConsolePage(
       p.goto(`${url}${path}`);
   const doc = (id: string) => `/console/documents/${id}`;
   const pages: ConsolePage[] = [
-    { name: 'sign-in', status: 200, signedOut: true, open: get('/console/login') },
+    { name: 'sign-in', status: 200, ownSession: true, open: get('/console/login') },
     {
       name: 'sign-in-unknown-token',
       status: 401,
-      signedOut: true,
+      ownSession: true,
       open: async (p) => (await signIn(p, 'chq_sup_not-a-token'), null),
     },
-    { name: 'sign-in-refused', status: 401, signedOut: true, open: async (p) => (await signIn(p, a.token), null) },
-    { name: 'signed-out', status: 200, signedOut: true, open: get('/console/login?salida=1') },
+    { name: 'sign-in-refused', status: 401, ownSession: true, open: async (p) => (await signIn(p, a.token), null) },
+    { name: 'signed-out', status: 200, ownSession: true, open: get('/console/login?salida=1') },
     { name: 'search', status: 200, open: get('/console/documents') },
     { name: 'search-no-match', status: 200, open: get('/console/documents?q=F999-1') },
     { name: 'search-bad-filter', status: 400, open: get('/console/documents?ruc=123') },
@@ -138,6 +138,18 @@ export async function everyConsolePage(
     { name: 'companies', status: 200, open: get('/console/companies') },
     { name: 'document-not-found', status: 404, open: get(doc(randomUUID())) },
     { name: 'page-not-found', status: 404, open: get('/console/nada') },
+    // An account holder (the frame says «cuenta»): its companies and a document of its own.
+    {
+      name: 'account-companies',
+      status: 200,
+      ownSession: true,
+      open: async (p) => (
+        await p.context().clearCookies(),
+        await signIn(p, a.accountToken),
+        get('/console/companies')(p)
+      ),
+    },
+    { name: 'account-document', status: 200, ownSession: true, open: get(doc(docA.id)) },
   ];
   return pages;
 }
