@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { saveCheckResults } from '../../db/company-checks';
 import { payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
 import type { DocumentRow } from '../../db/documents';
-import { consoleWorld } from './support';
+import { certificateExpiring, consoleWorld } from './support';
 
 describe('support console (real browser)', function () {
   this.timeout(180_000);
@@ -87,13 +87,7 @@ describe('support console (real browser)', function () {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Documentos atascados');
     expect(await page.getByLabel('Sin veredicto desde hace más de').inputValue()).to.equal('30m');
     await saveCheckResults(s.stack.db, a.row.id, [
-      {
-        id: 'certificate',
-        status: 'warn',
-        detail: 'the certificate expires in 10 days',
-        checked_at: new Date(),
-        fields: { days_left: 10 },
-      },
+      certificateExpiring(10),
       { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();

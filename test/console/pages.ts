@@ -10,7 +10,7 @@ import type { Page, Response } from 'playwright-core';
 import { saveCheckResults } from '../../db/company-checks';
 import type { DocumentRow } from '../../db/documents';
 import { issue, payload, until } from '../issuing/support';
-import type { ConsoleWorld } from './support';
+import { certificateExpiring, type ConsoleWorld } from './support';
 
 /** One page of the walk: its name (the screenshot's), how to reach it, and the status it answers. */
 export interface ConsolePage {
@@ -64,13 +64,7 @@ export async function everyConsolePage(
     .whereIn('id', [waiting.id, timedOut.id, unreadable.id])
     .update({ created_at: s.stack.db.raw("now() - interval '2 hours'") });
   await saveCheckResults(s.stack.db, a.row.id, [
-    {
-      id: 'certificate',
-      status: 'warn',
-      detail: 'expires in 10 days',
-      checked_at: new Date(),
-      fields: { days_left: 10 },
-    },
+    certificateExpiring(10),
     { id: 'sol_credentials', status: 'fail', detail: 'SUNAT refused the SOL user', checked_at: new Date(), fields: {} },
   ]);
   // The redelivery applies once lost's first delivery has ended (it cannot reach hooks.example.test).
