@@ -209,6 +209,17 @@ export async function documentPage(
           }
           <dt>Resultado</dt>
           <dd>${doc.result ? spanish(resultMessage(doc.result)) : '—'}</dd>
+          ${
+            // SUNAT's own notes on a valid document ("[SUNAT 4252] …"): what the company should correct next time.
+            doc.result?.observations?.length
+              ? html`<dt>Observaciones</dt>
+                  <dd>
+                    <ul class="plain">
+                      ${doc.result.observations.map((o) => html`<li>${o}</li>`)}
+                    </ul>
+                  </dd>`
+              : ''
+          }
           <dt>Entorno</dt>
           <dd>${doc.environment === '02' ? 'producción' : 'demo'}, destino ${destinationWord(doc.destination)}</dd>
           <dt>Cliente</dt>

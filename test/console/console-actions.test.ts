@@ -136,11 +136,12 @@ describe('support console (real browser): actions', function () {
       const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PE' });
       const page = await context.newPage();
       let signedIn = false;
-      for (const { name, status, ownSession, open } of pages) {
+      for (const { name, status, shows, ownSession, open } of pages) {
         if (!ownSession && !signedIn) await signIn(page, supportToken);
         signedIn = !ownSession;
         const answer = await open(page);
         if (answer) expect(answer.status(), `${name} at ${width} px`).to.equal(status);
+        if (shows) expect(await page.locator('body').innerText(), name).to.include(shows);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
         await shot(page, `console-${name}-${width}`);

@@ -16,6 +16,8 @@ import { certificateExpiring, type ConsoleWorld } from './support';
 export interface ConsolePage {
   name: string;
   status: number;
+  /** What its visible text says (the page is the one meant, with its notice). */
+  shows?: string;
   /** Opens its own session or none (sign-in and its refusals, an account holder's pages): the walk signs in after. */
   ownSession?: boolean;
   open: (page: Page) => Promise<Response | null>;
@@ -82,59 +84,146 @@ export async function everyConsolePage(
       p.goto(`${url}${path}`);
   const doc = (id: string) => `/console/documents/${id}`;
   const pages: ConsolePage[] = [
-    { name: 'sign-in', status: 200, ownSession: true, open: get('/console/login') },
+    { name: 'sign-in', shows: 'Token de acceso', status: 200, ownSession: true, open: get('/console/login') },
     {
       name: 'sign-in-unknown-token',
+      shows: 'no existe ningún token con ese valor',
       status: 401,
       ownSession: true,
       open: async (p) => (await signIn(p, 'chq_sup_not-a-token'), null),
     },
-    { name: 'sign-in-refused', status: 401, ownSession: true, open: async (p) => (await signIn(p, a.token), null) },
-    { name: 'signed-out', status: 200, ownSession: true, open: get('/console/login?salida=1') },
+    {
+      name: 'sign-in-refused',
+      shows: 'Este es un token de firma (cpe:sign)',
+      status: 401,
+      ownSession: true,
+      open: async (p) => (await signIn(p, a.token), null),
+    },
+    {
+      name: 'signed-out',
+      shows: 'Sesión cerrada.',
+      status: 200,
+      ownSession: true,
+      open: get('/console/login?salida=1'),
+    },
     { name: 'search', status: 200, open: get('/console/documents') },
-    { name: 'search-no-match', status: 200, open: get('/console/documents?q=F999-1') },
-    { name: 'search-bad-filter', status: 400, open: get('/console/documents?ruc=123') },
-    { name: 'results', status: 200, open: get(`/console/documents?ruc=${a.ruc}`) },
-    { name: 'document-accepted', status: 200, open: get(doc(docA.id)) },
-    { name: 'document-observed', status: 200, open: get(doc(observed.id)) },
-    { name: 'document-rejected', status: 200, open: get(doc(rejected.id)) },
-    { name: 'document-to-send', status: 200, open: get(doc(waiting.id)) },
-    { name: 'document-timed-out', status: 200, open: get(doc(timedOut.id)) },
-    { name: 'document-unreadable', status: 200, open: get(doc(unreadable.id)) },
-    { name: 'preview-recheck', status: 200, open: get(`${doc(timedOut.id)}/acciones/recheck`) },
-    { name: 'preview-resend-refused', status: 200, open: get(`${doc(timedOut.id)}/acciones/resend`) },
-    { name: 'preview-redeliver', status: 200, open: get(`${doc(docA.id)}/acciones/redeliver`) },
-    { name: 'preview-email', status: 200, open: get(`${doc(docA.id)}/acciones/email`) },
-    { name: 'preview-recheck-refused', status: 200, open: get(`${doc(docA.id)}/acciones/recheck`) },
-    { name: 'preview-email-refused', status: 200, open: get(`${doc(lost.id)}/acciones/email`) },
-    { name: 'done-recheck', status: 200, open: get(`${doc(lost.id)}?hecho=recheck`) },
-    { name: 'done-resend', status: 200, open: get(`${doc(lost.id)}?hecho=resend`) },
-    { name: 'done-redeliver', status: 200, open: get(`${doc(lost.id)}?hecho=redeliver`) },
-    { name: 'done-email', status: 200, open: get(`${doc(docA.id)}?hecho=email`) },
+    {
+      name: 'search-no-match',
+      shows: 'Ningún documento coincide con «F999-1»',
+      status: 200,
+      open: get('/console/documents?q=F999-1'),
+    },
+    {
+      name: 'search-bad-filter',
+      shows: 'El RUC tiene 11 dígitos.',
+      status: 400,
+      open: get('/console/documents?ruc=123'),
+    },
+    { name: 'results', shows: 'recibidos en hora de Lima', status: 200, open: get(`/console/documents?ruc=${a.ruc}`) },
+    { name: 'document-accepted', shows: 'Distribuidora del Sur S.A. (documento', status: 200, open: get(doc(docA.id)) },
+    { name: 'document-observed', shows: '[SUNAT 4252]', status: 200, open: get(doc(observed.id)) },
+    { name: 'document-rejected', shows: '(código 2335)', status: 200, open: get(doc(rejected.id)) },
+    { name: 'document-to-send', shows: 'Espera que la empresa lo envíe', status: 200, open: get(doc(waiting.id)) },
+    { name: 'document-timed-out', shows: 'SUNAT no respondió a tiempo', status: 200, open: get(doc(timedOut.id)) },
+    { name: 'document-unreadable', shows: 'la respuesta no se pudo leer', status: 200, open: get(doc(unreadable.id)) },
+    {
+      name: 'preview-recheck',
+      shows: 'Se hará: consultar el estado.',
+      status: 200,
+      open: get(`${doc(timedOut.id)}/acciones/recheck`),
+    },
+    {
+      name: 'preview-resend-refused',
+      shows: 'No se puede: Puede que haya llegado a SUNAT',
+      status: 200,
+      open: get(`${doc(timedOut.id)}/acciones/resend`),
+    },
+    {
+      name: 'preview-redeliver',
+      shows: 'Se hará: entregar el webhook de nuevo.',
+      status: 200,
+      open: get(`${doc(docA.id)}/acciones/redeliver`),
+    },
+    {
+      name: 'preview-email',
+      shows: 'Se enviará de nuevo el correo a compras@cliente.pe.',
+      status: 200,
+      open: get(`${doc(docA.id)}/acciones/email`),
+    },
+    {
+      name: 'preview-recheck-refused',
+      shows: 'No se puede: Ya está aceptado',
+      status: 200,
+      open: get(`${doc(docA.id)}/acciones/recheck`),
+    },
+    {
+      name: 'preview-email-refused',
+      shows: 'No se puede: El documento no indica el correo del comprador',
+      status: 200,
+      open: get(`${doc(lost.id)}/acciones/email`),
+    },
+    {
+      name: 'done-recheck',
+      shows: 'Consultar el estado ahora: hecho.',
+      status: 200,
+      open: get(`${doc(lost.id)}?hecho=recheck`),
+    },
+    { name: 'done-resend', shows: 'Enviar de nuevo: hecho.', status: 200, open: get(`${doc(lost.id)}?hecho=resend`) },
+    {
+      name: 'done-redeliver',
+      shows: 'Entregar el webhook de nuevo: hecho.',
+      status: 200,
+      open: get(`${doc(lost.id)}?hecho=redeliver`),
+    },
+    {
+      name: 'done-email',
+      shows: 'Enviar el correo al comprador de nuevo: hecho.',
+      status: 200,
+      open: get(`${doc(docA.id)}?hecho=email`),
+    },
     {
       name: 'refused-conflict',
+      shows: 'Consultar el estado ahora: no se puede. Ya está aceptado',
       status: 409,
       open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`)),
     },
     {
       name: 'refused-invalid',
+      shows: 'no se puede. El documento no indica el correo',
       status: 422,
       open: async (p) => (await p.goto(`${url}${doc(lost.id)}`), post(p, `${doc(lost.id)}/acciones/email`)),
     },
     {
       name: 'refused-no-csrf',
+      shows: 'Falta el token del formulario (CSRF)',
       status: 403,
       open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`, false)),
     },
-    { name: 'stuck', status: 200, open: get('/console/stuck?edad=1h') },
-    { name: 'stuck-none', status: 200, open: get('/console/stuck?edad=300d') },
-    { name: 'stuck-invalid', status: 400, open: get('/console/stuck?edad=dos') },
-    { name: 'companies', status: 200, open: get('/console/companies') },
-    { name: 'document-not-found', status: 404, open: get(doc(randomUUID())) },
-    { name: 'page-not-found', status: 404, open: get('/console/nada') },
+    { name: 'stuck', shows: 'Sin respuesta de SUNAT a tiempo (1)', status: 200, open: get('/console/stuck?edad=1h') },
+    {
+      name: 'stuck-none',
+      shows: 'Nada sin resolver con más de 300 días.',
+      status: 200,
+      open: get('/console/stuck?edad=300d'),
+    },
+    {
+      name: 'stuck-invalid',
+      shows: '«dos» no es una antigüedad válida',
+      status: 400,
+      open: get('/console/stuck?edad=dos'),
+    },
+    { name: 'companies', shows: 'clave SOL: falla', status: 200, open: get('/console/companies') },
+    {
+      name: 'document-not-found',
+      shows: 'No hay un documento con esa referencia',
+      status: 404,
+      open: get(doc(randomUUID())),
+    },
+    { name: 'page-not-found', shows: 'Esta página no existe.', status: 404, open: get('/console/nada') },
     // An account holder (the frame says «cuenta»): its companies and a document of its own.
     {
       name: 'account-companies',
+      shows: '(cuenta)',
       status: 200,
       ownSession: true,
       open: async (p) => (
@@ -143,7 +232,13 @@ export async function everyConsolePage(
         get('/console/companies')(p)
       ),
     },
-    { name: 'account-document', status: 200, ownSession: true, open: get(doc(docA.id)) },
+    {
+      name: 'account-document',
+      shows: 'Historia del documento (hora de Lima)',
+      status: 200,
+      ownSession: true,
+      open: get(doc(docA.id)),
+    },
   ];
   return pages;
 }
