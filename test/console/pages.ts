@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import { saveCheckResults } from '../../db/company-checks';
 import type { DocumentRow } from '../../db/documents';
-import { issue, payload, until } from '../issuing/support';
+import { issue, newCompany, payload, until } from '../issuing/support';
 import { certificateExpiring, type ConsoleWorld } from './support';
 
 /** One page of the walk: its name (the screenshot's), how to reach it, and the status it answers. */
@@ -60,6 +60,17 @@ export async function everyConsolePage(
   const unreadable = await faulted({ kind: 'malformedCdr' }, (d) => d.result?.origin === 'system', ['sent']);
   const observed = await faulted({ kind: 'observe', code: '4252' }, () => true, ['observed']);
   s.sim.clearRules();
+  // A company and a buyer with the long names and addresses real ones have: a phone's card still holds them.
+  const long = await newCompany(s.stack, {
+    settings: { business_name: 'CORPORACIÓN DE INVERSIONES Y DISTRIBUCIONES GENERALES DEL NORTE PERUANO S.A.C.' },
+  });
+  const mailed = payload('invoice-basic.json', long.ruc);
+  mailed.cliente = {
+    ...mailed.cliente,
+    nombre: 'COMERCIALIZADORA INTERNACIONAL DE PRODUCTOS FERRETEROS E INDUSTRIALES ANDINOS E.I.R.L.',
+    correo: ['facturacion.electronica.proveedores@distribuidoradelsurperu.com.pe', 'compras@cliente.pe'],
+  };
+  const longNames = await until(s.stack, (await issue(s.stack, long.token, mailed)).body.external_id, ['accepted']);
   // Two hours old: the stuck page's 1h shows them, grouped by what each waits for.
   await s.stack
     .db('documents')
@@ -124,6 +135,13 @@ export async function everyConsolePage(
     { name: 'document-observed', shows: '[SUNAT 4252]', status: 200, open: get(doc(observed.id)) },
     { name: 'document-rejected', shows: '(código 2335)', status: 200, open: get(doc(rejected.id)) },
     { name: 'document-to-send', shows: 'Espera que la empresa lo envíe', status: 200, open: get(doc(waiting.id)) },
+    { name: 'document-long-names', shows: 'ANDINOS E.I.R.L.', status: 200, open: get(doc(longNames.id)) },
+    {
+      name: 'preview-email-long-address',
+      shows: 'facturacion.electronica.proveedores@',
+      status: 200,
+      open: get(`${doc(longNames.id)}/acciones/email`),
+    },
     { name: 'document-timed-out', shows: 'SUNAT no respondió a tiempo', status: 200, open: get(doc(timedOut.id)) },
     { name: 'document-unreadable', shows: 'la respuesta no se pudo leer', status: 200, open: get(doc(unreadable.id)) },
     {
