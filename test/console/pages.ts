@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Page, Response } from 'playwright-core';
 import { saveCheckResults } from '../../db/company-checks';
+import { createSupportToken, revokeSupportToken } from '../../db/support-tokens';
 import type { DocumentRow } from '../../db/documents';
 import { issue, newCompany, payload, until } from '../issuing/support';
 import { certificateExpiring, type ConsoleWorld } from './support';
@@ -39,18 +40,27 @@ function post(page: Page, action: string, withCsrf = true): Promise<Response | n
   ]).then(([r]) => r);
 }
 
+/** The documents and tokens only the walk needs, beside the world's. */
+interface WalkExtras {
+  timedOut: DocumentRow;
+  unreadable: DocumentRow;
+  observed: DocumentRow;
+  longNames: DocumentRow;
+  expired: string;
+  revoked: string;
+}
+
 /**
- * Adds the walk's own documents and company checks to the world, runs a redelivery (so its result has a page), and
- * answers the pages. Runs after the action tests: `lost` is accepted by then, and its resend and recheck were done.
+ * Adds the walk's own documents, support tokens and company checks to the world, and runs a redelivery (so its result
+ * has a page). Runs after the action tests: `lost` is accepted by then, and its resend and recheck were done.
  */
-export async function everyConsolePage(
+async function prepareWalk(
   world: ConsoleWorld,
   signIn: (page: Page, token: string) => Promise<void>,
   confirm: (page: Page, docId: string, action: string) => Promise<Response>,
   page: Page,
-): Promise<ConsolePage[]> {
-  const { s, a, docA, lost, rejected, waiting } = world;
-  const url = s.stack.url;
+): Promise<WalkExtras> {
+  const { s, a, lost, waiting } = world;
   const faulted = async (fault: object, reached: (row: DocumentRow) => boolean, statuses: DocumentRow['status'][]) => {
     s.sim.addRule({ operation: 'sendBill', ruc: a.ruc, fault: fault as never, times: 1 });
     const id = (await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc))).body.external_id;
@@ -71,6 +81,18 @@ export async function everyConsolePage(
     correo: ['facturacion.electronica.proveedores@distribuidoradelsurperu.com.pe', 'compras@cliente.pe'],
   };
   const longNames = await until(s.stack, (await issue(s.stack, long.token, mailed)).body.external_id, ['accepted']);
+  const [expired, revoked] = await Promise.all(
+    ['expired', 'revoked'].map(async (state) => {
+      const name = `walk-${state}-${process.pid}`;
+      const made = await createSupportToken(s.stack.db, {
+        name,
+        createdBy: 'console walk',
+        expiresAt: state === 'expired' ? new Date(Date.now() - 60_000) : null,
+      });
+      if (state === 'revoked') await revokeSupportToken(s.stack.db, name);
+      return made!.token;
+    }),
+  );
   // Two hours old: the stuck page's 1h shows them, grouped by what each waits for.
   await s.stack
     .db('documents')
@@ -88,161 +110,104 @@ export async function everyConsolePage(
   }
   await signIn(page, world.supportToken);
   expect((await confirm(page, lost.id, 'redeliver')).status()).to.equal(200);
+  return { timedOut, unreadable, observed, longNames, expired, revoked };
+}
 
-  const get =
-    (path: string) =>
-    (p: Page): Promise<Response | null> =>
-      p.goto(`${url}${path}`);
+/** The pages reached by a GET: name, status, path, and what each says. */
+type Get = [name: string, status: number, path: string, shows: string];
+
+/** Every page of the walk, in the order it visits them (sign-in first, an account holder's last). */
+export async function everyConsolePage(
+  world: ConsoleWorld,
+  signIn: (page: Page, token: string) => Promise<void>,
+  confirm: (page: Page, docId: string, action: string) => Promise<Response>,
+  page: Page,
+): Promise<ConsolePage[]> {
+  const { s, a, docA, lost, rejected, waiting } = world;
+  const { timedOut, unreadable, observed, longNames, expired, revoked } = await prepareWalk(
+    world,
+    signIn,
+    confirm,
+    page,
+  );
+  const url = s.stack.url;
   const doc = (id: string) => `/console/documents/${id}`;
-  const pages: ConsolePage[] = [
-    { name: 'sign-in', shows: 'Token de acceso', status: 200, ownSession: true, open: get('/console/login') },
+  const get = (path: string) => (p: Page) => p.goto(`${url}${path}`);
+  const gets = (rows: Get[], ownSession = false): ConsolePage[] =>
+    rows.map(([name, status, path, shows]) => ({ name, status, shows, ownSession, open: get(path) }));
+  const signingIn = (name: string, token: string, shows: string): ConsolePage => ({
+    name,
+    status: 401,
+    shows,
+    ownSession: true,
+    open: async (p) => (await signIn(p, token), null),
+  });
+  /** Posts an action from the document page, as a forged or stale form would (the page offers no such button). */
+  const forced = (name: string, status: number, id: string, action: string, shows: string, csrf = true) => ({
+    name,
+    status,
+    shows,
+    open: async (p: Page) => (await p.goto(`${url}${doc(id)}`), post(p, `${doc(id)}/acciones/${action}`, csrf)),
+  });
+  return [
+    ...gets([['sign-in', 200, '/console/login', 'Token de acceso']], true),
+    signingIn('sign-in-unknown-token', 'chq_sup_not-a-token', 'no existe ningún token con ese valor'),
+    signingIn('sign-in-refused', a.token, 'Este es un token de firma (cpe:sign)'),
+    signingIn('sign-in-expired', expired, 'Este token de soporte venció'),
+    signingIn('sign-in-revoked', revoked, 'Este token de soporte fue revocado'),
     {
-      name: 'sign-in-unknown-token',
-      shows: 'no existe ningún token con ese valor',
-      status: 401,
-      ownSession: true,
-      open: async (p) => (await signIn(p, 'chq_sup_not-a-token'), null),
-    },
-    {
-      name: 'sign-in-refused',
-      shows: 'Este es un token de firma (cpe:sign)',
-      status: 401,
-      ownSession: true,
-      open: async (p) => (await signIn(p, a.token), null),
-    },
-    {
-      name: 'signed-out',
-      shows: 'Sesión cerrada.',
-      status: 200,
-      ownSession: true,
-      open: get('/console/login?salida=1'),
-    },
-    { name: 'search', status: 200, open: get('/console/documents') },
-    {
-      name: 'search-no-match',
-      shows: 'Ningún documento coincide con «F999-1»',
-      status: 200,
-      open: get('/console/documents?q=F999-1'),
-    },
-    {
-      name: 'search-bad-filter',
-      shows: 'El RUC tiene 11 dígitos.',
-      status: 400,
-      open: get('/console/documents?ruc=123'),
-    },
-    { name: 'results', shows: 'recibidos en hora de Lima', status: 200, open: get(`/console/documents?ruc=${a.ruc}`) },
-    { name: 'document-accepted', shows: 'Distribuidora del Sur S.A. (documento', status: 200, open: get(doc(docA.id)) },
-    { name: 'document-observed', shows: '[SUNAT 4252]', status: 200, open: get(doc(observed.id)) },
-    { name: 'document-rejected', shows: '(código 2335)', status: 200, open: get(doc(rejected.id)) },
-    { name: 'document-to-send', shows: 'Espera que la empresa lo envíe', status: 200, open: get(doc(waiting.id)) },
-    { name: 'document-long-names', shows: 'ANDINOS E.I.R.L.', status: 200, open: get(doc(longNames.id)) },
-    {
-      name: 'preview-email-long-address',
-      shows: 'facturacion.electronica.proveedores@',
-      status: 200,
-      open: get(`${doc(longNames.id)}/acciones/email`),
-    },
-    { name: 'document-timed-out', shows: 'SUNAT no respondió a tiempo', status: 200, open: get(doc(timedOut.id)) },
-    { name: 'document-unreadable', shows: 'la respuesta no se pudo leer', status: 200, open: get(doc(unreadable.id)) },
-    {
-      name: 'preview-recheck',
-      shows: 'Se hará: consultar el estado.',
-      status: 200,
-      open: get(`${doc(timedOut.id)}/acciones/recheck`),
-    },
-    {
-      name: 'preview-resend-refused',
-      shows: 'No se puede: Puede que haya llegado a SUNAT',
-      status: 200,
-      open: get(`${doc(timedOut.id)}/acciones/resend`),
-    },
-    {
-      name: 'preview-redeliver',
-      shows: 'Se hará: entregar el webhook de nuevo.',
-      status: 200,
-      open: get(`${doc(docA.id)}/acciones/redeliver`),
-    },
-    {
-      name: 'preview-email',
-      shows: 'Se enviará de nuevo el correo a compras@cliente.pe.',
-      status: 200,
-      open: get(`${doc(docA.id)}/acciones/email`),
-    },
-    {
-      name: 'preview-recheck-refused',
-      shows: 'No se puede: Ya está aceptado',
-      status: 200,
-      open: get(`${doc(docA.id)}/acciones/recheck`),
-    },
-    {
-      name: 'preview-email-refused',
-      shows: 'No se puede: El documento no indica el correo del comprador',
-      status: 200,
-      open: get(`${doc(lost.id)}/acciones/email`),
-    },
-    {
-      name: 'done-recheck',
-      shows: 'Consultar el estado ahora: hecho.',
-      status: 200,
-      open: get(`${doc(lost.id)}?hecho=recheck`),
-    },
-    { name: 'done-resend', shows: 'Enviar de nuevo: hecho.', status: 200, open: get(`${doc(lost.id)}?hecho=resend`) },
-    {
-      name: 'done-redeliver',
-      shows: 'Entregar el webhook de nuevo: hecho.',
-      status: 200,
-      open: get(`${doc(lost.id)}?hecho=redeliver`),
-    },
-    {
-      name: 'done-email',
-      shows: 'Enviar el correo al comprador de nuevo: hecho.',
-      status: 200,
-      open: get(`${doc(docA.id)}?hecho=email`),
-    },
-    {
-      name: 'refused-conflict',
-      shows: 'Consultar el estado ahora: no se puede. Ya está aceptado',
-      status: 409,
-      open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`)),
-    },
-    {
-      name: 'refused-invalid',
-      shows: 'no se puede. El documento no indica el correo',
-      status: 422,
-      open: async (p) => (await p.goto(`${url}${doc(lost.id)}`), post(p, `${doc(lost.id)}/acciones/email`)),
-    },
-    {
-      name: 'refused-no-csrf',
-      shows: 'Falta el token del formulario (CSRF)',
+      name: 'sign-in-stale-form',
+      shows: 'El formulario caducó',
       status: 403,
-      open: async (p) => (await p.goto(`${url}${doc(docA.id)}`), post(p, `${doc(docA.id)}/acciones/recheck`, false)),
+      ownSession: true,
+      open: async (p) => {
+        await p.goto(`${url}/console/login`);
+        await p.locator('input[name=csrf]').evaluate((input) => input.remove());
+        await p.getByLabel('Token de acceso').fill(world.supportToken);
+        return Promise.all([p.waitForNavigation(), p.getByRole('button', { name: 'Entrar' }).click()]).then(([r]) => r);
+      },
     },
-    { name: 'stuck', shows: 'Sin respuesta de SUNAT a tiempo (1)', status: 200, open: get('/console/stuck?edad=1h') },
-    {
-      name: 'stuck-none',
-      shows: 'Nada sin resolver con más de 300 días.',
-      status: 200,
-      open: get('/console/stuck?edad=300d'),
-    },
-    {
-      name: 'stuck-invalid',
-      shows: '«dos» no es una antigüedad válida',
-      status: 400,
-      open: get('/console/stuck?edad=dos'),
-    },
-    { name: 'companies', shows: 'clave SOL: falla', status: 200, open: get('/console/companies') },
-    {
-      name: 'document-not-found',
-      shows: 'No hay un documento con esa referencia',
-      status: 404,
-      open: get(doc(randomUUID())),
-    },
-    { name: 'page-not-found', shows: 'Esta página no existe.', status: 404, open: get('/console/nada') },
+    ...gets([['signed-out', 200, '/console/login?salida=1', 'Sesión cerrada.']], true),
+    ...gets([
+      ['search', 200, '/console/documents', 'Número del documento'],
+      ['search-no-match', 200, '/console/documents?q=F999-1', 'Ningún documento coincide con «F999-1»'],
+      ['search-bad-filter', 400, '/console/documents?ruc=123', 'El RUC tiene 11 dígitos.'],
+      ['results', 200, `/console/documents?ruc=${a.ruc}`, 'recibidos en hora de Lima'],
+      ['document-accepted', 200, doc(docA.id), 'Distribuidora del Sur S.A. (documento'],
+      ['document-observed', 200, doc(observed.id), '[SUNAT 4252]'],
+      ['document-rejected', 200, doc(rejected.id), '(código 2335)'],
+      ['document-to-send', 200, doc(waiting.id), 'Espera que la empresa lo envíe'],
+      ['document-long-names', 200, doc(longNames.id), 'ANDINOS E.I.R.L.'],
+      ['document-timed-out', 200, doc(timedOut.id), 'SUNAT no respondió a tiempo'],
+      ['document-unreadable', 200, doc(unreadable.id), 'la respuesta no se pudo leer'],
+      ['preview-recheck', 200, `${doc(timedOut.id)}/acciones/recheck`, 'Se hará: consultar el estado.'],
+      ['preview-resend-refused', 200, `${doc(timedOut.id)}/acciones/resend`, 'No se puede: Puede que haya llegado'],
+      ['preview-redeliver', 200, `${doc(docA.id)}/acciones/redeliver`, 'Se hará: entregar el webhook de nuevo.'],
+      ['preview-email', 200, `${doc(docA.id)}/acciones/email`, 'Se enviará de nuevo el correo a compras@cliente.pe.'],
+      ['preview-email-long-address', 200, `${doc(longNames.id)}/acciones/email`, 'facturacion.electronica.'],
+      ['preview-recheck-refused', 200, `${doc(docA.id)}/acciones/recheck`, 'No se puede: Ya está aceptado'],
+      ['preview-email-refused', 200, `${doc(lost.id)}/acciones/email`, 'No se puede: El documento no indica el correo'],
+      ['done-recheck', 200, `${doc(lost.id)}?hecho=recheck`, 'Consultar el estado ahora: hecho.'],
+      ['done-resend', 200, `${doc(lost.id)}?hecho=resend`, 'Enviar de nuevo: hecho.'],
+      ['done-redeliver', 200, `${doc(lost.id)}?hecho=redeliver`, 'Entregar el webhook de nuevo: hecho.'],
+      ['done-email', 200, `${doc(docA.id)}?hecho=email`, 'Enviar el correo al comprador de nuevo: hecho.'],
+    ]),
+    forced('refused-conflict', 409, docA.id, 'recheck', 'Consultar el estado ahora: no se puede. Ya está aceptado'),
+    forced('refused-invalid', 422, lost.id, 'email', 'no se puede. El documento no indica el correo'),
+    forced('refused-no-csrf', 403, docA.id, 'recheck', 'Falta el token del formulario (CSRF)', false),
+    ...gets([
+      ['stuck', 200, '/console/stuck?edad=1h', 'Sin respuesta de SUNAT a tiempo (1)'],
+      ['stuck-none', 200, '/console/stuck?edad=300d', 'Nada sin resolver con más de 300 días.'],
+      ['stuck-invalid', 400, '/console/stuck?edad=dos', '«dos» no es una antigüedad válida'],
+      ['companies', 200, '/console/companies', 'clave SOL: falla'],
+      ['document-not-found', 404, doc(randomUUID()), 'No hay un documento con esa referencia'],
+      ['page-not-found', 404, '/console/nada', 'Esta página no existe.'],
+    ]),
     // An account holder (the frame says «cuenta»): its companies and a document of its own.
     {
       name: 'account-companies',
-      shows: '(cuenta)',
       status: 200,
+      shows: '(cuenta)',
       ownSession: true,
       open: async (p) => (
         await p.context().clearCookies(),
@@ -250,13 +215,6 @@ export async function everyConsolePage(
         get('/console/companies')(p)
       ),
     },
-    {
-      name: 'account-document',
-      shows: 'Historia del documento (hora de Lima)',
-      status: 200,
-      ownSession: true,
-      open: get(doc(docA.id)),
-    },
+    ...gets([['account-document', 200, doc(docA.id), 'Historia del documento (hora de Lima)']], true),
   ];
-  return pages;
 }
