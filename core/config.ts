@@ -214,10 +214,22 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** 50 demo e-mails an hour, or the production ceiling when that one is lower: the demo one is never the higher. */
+function demoMailDefault(env: NodeJS.ProcessEnv): number {
+  const production = int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000);
+  return production > 0 ? Math.min(50, production) : 50;
+}
+
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
+  // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
+  const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
+  if (production > 0 && (demo === 0 || demo > production))
+    throw new ConfigError(
+      `CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO must be between 1 and CHASQUI_MAIL_PER_ACCOUNT_HOUR (${production}), got ${demo}`,
+    );
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
@@ -326,7 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: publicUrlOf(env),
       consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
       mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
-      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', 50),
+      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
     },
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,

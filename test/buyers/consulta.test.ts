@@ -125,6 +125,27 @@ describe('consultation page (/consulta) in Chromium', function () {
     expect(fs.readFileSync((await xml.path())!, 'utf8')).to.equal((await findDocument(env.stack.db, doc.id))!.xml);
   });
 
+  it("serves the XML, CDR and PDF as the API does: the same bytes, type and SUNAT's file name (api/download.ts)", async () => {
+    for (const kind of ['xml', 'cdr', 'pdf'] as const) {
+      const api = await got(`${env.stack.url}/v1/cpe/${doc.id}/${kind}`, {
+        headers: { authorization: `Bearer ${company.token}` },
+        responseType: 'buffer',
+      });
+      const consulta = await got(`${env.stack.url}${signedFilePath(env.stack.secrets, doc.id, kind)}`, {
+        headers: { 'X-Forwarded-For': BROWSER_ADDRESS },
+        responseType: 'buffer',
+      });
+      expect(consulta.headers['content-type'], kind).to.equal(api.headers['content-type']);
+      // The PDF is offered inline on the page, as an attachment by the API: the same name either way.
+      const name = (res: typeof api) => /filename="([^"]+)"/.exec(res.headers['content-disposition'] ?? '')?.[1];
+      expect(name(consulta), kind).to.equal(name(api)).and.to.be.a('string');
+      if (kind !== 'pdf') {
+        expect(consulta.headers['content-disposition'], kind).to.equal(api.headers['content-disposition']);
+        expect(consulta.body.equals(api.body), kind).to.equal(true);
+      }
+    }
+  });
+
   it('a wrong total reads exactly like a number that does not exist: same status, same page, similar time', async () => {
     const wrongTotal = await consult({ ...facts(), total: '118.01' });
     await page.screenshot({ path: path.join(SHOTS, 'consulta-not-found.png'), fullPage: true });

@@ -2,13 +2,18 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
 import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompany } from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { testConfig } from '../support/services';
 import { findDocument } from '../../db/documents';
 import { saveCompanyEmailSettings } from '../../db/company-email';
 import { loadConfig, ConfigError } from '../../core/config';
-import type { Lookup } from '../../core/net-guard';
+import { parseSmtpUrl } from '../../core/smtp-url';
+import { sendMail } from '../../buyers/mail';
+import { checkPublicHost, type Lookup } from '../../core/net-guard';
 import { startListener, startSmtpProcess, type SmtpProcess } from './support';
 import { acceptedWithEmail as acceptedWith } from '../buyers/support';
 
@@ -168,6 +173,80 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).to.include('public address').and.not.include('127.0.0.1');
     expect(smtp.events.slice(before)).to.deep.equal([]);
+  });
+
+  it('the transport gets named options only, whatever the URL carried: never `url`, never a query turned into options', async () => {
+    const given: Record<string, unknown>[] = [];
+    const create = nodemailer.createTransport;
+    // Records what the mail library is handed, and sends nothing.
+    nodemailer.createTransport = ((options: Record<string, unknown>) => {
+      given.push(options);
+      return create({ jsonTransport: true });
+    }) as typeof nodemailer.createTransport;
+    try {
+      const parsed = parseSmtpUrl('smtps://ventas%40andina.pe:cl%3Ave@mail.andina.pe:2465');
+      expect(parsed.ok).to.equal(true);
+      const server = (parsed as Extract<typeof parsed, { ok: true }>).server;
+      const sent = await sendMail(
+        server,
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        { caFile: null, connectTo: '192.0.2.10' },
+      );
+      expect(sent.sent).to.equal(true);
+    } finally {
+      nodemailer.createTransport = create;
+    }
+    expect(given).to.have.length(1);
+    expect(given[0]).to.deep.equal({
+      host: '192.0.2.10',
+      port: 2465,
+      secure: true,
+      auth: { user: 'ventas@andina.pe', pass: 'cl:ve' },
+      tls: { servername: 'mail.andina.pe' },
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 60_000,
+    });
+  });
+
+  it('the pinned connection still presents and verifies the name: TLS goes to the checked address with SNI = the host', async () => {
+    // A TLS server that only records the name the client asks for, then ends the handshake.
+    const asked: (string | undefined)[] = [];
+    const server = tls.createServer({
+      SNICallback: (name, done) => {
+        asked.push(name);
+        done(new Error('recorded'));
+      },
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const host = 'mail.andina.invalid';
+      const sent = await sendMail(
+        { secure: true, host, port, user: null, password: null },
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        // The name does not resolve anywhere: only the pinned address can have been reached.
+        { caFile: null, connectTo: '127.0.0.1' },
+      );
+      expect(sent.sent).to.equal(false);
+      expect(asked, 'the SNI names the host, not the address').to.deep.equal([host]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('a loopback address spelt as a number is judged by what the system resolves it to, and refused without saying it', async () => {
+    // smtp: is not a special scheme: the URL keeps these hosts as written, and getaddrinfo reads them as 127.0.0.1.
+    for (const spelt of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1']) {
+      const parsed = parseSmtpUrl(`smtp://${spelt}:25`);
+      expect(parsed.ok && parsed.server.host, spelt).to.equal(spelt);
+      const check = await checkPublicHost(spelt, { allowPrivate: false });
+      expect(check, spelt).to.deep.include({ ok: false, reason: 'not_public' });
+      expect((check as { message: string }).message, spelt)
+        .to.include('a loopback address')
+        .and.not.include('127.0.0.1');
+    }
   });
 
   it('CHASQUI_SMTP_URL is held to the same five parts: anything else stops start-up', () => {
