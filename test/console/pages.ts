@@ -18,7 +18,7 @@ export interface ConsolePage {
   name: string;
   status: number;
   /** What its visible text says (the page is the one meant, with its notice). */
-  shows?: string;
+  shows?: string[];
   /** Opens its own session or none (sign-in and its refusals, an account holder's pages): the walk signs in after. */
   ownSession?: boolean;
   open: (page: Page) => Promise<Response | null>;
@@ -114,7 +114,7 @@ async function prepareWalk(
 }
 
 /** The pages reached by a GET: name, status, path, and what each says. */
-type Get = [name: string, status: number, path: string, shows: string];
+type Get = [name: string, status: number, path: string, ...shows: string[]];
 
 /** Every page of the walk, in the order it visits them (sign-in first, an account holder's last). */
 export async function everyConsolePage(
@@ -134,11 +134,11 @@ export async function everyConsolePage(
   const doc = (id: string) => `/console/documents/${id}`;
   const get = (path: string) => (p: Page) => p.goto(`${url}${path}`);
   const gets = (rows: Get[], ownSession = false): ConsolePage[] =>
-    rows.map(([name, status, path, shows]) => ({ name, status, shows, ownSession, open: get(path) }));
+    rows.map(([name, status, path, ...shows]) => ({ name, status, shows, ownSession, open: get(path) }));
   const signingIn = (name: string, token: string, shows: string): ConsolePage => ({
     name,
     status: 401,
-    shows,
+    shows: [shows],
     ownSession: true,
     open: async (p) => (await signIn(p, token), null),
   });
@@ -146,7 +146,7 @@ export async function everyConsolePage(
   const forced = (name: string, status: number, id: string, action: string, shows: string, csrf = true) => ({
     name,
     status,
-    shows,
+    shows: [shows],
     open: async (p: Page) => (await p.goto(`${url}${doc(id)}`), post(p, `${doc(id)}/acciones/${action}`, csrf)),
   });
   return [
@@ -157,7 +157,7 @@ export async function everyConsolePage(
     signingIn('sign-in-revoked', revoked, 'Este token de soporte fue revocado'),
     {
       name: 'sign-in-stale-form',
-      shows: 'El formulario caducó',
+      shows: ['El formulario caducó'],
       status: 403,
       ownSession: true,
       open: async (p) => {
@@ -181,7 +181,14 @@ export async function everyConsolePage(
       ['document-timed-out', 200, doc(timedOut.id), 'SUNAT no respondió a tiempo'],
       ['document-unreadable', 200, doc(unreadable.id), 'la respuesta no se pudo leer'],
       ['preview-recheck', 200, `${doc(timedOut.id)}/acciones/recheck`, 'Se hará: consultar el estado.'],
-      ['preview-resend-refused', 200, `${doc(timedOut.id)}/acciones/resend`, 'No se puede: Puede que haya llegado'],
+      // Refused, with what does apply one click away: the state query.
+      [
+        'preview-resend-refused',
+        200,
+        `${doc(timedOut.id)}/acciones/resend`,
+        'haya llegado',
+        'Pregunta a SUNAT (u OSE) por el estado real',
+      ],
       ['preview-redeliver', 200, `${doc(docA.id)}/acciones/redeliver`, 'Se hará: entregar el webhook de nuevo.'],
       ['preview-email', 200, `${doc(docA.id)}/acciones/email`, 'Se enviará de nuevo el correo a compras@cliente.pe.'],
       ['preview-email-long-address', 200, `${doc(longNames.id)}/acciones/email`, 'facturacion.electronica.'],
@@ -207,7 +214,7 @@ export async function everyConsolePage(
     {
       name: 'account-companies',
       status: 200,
-      shows: '(cuenta)',
+      shows: ['(cuenta)'],
       ownSession: true,
       open: async (p) => (
         await p.context().clearCookies(),
