@@ -4,7 +4,7 @@ import { S3_TIMEOUTS, S3Store } from '../../files/s3';
 import { DocumentFiles } from '../../files/documents';
 import { FileStoreUnavailableError } from '../../files/store';
 import { fileStoreErrors } from '../../core/metrics';
-import { startTestS3, type TestS3 } from '../support/s3';
+import { keysOf, startTestS3, type TestS3 } from '../support/s3';
 
 type Fault = 'none' | '503' | 'silent';
 
@@ -77,7 +77,7 @@ describe('files: an S3 store that answers 503 or never answers', function () {
       const files = new DocumentFiles(store);
       const doc = { ruc: '20123456789', doc_type: '01', issue_date: '2026-12-01' };
       hop.fault = 'none';
-      const placed = await files.placeXml(doc, `<Invoice>${fault}</Invoice>`);
+      const placed = { ...doc, ...(await files.placeXml(doc, `<Invoice>${fault}</Invoice>`)) };
 
       hop.fault = fault;
       const putsBefore = await errorsCounted('put');
@@ -90,7 +90,7 @@ describe('files: an S3 store that answers 503 or never answers', function () {
       expect(await errorsCounted('put')).to.equal(putsBefore + 1);
       const read = await files.xmlOf(placed).catch((err) => err);
       expect(read).to.be.instanceOf(FileStoreUnavailableError).and.include({ status: 503, operation: 'get' });
-      const head = await store.head(placed.xml_key!).catch((err) => err);
+      const head = await store.head(keysOf(placed).xml!).catch((err) => err);
       expect(head).to.be.instanceOf(FileStoreUnavailableError).and.include({ operation: 'head' });
 
       hop.fault = 'none';

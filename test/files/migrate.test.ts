@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { freshTestDatabase, testConfig } from '../support/services';
 import { companyWithRuc } from '../support/documents';
-import { startTestS3, type TestS3 } from '../support/s3';
+import { keysOf, startTestS3, type TestS3 } from '../support/s3';
 import { CHASQUI_BIN } from '../support/chasqui-process';
 import { randomRuc } from '../companies/helpers';
 import { insertDocument } from '../../db/documents';
@@ -111,7 +111,7 @@ describe('files: migration between PostgreSQL and an object store, and the orpha
     );
     expect(code).to.equal(0);
     expect(c.err()).to.match(/25 documents \(0\.0 MB\) have files to move to s3:\/\/chasqui-files\/migrated/);
-    expect((await rows()).every((r) => r.xml !== null && r.xml_key === null)).to.equal(true);
+    expect((await rows()).every((r) => r.xml !== null && r.xml_sha256 === null)).to.equal(true);
   });
 
   it('moves to S3 in batches, stopped midway and resumed; reads fall back to the rows until each has moved', async () => {
@@ -127,7 +127,7 @@ describe('files: migration between PostgreSQL and an object store, and the orpha
     });
     expect(first).to.deep.equal({ moved: 10, total: 25 });
     const midway = await rows();
-    expect(midway.filter((r) => r.xml_key !== null)).to.have.length(10);
+    expect(midway.filter((r) => r.xml_sha256 !== null)).to.have.length(10);
     // Every document reads the same bytes, from the bucket or (not moved yet) from its row.
     const files = new DocumentFiles(store);
     for (const row of midway) {
@@ -147,9 +147,9 @@ describe('files: migration between PostgreSQL and an object store, and the orpha
     expect(c.out()).to.equal("moved 15 documents' files to s3://chasqui-files/migrated\n");
     for (const row of await rows()) {
       expect([row.xml, row.cdr_zip]).to.deep.equal([null, null]);
-      expect(row.xml_key).to.match(new RegExp(`/01/(2025/12|2026/01)/${sha256(xmlOf.get(row.id)!)}\\.xml$`));
+      expect(keysOf(row).xml).to.match(new RegExp(`/01/(2025/12|2026/01)/${sha256(xmlOf.get(row.id)!)}\\.xml$`));
       expect(await files.xmlOf(row)).to.equal(xmlOf.get(row.id));
-      expect(row.cdr_key !== null).to.equal(cdrOf.has(row.id));
+      expect(row.cdr_sha256 !== null).to.equal(cdrOf.has(row.id));
     }
     // Run again: nothing is left to move, nothing changes.
     const again = capture();
@@ -166,7 +166,7 @@ describe('files: migration between PostgreSQL and an object store, and the orpha
     for (const row of await rows()) {
       expect(row.xml).to.equal(xmlOf.get(row.id));
       expect(row.cdr_zip).to.equal(cdrOf.get(row.id) ?? null);
-      expect([row.xml_key, row.cdr_key]).to.deep.equal([null, null]);
+      expect([row.xml_sha256, row.cdr_sha256]).to.deep.equal([null, null]);
     }
     const store = new S3Store(s3.location);
     const young = [];
@@ -184,7 +184,7 @@ describe('files: migration between PostgreSQL and an object store, and the orpha
     const files = new DocumentFiles(store);
     const [named] = await rows();
     const kept = await files.put(named, 'xml', Buffer.from(named.xml));
-    await db('documents').where({ id: named.id }).update({ xml: null, xml_key: kept.key, xml_size: kept.size });
+    await db('documents').where({ id: named.id }).update({ xml: null, xml_sha256: kept.sha256, xml_size: kept.size });
     const orphan = await files.put(named, 'xml', Buffer.from('<Invoice>never committed</Invoice>'));
     const recent = await files.put(named, 'cdr', Buffer.from('just written'));
     const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
@@ -250,7 +250,7 @@ describe('files: chasqui files migrate killed midway', function () {
       const { xmlOf, cdrOf } = await seedDocuments(db, 30);
       // The rows are where a service that has run on postgres: keeps them; the bucket is named by --to only.
       const { CHASQUI_FILES_URL: to, ...s3Env } = s3.env;
-      const env = { ...process.env, ...s3Env, DATABASE_URL: url, LOG_LEVEL: 'warn' };
+      const env: NodeJS.ProcessEnv = { ...process.env, ...s3Env, DATABASE_URL: url, LOG_LEVEL: 'warn' };
       delete env.CHASQUI_FILES_URL;
       const args = [CHASQUI_BIN, 'files', 'migrate', '--to', to, '--yes', '--batch', '4'];
       const moved = async () =>
