@@ -45,11 +45,12 @@ export class FileStoreUnavailableError extends Error {
 }
 
 /**
- * A stored file is damaged (its bytes do not match the hash or size its row records) or gone: a 502 that says so (the
- * store gave wrong bytes), never a 500 with a stack, and `chasqui_file_integrity_failures_total`.
+ * A stored file is damaged (its bytes do not match the hash or size its row records) or gone: a 409 that says so, never
+ * a 5xx (issue 36: asking again cannot help until the operator restores the file, so clients that retry every 5xx
+ * must not), and `chasqui_file_integrity_failures_total`, which is what alerts the operator.
  */
 export class FileIntegrityError extends Error {
-  readonly status = 502;
+  readonly status = 409;
   readonly expose = true;
   constructor(
     readonly kind: string,

@@ -150,7 +150,7 @@ describe('files: the S3 backend under issuing', function () {
       .and.contain('Error en el RUC del cliente');
   });
 
-  it('a damaged object is a clear 502 and a metric, never wrong bytes nor a 500', async () => {
+  it('a damaged object is a clear 409 and a metric, never wrong bytes nor a 5xx', async () => {
     const res = await issue(s.stack, a.token, payload('invoice-basic.json', a.ruc, { fechaEmision: '2024-04-02' }));
     // Sent and answered first: the worker reads the XML too (and would count the damage itself).
     const row = await until(s.stack, res.body.external_id, ['accepted']);
@@ -165,7 +165,7 @@ describe('files: the S3 backend under issuing', function () {
       reason: 'hash',
     });
     const download = await call(s.stack, 'GET', `/v1/cpe/${row.id}/xml`, { token: a.token });
-    expect(download.status).to.equal(502);
+    expect(download.status).to.equal(409);
     await expectDocumented(s.stack, 'GET /v1/cpe/{external_id}/xml', download);
     expect(download.body.message).to.match(/does not match its recorded SHA-256 .*restore it from a backup/);
     expect(JSON.stringify(download.body)).not.to.match(/\bat .*\.ts:\d+/);

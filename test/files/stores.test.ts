@@ -103,7 +103,7 @@ for (const backend of ['directory', 's3'] as const) {
       const placed = await files.placeXml(doc, `<Invoice>${randomBytes(4).toString('hex')}</Invoice>`);
       await store.delete(keysOf({ ...doc, ...placed }).xml!);
       const missing = await files.xmlOf({ ...doc, ...placed }).catch((err) => err);
-      expect(missing).to.be.instanceOf(FileIntegrityError).and.include({ reason: 'missing', status: 502 });
+      expect(missing).to.be.instanceOf(FileIntegrityError).and.include({ reason: 'missing', status: 409 });
 
       // A large file (many chunks): the damage is found at its end, and the stream fails instead of ending clean.
       const large = Buffer.from(`<Invoice>${'x'.repeat(3_000_000)}</Invoice>`);
