@@ -33,7 +33,7 @@ import {
   type AttemptOutcome,
   type WebhookActivities,
 } from '../workflows/webhook-types';
-import { afterAttempt, awaitsFirstAttempt, isPendingDelivery } from '../lifecycle/webhooks';
+import { afterAttempt, awaitsFirstAttempt, deliversNotice, isPendingDelivery } from '../lifecycle/webhooks';
 
 /** Spec 6 body: `document` is exactly what GET /v1/cpe/{external_id} returns. */
 export function webhookBody(doc: DocumentRow | ListedDocument, sentAt: Date): string {
@@ -96,9 +96,9 @@ interface PostResult {
   error: string | null;
 }
 
-/** What a receiver's status means: 2xx delivered; anything else an error (redirects are not followed). */
+/** What a receiver's status means (lifecycle/webhooks.ts): delivered, or an error (redirects are not followed). */
 function answered(url: string, status: number, latencyMs: number): PostResult {
-  const ok = status >= 200 && status < 300;
+  const ok = deliversNotice(status);
   const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
   return { url, httpStatus: status, latencyMs, error: ok ? null : `HTTP ${status}${redirect}` };
 }

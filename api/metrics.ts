@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from './deps';
 import { countUnresolvedByAge } from '../db/document-metrics';
-import type { DocStatus } from '../workflows/document-types';
+import { UNRESOLVED_STATUSES } from '../lifecycle/transitions';
 import { listAllCheckRows, STATUS_GAUGE } from '../db/company-checks';
 import {
   httpRequestSeconds,
@@ -12,15 +12,6 @@ import {
   registerCheckGauges,
   registerUnresolvedGauge,
 } from '../core/metrics';
-
-/** The statuses without a verdict, each reported by the unresolved gauge even at 0. */
-const UNRESOLVED_STATUSES = [
-  'queued',
-  'to_send',
-  'to_summarize',
-  'registered',
-  'sent',
-] as const satisfies readonly DocStatus[];
 
 /**
  * `GET /metrics`: Prometheus text (chasqui_* series, Node's process metrics and, where a worker runs in this process,

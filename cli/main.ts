@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, secretBoxFrom, type Config } from '../core/config';
+import type { Db } from '../db/knex';
 import { flushLog, logger } from '../core/logger';
 import { TERMINAL_WIDTH, wrap } from './text';
 
@@ -16,24 +17,48 @@ function localSecretBox(config: Config) {
   });
 }
 
+/**
+ * A command whose subcommands read the database: its help and usage errors answer without one (a newcomer reads
+ * `--help` before anything runs); a subcommand opens the database of withDatabase, which names it on stderr.
+ */
+function databaseCommand(
+  argv: string[],
+  subcommands: string[],
+  run: (deps: { db: Db; config: Config } | null) => Promise<number>,
+): Promise<number> {
+  if (!subcommands.includes(argv[0]) || argv.includes('--help') || argv.includes('-h')) return run(null);
+  return load<typeof import('./commands/database')>('./commands/database').withDatabase(run);
+}
+
 /** `chasqui <command>`: one entry for people, npm scripts, Docker and CI. */
-const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
+const COMMANDS: Record<
+  string,
+  {
+    summary: string;
+    run: (argv: string[]) => Promise<number>;
+    /** Configured by environment alone: any argument is a question (--help) or a mistake, never run. */
+    noArguments?: true;
+  }
+> = {
   start: {
     summary: 'everything in one process tree: embedded PostgreSQL, Temporal dev server + UI, simulator, worker, API',
-    run: (argv) => load<typeof import('./commands/start')>('./commands/start').startCommand(argv),
+    run: () => load<typeof import('./commands/start')>('./commands/start').startCommand(),
+    noArguments: true,
   },
   api: {
     summary: 'the HTTP API only (production; configured by environment)',
     run: () => load<typeof import('./commands/api')>('./commands/api').apiCommand(),
+    noArguments: true,
   },
   worker: {
     summary: 'the Temporal worker only (production; configured by environment)',
     run: () => load<typeof import('./commands/worker')>('./commands/worker').workerCommand(),
+    noArguments: true,
   },
   accounts: {
     summary: 'create --name N [--quota Q] [--json] | quota --account ID --add Q: manage accounts and their tokens',
     run: (argv) =>
-      load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
+      databaseCommand(argv, ['create', 'quota', 'ose-package'], (deps) =>
         load<typeof import('./commands/accounts')>('./commands/accounts').accountsCommand(argv, deps),
       ),
   },
@@ -41,11 +66,11 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
     summary:
       'assign --company RUC --pfx FILE --password PW [--account ID]: give a plan 02 company a provider certificate',
     run: (argv) =>
-      load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
-        load<typeof import('./commands/certificates')>('./commands/certificates').certificatesCommand(argv, {
-          ...deps,
-          secrets: localSecretBox(deps.config),
-        }),
+      databaseCommand(argv, ['assign'], (deps) =>
+        load<typeof import('./commands/certificates')>('./commands/certificates').certificatesCommand(
+          argv,
+          deps && { ...deps, secrets: localSecretBox(deps.config) },
+        ),
       ),
   },
   xml: {
@@ -75,15 +100,13 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   keys: {
     summary:
       'status [--json] | rotate [--dry-run] [--yes]: which master key seals how many secrets; re-seal them under the current key',
-    run: (argv) => {
-      const keys = load<typeof import('./commands/keys')>('./commands/keys');
-      // Help and usage errors need neither the database nor a key.
-      if (!['status', 'rotate'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h'))
-        return keys.keysCommand(argv, null);
-      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
-        keys.keysCommand(argv, { ...deps, secrets: localSecretBox(deps.config) }),
-      );
-    },
+    run: (argv) =>
+      databaseCommand(argv, ['status', 'rotate'], (deps) =>
+        load<typeof import('./commands/keys')>('./commands/keys').keysCommand(
+          argv,
+          deps && { ...deps, secrets: localSecretBox(deps.config) },
+        ),
+      ),
   },
   env: {
     summary:
@@ -93,14 +116,10 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   files: {
     summary:
       'migrate --to URL [--dry-run] [--rate N] | orphans [--delete]: move signed XML and CDRs between PostgreSQL and an object store; find objects no document names',
-    run: (argv) => {
-      const files = load<typeof import('./commands/files')>('./commands/files');
-      if (!['migrate', 'orphans'].includes(argv[0]) || argv.includes('--help') || argv.includes('-h'))
-        return files.filesCommand(argv, null);
-      return load<typeof import('./commands/database')>('./commands/database').withDatabase((deps) =>
-        files.filesCommand(argv, deps),
-      );
-    },
+    run: (argv) =>
+      databaseCommand(argv, ['migrate', 'orphans'], (deps) =>
+        load<typeof import('./commands/files')>('./commands/files').filesCommand(argv, deps),
+      ),
   },
   temporal: {
     summary:
@@ -110,6 +129,7 @@ const COMMANDS: Record<string, { summary: string; run: (argv: string[]) => Promi
   migrate: {
     summary: 'apply database migrations (DATABASE_URL, else the running embedded one) and exit',
     run: () => load<typeof import('./commands/migrate')>('./commands/migrate').migrateCommand(),
+    noArguments: true,
   },
 };
 
@@ -135,6 +155,16 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     console.error(`chasqui: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  if (command.noArguments && rest.length) {
+    // `chasqui start --help` answers rather than starting everything.
+    const help = `usage: chasqui ${name}\n\n${wrap(command.summary, TERMINAL_WIDTH).join('\n')}\n\nNo arguments: environment variables set it (docs/configuration.md).`;
+    if (rest.every((a) => a === '--help' || a === '-h')) {
+      console.log(help);
+      return 0;
+    }
+    console.error(`chasqui ${name}: unknown argument '${rest[0]}'\n\n${help}`);
     return 2;
   }
   return command.run(rest);

@@ -1,8 +1,9 @@
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
-import { parseIgvRates, parseRuleDates, RuleCalendar } from '../documents/calendar';
+import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -157,7 +158,16 @@ function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
       throw new ConfigError(`${name}: ${(err as Error).message}`);
     }
   };
-  return new RuleCalendar(parsed('CHASQUI_RULE_DATES', parseRuleDates), parsed('CHASQUI_IGV_RATES', parseIgvRates));
+  const codesFile = str(env, 'CHASQUI_PRODUCT_CODES');
+  // The operator's catalog 25, read once at start: a file that cannot be read or parsed stops start-up.
+  const productCodes = codesFile
+    ? parsed('CHASQUI_PRODUCT_CODES', () => parseProductCodes(readFileSync(codesFile, 'utf8'), codesFile))
+    : undefined;
+  return new RuleCalendar(
+    parsed('CHASQUI_RULE_DATES', parseRuleDates),
+    parsed('CHASQUI_IGV_RATES', parseIgvRates),
+    productCodes,
+  );
 }
 
 /** SUNAT accepts at most 500 lines in one resumen diario (rc). */
@@ -214,10 +224,22 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** 50 demo e-mails an hour, or the production ceiling when that one is lower: the demo one is never the higher. */
+function demoMailDefault(env: NodeJS.ProcessEnv): number {
+  const production = int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000);
+  return production > 0 ? Math.min(50, production) : 50;
+}
+
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
+  // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
+  const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
+  if (production > 0 && (demo === 0 || demo > production))
+    throw new ConfigError(
+      `CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO must be between 1 and CHASQUI_MAIL_PER_ACCOUNT_HOUR (${production}), got ${demo}`,
+    );
   if (config.checks.ratePerMinute < 1) throw new ConfigError('CHASQUI_CHECKS_RATE must be at least 1 call a minute');
   if (config.checks.concurrency < 1) throw new ConfigError('CHASQUI_CHECKS_CONCURRENCY must be at least 1');
   if (config.issuing.ownCertificateUnits > 1000) {
@@ -326,7 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: publicUrlOf(env),
       consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
       mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
-      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', 50),
+      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
     },
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,

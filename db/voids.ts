@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Db } from './knex';
 import { findDocument, insertDocument, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
 import { nextSequence } from './summaries';
-import { isRejected, isValidVerdict, type DocStatus } from '../lifecycle/transitions';
+import { isValidVerdict, voidStatus, type DocStatus } from '../lifecycle/transitions';
 
 /** Where a void request stands (docs/summaries.md). */
 export interface VoidRow {
@@ -67,19 +67,19 @@ export async function voidSummaryOf(db: Db, documentId: string): Promise<Documen
 }
 
 /**
- * Where a void stands: `pending` (waiting for a summary, or its rc was rejected), `sent`, or the verdict of the rc or
- * ra carrying it (`carrier`, null while there is none).
+ * Where a void stands, as lifecycle/transitions.ts `voidStatus` decides from the rc or ra carrying it (`carrier`,
+ * null while there is none): `pending`, `sent`, or the carrier's verdict.
  */
 export async function voidState(
   db: Db,
   row: VoidRow,
 ): Promise<{ status: DocStatus | 'pending'; carrier: DocumentRow | null }> {
   const carrier =
-    row.via === 'ra'
+    (row.via === 'ra'
       ? row.voided_by && (await findDocument(db, row.voided_by))
-      : await voidSummaryOf(db, row.document_id);
-  if (!carrier || (row.via === 'rc' && isRejected(carrier.status))) return { status: 'pending', carrier: null };
-  return { status: carrier.resolved ? carrier.status : 'sent', carrier };
+      : await voidSummaryOf(db, row.document_id)) || null;
+  const { status, carried } = voidStatus(row.via, carrier);
+  return { status, carrier: carried ? carrier : null };
 }
 
 /** Whether the document was voided: a void whose rc or ra was accepted. */

@@ -1,7 +1,7 @@
 import { run, statement, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import { listedColumns, type ListedDocument } from './documents';
-import type { DeliveryStatus } from '../lifecycle/webhooks';
+import { DELIVERY_TRANSITIONS, OPENED_DELIVERY, type DeliveryStatus } from '../lifecycle/webhooks';
 import { isUuid } from '../core/ids';
 
 /** A webhook_deliveries row; its id is the X-Entrega header of every attempt. */
@@ -224,12 +224,12 @@ export async function recordAttempt(
   return row;
 }
 
-/** Ends a pending delivery without another attempt (the webhook was disabled). */
+/** Ends a pending delivery without another attempt (the webhook was disabled: lifecycle/webhooks.ts `disabled`). */
 export async function cancelDelivery(db: Db, deliveryId: string, reason: string): Promise<DeliveryRow> {
   const [row] = await db('webhook_deliveries')
-    .where({ id: deliveryId, status: 'pending' })
+    .where({ id: deliveryId, status: OPENED_DELIVERY })
     .update({
-      status: 'cancelled',
+      status: DELIVERY_TRANSITIONS.disabled,
       last_error: reason,
       next_attempt_at: null,
       updated_at: db.fn.now(),

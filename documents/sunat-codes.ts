@@ -68,6 +68,17 @@ const ANSWERED: Record<string, string> = {
   '3507': 'El tipo de nota de débito 13 solo corresponde a operaciones inafectas',
 };
 
+/**
+ * billConsultService getStatus's validity answers (docs/authority.md, "validity": PROTOCOL.md §2, assumed). The catalog
+ * gives these numbers other meanings (its input errors of the consult service), so they are this service's alone:
+ * only the simulator answers them, chasqui never asks.
+ */
+export const VALIDITY_ANSWERS = {
+  accepted: { code: '0001', text: 'El comprobante existe y está aceptado' },
+  rejected: { code: '0002', text: 'El comprobante existe pero está rechazado' },
+  voided: { code: '0003', text: 'El comprobante existe pero está de baja' },
+} as const;
+
 let catalogTexts: Map<string, string> | null = null;
 
 /** return-codes.csv's texts by code, read once. */

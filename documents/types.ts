@@ -14,7 +14,8 @@ export interface PrepareOptions {
   ruleWarnDays?: number;
   /**
    * The document a note modifies, when the issuing company's own documents hold it (the API looks it up): its
-   * PayableAmount bounds a credit note's from `credit-note-ceiling`. Absent or null: not held, nothing to compare.
+   * PayableAmount bounds a credit note's (warned, refused from `credit-note-ceiling`), its issue date a note's (2885).
+   * Absent or null: not held, nothing to compare.
    */
   referenced?: ReferencedDocument | null;
   /** The RUC of the company whose token issues the document; `emisor.ruc` must match it (spec 4, issue rule 2). */
@@ -46,6 +47,8 @@ export interface ReferencedDocument {
   serieNumero: string;
   /** The referenced document's monetary totals as stored (PreparedDocument.totals), two-decimal strings. */
   totals: Record<string, string>;
+  /** Its issue date (YYYY-MM-DD), which a note may not precede (2885); absent when not known. */
+  issueDate?: string;
 }
 
 export interface PreparedDocument {

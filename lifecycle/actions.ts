@@ -25,6 +25,7 @@ import {
   type ActionSubject,
 } from './transitions';
 import { afterEmailAttempt, mayEmailBuyer } from './email';
+import { isPendingDelivery } from './webhooks';
 
 /**
  * What support may do to a document, and what the API does when an integrator asks: send, resend, recheck,
@@ -181,7 +182,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 /** Why a delivery is not delivered again, or null: the company needs a webhook now, and the delivery must have ended. */
 function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: DeliveryRow): Refusal | null {
   if (!company.webhook_url) return refuse(message('redeliver.no_webhook'), 'invalid');
-  if (delivery.status === 'pending')
+  if (isPendingDelivery(delivery.status))
     return refuse(message('redeliver.pending', { delivery: delivery.id, next: iso(delivery.next_attempt_at) }));
   return null;
 }

@@ -4,7 +4,9 @@
  * Pure: imports nothing, so db/ and activities/ may read it.
  */
 
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'unknown';
+/** A check's result: `unknown` when the authority could not be asked (no known status of its own). */
+export const CHECK_STATUSES = ['ok', 'warn', 'fail', 'unknown'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
 /** The statuses a check moving to is news: a `company_check_events` row, notified as `company.check`. */
 export const NEWS_STATUSES: readonly CheckStatus[] = ['warn', 'fail'];

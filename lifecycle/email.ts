@@ -10,6 +10,12 @@ import { isRejected, isValidVerdict, type DocStatus } from './transitions';
 export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'disabled'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
+/** Issue 27: five attempts over about an hour. */
+export const EMAIL_MAX_ATTEMPTS = 5;
+
+/** Waits after failed attempts 1 to 4: 4, 8, 16 and 32 minutes (an hour in all). */
+export const EMAIL_RETRY_WAITS_MS: readonly number[] = [4 * 60_000, 8 * 60_000, 16 * 60_000, 32 * 60_000];
+
 /** What one attempt came to, as the activity found it. */
 export type EmailAttemptOutcome =
   /** The SMTP server took it. */
@@ -58,6 +64,17 @@ export const EMAIL_ATTEMPTABLE: readonly EmailStatus[] = EMAIL_STATUSES.filter((
 
 /** Attempts remain to be made: the workflow tries again. */
 export const isEmailPending = (status: EmailStatus | null): boolean => status === 'pending';
+
+/** Whether attempt `number` (1-based) is still to be made of an e-mail now in `status`. */
+export const mayAttemptEmail = (status: EmailStatus, number: number): boolean =>
+  isEmailPending(status) && number <= EMAIL_MAX_ATTEMPTS;
+
+/** The last attempt: what may pass no longer stays pending after it (EMAIL_AFTER_ATTEMPT's `final`). */
+export const isFinalEmailAttempt = (number: number): boolean => number >= EMAIL_MAX_ATTEMPTS;
+
+/** How long the e-mail workflow waits before attempt `number` (none before the first). */
+export const waitBeforeEmailAttempt = (number: number): number | null =>
+  number > 1 ? EMAIL_RETRY_WAITS_MS[number - 2] : null;
 
 /** The status "send again" restarts the e-mail in, and the one it is issued in when the payload names an address. */
 export const EMAIL_START: EmailStatus = 'pending';

@@ -295,17 +295,19 @@ const TEXTS = {
   ),
   'detail.attempt': t<{ origin: string; code: string | null; status: string; message: string | null; own: boolean }>(
     (p) => `${p.origin}${p.code ? ` ${p.code}` : ''} → ${p.status}${p.message ? `: ${p.message}` : ''}`,
-    // The authority's own words are Spanish; chasqui's technical texts (timeouts, sockets) are not shown here.
+    // The authority's own words and codes are Spanish; chasqui's technical ones (ETIMEDOUT, CDR_UNREADABLE) are named
+    // by their origin instead (the CLI shows them).
     (p) =>
-      `${originEs(p.origin)}${p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
+      `${originEs(p.origin)}${p.own && p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
   ),
   'detail.result': t<{ origin: string | null; code: string | null; message: string }>(
     (p) => `${p.origin ?? 'verdict'}${p.code ? ` ${p.code}` : ''}: ${p.message}`,
-    // SUNAT's own words are Spanish; chasqui's technical texts (timeouts, sockets) are named by their origin instead.
+    // SUNAT's own words are Spanish, its code after them (0, accepted, says nothing more); chasqui's technical texts
+    // and codes (timeouts, sockets) are named by their origin instead.
     (p) =>
       !p.origin || p.origin === 'tax_authority'
-        ? `${p.code ? `${p.code}: ` : ''}${p.message}`
-        : `${originEs(p.origin)}${p.code ? ` (${p.code})` : ''}`,
+        ? `${p.message}${p.code && p.code !== '0' ? ` (código ${p.code})` : ''}`
+        : originEs(p.origin),
   ),
   'detail.verdict': t<Status & { code: string | null }>(
     (p) => `${p.status}${p.code ? ` (code ${p.code})` : ''}`,

@@ -43,6 +43,9 @@ export function isResolvedStatus(status: DocStatus): boolean {
   return RESOLVED_STATUSES.includes(status);
 }
 
+/** The statuses without a verdict yet, in the API's order (the unresolved gauge reports each, even at 0). */
+export const UNRESOLVED_STATUSES: readonly DocStatus[] = DOCUMENT_STATUSES.filter((s) => !isResolvedStatus(s));
+
 /** SUNAT accepted the document, with or without observations: a valid tax document (it can be voided, noted, printed). */
 export const VALID_VERDICT_STATUSES: readonly DocStatus[] = ['accepted', 'observed'];
 
@@ -242,6 +245,20 @@ export function resolutionFollowUp(
  */
 export function afterSummary(summaryStatus: DocStatus): DocStatus {
   return summaryStatus === 'rejected' ? 'to_summarize' : summaryStatus;
+}
+
+/**
+ * Where a void stands (docs/summaries.md), by the document carrying it (an ra, or the daily summary whose condition 3
+ * line lists it; null while there is none): `pending` while it waits for a summary (a rejected summary's void waits
+ * for the next one), `sent` while its carrier has no verdict, else the carrier's verdict. `carried`: the carrier
+ * counts (a rejected summary's does not).
+ */
+export function voidStatus(
+  via: 'rc' | 'ra',
+  carrier: { status: DocStatus; resolved: boolean } | null,
+): { status: DocStatus | 'pending'; carried: boolean } {
+  if (!carrier || (via === 'rc' && isRejected(carrier.status))) return { status: 'pending', carried: false };
+  return { status: carrier.resolved ? carrier.status : 'sent', carried: true };
 }
 
 /** The status a daily summary picks receipts up from (and a rejected summary leaves them in). */

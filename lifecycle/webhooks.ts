@@ -40,6 +40,11 @@ export const DELIVERY_TRANSITIONS: Record<DeliveryEvent, DeliveryStatus> = {
   disabled: 'cancelled',
 };
 
+/** Spec 6: a receiver's answer delivers the notice when its HTTP status is 2xx; anything else (redirects too) does not. */
+export function deliversNotice(httpStatus: number): boolean {
+  return httpStatus >= 200 && httpStatus < 300;
+}
+
 /** A delivery that may still be attempted; every other status is final. */
 export function isPendingDelivery(status: DeliveryStatus): boolean {
   return status === OPENED_DELIVERY;

@@ -15,9 +15,12 @@ const EMBEDDED_PASSWORD = 'chasqui';
  */
 const SOCKET_DIR = process.platform === 'win32' ? null : os.tmpdir();
 
-/** How chasqui and the commands run beside `npm start` (accounts, migrate) reach its embedded PostgreSQL. */
-export function embeddedPostgresUrl(port: number, database = 'chasqui'): string {
-  const socket = SOCKET_DIR ? `?host=${encodeURIComponent(SOCKET_DIR)}` : '';
+/**
+ * How chasqui and the commands run beside `npm start` (accounts, migrate) reach its embedded PostgreSQL: through the
+ * socket folder the server was started with (a command's own temp folder may be another: TMPDIR).
+ */
+export function embeddedPostgresUrl(port: number, database = 'chasqui', socketDir = SOCKET_DIR): string {
+  const socket = socketDir ? `?host=${encodeURIComponent(socketDir)}` : '';
   return `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}${socket}`;
 }
 

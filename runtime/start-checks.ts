@@ -82,8 +82,9 @@ async function isDevServer(temporal: Client): Promise<boolean> {
 }
 
 /**
- * What the operator changed in SUNAT's dated rules (CHASQUI_RULE_DATES, CHASQUI_IGV_RATES), said once at start so a
- * moved date, a rule switched off or a changed rate is in the log of every process that judges documents.
+ * What the operator changed in SUNAT's dated rules (CHASQUI_RULE_DATES, CHASQUI_IGV_RATES, CHASQUI_PRODUCT_CODES),
+ * said once at start so a moved date, a rule switched off, a changed rate or another catalog 25 is in the log of every
+ * process that judges documents.
  */
 export function logRuleCalendar(rules: RuleCalendar): void {
   const changed = rules.list().filter((r) => r.off || r.effective !== RULES.find((d) => d.id === r.id)!.effective);
@@ -101,5 +102,11 @@ export function logRuleCalendar(rules: RuleCalendar): void {
     logger.warn(
       { igv_rates: Object.fromEntries(rates) },
       `the special IGV rate is set by CHASQUI_IGV_RATES: ${rates.map(([step, rate]) => `${step}=${rate ?? 'none'}`).join(', ')}`,
+    );
+  const codes = rules.productCodes;
+  if (codes)
+    logger.warn(
+      { product_codes: codes.source, count: codes.codes.size },
+      `catalog 25 is read from CHASQUI_PRODUCT_CODES: ${codes.source}, ${codes.codes.size} codes`,
     );
 }

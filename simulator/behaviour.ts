@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { limaDate } from '../core/lima';
-import { addDays, type RuleCalendar } from '../documents/calendar';
+import { addDays, allowedRates, type RuleCalendar } from '../documents/calendar';
 import { dec, type Decimal } from '../documents/decimal';
 import { decodeXml, unzipFiles } from '../authority/zip';
 import { acceptanceText, buildCdrZip, sunatNumber, type CdrContent, type CdrVariant } from './cdr';
 import { datedRuleFailures } from '../validator/dated-rules';
 import { messageFor } from './codes';
-import { sunatCode } from '../documents/sunat-codes';
+import { codeKind, sunatCode } from '../documents/sunat-codes';
 import type { Fault } from './rules';
 import { checkSignature } from './signature';
 import { documentKey, type Credential, type SimulatorStore, type StoredDocument, type TicketRecord } from './store';
@@ -87,8 +87,8 @@ function amount(text: string | null): Decimal | null {
  */
 function totalsProblem(facts: UblFacts, calendar: RuleCalendar): string | null {
   if (!['Invoice', 'CreditNote', 'DebitNote'].includes(facts.root) || !facts.issueDate) return null;
-  const { general, special } = calendar.igvRates(facts.issueDate);
-  const rates = [general, ...(special === null ? [] : [special])].map((percent) => dec(percent).div(100));
+  const note = ({ CreditNote: '07', DebitNote: '08' } as Record<string, string>)[facts.root];
+  const rates = allowedRates(calendar.igvRates(facts.issueDate, note)).map((percent) => dec(percent).div(100));
   for (const sub of facts.taxSubtotals) {
     const tax = amount(sub.tax);
     const base = amount(sub.taxable);
@@ -124,6 +124,8 @@ export interface DatedJudgement {
 }
 
 /** A text SUNAT answers with: its catalog's (return-codes.csv), else the simulator's; the detail after it. */
+/** SUNAT answers an exception (a code below 2000, the catalog's kind) as a SOAP fault, a rejection in a CDR. */
+const isException = (code: string) => codeKind(code) === 'exception';
 const sunatText = (code: string, detail: string) => `${sunatCode(code).text ?? messageFor(code)} - Detalle: ${detail}`;
 
 /** SUNAT's behaviour behind the transports: credentials, file checks, signatures, verdicts, tickets. */
@@ -203,7 +205,7 @@ export class SunatBehaviour {
     if (xsl?.rejection) {
       const { code, message } = xsl.rejection;
       const text = sunatText(code, message);
-      return Number(code) < 2000 ? exception(code, text) : rejected(code, text);
+      return isException(code) ? exception(code, text) : rejected(code, text);
     }
     // SUNAT's rules dated after its XSL, by the document's issue date, for documents chasqui signed and others alike.
     const [dated] = datedRuleFailures(xml, this.dated.calendar);
@@ -218,9 +220,7 @@ export class SunatBehaviour {
     if (arithmetic) return rejected(arithmetic);
     if (fault?.kind === 'reject') {
       const message = fault.message ?? messageFor(fault.code);
-      return fault.asFault || Number(fault.code) < 2000
-        ? exception(fault.code, message)
-        : rejected(fault.code, message);
+      return fault.asFault || isException(fault.code) ? exception(fault.code, message) : rejected(fault.code, message);
     }
     const notes = [...new Set(xsl?.observations.map((o) => o.code))].map(
       (code) => `${code} - ${sunatCode(code).text ?? messageFor(code)}`,

@@ -5,6 +5,7 @@
 import type http from 'node:http';
 import { parseFileName, type FileName, type SunatBehaviour, type Verdict } from './behaviour';
 import { messageFor } from './codes';
+import { VALIDITY_ANSWERS } from '../documents/sunat-codes';
 import { wrongService } from './other-cpe';
 import type { Fault, Operation } from './rules';
 import { part, rawSoapFault, readSoapRequest, soapResponse, type SoapCall } from './soap';
@@ -16,12 +17,6 @@ import { BILL_CONSULT_SERVICE, BILL_SERVICE, wsdlDocument, type SoapServiceDefin
 const SOAP_SERVICES: readonly SoapServiceDefinition[] = [BILL_SERVICE, BILL_CONSULT_SERVICE];
 /** billConsultService answers only for facturas and their notes (greenter demo#32: "debe ser 01, 07, 08"). */
 const CONSULT_TYPES = new Set(['01', '07', '08']);
-/** billConsultService getStatus validity answers (PROTOCOL.md §2). */
-const VALIDITY: Record<string, string> = {
-  '0001': 'El comprobante existe y está aceptado',
-  '0002': 'El comprobante existe pero está rechazado',
-  '0003': 'El comprobante existe pero está de baja',
-};
 
 export class SoapServices {
   constructor(
@@ -208,7 +203,7 @@ export class SoapServices {
     );
     if (!doc) return answer('0011', messageFor('0011'));
     if (operation === 'getStatusCdr') return answer('0004', messageFor('0004'), doc.cdrZip);
-    if (doc.voided) return answer('0003', VALIDITY['0003']);
-    return doc.status === 'rejected' ? answer('0002', VALIDITY['0002']) : answer('0001', VALIDITY['0001']);
+    const validity = VALIDITY_ANSWERS[doc.voided ? 'voided' : doc.status === 'rejected' ? 'rejected' : 'accepted'];
+    return answer(validity.code, validity.text);
   }
 }

@@ -215,7 +215,9 @@ export function datedRuleFailures(
     if (inForce('product-code-valid')) {
       facts.lines.forEach((l, i) => {
         const problem =
-          l.productCode === null ? undefined : productCodeProblems(l.productCode).find((p) => p.code === '3496');
+          l.productCode === null
+            ? undefined
+            : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.refused);
         if (problem)
           fail(
             'product-code-valid',
@@ -226,7 +228,7 @@ export function datedRuleFailures(
       });
     }
     if (type !== '04') {
-      const rates = calendar.igvRates(date);
+      const rates = calendar.igvRates(date, type);
       facts.lines.forEach((l, i) => {
         for (const s of l.subtotals) {
           if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;
@@ -277,6 +279,14 @@ export function datedRuleFailures(
         'BillingReference',
       );
     }
+    // The debit notes' twin (sunat/rules/revisions.csv row 11, reported): 3194 for every reason, not only 11.
+    if (type === '08' && facts.billingReferences > 1 && inForce('debit-note-13'))
+      fail(
+        'debit-note-13',
+        '3194',
+        `a debit note modifies one document only; this one references ${facts.billingReferences}`,
+        'BillingReference',
+      );
   }
 
   if (type === 'rc') summaryIgvPercent(facts, calendar, inForce, fail);

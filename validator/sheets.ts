@@ -20,7 +20,7 @@ export interface SheetRow {
   severity: Severity | null;
   /** Several when the code was read from a message more than one code carries. */
   codes: string[];
-  /** sheet, message:sheets, message:catalog, message-ambiguous, xsl, reported (sunat/SOURCES.md). */
+  /** sheet, condition:sheets, message:sheets, message:catalog, message-ambiguous, xsl, reported (sunat/SOURCES.md). */
   codeFrom: string;
   condition: string;
   message: string;

@@ -97,38 +97,41 @@ const SPECIAL_RATE_FILES = new Set(
 /**
  * SUNAT's June 2024 rules know the special rate as 10; its sheets of 2026 (Factura2_0 fields 46/47: "la tasa vigente
  * al IGV (18.00 o 10.50) a la fecha de emisión … realizando el cálculo según la tasa consignada en las líneas") take
- * 10.5 beside it. Until SUNAT's 2026 XSL is carried, the rate checks take 10.5 where they take 10 and compute with it
- * when the document's first IGV line carries it; which rate a date allows stays the dated rules' question (3103,
- * validator/dated-rules.ts). A copy that already knows 10.5 is left as it is. The rate is the calendar's (the special
- * rate's first step, documents/calendar/igv-rates.ts), as SUNAT's sheets write it.
+ * 10.5 beside it, and the calendar's later step (15, reported) follows. Until SUNAT's 2026 XSL is carried, the rate
+ * checks take every special rate of the calendar's table (documents/calendar/igv-rates.ts) where they take 10, and
+ * compute with the one the document's first IGV line carries; which rate a date allows stays the dated rules'
+ * question (3103, validator/dated-rules.ts). A copy that already knows 10.5 is left as it is.
  */
-const SUNAT_2026_RATE = DEFAULT_IGV_RATES[SPECIAL_RATE_RULE] as number;
+const SPECIAL_RATES = [...new Set(Object.values(DEFAULT_IGV_RATES))].filter((rate): rate is number => rate !== null);
+
+/** A percent in hundredths (integers: no float arithmetic) written as the XSL's fraction: 1050 → 0.105. */
+const fraction = (hundredths: number) => `0.${String(hundredths).padStart(4, '0')}`.replace(/\.?0+$/, '');
 
 function adaptSpecialRate(rel: string, text: string): string {
-  const rate = String(SUNAT_2026_RATE);
-  if (text.includes(rate)) return text;
+  if (text.includes(String(DEFAULT_IGV_RATES[SPECIAL_RATE_RULE]))) return text;
+  const percent = (rate: number) => `cac:TaxCategory/cbc:Percent = ${rate}`;
   let t = replaceCounted(
     text,
     /cac:TaxCategory\/cbc:Percent = 10\.0 and/,
-    `(cac:TaxCategory/cbc:Percent = 10.0 or cac:TaxCategory/cbc:Percent = ${rate}) and`,
+    `(cac:TaxCategory/cbc:Percent = 10.0 or ${SPECIAL_RATES.map(percent).join(' or ')}) and`,
     1,
     rel,
   );
   t = replaceCounted(
     t,
     /cac:TaxCategory\/cbc:Percent != 18\.0 and cac:TaxCategory\/cbc:Percent != 10\.0 and/,
-    `cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and cac:TaxCategory/cbc:Percent != ${rate} and`,
+    `cac:TaxCategory/cbc:Percent != 18.0 and cac:TaxCategory/cbc:Percent != 10.0 and ${SPECIAL_RATES.map((r) => `cac:TaxCategory/cbc:Percent != ${r} and`).join(' ')}`,
     1,
     rel,
   );
-  // XPath 1.0: number(true()) is 1, so the factor is 0.105 exactly when the first IGV line carries 10.5 (the XSL
-  // holds the rate as a fraction). Written from the rate in hundredths of a percent: no float arithmetic.
-  const hundredths = Math.round(SUNAT_2026_RATE * 100);
-  const fraction = (h: number) => `0.${String(h).padStart(4, '0')}`.replace(/0+$/, '');
-  return t.replace(
-    /\* 0\.10"/g,
-    `* (0.10 + ${fraction(hundredths - 1000)} * number($TasaPercent = ${fraction(hundredths)}))"`,
-  );
+  // XPath 1.0: number(true()) is 1, so the factor is the special rate exactly when the first IGV line carries it (the
+  // XSL holds the rate as a fraction): 0.10 plus, for each rate, its distance from 10 % times whether it is that one.
+  const terms = SPECIAL_RATES.map((rate) => {
+    const hundredths = Math.round(rate * 100);
+    const sign = hundredths < 1000 ? '-' : '+';
+    return ` ${sign} ${fraction(Math.abs(hundredths - 1000))} * number($TasaPercent = ${fraction(hundredths)})`;
+  });
+  return t.replace(/\* 0\.10"/g, `* (0.10${terms.join('')})"`);
 }
 
 /**
@@ -187,7 +190,8 @@ export const DATAPOWER_UTILS = 'validate_utils-datapower.xsl';
 
 /** The edits' own code and the rate they write: part of the working copy's key, so a change prepares a new copy. */
 export const EDITS_SOURCE = [
-  SUNAT_2026_RATE,
+  SPECIAL_RATES,
+  fraction,
   adapt,
   adaptLiquidacion,
   adaptSpecialRate,

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { buyerEmailWorkflow, buyerEmailWorkflowId } from './buyer-email';
+import type { buyerEmailWorkflow } from './buyer-email';
+import { BUYER_EMAIL_WORKFLOW, buyerEmailWorkflowId } from './buyer-email-types';
 
 /**
  * Starts the buyer's e-mail once more for a document (POST /v1/cpe/{id}/email, the console): a run of its own beside
@@ -9,7 +10,7 @@ export async function startBuyerEmailAgain(
   client: Client,
   options: { taskQueue: string; externalId: string; runSuffix: string; summary: string },
 ): Promise<void> {
-  await client.workflow.start(buyerEmailWorkflow, {
+  await client.workflow.start<typeof buyerEmailWorkflow>(BUYER_EMAIL_WORKFLOW, {
     taskQueue: options.taskQueue,
     workflowId: `${buyerEmailWorkflowId(options.externalId)}-${options.runSuffix}`,
     args: [{ externalId: options.externalId }],

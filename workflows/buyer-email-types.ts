@@ -5,11 +5,10 @@ import type { EmailStatus } from '../lifecycle/email';
  * its attachments and the SMTP password stay in PostgreSQL.
  */
 
-/** Issue 27: five attempts over about an hour. */
-export const EMAIL_MAX_ATTEMPTS = 5;
-
-/** Waits after failed attempts 1 to 4: 4, 8, 16 and 32 minutes (an hour in all). */
-export const EMAIL_RETRY_WAITS_MS: readonly number[] = [4 * 60_000, 8 * 60_000, 16 * 60_000, 32 * 60_000];
+/** The e-mail of an accepted document: one workflow per document, started once. */
+export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externalId}`;
+/** The e-mail workflow's type, by which its client starts it (importing the workflow itself as a type only). */
+export const BUYER_EMAIL_WORKFLOW = 'buyerEmailWorkflow';
 
 export interface BuyerEmailInput {
   externalId: string;

@@ -1,12 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { buyerEmailWorkflowId, type BuyerEmailActivities, type BuyerEmailInput } from './buyer-email-types';
 import {
-  EMAIL_MAX_ATTEMPTS,
-  EMAIL_RETRY_WAITS_MS,
-  type BuyerEmailActivities,
-  type BuyerEmailInput,
-} from './buyer-email-types';
-import { EMAIL_START, isEmailPending, type EmailStatus } from '../lifecycle/email';
+  EMAIL_START,
+  isFinalEmailAttempt,
+  mayAttemptEmail,
+  waitBeforeEmailAttempt,
+  type EmailStatus,
+} from '../lifecycle/email';
 
 const { attemptBuyerEmail } = proxyActivities<BuyerEmailActivities>({
   // One SMTP conversation has its own timeouts (10 s to connect and greet, 60 s of silence); the rest is the PDF and the DB.
@@ -15,8 +16,7 @@ const { attemptBuyerEmail } = proxyActivities<BuyerEmailActivities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** The e-mail of an accepted document: one workflow per document, started once. */
-export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externalId}`;
+export { buyerEmailWorkflowId };
 
 /**
  * Sends the buyer's e-mail (docs/buyers.md): up to 5 attempts, 4, 8, 16 and 32 minutes apart, each an activity that
@@ -25,9 +25,10 @@ export const buyerEmailWorkflowId = (externalId: string) => `email-cpe-${externa
  */
 export async function buyerEmailWorkflow(input: BuyerEmailInput): Promise<EmailStatus> {
   let status = EMAIL_START;
-  for (let number = 1; isEmailPending(status) && number <= EMAIL_MAX_ATTEMPTS; number++) {
-    if (number > 1) await sleep(EMAIL_RETRY_WAITS_MS[number - 2]);
-    ({ status } = await attemptBuyerEmail(input.externalId, { final: number === EMAIL_MAX_ATTEMPTS }));
+  for (let number = 1; mayAttemptEmail(status, number); number++) {
+    const wait = waitBeforeEmailAttempt(number);
+    if (wait !== null) await sleep(wait);
+    ({ status } = await attemptBuyerEmail(input.externalId, { final: isFinalEmailAttempt(number) }));
   }
   return status;
 }

@@ -1,5 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { companyChecksRunId, companyChecksWorkflow } from './company-checks';
+import type { companyChecksWorkflow } from './company-checks';
+import { COMPANY_CHECKS_WORKFLOW, companyChecksRunId } from './company-checks-types';
 
 /**
  * A run of the company checks now, for one company (the API) or every company (`chasqui support checks --run`). A run
@@ -11,7 +12,7 @@ export async function startCompanyChecks(
   company: { id: string; ruc: string } | null,
   concurrency: number,
 ): Promise<WorkflowHandle<typeof companyChecksWorkflow>> {
-  return client.workflow.start(companyChecksWorkflow, {
+  return client.workflow.start<typeof companyChecksWorkflow>(COMPANY_CHECKS_WORKFLOW, {
     taskQueue,
     workflowId: companyChecksRunId(company ? `${company.ruc}-${company.id}` : 'all'),
     args: [company ? { companyIds: [company.id], concurrency: 1 } : { concurrency }],

@@ -1,5 +1,6 @@
 import { ActivityFailure, continueAsNew, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { CompanyChecksActivities } from '../activities/company-checks';
+import type { CompanyChecksInput } from './company-checks-types';
 
 const { listCheckedCompanies } = proxyActivities<CompanyChecksActivities>({
   startToCloseTimeout: '1 minute',
@@ -16,18 +17,7 @@ const { runCompanyChecks } = proxyActivities<CompanyChecksActivities>({
 /** The one Temporal Schedule of the checks (every CHASQUI_CHECKS_EVERY, for every company). */
 export const COMPANY_CHECKS_SCHEDULE_ID = 'chasqui-company-checks';
 
-/** A run for some companies now (POST /v1/companies/{ruc}/checks, `chasqui support checks --run`). */
-export const companyChecksRunId = (key: string) => `company-checks-${key}`;
-
-export interface CompanyChecksInput {
-  /** Only these companies (ids); every active company when absent. */
-  companyIds?: string[];
-  /** Companies checked at the same time (CHASQUI_CHECKS_CONCURRENCY, passed by the starter: workflows read no config). */
-  concurrency?: number;
-  /** Carried over continue-as-new: the companies still to check, and how many were. */
-  remaining?: string[];
-  checked?: number;
-}
+export type { CompanyChecksInput };
 
 /**
  * Runs the company checks (docs/operations.md, "Company checks") for every company or the given ones, `concurrency` at

@@ -9,23 +9,17 @@ import {
 } from '@temporalio/workflow';
 import type { CompanyProcedureActivities } from '../activities/company-procedures';
 import { RucKey } from './search-attributes';
+import {
+  companyProceduresWorkflowId,
+  RERUN_PROCEDURES_SIGNAL,
+  type CompanyProceduresInput,
+  type CompanyProceduresOutcome,
+} from './company-procedures-types';
 
-export interface CompanyProceduresInput {
-  companyId: string;
-  ruc: string;
-  retry: { initialSeconds: number; maxSeconds: number };
-  /** Failed rounds so far (carried across continue-as-new). */
-  failedRounds?: number;
-}
-
-export type CompanyProceduresOutcome = 'done' | 'failed' | 'gone' | 'no_credentials';
+export { companyProceduresWorkflowId, type CompanyProceduresInput, type CompanyProceduresOutcome };
 
 /** Sent when SOL credentials, signing or destination change: re-plan now, and restart the waits. */
-export const rerunProceduresSignal = defineSignal('rerunProcedures');
-
-export function companyProceduresWorkflowId(ruc: string, companyId: string): string {
-  return `company-procedures-${ruc}-${companyId}`;
-}
+export const rerunProceduresSignal = defineSignal(RERUN_PROCEDURES_SIGNAL);
 
 const { planCompanyProcedures, runCompanyProcedure } = proxyActivities<CompanyProcedureActivities>({
   startToCloseTimeout: '2 minutes',

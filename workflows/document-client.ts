@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { documentWorkflow, documentWorkflowId, recheckSignal, resendSignal, sendSignal } from './document';
-import type { StartableDocument } from './document-types';
+import type { documentWorkflow } from './document';
+import { DOCUMENT_SIGNALS, DOCUMENT_WORKFLOW, documentWorkflowId, type StartableDocument } from './document-types';
 
 /** The document workflow's id, for links and for starters that are not the workflow itself. */
 export { documentWorkflowId };
@@ -27,7 +27,7 @@ export async function startDocumentWorkflow(
   options: { eager?: boolean } = {},
 ): Promise<boolean> {
   try {
-    const handle = await client.workflow.start(documentWorkflow, {
+    const handle = await client.workflow.start<typeof documentWorkflow>(DOCUMENT_WORKFLOW, {
       taskQueue,
       // A worker in this very process (`chasqui start`) takes the first workflow task from the start's answer: no trip
       // through Temporal's matching service and no poll. The client must share the worker's NativeConnection.
@@ -108,8 +108,6 @@ function limaMidnight(date: string): Date {
 
 export type { StartableDocument };
 
-const SIGNALS = { send: sendSignal, resend: resendSignal, recheck: recheckSignal } as const;
-
 /**
  * Delivers `send`, `resend` or `recheck` to a document's workflow. Signals are durable: they are recorded even when no
  * worker is up. A document whose workflow has finished (resolved) gets `false` back.
@@ -117,10 +115,10 @@ const SIGNALS = { send: sendSignal, resend: resendSignal, recheck: recheckSignal
 export async function signalDocumentWorkflow(
   client: Client,
   externalId: string,
-  signal: keyof typeof SIGNALS,
+  signal: keyof typeof DOCUMENT_SIGNALS,
 ): Promise<boolean> {
   try {
-    await client.workflow.getHandle(documentWorkflowId(externalId)).signal(SIGNALS[signal]);
+    await client.workflow.getHandle(documentWorkflowId(externalId)).signal(DOCUMENT_SIGNALS[signal]);
     return true;
   } catch (err) {
     if ((err as Error).name === 'WorkflowNotFoundError') return false;

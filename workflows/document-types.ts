@@ -8,6 +8,16 @@ import type { DocStatus, StepKind } from '../lifecycle/transitions';
 /** The statuses and what changes them are the lifecycle room's (lifecycle/transitions.ts); the contract carries them. */
 export { isResolvedStatus, type DocStatus } from '../lifecycle/transitions';
 
+/** The document workflow's id: one workflow per document. */
+export const documentWorkflowId = (externalId: string) => `cpe-${externalId}`;
+
+/**
+ * The document workflow's type and signals by name: its clients start and signal it with these, importing the workflow
+ * itself as a type only, so nothing outside the worker loads workflow code (test/workflows/names.test.ts).
+ */
+export const DOCUMENT_WORKFLOW = 'documentWorkflow';
+export const DOCUMENT_SIGNALS = { send: 'send', resend: 'resend', recheck: 'recheck' } as const;
+
 export interface DocumentPlan {
   ruc: string;
   docType: string;

@@ -17,6 +17,8 @@ import { deliverResolution, followNotice, startWebhookDelivery } from './webhook
 import { startBuyerEmail } from './buyer-email';
 import {
   DOCUMENT_MISSING,
+  DOCUMENT_SIGNALS,
+  documentWorkflowId,
   isResolvedStatus,
   type DocStatus,
   type DocumentActivities,
@@ -28,14 +30,14 @@ import {
 import { awaitsRelease, firstStep, isQueued, stepAfterWait, type Step } from '../lifecycle/transitions';
 
 /** `POST /v1/cpe/{id}/send`: a document waiting in manual mode may go. */
-export const sendSignal = defineSignal('send');
+export const sendSignal = defineSignal(DOCUMENT_SIGNALS.send);
 /** `POST /v1/cpe/{id}/resend` or support staff: send the same signed XML again (no new signature). */
-export const resendSignal = defineSignal('resend');
+export const resendSignal = defineSignal(DOCUMENT_SIGNALS.resend);
 /** Support staff: query the real state now instead of waiting for the next reconciliation. */
-export const recheckSignal = defineSignal('recheck');
+export const recheckSignal = defineSignal(DOCUMENT_SIGNALS.recheck);
 export const stateQuery = defineQuery<DocumentWorkflowState>('state');
 
-export const documentWorkflowId = (externalId: string) => `cpe-${externalId}`;
+export { documentWorkflowId };
 
 /** Connection failures are retried with waits of 30 s, 1, 2, 4 … minutes, never longer than 30 minutes. */
 export function connectionBackoffMs(failures: number): number {
@@ -106,7 +108,8 @@ function isDocumentMissing(err: unknown): boolean {
  * for every patch, one more visibility write per document): plans recorded by older workers lack the newer fields, so
  * their histories replay the older commands (test/workflows/replay.test.ts).
  * - `inPlan`: the plan sent the queued document itself and carries the outcome (today's workers: one local activity);
- * - `localActivity`: a second local activity sends it (plans with `oneTask` and no `firstSend`: the worker before);
+ * - `localActivity`: a second local activity sends the queued document, expecting it still queued (plans with `oneTask`
+ *   and no `firstSend`: the worker before);
  * - `activity`: the regular send activity (the plan's send got no answer in time, `handedOff`; the document was not
  *   queued; or the plan predates one-task workflows).
  */
@@ -177,7 +180,7 @@ async function followDocument(input: DocumentWorkflowInput): Promise<DocStatus> 
       first.runs === 'inPlan'
         ? first.outcome
         : first.runs === 'localActivity'
-          ? await local.sendDocument(externalId, 'queued')
+          ? await local.sendDocument(externalId, plan.status)
           : step === 'send'
             ? await sendDocument(externalId)
             : step === 'ticket'

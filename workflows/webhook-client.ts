@@ -1,10 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { webhookDeliveryWorkflow } from './webhook-delivery';
 import {
   checkWebhookWorkflowId,
   redeliveryWorkflowId,
-  webhookDeliveryWorkflow,
+  WEBHOOK_DELIVERY_WORKFLOW,
   webhookWorkflowId,
-} from './webhook-delivery';
+} from './webhook-types';
 
 /**
  * Client-side starts of the webhook delivery workflow (the sweeper and the API; never imported by workflow code).
@@ -17,7 +18,7 @@ export async function startWebhookDeliveryWorkflow(
   externalId: string,
 ): Promise<void> {
   try {
-    await client.workflow.start(webhookDeliveryWorkflow, {
+    await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
       workflowId: webhookWorkflowId(externalId),
       args: [{ externalId }],
@@ -37,7 +38,7 @@ export async function startCheckDeliveryWorkflow(
   deliveryId: string,
 ): Promise<void> {
   try {
-    await client.workflow.start(webhookDeliveryWorkflow, {
+    await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
       workflowId: checkWebhookWorkflowId(eventId),
       args: [{ deliveryId }],
@@ -56,7 +57,7 @@ export async function startRedeliveryWorkflow(
   externalId: string | null,
   deliveryId: string,
 ): Promise<void> {
-  await client.workflow.start(webhookDeliveryWorkflow, {
+  await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
     taskQueue,
     workflowId: redeliveryWorkflowId(deliveryId),
     args: [externalId ? { externalId, deliveryId } : { deliveryId }],

@@ -2,6 +2,9 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { proxyActivities, proxyLocalActivities, sleep, startChild } from '@temporalio/workflow';
 import { isPendingDelivery, mayAttempt, OPENED_DELIVERY, waitBeforeAttempt } from '../lifecycle/webhooks';
 import {
+  checkWebhookWorkflowId,
+  redeliveryWorkflowId,
+  webhookWorkflowId,
   type DeliveryStatus,
   type OpenedDelivery,
   type WebhookActivities,
@@ -17,12 +20,7 @@ const WEBHOOK_ACTIVITY_OPTIONS = {
 const { openWebhookDelivery, attemptWebhookDelivery } = proxyActivities<WebhookActivities>(WEBHOOK_ACTIVITY_OPTIONS);
 const local = proxyLocalActivities<WebhookActivities>(WEBHOOK_ACTIVITY_OPTIONS);
 
-/** The original delivery of a document's resolution: one workflow per document, started once. */
-export const webhookWorkflowId = (externalId: string) => `webhook-cpe-${externalId}`;
-/** The notice of a company check's change: one workflow per change. */
-export const checkWebhookWorkflowId = (eventId: string) => `webhook-check-${eventId}`;
-/** A redelivery the account asked for: one workflow per new delivery. */
-export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+export { checkWebhookWorkflowId, redeliveryWorkflowId, webhookWorkflowId };
 
 /**
  * Delivers one notice (`cpe.resolved`, or `company.check` whose delivery row the checks opened): up to 5 attempts, each an activity that reads the company's current URL and

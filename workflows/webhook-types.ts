@@ -7,6 +7,15 @@ import type { DeliveryStatus } from '../lifecycle/webhooks';
 /** The delivery's attempts and waits (lifecycle/webhooks.ts), part of this contract. */
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_WAITS_MS } from '../lifecycle/webhooks';
 
+/** The original delivery of a document's resolution: one workflow per document, started once. */
+export const webhookWorkflowId = (externalId: string) => `webhook-cpe-${externalId}`;
+/** The notice of a company check's change: one workflow per change. */
+export const checkWebhookWorkflowId = (eventId: string) => `webhook-check-${eventId}`;
+/** A redelivery the account asked for: one workflow per new delivery. */
+export const redeliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
+/** The delivery workflow's type, by which its clients start it (importing the workflow itself as a type only). */
+export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
+
 /** A document's resolution (spec 6): `cpe.resolved` in the body, `cpe.resuelto` in X-Evento. */
 export const WEBHOOK_EVENT = 'cpe.resolved';
 export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';

@@ -1,10 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { CompanyRow } from '../../db/companies';
-import {
-  companyProceduresWorkflow,
-  companyProceduresWorkflowId,
-  rerunProceduresSignal,
-} from '../../workflows/company-procedures';
+import { startOrRerunProcedures } from '../../workflows/company-procedures-client';
 
 /**
  * Starts the company's procedures workflow, or tells the running one to re-plan (signal-with-start), when the SOL
@@ -12,21 +8,13 @@ import {
  */
 export async function triggerProcedures(deps: AppDeps, company: CompanyRow): Promise<boolean> {
   if (!company.sol_user || !company.sol_password_sealed) return false;
-  await deps.temporal.workflow.signalWithStart(companyProceduresWorkflow, {
-    workflowId: companyProceduresWorkflowId(company.ruc, company.id),
-    taskQueue: deps.config.temporal.taskQueue,
-    args: [
-      {
-        companyId: company.id,
-        ruc: company.ruc,
-        retry: {
-          initialSeconds: deps.config.procedures.retryInitialSeconds,
-          maxSeconds: deps.config.procedures.retryMaxSeconds,
-        },
-      },
-    ],
-    signal: rerunProceduresSignal,
-    signalArgs: [],
+  await startOrRerunProcedures(deps.temporal, deps.config.temporal.taskQueue, {
+    companyId: company.id,
+    ruc: company.ruc,
+    retry: {
+      initialSeconds: deps.config.procedures.retryInitialSeconds,
+      maxSeconds: deps.config.procedures.retryMaxSeconds,
+    },
   });
   return true;
 }

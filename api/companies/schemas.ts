@@ -86,7 +86,20 @@ export const oseCredentialsSchema = Joi.object({
   user: text(100).required(),
   password: password.required(),
 });
-export const greCredentialsSchema = Joi.object({ client_id: text(200).required(), client_secret: password.required() });
+/**
+ * SUNAT's GRE client id (a UUID in practice) becomes a segment of the token URL's path: `..` or `.` would move the
+ * request, with the company's secret and SOL password, to another path of SUNAT's host, as WHATWG URLs resolve them.
+ */
+const greClientId = Joi.string()
+  .pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/)
+  .messages({
+    'string.pattern.base':
+      '{#label} must be letters, digits, ".", "_" or "-" (at most 200), starting with a letter or digit',
+  });
+export const greCredentialsSchema = Joi.object({
+  client_id: greClientId.required(),
+  client_secret: password.required(),
+});
 /** SUNAT's registers (padrones) the company declares it is on; each optional, at least one. */
 export const registersSchema = Joi.object({
   igv_special_rate: Joi.boolean().strict(),

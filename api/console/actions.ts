@@ -91,7 +91,10 @@ export async function actionPreview(
             <input type="hidden" name="csrf" value="${viewer.session.csrf}" />
             <button type="submit">Confirmar: ${action.label.toLowerCase()}</button>
           </form>`
-      : notice('refused', html`No se puede: ${spanish(decided.message)}`);
+      : // What does apply is one click away (a resend refused because it may have arrived: the state query).
+        html`${notice('refused', html`No se puede: ${spanish(decided.message)}`)}
+          <h2>Acciones de este documento</h2>
+          ${await actionList(deps, doc)}`;
   writePage(
     ctx,
     200,

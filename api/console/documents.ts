@@ -24,15 +24,19 @@ const PAGE_SIZE = 50;
 export const statusWord = (status: string): Html =>
   html`<span class="status ${status}">${STATUS_ES[status] ?? status}</span>`;
 
-/** The rows of a document list: what support staff scan for (the number, the type, the day, the state, the answer). */
+/**
+ * The rows of a document list: what support staff scan for (the number, the type, the day, when chasqui received it
+ * on Lima's clock, the state, the answer). The issue date is the company's; the time received says how long it waits.
+ */
 export function documentTable(caption: string, docs: ListedDocument[]): Html {
   return table(
-    caption,
-    ['Documento', 'Tipo', 'Emisión', 'Estado', 'Último resultado'],
+    `${caption}, recibidos en hora de Lima`,
+    ['Documento', 'Tipo', 'Emisión', 'Recibido', 'Estado', 'Último resultado'],
     docs.map((d) => [
-      html`<a href="/console/documents/${d.id}">${d.filename}</a>`,
+      html`<a class="number" href="/console/documents/${d.id}">${d.filename}</a>`,
       documentTypeName(d.doc_type),
       day(d.issue_date),
+      html`<span class="number">${limaTime(d.created_at, false)}</span>`,
       statusWord(d.status),
       d.result ? spanish(resultMessage(d.result)) : '—',
     ]),
@@ -192,8 +196,10 @@ export async function documentPage(
           <dd>${documentTypeName(doc.doc_type)} ${doc.series}-${doc.number}, emitido el ${day(doc.issue_date)}</dd>
           <dt>Estado</dt>
           <dd>
-            ${statusWord(doc.status)} (código
-            ${doc.status_code})${doc.resolved ? `, resuelto el ${limaLabelled(doc.resolved_at)}` : ''}
+            ${statusWord(doc.status)}
+            <span class="number">(status_code ${doc.status_code} en la API)</span>${
+              doc.resolved ? `, resuelto el ${limaLabelled(doc.resolved_at)}` : ''
+            }
           </dd>
           ${
             reason
@@ -203,6 +209,17 @@ export async function documentPage(
           }
           <dt>Resultado</dt>
           <dd>${doc.result ? spanish(resultMessage(doc.result)) : '—'}</dd>
+          ${
+            // SUNAT's own notes on a valid document ("[SUNAT 4252] …"): what the company should correct next time.
+            doc.result?.observations?.length
+              ? html`<dt>Observaciones</dt>
+                  <dd>
+                    <ul class="plain">
+                      ${doc.result.observations.map((o) => html`<li>${o}</li>`)}
+                    </ul>
+                  </dd>`
+              : ''
+          }
           <dt>Entorno</dt>
           <dd>${doc.environment === '02' ? 'producción' : 'demo'}, destino ${destinationWord(doc.destination)}</dd>
           <dt>Cliente</dt>

@@ -96,7 +96,7 @@ ${field('total', 'Importe total', v('total'), 'inputmode="decimal" maxlength="20
   );
 }
 
-/** The answer when all five facts match one document: its state in words and its files. */
+/** The answer when all six facts match one document: its state in words and its files. */
 export function resultPage(base: string, found: FoundDocument): string {
   const link = (href: string | null, text: string) =>
     href ? `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>` : '';

@@ -130,7 +130,7 @@ async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocumen
 }
 
 /**
- * The buyers' consultation page (docs/buyers.md): `GET /consulta` the form, `POST /consulta` the lookup by the five
+ * The buyers' consultation page (docs/buyers.md): `GET /consulta` the form, `POST /consulta` the lookup by the six
  * facts printed on every document, `GET /consulta/archivo/{id}/{pdf|xml|cdr}` the files behind signed links that
  * expire in an hour. No token; lookups rate limited per client address; a mismatch reads like a missing document.
  */

@@ -48,9 +48,10 @@ function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
 }
 
 /**
- * The document a credit note modifies, when this company issued it through chasqui and SUNAT did not reject it: from
- * `credit-note-ceiling` (by the note's fechaEmision) the note may not exceed it. Looked up only when that rule judges
- * the note, so notes dated before it cost no query.
+ * The document a note modifies, when this company issued it through chasqui and SUNAT did not reject it: a note dated
+ * before it is refused (2885), a credit note above it is warned (NotaCredito2_0 rows 85 and 86) and, from
+ * `credit-note-ceiling` (by the note's fechaEmision), refused. The reasons those rows never compare (credit 10, debit
+ * 03) cost no query.
  */
 async function referencedDocument(
   deps: AppDeps,
@@ -59,16 +60,11 @@ async function referencedDocument(
 ): Promise<ReferencedDocument | null> {
   const b = body as {
     tipoDoc?: unknown;
-    fechaEmision?: unknown;
+    motivo?: { codigo?: unknown };
     documentoAfectado?: { tipoDoc?: unknown; serieNumero?: unknown };
   } | null;
-  if (
-    !b ||
-    b.tipoDoc !== '07' ||
-    typeof b.fechaEmision !== 'string' ||
-    !deps.config.rules.inForce('credit-note-ceiling', b.fechaEmision)
-  )
-    return null;
+  const spared = b?.tipoDoc === '07' ? '10' : b?.tipoDoc === '08' ? '03' : null;
+  if (!b || !spared || b.motivo?.codigo === spared) return null;
   const ref = b.documentoAfectado;
   const m = typeof ref?.serieNumero === 'string' ? /^([FB][A-Z0-9]{3})-(\d{1,8})$/.exec(ref.serieNumero) : null;
   if (!m || (ref!.tipoDoc !== '01' && ref!.tipoDoc !== '03')) return null;
@@ -80,7 +76,7 @@ async function referencedDocument(
     number: Number(m[2]),
   });
   if (!held || isRejected(held.status) || !held.totals) return null;
-  return { serieNumero: ref!.serieNumero as string, totals: held.totals };
+  return { serieNumero: ref!.serieNumero as string, totals: held.totals, issueDate: held.issue_date };
 }
 
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */

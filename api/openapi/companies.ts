@@ -67,7 +67,10 @@ const SETTINGS: [string, Schema, string][] = [
   ],
   [
     'gre-credentials',
-    obj({ client_id: str(), client_secret: str({ writeOnly: true }) }),
+    obj({
+      client_id: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$' }),
+      client_secret: str({ writeOnly: true }),
+    }),
     'Dispatch-guide (GRE) API credentials',
   ],
 ];

@@ -7,7 +7,7 @@ export function consultaPaths() {
       get: {
         tags: ['buyers'],
         summary:
-          "The buyers' consultation page (HTML, Spanish, no token): a form with the five facts printed on every document",
+          "The buyers' consultation page (HTML, Spanish, no token): a form with the six facts printed on every document",
         operationId: 'consulta-form',
         responses: { 200: { description: 'The form', content: { 'text/html': { schema: str() } } } },
       },

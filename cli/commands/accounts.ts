@@ -6,9 +6,12 @@ import { addQuota, createAccount } from '../../db/accounts';
 import { addOsePackage } from '../../db/issuing';
 
 const USAGE = `usage:
-  chasqui accounts create --name NAME [--quota UNITS] [--json]   creates an account; prints its token once
-  chasqui accounts quota --account ID --add UNITS                 adds plan 01 units (negative removes)
-  chasqui accounts ose-package --account ID --add SENDS           adds sends of the provider OSE package (negative removes)`;
+  chasqui accounts create --name NAME [--quota UNITS] [--json]
+      creates an account; prints its token once
+  chasqui accounts quota --account ID --add UNITS
+      adds plan 01 units (negative removes)
+  chasqui accounts ose-package --account ID --add SENDS
+      adds sends of the provider OSE package (negative removes)`;
 
 interface Io {
   stdout: { write(text: string): unknown };
@@ -22,13 +25,21 @@ function integer(text: string | undefined, name: string): number {
 
 class UsageError extends Error {}
 
-/** `chasqui accounts ...`: returns the process exit code (0 done, 1 not found, 2 usage). */
+/**
+ * `chasqui accounts ...`: returns the process exit code (0 done, 1 not found, 2 usage). `given` is null for help and
+ * usage errors, which need no database (cli/main.ts opens one for a subcommand only).
+ */
 export async function accountsCommand(
   argv: string[],
-  deps: { db: Db; config: Config },
+  given: { db: Db; config: Config } | null,
   io: Io = process,
 ): Promise<number> {
   const [sub, ...rest] = argv;
+  const deps = given!;
+  if (['--help', '-h', 'help'].includes(sub) || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (sub === 'create') {
       const { values } = parseArgs({

@@ -10,7 +10,8 @@ import { loadPfx } from '../../documents/signing';
 
 const USAGE = `usage:
   chasqui certificates assign --company RUC --pfx FILE --password PW [--account ID]
-      assigns a provider certificate to a plan 02 company (its validity starts at the first production signature)`;
+      assigns a provider certificate to a plan 02 company (its validity starts at the first
+      production signature)`;
 
 interface Io {
   stdout: { write(text: string): unknown };
@@ -19,13 +20,21 @@ interface Io {
 
 class UsageError extends Error {}
 
-/** `chasqui certificates ...`: returns the process exit code (0 done, 1 refused, 2 usage). */
+/**
+ * `chasqui certificates ...`: returns the process exit code (0 done, 1 refused, 2 usage). `given` is null for help
+ * and usage errors, which need no database (cli/main.ts opens one for a subcommand only).
+ */
 export async function certificatesCommand(
   argv: string[],
-  deps: { db: Db; config: Config; secrets: SecretBox },
+  given: { db: Db; config: Config; secrets: SecretBox } | null,
   io: Io = process,
 ): Promise<number> {
   const [sub, ...rest] = argv;
+  const deps = given!;
+  if (['--help', '-h', 'help'].includes(sub) || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (sub !== 'assign')
       throw new UsageError(sub ? `unknown certificates command '${sub}'` : 'missing certificates command');

@@ -34,7 +34,7 @@ export function commandDatabase(config: Config): CommandDatabase {
         'data dir of a running one, or DATABASE_URL',
     );
   }
-  const url = embeddedPostgresUrl(found.port, found.database);
+  const url = embeddedPostgresUrl(found.port, found.database, found.socketDir);
   return { url, label: `${where(url)} (embedded PostgreSQL, data in ${found.dataDir})`, dataDir: found.dataDir };
 }
 

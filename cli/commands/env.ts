@@ -3,8 +3,9 @@ import { readRunningInstance, type RunningInstance } from '../../runtime/instanc
 
 const HELP = `usage: chasqui env [--json]
 
-The running npm start of CHASQUI_DATA_DIR (default ./.data): its URLs as comments, then the export lines that make
-this terminal's commands and examples (\${PORT:-3000}, …) use it. Exit 0; 1 when none runs there; 2 usage error.
+The running npm start of CHASQUI_DATA_DIR (default ./.data): its URLs as comments, then the export
+lines that make this terminal's commands and examples (\${PORT:-3000}, …) use it. Exit 0; 1 when
+none runs there; 2 usage error.
 
 examples:
   eval "$(npx chasqui env)"                     # this terminal now follows that instance
@@ -12,7 +13,7 @@ examples:
   npx chasqui env --json | jq -r .api`;
 
 /** A value as one shell word. */
-function shellWord(value: string): string {
+export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

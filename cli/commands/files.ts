@@ -8,18 +8,21 @@ import { confirmed, EXIT, type Io } from '../support/bulk';
 
 const USAGE = `usage:
   chasqui files migrate --to URL [--dry-run] [--yes] [--rate N] [--batch N]
-      moves every document's signed XML and CDR to URL: s3://bucket/prefix or file:///dir (from the rows), or
-      postgres: (back into the rows, read from the store CHASQUI_FILES_URL names). Oldest first, N documents a
-      second at most (--rate), --batch per read (default 200). Progress on stderr; stop it (Ctrl-C) or kill it
-      and run the same command again: it goes on where it was. Until a document has moved, it is read where it was.
+      moves every document's signed XML and CDR to URL: s3://bucket/prefix or file:///dir (from the
+      rows), or postgres: (back into the rows, read from the store CHASQUI_FILES_URL names). Oldest
+      first, N documents a second at most (--rate), --batch per read (default 200). Progress on
+      stderr; stop it (Ctrl-C) or kill it and run the same command again: it goes on where it was.
+      Until a document has moved, it is read where it was.
   chasqui files orphans [--older-than HOURS] [--delete] [--yes] [--json]
-      objects of the store CHASQUI_FILES_URL names that no document names, written more than HOURS ago (default
-      24): left by a crash between an object and its row, or by a move back to PostgreSQL. Lists them; --delete
-      removes them. Run it daily (cron, a Kubernetes CronJob): docs/files.md.
+      objects of the store CHASQUI_FILES_URL names that no document names, written more than HOURS
+      ago (default 24): left by a crash between an object and its row, or by a move back to
+      PostgreSQL. Lists them; --delete removes them. Run it daily (cron, a Kubernetes CronJob):
+      docs/files.md.
 
-Moving to an object store: first set CHASQUI_FILES_URL to it on every api and worker (new files go there from then
-on; older ones are still read from their rows), then run the migration. Moving back: run it with --to postgres:
-while CHASQUI_FILES_URL still names the store, then set CHASQUI_FILES_URL=postgres:.
+Moving to an object store: first set CHASQUI_FILES_URL to it on every api and worker (new files go
+there from then on; older ones are still read from their rows), then run the migration. Moving back:
+run it with --to postgres: while CHASQUI_FILES_URL still names the store, then set
+CHASQUI_FILES_URL=postgres:.
 
 examples:
   chasqui files migrate --to s3://cpe-archive/prod --dry-run

@@ -17,20 +17,22 @@ const USAGE = `usage:
   chasqui keys status [--json]
       how many stored secrets each master key seals, per kind, and the last rotations
   chasqui keys rotate [--dry-run] [--yes] [--batch N] [--operator NAME]
-      re-seals every stored secret sealed with an older key under the current one (CHASQUI_MASTER_KEY), N per
-      transaction (default 200); safe to stop or kill and run again; recorded in the audit (keys status)
+      re-seals every stored secret sealed with an older key under the current one
+      (CHASQUI_MASTER_KEY), N per transaction (default 200); safe to stop or kill and run again;
+      recorded in the audit (keys status)
 
-The key ring: CHASQUI_MASTER_KEY is the current key (it seals); CHASQUI_MASTER_KEYS_OLD, comma-separated, holds older
-keys still read. To rotate: deploy every api and worker with the new key as CHASQUI_MASTER_KEY and the old one in
-CHASQUI_MASTER_KEYS_OLD, run \`chasqui keys rotate\`, check \`chasqui keys status\` shows 0 for the old key, then
-remove it from CHASQUI_MASTER_KEYS_OLD.
+The key ring: CHASQUI_MASTER_KEY is the current key (it seals); CHASQUI_MASTER_KEYS_OLD,
+comma-separated, holds older keys still read. To rotate: deploy every api and worker with the new
+key as CHASQUI_MASTER_KEY and the old one in CHASQUI_MASTER_KEYS_OLD, run \`chasqui keys rotate\`,
+check \`chasqui keys status\` shows 0 for the old key, then remove it from CHASQUI_MASTER_KEYS_OLD.
 
 examples:
   chasqui keys status
   chasqui keys rotate --dry-run
   chasqui keys rotate --yes --operator ana
 
-exit codes: 0 done, 1 failed (or secrets sealed with a key this process lacks), 2 usage, 130 stopped with Ctrl-C`;
+exit codes: 0 done, 1 failed (or secrets sealed with a key this process lacks), 2 usage, 130 stopped
+with Ctrl-C`;
 
 class UsageError extends Error {}
 

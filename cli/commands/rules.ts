@@ -14,7 +14,8 @@ const USAGE = `usage: chasqui rules [--wide | --json] [--at YYYY-MM-DD]
   upcoming at the date (today in Lima by default) and what changes. --wide adds confidence, SUNAT's
   codes and the source, one line per rule however wide; --json gives all of it to scripts, with each
   rule's rows of SUNAT's sheets (citation). Dates moved by CHASQUI_RULE_DATES are marked *; a
-  reported rule it switches off (id=off) has status off. A rule judges a document by its issue date
+  reported rule it switches off (id=off) has status off. The table names the catalog 25 product
+  codes are judged with (CHASQUI_PRODUCT_CODES, a file of codes, replaces SUNAT's as carried). A rule judges a document by its issue date
   (fechaEmision), not by the day it is sent. Exit 0; 2 usage error.
 examples:
   chasqui rules
@@ -67,7 +68,7 @@ const RULES_WIDTH = TERMINAL_WIDTH;
  * Columns padded to their widest cell; the last one (what changes) wrapped under itself to fit `width` columns (null:
  * one line each). `--wide` adds confidence, codes and each rule's source under it.
  */
-function table(rows: RuleRow[], at: string, wide: boolean): string {
+function table(rows: RuleRow[], at: string, wide: boolean, catalog: string): string {
   const head = ['ID', 'EFFECTIVE', 'STATUS', ...(wide ? ['CONFIDENCE', 'CODES'] : []), 'WHAT'];
   const cells = rows.map((r) => [
     r.id,
@@ -94,10 +95,20 @@ function table(rows: RuleRow[], at: string, wide: boolean): string {
     ...(moved.length
       ? [`* moved by CHASQUI_RULE_DATES (shipped: ${moved.map((r) => `${r.id} ${r.default_effective}`).join(', ')})`]
       : []),
+    catalog,
     ...(wide ? [] : ['confidence, SUNAT codes and sources: chasqui rules --wide (or --json)']),
   ];
   if (notes.length) out.push('', ...notes.flatMap((n) => (wide ? [n] : wrap(n, RULES_WIDTH))));
   return out.join('\n');
+}
+
+/** Which catalog 25 judges product codes (product-code-valid): the one chasqui carries or CHASQUI_PRODUCT_CODES'. */
+function catalogNote(rules: RuleCalendar): string {
+  const listing = rules.productCodeListing();
+  const count = listing.codes.size.toLocaleString('en-US');
+  return rules.productCodes
+    ? `catalog 25 (product codes): ${listing.source} (CHASQUI_PRODUCT_CODES), ${count} codes`
+    : `catalog 25 (product codes): ${listing.source} as chasqui carries it, ${count} codes (CHASQUI_PRODUCT_CODES replaces it)`;
 }
 
 /** Returns the exit code: 0, or 2 for a usage error. */
@@ -129,7 +140,8 @@ export async function rulesCommand(
     io.err(`chasqui rules: --at needs a date YYYY-MM-DD, got '${at}'\n${USAGE}`);
     return 2;
   }
-  const rows = ruleRows(loadConfig().rules, at);
-  io.out(values.json ? JSON.stringify(rows, null, 2) : table(rows, at, values.wide ?? false));
+  const { rules } = loadConfig();
+  const rows = ruleRows(rules, at);
+  io.out(values.json ? JSON.stringify(rows, null, 2) : table(rows, at, values.wide ?? false, catalogNote(rules)));
   return 0;
 }

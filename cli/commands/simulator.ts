@@ -5,15 +5,17 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../core/config';
 import { untilShutdownSignal } from '../lifecycle';
 
-const USAGE = `usage: chasqui simulator [--port 4010] [--host 127.0.0.1] [--data-dir DIR] [--ticket-polls 1] [--sunat-rules]
-                         [--sending-window-days 3]
+const USAGE = `usage: chasqui simulator [--port 4010] [--host 127.0.0.1] [--data-dir DIR] [--ticket-polls 1]
+                         [--sunat-rules] [--sending-window-days 3]
 
-Serves SUNAT's billService, billConsultService, GRE REST and portal paths, with fault rules under /__admin/.
-Point chasqui at it with CHASQUI_AUTHORITY_URL=http://127.0.0.1:4010 (see docs/authority.md).
---sunat-rules (or CHASQUI_SIMULATOR_SUNAT_RULES=true): verdicts from SUNAT's own XSL, as \`chasqui validate\` runs it.
-Documents are judged by SUNAT's rules in force on their issue date (CHASQUI_RULE_DATES moves a rule's date).
---sending-window-days N (or CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS): SUNAT refuses a factura, boleta or note more
-than N days after its issue date (2108); default 3, 0 accepts any date (fixtures with old dates).`;
+Serves SUNAT's billService, billConsultService, GRE REST and portal paths, with fault rules under
+/__admin/. Point chasqui at it: CHASQUI_AUTHORITY_URL=http://127.0.0.1:4010 (docs/authority.md).
+--sunat-rules (or CHASQUI_SIMULATOR_SUNAT_RULES=true): verdicts from SUNAT's own XSL, as
+\`chasqui validate\` runs it. Documents are judged by SUNAT's rules in force on their issue date
+(CHASQUI_RULE_DATES moves a rule's date).
+--sending-window-days N (or CHASQUI_SIMULATOR_SENDING_WINDOW_DAYS): SUNAT refuses a factura, boleta
+or note more than N days after its issue date (2108); default 3, 0 accepts any date (fixtures with
+old dates).`;
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -12,13 +12,14 @@ import { checkAtStart, logRuleCalendar } from '../../runtime/start-checks';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
+import { shellWord } from './env';
 
 /**
  * `npm start`: the whole service on one machine. Anything not configured is started here: PostgreSQL (embedded,
  * data under CHASQUI_DATA_DIR), the Temporal dev server with its UI (SQLite file under the data dir), then migrations,
  * the worker and the API. Data survives a restart; SIGINT/SIGTERM stop everything in reverse order.
  */
-export async function startCommand(_argv: string[]): Promise<number> {
+export async function startCommand(): Promise<number> {
   const config = loadConfig();
   const running = readRunningInstance(config.dataDir);
   if (typeof running !== 'string')
@@ -139,8 +140,21 @@ function localMasterKey(dataDir: string): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-function printWelcome(config: Config, apiUrl: string, temporalUi: string | null, simulatorUrl: string | null): void {
-  const lines = [
+/**
+ * What `npm start` prints when it is ready. Another terminal starts without this one's variables, so a data dir other
+ * than the clone's default is named in the command that finds this instance there.
+ */
+export function welcomeLines(
+  config: Config,
+  apiUrl: string,
+  temporalUi: string | null,
+  simulatorUrl: string | null,
+): string[] {
+  const env =
+    config.dataDir === path.resolve('.data')
+      ? 'npx chasqui env'
+      : `CHASQUI_DATA_DIR=${shellWord(config.dataDir)} npx chasqui env`;
+  return [
     '',
     'chasqui is running',
     `  API          ${apiUrl}   (health: ${apiUrl}/readyz, OpenAPI: ${apiUrl}/v1/openapi.json)`,
@@ -149,13 +163,16 @@ function printWelcome(config: Config, apiUrl: string, temporalUi: string | null,
     `  authority    ${simulatorUrl ? `simulator ${simulatorUrl} (faults: ${simulatorUrl}/__admin/rules)` : (config.authority.authorityUrl ?? 'SUNAT / OSE (configured endpoints)')}`,
     `  data         ${config.dataDir}`,
     '',
+    `  another terminal:      eval "$(${env})"   (this instance's ports and URLs), then`,
     config.bootstrapAccountToken
-      ? '  account token: the value of CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'
+      ? '  account token:         the value of CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN'
       : '  get an account token:  npx chasqui accounts create --name "My account"',
     '  a console token:       npx chasqui support tokens create --name YOUR_NAME',
-    `  another terminal:      eval "$(npx chasqui env)"   (this instance's ports and URLs; CHASQUI_DATA_DIR=${config.dataDir})`,
     '  stop with Ctrl-C; data is kept for the next start',
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function printWelcome(config: Config, apiUrl: string, temporalUi: string | null, simulatorUrl: string | null): void {
+  process.stdout.write(welcomeLines(config, apiUrl, temporalUi, simulatorUrl).join('\n') + '\n');
 }

@@ -10,13 +10,14 @@ import { loadConfig } from '../../core/config';
 import { Validator, type ValidationReport } from '../../validator';
 import { isRejected } from '../../lifecycle/transitions';
 
-const USAGE = `usage: chasqui validate FILE.xml|DIR [FILE.xml|DIR …] [--json] [--require-signature] [--name-from-content]
-                        [--no-xsd] [--no-xsl] [--no-sig] [-v]
-  XSD, SUNAT's own validation rules (XSL, and the rules dated since by the document's issue date, moved by
-  CHASQUI_RULE_DATES) and the XMLDSig signature, with the codes SUNAT's CDR would carry.
-  Directories are searched for *.xml. Name files as they will be sent (RUC-TT-SERIE-NUMERO.xml): SUNAT's rules
-  compare the name with the content. Exit 0: every file passed (xsd=ok, xsl=accepted|observed, sig=ok|none);
-  1: some file failed; 2: usage error or no .xml file. See docs/validator.md.
+const USAGE = `usage: chasqui validate FILE.xml|DIR [FILE.xml|DIR …] [--json] [--require-signature]
+                        [--name-from-content] [--no-xsd] [--no-xsl] [--no-sig] [-v]
+  XSD, SUNAT's own validation rules (XSL, and the rules dated since by the document's issue date,
+  moved by CHASQUI_RULE_DATES) and the XMLDSig signature, with the codes SUNAT's CDR would carry.
+  Directories are searched for *.xml. Name files as they will be sent (RUC-TT-SERIE-NUMERO.xml):
+  SUNAT's rules compare the name with the content. Exit 0: every file passed (xsd=ok,
+  xsl=accepted|observed, sig=ok|none); 1: some file failed; 2: usage error or no .xml file. See
+  docs/validator.md.
 examples:
   chasqui validate 20123456786-01-F001-1.xml
   chasqui validate --json --require-signature out/ | jq 'select(.pass | not)'`;

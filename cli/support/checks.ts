@@ -8,17 +8,21 @@ import { startCompanyChecks } from '../../workflows/company-checks-client';
 
 export const CHECKS_HELP = `usage: chasqui support checks [--ruc RUC] [--run] [--json]
 
-Every company's checks (or one company's), worst first: certificate, SOL and GRE credentials (asked of SUNAT),
-series gaps, sending window, rule readiness, OSE link / PSE authorisation. What each one asks and what to do:
-docs/operations.md, "Company checks".
+Every company's checks (or one company's), worst first: certificate, SOL and GRE credentials (asked
+of SUNAT), series gaps, sending window, rule readiness, OSE link / PSE authorisation. What each one
+asks and what to do: docs/operations.md, "Company checks".
   --ruc RUC   only this company
-  --run       run the checks now (one SUNAT call per company, within CHASQUI_CHECKS_RATE a minute) and wait for
-              them before printing; otherwise the latest results of the schedule (every CHASQUI_CHECKS_EVERY)
-  --json      one JSON document: {"companies": [{ruc, business_name, worst, checks: [...]}], "count"}
+  --run       run the checks now (one SUNAT call per company, within CHASQUI_CHECKS_RATE a minute)
+              and wait for them before printing; otherwise the latest results of the schedule
+              (every CHASQUI_CHECKS_EVERY)
+  --json      one JSON document:
+              {"companies": [{ruc, business_name, worst, checks: [...]}], "count"}
   e.g. chasqui support checks
        chasqui support checks --ruc 20123456786 --run
        chasqui support checks --json | jq '.companies[] | select(.worst == "fail") | .ruc'
 Exit codes: 0 whatever the checks find (scripts read --json), 2 usage, 3 --ruc names no company.`;
+
+const companiesCount = (n: number) => `${n} ${n === 1 ? 'company' : 'companies'}`;
 
 /** `chasqui support checks`: the stored results (the API's repository), after a run of the same workflow when --run. */
 export async function checks(
@@ -49,7 +53,7 @@ export async function checks(
       null,
       deps.config.checks.concurrency,
     );
-    io.stderr.write(`${await run.result()} companies checked\n`);
+    io.stderr.write(`${companiesCount(await run.result())} checked\n`);
   }
   const rows = await listAllCheckRows(deps.db, { ruc: values.ruc });
   const byCompany = new Map<string, { ruc: string; business_name: string; rows: typeof rows }>();
@@ -83,9 +87,8 @@ export async function checks(
   const counts = (['fail', 'warn', 'unknown', 'ok'] as const)
     .map((s) => `${rows.filter((r) => r.status === s).length} ${s}`)
     .join(', ');
-  const companiesCount = `${companies.length} ${companies.length === 1 ? 'company' : 'companies'}`;
   io.stdout.write(
-    `${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount}: ${counts}\n`,
+    `${table([['RUC', 'CHECK', 'STATUS', 'CHECKED', 'DETAIL'], ...lines])}\n\n${companiesCount(companies.length)}: ${counts}\n`,
   );
   return EXIT.done;
 }

@@ -14,25 +14,30 @@ const HELP = `chasqui support: find documents, see why they are stuck, and act o
 usage: chasqui support <command> [options]      (chasqui support <command> --help for more)
 
   find <reference>       one document, its state, its timeline and its Temporal UI link
-                         e.g. chasqui support find 20123456786-01-F001-10   (or F001-10, the file name, the external_id)
+                         e.g. chasqui support find 20123456786-01-F001-10
+                         (or F001-10, the file name, the external_id)
   stuck                  unresolved documents past a threshold, grouped by why
                          e.g. chasqui support stuck --older-than 1h --ruc 20123456786
   recheck <selector>     ask the authority for the real state now (timeouts, tickets)
                          e.g. chasqui support recheck --older-than 30m --status sent --dry-run
-  resend <selector>      send the same signed XML again where spec 3.1 allows (not received: connection failures)
+  resend <selector>      send the same signed XML again where spec 3.1 allows
+                         (not received: connection failures)
                          e.g. chasqui support resend F001-10 --ruc 20123456786
   redeliver <selector>   deliver the cpe.resolved webhook again (a new X-Entrega)
                          e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h
-  checks                 every company's checks (certificate, credentials, gaps, windows, rules), worst first
+  checks                 every company's checks (certificate, credentials, gaps, windows, rules),
+                         worst first
                          e.g. chasqui support checks --ruc 20123456786 --run
   tokens <create|list|revoke>   support staff's console tokens (scope support:operate)
                          e.g. chasqui support tokens create --name ana.quispe --expires 90d
 
 Reads DATABASE_URL and TEMPORAL_ADDRESS (or a running npm start); needs no temporal binary.
-Exit codes: 0 done (also when nothing is stuck or nothing matches a selection), 1 failed (some action failed, or
---fail-if-any found something), 2 usage error, 3 find matched no document, 130 interrupted (Ctrl-C).`;
+Exit codes: 0 done (also when nothing is stuck or nothing matches a selection), 1 failed (some
+action failed, or --fail-if-any found something), 2 usage error, 3 find matched no document, 130
+interrupted (Ctrl-C).`;
 
-const SELECTOR_HELP = `selector: external ids / references (F001-10, RUC-TT-SERIE-NUMERO, file names), or the filters of stuck:
+const SELECTOR_HELP = `selector: external ids / references (F001-10, RUC-TT-SERIE-NUMERO, file names), or the
+filters of stuck:
   --older-than 30m   issued longer ago than this (default 30m when no reference is given)
   --status S[,S]     only these statuses (sent, registered, queued, …)
   --ruc RUC          only this company
@@ -44,41 +49,48 @@ options:
   --limit N          at most N documents (default 1000)
   --fail-if-any      exit 1 when any selected document is left alone or refused (for scripts)
   --json             one JSON document on stdout
-exit codes: 0 done (an empty selection too: nothing to do), 1 some action failed (or --fail-if-any), 2 usage,
-  130 interrupted`;
+exit codes: 0 done (an empty selection too: nothing to do), 1 some action failed (or --fail-if-any),
+  2 usage, 130 interrupted`;
 
 export const COMMAND_HELP: Record<string, string> = {
-  find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name> [--ruc RUC] [--json]
+  find: `usage: chasqui support find <external_id | RUC-TT-SERIE-NUMERO | SERIE-NUMERO | file name>
+                           [--ruc RUC] [--json]
 
-Shows the document, why it has no verdict (if so), its timeline (issue, each send attempt and its classification,
-ticket polls and state queries, the verdict, webhook deliveries and their attempts, support actions) and the
-Temporal UI link. When several companies have the number, lists the candidates.
+Shows the document, why it has no verdict (if so), its timeline (issue, each send attempt and its
+classification, ticket polls and state queries, the verdict, webhook deliveries and their attempts,
+support actions) and the Temporal UI link. When several companies have the number, lists the
+candidates.
   e.g. chasqui support find F001-10
        chasqui support find 20123456786-01-F001-10.zip --json
 Exit codes: 0 found, 2 usage, 3 no document matches.`,
-  stuck: `usage: chasqui support stuck [--older-than 30m] [--status S[,S]] [--ruc RUC] [--limit 1000] [--fail-if-any] [--json]
+  stuck: `usage: chasqui support stuck [--older-than 30m] [--status S[,S]] [--ruc RUC] [--limit 1000]
+                            [--fail-if-any] [--json]
 
 Unresolved documents issued longer ago than --older-than, grouped by why they have no verdict yet.
   e.g. chasqui support stuck --older-than 2h
        chasqui support stuck --status sent --json | jq '.groups[].documents[].external_id'
-       chasqui support stuck --older-than 2h --fail-if-any || notify-on-call     # alert when anything is stuck
-Exit codes: 0 answered (nothing stuck is an answer too), 1 with --fail-if-any when something is stuck, 2 usage.`,
+       chasqui support stuck --older-than 2h --fail-if-any || notify-on-call   # alert when stuck
+Exit codes: 0 answered (nothing stuck is an answer too), 1 with --fail-if-any when something is
+stuck, 2 usage.`,
   recheck: `usage: chasqui support recheck <selector> [options]
 
-Asks SUNAT (or the OSE) for the document's real state now: a timed-out send is queried, a ticket polled. Never sends.
+Asks SUNAT (or the OSE) for the document's real state now: a timed-out send is queried, a ticket
+polled. Never sends.
 ${SELECTOR_HELP}
   e.g. chasqui support recheck --older-than 30m --status sent --dry-run
        chasqui support recheck 20123456786-01-F001-10 --yes`,
   resend: `usage: chasqui support resend <selector> [options]
 
-Sends the same signed XML again (no new signature, no quota), only where spec 3.1 allows: documents that never
-reached the authority (connection failures). A timed-out document may have arrived: recheck it instead.
+Sends the same signed XML again (no new signature, no quota), only where spec 3.1 allows: documents
+that never reached the authority (connection failures). A timed-out document may have arrived:
+recheck it instead.
 ${SELECTOR_HELP}
   e.g. chasqui support resend --ruc 20123456786 --status queued --dry-run`,
   redeliver: `usage: chasqui support redeliver <selector> [options] [--failed-since 3h]
 
-Delivers the document's cpe.resolved webhook again, as a new delivery (new X-Entrega) to the URL configured now.
-With filters instead of references: documents whose last delivery failed within --failed-since (default 24h).
+Delivers the document's cpe.resolved webhook again, as a new delivery (new X-Entrega) to the URL
+configured now. With filters instead of references: documents whose last delivery failed within
+--failed-since (default 24h).
 ${SELECTOR_HELP}
   e.g. chasqui support redeliver --ruc 20123456786 --failed-since 3h --dry-run`,
   checks: CHECKS_HELP,

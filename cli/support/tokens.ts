@@ -14,11 +14,12 @@ import { parseDuration } from '../../core/durations';
 
 export const TOKENS_HELP = `usage: chasqui support tokens <create|list|revoke> [options]
 
-Support staff's tokens for the console (/console): scope ${SUPPORT_SCOPE}, every account's documents. A token is
-shown once, when created; only its hash is kept.
-  create --name NAME [--expires 90d] [--operator WHO] [--json]   a new token (--expires: 30m, 12h, 90d; default never)
-  list [--json]                                                  every token: name, state, created, expires
-  revoke NAME                                                    ends the token and its console sessions
+Support staff's tokens for the console (/console): scope ${SUPPORT_SCOPE}, every account's documents.
+A token is shown once, when created; only its hash is kept.
+  create --name NAME [--expires 90d] [--operator WHO] [--json]
+                   a new token (--expires: 30m, 12h, 90d; default never)
+  list [--json]    every token: name, state, created, expires
+  revoke NAME      ends the token and its console sessions
   e.g. chasqui support tokens create --name ana.quispe --expires 90d
        chasqui support tokens list --json | jq '.tokens[] | select(.state == "active") | .name'
        chasqui support tokens revoke ana.quispe

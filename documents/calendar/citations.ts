@@ -34,6 +34,21 @@ const REVISION_2026 =
 const RATE_3103 =
   'chasqui answers a rate not in force on the issue date with 3103; the sheet checks the IGV total against "la tasa vigente" (3291) and the lines\' rate (3462), which is what SUNAT itself answers';
 
+/**
+ * The notes' rows of the IGV rate (fields 46/47 of NotaCredito2_0 and NotaDebito2_0): the total at "la tasa vigente
+ * … (18.00, 10.50 o 10.00)" (3291), every taxed line at one rate "que corresponda con una tasa vigente" (3462), and
+ * 4439 for 10 or 10.5 off the register. The notes' sheets name 10 beside 10.5 because a note takes the rate of the
+ * document it modifies.
+ */
+const NOTE_RATE_ROWS: readonly SheetRowCitation[] = [
+  { file: 'NotaCredito2_0', row: 298, code: '3291', severity: 'ERROR', condition: '(18.00, 10.50 o 10.00)' },
+  { file: 'NotaCredito2_0', row: 301, code: '3462', severity: 'ERROR', condition: 'diferente tasa de tributo' },
+  { file: 'NotaCredito2_0', row: 302, code: '4439', severity: 'OBSERV', condition: 'es igual a 10 o 10.5' },
+  { file: 'NotaDebito2_0', row: 296, code: '3291', severity: 'ERROR', condition: '(18.00, 10.50 o 10.00)' },
+  { file: 'NotaDebito2_0', row: 299, code: '3462', severity: 'ERROR', condition: 'diferente tasa de tributo' },
+  { file: 'NotaDebito2_0', row: 300, code: '4439', severity: 'OBSERV', condition: 'es igual a 10 o 10.5' },
+];
+
 /** By rule id (documents/calendar/rules.ts). */
 export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
   'summary-igv-percent': {
@@ -52,8 +67,20 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
   },
   'product-code-valid': {
     rows: [
-      { file: 'Factura2_0', row: 119, code: '4332', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
-      { file: 'Factura2_0', row: 120, code: '4332', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      { file: 'NotaCredito2_0', row: 127, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
+      { file: 'NotaCredito2_0', row: 128, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      {
+        file: 'NotaCredito2_0',
+        row: 129,
+        code: '4332',
+        severity: 'OBSERV',
+        condition: 'no se encuentra en el listado',
+      },
+      { file: 'NotaDebito2_0', row: 119, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
+      { file: 'NotaDebito2_0', row: 120, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      { file: 'Factura2_0', row: 119, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_FORMAT },
+      { file: 'Factura2_0', row: 120, code: '3496', severity: 'OBSERV', condition: PRODUCT_CODE_LIST },
+      { file: 'Factura2_0', row: 122, code: '4337', severity: 'OBSERV', condition: "termina en 6 ceros ('000000')" },
       { file: 'revisions', row: 6, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_FORMAT },
       { file: 'revisions', row: 7, code: '3496', severity: 'ERROR', condition: PRODUCT_CODE_LIST },
     ],
@@ -75,6 +102,7 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
     rows: [
       { file: 'revisions', row: 9, code: '2524', severity: 'ERROR', condition: "diferente de '13'" },
       { file: 'revisions', row: 10, code: '3507', severity: 'ERROR', condition: 'no es inafecta' },
+      { file: 'revisions', row: 11, code: '3194', severity: 'ERROR', condition: 'Si existe más de un tag' },
     ],
     date: REVISION_2026,
     reading: 'reported',
@@ -84,6 +112,8 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
       { file: 'revisions', row: 12, code: '3261', severity: 'ERROR', condition: 'más de un tag' },
       { file: 'revisions', row: 13, code: '3503', severity: 'ERROR', condition: "modifica' es '03'" },
       { file: 'revisions', row: 14, code: '3286', severity: 'ERROR', condition: "modifica' es '01'" },
+      { file: 'NotaCredito2_0', row: 85, code: '3286', severity: 'ERROR', condition: "diferente de '10'" },
+      { file: 'NotaCredito2_0', row: 86, code: '4028', severity: 'OBSERV', condition: "modifica' es '03'" },
     ],
     date: REVISION_2026,
     reading: 'reported',
@@ -105,19 +135,26 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
         severity: 'OBSERV',
         condition: 'es igual a 10.5, no existe ind_padron',
       },
+      ...NOTE_RATE_ROWS,
     ],
     date: 'Ley 32387 (IPM 2.5 % from 2026-01-01); SUNAT Validacionesv20260212 Factura2_0 fields 46/47',
     reading: 'sure',
     divergences: { '3103': RATE_3103 },
   },
   'mype-rate-2027': {
-    rows: [{ file: 'revisions', row: 22, code: '3462', severity: 'ERROR', condition: '18.00 o 15.00' }],
+    rows: [
+      { file: 'revisions', row: 22, code: '3462', severity: 'ERROR', condition: '18.00 o 15.00' },
+      ...NOTE_RATE_ROWS.filter((r) => r.code === '3462'),
+    ],
     date: 'Ley 31556 as extended (12 % IGV in 2027) and Ley 32387 (IPM 3 % in 2027), added up by one secondary source',
     reading: 'reported',
     divergences: { '3103': RATE_3103 },
   },
   'mype-rate-end': {
-    rows: [{ file: 'revisions', row: 23, code: '3462', severity: 'ERROR', condition: 'fecha de emisión: 18.00' }],
+    rows: [
+      { file: 'revisions', row: 23, code: '3462', severity: 'ERROR', condition: 'fecha de emisión: 18.00' },
+      ...NOTE_RATE_ROWS.filter((r) => r.code === '3462'),
+    ],
     date: 'Ley 31556 as extended in December 2024: the special rate ends on 2027-12-31',
     reading: 'sure',
     divergences: { '3103': RATE_3103 },
@@ -125,6 +162,7 @@ export const CITATIONS: Readonly<Record<string, RuleCitation>> = {
   'detraction-codes-2026': {
     rows: [
       { file: 'Factura2_0', row: 492, code: '3033', severity: 'ERROR', condition: 'diferente al listado' },
+      { file: 'NotaDebito2_0', row: 404, code: '3033', severity: 'ERROR', condition: 'diferente al listado' },
       { file: 'revisions', row: 21, code: '3033', severity: 'ERROR', condition: "'038', '042', '043', '046' y '047'" },
     ],
     date: 'reported by one implementer, unverified (sunat/SOURCES.md, Rules after June 2024)',

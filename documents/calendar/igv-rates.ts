@@ -4,11 +4,16 @@
  * CHASQUI_RULE_DATES, a reported one switched off with `id=off`); the special rate of each step is set by
  * CHASQUI_IGV_RATES, so a law that changes it needs no release.
  *
- * SUNAT Validacionesv20260212, Factura2_0 fields 46/47 (and the same rows of Boleta2_0, NotaCredito2_0,
- * NotaDebito2_0): ERROR "por la tasa vigente al IGV (18.00 o 10.50) a la fecha de emisión … Dado que la tasa vigente
+ * SUNAT Validacionesv20260212, Factura2_0 fields 46/47 (and the same rows of Boleta2_0): ERROR "por la tasa vigente al
+ * IGV (18.00 o 10.50) a la fecha de emisión … Dado que la tasa vigente
  * del IGV es 10.5% y 18%"; ERROR "Todas las líneas afectas al IGV deben tener la misma tasa vigente"; OBSERV 4439 "Si
  * la Tasa del IGV … es igual a 10.5, no existe ind_padron igual a '01' … para el Número de RUC del Emisor".
  * The general rate stays 18 while Ley 32387 moves points of it to the municipal tax (IPM 2.5 in 2026, +0.5 a year).
+ * A credit or debit note may also carry the rate of the document it modifies: NotaCredito2_0 row 298 and
+ * NotaDebito2_0 row 296, ERROR 3291 "la tasa vigente al IGV a la fecha de emisión (18.00, 10.50 o 10.00) … Dado que la
+ * tasa del IGV del 'Documento que se modifica' es 10%, 10.5% o 18%"; their 4439 rows observe "10 o 10.5". The sheets
+ * are silent on 2027: a note then keeps every earlier special rate, as a note of January 2027 on a December 2026
+ * invoice needs.
  */
 import type { RuleId } from './rules';
 
@@ -65,17 +70,27 @@ export function parseIgvRates(text: string): Partial<IgvRates> {
   return rates;
 }
 
-/** What a document of one date may carry: the general rate and the special rate in force (null when none). */
+/** What a document of one date (and type) may carry: the general rate and the special rate in force (null when none). */
 export interface RatesOn {
   general: number;
   special: number | null;
   /** The step that set `special` (null before the first), for messages. */
   step: RuleId | null;
+  /** A note's: the special rates of earlier dates, those of the documents it may modify; empty for other types. */
+  earlier: readonly number[];
 }
 
-/** The rates a document of that date may carry (3103): the general one and the special one in force, if any. */
+/** Document types that carry the rate of the document they modify (credit and debit notes). */
+export const NOTE_TYPES: readonly string[] = ['07', '08'];
+
+/** The rates a document of that date may carry (3103): the general one, the special one in force, a note's earlier ones. */
 export function allowedRates(rates: RatesOn): number[] {
-  return rates.special === null ? [rates.general] : [rates.general, rates.special];
+  return [rates.general, ...(rates.special === null ? [] : [rates.special]), ...rates.earlier];
+}
+
+/** The special rates of that date a line may carry, each observed from an issuer off SUNAT's register (4439). */
+export function specialRates(rates: RatesOn): number[] {
+  return allowedRates(rates).filter((rate) => rate !== rates.general);
 }
 
 /** Whether `rate` (a number, or a cbc:Percent's text) is one of them. */
@@ -86,7 +101,11 @@ export function isAllowedRate(rate: number | string, rates: RatesOn): boolean {
 
 /** The rates in words, for 3103: `18, or 10.5 (the special rate of MYPE restaurants and hotels)`. */
 export function ratesText(rates: RatesOn): string {
-  return rates.special === null
-    ? `${rates.general} (the special rate of MYPE restaurants and hotels has ended)`
-    : `${rates.general}, or ${rates.special} (the special rate of MYPE restaurants and hotels)`;
+  const text =
+    rates.special === null
+      ? `${rates.general} (the special rate of MYPE restaurants and hotels has ended)`
+      : `${rates.general}, or ${rates.special} (the special rate of MYPE restaurants and hotels)`;
+  return rates.earlier.length
+    ? `${text}, or ${rates.earlier.join(' or ')} (an earlier special rate, that of the document the note modifies)`
+    : text;
 }

@@ -8,11 +8,13 @@ import type { DocType } from '../doc-type';
 import {
   DEFAULT_IGV_RATES,
   GENERAL_IGV_RATE,
+  NOTE_TYPES,
   SPECIAL_RATE_BEFORE_2026,
   SPECIAL_RATE_STEPS,
   type IgvRates,
   type RatesOn,
 } from './igv-rates';
+import { shippedProductCodes, type ProductCodeListing } from './product-codes';
 import { RULES, type RuleDefinition, type RuleId } from './rules';
 
 export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';
@@ -22,14 +24,24 @@ export {
   GENERAL_IGV_RATE,
   IgvRatesError,
   isAllowedRate,
+  NOTE_TYPES,
   parseIgvRates,
   ratesText,
   SPECIAL_RATE_RULE,
+  specialRates,
   SPECIAL_RATE_STEPS,
   type IgvRates,
   type RatesOn,
 } from './igv-rates';
-export { isProductCodeListed, productCodeProblems, type ProductCodeProblem } from './product-codes';
+export {
+  isProductCodeListed,
+  parseProductCodes,
+  productCodeProblems,
+  ProductCodesError,
+  shippedProductCodes,
+  type ProductCodeListing,
+  type ProductCodeProblem,
+} from './product-codes';
 
 /** `off`: a reported rule the operator switched off (CHASQUI_RULE_DATES `id=off`); it judges no document. */
 export type RuleStatus = 'in force' | 'upcoming' | 'off';
@@ -59,6 +71,11 @@ export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/** Calendar days from `from` to `to` (both YYYY-MM-DD), negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 function isRuleId(id: string): id is RuleId {
@@ -100,10 +117,14 @@ export class RuleCalendar {
   private readonly byId: ReadonlyMap<RuleId, CalendarRule>;
   readonly rates: Readonly<IgvRates>;
 
-  /** `overrides`: CHASQUI_RULE_DATES parsed; `rates`: CHASQUI_IGV_RATES parsed, over DEFAULT_IGV_RATES. */
+  /**
+   * `overrides`: CHASQUI_RULE_DATES parsed; `rates`: CHASQUI_IGV_RATES parsed, over DEFAULT_IGV_RATES;
+   * `productCodes`: the operator's catalog 25 (CHASQUI_PRODUCT_CODES), else the one chasqui carries.
+   */
   constructor(
     readonly overrides: Partial<Record<RuleId, RuleOverride>> = {},
     rates: Partial<IgvRates> = {},
+    readonly productCodes?: ProductCodeListing,
   ) {
     this.byId = new Map(
       RULES.map((rule) => {
@@ -113,6 +134,11 @@ export class RuleCalendar {
       }),
     );
     this.rates = { ...DEFAULT_IGV_RATES, ...rates };
+  }
+
+  /** Catalog 25 as this calendar judges product codes with (read on first use when it is the one carried). */
+  productCodeListing(): ProductCodeListing {
+    return this.productCodes ?? shippedProductCodes();
   }
 
   /** Every rule with its effective date as this calendar has it, earliest first. */
@@ -147,12 +173,23 @@ export class RuleCalendar {
     );
   }
 
-  /** The IGV rates a document issued on `issueDate` may carry: the general one and the special step in force. */
-  igvRates(issueDate: string): RatesOn {
+  /**
+   * The IGV rates a document issued on `issueDate` may carry: the general one and the special step in force; a note
+   * (`docType` 07 or 08) also the special rates of the steps before it (documents/calendar/igv-rates.ts).
+   */
+  igvRates(issueDate: string, docType?: string): RatesOn {
     // The steps follow one another in law: the last one in force wins, wherever CHASQUI_RULE_DATES put its date.
-    const step = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate)).at(-1);
+    const past = SPECIAL_RATE_STEPS.filter((id) => this.inForce(id, issueDate));
+    const step = past.at(-1);
     const special = step ? this.rates[step] : SPECIAL_RATE_BEFORE_2026;
-    return { general: GENERAL_IGV_RATE, special, step: step ?? null };
+    const earlier =
+      step && docType && NOTE_TYPES.includes(docType)
+        ? [SPECIAL_RATE_BEFORE_2026, ...past.slice(0, -1).map((id) => this.rates[id])]
+        : [];
+    const distinct = [...new Set(earlier)].filter(
+      (rate): rate is number => rate !== null && rate !== special && rate !== GENERAL_IGV_RATE,
+    );
+    return { general: GENERAL_IGV_RATE, special, step: step ?? null, earlier: distinct };
   }
 }
 

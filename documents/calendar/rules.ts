@@ -47,7 +47,8 @@ export const RULES: readonly RuleDefinition[] = [
     id: 'gre-loading-date',
     effective: '2026-06-01',
     codes: ['3617', '3618', '3619'],
-    docTypes: ['09', '31'],
+    // SUNAT's GRE transportista XSL has none of the three (sunat/xsl/commons/xsl/ValidaExprRegGreTransportista-2.0.1.xsl).
+    docTypes: ['09'],
     summary:
       'Guides by public transport (modalidad 01) carry the date the goods were handed to the carrier ' +
       '(ShipmentStage/LoadingTransportEvent/OccurrenceDate), not before the issue date',
@@ -59,15 +60,16 @@ export const RULES: readonly RuleDefinition[] = [
     // Factura2_0 field 28 (Boleta2_0, NotaCredito2_0, NotaDebito2_0 and LiquidacionCompra2_0 the same rows), OBSERV
     // 4332 "El Código producto de SUNAT no es válido": "Si el tag existe, el formato del Tag UBL es diferente a
     // numérico de 8 dígitos" / "Si el tag existe, el valor del Tag UBL es diferente de 8 ceros ('00000000') y diferente
-    // de 8 nueves ('99999999'), y no se encuentra en el listado". Judged only when the tag exists: an absent code is
-    // never this rule's business. From its date the observation becomes error 3496 (the 2026-08-26 revision).
+    // de 8 nueves ('99999999'), y no se encuentra en el listado"; OBSERV 4337 "termina en 6 ceros ('000000') o termina
+    // en 4 ceros ('0000')" (not at class level). Judged only when the tag exists: an absent code is never this rule's
+    // business. From its date these observations become error 3496 ("ERR-3496, reemplaza OBS-4332/OBS-4337").
     id: 'product-code-valid',
     effective: '2027-01-01',
-    codes: ['3496', '4332'],
+    codes: ['3496', '4332', '4337'],
     docTypes: ['01', '03', '07', '08'],
     summary:
-      "A line's SUNAT product code, when present, is 8 digits in catalog 25 (or 00000000, 99999999): invalid ones " +
-      'are refused (3496) instead of observed (4332). A line without one is accepted',
+      "A line's SUNAT product code, when present, is 8 digits in catalog 25 at class level or below (or 00000000, " +
+      '99999999): invalid ones are refused (3496) instead of observed (4332, 4337). A line without one is accepted',
     source:
       'SUNAT Validacionesv20260212 Factura2_0 field 28 (OBSERV 4332, "Si el tag existe"); error 3496 from 2027-01-01 ' +
       'as implementers read the 2026-08-26 revision (not read first-hand)',
@@ -88,9 +90,11 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'debit-note-13',
     effective: '2027-01-01',
-    codes: ['3507', '2524'],
+    codes: ['3507', '2524', '3194'],
     docTypes: ['08'],
-    summary: 'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations',
+    summary:
+      'Debit note reason 13 (catalog 10), only for unaffected (inafecta) operations; a debit note modifies one ' +
+      'document only (3194, every reason)',
     source:
       "SUNAT 'Reglas de validación' 2026-04-24, moved to 2027-01-01 by the 2026-07-24 revision; reported by esolutions-xml",
     confidence: 'reported',
@@ -98,7 +102,7 @@ export const RULES: readonly RuleDefinition[] = [
   {
     id: 'credit-note-ceiling',
     effective: '2027-01-01',
-    codes: ['3286', '3503', '3261'],
+    codes: ['3286', '3503', '3261', '4028'],
     docTypes: ['07'],
     summary: "A credit note's amounts may not exceed the referenced document's; a note modifies one document only",
     source:

@@ -11,6 +11,7 @@ import {
   ratesText,
   SPECIAL_RATE_RULE,
   SPECIAL_RATE_STEPS,
+  specialRates,
   type RatesOn,
   type RuleCalendar,
   type RuleId,
@@ -41,7 +42,8 @@ export interface DatedRules {
   rates: RatesOn;
 }
 
-export function datedRules(date: string, options: PrepareOptions): DatedRules {
+/** `docType`: a note's rates include the earlier special rates (documents/calendar/igv-rates.ts). */
+export function datedRules(date: string, options: PrepareOptions, docType?: string): DatedRules {
   const calendar = options.calendar ?? DEFAULT_CALENDAR;
   const horizon = addDays(date, options.ruleWarnDays ?? 0);
   return {
@@ -49,7 +51,7 @@ export function datedRules(date: string, options: PrepareOptions): DatedRules {
     date,
     inForce: (id) => calendar.inForce(id, date),
     approaching: (id) => !calendar.inForce(id, date) && !calendar.rule(id).off && calendar.effective(id) <= horizon,
-    rates: calendar.igvRates(date),
+    rates: calendar.igvRates(date, docType),
   };
 }
 
@@ -64,69 +66,78 @@ export function allowedRatesText(rules: DatedRules): string {
 }
 
 /**
- * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: an invalid
- * one (3496 row) is observed before `product-code-valid` and refused from it; a code outside catalog 25 (4332) or a
- * segment or family (4337) is observed at every date, and on a liquidación de compra everything is observed. An
+ * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: one not of
+ * 8 digits, neither listed nor reserved (4332) or above class level (4337) is observed before `product-code-valid`
+ * and refused (3496) from it; the reserved values are only observed, and on a liquidación de compra everything is. An
  * issuer on the register of those obliged to send a code (ind_padron 12) is observed (4331) for a line with neither
  * the code nor a GTIN (Factura2_0 field 28: "Si 'Número de RUC' del emisor es obligado a enviar Código de producto
  * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
  */
+/** Where the 4331 row is: Factura2_0 row 118 (and the boleta's, the same sheet); the notes' and 04's sheets have none. */
+const OBLIGED_CODE_TYPES = new Set(['01', '03']);
+
 function productCode(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
   const rule = rules.calendar.rule('product-code-valid');
   const dated = rule.docTypes.includes(input.tipoDoc);
   input.items.forEach((item, i) => {
     const path = `items[${i}].codigoSunat`;
     if (item.codigoSunat === undefined) {
-      if (options.registers?.productCode && !item.gtin)
+      if (options.registers?.productCode && !item.gtin && OBLIGED_CODE_TYPES.has(input.tipoDoc))
         report.warnings.push(
           `[SUNAT 4331] ${path}: the company is on SUNAT's register of issuers obliged to send the product code ` +
             '(padrón, ind_padron 12) and this line has neither codigoSunat nor gtin; SUNAT observes the document',
         );
       return;
     }
-    for (const problem of productCodeProblems(item.codigoSunat)) {
-      if (problem.code !== '3496' || !dated)
-        report.warnings.push(
-          `[SUNAT ${problem.code === '3496' ? '4332' : problem.code}] ${path}: ${problem.message}; SUNAT observes it`,
-        );
-      else if (rules.inForce(rule.id))
-        report.issues.push(
-          issue(
-            'SUNAT',
-            '3496',
-            `${problem.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
-            path,
-          ),
-        );
-      else
-        report.warnings.push(
-          `[SUNAT 4332] ${path}: ${problem.message}; SUNAT observes it (4332, 3496)${rule.off ? '' : ` and refuses it (3496) on documents issued from ${rule.effective}`}: send a valid one or leave it out`,
-        );
+    const problems = productCodeProblems(item.codigoSunat, rules.calendar.productCodeListing());
+    const refusing = dated && !rule.off;
+    // From the date one refusal a line, the first row that refuses it; the rest travel as observations.
+    const refusal = refusing && rules.inForce(rule.id) ? problems.find((p) => p.refused) : undefined;
+    if (refusal)
+      report.issues.push(
+        issue(
+          'SUNAT',
+          '3496',
+          `${refusal.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
+          path,
+        ),
+      );
+    for (const problem of problems) {
+      if (refusal && problem.refused) continue;
+      const later = problem.refused && refusing;
+      report.warnings.push(
+        `[SUNAT ${problem.code}] ${path}: ${problem.message}; SUNAT observes it${later ? ` and refuses it (3496) on documents issued from ${rule.effective}: send a valid one or leave it out` : ''}`,
+      );
     }
   });
 }
 
 /**
  * The special rate of MYPE restaurants and hotels: an issuer that has not declared it is on SUNAT's register
- * (ind_padron 01) is observed (4439, Factura2_0 fields 46/47); within the warning window a document at the special
+ * (ind_padron 01) is observed (4439, Factura2_0 row 315 "es igual a 10.5"; a note's earlier rates too, NotaCredito2_0
+ * row 302 and NotaDebito2_0 row 300 "es igual a 10 o 10.5"); within the warning window a document at the special
  * rate is told the next step.
  */
 function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
-  const { general, special } = rules.rates;
+  const { special } = rules.rates;
+  const specials = specialRates(rules.rates);
   const line = input.items.findIndex(
-    (item) => Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && item.porcentajeIgv === special,
+    (item) =>
+      Number(item.afectacionIgv) <= 16 && item.porcentajeIgv !== undefined && specials.includes(item.porcentajeIgv),
   );
-  if (special === null || special === general || line < 0) return;
+  if (line < 0) return;
+  const rate = input.items[line].porcentajeIgv;
   if (
     options.registers &&
     !options.registers.igvSpecialRate &&
     rules.calendar.rule(SPECIAL_RATE_RULE).docTypes.includes(input.tipoDoc)
   )
     report.warnings.push(
-      `[SUNAT 4439] items[${line}].porcentajeIgv ${special} is the special rate of MYPE restaurants and hotels on ` +
+      `[SUNAT 4439] items[${line}].porcentajeIgv ${rate} is the special rate of MYPE restaurants and hotels on ` +
         "SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it (PATCH " +
         '/v1/companies/{ruc}/registers): SUNAT observes the document',
     );
+  if (rate !== special) return;
   const next = rules.calendar
     .list()
     .find((r) => (SPECIAL_RATE_STEPS as readonly RuleId[]).includes(r.id) && rules.approaching(r.id));
@@ -165,6 +176,13 @@ function debitNote13(input: SaleInput, rules: DatedRules, report: RuleReport): v
   });
 }
 
+/**
+ * A credit note's total against the document it modifies, when chasqui holds it. NotaCredito2_0 row 85 (ERROR 3286, a
+ * factura) and row 86 (OBSERV 4028, a boleta) judge it today, both "Si 'Código de tipo de nota de crédito' es
+ * diferente de '10'" and "Validación no aplica para OSE": before credit-note-ceiling a 202 warns (an OSE accepts the
+ * note, so chasqui does not refuse it); from the rule's date 3286 and 3503 refuse (revisions rows 13, 14). A note of
+ * reason 10 is never compared.
+ */
 function creditNoteCeiling(
   input: SaleInput,
   doc: SaleDocument,
@@ -173,17 +191,21 @@ function creditNoteCeiling(
   report: RuleReport,
 ): void {
   const ref = options.referenced;
-  if (input.tipoDoc !== '07' || !ref || !rules.inForce('credit-note-ceiling')) return;
+  if (input.tipoDoc !== '07' || !ref || input.motivo?.codigo === '10') return;
   const held = ref.totals.PayableAmount;
   if (held === undefined || doc.totals.importeTotal.lte(new Decimal(held))) return;
   const onReceipt = input.documentoAfectado?.tipoDoc === '03';
-  report.issues.push(
-    issue(
-      'SUNAT',
-      onReceipt ? '3503' : '3286',
-      `the credit note's total (${money(doc.totals.importeTotal)}) exceeds that of ${ref.serieNumero} it modifies (${held})`,
-      'documentoAfectado',
-    ),
+  const text = `the credit note's total (${money(doc.totals.importeTotal)}) exceeds that of ${ref.serieNumero} it modifies (${held})`;
+  const rule = rules.calendar.rule('credit-note-ceiling');
+  if (rules.inForce(rule.id)) {
+    report.issues.push(issue('SUNAT', onReceipt ? '3503' : '3286', text, 'documentoAfectado'));
+    return;
+  }
+  const later = rule.off ? '' : `; chasqui refuses it on credit notes issued from ${rule.effective}`;
+  report.warnings.push(
+    onReceipt
+      ? `[SUNAT 4028] ${text}: SUNAT observes it${later}`
+      : `[SUNAT 3286] ${text}: SUNAT refuses it (an OSE does not apply the rule)${later}`,
   );
 }
 

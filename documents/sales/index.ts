@@ -1,4 +1,5 @@
 /** Sales documents (01, 03, 07, 08) and the liquidación de compra (04): validated input → rules → totals → UBL 2.1 XML. */
+import { daysBetween } from '../calendar';
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { Decimal, money } from '../decimal';
 import { MAX_INTEGER_DIGITS } from '../input/fields';
@@ -32,8 +33,6 @@ function computedAmountIssues(t: ReturnType<typeof normaliseSale>['doc']['totals
   return out;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * SUNAT's sending window (2108: "la diferencia entre la fecha de recepción del XML y el valor del Tag UBL es mayor al
  * límite del listado"): past its last day the document is refused before signing; on its last day (it closes within
@@ -45,7 +44,7 @@ function sendingWindow(
 ): { closed: ValidationIssue | null; closing: string | null } {
   const days = options.sendingWindowDays ?? 0;
   if (!options.today || days <= 0) return { closed: null, closing: null };
-  const age = Math.round((Date.parse(`${options.today}T00:00:00Z`) - Date.parse(`${issueDate}T00:00:00Z`)) / DAY_MS);
+  const age = daysBetween(issueDate, options.today);
   if (age > days) {
     const text = `fechaEmision ${issueDate} is ${age} days before today (${options.today}): SUNAT receives a document up to ${days} days after its issue date; issue it with today's date`;
     return { closed: issue('SUNAT', '2108', text, 'fechaEmision'), closing: null };

@@ -121,6 +121,26 @@ function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOption
   }
 }
 
+/**
+ * A note is not dated before the document it modifies, when chasqui holds that document: NotaCredito2_0 row 84 and
+ * NotaDebito2_0 row 83, ERROR 2885, "la 'Fecha de emisión' de la nota … es menor a la fecha de emisión del documento
+ * que modifica", for every reason but the one each sheet spares from naming a document (credit 10, debit 03).
+ */
+function noteDate(input: SaleInput, options: PrepareOptions, out: ValidationIssue[]): void {
+  const held = options.referenced;
+  const spared = input.tipoDoc === '07' ? '10' : input.tipoDoc === '08' ? '03' : null;
+  if (!spared || !held?.issueDate || !input.documentoAfectado || input.motivo?.codigo === spared) return;
+  if (input.fechaEmision < held.issueDate)
+    out.push(
+      issue(
+        'SUNAT',
+        '2885',
+        `fechaEmision ${input.fechaEmision} is before ${held.issueDate}, the issue date of ${held.serieNumero} this note modifies`,
+        'fechaEmision',
+      ),
+    );
+}
+
 /** Catalog 51 operations a boleta (and its notes) cannot carry, and those a factura cannot. */
 const NOT_FOR_RECEIPTS = new Set(['0112', '0202', '0205']);
 const NOT_FOR_INVOICES = new Set(['0113', '2105']);
@@ -285,11 +305,12 @@ function detractionCodeRules(input: SaleInput, dated: DatedRules, out: Validatio
 
 export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: PrepareOptions = {}): RuleReport {
   const totals = doc.totals;
-  const dated = datedRules(input.fechaEmision, options);
+  const dated = datedRules(input.fechaEmision, options, input.tipoDoc);
   const report = datedSaleRules(input, doc, dated, options);
   if (input.tipoDoc === '04') purchaseRules(input, report.issues, report.warnings);
   else {
     seriesRules(input, dated, options, report.issues);
+    noteDate(input, options, report.issues);
     customerRules(input, totals, report);
     input.items.forEach((item, i) => {
       if (item.retencionRenta)

@@ -45,8 +45,19 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
 
 /**
  * The rules SUNAT dates, judged by the date of the listed documents (fechaReferencia): summary-v2 splits free
- * operations (catalog 11 retires 05) and names the buyer; a line's IGV rate is one its documents' date allows.
+ * operations (catalog 11 retires 05) and writes the buyer's name; a line's IGV rate is one its documents' date allows.
  */
+/**
+ * The buyer's name as summary-v2 judges it. Its one row (revisions row 19, ERROR 2022) checks the format only: "el
+ * formato del Tag UBL es diferente a alfanumérico de 3 hasta 1000 caracteres"; no row asks for the tag (the notes'
+ * sheets pair 2022 with 2021 "No existe el Tag UBL" for that, NotaCredito2_0 rows 71–72), so an absent name passes.
+ * No tab or line break: SUNAT's XSL judges 2022 with ^[^\t\n\r]{0,}$ (ValidaExprRegAdquiriente-2.0.1.xsl).
+ */
+function isSummaryBuyerName(name: string): boolean {
+  const length = [...name].length;
+  return length >= 3 && length <= 1000 && !/[\t\n\r]/.test(name);
+}
+
 function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], warnings: string[]): void {
   const v2 = rules.calendar.rule('summary-v2');
   const split = FREE_BUCKETS.map(([key]) => `totales.${key}`).join(', ');
@@ -54,7 +65,8 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
     const oneFreeAmount = line.totales.gratuitas && !line.totales.gratuitas.isZero();
-    const unnamed = line.cliente && !line.cliente.nombre;
+    const name = line.cliente?.nombre;
+    const badName = name !== undefined && !isSummaryBuyerName(name);
     if (rules.inForce(v2.id)) {
       if (oneFreeAmount) {
         out.push(
@@ -66,28 +78,30 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
           ),
         );
       }
-      if (unnamed)
+      if (badName)
         out.push(
           issue(
             'SUNAT',
             '2022',
-            `summaries of documents dated from ${v2.effective} carry the buyer's name: cliente.nombre is required`,
+            `summaries of documents dated from ${v2.effective} write the buyer's name: cliente.nombre, when given, must be 3 to 1000 characters without tabs or line breaks`,
             `${path}.cliente.nombre`,
           ),
         );
-    } else if (rules.approaching(v2.id) && (oneFreeAmount || unnamed) && !warned) {
+    } else if (rules.approaching(v2.id) && (oneFreeAmount || badName) && !warned) {
       warned = true;
       warnings.push(
-        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and the buyer's name (cliente.nombre); this summary's ${path} would be refused then`,
+        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and write the buyer's name (cliente.nombre, when given, 3 to 1000 characters); this summary's ${path} would be refused then`,
       );
     }
     const rate = line.porcentajeIgv;
-    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, rules)) {
+    // A note's line also takes the earlier special rates, the boleta's it modifies (documents/calendar/igv-rates.ts).
+    const lineRules = { ...rules, rates: rules.calendar.igvRates(rules.date, line.tipoDoc) };
+    if (rate !== undefined && rate !== IVAP_RATE && !isIgvRateInForce(rate, lineRules)) {
       out.push(
         issue(
           'SUNAT',
           '3103',
-          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(rules)}`,
+          `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(lineRules)}`,
           `${path}.porcentajeIgv`,
         ),
       );

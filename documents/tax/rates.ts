@@ -1,6 +1,5 @@
-/** Tax schemes and rates of catalogs 05 and 07, and the ICBPER rate table (Ley 30884). */
+/** Tax schemes and rates of catalogs 05 and 07; the dated ones (IGV's special rate, ICBPER) are the calendar's. */
 import { GENERAL_IGV_RATE } from '../calendar/igv-rates';
-import { Decimal } from '../decimal';
 import type { IgvAffectation } from '../sales/types';
 
 /** Catalog 05: the tax scheme a line subtotal belongs to, with its UBL name and type code. */
@@ -45,9 +44,5 @@ export function affectationOf(code: IgvAffectation): Affectation {
 export const IGV_RATE = GENERAL_IGV_RATE;
 export const IVAP_RATE = 4;
 
-/** ICBPER per bag by year of issue (Ley 30884): S/ 0.10 in 2019 rising by 0.10 a year to 0.50 from 2023 on. */
-export function icbperRate(issueDate: string): Decimal {
-  const year = Number(issueDate.slice(0, 4));
-  const tenths = Math.min(Math.max(year - 2018, 1), 5);
-  return new Decimal(tenths).div(10);
-}
+/** ICBPER per bag by the issue date: the calendar's (documents/calendar/icbper.ts). */
+export { icbperRate } from '../calendar/icbper';

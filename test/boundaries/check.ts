@@ -212,6 +212,18 @@ export function check(root: string): Findings {
   return findings;
 }
 
+/**
+ * The top-level folders holding TypeScript (declaration files aside) that tsconfig.json's `include` leaves out of the
+ * type check: `npm test`'s `tsc --noEmit -p .` would never read them.
+ */
+export function typeCheckGaps(root: string, files: string[]): string[] {
+  const include: string[] = readJson(path.join(root, 'tsconfig.json')).include ?? [];
+  const folders = new Set(
+    files.filter((f) => /\.[cm]?tsx?$/.test(f) && !DECLARATIONS.test(f)).map((f) => f.split('/')[0]),
+  );
+  return [...folders].filter((folder) => !include.includes(folder)).sort();
+}
+
 /** docs/architecture.md's Rooms table: each row's room and the paths its "may import" column names. */
 export function docsTable(markdown: string): Map<string, string[]> {
   const start = markdown.indexOf('## Rooms');

@@ -1,6 +1,7 @@
 /**
  * Issue 35: only lifecycle/ decides a document's status. A literal of DOCUMENT_STATUSES compared anywhere else
- * (`===`/`!==`, a `case`, an array literal asked `.includes(`, or `.includes('…')` of one) is a status rule written outside the room
+ * (`===`/`!==`, a `case`, an array literal or a `new Set([...])` asked `.includes(`, `.has(` or `.indexOf(`, or
+ * any list asked one of those of a status literal) is a status rule written outside the room
  * (docs/architecture.md, "Status literals"). Setting a status (`status: 'queued'`) and a query that carries out a
  * decision (`where({ status })`, `whereIn('status', [...])`) compare nothing in JavaScript and are allowed. The checker
  * reads no types: the same word of another machine counts too.
@@ -30,6 +31,18 @@ function bare(node: Node): Node {
   return node;
 }
 
+/** The calls that ask a list whether it holds a value. */
+const MEMBERSHIP = new Set(['includes', 'has', 'indexOf']);
+
+/** The array literal a membership question is asked of: `[...]` itself, or the one a `new Set([...])` is made of. */
+function listOf(node: Node): Node | null {
+  if (node.type === 'ArrayExpression') return node;
+  if (node.type !== 'NewExpression') return null;
+  const first = (node.arguments as { expression: Node }[] | undefined)?.[0]?.expression;
+  const array = first && bare(first);
+  return array?.type === 'ArrayExpression' ? array : null;
+}
+
 const statusOf = (node: Node | null | undefined): string | null => {
   if (!node) return null;
   const b = bare(node);
@@ -49,11 +62,11 @@ function compared(node: Node): string[] {
     if (callee.type === 'OptionalChainingExpression') callee = callee.base as Node;
     if (callee.type !== 'MemberExpression') return [];
     const property = callee.property as Node;
-    if (property?.type !== 'Identifier' || property.value !== 'includes') return [];
-    const list = bare(callee.object as Node);
-    // `['accepted', 'observed'].includes(status)`, or `statuses.includes('accepted')`.
+    if (property?.type !== 'Identifier' || !MEMBERSHIP.has(property.value as string)) return [];
+    const list = listOf(bare(callee.object as Node));
+    // `['accepted', 'observed'].includes(status)`, `new Set([...]).has(status)`, or `statuses.includes('accepted')`.
     return statusesOf(
-      list.type === 'ArrayExpression'
+      list
         ? (list.elements as ({ expression: Node } | null)[]).map((e) => e?.expression)
         : [(node.arguments as { expression: Node }[])[0]?.expression],
     );

@@ -2,9 +2,9 @@
  * docs/architecture.md's rooms and what each may import, as `npm run check:boundaries` enforces them. The one place
  * the rule is written: change it here and in the docs' table together (the test compares the two).
  *
- * Keys are paths from the repository root: a folder (`api/`) or a file (`lifecycle/transitions.ts`); a file belongs to
- * the longest key its path starts with, so a sub-room (`cli/support/`) or a pure file inside a room has rules of its
- * own. `may` lists what a room may import besides its own files (path prefixes, the same way; `*` alone is everything,
+ * Keys are paths from the repository root: a folder (`api/`), a file (`lifecycle/transitions.ts`) or files by name
+ * (`workflows/*-client.ts`); a file belongs to the longest key its path starts with or matches, so a sub-room
+ * (`cli/support/`), a pure file inside a room or a kind of file has rules of its own. `may` lists what a room may import besides its own files (path prefixes, the same way; `*` alone is everything,
  * a `*` inside a path stands for part of one file name: `workflows/*-client.ts`); `types` what it may import only with
  * `import type`. Packages from node_modules are not the table's business; a path into the repository is, however it
  * is written (relative, absolute, the package's own name, tsconfig's paths).
@@ -21,7 +21,19 @@ export interface Room {
 export const ROOMS: Record<string, Room> = {
   'api/': {
     holds: 'Koa app, middleware, routes, OpenAPI',
-    may: ['core/', 'documents/', 'db/', 'keys/', 'lifecycle/', 'workflows/', 'buyers/', 'authority/cdr.ts', 'files/'],
+    may: [
+      'core/',
+      'documents/',
+      'db/',
+      'keys/',
+      'lifecycle/',
+      'workflows/*-client.ts',
+      'workflows/*-types.ts',
+      'workflows/search-attributes.ts',
+      'buyers/',
+      'authority/cdr.ts',
+      'files/',
+    ],
   },
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
@@ -34,6 +46,11 @@ export const ROOMS: Record<string, Room> = {
     holds: 'Temporal workflows and their clients',
     may: ['lifecycle/transitions.ts', 'lifecycle/webhooks.ts', 'lifecycle/email.ts'],
     types: ['activities/'],
+  },
+  'workflows/*-client.ts': {
+    holds: "a workflow's client: starts and signals by name",
+    may: ['workflows/*-types.ts', 'workflows/search-attributes.ts'],
+    types: ['workflows/'],
   },
   'activities/': {
     holds: 'the I/O workflows call',
@@ -86,7 +103,10 @@ export const ROOMS: Record<string, Room> = {
   'lifecycle/email.ts': { holds: "the buyer e-mail's pure table", may: ['lifecycle/transitions.ts'] },
   'runtime/': { holds: 'embedded PostgreSQL, Temporal binaries, assembly of worker and API', may: ['*'] },
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
-  'cli/support/': { holds: '`chasqui support`', may: ['core/', 'db/', 'lifecycle/', 'workflows/'] },
+  'cli/support/': {
+    holds: '`chasqui support`',
+    may: ['core/', 'db/', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+  },
   'test/': { holds: 'mocha suites', may: ['*'] },
   'bench/': { holds: 'benchmarks', may: ['*'] },
   'examples/': { holds: 'what the docs show integrators, run as written by the tests', may: [] },
@@ -124,11 +144,10 @@ function covers(pattern: string, path: string): boolean {
   return new RegExp(`^${glob}$`).test(path);
 }
 
-/** The room a path belongs to: the longest key it starts with (null: a path the table does not know). */
+/** The room a path belongs to: the longest key it starts with or matches (null: a path the table does not know). */
 export function roomOf(file: string): string | null {
   let best: string | null = null;
-  for (const key of Object.keys(ROOMS))
-    if ((file === key || file.startsWith(key)) && (!best || key.length > best.length)) best = key;
+  for (const key of Object.keys(ROOMS)) if (covers(key, file) && (!best || key.length > best.length)) best = key;
   return best;
 }
 
@@ -136,8 +155,10 @@ export function roomOf(file: string): string | null {
 export function mayImport(from: string, target: string, typeOnly: boolean): boolean {
   const room = roomOf(from);
   if (!room) return false;
-  // Its own files, its sub-rooms' included (a parent room is never stricter than its parts).
-  if (target === room || target.startsWith(room)) return true;
+  // Its own files, its sub-rooms' included (a parent room is never stricter than its parts); a room of a kind of file
+  // (`workflows/*-client.ts`) is no part of its folder's: the workflows import a client only if their row said so.
+  const kind = roomOf(target);
+  if (covers(room, target) && (kind === room || !kind?.includes('*'))) return true;
   const { may, types = [] } = ROOMS[room];
   const allowed = typeOnly ? [...may, ...types] : may;
   return allowed.some((pattern) => covers(pattern, target));

@@ -2,39 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
-import { sources } from './check';
 import { mayDecideStatuses, statusComparisons, STATUS_RULES_MAY_LIVE } from './literals';
-import { hasShape, shapeProblems } from './shape';
+import { shapeProblems } from './shape';
+import { checkSources, expand } from './sources';
 import { lazyParse } from './syntax';
 
 const ROOT = path.resolve(__dirname, '../..');
-
-/** Both checks of every source file under `root`, each file read and parsed once. */
-function checkSources(root: string) {
-  const statusRules: string[] = [];
-  const shape: string[] = [];
-  for (const file of sources(root)) {
-    const decides = !mayDecideStatuses(file);
-    if (!decides && !hasShape(file)) continue;
-    const text = fs.readFileSync(path.join(root, file), 'utf8');
-    const parsed = lazyParse(file, text);
-    if (decides) statusRules.push(...statusComparisons(file, parsed()));
-    if (hasShape(file)) shape.push(...shapeProblems(file, text, parsed));
-  }
-  return { statusRules, shape };
-}
 
 const fixtures = (name: string) =>
   parseYaml(fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')) as Record<
     'caught' | 'allowed',
     Record<string, string>
   >;
-
-/** A fixture's text: `{N lines}` and `{N comments}` become that many lines. */
-const expand = (text: string) =>
-  text
-    .replace(/\{(\d+) lines\}/g, (_, n) => '  n++;\n'.repeat(Number(n)))
-    .replace(/\{(\d+) comments\}/g, (_, n) => '// a line\n'.repeat(Number(n)));
 
 /**
  * Part of `npm run check:boundaries`: issue 35's rules read from the syntax of every source file (parsed by swc):

@@ -79,24 +79,20 @@ describe('consultation page (/consulta) in Chromium', function () {
   });
 
   /** Fills the form as a buyer types what is printed on the document and submits it. */
-  async function consult(facts: {
-    ruc: string;
-    tipo: string;
-    serie: string;
-    numero: string;
-    fecha: string;
-    total: string;
-  }) {
-    await page.goto(`${env.stack.url}/consulta`);
-    await page.fill('input[name=ruc]', facts.ruc);
-    await page.selectOption('select[name=tipo]', facts.tipo);
-    await page.fill('input[name=serie]', facts.serie);
-    await page.fill('input[name=numero]', facts.numero);
-    await page.fill('input[name=fecha]', facts.fecha);
-    await page.fill('input[name=total]', facts.total);
+  async function consult(
+    facts: { ruc: string; tipo: string; serie: string; numero: string; fecha: string; total: string },
+    tab = page,
+  ) {
+    await tab.goto(`${env.stack.url}/consulta`);
+    await tab.fill('input[name=ruc]', facts.ruc);
+    await tab.selectOption('select[name=tipo]', facts.tipo);
+    await tab.fill('input[name=serie]', facts.serie);
+    await tab.fill('input[name=numero]', facts.numero);
+    await tab.fill('input[name=fecha]', facts.fecha);
+    await tab.fill('input[name=total]', facts.total);
     const started = Date.now();
-    const [response] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
-    return { status: response!.status(), ms: Date.now() - started, main: await page.locator('main').innerText() };
+    const [response] = await Promise.all([tab.waitForNavigation(), tab.click('button[type=submit]')]);
+    return { status: response!.status(), ms: Date.now() - started, main: await tab.locator('main').innerText() };
   }
 
   const facts = () => ({
@@ -123,6 +119,27 @@ describe('consultation page (/consulta) in Chromium', function () {
     expect(bytes.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
     const [xml] = await Promise.all([page.waitForEvent('download'), page.click('text=Descargar XML')]);
     expect(fs.readFileSync((await xml.path())!, 'utf8')).to.equal((await findDocument(env.stack.db, doc.id))!.xml);
+  });
+
+  it("serves the XML, CDR and PDF as the API does: the same bytes, type and SUNAT's file name (api/download.ts)", async () => {
+    for (const kind of ['xml', 'cdr', 'pdf'] as const) {
+      const api = await got(`${env.stack.url}/v1/cpe/${doc.id}/${kind}`, {
+        headers: { authorization: `Bearer ${company.token}` },
+        responseType: 'buffer',
+      });
+      const consulta = await got(`${env.stack.url}${signedFilePath(env.stack.secrets, doc.id, kind)}`, {
+        headers: { 'X-Forwarded-For': BROWSER_ADDRESS },
+        responseType: 'buffer',
+      });
+      expect(consulta.headers['content-type'], kind).to.equal(api.headers['content-type']);
+      // The PDF is offered inline on the page, as an attachment by the API: the same name either way.
+      const name = (res: typeof api) => /filename="([^"]+)"/.exec(res.headers['content-disposition'] ?? '')?.[1];
+      expect(name(consulta), kind).to.equal(name(api)).and.to.be.a('string');
+      if (kind !== 'pdf') {
+        expect(consulta.headers['content-disposition'], kind).to.equal(api.headers['content-disposition']);
+        expect(consulta.body.equals(api.body), kind).to.equal(true);
+      }
+    }
   });
 
   it('a wrong total reads exactly like a number that does not exist: same status, same page, similar time', async () => {
@@ -182,13 +199,23 @@ describe('consultation page (/consulta) in Chromium', function () {
     expect(statuses[8]).to.equal(429);
   });
 
-  /** A lookup by form POST from an address of its own (the per-address limit is the 429 test's business). */
-  const lookup = (fields: Record<string, string>, address: string) =>
-    got.post(`${env.stack.url}/consulta`, {
-      form: fields,
-      throwHttpErrors: false,
-      headers: { 'X-Forwarded-For': address },
+  /**
+   * A browser tab of its own client address: lookups are limited per address (the 429 test's business), and each
+   * test below makes a few.
+   */
+  const tabs: BrowserContext[] = [];
+  async function tabFrom(address: string): Promise<Page> {
+    const view = await (
+      await getBrowser()
+    ).newContext({
+      viewport: { width: 375, height: 812 },
+      locale: 'es-PE',
+      extraHTTPHeaders: { 'X-Forwarded-For': address },
     });
+    tabs.push(view);
+    return view.newPage();
+  }
+  after(() => Promise.all(tabs.map((t) => t.close())));
 
   it('offers the invoice (01) first in the type list', async () => {
     await page.goto(`${env.stack.url}/consulta`);
@@ -198,32 +225,53 @@ describe('consultation page (/consulta) in Chromium', function () {
     expect(codes).to.deep.equal(['01', '03', '07', '08', '04', '09', '31']);
   });
 
-  it('takes the total as printed (S/ 118.00, S/118.00, 118, 1,180-style thousands) and answers an ambiguous one with a hint', async () => {
-    for (const total of ['S/ 118.00', 'S/118.00', 's/. 118.00', '118', '118.0', ' 118.00 ']) {
-      const res = await lookup({ ...facts(), total }, '192.0.2.10');
-      expect(res.statusCode, total).to.equal(200);
-      expect(res.body, total).to.include('Aceptado');
+  it('takes the total as printed: S/ 118.00, 118.00, S/118.00, 118; and 1,180.00 for a document of 1,180.00', async () => {
+    const tab = await tabFrom('192.0.2.10');
+    for (const total of ['S/ 118.00', '118.00', 'S/118.00', 's/. 118.00', '118']) {
+      const found = await consult({ ...facts(), total }, tab);
+      expect(found.status, total).to.equal(200);
+      expect(found.main, total).to.include('Aceptado').and.to.include('S/ 118.00');
     }
+    // Ten boxes: 1,180.00 as printed, commas between thousands.
+    const big = payload('invoice-basic.json', company.ruc);
+    big.items = [{ ...big.items[0], cantidad: 10 }];
+    const thousand = await until(env.stack, (await issue(env.stack, company.token, big)).body.external_id, [
+      'accepted',
+    ]);
+    const numero = String(Number(thousand.number));
+    for (const total of ['1,180.00', 'S/ 1,180.00']) {
+      const found = await consult({ ...facts(), numero, total }, tab);
+      expect(found.status, total).to.equal(200);
+      expect(found.main, total).to.include('Aceptado').and.to.include('S/ 1,180.00');
+    }
+    // Read as printed, 1,180.00 is 1180: not the 118.00 document.
+    expect((await consult({ ...facts(), total: '1,180.00' }, tab)).status).to.equal(404);
+  });
+
+  it('answers a total that reads two ways (118,00) or is malformed (1,18.00) with a hint and the form as typed', async () => {
+    const tab = await tabFrom('192.0.2.11');
     for (const [total, hint] of [
       ['118,00', 'con punto antes de los céntimos'],
       ['1,18.00', 'No entendimos el importe'],
       ['118.000', 'No entendimos el importe'],
       ['ciento dieciocho', 'No entendimos el importe'],
     ]) {
-      const res = await lookup({ ...facts(), total }, '192.0.2.11');
-      expect(res.statusCode, total).to.equal(200);
-      expect(res.body, total).to.include(hint);
-      expect(res.body, total).to.not.include('No encontramos');
+      const answer = await consult({ ...facts(), total }, tab);
+      expect(answer.status, total).to.equal(200);
+      expect(answer.main, total).to.include(hint).and.to.include(`«${total}»`);
+      expect(answer.main, total).to.not.include('No encontramos');
       // The form comes back as typed, to correct the total only.
-      expect(res.body, total).to.include(`value="${company.ruc}"`);
+      expect(await tab.inputValue('input[name=ruc]'), total).to.equal(company.ruc);
+      expect(await tab.inputValue('input[name=total]'), total).to.equal(total);
+      expect(await tab.inputValue('select[name=tipo]'), total).to.equal('01');
     }
-    // Thousands separated by commas are read as printed: 1,180.00 is 1180, not a match for 118.00.
-    expect((await lookup({ ...facts(), total: '1,180.00' }, '192.0.2.12')).statusCode).to.equal(404);
   });
 
   it('says once that the links expire', async () => {
-    const res = await lookup(facts(), '192.0.2.13');
-    expect(res.body.match(/vencen en una hora/g)).to.have.length(1);
+    const tab = await tabFrom('192.0.2.13');
+    await consult(facts(), tab);
+    const text = await tab.locator('body').innerText();
+    expect(text.match(/venc|expir|caduc/gi), text).to.deep.equal(['venc']);
   });
 
   it('a rejected invoice says plainly it is not valid and offers no PDF; a signed PDF link gets none either', async () => {
@@ -234,11 +282,21 @@ describe('consultation page (/consulta) in Chromium', function () {
       ['rejected'],
     );
     env.sim.clearRules();
-    const res = await lookup({ ...facts(), numero: String(Number(rejected.number)) }, '192.0.2.14');
-    expect(res.statusCode).to.equal(200);
-    expect(res.body).to.include('Este comprobante no es válido: SUNAT lo rechazó');
-    expect(res.body).to.not.include('Descargar PDF');
-    expect(res.body).to.include('Respuesta de SUNAT (CDR)');
+    const tab = await tabFrom('192.0.2.14');
+    const answer = await consult({ ...facts(), numero: String(Number(rejected.number)) }, tab);
+    expect(answer.status).to.equal(200);
+    expect(await tab.locator('.status').innerText()).to.equal('Rechazado: no es válido');
+    expect(await tab.getByRole('alert').innerText()).to.include('Este comprobante no es válido: SUNAT lo rechazó');
+    const links = await tab
+      .locator('main a')
+      .evaluateAll((anchors) => anchors.map((a) => [a.textContent, (a as HTMLAnchorElement).pathname]));
+    expect(links.map(([text]) => text)).to.deep.equal([
+      'XML tal como fue emitido',
+      'Respuesta de SUNAT (CDR)',
+      'Hacer otra consulta',
+    ]);
+    expect(links.filter(([, href]) => /\/pdf$/.test(href!))).to.deep.equal([]);
+    expect(answer.main).to.not.match(/PDF|Descargar/);
     const pdf = await got(`${env.stack.url}${signedFilePath(env.stack.secrets, rejected.id, 'pdf')}`, {
       throwHttpErrors: false,
     });

@@ -14,7 +14,7 @@ import { findDocument, recordOutcome, type DocumentRow } from '../../db/document
 import type { Db } from '../../db/knex';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { buyerEmailWorkflow, buyerEmailWorkflowId } from '../../workflows/buyer-email';
-import { EMAIL_RETRY_WAITS_MS } from '../../workflows/buyer-email-types';
+import { EMAIL_RETRY_WAITS_MS } from '../../lifecycle/email';
 
 /**
  * The e-mail workflow on Temporal's time-skipping server with the real activity, real PostgreSQL and a real SMTP

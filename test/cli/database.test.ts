@@ -96,6 +96,15 @@ describe('cli: the database a command opens', function () {
     expect(other.stdout, 'b was never migrated').to.match(/relation \\?"documents\\?" does not exist/);
   });
 
+  it("a command whose temp folder (TMPDIR) is not npm start's reaches the socket the server recorded", () => {
+    const elsewhere = fs.mkdtempSync(path.join(root, 'tmp-'));
+    const run = chasqui(['migrate'], { CHASQUI_DATA_DIR: dataDir('a'), TMPDIR: elsewhere });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.equal(
+      `chasqui: database 127.0.0.1:${instances.a.port}/chasqui (embedded PostgreSQL, data in ${dataDir('a')}/postgres)\n`,
+    );
+  });
+
   it('with DATABASE_URL, that one, named by host:port/db without its password', () => {
     const target = commandDatabase(testConfig({ databaseUrl: 'postgres://chasqui:s3cret@db.internal:6432/cpe' }));
     expect(target).to.deep.equal({

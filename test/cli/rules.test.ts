@@ -1,13 +1,18 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RULES } from '../../documents/calendar';
+import { freePort } from '../../runtime/ports';
+import { logLines, spawnChasqui, stopChasqui } from '../support/chasqui-process';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Runs `chasqui rules` through the real bin entry, with CHASQUI_RULE_DATES as given, and returns what a person sees. */
-function chasquiRules(args: string[], ruleDates?: string) {
-  const env = { ...process.env };
+function chasquiRules(args: string[], ruleDates?: string, more: NodeJS.ProcessEnv = {}) {
+  const env = { ...process.env, ...more };
   delete env.CHASQUI_RULE_DATES;
   if (ruleDates !== undefined) env.CHASQUI_RULE_DATES = ruleDates;
   const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/chasqui'), 'rules', ...args], {
@@ -110,6 +115,94 @@ describe('chasqui rules', function () {
     const sure = chasquiRules([], 'gre-loading-date=off');
     expect(sure.code).to.equal(1);
     expect(sure.stderr).to.include("rule 'gre-loading-date' is read in SUNAT's own files or the law");
+  });
+
+  it('names the catalog 25 product codes are judged with: the one carried, or the file of CHASQUI_PRODUCT_CODES', () => {
+    const carried = chasquiRules([]);
+    expect(carried.stdout).to.include(
+      'catalog 25 (product codes): sunat/codes/catalogos/cat_25.csv as chasqui carries it, 53,316 codes',
+    );
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'chasqui-cat25-')), 'cat_25.csv');
+    try {
+      writeFileSync(file, 'id,descripcion\n43211503,Computadores\n90101501,Restaurantes\n');
+      const own = chasquiRules([], undefined, { CHASQUI_PRODUCT_CODES: file });
+      expect(own.code, own.stderr).to.equal(0);
+      expect(own.stdout.replace(/\n(?!\n|confidence)/g, ' ')).to.include(
+        `catalog 25 (product codes): ${file} (CHASQUI_PRODUCT_CODES), 2 codes`,
+      );
+      writeFileSync(file, '4321150\n');
+      const bad = chasquiRules([], undefined, { CHASQUI_PRODUCT_CODES: file });
+      expect(bad.code).to.equal(1);
+      expect(bad.stderr).to.include(`CHASQUI_PRODUCT_CODES: ${file} line 1: a code of catalog 25 is 8 digits`);
+    } finally {
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+
+  it('a process that judges documents logs at start-up each rule switched off or moved and each rate changed', async () => {
+    // Nothing reachable behind it: the lines come before the api waits for PostgreSQL and Temporal.
+    const [apiPort, dbPort, temporalPort] = [await freePort(), await freePort(), await freePort()];
+    const api = await spawnChasqui(
+      ['api'],
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `postgres://chasqui@127.0.0.1:${dbPort}/chasqui`,
+        TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+        CHASQUI_MASTER_KEY: randomBytes(32).toString('base64'),
+        CHASQUI_RULE_DATES: 'product-code-valid=off,summary-v2=2027-03-01',
+        CHASQUI_IGV_RATES: 'mype-rate-2027=14',
+        CHASQUI_PRODUCT_CODES: path.join(ROOT, 'sunat/codes/catalogos/cat_25.csv'),
+      },
+      'chasqui api listening',
+    );
+    let lines: ReturnType<typeof logLines>;
+    try {
+      lines = logLines(api.output());
+    } finally {
+      await stopChasqui(api.child);
+    }
+    const catalog = path.join(ROOT, 'sunat/codes/catalogos/cat_25.csv');
+    expect(
+      lines
+        .filter((l) => l.product_codes !== undefined)
+        .map(({ product_codes, count, msg }) => ({ product_codes, count, msg })),
+    ).to.deep.equal([
+      {
+        product_codes: catalog,
+        count: 53_316,
+        msg: `catalog 25 is read from CHASQUI_PRODUCT_CODES: ${catalog}, 53316 codes`,
+      },
+    ]);
+    const said = lines.filter((l) => l.rule !== undefined || l.igv_rates !== undefined);
+    expect(
+      said.map(({ rule, off, effective, igv_rates, msg }) => ({ rule, off, effective, igv_rates, msg })),
+    ).to.deep.equal([
+      {
+        rule: 'product-code-valid',
+        off: true,
+        effective: undefined,
+        igv_rates: undefined,
+        msg: 'SUNAT rule product-code-valid is switched off by CHASQUI_RULE_DATES: it judges no document',
+      },
+      {
+        rule: 'summary-v2',
+        off: undefined,
+        effective: '2027-03-01',
+        igv_rates: undefined,
+        msg: 'SUNAT rule summary-v2 is moved by CHASQUI_RULE_DATES to 2027-03-01',
+      },
+      {
+        rule: undefined,
+        off: undefined,
+        effective: undefined,
+        igv_rates: { 'mype-rate-2027': 14 },
+        msg: 'the special IGV rate is set by CHASQUI_IGV_RATES: mype-rate-2027=14',
+      },
+    ]);
   });
 
   it('exits 2 on a bad --at, and 1 naming the id when CHASQUI_RULE_DATES has a typo', () => {

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { saveCheckResults } from '../../db/company-checks';
 import { payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
 import type { DocumentRow } from '../../db/documents';
-import { consoleWorld } from './support';
+import { certificateExpiring, consoleWorld } from './support';
 
 describe('support console (real browser)', function () {
   this.timeout(180_000);
@@ -76,19 +76,18 @@ describe('support console (real browser)', function () {
     await page.goto(`${s.stack.url}/console/documents?ruc=${a.ruc}&estado=accepted&tipo=01`);
     expect(await page.locator('tbody tr').count()).to.equal(1);
     expect(await page.locator('tbody').innerText()).to.include(docA.filename);
+    // When chasqui received it, on Lima's clock (UTC-5), and the caption says so.
+    const lima = new Date(new Date(docA.created_at).getTime() - 5 * 3600_000).toISOString();
+    const received = `${lima.slice(8, 10)}/${lima.slice(5, 7)}/${lima.slice(0, 4)} ${lima.slice(11, 16)}`;
+    expect(await page.locator('td[data-label=Recibido]').innerText()).to.equal(received);
+    expect(await page.locator('caption').innerText()).to.include('recibidos en hora de Lima');
     await page.goto(`${s.stack.url}/console/documents?ruc=123`);
     expect(await page.locator('[role=alert]').innerText()).to.include('11 dígitos');
     await page.getByRole('link', { name: 'Atascados' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Documentos atascados');
     expect(await page.getByLabel('Sin veredicto desde hace más de').inputValue()).to.equal('30m');
     await saveCheckResults(s.stack.db, a.row.id, [
-      {
-        id: 'certificate',
-        status: 'warn',
-        detail: 'the certificate expires in 10 days',
-        checked_at: new Date(),
-        fields: { days_left: 10 },
-      },
+      certificateExpiring(10),
       { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();

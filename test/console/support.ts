@@ -22,6 +22,7 @@ import {
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { openOriginalDelivery } from '../../db/webhooks';
 import type { DocumentRow } from '../../db/documents';
+import type { CheckResult } from '../../db/company-checks';
 
 const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
 export const SCREENSHOTS = path.join(os.tmpdir(), 'chasqui-console-screenshots');
@@ -42,6 +43,15 @@ export interface ConsoleWorld {
   supportToken: string;
   env: NodeJS.ProcessEnv;
 }
+
+/** A company check that warns: the certificate expires in `days` days (the companies page says the days left). */
+export const certificateExpiring = (days: number): CheckResult => ({
+  id: 'certificate',
+  status: 'warn',
+  detail: `the certificate expires in ${days} days`,
+  checked_at: new Date(),
+  fields: { days_left: days },
+});
 
 /**
  * Registers the hooks that build the world before the calling describe's tests and stop it after them; the helpers

@@ -51,11 +51,11 @@ const EXPECTED_OBSERVATIONS: Record<string, string[]> = {
 /**
  * Shapes only the rules of 2027 accept (documents/calendar): the 2024 XSL in sunat/ refuses each with this code, which
  * those rules change (docs/rules.md). Every other check of SUNAT's XSL, the XSD and the signature still runs on them.
- * 3462: the IGV rate must be 18 or 10 (15 from mype-rate-2027, reported); 2172: catalog 10 without reason 13 (debit-note-13);
- * 2256: catalog 11 without the free operations 06–09 (summary-v2).
+ * 2172: catalog 10 without reason 13 (debit-note-13); 2256: catalog 11 without the free operations 06–09 (summary-v2).
+ * The 2027 special rate (15) is not among them: the copy's rate checks take every rate of the calendar's table
+ * (validator/xsl-edits.ts), so invoice-2027-mype-rate-15 passes them, its arithmetic included.
  */
 const REFUSED_BY_2024_RULES: Record<string, string> = {
-  'invoice-2027-mype-rate-15': '3462',
   'debit-note-13': '2172',
   'rc-summary-v2': '2256',
 };

@@ -13,8 +13,9 @@ import { atRate, dated, withCodes } from './dated-fixtures';
 
 describe('dated rules of sales documents', () => {
   // SUNAT Validacionesv20260212, Factura2_0 field 28 (NotaCredito2_0/NotaDebito2_0 field 26): every row starts "Si el
-  // tag existe"; the 3496 rows (not 8 digits; not 00000000, 99999999 nor listed) are observations until the rule's
-  // date and errors from it; 4332 (not listed) and 4337 (segment or family) stay observations.
+  // tag existe"; rows 119, 120 (4332: not 8 digits; not 00000000, 99999999 nor listed) and 122 (4337: a segment or
+  // family) are observations until the rule's date and errors 3496 from it (revisions rows 6, 7: "ERR-3496, reemplaza
+  // OBS-4332/OBS-4337"); row 121 observing the reserved values stays an observation.
   describe('product-code-valid (3496, 4332, 4337)', () => {
     const withCode = (doc: Record<string, any>, codigoSunat: string) => ({
       ...doc,
@@ -73,14 +74,30 @@ describe('dated rules of sales documents', () => {
       }
     });
 
-    it('observes a segment or family (4337) at every date: SUNAT asks for the class', () => {
-      for (const date of ['2026-06-01', '2027-06-01']) {
-        const doc = built(withCode(dated('invoice-decimals.json', date), '43210000'));
+    it('observes a segment or family (4337) before the date and refuses it (3496) from it: SUNAT asks for the class', () => {
+      // 43210000 is a family, 10000000 a segment SUNAT's catalog lists; 43211500 is a class, 43211503 a commodity.
+      for (const code of ['43210000', '10000000']) {
+        const before = built(withCode(dated('invoice-decimals.json', '2026-12-31'), code));
         expect(
-          doc.warnings.filter((w) => w.startsWith('[SUNAT 4337] items[0].codigoSunat')),
-          date,
+          before.warnings.filter((w) => w.startsWith('[SUNAT 4337] items[0].codigoSunat')),
+          code,
         ).to.have.length(1);
+        expect(before.warnings.find((w) => w.startsWith('[SUNAT 4337]'))).to.include(
+          'refuses it (3496) on documents issued from 2027-01-01',
+        );
+        const refused = errors(withCode(dated('invoice-decimals.json', '2027-01-01'), code));
+        expect(refused, code).to.deep.equal([
+          `[SUNAT 3496] ${code} names a UNSPSC segment or family (it ends in ${code === '10000000' ? 6 : 4} zeros); SUNAT asks for a class or a commodity: SUNAT's product code is not valid on documents issued from 2027-01-01; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out @items[0].codigoSunat`,
+        ]);
       }
+      // One refusal a line, though the code is neither listed nor at class level.
+      expect(errors(withCode(dated('invoice-decimals.json', '2027-01-01'), '12340000'))).to.have.length(1);
+      expect(errors(withCode(dated('invoice-decimals.json', '2027-01-01'), '43211500'))).to.deep.equal([]);
+      // The reserved 00000000 ends in 6 zeros: observed by rows 121 and 122, never refused.
+      const none = built(withCode(dated('invoice-decimals.json', '2027-01-01'), '00000000'));
+      expect(none.warnings.map((w) => w.slice(0, 12)).sort()).to.deep.equal(['[SUNAT 4332]', '[SUNAT 4337]']);
+      const purchase = built(withCode(dated('liquidacion-compra.json', '2027-01-01'), '43210000'));
+      expect(purchase.warnings.filter((w) => w.startsWith('[SUNAT 4337]'))).to.have.length(1);
     });
 
     it('judges receipts and notes too; a liquidación de compra only by observations (its sheet has no 3496 rows)', () => {
@@ -128,6 +145,13 @@ describe('dated rules of sales documents', () => {
         items: fixture('invoice-decimals.json').items.map((it: object) => ({ ...it, gtin: '4006381333931' })),
       };
       expect(built(gtin, obliged).warnings.filter((w) => w.includes('4331'))).to.deep.equal([]);
+      // Only the factura's sheet (and the boleta's) has the 4331 row: not the notes', nor the liquidación's.
+      for (const name of ['credit-note-01.json', 'debit-note-01.json', 'liquidacion-compra.json'])
+        expect(
+          built(dated(name, '2026-12-01'), obliged).warnings.filter((w) => w.includes('4331')),
+          name,
+        ).to.deep.equal([]);
+      expect(built(dated('receipt-usd.json', '2026-12-01'), obliged).warnings[0]).to.match(/^\[SUNAT 4331\]/);
       // A company not on that register, or one whose registers are not known: nothing.
       expect(
         built(dated('invoice-decimals.json', '2026-12-01'), {

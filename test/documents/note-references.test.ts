@@ -93,6 +93,28 @@ describe("a note's referenced document (2524, NotaCredito2_0 and NotaDebito2_0 r
     expect(refused.rejection).to.equal('2524');
   });
 
+  it('refuses a note dated before the document it modifies when chasqui holds it (2885), but reasons 10 and 03', () => {
+    const held = (issueDate?: string) => ({
+      referenced: { serieNumero: 'F001-1', totals: { PayableAmount: '99999.00' }, ...(issueDate ? { issueDate } : {}) },
+    });
+    const early = `[SUNAT 2885] fechaEmision 2026-11-20 is before 2026-11-21, the issue date of F001-1 this note modifies @fechaEmision`;
+    const credit = (reason: string) => ({
+      ...note('credit-note-10.json', '2026-11-20'),
+      motivo: { codigo: reason, descripcion: 'x' },
+    });
+    const debit = (reason: string) => ({
+      ...note('debit-note-03.json', '2026-11-20'),
+      motivo: { codigo: reason, descripcion: 'x' },
+    });
+    expect(errors(credit('01'), held('2026-11-21'))).to.deep.equal([early]);
+    expect(errors(debit('01'), held('2026-11-21'))).to.deep.equal([early]);
+    // The same day, a date not known, and the reasons each sheet spares (NotaCredito2_0 row 84, NotaDebito2_0 row 83).
+    expect(errors(credit('01'), held('2026-11-20'))).to.deep.equal([]);
+    expect(errors(credit('01'), held())).to.deep.equal([]);
+    expect(errors(credit('10'), held('2026-11-21'))).to.deep.equal([]);
+    expect(errors(debit('03'), held('2026-11-21'))).to.deep.equal([]);
+  });
+
   it('the simulator and `chasqui validate` judge the same: an unreferenced debit note of reason 03 from 2027-01-01', () => {
     const xml = prepareDocument(unreferenced('debit-note-03.json', '03', '2026-12-31')).xml;
     const judged = (at: string) => datedRuleFailures(xml, DEFAULT_CALENDAR, { at }).map((f) => `${f.rule}:${f.code}`);

@@ -1,19 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { RULES, type RuleDefinition } from '../../documents/calendar';
 import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
-import { parseSheet, readSheet, sheetFiles, sheetRow } from '../../validator/sheets';
+import { sunatCode } from '../../documents/sunat-codes';
+import { parseSheet, readSheet, sheetFiles, sheetRow, type SheetRow } from '../../validator/sheets';
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** What a citation and the carried sheets say against what the calendar says: empty when they agree. */
-function disagreements(rule: RuleDefinition, citation: RuleCitation | undefined): string[] {
+/**
+ * What a citation and the carried sheets say against what the calendar says: empty when they agree. `lookup` reads
+ * the carried sheets; a test hands it altered rows to show each disagreement is caught.
+ */
+function disagreements(
+  rule: RuleDefinition,
+  citation: RuleCitation | undefined,
+  lookup: (file: string, row: number) => SheetRow | null = sheetRow,
+): string[] {
   if (!citation) return [`${rule.id}: no citation`];
   const out: string[] = [];
   const cited = new Set<string>();
   const divergent = Object.keys(citation.divergences ?? {});
   let reported = citation.reading === 'reported';
   for (const c of citation.rows) {
-    const row = sheetRow(c.file, c.row);
+    const row = lookup(c.file, c.row);
     if (!row) {
       out.push(`${rule.id}: ${c.file} has no row ${c.row}`);
       continue;
@@ -77,6 +87,49 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     expect(() => readSheet('../codes/return-codes')).to.throw("no sheet '../codes/return-codes'");
   });
 
+  it("a Factura2_0 or LiquidacionCompra2_0 row carries the code the notes' sheets give its condition and message", () => {
+    // Those two transcriptions lost the code column, so their codes are read: never against SUNAT's own column where
+    // a note's sheet writes the same validation (Factura2_0 rows 119 and 120 were read as 4332; the notes say 3496).
+    const key = (r: { condition: string; message: string }) =>
+      squash(`${r.condition} ${r.message}`)
+        .replace(/(CreditNote|DebitNote)Line/g, 'InvoiceLine')
+        .replace(/\/(Invoice|CreditNote|DebitNote|SelfBilledInvoice)\b/g, '/Root');
+    const written = new Map<string, { severity: string | null; code: string }[]>();
+    for (const file of ['NotaCredito2_0', 'NotaDebito2_0'])
+      for (const r of readSheet(file))
+        if (r.codeFrom === 'sheet')
+          for (const code of r.codes)
+            written.set(key(r), [...(written.get(key(r)) ?? []), { severity: r.severity, code }]);
+    let compared = 0;
+    for (const file of ['Factura2_0', 'LiquidacionCompra2_0'])
+      for (const r of readSheet(file)) {
+        const same = written.get(key(r));
+        if (!same) continue;
+        const bySeverity = same.filter((w) => w.severity === r.severity);
+        const expected = (bySeverity.length ? bySeverity : same.filter((w) => !w.severity)).map((w) => w.code);
+        expect(r.codes, `${file} row ${r.row}`).to.include.members([...new Set(expected)]);
+        compared++;
+      }
+    expect(compared).to.be.greaterThan(500);
+    expect(sheetRow('Factura2_0', 119)).to.deep.include({ codes: ['3496'], codeFrom: 'condition:sheets' });
+  });
+
+  it('every code a sheet writes with its message is in return-codes.csv with a text the sheets give it', () => {
+    const plain = (text: string) => squash(text).replace(/\.$/, '');
+    const written = new Map<string, { at: string; messages: Set<string> }>();
+    for (const file of sheetFiles())
+      for (const r of readSheet(file)) {
+        if (r.codeFrom !== 'sheet' || r.codes.length !== 1 || !r.message || r.message === '-') continue;
+        const entry = written.get(r.codes[0]) ?? { at: `${file} row ${r.row}`, messages: new Set<string>() };
+        written.set(r.codes[0], entry.messages.add(plain(r.message)) && entry);
+      }
+    const missing = [...written]
+      .filter(([code, { messages }]) => !messages.has(plain(sunatCode(code).text ?? '')))
+      .map(([code, { at }]) => `${code} (${at}): ${sunatCode(code).text ?? 'no row'}`);
+    expect(written.size).to.be.greaterThan(400);
+    expect(missing).to.deep.equal([]);
+  });
+
   it('SUNAT judges the product code only when the tag exists: no row of the field refuses a line without one', () => {
     const fields: [string, string][] = [
       ['Factura2_0', '28'],
@@ -125,12 +178,86 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     }
   });
 
+  it('every dated row that answers with a code is cited by a rule of the calendar: no change of SUNAT left unapplied', () => {
+    const cited = new Set(Object.values(CITATIONS).flatMap((c) => c.rows.map((r) => `${r.file}:${r.row}`)));
+    const uncited = sheetFiles()
+      .flatMap((file) => readSheet(file).map((r) => ({ file, r })))
+      .filter(({ file, r }) => r.date && r.codes.length && !cited.has(`${file}:${r.row}`))
+      .map(({ file, r }) => `${file} row ${r.row} (${r.codes.join('|')}, ${r.date})`);
+    expect(uncited).to.deep.equal([]);
+  });
+
+  it("every document type a rule judges is one of its cited rows' sheets: no rule reaches a document SUNAT's rows do not", () => {
+    // Boleta2_0 is not carried; its rows are Factura2_0's (issue 33), so Factura2_0 stands for both.
+    const judges: Record<string, readonly string[]> = {
+      Factura2_0: ['01', '03'],
+      NotaCredito2_0: ['07'],
+      NotaDebito2_0: ['08'],
+      LiquidacionCompra2_0: ['04'],
+      'Resumen Diario1_1': ['rc'],
+      'GRE-Remitente2_0': ['09'],
+      'GRE-Transportista2_0': ['31'],
+    };
+    for (const rule of RULES) {
+      const sheets = (CITATIONS[rule.id]?.rows ?? []).map((c) => sheetRow(c.file, c.row)?.sheet ?? '');
+      const covered = new Set(sheets.flatMap((sheet) => judges[sheet] ?? []));
+      expect(
+        rule.docTypes.filter((t) => !covered.has(t)),
+        `${rule.id} (cites ${[...new Set(sheets)].join(', ')})`,
+      ).to.deep.equal([]);
+    }
+  });
+
   describe('every dated rule of the calendar agrees with its sheet rows', () => {
     for (const rule of RULES) {
       it(`${rule.id}: codes, severity, condition, date and confidence`, () => {
         expect(disagreements(rule, CITATIONS[rule.id])).to.deep.equal([]);
       });
     }
+  });
+
+  it("docs/rules.md's calendar lists every rule with its date, codes and confidence as the calendar holds them", () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/rules.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## The calendar'), doc.indexOf('## What each rule does'));
+    const rows = new Map(
+      table
+        .split('\n')
+        .filter((l) => l.startsWith('| `'))
+        .map((l) => l.split('|').map((c) => c.trim()))
+        .map(([, id, date, codes, , confidence]) => [id.replaceAll('`', ''), { date, codes, confidence }]),
+    );
+    expect([...rows.keys()].sort()).to.deep.equal(RULES.map((r) => r.id).sort());
+    for (const rule of RULES)
+      expect(rows.get(rule.id), rule.id).to.deep.equal({
+        date: rule.effective,
+        codes: rule.codes.join(', '),
+        confidence: rule.confidence,
+      });
+  });
+
+  it('fails every rule when a cited row of the carried sheets says another code, severity, condition or date', () => {
+    // What a later revision of SUNAT's workbook does to a row, applied to each cited row in turn.
+    const changes: Record<string, (row: SheetRow, cited: RuleCitation['rows'][number]) => Partial<SheetRow>> = {
+      code: (row) => ({ codes: row.codes.map((c) => String(Number(c) + 1).padStart(4, '0')) }),
+      severity: (_, cited) => ({ severity: cited.severity === 'ERROR' ? 'OBSERV' : 'ERROR' }),
+      condition: () => ({ condition: 'Si el Tag UBL no existe' }),
+      date: () => ({ date: '2030-01-01' }),
+    };
+    let caught = 0;
+    for (const rule of RULES) {
+      const citation = CITATIONS[rule.id];
+      for (const cited of citation.rows)
+        for (const [what, change] of Object.entries(changes)) {
+          const altered = (file: string, n: number) => {
+            const row = sheetRow(file, n);
+            return row && file === cited.file && n === cited.row ? { ...row, ...change(row, cited) } : row;
+          };
+          expect(disagreements(rule, citation, altered), `${rule.id}, ${cited.file} row ${cited.row}: ${what}`).to.not
+            .be.empty;
+          caught++;
+        }
+    }
+    expect(caught).to.be.greaterThan(4 * RULES.length);
   });
 
   it('fails a rule the sheets do not carry: the product code required on every line (chasqui before issue 33)', () => {

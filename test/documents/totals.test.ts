@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { dec, money, type Decimal } from '../../documents/decimal';
 import type { Adjustment, IgvAffectation, SaleItem } from '../../documents/sales/types';
 import { icbperRate } from '../../documents/tax/rates';
+import * as calendarIcbper from '../../documents/calendar/icbper';
 import { computeTotals, type DocumentTotals } from '../../documents/tax/totals';
 
 function line(
@@ -141,6 +142,8 @@ describe('SUNAT arithmetic (tax/totals)', () => {
         icbperRate(d).toFixed(2),
       ),
     ).to.deep.equal(['0.10', '0.10', '0.20', '0.30', '0.40', '0.50', '0.50']);
+    // A dated value: the calendar's table, the one the totals read (issue 35).
+    expect(icbperRate).to.equal(calendarIcbper.icbperRate);
     const t = totals([line(1, 50), line(3, '0.10', { icbper: true })], { fechaEmision: '2024-01-10' });
     const bags = t.lines[1];
     expect([money(bags.icbper), money(bags.igv), money(bags.taxAmount)]).to.deep.equal(['1.50', '0.05', '1.55']);

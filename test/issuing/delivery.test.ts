@@ -146,6 +146,24 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(await findDocument(stack.db, doc.id)).to.include({ send_attempts: 1, send_started_at: null });
   });
 
+  it('a ticket poll of a document that holds no ticket polls nothing, records nothing, and has it sent again', async () => {
+    const doc = await issue('invoice-basic.json', { status: 'registered', start: false });
+    lastIssued = null; // no workflow to record: the activity is called directly
+    const deps = { config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal };
+    const activities = createDocumentActivities(deps, createWebhookActivities(deps));
+    const calls = () => sim.log().length;
+    const before = calls();
+    // lifecycle/transitions.ts NO_TICKET_TO_POLL: the workflow's next step is a send (stepAfterWait of a retry).
+    expect(await activities.checkTicket(doc.id)).to.deep.equal({
+      kind: 'retry',
+      status: 'queued',
+      code: null,
+      ticket: null,
+    });
+    expect(calls()).to.equal(before);
+    expect(await findDocument(stack.db, doc.id)).to.include({ status: 'registered', ticket: null, result: null });
+  });
+
   it('a workflow whose document is gone (chasqui restored to an older backup) ends at once, its load not retried', async () => {
     const doc = await issue('invoice-basic.json', { start: false });
     lastIssued = null; // nothing worth replaying: one failed local activity

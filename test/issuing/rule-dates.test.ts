@@ -15,7 +15,7 @@ import {
 } from './support';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
-import { addDays } from '../../documents/calendar';
+import { addDays, RULES } from '../../documents/calendar';
 import { Validator } from '../../validator';
 
 const today = limaDate(new Date());
@@ -38,6 +38,17 @@ function invoice(ruc: string, options: { code?: string; rate?: number } = {}) {
   return doc;
 }
 
+/** An invoice issued today by `company`, which chasqui then holds: its number (`F001-12`). */
+async function heldInvoice(env: IssuingStack, company: TestCompany): Promise<string> {
+  const held = await issue(
+    env.stack,
+    company.token,
+    payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
+  );
+  expect(held.status, JSON.stringify(held.body)).to.equal(202);
+  return held.body.filename.split('-').slice(2).join('-');
+}
+
 describe('dated rules through the API', function () {
   this.timeout(60_000);
 
@@ -45,7 +56,11 @@ describe('dated rules through the API', function () {
   describe('the 2027 set brought forward with CHASQUI_RULE_DATES', () => {
     let env: IssuingStack;
     let company: TestCompany;
-    const set = ['product-code-valid', 'summary-v2', 'debit-note-13', 'credit-note-ceiling', 'mype-rate-2027'];
+    // Every rule the calendar dates in 2027, so a rule added there is brought forward too.
+    const set = RULES.filter((r) => r.effective.startsWith('2027-')).map((r) => r.id);
+    it('brings forward the whole 2027 set', () => {
+      expect(set).to.include.members(['product-code-valid', 'mype-rate-2027', 'summary-v2', 'debit-note-13']);
+    });
     const rules = rulesOf(set.map((id) => `${id}=${today}`).join(','));
     before(async function () {
       this.timeout(120_000);
@@ -82,7 +97,7 @@ describe('dated rules through the API', function () {
         expect(refused.body.errors).to.deep.equal(
           [0, 1].map(
             () =>
-              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, 00000000 or 99999999) or leave it out`,
+              `[SUNAT 3496] ${reason}: SUNAT's product code is not valid on documents issued from ${today}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
           ),
         );
         expect(refused.body.details.map((d: { path: string }) => d.path)).to.deep.equal([
@@ -118,13 +133,7 @@ describe('dated rules through the API', function () {
     });
 
     it('caps a credit note by the invoice chasqui holds (3286), and leaves one it does not hold to SUNAT', async () => {
-      const held = await issue(
-        env.stack,
-        company.token,
-        payload('invoice-basic.json', company.ruc, { fechaEmision: today }),
-      );
-      expect(held.status, JSON.stringify(held.body)).to.equal(202);
-      const heldNumber = held.body.filename.split('-').slice(2).join('-');
+      const heldNumber = await heldInvoice(env, company);
       const note = (serieNumero: string, valorUnitario: number) =>
         payload('credit-note-01.json', company.ruc, {
           fechaEmision: today,
@@ -208,6 +217,48 @@ describe('dated rules through the API', function () {
       const coded = await issue(env.stack, obliged.token, invoice(obliged.ruc, { rate: 18, code: '90101501' }));
       expect(coded.body).to.not.have.property('warnings');
     });
+
+    it('refuses a note dated before the invoice chasqui holds (2885, NotaCredito2_0 row 84)', async () => {
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const heldNumber = await heldInvoice(env, company);
+      const early = await issue(
+        env.stack,
+        company.token,
+        payload('credit-note-01.json', company.ruc, {
+          fechaEmision: addDays(today, -1),
+          documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        }),
+      );
+      expect(early.status, JSON.stringify(early.body)).to.equal(422);
+      expect(early.body.errors).to.deep.equal([
+        `[SUNAT 2885] fechaEmision ${addDays(today, -1)} is before ${today}, the issue date of ${heldNumber} this note modifies`,
+      ]);
+    });
+
+    it('warns a credit note above the invoice chasqui holds (3286, NotaCredito2_0 row 85) before credit-note-ceiling', async function () {
+      if (
+        !loadConfig({})
+          .rules.upcoming(today, 3650)
+          .some((r) => r.id === 'credit-note-ceiling')
+      )
+        this.skip();
+      const company = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
+      const heldNumber = await heldInvoice(env, company);
+      const note = (codigo: string) => ({
+        ...payload('credit-note-01.json', company.ruc, { fechaEmision: today }),
+        motivo: { codigo, descripcion: 'Devolución' },
+        documentoAfectado: { tipoDoc: '01', serieNumero: heldNumber },
+        items: [{ codigo: 'P1', descripcion: 'Devolución', cantidad: 1, valorUnitario: 100_000, afectacionIgv: '10' }],
+      });
+      const over = await issue(env.stack, company.token, note('07'));
+      expect(over.status, JSON.stringify(over.body)).to.equal(202);
+      expect(over.body.warnings.filter((w: string) => w.startsWith('[SUNAT 3286]'))).to.have.length(1);
+      expect(over.body.warnings.join('\n')).to.contain(`exceeds that of ${heldNumber} it modifies`);
+      // Reason 10 is never compared (rows 85 and 86: "diferente de '10'").
+      const other = await issue(env.stack, company.token, note('10'));
+      expect(other.status, JSON.stringify(other.body)).to.equal(202);
+      expect((other.body.warnings ?? []).filter((w: string) => w.includes('3286'))).to.deep.equal([]);
+    });
   });
 
   describe('before a rule: the warning window (CHASQUI_RULE_WARN_DAYS, default 60)', () => {
@@ -230,7 +281,7 @@ describe('dated rules through the API', function () {
       expect(warned.body.warnings).to.deep.equal(
         [0, 1].map(
           (i) =>
-            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it (4332, 3496) and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
+            `[SUNAT 4332] items[${i}].codigoSunat: 12345678 is not in catalog 25 (nor 00000000 or 99999999); SUNAT observes it and refuses it (3496) on documents issued from ${effective}: send a valid one or leave it out`,
         ),
       );
     });

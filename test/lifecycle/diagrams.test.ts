@@ -24,12 +24,24 @@ import {
   OPENED_DELIVERY,
   WEBHOOK_MAX_ATTEMPTS,
 } from '../../lifecycle/webhooks';
-import type { EmailStatus } from '../../lifecycle/email';
-import type { CheckStatus } from '../../db/company-checks';
+import {
+  afterEmailAttempt,
+  EMAIL_AFTER_ATTEMPT,
+  EMAIL_RESTARTABLE,
+  EMAIL_START,
+  EMAIL_STATUSES,
+  initialEmailStatus,
+  isEmailPending,
+  type EmailAttemptOutcome,
+} from '../../lifecycle/email';
+import { CHECK_STATUSES, isCheckNews, knownStatusAfter } from '../../lifecycle/checks';
 
 const DOC = fs.readFileSync(path.resolve(__dirname, '../../docs/architecture.md'), 'utf8');
 
-/** The Mermaid state diagram under a heading of docs/architecture.md: its states and its transitions. */
+/**
+ * The Mermaid state diagram under a heading of docs/architecture.md: its states, its transitions and each
+ * transition's label (the text after `:`, empty without one).
+ */
 function diagram(heading: string) {
   const at = DOC.indexOf(`\n#### ${heading}\n`);
   expect(at, `docs/architecture.md has a "#### ${heading}" heading`).to.be.greaterThan(-1);
@@ -40,21 +52,29 @@ function diagram(heading: string) {
   // `state resolved {` … `}` groups states; a transition to the group is one to each state in it.
   const groups = new Map<string, string[]>();
   let group: string | null = null;
-  const edges: [string, string][] = [];
+  const edges: [string, string, string][] = [];
   for (const line of lines.map((l) => l.trim())) {
     const open = /^state (\w+) \{$/.exec(line);
-    const edge = /^(\[\*\]|\w+) --> (\[\*\]|\w+)(?::.*)?$/.exec(line);
+    const edge = /^(\[\*\]|\w+) --> (\[\*\]|\w+)(?::\s*(.*))?$/.exec(line);
     if (/^direction \w+$/.test(line)) continue;
     if (open) groups.set((group = open[1]), []);
     else if (line === '}') group = null;
     else if (group && /^\w+$/.test(line)) groups.get(group)!.push(line);
-    else if (edge) edges.push([edge[1], edge[2]]);
+    else if (edge) edges.push([edge[1], edge[2], edge[3] ?? '']);
     else expect.fail(`a line the test cannot read in "${heading}": ${line}`);
   }
   const expand = (s: string) => groups.get(s) ?? [s];
-  const transitions = edges.flatMap(([a, b]) => expand(a).flatMap((x) => expand(b).map((y) => `${x} --> ${y}`)));
+  const labelled = edges.flatMap(([a, b, label]) =>
+    expand(a).flatMap((x) => expand(b).map((y): [string, string] => [`${x} --> ${y}`, label])),
+  );
+  const transitions = labelled.map(([t]) => t);
   const states = new Set(transitions.flatMap((t) => t.split(' --> ')).filter((s) => s !== '[*]'));
-  return { states: [...states].sort(), transitions: [...new Set(transitions)].sort(), groups };
+  return {
+    states: [...states].sort(),
+    transitions: [...new Set(transitions)].sort(),
+    labels: new Map(labelled),
+    groups,
+  };
 }
 
 /** Every answer class an authority can give (lifecycle/transitions.ts classOf). */
@@ -105,13 +125,35 @@ function deliveryTransitionsOfTheCode(): string[] {
   return [...changes].sort();
 }
 
-// Written as records so that a status added to the type fails the type check here until the diagram shows it.
-const EMAIL_STATUSES = Object.keys({ pending: 1, sent: 1, failed: 1, disabled: 1 } satisfies Record<EmailStatus, 1>);
-// `unknown` is no known status: it keeps the one before (db/company-checks.ts saveCheckResults).
-const KNOWN_CHECK_STATUSES = Object.keys({ ok: 1, warn: 1, fail: 1 } satisfies Record<
-  Exclude<CheckStatus, 'unknown'>,
-  1
->);
+/**
+ * Every change lifecycle/email.ts can make of a buyer's e-mail: issued with an address, each attempt's outcome of a
+ * pending e-mail (while attempts remain and at the last), and "send again" of an ended one.
+ */
+function emailTransitionsOfTheCode(): string[] {
+  const changes = new Set<string>([`[*] --> ${initialEmailStatus(['buyer@example.com'])}`]);
+  for (const outcome of Object.keys(EMAIL_AFTER_ATTEMPT) as EmailAttemptOutcome[])
+    for (const final of [false, true]) changes.add(`${EMAIL_START} --> ${afterEmailAttempt(outcome, final).status}`);
+  for (const ended of EMAIL_RESTARTABLE) changes.add(`${ended} --> ${EMAIL_START}`);
+  return [...changes].sort();
+}
+
+/**
+ * Every move of a check's known status lifecycle/checks.ts makes (a run's result against the status known before,
+ * none at first), with whether it is news: `from --> to` → `event` or `no event`. A result that leaves the known
+ * status where it was (the same again, or `unknown`) moves nothing.
+ */
+function checkMovesOfTheCode(): Map<string, string> {
+  const moves = new Map<string, string>();
+  // The statuses a check can be known by: what a first result leaves known (`unknown` leaves none).
+  const known = CHECK_STATUSES.map((s) => knownStatusAfter(s, null)).filter((s) => s !== null);
+  for (const before of [null, ...known])
+    for (const result of CHECK_STATUSES) {
+      const after = knownStatusAfter(result, before);
+      if (after === null || after === before) continue;
+      moves.set(`${before ?? '[*]'} --> ${after}`, isCheckNews(result, before) ? 'event' : 'no event');
+    }
+  return moves;
+}
 
 describe("lifecycle: docs/architecture.md's state diagrams follow the code", () => {
   it('the document-status diagram names exactly the statuses of lifecycle/transitions.ts', () => {
@@ -135,8 +177,21 @@ describe("lifecycle: docs/architecture.md's state diagrams follow the code", () 
     expect(diagram('Webhook delivery').transitions).to.deep.equal(deliveryTransitionsOfTheCode());
   });
 
-  it("the buyer's e-mail diagram names exactly EmailStatus, the check events' the known CheckStatus", () => {
-    expect(diagram("Buyer's e-mail").states).to.deep.equal(EMAIL_STATUSES.sort());
-    expect(diagram('Company-check events').states).to.deep.equal(KNOWN_CHECK_STATUSES.sort());
+  it("the buyer's e-mail diagram names exactly EMAIL_STATUSES and draws exactly the changes of lifecycle/email.ts", () => {
+    const drawn = diagram("Buyer's e-mail");
+    expect(drawn.states).to.deep.equal([...EMAIL_STATUSES].sort());
+    expect(drawn.groups.get('ended')).to.have.members([...EMAIL_RESTARTABLE]);
+    expect(EMAIL_STATUSES.filter(isEmailPending)).to.deep.equal([EMAIL_START]);
+    expect(drawn.transitions).to.deep.equal(emailTransitionsOfTheCode());
+  });
+
+  it("the check-events diagram draws exactly the known status's moves of lifecycle/checks.ts, each news or not as the code says", () => {
+    const drawn = diagram('Company-check events');
+    const moves = checkMovesOfTheCode();
+    // `unknown` is no known status: it keeps the one before.
+    expect(drawn.states).to.deep.equal(['fail', 'ok', 'warn']);
+    expect(drawn.transitions).to.deep.equal([...moves.keys()].sort());
+    for (const [move, news] of moves)
+      expect(drawn.labels.get(move)!.replace(/^first known, /, ''), move).to.equal(news);
   });
 });

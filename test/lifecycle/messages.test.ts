@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { english, isMessage, message, MESSAGE_CODES, spanish } from '../../lifecycle/messages';
+import { english, isMessage, message, MESSAGE_CODES, resultMessage, spanish } from '../../lifecycle/messages';
 import { WAITING_REASONS, waitingMessage } from '../../lifecycle/transitions';
 import { englishOnlyWords, sampleMessages, words } from '../support/page-checks';
 
@@ -50,6 +50,22 @@ describe('lifecycle: messages in two languages (pure)', () => {
     expect(spanish(support)).to.equal(
       'por console:ana: hecho — Envío solicitado: el mismo XML firmado, sin consumir cuota.',
     );
+  });
+
+  it("a result in Spanish: SUNAT's words with its code after them, chasqui's own codes named by their origin (English keeps them)", () => {
+    const rejected = resultMessage({ origin: 'tax_authority', code: '2335', message: 'El documento ha sido alterado' });
+    expect(spanish(rejected)).to.equal('El documento ha sido alterado (código 2335)');
+    expect(english(rejected)).to.equal('tax_authority 2335: El documento ha sido alterado');
+    const accepted = resultMessage({ origin: null, code: '0', message: 'La Factura numero F001-1, ha sido aceptada' });
+    expect(spanish(accepted)).to.equal('La Factura numero F001-1, ha sido aceptada');
+    const lost = resultMessage({ origin: 'timeout', code: 'ETIMEDOUT', message: 'socket timed out after 1500 ms' });
+    expect(spanish(lost)).to.equal('sin respuesta a tiempo');
+    expect(english(lost)).to.equal('timeout ETIMEDOUT: socket timed out after 1500 ms');
+    const attempt = (origin: string, own: boolean) =>
+      message('detail.attempt', { origin, code: own ? '0011' : 'CDR_UNREADABLE', status: 'sent', message: null, own });
+    expect(spanish(attempt('system', false))).to.equal('respuesta ilegible → enviado');
+    expect(english(attempt('system', false))).to.equal('system CDR_UNREADABLE → sent');
+    expect(spanish(attempt('tax_authority', true))).to.equal('respuesta de SUNAT 0011 → enviado');
   });
 
   it('reads stored messages back only when this version knows their code', () => {

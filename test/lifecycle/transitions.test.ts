@@ -13,6 +13,8 @@ import {
   waitingReason,
   type ActionSubject,
   type Answer,
+  UNRESOLVED_STATUSES,
+  voidStatus,
   type DocStatus,
 } from '../../lifecycle/transitions';
 import * as rules from '../../lifecycle/transitions';
@@ -52,6 +54,18 @@ describe('lifecycle: statuses and transitions (pure)', () => {
     expect(new Set(Object.values(STATUS_CODES)).size).to.equal(DOCUMENT_STATUSES.length);
     expect(STATUS_CODES.rejected).to.equal('09');
     expect(DOCUMENT_STATUSES.filter(isResolvedStatus)).to.deep.equal(['accepted', 'observed', 'rejected']);
+    // The unresolved gauge's statuses (api/metrics.ts): the rest, in the same order.
+    expect(UNRESOLVED_STATUSES).to.deep.equal(['queued', 'to_send', 'to_summarize', 'registered', 'sent']);
+  });
+
+  it("a void: pending without a carrier or behind a rejected summary, sent until its carrier's verdict, then that verdict", () => {
+    const carrier = (status: DocStatus) => ({ status, resolved: isResolvedStatus(status) });
+    expect(voidStatus('rc', null)).to.deep.equal({ status: 'pending', carried: false });
+    expect(voidStatus('rc', carrier('rejected'))).to.deep.equal({ status: 'pending', carried: false });
+    expect(voidStatus('ra', carrier('rejected'))).to.deep.equal({ status: 'rejected', carried: true });
+    expect(voidStatus('rc', carrier('registered'))).to.deep.equal({ status: 'sent', carried: true });
+    expect(voidStatus('ra', carrier('queued'))).to.deep.equal({ status: 'sent', carried: true });
+    expect(voidStatus('rc', carrier('accepted'))).to.deep.equal({ status: 'accepted', carried: true });
   });
 
   it('initial status: summary receipts (03 and B-series notes) wait for the summary, manual mode waits for /send', () => {

@@ -3,6 +3,7 @@ import {
   afterAttempt,
   attemptEvent,
   awaitsFirstAttempt,
+  deliversNotice,
   mayAttempt,
   waitBeforeAttempt,
   WEBHOOK_MAX_ATTEMPTS,
@@ -22,6 +23,11 @@ describe('lifecycle: a webhook delivery, as pure code', () => {
     expect(afterAttempt(1, true, 0)).to.deep.equal({ status: 'delivered', nextAttemptAt: null });
     expect(afterAttempt(2, false, 1_000)).to.deep.equal({ status: 'pending', nextAttemptAt: new Date(121_000) });
     expect(afterAttempt(WEBHOOK_MAX_ATTEMPTS, false, 0)).to.deep.equal({ status: 'failed', nextAttemptAt: null });
+  });
+
+  it('a receiver delivers the notice with a 2xx answer only: not a redirect, not a 1xx, not an error', () => {
+    const statuses = [100, 199, 200, 201, 204, 299, 300, 301, 304, 400, 410, 500];
+    expect(statuses.filter(deliversNotice)).to.deep.equal([200, 201, 204, 299]);
   });
 
   it('the workflow waits 30 s, 2, 8, 30 min between attempts, and attempts only a pending delivery, five times at most', () => {

@@ -125,6 +125,67 @@ describe('runtime/browser.ts: finding Chromium', () => {
     }
   });
 
+  /**
+   * glibc's and libgcc's files, of Debian's `required` packages libc6 and libgcc-s1 (on every Debian, even a bare
+   * container): what the npm build may take from the machine. Anything else would be a library to install with apt.
+   */
+  const BASE_SYSTEM = new Set([
+    'linux-vdso.so.1',
+    'ld-linux-x86-64.so.2',
+    'libc.so.6',
+    'libm.so.6',
+    'libdl.so.2',
+    'libpthread.so.0',
+    'librt.so.1',
+    'libgcc_s.so.1',
+  ]);
+
+  it('the npm build needs no library from apt: ldd finds every one, and what its processes map is its own or the base system', async function () {
+    this.timeout(120_000);
+    const launcher = await obtainChromium({ explicit: null, cacheDir: testConfig().cacheDir, searchPath: '' });
+    const unpacked = path.dirname(launcher);
+    const own = path.join(unpacked, 'lib');
+    const outside = (files: string[]) =>
+      files.filter((f) => !f.startsWith(`${own}/`) && !BASE_SYSTEM.has(path.basename(f))).sort();
+
+    // As its launcher runs it: its own lib/ first.
+    const ldd = execFileSync('ldd', [path.join(unpacked, 'chromium')], {
+      env: { PATH: process.env.PATH, LD_LIBRARY_PATH: own },
+      encoding: 'utf8',
+    });
+    expect(ldd).to.not.include('not found');
+    const linked = [...ldd.matchAll(/^\s*(\S+)(?: => (\S+))? \(0x/gm)].map(([, name, file]) => file ?? name);
+    expect(linked.map((f) => path.basename(f))).to.include.members(['libnss3.so', 'libnspr4.so', 'libexpat.so.1']);
+    expect(outside(linked), 'linked from outside the package and the base system').to.deep.equal([]);
+
+    // While it renders: every process of the build (browser, renderer, utilities), libraries loaded later included.
+    const browser = await chromium.launch({ executablePath: launcher, headless: true, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<p>Facturación</p>');
+      await page.screenshot();
+      const mapped = new Set<string>();
+      for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+        const exe = (() => {
+          try {
+            return fs.readlinkSync(`/proc/${pid}/exe`);
+          } catch {
+            return '';
+          }
+        })();
+        if (exe !== path.join(unpacked, 'chromium')) continue;
+        for (const line of fs.readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n')) {
+          const file = line.split(/\s+/)[5];
+          if (file && /\.so(\.|$)/.test(file)) mapped.add(file);
+        }
+      }
+      expect([...mapped].filter((f) => f.startsWith(`${own}/`))).to.have.length.above(2);
+      expect(outside([...mapped]), 'mapped from outside the package and the base system').to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('when nothing works: one line saying what was tried and the fix', async () => {
     const err = (await obtainChromium({
       explicit: null,

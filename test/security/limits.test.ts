@@ -4,8 +4,11 @@ import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompan
 import { eventually } from '../webhooks/support';
 import { acceptedWithEmail as acceptedWith, startSmtpServer, type SmtpServerHandle } from '../buyers/support';
 import { testConfig } from '../support/services';
+import { startTestStack } from '../support/stack';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { HSTS_MAX_AGE_SECONDS } from '../../api/middleware/hsts';
+import { mailCeiling } from '../../buyers/mail-ceiling';
+import { loadConfig, ConfigError } from '../../core/config';
 
 /**
  * Issue 32, item 5: the buyer e-mail ceiling per account and hour (lower for demo documents), the console session's
@@ -82,6 +85,48 @@ describe('security: limits (issue 32)', function () {
     );
   });
 
+  it('production documents have their own, higher ceiling (CHASQUI_MAIL_PER_ACCOUNT_HOUR), counted apart from the demo one', async () => {
+    const company = await newCompany(env.stack);
+    const config = {
+      ...env.stack.config,
+      buyers: { ...env.stack.config.buyers, mailPerAccountHour: 3, mailPerAccountHourDemo: 1 },
+    };
+    const take = (demo: boolean) =>
+      mailCeiling(env.stack.db, config, { accountId: company.accountId, demo, take: true });
+    const production = [];
+    for (let i = 0; i < 4; i++) production.push(await take(false));
+    expect(production.map((a) => a.reached)).to.deep.equal([false, false, false, true]);
+    const over = production[3] as Extract<(typeof production)[number], { reached: true }>;
+    expect(over.message).to.match(
+      /^the account sent its 3 buyer e-mails of documents this hour \(CHASQUI_MAIL_PER_ACCOUNT_HOUR\)/,
+    );
+    expect(over.resetSeconds).to.be.within(1, 3600);
+    // The API's question takes nothing: asking again does not use the hour up further.
+    const asked = await mailCeiling(env.stack.db, config, { accountId: company.accountId, demo: false, take: false });
+    expect(asked.reached).to.equal(true);
+    // Demo documents draw on their own hour.
+    expect((await take(true)).reached).to.equal(false);
+    expect((await take(true)).reached).to.equal(true);
+  });
+
+  it('start-up keeps the demo ceiling at or below the production one', () => {
+    const defaults = loadConfig({}).buyers;
+    expect([defaults.mailPerAccountHour, defaults.mailPerAccountHourDemo]).to.deep.equal([1000, 50]);
+    for (const demo of ['0', '1001'])
+      expect(() => loadConfig({ CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO: demo }), demo).to.throw(
+        ConfigError,
+        /CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO must be between 1 and CHASQUI_MAIL_PER_ACCOUNT_HOUR \(1000\)/,
+      );
+    // Set alone, a production ceiling below 50 brings the demo one down with it.
+    expect(loadConfig({ CHASQUI_MAIL_PER_ACCOUNT_HOUR: '20' }).buyers.mailPerAccountHourDemo).to.equal(20);
+    // Without a production ceiling, the demo one may be anything.
+    expect(
+      loadConfig({ CHASQUI_MAIL_PER_ACCOUNT_HOUR: '0', CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO: '20' }).buyers
+        .mailPerAccountHourDemo,
+    ).to.equal(20);
+    expect(loadConfig({}).consoleMaxSeconds, 'CHASQUI_CONSOLE_MAX_HOURS default').to.equal(12 * 3600);
+  });
+
   /** Signs in to the console with an account token over plain HTTP (the form's CSRF cookie, then the POST). */
   async function consoleCookie(token: string): Promise<string> {
     const form = await got(`${env.stack.url}/console/login`, { throwHttpErrors: false });
@@ -121,10 +166,29 @@ describe('security: limits (issue 32)', function () {
     expect(over.body).to.include('Su sesión terminó');
   });
 
+  /** The console, /consulta, a probe and the JSON API: every router the header must cover. */
+  const EVERY_KIND_OF_PAGE = ['/console/login', '/consulta', '/healthz', '/v1/companies'];
   it('answers with Strict-Transport-Security when CHASQUI_PUBLIC_URL is https: console, /consulta and the API', async () => {
-    for (const path of ['/console/login', '/consulta', '/healthz', '/v1/companies']) {
+    for (const path of EVERY_KIND_OF_PAGE) {
       const res = await got(`${env.stack.url}${path}`, { throwHttpErrors: false });
       expect(res.headers['strict-transport-security'], path).to.equal(`max-age=${HSTS_MAX_AGE_SECONDS}`);
+    }
+  });
+
+  it('sends no Strict-Transport-Security when CHASQUI_PUBLIC_URL is plain http (it would lock browsers out)', async () => {
+    const base = testConfig();
+    const plain = await startTestStack({
+      worker: false,
+      config: { buyers: { ...base.buyers, publicUrl: 'http://chasqui.test' } },
+    });
+    try {
+      for (const path of EVERY_KIND_OF_PAGE) {
+        const res = await got(`${plain.url}${path}`, { throwHttpErrors: false });
+        expect(res.statusCode, path).to.be.below(500);
+        expect(res.headers, path).to.not.have.property('strict-transport-security');
+      }
+    } finally {
+      await plain.stop();
     }
   });
 });

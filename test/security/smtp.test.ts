@@ -2,13 +2,25 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompany } from '../issuing/support';
+import tls from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
+import {
+  startIssuingStack,
+  newCompany,
+  call,
+  expectDocumented,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { testConfig } from '../support/services';
 import { findDocument } from '../../db/documents';
 import { saveCompanyEmailSettings } from '../../db/company-email';
 import { loadConfig, ConfigError } from '../../core/config';
-import type { Lookup } from '../../core/net-guard';
+import { parseSmtpUrl } from '../../core/smtp-url';
+import { sendMail } from '../../buyers/mail';
+import { checkPublicHost, type Lookup } from '../../core/net-guard';
 import { startListener, startSmtpProcess, type SmtpProcess } from './support';
 import { acceptedWithEmail as acceptedWith } from '../buyers/support';
 
@@ -97,9 +109,9 @@ describe('security: the SMTP setting (issue 32)', function () {
     nothingHappened();
   });
 
-  it('a setting stored before the fix with sendmail/path/args is not used: the e-mail fails at once with a clear error, nothing runs, and the company check says why', async () => {
+  it('a setting stored before the fix with sendmail/path/args is not used: the e-mail fails at once with a clear error, nothing runs, and the company check and GET …/email say why', async () => {
     const company = await newCompany(env.stack);
-    const old = `smtp://8.8.8.8/?sendmail=true&path=/bin/sh&args=-c&args=touch ${marker}`;
+    const old = `smtp://ventas:s3cret@8.8.8.8/?sendmail=true&path=/bin/sh&args=-c&args=touch ${marker}`;
     await saveCompanyEmailSettings(env.stack.db, company.row.id, {
       smtp_url_sealed: env.stack.secrets.seal(old),
       from_address: 'ventas@andina.pe',
@@ -122,18 +134,48 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(check.status).to.equal('fail');
     expect(check.detail).to.include('not used').and.include(`PATCH /v1/companies/${company.ruc}/email`);
     expect(check.detail).not.to.include(marker);
+
+    const email = () => call(env.stack, 'GET', `/v1/companies/${company.ruc}/email`, { token: company.accountToken });
+    const settings = await email();
+    await expectDocumented(env.stack, 'GET /v1/companies/{ruc}/email', settings);
+    expect(settings.body.data.email).to.include({ smtp_url: 'smtp://ventas:****@8.8.8.8', smtp_url_usable: false });
+    expect(settings.body.data.email.smtp_url_problem)
+      .to.include('not used')
+      .and.include('no path, query or fragment')
+      .and.include(`PATCH /v1/companies/${company.ruc}/email`);
+    for (const secret of ['s3cret', marker, 'sendmail', '/bin/sh'])
+      expect(JSON.stringify(settings.body), secret).not.to.include(secret);
+
+    // Not even a URL: nothing of it is shown.
+    await saveCompanyEmailSettings(env.stack.db, company.row.id, { smtp_url_sealed: env.stack.secrets.seal('s3cret') });
+    expect((await email()).body.data.email).to.include({ smtp_url: '****', smtp_url_usable: false });
+
+    // Stored again with its five parts only: used, and shown whole but for the password.
+    const patched = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, {
+      token: company.accountToken,
+      json: { smtp_url: 'smtp://ventas:s3cret@8.8.8.8:587', from: 'ventas@andina.pe' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    expect((await email()).body.data.email).to.include({
+      smtp_url: 'smtp://ventas:****@8.8.8.8:587',
+      smtp_url_usable: true,
+      smtp_url_problem: null,
+    });
   });
 
   it('a stored ?proxy= setting opens no connection to the proxy (no port scanner through last_error)', async () => {
     const company = await newCompany(env.stack);
     await saveCompanyEmailSettings(env.stack.db, company.row.id, {
-      smtp_url_sealed: env.stack.secrets.seal(`smtp://8.8.8.8:25/?proxy=http://127.0.0.1:${proxy.port}`),
+      smtp_url_sealed: env.stack.secrets.seal(`smtp://8.8.8.8:25/?proxy=http://spy:proxypass@127.0.0.1:${proxy.port}`),
       from_address: 'ventas@andina.pe',
     });
     const doc = await attempted((await acceptedWithEmail(company)).id);
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).not.to.include(String(proxy.port));
     nothingHappened();
+    const shown = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/email`, { token: company.accountToken });
+    expect(shown.body.data.email).to.include({ smtp_url: 'smtp://8.8.8.8:25', smtp_url_usable: false });
+    for (const leak of ['proxypass', 'spy:']) expect(JSON.stringify(shown.body), leak).not.to.include(leak);
   });
 
   /** The company's own server is `localhost` on the SMTP process's port, as PATCH stores it (the stub says public). */
@@ -168,6 +210,80 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).to.include('public address').and.not.include('127.0.0.1');
     expect(smtp.events.slice(before)).to.deep.equal([]);
+  });
+
+  it('the transport gets named options only, whatever the URL carried: never `url`, never a query turned into options', async () => {
+    const given: Record<string, unknown>[] = [];
+    const create = nodemailer.createTransport;
+    // Records what the mail library is handed, and sends nothing.
+    nodemailer.createTransport = ((options: Record<string, unknown>) => {
+      given.push(options);
+      return create({ jsonTransport: true });
+    }) as typeof nodemailer.createTransport;
+    try {
+      const parsed = parseSmtpUrl('smtps://ventas%40andina.pe:cl%3Ave@mail.andina.pe:2465');
+      expect(parsed.ok).to.equal(true);
+      const server = (parsed as Extract<typeof parsed, { ok: true }>).server;
+      const sent = await sendMail(
+        server,
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        { caFile: null, connectTo: '192.0.2.10' },
+      );
+      expect(sent.sent).to.equal(true);
+    } finally {
+      nodemailer.createTransport = create;
+    }
+    expect(given).to.have.length(1);
+    expect(given[0]).to.deep.equal({
+      host: '192.0.2.10',
+      port: 2465,
+      secure: true,
+      auth: { user: 'ventas@andina.pe', pass: 'cl:ve' },
+      tls: { servername: 'mail.andina.pe' },
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 60_000,
+    });
+  });
+
+  it('the pinned connection still presents and verifies the name: TLS goes to the checked address with SNI = the host', async () => {
+    // A TLS server that only records the name the client asks for, then ends the handshake.
+    const asked: (string | undefined)[] = [];
+    const server = tls.createServer({
+      SNICallback: (name, done) => {
+        asked.push(name);
+        done(new Error('recorded'));
+      },
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const host = 'mail.andina.invalid';
+      const sent = await sendMail(
+        { secure: true, host, port, user: null, password: null },
+        { from: 'ventas@andina.pe', to: ['compras@cliente.pe'], subject: 'x', text: 'x' },
+        // The name does not resolve anywhere: only the pinned address can have been reached.
+        { caFile: null, connectTo: '127.0.0.1' },
+      );
+      expect(sent.sent).to.equal(false);
+      expect(asked, 'the SNI names the host, not the address').to.deep.equal([host]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('a loopback address spelt as a number is judged by what the system resolves it to, and refused without saying it', async () => {
+    // smtp: is not a special scheme: the URL keeps these hosts as written, and getaddrinfo reads them as 127.0.0.1.
+    for (const spelt of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1']) {
+      const parsed = parseSmtpUrl(`smtp://${spelt}:25`);
+      expect(parsed.ok && parsed.server.host, spelt).to.equal(spelt);
+      const check = await checkPublicHost(spelt, { allowPrivate: false });
+      expect(check, spelt).to.deep.include({ ok: false, reason: 'not_public' });
+      expect((check as { message: string }).message, spelt)
+        .to.include('a loopback address')
+        .and.not.include('127.0.0.1');
+    }
   });
 
   it('CHASQUI_SMTP_URL is held to the same five parts: anything else stops start-up', () => {

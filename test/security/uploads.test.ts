@@ -72,12 +72,12 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
   after(() => env?.stop());
 
   describe('PUT /v1/companies/{ruc}/logo', () => {
-    const put = (ruc: string, token: string, image: Buffer) =>
+    const put = (ruc: string, token: string, image: Buffer, type = 'image/png') =>
       elapsed(() =>
         call(env.stack, 'PUT', `/v1/companies/${ruc}/logo`, {
           token,
           body: image,
-          headers: { 'Content-Type': 'image/png' },
+          headers: { 'Content-Type': type },
         }),
       );
 
@@ -102,6 +102,12 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       expect(sides.body.errors.logo).to.deep.equal(['the image is 100000×100000 px; at most 2000 px a side']);
       const [pixels] = await put(company.ruc, company.accountToken, png(2000, 1500, 2000 * 1500 + 1500));
       expect(pixels.body.errors.logo).to.deep.equal(['the image is 2000×1500 px; at most 2000000 pixels']);
+      // A JPEG's frame header is judged the same way (pdfkit embeds what it says).
+      // SOI, then a frame header (SOF0) declaring 65535 × 65535 with three components, then EOI.
+      const jpeg = Buffer.from(`ffd8ffc0001108ffffffff03${'00'.repeat(9)}ffd9`, 'hex');
+      const [jpegRes] = await put(company.ruc, company.accountToken, jpeg, 'image/jpeg');
+      expect(jpegRes.status).to.equal(422);
+      expect(jpegRes.body.errors.logo).to.deep.equal(['the image is 65535×65535 px; at most 2000 px a side']);
       expect(await findLogo(env.stack.db, company.row.id)).to.equal(null);
       // Within the limits, an honest image is stored.
       const [stored] = await put(company.ruc, company.accountToken, testPng(200, 80));

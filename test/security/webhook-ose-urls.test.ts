@@ -73,6 +73,17 @@ describe('security: webhook and OSE URLs (only public https, credentials refused
     const row = await env.stack.db('companies').where({ id: company.row.id }).first();
     expect(row).to.include({ webhook_url: null, ose_url: null, ose_user: null, ose_password_sealed: null });
     expect(target.hits()).to.equal(0);
+    // A refusal says what kind of address a name resolves to, never the address: no map of internal names.
+    const url = 'https://localhost/x';
+    for (const [setting, body] of [
+      ['webhook', { url }],
+      ['ose-credentials', { url, user: 'USUARIO1', password: 'clave' }],
+    ] as const) {
+      const res = await patch(setting, body);
+      const said = JSON.stringify(res.body);
+      expect(said, setting).to.include('localhost resolves to a loopback address');
+      expect(said, setting).to.not.match(/127\.0\.0\.1|::1\b/);
+    }
   });
 
   it('a connection goes to the pinned address whatever the name resolves to now (DNS rebinding)', async () => {

@@ -52,6 +52,12 @@ describe('simulator fault injection through the admin API, classified by the con
       { kind: 'reject', code: '3103', asFault: true },
       { origin: 'tax_authority', status: 'rejected', code: '3103' },
     ],
+    [
+      // The catalog's kind (documents/sunat-codes.ts): a code under 2000 is an exception, answered as SUNAT does, a fault.
+      'rejection with an exception code 0130',
+      { kind: 'reject', code: '0130' },
+      { origin: 'connection', reached_sunat: false, action: 'retry', code: '0130' },
+    ],
     ['observation 4252', { kind: 'observe', code: '4252' }, { origin: null, status: 'observed', code: '0' }],
   ];
   for (const [label, fault, expected] of cases) {

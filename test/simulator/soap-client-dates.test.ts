@@ -11,6 +11,8 @@ import { addDays, DEFAULT_CALENDAR, RuleCalendar } from '../../documents/calenda
 import { limaDate } from '../../core/lima';
 import { loadConfig } from '../../core/config';
 import { invoice, summary, voided } from '../support/ubl-fixtures';
+import { prepareDocument } from '../../documents';
+import { fixture } from '../support/documents';
 import { RUC, sign, urls } from './support';
 import { type Client, client, faultOf, fileArgs, cdrXml, text } from './soap-client-support';
 
@@ -148,6 +150,13 @@ describe("simulator through an independent SOAP client: SUNAT's dates and refere
         fileArgs(sign(invoice({ ruc: RUC, series: 'F105', number: 3, issueDate: today, productCode: '00000000' }))),
       );
       expect(responseCode(reserved)).to.equal('0');
+      // Not 8 digits, or above class level (a family), as the sales rules refuse them.
+      for (const [i, productCode] of ['1234567', '43210000'].entries()) {
+        const [bad] = await early.sendBillAsync(
+          fileArgs(sign(invoice({ ruc: RUC, series: 'F105', number: 5 + i, issueDate: today, productCode }))),
+        );
+        expect(responseCode(bad), productCode).to.equal('3496');
+      }
       // Issued the day before the moved date and sent now: judged by the old rules.
       const [before] = await early.sendBillAsync(fileArgs(invalid(4, addDays(today, -1))));
       expect(responseCode(before)).to.equal('0');
@@ -172,5 +181,32 @@ describe("simulator through an independent SOAP client: SUNAT's dates and refere
     );
     const [general] = await bill.sendBillAsync(fileArgs(at(3, today, '18.00')));
     expect(responseCode(general)).to.equal('0');
+  });
+
+  // NotaCredito2_0 row 298: "(18.00, 10.50 o 10.00) … la tasa del IGV del 'Documento que se modifica' es 10%, 10.5% o 18%".
+  it("a credit note at the earlier special rate (10, that of the 2025 invoice it modifies) is accepted; today's other rates are not", async () => {
+    const note = (correlativo: string, rate: number) => {
+      const doc = fixture('credit-note-01.json');
+      const payload = {
+        ...doc,
+        correlativo,
+        fechaEmision: today,
+        items: doc.items.map((it: object) => ({ ...it, codigoSunat: '43211503', porcentajeIgv: rate })),
+      };
+      // Built for the fixture's RUC (a valid one), sent as the simulator's test issuer, whose certificate signs it.
+      const prepared = prepareDocument(payload);
+      const own = (text: string) => text.replaceAll(doc.emisor.ruc, RUC);
+      return sign({ filename: own(prepared.filename), xml: own(prepared.xml) });
+    };
+    const { special, earlier } = DEFAULT_CALENDAR.igvRates(today, '07');
+    if (today < '2027-01-01') expect([special, earlier]).to.deep.equal([10.5, [10]]);
+    for (const [i, rate] of earlier.entries()) {
+      const [accepted] = await bill.sendBillAsync(fileArgs(note(String(i + 1), rate)));
+      expect(responseCode(accepted), String(rate)).to.equal('0');
+    }
+    const [wrong] = await bill.sendBillAsync(
+      fileArgs(sign(invoice({ ruc: RUC, series: 'F106', number: 9, issueDate: today, rate: '10.00' }))),
+    );
+    expect(responseCode(wrong), 'an invoice modifies no document').to.equal(special === 10 ? '0' : '3103');
   });
 });

@@ -87,7 +87,9 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       expect(codes(guide({ date: '2026-11-26', loading: '2026-11-25' }))).to.deep.equal(['gre-loading-date:3618']);
       expect(codes(guide({ date: '2026-11-26', loading: '2026-11-26' }))).to.deep.equal([]);
       expect(codes(guide({ date: '2026-11-26', mode: '02' }))).to.deep.equal([]);
-      const [failure] = datedRuleFailures(guide({ date: '2026-11-26', type: '31' }), DEFAULT_CALENDAR);
+      // SUNAT's GRE transportista XSL checks none of the three: a carrier's guide is not judged.
+      expect(codes(guide({ date: '2026-11-26', type: '31' }))).to.deep.equal([]);
+      const [failure] = datedRuleFailures(guide({ date: '2026-11-26' }), DEFAULT_CALENDAR);
       expect(failure).to.deep.equal({
         rule: 'gre-loading-date',
         code: '3617',
@@ -119,8 +121,13 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       }
       // LiquidacionCompra2_0 field 25 has no 3496 rows: observations only, which the XSL raises.
       expect(codes(coded('2027-01-01', '12345678', '04'))).to.deep.equal([]);
-      for (const code of ['00000000', '99999999', '90101501'])
+      for (const code of ['00000000', '99999999', '90101501', '43211500'])
         expect(codes(coded('2027-01-01', code)), code).to.deep.equal([]);
+      // Above class level (Factura2_0 row 122, 4337): a segment or a family, listed or not.
+      for (const code of ['10000000', '43210000']) {
+        expect(codes(coded('2026-12-31', code)), code).to.deep.equal([]);
+        expect(codes(coded('2027-01-01', code)), code).to.deep.equal(['product-code-valid:3496']);
+      }
       expect(datedRuleFailures(coded('2027-01-01', ''), DEFAULT_CALENDAR)[0]).to.deep.include({
         code: '3496',
         path: 'InvoiceLine[2]/Item/CommodityClassification/ItemClassificationCode',
@@ -165,6 +172,24 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       );
     });
 
+    // NotaCredito2_0 row 298, NotaDebito2_0 row 296: "(18.00, 10.50 o 10.00) … la tasa del IGV del 'Documento que se
+    // modifica' es 10%, 10.5% o 18%": a note carries the rate of the document it modifies.
+    it('a credit or debit note also carries the earlier special rates; an invoice or receipt does not', () => {
+      for (const type of ['07', '08'] as const) {
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '10.50', type)), type).to.deep.equal([]);
+        expect(codes(rated('2025-12-31', '10.50', type)), `${type}: 10.5 was no rate in 2025`).to.have.length(1);
+        for (const percent of ['10.00', '10.50', '15.00'])
+          expect(codes(rated('2028-01-01', percent, type)), `${type} ${percent}`).to.deep.equal([]);
+        expect(codes(rated('2026-06-01', '15.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      }
+      for (const type of ['01', '03'] as const)
+        expect(codes(rated('2026-01-01', '10.00', type)), type).to.deep.equal(['mype-rate-2026:3103']);
+      expect(datedRuleFailures(rated('2026-11-27', '15.00', '07'), DEFAULT_CALENDAR)[0].message).to.equal(
+        'line 1 has IGV rate 15.00; a document issued on 2026-11-27 may carry 18 or 10.5 or 10',
+      );
+    });
+
     it('moved and valued as configured; exonerated lines and IVAP are not IGV rates', () => {
       const moved = new RuleCalendar({ 'mype-rate-2027': '2026-11-26' }, { 'mype-rate-2027': 14 });
       expect(codes(rated('2026-11-25', '14.00'), moved)).to.deep.equal(['mype-rate-2026:3103']);
@@ -197,6 +222,16 @@ describe('dated rules on the XML (validator/dated-rules.ts)', () => {
       const moved = new RuleCalendar({ 'debit-note-13': '2026-11-26' });
       expect(codes(note('2026-11-25', taxed), moved)).to.deep.equal([]);
       expect(codes(note('2026-11-26', taxed), moved)).to.deep.equal(['debit-note-13:3507']);
+    });
+
+    it('3194 for a debit note of any reason modifying two documents, from the day itself (revisions row 11)', () => {
+      const two = (date: string, reason: string) =>
+        sale({ date, type: '08', reason, references: 2, lines: unaffected });
+      for (const reason of ['01', '11', '13']) {
+        expect(codes(two('2026-12-31', reason)), reason).to.deep.equal([]);
+        expect(codes(two('2027-01-01', reason)), reason).to.deep.equal(['debit-note-13:3194']);
+      }
+      expect(codes(sale({ date: '2027-01-01', type: '08', reason: '01', references: 1 }))).to.deep.equal([]);
     });
   });
 

@@ -1,0 +1,32 @@
+/**
+ * The checks read from the syntax of each source file (issue 35): status rules outside lifecycle/ (literals.ts) and the
+ * shape of files and functions (shape.ts), each file read and parsed once. Works on any root, so the tests can feed it
+ * small trees of their own, as check.ts does.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sources } from './check';
+import { mayDecideStatuses, statusComparisons } from './literals';
+import { hasShape, shapeProblems } from './shape';
+import { lazyParse } from './syntax';
+
+/** Both checks of every source file under `root`, each file read and parsed once. */
+export function checkSources(root: string) {
+  const statusRules: string[] = [];
+  const shape: string[] = [];
+  for (const file of sources(root)) {
+    const decides = !mayDecideStatuses(file);
+    if (!decides && !hasShape(file)) continue;
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    const parsed = lazyParse(file, text);
+    if (decides) statusRules.push(...statusComparisons(file, parsed()));
+    if (hasShape(file)) shape.push(...shapeProblems(file, text, parsed));
+  }
+  return { statusRules, shape };
+}
+
+/** A fixture's text: `{N lines}` and `{N comments}` become that many lines. */
+export const expand = (text: string) =>
+  text
+    .replace(/\{(\d+) lines\}/g, (_, n) => '  n++;\n'.repeat(Number(n)))
+    .replace(/\{(\d+) comments\}/g, (_, n) => '// a line\n'.repeat(Number(n)));
