@@ -1,0 +1,58 @@
+/**
+ * Refusals held to the row of SUNAT's sheet they cite (sunat/rules/*.csv): each refuses what its row refuses, with its
+ * row's code, and builds what the row accepts.
+ */
+import { expect } from 'chai';
+import { prepareDocument } from '../../documents';
+import { addDays } from '../../documents/calendar';
+import { errors, fixture } from '../support/documents';
+
+/** The codes of a 422 ("[SUNAT 2524] … @path" → "2524"), or [] when the document was built. */
+const codes = (payload: unknown, options = {}) => errors(payload, options).map((e) => /^\[\w+ (\w+)\]/.exec(e)![1]);
+
+describe('refusals as their sheet rows say', () => {
+  describe('daily summary lines (Resumen Diario1_1)', () => {
+    const rcWith = (line: Record<string, unknown>) => {
+      const doc = fixture('rc-void.json');
+      return { ...doc, items: [{ ...doc.items[0], ...line }] };
+    };
+    const note = { tipoDoc: '07', serieNumero: 'B001-9' };
+
+    it("row 40: a note's line names its boleta (2524) unless the line voids it (estado 3)", () => {
+      expect(codes(rcWith({ ...note, estado: '1' }))).to.deep.equal(['2524']);
+      expect(codes(rcWith({ ...note, estado: '2' }))).to.deep.equal(['2524']);
+      const voided = prepareDocument(rcWith({ ...note, estado: '3' }));
+      expect(voided.xml).to.include('<cbc:ID>B001-9</cbc:ID>');
+      expect(voided.xml).to.not.include('cac:BillingReference');
+    });
+
+    it("row 20: a line's series is B… or numeric (a contingency receipt); any other is 2513", () => {
+      expect(codes(rcWith({ serieNumero: 'F001-7' }))).to.deep.equal(['2513']);
+      expect(codes(rcWith({ serieNumero: 'X001-7' }))).to.deep.equal(['2513']);
+      expect(prepareDocument(rcWith({ serieNumero: '0001-7' })).xml).to.include('<cbc:ID>0001-7</cbc:ID>');
+    });
+  });
+
+  describe("a summary's dates", () => {
+    it('ReferenceDate after IssueDate is 2671 on rc, ra and rr (rows 8, 9, 9); the same day is accepted', () => {
+      for (const name of ['rc-void.json', 'ra-invoices.json', 'rr-retention.json']) {
+        const doc = fixture(name);
+        expect(codes({ ...doc, fechaReferencia: doc.fechaEmision })).to.deep.equal([]);
+        const late = { ...doc, fechaReferencia: addDays(doc.fechaEmision, 1) };
+        expect(codes(late), name).to.deep.equal(['2671']);
+      }
+    });
+
+    it('an IssueDate after today is 2236 on a daily summary (row 7), 2301 on ra and rr (row 8); today is accepted', () => {
+      for (const [name, code] of [
+        ['rc-void.json', '2236'],
+        ['ra-invoices.json', '2301'],
+        ['rr-retention.json', '2301'],
+      ]) {
+        const doc = fixture(name);
+        expect(codes(doc, { today: doc.fechaEmision }), name).to.deep.equal([]);
+        expect(codes(doc, { today: doc.fechaReferencia }), name).to.deep.equal([code]);
+      }
+    });
+  });
+});
