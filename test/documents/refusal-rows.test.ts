@@ -55,4 +55,33 @@ describe('refusals as their sheet rows say', () => {
       }
     });
   });
+
+  describe("a sales document's issue date after today", () => {
+    const on = (name: string) => fixture(name);
+    const before = (name: string, days: number) => addDays(on(name).fechaEmision, -days);
+
+    it('Factura2_0 row 14, NotaCredito2_0 row 16: up to two days ahead is built, three is 2329', () => {
+      for (const name of ['invoice-decimals.json', 'receipt-icbper.json', 'credit-note-01.json']) {
+        expect(codes(on(name), { today: before(name, 2) }), name).to.deep.equal([]);
+        expect(codes(on(name), { today: before(name, 3) }), name).to.deep.equal(['2329']);
+      }
+    });
+
+    it('LiquidacionCompra2_0 row 3: a liquidación de compra dated after today is 2329', () => {
+      const name = 'liquidacion-compra.json';
+      expect(codes(on(name), { today: before(name, 0) })).to.deep.equal([]);
+      expect(codes(on(name), { today: before(name, 1) })).to.deep.equal(['2329']);
+    });
+
+    it("a receipt that travels in today's daily summary may not be dated later (Resumen Diario1_1 row 8, 2671)", () => {
+      const name = 'receipt-icbper.json';
+      const options = { receiptsViaSummary: true };
+      expect(codes(on(name), { ...options, today: before(name, 0) })).to.deep.equal([]);
+      expect(codes(on(name), { ...options, today: before(name, 1) })).to.deep.equal(['2671']);
+      // Its factura sibling goes alone to SUNAT and keeps the two days.
+      expect(
+        codes(on('invoice-decimals.json'), { ...options, today: before('invoice-decimals.json', 2) }),
+      ).to.deep.equal([]);
+    });
+  });
 });
