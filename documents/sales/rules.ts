@@ -33,6 +33,15 @@ function unreferencedReason(input: SaleInput, dated: DatedRules): string {
   return dated.inForce('debit-note-13') ? '13' : '03';
 }
 
+/**
+ * The series of the document a note modifies, by its type: NotaCredito2_0 rows 76/77 (2117) and NotaDebito2_0 rows
+ * 75/76 (2205) take an electronic one (F…, B…), the portal's (E001, EB01) and a paper one ([0-9]{1,4}).
+ */
+const MODIFIED_SERIES = {
+  '01': /^(F[A-Z0-9]{3}|E001|\d{1,4})-\d{1,8}$/,
+  '03': /^(B[A-Z0-9]{3}|EB01|\d{1,4})-\d{1,8}$/,
+} as const;
+
 function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOptions, out: ValidationIssue[]): void {
   const letter = input.serie[0];
   if (input.tipoDoc === '01' && letter !== 'F') {
@@ -95,11 +104,11 @@ function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOption
         ),
       );
     }
-    if (ref.serieNumero[0] !== (ref.tipoDoc === '01' ? 'F' : 'B')) {
+    if (!MODIFIED_SERIES[ref.tipoDoc].test(ref.serieNumero)) {
       out.push(
         issue(
           'SUNAT',
-          '2117',
+          credit ? '2117' : '2205',
           `documentoAfectado.serieNumero '${ref.serieNumero}' does not match its type ${ref.tipoDoc}`,
           'documentoAfectado.serieNumero',
         ),

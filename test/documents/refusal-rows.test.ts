@@ -84,4 +84,28 @@ describe('refusals as their sheet rows say', () => {
       ).to.deep.equal([]);
     });
   });
+
+  describe('the document a note modifies', () => {
+    const modifying = (name: string, serieNumero: string) => {
+      const doc = fixture(name);
+      return { ...doc, documentoAfectado: { ...doc.documentoAfectado, serieNumero } };
+    };
+    const reference = (xml: string) => /<cac:InvoiceDocumentReference><cbc:ID>([^<]+)</.exec(xml)?.[1];
+
+    it("NotaCredito2_0 rows 76/77: a factura's series F…, E001 or paper, a boleta's B…, EB01 or paper; else 2117", () => {
+      for (const serie of ['F001-9', 'E001-9', '0001-9', '1-9'])
+        expect(reference(prepareDocument(modifying('credit-note-01.json', serie)).xml)).to.equal(serie);
+      for (const serie of ['B001-9', 'EB01-9', '0001-9'])
+        expect(reference(prepareDocument(modifying('credit-note-boleta.json', serie)).xml)).to.equal(serie);
+      expect(codes(modifying('credit-note-01.json', 'EB01-9'))).to.deep.equal(['2117']);
+      expect(codes(modifying('credit-note-01.json', 'B001-9'))).to.deep.equal(['2117']);
+      expect(codes(modifying('credit-note-boleta.json', 'E001-9'))).to.deep.equal(['2117']);
+      expect(codes(modifying('credit-note-01.json', 'E002-9'))).to.deep.equal(['2117']);
+    });
+
+    it('NotaDebito2_0 rows 75/76: the same series, refused as 2205', () => {
+      expect(reference(prepareDocument(modifying('debit-note-01.json', 'E001-9')).xml)).to.equal('E001-9');
+      expect(codes(modifying('debit-note-01.json', 'B001-9'))).to.deep.equal(['2205']);
+    });
+  });
 });
