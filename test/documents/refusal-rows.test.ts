@@ -108,4 +108,38 @@ describe('refusals as their sheet rows say', () => {
       expect(codes(modifying('debit-note-01.json', 'B001-9'))).to.deep.equal(['2205']);
     });
   });
+
+  describe('formaPago Credito (Factura2_0 rows 758, 762, 771)', () => {
+    const sale = fixture('invoice-credit-instalments.json');
+    const total = prepareDocument(sale).totals!.PayableAmount;
+    const withCuotas = (doc: Record<string, any>, montos: number[]) => ({
+      ...doc,
+      formaPago: { tipo: 'Credito', cuotas: montos.map((monto, i) => ({ monto, fechaPago: `2024-0${4 + i}-15` })) },
+    });
+    /** The same sale, deductible expenses of a natural person (0112) identified by DNI. */
+    const toDni = {
+      ...sale,
+      tipoOperacion: '0112',
+      cliente: { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe Huamán' },
+      items: sale.items.map((item: Record<string, unknown>) => ({ ...item, codigoSunat: '84121901' })),
+    };
+
+    it('to a RUC: the cuotas add up to the net pending amount (3319), and there is one at least (3249)', () => {
+      expect(Number(total)).to.equal(2360);
+      expect(codes(withCuotas(sale, [1180, 1180]))).to.deep.equal([]);
+      expect(codes(withCuotas(sale, [1180]))).to.deep.equal(['3319']);
+      expect(codes(withCuotas(sale, [1180, 1181]))).to.deep.equal(['3319']);
+      expect(codes({ ...sale, formaPago: 'Credito' })).to.deep.equal(['3249']);
+    });
+
+    it('to anyone else neither is judged; a cuota above the payable total is 3266 for everyone', () => {
+      expect(codes(withCuotas(toDni, [1180]))).to.deep.equal([]);
+      expect(codes(withCuotas(toDni, [1180, 1181]))).to.deep.equal([]);
+      expect(prepareDocument({ ...toDni, formaPago: 'Credito' }).xml).to.include(
+        '<cbc:PaymentMeansID>Credito</cbc:PaymentMeansID>',
+      );
+      expect(codes(withCuotas(toDni, [2361]))).to.deep.equal(['3266']);
+      expect(codes(withCuotas(sale, [2361]))).to.deep.equal(['3266', '3319']);
+    });
+  });
 });
