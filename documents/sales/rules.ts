@@ -339,7 +339,7 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: Pre
   noteReasonRules(input, report.issues);
   detractionCodeRules(input, dated, report.issues);
   documentRules(input, totals, report);
-  operationRules(input, totals, report.issues);
+  operationRules(input, totals, report.issues, report.warnings);
   paymentRules(input, doc, report);
   clientTotalsRules(input, totals, report.issues);
   return report;

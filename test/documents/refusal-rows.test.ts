@@ -142,4 +142,19 @@ describe('refusals as their sheet rows say', () => {
       expect(codes(withCuotas(sale, [2361]))).to.deep.equal(['3266', '3319']);
     });
   });
+
+  describe('the detracción code of its operation (Factura2_0 rows 493-495, 3129)', () => {
+    const sale = fixture('invoice-detraccion.json');
+    const withCode = (codigo: string) => ({ ...sale, detraccion: { ...sale.detraccion, codigo } });
+
+    it('1002-1004 take only their own code; 1001 may take theirs too, with a warning', () => {
+      expect(sale.tipoOperacion).to.equal('1001');
+      const freight = prepareDocument(withCode('027'));
+      expect(freight.xml).to.match(/<cbc:PaymentMeansID [^>]*catalogo54">027</);
+      expect(freight.warnings.join('\n')).to.include('usually declared with operation 1004');
+      expect(prepareDocument(sale).warnings.join('\n')).to.not.include('usually declared');
+      const fishing = fixture('invoice-detraction-1002.json');
+      expect(codes({ ...fishing, detraccion: { ...fishing.detraccion, codigo: '027' } })).to.deep.equal(['3129']);
+    });
+  });
 });
