@@ -333,7 +333,7 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: Pre
         );
     });
   }
-  lineRules(input, report.issues, dated);
+  lineRules(input, report.issues, report.warnings, dated);
   deductibleExpenseRule(input, report.issues);
   zeroAmountRules(input, totals, report.issues);
   noteReasonRules(input, report.issues);

@@ -157,4 +157,18 @@ describe('refusals as their sheet rows say', () => {
       expect(codes({ ...fishing, detraccion: { ...fishing.detraccion, codigo: '027' } })).to.deep.equal(['3129']);
     });
   });
+
+  describe('export lines (afectacionIgv 40)', () => {
+    const exportSale = fixture('invoice-igv-40-exportacion.json');
+
+    it('every line of an export operation is 40 (Factura2_0 row 185, 2642); a 40 line elsewhere is only warned', () => {
+      const line = exportSale.items[0];
+      expect(codes({ ...exportSale, items: [{ ...line, afectacionIgv: '10' }] })).to.deep.equal(['2642']);
+      const domestic = { ...exportSale, tipoOperacion: '0101', cliente: fixture('invoice-decimals.json').cliente };
+      const doc = prepareDocument(domestic);
+      expect(doc.xml).to.match(/<cbc:ID [^>]*>9995<\/cbc:ID><cbc:Name>EXP</);
+      expect(doc.warnings.join('\n')).to.include('afectacionIgv 40 (export) on operation 0101');
+      expect(prepareDocument(exportSale).warnings.join('\n')).to.not.include('afectacionIgv 40');
+    });
+  });
 });
