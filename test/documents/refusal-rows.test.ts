@@ -171,4 +171,29 @@ describe('refusals as their sheet rows say', () => {
       expect(prepareDocument(exportSale).warnings.join('\n')).to.not.include('afectacionIgv 40');
     });
   });
+
+  describe("the customer's identity type (Factura2_0 rows 87-91, 2800)", () => {
+    const exportSale = fixture('invoice-igv-40-exportacion.json');
+    const ruc = fixture('invoice-decimals.json').cliente;
+    const as = (tipoOperacion: string, cliente: unknown, extra: Record<string, unknown> = {}) => ({
+      ...exportSale,
+      tipoOperacion,
+      cliente,
+      ...extra,
+    });
+
+    it('a factura of export 0200, 0201 or 0204 refuses a RUC unless it carries legend 2008; the other exports take one', () => {
+      for (const op of ['0200', '0201', '0204']) expect(codes(as(op, ruc)), op).to.deep.equal(['2800']);
+      const legend = { leyendas: [{ codigo: '2008', valor: 'Venta en zona comercial' }] };
+      expect(codes(as('0200', ruc, legend))).to.deep.equal([]);
+      for (const op of ['0203', '0206', '0207', '0208']) expect(codes(as(op, ruc)), op).to.deep.equal([]);
+      expect(codes(as('0200', exportSale.cliente))).to.deep.equal([]);
+    });
+
+    it('a domestic factura needs a RUC; a note takes any customer of catalog 06 (NotaCredito2_0 row 67)', () => {
+      const dni = { tipoDoc: '1', numDoc: '45678912', nombre: 'María Quispe Huamán' };
+      expect(codes({ ...fixture('invoice-decimals.json'), cliente: dni })).to.deep.equal(['2800']);
+      expect(codes({ ...fixture('credit-note-01.json'), cliente: dni })).to.deep.equal([]);
+    });
+  });
 });
