@@ -15,12 +15,17 @@ const VOIDABLE: Record<'ra' | 'rr', Record<string, string>> = {
   rr: { '20': 'R', '40': 'P', '04': 'L' },
 };
 
+/**
+ * The summary's dates: ReferenceDate after IssueDate is 2671 on all three sheets (Resumen Diario1_1 row 8, Comunicación
+ * de Baja1_0 and Resumen de reversiones1_0 row 9); an IssueDate after today is 2236 on the daily summary (Resumen
+ * Diario1_1 row 7) and 2301 on the other two (row 8).
+ */
 function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: ValidationIssue[]): void {
   if (doc.fechaReferencia > doc.fechaEmision) {
     out.push(
       issue(
         'SUNAT',
-        '2304',
+        '2671',
         `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`,
         'fechaReferencia',
       ),
@@ -28,7 +33,12 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
   }
   if (options.today && doc.fechaEmision > options.today) {
     out.push(
-      issue('SUNAT', '2301', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'),
+      issue(
+        'SUNAT',
+        doc.tipoDoc === 'rc' ? '2236' : '2301',
+        `fechaEmision ${doc.fechaEmision} is after today (${options.today})`,
+        'fechaEmision',
+      ),
     );
   }
   const seen = new Map<string, number>();
@@ -109,20 +119,24 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
   });
 }
 
+/**
+ * Resumen Diario1_1 row 20 (2513): a line's series is B… or, for a physical receipt issued in contingency, numeric
+ * ([0-9]{1,4}); row 40 (2524): a note's line names the boleta it modifies unless the line voids it (estado 3).
+ */
 function rcRules(doc: RcInput, out: ValidationIssue[]): void {
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
-    if (line.serieNumero[0] !== 'B') {
+    if (line.serieNumero[0] !== 'B' && !/^\d{1,4}-/.test(line.serieNumero)) {
       out.push(
         issue(
           'SUNAT',
-          '2345',
-          `a daily summary lists boletas and their notes (series B…), not ${line.serieNumero}`,
+          '2513',
+          `a daily summary lists boletas and their notes (series B…, or numeric for a contingency receipt), not ${line.serieNumero}`,
           `${path}.serieNumero`,
         ),
       );
     }
-    if (line.tipoDoc !== '03' && !line.documentoAfectado) {
+    if (line.tipoDoc !== '03' && line.estado !== '3' && !line.documentoAfectado) {
       out.push(
         issue(
           'SUNAT',
