@@ -15,8 +15,9 @@ const USAGE = `usage: chasqui rules [--wide | --json] [--at YYYY-MM-DD]
   codes and the source, one line per rule however wide; --json gives all of it to scripts, with each
   rule's rows of SUNAT's sheets (citation). Dates moved by CHASQUI_RULE_DATES are marked *; a
   reported rule it switches off (id=off) has status off. The table names the catalog 25 product
-  codes are judged with (CHASQUI_PRODUCT_CODES, a file of codes, replaces SUNAT's as carried). A rule judges a document by its issue date
-  (fechaEmision), not by the day it is sent. Exit 0; 2 usage error.
+  codes are judged with (CHASQUI_PRODUCT_CODES, a file of codes, replaces SUNAT's as carried).
+  A rule judges a document by its issue date (fechaEmision), not by the day it is sent.
+  Exit 0; 2 usage error.
 examples:
   chasqui rules
   chasqui rules --at 2027-01-01 --wide
