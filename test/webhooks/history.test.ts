@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { startIssuingStack, type IssuingStack } from '../issuing/support';
 import {
@@ -19,6 +20,7 @@ import { redeliverDocument, type LifecycleDeps } from '../../lifecycle/actions';
 import { DELIVERY_TRANSITIONS, OPENED_DELIVERY, type DeliveryStatus } from '../../lifecycle/webhooks';
 import { webhookHistoryPruned } from '../../core/metrics';
 import { loadConfig } from '../../core/config';
+import { documentSweeperWorkflow } from '../../workflows/sweeper';
 
 /**
  * Retention of settled webhook delivery history (CHASQUI_WEBHOOK_HISTORY_DAYS, docs/webhooks.md "History"), against
@@ -186,6 +188,18 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
     } finally {
       await receiver.close();
     }
+  });
+
+  it('the minute sweeper runs the sweep after its starts (off the issuing path)', async () => {
+    const handle = await s.stack.temporal.workflow.start(documentSweeperWorkflow, {
+      taskQueue: s.stack.config.temporal.taskQueue,
+      workflowId: `history-sweeper-${randomUUID()}`,
+    });
+    await handle.result();
+    const scheduled = (await handle.fetchHistory()).events!.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [],
+    );
+    expect(scheduled).to.deep.equal(['startUnstartedDocuments', 'startUnnotifiedResolutions', 'pruneWebhookHistory']);
   });
 
   it('CHASQUI_WEBHOOK_HISTORY_DAYS: 90 by default; 0 or forever keep history for good; anything else is refused', () => {
