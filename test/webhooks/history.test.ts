@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { expect } from 'chai';
 import { startIssuingStack, type IssuingStack } from '../issuing/support';
 import {
@@ -20,6 +22,7 @@ import { redeliverDocument, type LifecycleDeps } from '../../lifecycle/actions';
 import { DELIVERY_TRANSITIONS, OPENED_DELIVERY, type DeliveryStatus } from '../../lifecycle/webhooks';
 import { webhookHistoryPruned } from '../../core/metrics';
 import { loadConfig } from '../../core/config';
+import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { documentSweeperWorkflow } from '../../workflows/sweeper';
 
 /**
@@ -41,6 +44,24 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
     db = s.stack.db;
   });
   after(async () => s?.stop());
+
+  /** `chasqui support …` as support staff run it: its own process, reading CHASQUI_WEBHOOK_HISTORY_DAYS=90. */
+  async function support(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env = {
+      ...process.env,
+      DATABASE_URL: await testDatabaseUrl(),
+      TEMPORAL_ADDRESS: await testTemporalAddress(),
+      TEMPORAL_TASK_QUEUE: s.stack.config.temporal.taskQueue,
+      CHASQUI_WEBHOOK_HISTORY_DAYS: '90',
+      LOG_LEVEL: 'silent',
+    };
+    const chasqui = path.resolve(__dirname, '../../bin/chasqui');
+    return new Promise((resolve) =>
+      execFile(process.execPath, [chasqui, 'support', ...args], { env, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  }
 
   /** A document resolved `daysAgo` days ago (its cpe.resolved notice handled). */
   async function oldDocument(company: CompanyRow, daysAgo: number) {
@@ -152,6 +173,9 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
     expect(entry && spanish(entry.detail)).to.equal('El historial del webhook de más de 90 días no se conserva.');
     expect(entry!.at.getTime()).to.equal(new Date(listedPruned.resolved_at!).getTime());
     expect((await documentTimeline(db, listedFresh, 90)).map((t) => t.event.code)).not.to.include('event.delivery');
+    const find = await support('find', pruned.doc.id);
+    expect(find.code, find.stderr).to.equal(0);
+    expect(find.stdout).to.match(/webhook delivery\s+webhook history older than 90 days is not kept/);
     // History kept for good: nothing was pruned, nothing to say.
     expect((await documentTimeline(db, listedPruned, null)).map((t) => t.event.code)).not.to.include('event.delivery');
   });
@@ -172,6 +196,11 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
       };
       // Without the window it reads as never delivered, as before.
       expect(await redeliverDocument({ ...deps, webhookHistoryDays: null }, doc)).to.include({ outcome: 'refused' });
+
+      const preview = await support('redeliver', doc.id, '--dry-run');
+      expect(preview.code, preview.stderr).to.equal(0);
+      expect(preview.stdout).to.match(/^redeliver: 1 document\(s\) to act on, 0 left alone\n/);
+      expect(preview.stdout).to.match(/nothing was changed: 1 would\n$/);
 
       const result = await redeliverDocument(deps, doc, { actor: 'erin' });
       if (result.outcome !== 'done') throw new Error(`refused: ${result.reason}`);
