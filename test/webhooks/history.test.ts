@@ -73,7 +73,7 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
     return (await findDocument(db, doc.id))!;
   }
 
-  /** `delivery` made `status` by one attempt, ended `daysAgo` days ago (null: still pending, not ended). */
+  /** `delivery` made `status` by one attempt, ended `daysAgo` days ago (null: still pending, created 200 days ago). */
   async function settle(delivery: DeliveryRow, status: DeliveryStatus, daysAgo: number | null) {
     await db('webhook_attempts').insert({
       delivery_id: delivery.id,
@@ -91,6 +91,7 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
         status,
         attempts: 1,
         completed_at: daysAgo === null ? null : db.raw('now() - make_interval(days => ?)', [daysAgo]),
+        created_at: db.raw('now() - make_interval(days => ?, hours => 1)', [daysAgo ?? 200]),
       });
   }
 
