@@ -4,6 +4,7 @@ import { createCompanyCheckActivities } from './company-checks';
 import { createDocumentActivities } from './documents';
 import { createSweeperActivities } from './sweeper';
 import { createWebhookActivities, createWebhookSweeperActivities } from './webhooks';
+import { createWebhookHistoryActivities } from './webhook-history';
 import { createSummaryActivities } from './summaries';
 import { createBuyerEmailActivities } from './buyer-email';
 import { createCompanyKeys } from '../keys/signing-keys';
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSweeperActivities(deps),
     ...webhooks,
     ...createWebhookSweeperActivities(deps),
+    ...createWebhookHistoryActivities(deps),
     ...createSummaryActivities(deps, createCompanyKeys(deps)),
     ...createCompanyCheckActivities(deps),
     ...createBuyerEmailActivities(deps),

@@ -106,6 +106,11 @@ export interface Config {
   rules: RuleCalendar;
   /** Days before a rule's date from which the 202 warns about documents that would fail it (CHASQUI_RULE_WARN_DAYS). */
   ruleWarnDays: number;
+  /**
+   * Days a settled webhook delivery (and its attempts) is kept after it ended (CHASQUI_WEBHOOK_HISTORY_DAYS, default
+   * 90); null (`0` or `forever`) keeps it for good. The document itself is never pruned (docs/webhooks.md).
+   */
+  webhookHistoryDays: number | null;
   /** The company checks (docs/operations.md, "Company checks"). */
   checks: {
     /** How often the schedule runs every company's checks (CHASQUI_CHECKS_EVERY, default 6 h), in milliseconds. */
@@ -174,6 +179,12 @@ function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
 export const SUNAT_SUMMARY_MAX_LINES = 500;
 
 /** Where fetched Temporal servers, compiled SUNAT rules and test tools are kept: one folder shared by every clone. */
+function webhookHistoryDaysOf(env: NodeJS.ProcessEnv): number | null {
+  if (str(env, 'CHASQUI_WEBHOOK_HISTORY_DAYS')?.trim().toLowerCase() === 'forever') return null;
+  const days = int(env, 'CHASQUI_WEBHOOK_HISTORY_DAYS', 90);
+  return days === 0 ? null : days;
+}
+
 function cacheDirOf(env: NodeJS.ProcessEnv): string {
   return path.resolve(
     str(env, 'CHASQUI_CACHE_DIR') ??
@@ -334,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rules: ruleCalendarOf(env),
     ruleWarnDays: int(env, 'CHASQUI_RULE_WARN_DAYS', 60),
+    webhookHistoryDays: webhookHistoryDaysOf(env),
     checks: {
       everyMs: duration(env, 'CHASQUI_CHECKS_EVERY', '6h'),
       ratePerMinute: int(env, 'CHASQUI_CHECKS_RATE', 30),

@@ -38,6 +38,12 @@ export const webhookAttempts = new Counter({
   registers: [registry],
 });
 
+export const webhookHistoryPruned = new Counter({
+  name: 'chasqui_webhook_history_pruned_total',
+  help: 'Settled webhook deliveries (with their attempts) deleted by the sweeper after CHASQUI_WEBHOOK_HISTORY_DAYS',
+  registers: [registry],
+});
+
 export const refusals = new Counter({
   name: 'chasqui_refusals_total',
   help: 'Requests refused by the rate limit (429) or by the plan (402: quota, certificate)',

@@ -282,3 +282,31 @@ export async function listFailedDeliveries(
     .pluck('document_id');
   return latest;
 }
+
+/**
+ * Deletes up to `limit` settled deliveries (their attempts go with them) that ended more than `olderThanDays` days ago,
+ * oldest first, and answers how many. Read by `created_at` (indexed; a delivery ends within the hour of its retries). A notice's deliveries go together: none is deleted while another delivery of the
+ * same document or check change is pending or ended within the window (a redelivery points at the one it repeats and
+ * would be deleted with it). Documents are never touched.
+ */
+export async function pruneSettledDeliveries(
+  db: Db,
+  settled: readonly DeliveryStatus[],
+  olderThanDays: number,
+  limit: number,
+): Promise<number> {
+  const { rows } = await db.raw<{ rows: { id: string }[] }>(
+    `with cutoff as (select now() - make_interval(days => ?) as at)
+     delete from webhook_deliveries where id in (
+       select d.id from webhook_deliveries d, cutoff
+        where d.created_at < cutoff.at and d.completed_at < cutoff.at and d.status = any(?::text[])
+          and not exists (select 1 from webhook_deliveries o
+                           where (o.document_id = d.document_id or o.check_event_id = d.check_event_id)
+                             and (o.status <> all(?::text[]) or o.completed_at >= cutoff.at))
+        order by d.created_at
+        limit ?)
+     returning id`,
+    [olderThanDays, [...settled], [...settled], limit],
+  );
+  return rows.length;
+}

@@ -7,13 +7,20 @@ import { recordEmailAttempt, restartEmail } from '../db/document-email';
 import { admitKeyed } from '../db/rate-limits';
 import { holdForSending } from '../db/issuing';
 import { findCompanyById, type CompanyRow } from '../db/companies';
-import { deleteDelivery, insertRedelivery, listDeliveries, type DeliveryRow } from '../db/webhooks';
+import {
+  deleteDelivery,
+  insertRedelivery,
+  listDeliveries,
+  openOriginalDelivery,
+  type DeliveryRow,
+} from '../db/webhooks';
 import { recordSupportAction, type SupportActionName } from '../db/support-actions';
 import { logger } from '../core/logger';
 import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
 import { startBuyerEmailAgain } from '../workflows/buyer-email-client';
 import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
+import { WEBHOOK_EVENT } from '../workflows/webhook-types';
 import { done, refused, type ActionResult } from './result';
 import { english, message, type Message } from './messages';
 import {
@@ -25,7 +32,7 @@ import {
   type ActionSubject,
 } from './transitions';
 import { afterEmailAttempt, mayEmailBuyer } from './email';
-import { isPendingDelivery } from './webhooks';
+import { historyMayBePruned, isPendingDelivery } from './webhooks';
 
 /**
  * What support may do to a document, and what the API does when an integrator asks: send, resend, recheck,
@@ -38,15 +45,22 @@ export interface LifecycleDeps {
   /** The Temporal client, or a function connecting on first use (a dry run never connects). */
   temporal: Client | (() => Promise<Client>);
   taskQueue: string;
+  /** CHASQUI_WEBHOOK_HISTORY_DAYS (null or absent: kept for good): a document older may have no delivery left. */
+  webhookHistoryDays?: number | null;
 }
 
 /** The lifecycle's view of a process's dependencies (the API's, `chasqui support`'s). */
 export function lifecycleDeps(deps: {
   db: Db;
   temporal: LifecycleDeps['temporal'];
-  config: Pick<Config, 'temporal'>;
+  config: Pick<Config, 'temporal' | 'webhookHistoryDays'>;
 }): LifecycleDeps {
-  return { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue };
+  return {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.config.temporal.taskQueue,
+    webhookHistoryDays: deps.config.webhookHistoryDays,
+  };
 }
 
 export interface ActOptions {
@@ -179,9 +193,11 @@ export async function recheck(deps: LifecycleDeps, doc: Subject, options: ActOpt
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
+const noWebhook = refuse(message('redeliver.no_webhook'), 'invalid');
+
 /** Why a delivery is not delivered again, or null: the company needs a webhook now, and the delivery must have ended. */
 function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: DeliveryRow): Refusal | null {
-  if (!company.webhook_url) return refuse(message('redeliver.no_webhook'), 'invalid');
+  if (!company.webhook_url) return noWebhook;
   if (isPendingDelivery(delivery.status))
     return refuse(message('redeliver.pending', { delivery: delivery.id, next: iso(delivery.next_attempt_at) }));
   return null;
@@ -197,28 +213,41 @@ export async function redeliver(
   delivery: DeliveryRow,
   options: ActOptions = {},
 ): Promise<ActionResult<{ delivery: DeliveryRow }>> {
-  return act(deps, 'redeliver', delivery.document_id, options, redeliveryRefusal(company, delivery), async () => {
-    const redelivery = await insertRedelivery(deps.db, delivery);
-    try {
-      await startRedeliveryWorkflow(await client(deps), deps.taskQueue, delivery.document_id, redelivery.id);
-    } catch (err) {
-      // Without its workflow the row would stay pending forever: the caller retries instead.
-      await deleteDelivery(deps.db, redelivery.id);
-      throw err;
-    }
-    return done(message('redeliver.done', { delivery: redelivery.id }), { delivery: redelivery });
-  });
+  return act(deps, 'redeliver', delivery.document_id, options, redeliveryRefusal(company, delivery), async () =>
+    startDelivery(deps, delivery.document_id, await insertRedelivery(deps.db, delivery)),
+  );
+}
+
+/** Starts a new delivery's workflow at once. */
+async function startDelivery(
+  deps: LifecycleDeps,
+  documentId: string | null,
+  delivery: DeliveryRow,
+): Promise<ActionResult<{ delivery: DeliveryRow }>> {
+  try {
+    await startRedeliveryWorkflow(await client(deps), deps.taskQueue, documentId, delivery.id);
+  } catch (err) {
+    // Without its workflow the row would stay pending forever: the caller retries instead.
+    await deleteDelivery(deps.db, delivery.id);
+    throw err;
+  }
+  return done(message('redeliver.done', { delivery: delivery.id }), { delivery });
 }
 
 /** `redeliver` of a document's latest delivery (support names documents, not deliveries). */
 export async function redeliverDocument(
   deps: LifecycleDeps,
-  doc: Subject,
+  doc: Subject & { resolved_at: Date | null },
   options: ActOptions = {},
 ): Promise<ActionResult<{ delivery: DeliveryRow }>> {
   const [latest] = await listDeliveries(deps.db, doc.company_id, { documentId: doc.id, limit: 1 });
   const company = await findCompanyById(deps.db, doc.company_id);
   if (latest && company) return redeliver(deps, company, latest, options);
+  // Its history may have been pruned (docs/webhooks.md, "History"): the notice is delivered as a fresh delivery.
+  if (company && historyMayBePruned(doc.resolved_at, deps.webhookHistoryDays ?? null, Date.now()))
+    return act(deps, 'redeliver', doc.id, options, company.webhook_url ? null : noWebhook, async () =>
+      startDelivery(deps, doc.id, await openOriginalDelivery(deps.db, doc, WEBHOOK_EVENT)),
+    );
   const nothing = doc.resolved ? message('redeliver.none') : message('redeliver.no_verdict', { status: doc.status });
   return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
 }

@@ -280,6 +280,10 @@ const TEXTS = {
     (p) => `  webhook attempt ${p.number}`,
     (p) => `intento ${p.number} del webhook`,
   ),
+  'detail.delivery_pruned': t<{ days: number }>(
+    (p) => `webhook history older than ${p.days} days is not kept`,
+    (p) => `El historial del webhook de más de ${p.days} días no se conserva.`,
+  ),
   'event.email': t(
     () => 'buyer e-mail',
     () => 'correo al comprador',

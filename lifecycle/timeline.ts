@@ -3,6 +3,7 @@ import { listDocumentAttempts, type ListedDocument } from '../db/documents';
 import { listAttempts, listDeliveries } from '../db/webhooks';
 import { listSupportActions } from '../db/support-actions';
 import { isMessage, message, type Message } from './messages';
+import { historyMayBePruned } from './webhooks';
 
 /** One moment of a document's story: what happened and its detail, as messages each surface renders. */
 export interface TimelineEntry {
@@ -14,9 +15,14 @@ export interface TimelineEntry {
 /**
  * A document's story as support staff read it (`chasqui support find` in English, the console in Spanish): issue,
  * each authority step, the verdict, webhook deliveries with their attempts, the buyer's e-mail, and support actions,
- * by time.
+ * by time. `historyDays` (CHASQUI_WEBHOOK_HISTORY_DAYS, null: kept for good): an old document without deliveries says
+ * its history is not kept, since it may have been pruned (docs/webhooks.md, "History").
  */
-export async function documentTimeline(db: Db, doc: ListedDocument): Promise<TimelineEntry[]> {
+export async function documentTimeline(
+  db: Db,
+  doc: ListedDocument,
+  historyDays: number | null,
+): Promise<TimelineEntry[]> {
   const [attempts, deliveries, actions] = await Promise.all([
     listDocumentAttempts(db, doc.id),
     listDeliveries(db, doc.company_id, { documentId: doc.id, limit: 50 }),
@@ -46,6 +52,12 @@ export async function documentTimeline(db: Db, doc: ListedDocument): Promise<Tim
       at: doc.resolved_at,
       event: message('event.verdict'),
       detail: message('detail.verdict', { status: doc.status, code: doc.result?.code ?? null }),
+    });
+  if (!deliveries.length && historyMayBePruned(doc.resolved_at, historyDays, Date.now()))
+    entries.push({
+      at: doc.resolved_at!,
+      event: message('event.delivery'),
+      detail: message('detail.delivery_pruned', { days: historyDays! }),
     });
   for (const d of deliveries) {
     entries.push({

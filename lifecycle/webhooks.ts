@@ -50,6 +50,19 @@ export function isPendingDelivery(status: DeliveryStatus): boolean {
   return status === OPENED_DELIVERY;
 }
 
+/** The final statuses: a settled delivery's history may be pruned after CHASQUI_WEBHOOK_HISTORY_DAYS (docs/webhooks.md). */
+export const SETTLED_DELIVERY_STATUSES: readonly DeliveryStatus[] = DELIVERY_STATUSES.filter(
+  (s) => !isPendingDelivery(s),
+);
+
+/**
+ * Whether a document resolved at `resolvedAt` may have had its webhook history pruned by `now`: it resolved more than
+ * `historyDays` days ago (null: history is kept for good). Its deliveries ended after it resolved.
+ */
+export function historyMayBePruned(resolvedAt: Date | null, historyDays: number | null, now: number): boolean {
+  return historyDays !== null && resolvedAt !== null && new Date(resolvedAt).getTime() < now - historyDays * 86_400_000;
+}
+
 /** The event attempt `number` (1-based) was, by whether the receiver answered 2xx. */
 export function attemptEvent(number: number, delivered: boolean): DeliveryEvent {
   return delivered ? 'answered' : number >= WEBHOOK_MAX_ATTEMPTS ? 'exhausted' : 'refused';

@@ -166,7 +166,7 @@ export async function documentPage(
   const [company, row, timeline, actions] = await Promise.all([
     findCompanyById(deps.db, doc.company_id),
     findDocument(deps.db, doc.id),
-    documentTimeline(deps.db, doc),
+    documentTimeline(deps.db, doc, deps.config.webhookHistoryDays),
     actionList(deps, doc),
   ]);
   const reason = doc.resolved ? null : waitingReason(doc);

@@ -35,7 +35,7 @@ export async function find(deps: SupportDeps, io: Io, positionals: string[], val
   }
   const doc = found[0];
   const company = await findCompanyById(deps.db, doc.company_id);
-  const timeline = await documentTimeline(deps.db, doc);
+  const timeline = await documentTimeline(deps.db, doc, deps.config.webhookHistoryDays);
   const reason = doc.resolved ? null : waitingReason(doc);
   const link = temporalUiLink(deps.config, doc.id);
   if (values.json) {

@@ -268,7 +268,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     expect(await env.stack.temporal.workflow.getHandle(buyerEmailWorkflowId(doc.id)).result()).to.equal('failed');
     // Support sees it in the document's timeline (chasqui support find, the console).
     const [listed] = await listDocuments(env.stack.db, { ids: [doc.id], limit: 1 });
-    const entry = (await documentTimeline(env.stack.db, listed)).find((t) => t.event.code === 'event.email');
+    const entry = (await documentTimeline(env.stack.db, listed, null)).find((t) => t.event.code === 'event.email');
     expect(entry && english(entry.detail)).to.match(/^failed to nadie@cliente\.pe, 1 attempt\(s\): SMTP 550/);
   });
 

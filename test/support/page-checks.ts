@@ -29,6 +29,7 @@ function sampleParams(code: MessageCode): Record<string, unknown> {
     got: 3,
     limit: 3,
     seconds: 120,
+    days: 90,
     http: 500,
     ms: 20,
     error: 'HTTP-500',
