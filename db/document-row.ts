@@ -38,6 +38,8 @@ export interface DocumentRow {
   resolved: boolean;
   ticket: string | null;
   result: DocumentResult | null;
+  /** The workflow queries its real state by itself (recorded with each step's outcome); null before the first. */
+  queryable: boolean | null;
   hash: string;
   /** The signed XML in the row (the `postgres:` file store, and every document issued before another store); null when in an object store. */
   xml: string | null;
@@ -116,6 +118,7 @@ export const LIST_COLUMNS = [
   'resolved',
   'ticket',
   'result',
+  'queryable',
   'hash',
   'customer_doc',
   'totals',

@@ -67,6 +67,16 @@ const times = (n: number) => `${n} ${n === 1 ? 'intento' : 'intentos'}`;
 const list = (to: readonly string[]) => to.join(', ');
 
 type Doc = { filename: string };
+/**
+ * Where the document went (documents.destination, unsaid: SUNAT): SUNAT itself, an OSE (the company's own or the
+ * provider's), or `any` for a group holding both.
+ */
+type At = { destination?: string };
+function at(p: At, within = false): string {
+  if (!p.destination || p.destination === 'tax_authority') return 'SUNAT';
+  if (p.destination === 'any') return 'SUNAT (o la OSE)';
+  return within ? 'la OSE' : 'La OSE';
+}
 type Status = { status: string };
 
 const TEXTS = {
@@ -205,30 +215,40 @@ const TEXTS = {
   ),
 
   // Why an unresolved document has no verdict yet (lifecycle/transitions.ts waitingReason).
-  'waiting.timeout': t(
+  'waiting.timeout': t<At>(
     () => 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
-    () =>
-      'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos. «Consultar el estado ahora» lo consulta ya.',
+    (p) =>
+      `${at(p)} no respondió a tiempo: se consulta su estado cada 10 minutos. «Consultar el estado ahora» lo consulta ya.`,
   ),
-  'waiting.ticket': t(
+  // No state query reaches it (an OSE, a type other than 01/07/08, SUNAT's beta): nothing resolves it by itself.
+  'waiting.timeout_unqueried': t<At>(
+    () =>
+      'timed out at the authority, which offers no state query for it: nothing queries it by itself and it may have ' +
+      "arrived — check the authority's portal; if it is not there, the integrator's POST /v1/cpe/{id}/resend sends it again",
+    (p) =>
+      `${at(p)} no respondió a tiempo y no ofrece consulta de estado para este documento: nadie lo consultará solo y ` +
+      `puede que haya llegado, así que no se reenvía sin más. Verifique en el portal de ${at(p, true)}; si no está, ` +
+      'la empresa lo envía de nuevo (reenvío por la API, el mismo XML firmado).',
+  ),
+  'waiting.ticket': t<At>(
     () => 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
-    () =>
-      'SUNAT lo recibió con un ticket y aún no da su veredicto (código 98): se consulta con esperas crecientes. «Consultar el estado ahora» lo consulta ya.',
+    (p) =>
+      `${at(p)} lo recibió con un ticket y aún no da su veredicto (código 98): se consulta con esperas crecientes. «Consultar el estado ahora» lo consulta ya.`,
   ),
-  'waiting.connection': t(
+  'waiting.connection': t<At>(
     () => 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
-    () =>
-      'Fallas de conexión: no se llegó a SUNAT; se reintenta con esperas crecientes. «Enviar de nuevo» lo reintenta ya.',
+    (p) =>
+      `Fallas de conexión: no se llegó a ${at(p, true)}; se reintenta con esperas crecientes. «Enviar de nuevo» lo reintenta ya.`,
   ),
-  'waiting.not_received': t(
+  'waiting.not_received': t<At>(
     () => 'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
-    () =>
-      'SUNAT no tiene registro de él (nunca lo recibió): se enviará de nuevo tras una breve espera. «Enviar de nuevo» lo envía ya.',
+    (p) =>
+      `${at(p)} no tiene registro de él (nunca lo recibió): se enviará de nuevo tras una breve espera. «Enviar de nuevo» lo envía ya.`,
   ),
-  'waiting.unreadable': t(
+  'waiting.unreadable': t<At>(
     () => 'the authority answered but the answer could not be processed: `recheck` queries the real state',
-    () =>
-      'SUNAT respondió, pero la respuesta no se pudo leer. «Consultar el estado ahora» pregunta por el estado real.',
+    (p) =>
+      `${at(p)} respondió, pero la respuesta no se pudo leer. «Consultar el estado ahora» pregunta por el estado real.`,
   ),
   'waiting.not_started': t(
     () => 'committed but its workflow never started: the sweeper starts it within a minute',

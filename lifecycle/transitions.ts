@@ -270,6 +270,7 @@ export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
  */
 export const WAITING_REASONS = [
   'timeout',
+  'timeout_unqueried',
   'ticket',
   'connection',
   'not_received',
@@ -282,7 +283,9 @@ export const WAITING_REASONS = [
 
 export type WaitingReason = (typeof WAITING_REASONS)[number];
 
-export const waitingMessage = (reason: WaitingReason): Message => message(`waiting.${reason}`);
+/** `destination`: where the document went (SUNAT or an OSE), which the Spanish texts name. */
+export const waitingMessage = (reason: WaitingReason, destination?: string): Message =>
+  message(`waiting.${reason}`, destination ? { destination } : {});
 
 /** The part of a document row the lifecycle reads. */
 export interface LifecycleState {
@@ -293,12 +296,18 @@ export interface LifecycleState {
   workflow_started_at: Date | null;
 }
 
-export function waitingReason(doc: Pick<LifecycleState, 'status' | 'result' | 'workflow_started_at'>): WaitingReason {
+/**
+ * `queryable` is what the step that recorded the outcome decided (the workflow's plan predicate): false, nothing
+ * queries a timeout by itself; null, recorded before chasqui kept it (said as before, a query).
+ */
+export function waitingReason(
+  doc: Pick<LifecycleState, 'status' | 'result' | 'workflow_started_at'> & { queryable?: boolean | null },
+): WaitingReason {
   const origin = doc.result?.origin;
   if (doc.status === 'to_send') return 'manual';
   if (doc.status === 'to_summarize') return 'summary';
   if (doc.status === 'registered') return 'ticket';
-  if (origin === 'timeout') return 'timeout';
+  if (origin === 'timeout') return doc.queryable === false ? 'timeout_unqueried' : 'timeout';
   if (origin === 'system') return 'unreadable';
   if (origin === 'connection') return 'connection';
   if (doc.result?.reached_sunat === false) return 'not_received';

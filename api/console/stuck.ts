@@ -63,7 +63,9 @@ export async function stuckPage(ctx: Context, deps: AppDeps, viewer: Viewer): Pr
   const age = ageWords(seconds);
   const body = docs.length
     ? [...groups].map(([reason, list]) => {
-        const why = spanish(waitingMessage(reason));
+        // A group may hold documents sent to SUNAT and to an OSE: its sentence names the one they share, or both.
+        const destinations = new Set(list.map((d) => (d.destination === 'tax_authority' ? d.destination : 'ose')));
+        const why = spanish(waitingMessage(reason, destinations.size === 1 ? [...destinations][0] : 'any'));
         return html`<section>
           <h2>${WAITING_TITLES[reason]} (${list.length})</h2>
           <p>${why}</p>

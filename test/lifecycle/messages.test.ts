@@ -31,6 +31,29 @@ describe('lifecycle: messages in two languages (pure)', () => {
     );
   });
 
+  it('a timeout nothing queries promises no query: it says what support does; an OSE is named, not SUNAT', () => {
+    const ose = spanish(waitingMessage('timeout_unqueried', 'provider_ose'));
+    expect(ose).to.match(/^La OSE no respondió a tiempo/);
+    expect(ose).to.include('nadie lo consultará solo').and.include('portal de la OSE').and.include('envía de nuevo');
+    expect(ose).to.not.match(/SUNAT|cada 10 minutos|Consultar el estado/);
+    const beta = spanish(waitingMessage('timeout_unqueried', 'tax_authority'));
+    expect(beta)
+      .to.match(/^SUNAT no respondió a tiempo/)
+      .and.include('portal de SUNAT');
+    expect(english(waitingMessage('timeout_unqueried')))
+      .to.include('nothing queries it by itself')
+      .and.not.include('every 10 min');
+    // Every text that names the authority names the one the document went to.
+    for (const reason of ['timeout', 'ticket', 'connection', 'not_received', 'unreadable'] as const) {
+      const own = spanish(waitingMessage(reason, 'own_ose'));
+      expect(own, reason).to.include('OSE').and.not.include('SUNAT');
+      expect(spanish(waitingMessage(reason, 'tax_authority')), reason)
+        .to.include('SUNAT')
+        .and.not.include('OSE');
+    }
+    expect(spanish(waitingMessage('timeout', 'any'))).to.match(/^SUNAT \(o la OSE\) no respondió/);
+  });
+
   it('quotes its parameters: statuses in each language, lists of addresses', () => {
     const refusal = message('email.not_accepted', { filename: 'F001-1', status: 'rejected' });
     expect(english(refusal)).to.equal(

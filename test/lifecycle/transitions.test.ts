@@ -139,6 +139,15 @@ describe('lifecycle: statuses and transitions (pure)', () => {
         workflow_started_at: started,
       }),
     ).to.equal('timeout');
+    // What the step that recorded the timeout decided (the plan's predicate): no query reaches it, nothing queries it.
+    const timedOut = {
+      status: 'sent' as const,
+      result: { origin: 'timeout', reached_sunat: null },
+      workflow_started_at: started,
+    };
+    expect(waitingReason({ ...timedOut, queryable: true })).to.equal('timeout');
+    expect(waitingReason({ ...timedOut, queryable: false })).to.equal('timeout_unqueried');
+    expect(waitingReason({ ...timedOut, queryable: null }), 'recorded before the fact was kept').to.equal('timeout');
     expect(
       waitingReason({
         status: 'sent',
