@@ -98,6 +98,30 @@ describe('support console (real browser)', function () {
     await page.close();
   });
 
+  it("a timeout says what follows: SUNAT's is queried every 10 minutes; an OSE's, which nothing queries, says what support does", async () => {
+    const { lost, oseLost } = world;
+    // The fact the workflow's step recorded, from the plan's own predicate.
+    expect((await s.stack.db('documents').where({ id: lost.id }).first()).queryable).to.equal(true);
+    expect((await s.stack.db('documents').where({ id: oseLost.id }).first()).queryable).to.equal(false);
+    const page = await browser.newPage();
+    await signIn(page, supportToken);
+    await page.goto(`${s.stack.url}/console/documents/${oseLost.id}`);
+    const why = await page.locator('dt:text-is("Qué espera") + dd').innerText();
+    expect(why).to.match(/^La OSE no respondió a tiempo y no ofrece consulta de estado/);
+    expect(why).to.include('portal de la OSE').and.not.include('cada 10 minutos').and.not.include('SUNAT');
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
+    expect(await page.locator('dt:text-is("Qué espera") + dd').innerText()).to.include(
+      'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
+    );
+    await page.close();
+    // The support CLI groups it apart, in English, with the same decision.
+    const found = await cli('find', oseLost.id, '--json');
+    expect(found.code, found.stderr).to.equal(0);
+    const { waiting } = JSON.parse(found.stdout);
+    expect(waiting.reason).to.equal('timeout_unqueried');
+    expect(waiting.explanation).to.include('nothing queries it by itself').and.not.include('every 10 min');
+  });
+
   it('the stuck page takes the age as --older-than does: 2h, 1d…; a malformed one is a 400 that says how to write it', async () => {
     const stale = await until(
       s.stack,

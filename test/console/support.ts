@@ -37,6 +37,9 @@ export interface ConsoleWorld {
   /** Left `sent` by a send the simulator never answered. */
   lost: DocumentRow;
   rejected: DocumentRow;
+  /** `ose`'s invoice, left `sent` by a send its OSE never answered: nothing queries it by itself. */
+  oseLost: DocumentRow;
+  ose: TestCompany;
   /** A manual-mode company's document, waiting for POST /send. */
   waiting: DocumentRow;
   manual: TestCompany;
@@ -129,6 +132,14 @@ export function consoleWorld() {
       world.s.stack,
       (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
       ['rejected'],
+    );
+    // An OSE offers no state query: the workflow waits for an action, and the console must not promise a query.
+    world.ose = await newCompany(world.s.stack, { settings: { destination: 'provider_ose' } });
+    world.s.sim.addRule({ operation: 'sendBill', ruc: world.ose.ruc, fault: { kind: 'hang' }, times: 1 });
+    world.oseLost = await until(
+      world.s.stack,
+      (await issue(world.s.stack, world.ose.token, payload('invoice-basic.json', world.ose.ruc))).body.external_id,
+      ['sent'],
     );
     world.s.sim.clearRules();
     world.manual = await newCompany(world.s.stack, { settings: { sending_mode: 'manual' } });
