@@ -174,7 +174,6 @@ export interface Outcome {
   cdrSize?: number | null;
   /** The document left chasqui (anything but a connection failure). */
   sent?: boolean;
-  /** The workflow queries its real state by itself (activities/document-routing.ts `queryable`); left as is when unsaid. */
   queryable?: boolean;
 }
 
@@ -194,8 +193,7 @@ const RECORD_OUTCOME = statement(
   `with updated as (update documents
                        set status = $2, status_code = $3, resolved = $4, result = $5, send_started_at = null, updated_at = now(),
                            ticket = coalesce($6, ticket), cdr_zip = coalesce($7, cdr_zip),
-                           cdr_key = coalesce($13, cdr_key), cdr_size = coalesce($14::integer, cdr_size),
-                           queryable = coalesce($15::boolean, queryable),
+                           cdr_key = coalesce($13, cdr_key), cdr_size = coalesce($14::integer, cdr_size), queryable = coalesce($15::boolean, queryable),
                            sent_at = case when $8 then coalesce(sent_at, now()) else sent_at end,
                            resolved_at = case when $4 then now() else resolved_at end
                      where id = $1 and not resolved

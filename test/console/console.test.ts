@@ -9,6 +9,8 @@ import { saveCheckResults } from '../../db/company-checks';
 import { payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
 import type { DocumentRow } from '../../db/documents';
 import { certificateExpiring, consoleWorld } from './support';
+import { result } from '../../activities/checks/context';
+import { message } from '../../lifecycle/messages';
 
 describe('support console (real browser)', function () {
   this.timeout(180_000);
@@ -88,7 +90,7 @@ describe('support console (real browser)', function () {
     expect(await page.getByLabel('Sin veredicto desde hace más de').inputValue()).to.equal('30m');
     await saveCheckResults(s.stack.db, a.row.id, [
       certificateExpiring(10),
-      { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
+      result('series_gaps', 'ok', message('check.series_gaps.none', { since: '2026-11-01' })),
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();
     const row = await page.locator('tr', { hasText: a.ruc }).innerText();

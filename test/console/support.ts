@@ -23,6 +23,8 @@ import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { openOriginalDelivery } from '../../db/webhooks';
 import type { DocumentRow } from '../../db/documents';
 import type { CheckResult } from '../../db/company-checks';
+import { result } from '../../activities/checks/context';
+import { message } from '../../lifecycle/messages';
 
 const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
 export const SCREENSHOTS = path.join(os.tmpdir(), 'chasqui-console-screenshots');
@@ -48,13 +50,13 @@ export interface ConsoleWorld {
 }
 
 /** A company check that warns: the certificate expires in `days` days (the companies page says the days left). */
-export const certificateExpiring = (days: number): CheckResult => ({
-  id: 'certificate',
-  status: 'warn',
-  detail: `the certificate expires in ${days} days`,
-  checked_at: new Date(),
-  fields: { days_left: days },
-});
+export const certificateExpiring = (days: number): CheckResult =>
+  result(
+    'certificate',
+    'warn',
+    message('check.certificate.expiring', { origin: 'own', days, not_after: '2026-12-31T23:59:59.000Z' }),
+    { days_left: days },
+  );
 
 /**
  * Registers the hooks that build the world before the calling describe's tests and stop it after them; the helpers
