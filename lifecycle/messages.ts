@@ -153,6 +153,13 @@ const TEXTS = {
     (p) => `it may have reached the authority (${p.origin}): recheck it instead`,
     (p) => `Puede que haya llegado a SUNAT (${originEs(p.origin)}): consulte su estado en lugar de reenviarlo.`,
   ),
+  // Support's recheck and resend of a timeout no state query reaches: the one learns nothing, the other is unsafe.
+  'action.no_query': t<At>(
+    () =>
+      "it may have reached the authority, and no state query reaches it: check the authority's portal; if it is not there, the integrator's POST /v1/cpe/{id}/resend sends it again",
+    (p) =>
+      `Puede que haya llegado a ${at(p, true)}, que no ofrece consulta de estado para este documento: verifique en su portal; si no está, la empresa lo envía de nuevo.`,
+  ),
   'recheck.resolved': t<Status>(
     (p) => `already ${p.status}`,
     (p) => `Ya está ${statusEs(p.status)}: no hay nada que consultar.`,

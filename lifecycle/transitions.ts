@@ -294,6 +294,10 @@ export interface LifecycleState {
   ticket: string | null;
   result: { origin?: string | null; reached_sunat?: boolean | null } | null;
   workflow_started_at: Date | null;
+  /** Whether the workflow queries its real state (the step's recorded decision); null or unsaid: not known. */
+  queryable?: boolean | null;
+  /** Where it went (SUNAT or an OSE), which the Spanish refusals name. */
+  destination?: string;
 }
 
 /**
@@ -344,8 +348,14 @@ export function supportResendRefusal(doc: ActionSubject): Message | null {
   const refusal = resendRefusal(doc);
   if (refusal) return refusal;
   if (doc.result?.reached_sunat !== false)
-    return message('resend.may_have_arrived', { origin: doc.result?.origin ?? 'unknown' });
+    return unqueried(doc) ?? message('resend.may_have_arrived', { origin: doc.result?.origin ?? 'unknown' });
   return null;
+}
+
+/** Sent, no verdict, and nothing queries it (no state query reaches it, no ticket to poll): a recheck learns nothing. */
+function unqueried(doc: ActionSubject): Message | null {
+  if (doc.status !== 'sent' || doc.queryable !== false || doc.ticket) return null;
+  return message('action.no_query', doc.destination ? { destination: doc.destination } : {});
 }
 
 /** Why `recheck` (ask the authority for the real state: query a timeout, poll a ticket) does not apply, or null. */
@@ -354,7 +364,7 @@ export function recheckRefusal(doc: ActionSubject): Message | null {
   if (doc.status === 'to_send') return message('recheck.not_sent', { waiting: waitingMessage('manual') });
   if (doc.status === 'to_summarize') return message('recheck.not_sent', { waiting: waitingMessage('summary') });
   if (doc.status === 'queued') return doc.result ? message('recheck.not_reached') : message('recheck.sending');
-  return null;
+  return unqueried(doc);
 }
 
 /**

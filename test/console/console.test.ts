@@ -111,6 +111,18 @@ describe('support console (real browser)', function () {
     const why = await page.locator('dt:text-is("Qué espera") + dd').innerText();
     expect(why).to.match(/^La OSE no respondió a tiempo y no ofrece consulta de estado/);
     expect(why).to.include('portal de la OSE').and.not.include('cada 10 minutos').and.not.include('SUNAT');
+    // Neither the state query (it learns nothing) nor support's resend (it may have arrived) is offered, and why.
+    const body = await page.locator('main').innerText();
+    expect(body).to.include('Puede que haya llegado a la OSE, que no ofrece consulta de estado');
+    const recheck = await page.request.post(`${s.stack.url}/console/documents/${oseLost.id}/acciones/recheck`, {
+      form: { csrf: await page.locator('input[name=csrf]').first().inputValue() },
+    });
+    expect(recheck.status()).to.equal(409);
+    expect(await recheck.text()).to.include('verifique en su portal');
+    const audit = await s.stack.db('support_actions').where({ document_id: oseLost.id });
+    expect(audit.map((r: { action: string; result: string }) => [r.action, r.result])).to.deep.equal([
+      ['recheck', 'refused'],
+    ]);
     await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
     expect(await page.locator('dt:text-is("Qué espera") + dd').innerText()).to.include(
       'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',

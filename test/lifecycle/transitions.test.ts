@@ -18,7 +18,7 @@ import {
   type DocStatus,
 } from '../../lifecycle/transitions';
 import * as rules from '../../lifecycle/transitions';
-import { english, type Message } from '../../lifecycle/messages';
+import { english, spanish, type Message } from '../../lifecycle/messages';
 
 /** The refusals in the API's and the CLI's words (lifecycle/messages.ts renders each code). */
 const en = (m: Message | null) => (m ? english(m) : null);
@@ -210,6 +210,16 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       );
       expect(recheckRefusal(doc('queued', { result: connection }))).to.match(/nothing to query; use resend/);
       expect(recheckRefusal(doc('queued'))).to.equal('being sent now');
+      // Nothing queries it (an OSE, a guía): a recheck would learn nothing, and support's resend is not safe either.
+      const ose = doc('sent', { result: timeout, queryable: false, destination: 'provider_ose' });
+      expect(recheckRefusal(ose)).to.match(/no state query reaches it: check the authority's portal/);
+      expect(supportResendRefusal(ose)).to.equal(recheckRefusal(ose));
+      expect(spanish(rules.recheckRefusal(ose)!)).to.match(/^Puede que haya llegado a la OSE, que no ofrece consulta/);
+      expect(recheckRefusal(doc('sent', { result: timeout, queryable: true }))).to.equal(null);
+      expect(
+        recheckRefusal(doc('sent', { result: timeout, queryable: false, ticket: '1' })),
+        'a ticket is polled',
+      ).to.equal(null);
     });
   });
 });
