@@ -124,6 +124,22 @@ async function prepareWalk(
   return { timedOut, unreadable, observed, longNames, expired, revoked };
 }
 
+/** The stuck page's groups (the walk's documents are two hours old): a timeout queried, and one nothing queries. */
+const STUCK_SAYS = [
+  'Sin respuesta a tiempo, se consulta solo (1)',
+  'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
+  'Sin respuesta a tiempo, sin consulta de estado (1)',
+  'La OSE no respondió a tiempo y no ofrece consulta de estado',
+];
+
+/** Company a's failing and warning checks, each with its reason in Spanish. */
+const COMPANIES_SAY = [
+  'clave SOL: falla',
+  'SUNAT rechazó el usuario SOL VENTAS01 (código 0102): Usuario o contraseña incorrectos.',
+  'certificado: aviso',
+  'El certificado propio vence en 10 días (el 31/12/2026). Suba el certificado renovado.',
+];
+
 /** The pages reached by a GET: name, status, path, and what each says. */
 type Get = [name: string, status: number, path: string, ...shows: string[]];
 
@@ -214,27 +230,10 @@ export async function everyConsolePage(
     forced('refused-invalid', 422, lost.id, 'email', 'no se puede. El documento no indica el correo'),
     forced('refused-no-csrf', 403, docA.id, 'recheck', 'Falta el token del formulario (CSRF)', false),
     ...gets([
-      [
-        'stuck',
-        200,
-        '/console/stuck?edad=1h',
-        'Sin respuesta a tiempo, se consulta solo (1)',
-        'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
-        'Sin respuesta a tiempo, sin consulta de estado (1)',
-        'La OSE no respondió a tiempo y no ofrece consulta de estado',
-      ],
+      ['stuck', 200, '/console/stuck?edad=1h', ...STUCK_SAYS],
       ['stuck-none', 200, '/console/stuck?edad=300d', 'Nada sin resolver con más de 300 días.'],
       ['stuck-invalid', 400, '/console/stuck?edad=dos', '«dos» no es una antigüedad válida'],
-      [
-        'companies',
-        200,
-        '/console/companies',
-        'clave SOL: falla',
-        'SUNAT rechazó el usuario SOL VENTAS01 (código 0102): Usuario o contraseña incorrectos.',
-        'Cargue las credenciales correctas.',
-        'certificado: aviso',
-        'El certificado propio vence en 10 días (el 31/12/2026). Suba el certificado renovado.',
-      ],
+      ['companies', 200, '/console/companies', ...COMPANIES_SAY],
       ['document-not-found', 404, doc(randomUUID()), 'No hay un documento con esa referencia'],
       ['page-not-found', 404, '/console/nada', 'Esta página no existe.'],
     ]),
