@@ -230,12 +230,13 @@ const TEXTS = {
       `${at(p)} no respondió a tiempo: se consulta su estado cada 10 minutos. «Consultar el estado ahora» lo consulta ya.`,
   ),
   // No state query reaches it (an OSE, a type other than 01/07/08, SUNAT's beta): nothing resolves it by itself.
-  'waiting.timeout_unqueried': t<At>(
-    () =>
-      'timed out at the authority, which offers no state query for it: nothing queries it by itself and it may have ' +
+  // `origin`: a timeout or an unreadable answer; unsaid for a group holding both.
+  'waiting.unqueried': t<At & { origin?: string }>(
+    (p) =>
+      `${p.origin === 'system' ? 'the authority answered but the answer could not be read' : p.origin === 'timeout' ? 'timed out at the authority' : 'no verdict from the authority'}, which offers no state query for it: nothing queries it by itself and it may have ` +
       "arrived — check the authority's portal; if it is not there, the integrator's POST /v1/cpe/{id}/resend sends it again",
     (p) =>
-      `${at(p)} no respondió a tiempo y no ofrece consulta de estado para este documento: nadie lo consultará solo y ` +
+      `${at(p)} ${p.origin === 'system' ? 'respondió, pero la respuesta no se pudo leer,' : p.origin === 'timeout' ? 'no respondió a tiempo' : 'no dio su veredicto'} y no ofrece consulta de estado para este documento: nadie lo consultará solo y ` +
       `puede que haya llegado, así que no se reenvía sin más. Verifique en el portal de ${at(p, true)}; si no está, ` +
       'la empresa lo envía de nuevo (reenvío por la API, el mismo XML firmado).',
   ),

@@ -270,7 +270,7 @@ export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
  */
 export const WAITING_REASONS = [
   'timeout',
-  'timeout_unqueried',
+  'unqueried',
   'ticket',
   'connection',
   'not_received',
@@ -283,9 +283,9 @@ export const WAITING_REASONS = [
 
 export type WaitingReason = (typeof WAITING_REASONS)[number];
 
-/** `destination`: where the document went (SUNAT or an OSE), which the Spanish texts name. */
-export const waitingMessage = (reason: WaitingReason, destination?: string): Message =>
-  message(`waiting.${reason}`, destination ? { destination } : {});
+/** `destination`: where the document went (SUNAT or an OSE), which the Spanish texts name; `origin`: its last outcome's. */
+export const waitingMessage = (reason: WaitingReason, destination?: string, origin?: string | null): Message =>
+  message(`waiting.${reason}`, { ...(destination ? { destination } : {}), ...(origin ? { origin } : {}) });
 
 /** The part of a document row the lifecycle reads. */
 export interface LifecycleState {
@@ -311,7 +311,8 @@ export function waitingReason(
   if (doc.status === 'to_send') return 'manual';
   if (doc.status === 'to_summarize') return 'summary';
   if (doc.status === 'registered') return 'ticket';
-  if (origin === 'timeout') return doc.queryable === false ? 'timeout_unqueried' : 'timeout';
+  if (doc.queryable === false && (origin === 'timeout' || origin === 'system')) return 'unqueried';
+  if (origin === 'timeout') return 'timeout';
   if (origin === 'system') return 'unreadable';
   if (origin === 'connection') return 'connection';
   if (doc.result?.reached_sunat === false) return 'not_received';

@@ -132,7 +132,7 @@ describe('support console (real browser)', function () {
     const found = await cli('find', oseLost.id, '--json');
     expect(found.code, found.stderr).to.equal(0);
     const { waiting } = JSON.parse(found.stdout);
-    expect(waiting.reason).to.equal('timeout_unqueried');
+    expect(waiting.reason).to.equal('unqueried');
     expect(waiting.explanation).to.include('nothing queries it by itself').and.not.include('every 10 min');
   });
 

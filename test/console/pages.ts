@@ -128,7 +128,7 @@ async function prepareWalk(
 const STUCK_SAYS = [
   'Sin respuesta a tiempo, se consulta solo (1)',
   'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
-  'Sin respuesta a tiempo, sin consulta de estado (1)',
+  'Sin veredicto y sin consulta de estado (1)',
   'La OSE no respondió a tiempo y no ofrece consulta de estado',
 ];
 

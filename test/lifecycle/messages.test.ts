@@ -32,15 +32,15 @@ describe('lifecycle: messages in two languages (pure)', () => {
   });
 
   it('a timeout nothing queries promises no query: it says what support does; an OSE is named, not SUNAT', () => {
-    const ose = spanish(waitingMessage('timeout_unqueried', 'provider_ose'));
+    const ose = spanish(waitingMessage('unqueried', 'provider_ose', 'timeout'));
     expect(ose).to.match(/^La OSE no respondió a tiempo/);
     expect(ose).to.include('nadie lo consultará solo').and.include('portal de la OSE').and.include('envía de nuevo');
     expect(ose).to.not.match(/SUNAT|cada 10 minutos|Consultar el estado/);
-    const beta = spanish(waitingMessage('timeout_unqueried', 'tax_authority'));
+    const beta = spanish(waitingMessage('unqueried', 'tax_authority', 'timeout'));
     expect(beta)
       .to.match(/^SUNAT no respondió a tiempo/)
       .and.include('portal de SUNAT');
-    expect(english(waitingMessage('timeout_unqueried')))
+    expect(english(waitingMessage('unqueried', undefined, 'timeout')))
       .to.include('nothing queries it by itself')
       .and.not.include('every 10 min');
     // Every text that names the authority names the one the document went to.
@@ -51,6 +51,10 @@ describe('lifecycle: messages in two languages (pure)', () => {
         .to.include('SUNAT')
         .and.not.include('OSE');
     }
+    expect(spanish(waitingMessage('unqueried', 'own_ose', 'system'))).to.match(
+      /^La OSE respondió, pero la respuesta no se pudo leer, y no ofrece consulta de estado/,
+    );
+    expect(spanish(waitingMessage('unqueried', 'any'))).to.match(/^SUNAT \(o la OSE\) no dio su veredicto y no ofrece/);
     expect(spanish(waitingMessage('timeout', 'any'))).to.match(/^SUNAT \(o la OSE\) no respondió/);
   });
 

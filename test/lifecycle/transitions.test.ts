@@ -146,7 +146,10 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       workflow_started_at: started,
     };
     expect(waitingReason({ ...timedOut, queryable: true })).to.equal('timeout');
-    expect(waitingReason({ ...timedOut, queryable: false })).to.equal('timeout_unqueried');
+    expect(waitingReason({ ...timedOut, queryable: false })).to.equal('unqueried');
+    const unreadable = { ...timedOut, result: { origin: 'system', reached_sunat: true } };
+    expect(waitingReason({ ...unreadable, queryable: false }), 'no query reads it either').to.equal('unqueried');
+    expect(waitingReason({ ...unreadable, queryable: true })).to.equal('unreadable');
     expect(waitingReason({ ...timedOut, queryable: null }), 'recorded before the fact was kept').to.equal('timeout');
     expect(
       waitingReason({
