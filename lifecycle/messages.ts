@@ -141,17 +141,17 @@ const TEXTS = {
     (p) => `Document ${p.filename} is reported by the daily summary, not sent on its own`,
     () => 'Esta boleta se informa en el resumen diario, no se envía sola.',
   ),
-  'resend.ticket': t<Doc & { ticket: string | null }>(
+  'resend.ticket': t<Doc & At & { ticket: string | null }>(
     (p) => `Document ${p.filename} was received with ticket ${p.ticket}; its verdict is being polled`,
-    (p) => `SUNAT lo recibió con el ticket ${p.ticket}; se consulta su veredicto.`,
+    (p) => `${at(p)} lo recibió con el ticket ${p.ticket}; se consulta su veredicto.`,
   ),
   'resend.sending': t<Doc>(
     (p) => `Document ${p.filename} is being sent now; there is nothing to resend yet`,
     () => 'Se está enviando ahora: aún no hay nada que reenviar.',
   ),
-  'resend.may_have_arrived': t<{ origin: string }>(
+  'resend.may_have_arrived': t<At & { origin: string }>(
     (p) => `it may have reached the authority (${p.origin}): recheck it instead`,
-    (p) => `Puede que haya llegado a SUNAT (${originEs(p.origin)}): consulte su estado en lugar de reenviarlo.`,
+    (p) => `Puede que haya llegado a ${at(p, true)} (${originOf(p)}): consulte su estado en lugar de reenviarlo.`,
   ),
   // Support's recheck and resend of a timeout no state query reaches: the one learns nothing, the other is unsafe.
   'action.no_query': t<At>(
@@ -168,9 +168,9 @@ const TEXTS = {
     (p) => `not sent yet (${english(p.waiting)})`,
     (p) => `Aún no se envió: ${lowerFirst(spanish(p.waiting))}`,
   ),
-  'recheck.not_reached': t(
+  'recheck.not_reached': t<At>(
     () => 'never reached the authority (connection failure): nothing to query; use resend',
-    () => 'Nunca llegó a SUNAT (falla de conexión): no hay nada que consultar; envíelo de nuevo.',
+    (p) => `Nunca llegó a ${at(p, true)} (falla de conexión): no hay nada que consultar; envíelo de nuevo.`,
   ),
   'recheck.sending': t(
     () => 'being sent now',
@@ -323,12 +323,14 @@ const TEXTS = {
     // The first characters are enough to compare with the printed copy; the whole digest is in the XML.
     (p) => `firmado, resumen ${p.hash.slice(0, 12)}…`,
   ),
-  'detail.attempt': t<{ origin: string; code: string | null; status: string; message: string | null; own: boolean }>(
+  'detail.attempt': t<
+    At & { origin: string; code: string | null; status: string; message: string | null; own: boolean }
+  >(
     (p) => `${p.origin}${p.code ? ` ${p.code}` : ''} → ${p.status}${p.message ? `: ${p.message}` : ''}`,
     // The authority's own words and codes are Spanish; chasqui's technical ones (ETIMEDOUT, CDR_UNREADABLE) are named
     // by their origin instead (the CLI shows them).
     (p) =>
-      `${originEs(p.origin)}${p.own && p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
+      `${originOf(p)}${p.own && p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
   ),
   'detail.result': t<{ origin: string | null; code: string | null; message: string }>(
     (p) => `${p.origin ?? 'verdict'}${p.code ? ` ${p.code}` : ''}: ${p.message}`,
@@ -579,5 +581,9 @@ const procedureEs = (p: Procedure) =>
     : `La autorización del servicio como PSE (RUC ${p.provider})`;
 const smtpFixEn = (ruc: string) =>
   `store it again with PATCH /v1/companies/${ruc}/email (smtp://user:password@host:port)`;
+
+/** An outcome's origin; the authority's answer names the one the document went to (SUNAT or the OSE). */
+const originOf = (p: At & { origin: string }) =>
+  p.origin === 'tax_authority' ? `respuesta de ${at(p, true)}` : originEs(p.origin);
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

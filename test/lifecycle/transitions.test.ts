@@ -219,6 +219,15 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       expect(supportResendRefusal(ose)).to.equal(recheckRefusal(ose));
       expect(spanish(rules.recheckRefusal(ose)!)).to.match(/^Puede que haya llegado a la OSE, que no ofrece consulta/);
       expect(recheckRefusal(doc('sent', { result: timeout, queryable: true }))).to.equal(null);
+      // Where it went to an OSE, the Spanish refusals name the OSE, not SUNAT.
+      const atOse = { destination: 'own_ose' };
+      for (const refusal of [
+        rules.supportResendRefusal(doc('sent', { result: timeout, ...atOse })),
+        rules.resendRefusal(doc('registered', { ticket: '1', ...atOse })),
+        rules.recheckRefusal(doc('queued', { result: connection, ...atOse })),
+      ])
+        expect(spanish(refusal!)).to.include('OSE').and.not.include('SUNAT');
+      expect(spanish(rules.supportResendRefusal(doc('sent', { result: timeout }))!)).to.include('llegado a SUNAT');
       expect(
         recheckRefusal(doc('sent', { result: timeout, queryable: false, ticket: '1' })),
         'a ticket is polled',
