@@ -91,10 +91,23 @@ describe('support console (real browser)', function () {
     await saveCheckResults(s.stack.db, a.row.id, [
       certificateExpiring(10),
       result('series_gaps', 'ok', message('check.series_gaps.none', { since: '2026-11-01' })),
+      // The authority's words reach the page as text: a hostile answer is shown, never run.
+      result(
+        'sol_credentials',
+        'fail',
+        message('check.credentials.refused', {
+          user: 'U1',
+          ruc: a.ruc,
+          code: '0102',
+          message: '<img src=x onerror=alert(1)>',
+        }),
+      ),
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();
     const row = await page.locator('tr', { hasText: a.ruc }).innerText();
     expect(row).to.include('certificado: aviso');
+    expect(row).to.include('SUNAT rechazó el usuario SOL U1 (código 0102): <img src=x onerror=alert(1)>.');
+    expect(await page.locator('img[src=x]').count()).to.equal(0);
     expect(row).to.not.include('saltos');
     expect(await page.locator('tr', { hasText: b.ruc }).innerText()).to.include('sin verificar');
     await page.close();
