@@ -98,7 +98,7 @@ async function record(
     result: toDocumentResult(doc.id, result),
     ticket: result.ticket,
     cdrZip: cdr?.cdr_zip,
-    cdrKey: cdr?.cdr_key,
+    cdrSha256: cdr?.cdr_sha256,
     cdrSize: cdr?.cdr_size,
     sent: result.reached_sunat !== false,
     // The plan's own predicate, so the waiting reason says whether the workflow queries it (lifecycle waitingReason).

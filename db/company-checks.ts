@@ -6,7 +6,7 @@ import { isCheckNews, knownStatusAfter, type CheckStatus } from '../lifecycle/ch
 export type { CheckStatus };
 
 /** Where a document's signed XML is (files/): the row's own text, or an object store's key. */
-type SignedXmlColumns = Pick<DocumentRow, 'xml' | 'xml_key' | 'xml_size'>;
+type SignedXmlColumns = Pick<DocumentRow, 'ruc' | 'xml' | 'xml_sha256' | 'xml_size'>;
 
 /** Every company check (docs/operations.md, "Company checks"); `ose_link` / `pse_authorization` / `email_server` only where they apply. */
 export const CHECK_IDS = [
@@ -275,8 +275,9 @@ export function recentSignedDocuments(
       'series',
       'number',
       db.raw("to_char(issue_date, 'YYYY-MM-DD') as issue_date"),
+      'ruc',
       'xml',
-      'xml_key',
+      'xml_sha256',
       'xml_size',
     )
     .where({ company_id: companyId })

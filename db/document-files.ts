@@ -11,9 +11,9 @@ export type FileRow = Pick<
   | 'created_at'
   | 'xml'
   | 'cdr_zip'
-  | 'xml_key'
+  | 'xml_sha256'
   | 'xml_size'
-  | 'cdr_key'
+  | 'cdr_sha256'
   | 'cdr_size'
 >;
 
@@ -23,7 +23,7 @@ export type Direction = 'out' | 'in';
 function waiting(db: Db, direction: Direction) {
   return direction === 'out'
     ? db('documents').where((q) => q.whereNotNull('xml').orWhereNotNull('cdr_zip'))
-    : db('documents').where((q) => q.whereNotNull('xml_key').orWhereNotNull('cdr_key'));
+    : db('documents').where((q) => q.whereNotNull('xml_sha256').orWhereNotNull('cdr_sha256'));
 }
 
 /** How many documents have a file still to move, and their bytes (what the migration's progress counts against). */
@@ -54,9 +54,9 @@ export function nextToMove(
     'created_at',
     'xml',
     'cdr_zip',
-    'xml_key',
+    'xml_sha256',
     'xml_size',
-    'cdr_key',
+    'cdr_sha256',
     'cdr_size',
   );
   if (after) q.whereRaw('(created_at, id) > (?, ?)', [after.created_at, after.id]);
@@ -64,49 +64,64 @@ export function nextToMove(
 }
 
 /**
- * A document's files now in an object store (written before this): the row names their keys and lets go of the
- * bytes. Each file only if the row still holds it, so a run repeated after a crash changes nothing twice.
+ * A document's files now in an object store (written before this): the row records their SHA-256 (which, with its
+ * RUC, type and date, is their key) and lets go of the bytes. Each file only if the row still holds it, so a run
+ * repeated after a crash changes nothing twice.
  */
 export async function recordMovedOut(
   db: Db,
   id: string,
-  xml: { key: string; size: number } | null,
-  cdr: { key: string; size: number } | null,
+  xml: { sha256: Buffer; size: number } | null,
+  cdr: { sha256: Buffer; size: number } | null,
 ): Promise<void> {
   if (xml)
-    await db('documents').where({ id }).whereNotNull('xml').update({ xml: null, xml_key: xml.key, xml_size: xml.size });
+    await db('documents')
+      .where({ id })
+      .whereNotNull('xml')
+      .update({ xml: null, xml_sha256: xml.sha256, xml_size: xml.size });
   if (cdr)
     await db('documents')
       .where({ id })
       .whereNotNull('cdr_zip')
-      .update({ cdr_zip: null, cdr_key: cdr.key, cdr_size: cdr.size });
+      .update({ cdr_zip: null, cdr_sha256: cdr.sha256, cdr_size: cdr.size });
 }
 
-/** A document's files back in its row, read (and checked) from the store: only while the row names the same keys. */
+/** A document's files back in its row, read (and checked) from the store: only while the row names the same ones. */
 export async function recordMovedIn(
   db: Db,
-  row: Pick<FileRow, 'id' | 'xml_key' | 'cdr_key'>,
+  row: Pick<FileRow, 'id' | 'xml_sha256' | 'cdr_sha256'>,
   xml: string | null,
   cdrZip: string | null,
 ): Promise<void> {
   if (xml !== null)
-    await db('documents').where({ id: row.id, xml_key: row.xml_key }).update({ xml, xml_key: null, xml_size: null });
+    await db('documents')
+      .where({ id: row.id, xml_sha256: row.xml_sha256 })
+      .update({ xml, xml_sha256: null, xml_size: null });
   if (cdrZip !== null)
     await db('documents')
-      .where({ id: row.id, cdr_key: row.cdr_key })
-      .update({ cdr_zip: cdrZip, cdr_key: null, cdr_size: null });
+      .where({ id: row.id, cdr_sha256: row.cdr_sha256 })
+      .update({ cdr_zip: cdrZip, cdr_sha256: null, cdr_size: null });
 }
 
 /**
- * The keys the rows of one RUC, type and issue month name (the orphan sweeper's question for one prefix of the
- * store): through the one-number index's RUC, so no index of keys is kept for a question asked once a day.
+ * The files the rows of one RUC, type and issue month name, as the last part of their keys (`<sha256>.xml|.zip`: the
+ * rest of the key is that prefix): the orphan sweeper's question for one prefix of the store, through the one-number
+ * index's RUC, so no index of hashes is kept for a question asked once a day.
  */
-export async function keysNamed(db: Db, ruc: string, docType: string, month: string): Promise<Set<string>> {
+export async function filesNamed(db: Db, ruc: string, docType: string, month: string): Promise<Set<string>> {
   const from = `${month}-01`;
-  const rows: { xml_key: string | null; cdr_key: string | null }[] = await db('documents')
-    .where({ ruc, doc_type: docType })
-    .where('issue_date', '>=', from)
-    .where('issue_date', '<', db.raw("(?::date + interval '1 month')", [from]))
-    .select('xml_key', 'cdr_key');
-  return new Set(rows.flatMap((r) => [r.xml_key, r.cdr_key]).filter((k): k is string => !!k));
+  const rows: { name: string }[] = await db
+    .from(
+      db('documents')
+        .where({ ruc, doc_type: docType })
+        .where('issue_date', '>=', from)
+        .where('issue_date', '<', db.raw("(?::date + interval '1 month')", [from]))
+        .select(
+          db.raw("encode(xml_sha256, 'hex') || '.xml' as xml_name"),
+          db.raw("encode(cdr_sha256, 'hex') || '.zip' as cdr_name"),
+        )
+        .as('named'),
+    )
+    .select(db.raw('unnest(array[xml_name, cdr_name]) as name'));
+  return new Set(rows.map((r) => r.name).filter((name) => !!name));
 }

@@ -9,7 +9,7 @@ import { shownEmailStatus } from '../lifecycle/email';
 
 /** Spec 2.5: what GET /v1/cpe/{external_id} returns and what the webhook carries as `document`. */
 export function toApiDocument(row: ListedDocument | DocumentRow) {
-  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip || !!row.cdr_key;
+  const hasCdr = 'has_cdr' in row ? row.has_cdr : !!row.cdr_zip || !!row.cdr_sha256;
   return {
     external_id: row.id,
     filename: row.filename,

@@ -48,10 +48,14 @@ export interface DocumentRow {
   xml: string | null;
   /** The CDR zip in base64 in the row; null when there is none yet or when it is in an object store. */
   cdr_zip: string | null;
-  /** An object store's content-addressed key (`…/<sha256>.xml`) and size of the signed XML (files/, docs/files.md). */
-  xml_key: string | null;
+  /**
+   * The SHA-256 (32 bytes) and size of the signed XML in an object store: its key is `RUC/type/year/month/<sha256>.xml`
+   * from this row's own columns (files/documents.ts, docs/files.md). Null while the bytes are in the row.
+   */
+  xml_sha256: Buffer | null;
   xml_size: number | null;
-  cdr_key: string | null;
+  /** The same for the CDR (`….zip`). */
+  cdr_sha256: Buffer | null;
   cdr_size: number | null;
   /** The customer's document number (RUC, DNI…), for the list's `cliente` filter; null when the document has none. */
   customer_doc: string | null;
@@ -90,7 +94,7 @@ export type NewDocument = Pick<
   | 'hash'
   | 'xml'
 > &
-  Partial<Pick<DocumentRow, 'xml_key' | 'xml_size'>> & {
+  Partial<Pick<DocumentRow, 'xml_sha256' | 'xml_size'>> & {
     id?: string;
     number: number;
     issue_date: string;
@@ -141,7 +145,7 @@ export const LIST_COLUMNS = [
 ] as const;
 
 /** Where a document's signed XML and CDR are: the bytes in the row, or an object store's keys (files/). */
-export const FILE_COLUMNS = ['xml', 'cdr_zip', 'xml_key', 'xml_size', 'cdr_key', 'cdr_size'] as const;
+export const FILE_COLUMNS = ['xml', 'cdr_zip', 'xml_sha256', 'xml_size', 'cdr_sha256', 'cdr_size'] as const;
 export type FileColumn = (typeof FILE_COLUMNS)[number];
 
 /** Every column of documents, as the prepared statements that read whole rows name them. */

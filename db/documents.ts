@@ -83,7 +83,7 @@ const INSERTED_COLUMNS = [
   'status_code',
   'hash',
   'xml',
-  'xml_key',
+  'xml_sha256',
   'xml_size',
   'customer_doc',
   'totals',
@@ -108,7 +108,7 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
     totals: doc.totals && JSON.stringify(doc.totals),
     warnings: JSON.stringify(doc.warnings),
     payload_hash: doc.payload_hash ?? null,
-    xml_key: doc.xml_key ?? null,
+    xml_sha256: doc.xml_sha256 ?? null,
     xml_size: doc.xml_size ?? null,
     email_to: doc.email_to?.length ? doc.email_to : null,
     email_status: initialEmailStatus(doc.email_to),
@@ -120,10 +120,10 @@ export async function insertDocument(db: Db | Knex.Transaction, doc: NewDocument
   return {
     ...row,
     xml: doc.xml,
-    xml_key: doc.xml_key ?? null,
+    xml_sha256: doc.xml_sha256 ?? null,
     xml_size: doc.xml_size ?? null,
     cdr_zip: null,
-    cdr_key: null,
+    cdr_sha256: null,
     cdr_size: null,
   };
 }
@@ -170,7 +170,7 @@ export interface Outcome {
   ticket?: string | null;
   cdrZip?: string | null;
   /** The CDR as an object store holds it (written before this outcome is recorded), instead of `cdrZip`. */
-  cdrKey?: string | null;
+  cdrSha256?: Buffer | null;
   cdrSize?: number | null;
   /** The document left chasqui (anything but a connection failure). */
   sent?: boolean;
@@ -193,7 +193,7 @@ const RECORD_OUTCOME = statement(
   `with updated as (update documents
                        set status = $2, status_code = $3, resolved = $4, result = $5, send_started_at = null, updated_at = now(),
                            ticket = coalesce($6, ticket), cdr_zip = coalesce($7, cdr_zip),
-                           cdr_key = coalesce($13, cdr_key), cdr_size = coalesce($14::integer, cdr_size), queryable = coalesce($15::boolean, queryable),
+                           cdr_sha256 = coalesce($13, cdr_sha256), cdr_size = coalesce($14::integer, cdr_size), queryable = coalesce($15::boolean, queryable),
                            sent_at = case when $8 then coalesce(sent_at, now()) else sent_at end,
                            resolved_at = case when $4 then now() else resolved_at end
                      where id = $1 and not resolved
@@ -234,7 +234,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     outcome.result?.code ?? null,
     outcome.result?.origin ?? null,
     outcome.result?.message ?? null,
-    outcome.cdrKey ?? null,
+    outcome.cdrSha256 ?? null,
     outcome.cdrSize ?? null,
     outcome.queryable ?? null,
   ]);
@@ -325,7 +325,7 @@ export interface DocumentFilter {
 export function listedColumns(alias: string): string {
   return [
     ...LIST_COLUMNS.map((column) => `${alias}.${column}`),
-    `(${alias}.cdr_zip is not null or ${alias}.cdr_key is not null) as has_cdr`,
+    `(${alias}.cdr_zip is not null or ${alias}.cdr_sha256 is not null) as has_cdr`,
   ].join(', ');
 }
 

@@ -7,9 +7,8 @@ import {
   FileIntegrityError,
   FileMissingError,
   FileStoreUnavailableError,
-  hashOfKey,
   readAll,
-  sha256Hex,
+  sha256Of,
   started,
   verifying,
   type ObjectStore,
@@ -20,9 +19,18 @@ export type FileKind = 'xml' | 'cdr';
 export const CONTENT_TYPES: Record<FileKind, string> = { xml: 'application/xml', cdr: 'application/zip' };
 const EXTENSIONS = { xml: 'xml', cdr: 'zip' } as const;
 
-/** What names a document's files: the row's own bytes (`xml`, `cdr_zip`, base64) or an object's key and size. */
-export type DocumentFileColumns = Pick<DocumentRow, 'xml' | 'xml_key' | 'xml_size'> &
-  Partial<Pick<DocumentRow, 'cdr_zip' | 'cdr_key' | 'cdr_size'>>;
+/** What a file's key is made of: the document's RUC, type and issue date (`YYYY-MM-DD`), and the bytes' SHA-256. */
+type KeyColumns = Pick<DocumentRow, 'ruc' | 'doc_type' | 'issue_date'>;
+
+/** What names a document's files: the row's own bytes (`xml`, `cdr_zip`, base64) or an object's SHA-256 and size. */
+export type DocumentFileColumns = KeyColumns &
+  Pick<DocumentRow, 'xml' | 'xml_sha256' | 'xml_size'> &
+  Partial<Pick<DocumentRow, 'cdr_zip' | 'cdr_sha256' | 'cdr_size'>>;
+
+/** The object key of a document's file: its row's RUC, type and issue month, and the SHA-256 the row records. */
+export function fileKey(doc: KeyColumns, kind: FileKind, sha256: Buffer): string {
+  return documentFileKey(doc, EXTENSIONS[kind], sha256.toString('hex'));
+}
 
 /** A row with its signed XML and CDR (base64) at hand, wherever they are kept. */
 export type WithFiles<R> = R & { xml: string; cdr_zip: string | null };
@@ -44,44 +52,42 @@ export class DocumentFiles {
   constructor(readonly store: ObjectStore | null) {}
 
   /** The columns of a new document's signed XML: the text itself, or the key of the object just written. */
-  async placeXml(
-    doc: Pick<DocumentRow, 'ruc' | 'doc_type' | 'issue_date'>,
-    xml: string,
-  ): Promise<Pick<DocumentRow, 'xml' | 'xml_key' | 'xml_size'>> {
-    if (!this.store) return { xml, xml_key: null, xml_size: null };
+  async placeXml(doc: KeyColumns, xml: string): Promise<Pick<DocumentRow, 'xml' | 'xml_sha256' | 'xml_size'>> {
+    if (!this.store) return { xml, xml_sha256: null, xml_size: null };
     const placed = await this.put(doc, 'xml', Buffer.from(xml, 'utf8'));
-    return { xml: null, xml_key: placed.key, xml_size: placed.size };
+    return { xml: null, xml_sha256: placed.sha256, xml_size: placed.size };
   }
 
   /** A new document (what chasqui generates: summaries, voids) with its signed XML placed, ready to insert. */
   async placeDocument<
     D extends Pick<DocumentRow, 'ruc' | 'doc_type' | 'issue_date' | 'xml'> &
-      Partial<Pick<DocumentRow, 'xml_key' | 'xml_size'>>,
+      Partial<Pick<DocumentRow, 'xml_sha256' | 'xml_size'>>,
   >(doc: D): Promise<D> {
     return doc.xml === null ? doc : { ...doc, ...(await this.placeXml(doc, doc.xml)) };
   }
 
   /** The columns of a CDR just received (base64 zip as the connectors give it); all null when there is none. */
   async placeCdr(
-    doc: Pick<DocumentRow, 'ruc' | 'doc_type' | 'issue_date'>,
+    doc: KeyColumns,
     cdrZip: string | null | undefined,
-  ): Promise<Pick<DocumentRow, 'cdr_zip' | 'cdr_key' | 'cdr_size'>> {
-    if (!cdrZip || !this.store) return { cdr_zip: cdrZip || null, cdr_key: null, cdr_size: null };
+  ): Promise<Pick<DocumentRow, 'cdr_zip' | 'cdr_sha256' | 'cdr_size'>> {
+    if (!cdrZip || !this.store) return { cdr_zip: cdrZip || null, cdr_sha256: null, cdr_size: null };
     const placed = await this.put(doc, 'cdr', Buffer.from(cdrZip, 'base64'));
-    return { cdr_zip: null, cdr_key: placed.key, cdr_size: placed.size };
+    return { cdr_zip: null, cdr_sha256: placed.sha256, cdr_size: placed.size };
   }
 
   /** Writes bytes under their key (what a migration does for an existing document too). */
   async put(
-    doc: Pick<DocumentRow, 'ruc' | 'doc_type' | 'issue_date'>,
+    doc: KeyColumns,
     kind: FileKind,
     bytes: Buffer,
     store: ObjectStore | null = this.store,
-  ): Promise<{ key: string; size: number }> {
+  ): Promise<{ key: string; sha256: Buffer; size: number }> {
     if (!store) throw new Error('no object store to write to');
-    const key = documentFileKey(doc, EXTENSIONS[kind], sha256Hex(bytes));
+    const sha256 = sha256Of(bytes);
+    const key = fileKey(doc, kind, sha256);
     await store.put(key, bytes, CONTENT_TYPES[kind]);
-    return { key, size: bytes.length };
+    return { key, sha256, size: bytes.length };
   }
 
   /** Null when the document has no such file (a CDR not received yet). */
@@ -91,8 +97,9 @@ export class DocumentFiles {
       const body = kind === 'xml' ? Buffer.from(inline, 'utf8') : Buffer.from(inline, 'base64');
       return { body, size: body.length, contentType: CONTENT_TYPES[kind] };
     }
-    const key = kind === 'xml' ? row.xml_key : row.cdr_key;
-    if (!key) return null;
+    const hash = kind === 'xml' ? row.xml_sha256 : row.cdr_sha256;
+    if (!hash) return null;
+    const key = fileKey(row, kind, hash);
     const size = (kind === 'xml' ? row.xml_size : row.cdr_size) ?? null;
     const store = this.store;
     if (!store)
@@ -101,8 +108,7 @@ export class DocumentFiles {
         'get',
         new Error(`${key} is in an object store: set CHASQUI_FILES_URL to it`),
       );
-    const sha256 = hashOfKey(key);
-    if (!sha256) throw new FileIntegrityError(kind, key, 'hash', store.name);
+    const sha256 = hash.toString('hex');
     let source: Readable;
     try {
       source = await store.get(key);
@@ -134,7 +140,7 @@ export class DocumentFiles {
   async withFiles<R extends DocumentFileColumns>(row: R): Promise<WithFiles<R>> {
     const [xml, cdr] = await Promise.all([
       row.xml ?? this.xmlOf(row),
-      row.cdr_zip || !row.cdr_key ? (row.cdr_zip ?? null) : this.read(row, 'cdr').then((b) => b!.toString('base64')),
+      row.cdr_zip || !row.cdr_sha256 ? (row.cdr_zip ?? null) : this.read(row, 'cdr').then((b) => b!.toString('base64')),
     ]);
     return { ...row, xml, cdr_zip: cdr };
   }
@@ -144,8 +150,8 @@ export class DocumentFiles {
   }
 }
 
-export function hasCdr(row: Pick<DocumentRow, 'cdr_zip' | 'cdr_key'>): boolean {
-  return !!row.cdr_zip || !!row.cdr_key;
+export function hasCdr(row: Pick<DocumentRow, 'cdr_zip' | 'cdr_sha256'>): boolean {
+  return !!row.cdr_zip || !!row.cdr_sha256;
 }
 
 /** The store a location names; null for `postgres:` (the document's row). */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import {
   countToMove,
-  keysNamed,
+  filesNamed,
   nextToMove,
   recordMovedIn,
   recordMovedOut,
@@ -90,8 +90,8 @@ export async function migrateFiles(db: Db, options: MigrationOptions): Promise<{
         await recordMovedOut(db, row.id, xml, cdr);
         bytes += (xml?.size ?? 0) + (cdr?.size ?? 0);
       } else {
-        const xml = row.xml_key ? await reader.xmlOf({ ...row, xml: null }) : null;
-        const cdr = row.cdr_key ? await reader.read({ ...row, xml: null, cdr_zip: null }, 'cdr') : null;
+        const xml = row.xml_sha256 ? await reader.xmlOf({ ...row, xml: null }) : null;
+        const cdr = row.cdr_sha256 ? await reader.read({ ...row, xml: null, cdr_zip: null }, 'cdr') : null;
         await recordMovedIn(db, row, xml, cdr && cdr.toString('base64'));
         bytes += (row.xml_size ?? 0) + (row.cdr_size ?? 0);
       }
@@ -118,7 +118,7 @@ export interface Orphan {
 }
 
 /** `RUC/type/YYYY/MM/<sha256>.xml|zip`: the prefix a document file's key starts with. */
-const DOCUMENT_KEY = /^(\d{11})\/([0-9a-z]{2})\/(\d{4})\/(\d{2})\/[0-9a-f]{64}\.(xml|zip)$/;
+const DOCUMENT_KEY = /^(\d{11})\/([0-9a-z]{2})\/(\d{4})\/(\d{2})\/([0-9a-f]{64}\.(?:xml|zip))$/;
 
 /**
  * Objects no row names, written more than `olderThanMs` ago: left by a crash between the object and its row, by an
@@ -134,15 +134,15 @@ export async function* findOrphans(
   // Both stores list one prefix's objects together (S3 in key order, the directory one folder at a time): the rows
   // of one prefix are asked for once, and only that prefix's keys are held.
   let prefix = '';
-  let keys = new Set<string>();
+  let named = new Set<string>();
   for await (const object of store.list()) {
     const match = DOCUMENT_KEY.exec(object.key);
     if (!match || now - object.modified.getTime() < olderThanMs) continue;
-    const [, ruc, docType, year, month] = match;
+    const [, ruc, docType, year, month, name] = match;
     if (prefix !== `${ruc}/${docType}/${year}/${month}`) {
       prefix = `${ruc}/${docType}/${year}/${month}`;
-      keys = await keysNamed(db, ruc, docType, `${year}-${month}`);
+      named = await filesNamed(db, ruc, docType, `${year}-${month}`);
     }
-    if (!keys.has(object.key)) yield object;
+    if (!named.has(name)) yield object;
   }
 }

@@ -41,7 +41,12 @@ export class S3Store implements ObjectStore {
       ...(location.endpoint ? { endpoint: location.endpoint, forcePathStyle: true } : {}),
       ...(location.region || location.endpoint ? { region: location.region ?? 'us-east-1' } : {}),
       maxAttempts: S3_TIMEOUTS.attempts,
-      requestHandler: { connectionTimeout: S3_TIMEOUTS.connectMs, requestTimeout: S3_TIMEOUTS.requestMs },
+      // Without throwOnRequestTimeout the SDK only logs a warning and waits on: a hung store would hold an issue open.
+      requestHandler: {
+        connectionTimeout: S3_TIMEOUTS.connectMs,
+        requestTimeout: S3_TIMEOUTS.requestMs,
+        throwOnRequestTimeout: true,
+      },
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });

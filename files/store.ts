@@ -45,11 +45,12 @@ export class FileStoreUnavailableError extends Error {
 }
 
 /**
- * A stored file is damaged (its bytes do not match the hash or size its row records) or gone: a 502 that says so (the
- * store gave wrong bytes), never a 500 with a stack, and `chasqui_file_integrity_failures_total`.
+ * A stored file is damaged (its bytes do not match the hash or size its row records) or gone: a 409 that says so, never
+ * a 5xx (issue 36: asking again cannot help until the operator restores the file, so clients that retry every 5xx
+ * must not), and `chasqui_file_integrity_failures_total`, which is what alerts the operator.
  */
 export class FileIntegrityError extends Error {
-  readonly status = 502;
+  readonly status = 409;
   readonly expose = true;
   constructor(
     readonly kind: string,
@@ -80,12 +81,10 @@ function storeLabel(store: string): string {
   return store.split(':')[0];
 }
 
-export function sha256Hex(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+/** The SHA-256 of the bytes, as the row records it (32 bytes) and the key names it (in hex). */
+export function sha256Of(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }
-
-/** What a key ends with: the SHA-256 of its bytes (hex) and the kind's extension. */
-const KEY_TAIL = /\/([0-9a-f]{64})\.(xml|zip)$/;
 
 /**
  * The content-addressed key of a document's file: readable prefix (RUC, document type, issue year and month, so an
@@ -100,11 +99,6 @@ export function documentFileKey(
   if (!/^\d{11}$/.test(doc.ruc) || !/^[0-9a-z]{2}$/.test(doc.doc_type) || !date || !/^[0-9a-f]{64}$/.test(sha256))
     throw new Error(`no file key for ${doc.ruc}/${doc.doc_type}/${doc.issue_date}`);
   return `${doc.ruc}/${doc.doc_type}/${date[1]}/${date[2]}/${sha256}.${extension}`;
-}
-
-/** The SHA-256 a key names (its last part), or null for a key that is not a document file's. */
-export function hashOfKey(key: string): string | null {
-  return KEY_TAIL.exec(key)?.[1] ?? null;
 }
 
 /**

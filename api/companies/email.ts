@@ -53,19 +53,39 @@ interface EmailSettingsInput {
   enabled?: boolean;
 }
 
-/** The settings as the API shows them: the SMTP URL without its password. */
+/**
+ * The stored SMTP URL as the API shows it, the password as ****, and whether the e-mail can use it. One stored before
+ * the five-part parser (issue 32) with a path, query or fragment is not used (activities/buyer-email.ts): it is shown
+ * as scheme, user, host and port only, since what follows may hold other secrets (a proxy's credentials, say).
+ */
+function presentSmtpUrl(ruc: string, stored: string) {
+  const parsed = parseSmtpUrl(stored);
+  const url = URL.canParse(stored) ? new URL(stored) : null;
+  if (url?.password) url.password = '****';
+  if (parsed.ok) return { smtp_url: url!.toString(), smtp_url_usable: true, smtp_url_problem: null };
+  if (url) {
+    url.search = '';
+    url.hash = '';
+    url.pathname = '';
+  }
+  return {
+    smtp_url: url?.toString() ?? '****',
+    smtp_url_usable: false,
+    smtp_url_problem: `not used, so the buyers get no e-mail: it ${parsed.message}; store it again with PATCH /v1/companies/${ruc}/email`,
+  };
+}
+
+/** The settings as the API shows them: the SMTP URL without its password, and whether it is used. */
 function presentSettings(
+  ruc: string,
   secrets: SecretBox,
   settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'> & { updated_at?: Date },
 ) {
-  let shown: string | null = null;
-  if (settings.smtp_url_sealed) {
-    const url = new URL(secrets.open(settings.smtp_url_sealed));
-    if (url.password) url.password = '****';
-    shown = url.toString();
-  }
+  const smtp = settings.smtp_url_sealed
+    ? presentSmtpUrl(ruc, secrets.open(settings.smtp_url_sealed))
+    : { smtp_url: null, smtp_url_usable: null, smtp_url_problem: null };
   return {
-    smtp_url: shown,
+    ...smtp,
     from: settings.from_address,
     reply_to: settings.reply_to,
     format: settings.format,
@@ -89,7 +109,7 @@ export function companyEmailRouter(deps: AppDeps): Router {
     ctx.body = {
       success: true,
       message: `E-mail settings of ${company.ruc}`,
-      data: { email: presentSettings(deps.secrets, settings) },
+      data: { email: presentSettings(company.ruc, deps.secrets, settings) },
     };
   });
 
@@ -125,7 +145,7 @@ export function companyEmailRouter(deps: AppDeps): Router {
     ctx.body = {
       success: true,
       message: 'E-mail settings stored',
-      data: { email: presentSettings(deps.secrets, saved) },
+      data: { email: presentSettings(company.ruc, deps.secrets, saved) },
     };
   });
 

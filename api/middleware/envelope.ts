@@ -78,7 +78,7 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
       ctx.body = errorBody(err);
       return;
     }
-    // The file store down (503, Retry-After) or a stored file damaged (502): said as such (files/store.ts).
+    // The file store down (503, Retry-After) or a stored file damaged (409): said as such (files/store.ts).
     if (err instanceof FileStoreUnavailableError || err instanceof FileIntegrityError) {
       logger.error({ err: err.message, requestId: ctx.state.requestId, path: ctx.path }, 'file store failure');
       ctx.status = err.status;

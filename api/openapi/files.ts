@@ -1,7 +1,7 @@
 import { enumOf, externalIdParameter, json, ref, signing, str } from './shared';
 
 const FILE_ERRORS = {
-  502: json(
+  409: json(
     'The stored file does not match the SHA-256 or size its document records, or is missing from the store: the tax record needs restoring from a backup (chasqui_file_integrity_failures_total counts it)',
     ref('Error'),
   ),

@@ -84,7 +84,18 @@ export const documentSchema = obj({
   }),
 });
 export const emailSettings = obj({
-  smtp_url: nullable(str({ description: "the password shown as ****; null: chasqui's server" })),
+  smtp_url: nullable(
+    str({
+      description:
+        "the password shown as ****; one not used (smtp_url_usable false) as scheme, user, host and port only, or **** when it is no URL at all; null: chasqui's server",
+    }),
+  ),
+  smtp_url_usable: nullable({
+    type: 'boolean',
+    description:
+      'false: the stored smtp_url (saved before paths, queries and fragments were refused) is not used, every e-mail fails until it is stored again; null without smtp_url',
+  }),
+  smtp_url_problem: nullable(str({ description: 'why smtp_url is not used, and how to fix it; null when it is used' })),
   from: nullable(str()),
   reply_to: nullable(str()),
   format: enumOf(['a4', 'ticket']),

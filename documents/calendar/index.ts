@@ -66,6 +66,12 @@ export function isCalendarDate(text: string): boolean {
   return date.toISOString().slice(0, 10) === text;
 }
 
+/**
+ * How many days after the day SUNAT receives it a document may be dated: ERROR 2329 "mayor a dos días de la fecha de
+ * envío" (Factura2_0 row 14, NotaCredito2_0 and NotaDebito2_0 row 16, the boleta's and the guide's XSL).
+ */
+export const ISSUE_DATE_LEAD_DAYS = 2;
+
 /** `date` moved by `days` calendar days (dates are Lima dates; no time zone enters). */
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);

@@ -3,7 +3,7 @@
  * problems it finds; blocking ones become issues of the 422, observations become warnings. Foreign goods (motivo
  * 19) are checked in foreign-goods.ts.
  */
-import { DEFAULT_CALENDAR } from '../calendar';
+import { addDays, DEFAULT_CALENDAR, ISSUE_DATE_LEAD_DAYS } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
@@ -42,8 +42,12 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
       'emisor.ruc',
     );
   }
-  if (options.today && d.fechaEmision > options.today)
-    fail('2329', `fechaEmision ${d.fechaEmision} is after today (${options.today})`, 'fechaEmision');
+  if (options.today && d.fechaEmision > addDays(options.today, ISSUE_DATE_LEAD_DAYS))
+    fail(
+      '2329',
+      `fechaEmision ${d.fechaEmision} is more than ${ISSUE_DATE_LEAD_DAYS} days after today (${options.today})`,
+      'fechaEmision',
+    );
   if (e.fechaInicio < d.fechaEmision)
     fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
   // A port terminal's appointment (92) moves foreign goods the terminal already knows: the guide carries none of

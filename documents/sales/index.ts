@@ -1,5 +1,5 @@
 /** Sales documents (01, 03, 07, 08) and the liquidación de compra (04): validated input → rules → totals → UBL 2.1 XML. */
-import { daysBetween } from '../calendar';
+import { addDays, daysBetween, ISSUE_DATE_LEAD_DAYS } from '../calendar';
 import { DocumentValidationError, issue, type ValidationIssue } from '../errors';
 import { Decimal, money } from '../decimal';
 import { MAX_INTEGER_DIGITS } from '../input/fields';
@@ -58,6 +58,26 @@ function sendingWindow(
   return { closed: null, closing: null };
 }
 
+/**
+ * An issue date after today: SUNAT refuses one more than ISSUE_DATE_LEAD_DAYS ahead (2329), LiquidacionCompra2_0
+ * row 3 any "mayor a la fecha de envío". A receipt that travels in the daily summary is sent by today's summary, which cannot list a later
+ * document (Resumen Diario1_1 row 8, 2671).
+ */
+function futureDate(input: SaleInput, options: PrepareOptions): ValidationIssue | null {
+  if (!options.today) return null;
+  const viaSummary = options.receiptsViaSummary === true && input.serie[0] === 'B';
+  const lead = input.tipoDoc === '04' || viaSummary ? 0 : ISSUE_DATE_LEAD_DAYS;
+  if (input.fechaEmision <= addDays(options.today, lead)) return null;
+  const limit = lead ? `more than ${lead} days after today (${options.today})` : `after today (${options.today})`;
+  const why = viaSummary ? "; this company's receipts travel in today's daily summary, which lists no later one" : '';
+  return issue(
+    'SUNAT',
+    viaSummary ? '2671' : '2329',
+    `fechaEmision ${input.fechaEmision} is ${limit}${why}`,
+    'fechaEmision',
+  );
+}
+
 function builderOf(docType: SaleInput['tipoDoc']): (doc: SaleDocument) => string {
   if (docType === '04') return buildPurchaseXml;
   return docType === '01' || docType === '03' ? buildInvoiceXml : buildNoteXml;
@@ -71,11 +91,8 @@ export function prepareSale(
   const { doc, warnings } = normaliseSale(input);
   const report = checkSaleRules(input, doc, options);
   const issues = [...earlier, ...report.issues, ...computedAmountIssues(doc.totals)];
-  if (options.today && input.fechaEmision > options.today) {
-    issues.push(
-      issue('SUNAT', '2236', `fechaEmision ${input.fechaEmision} is after today (${options.today})`, 'fechaEmision'),
-    );
-  }
+  const ahead = futureDate(input, options);
+  if (ahead) issues.push(ahead);
   const timing = sendingWindow(input.fechaEmision, options);
   if (timing.closed) issues.push(timing.closed);
   if (issues.length) throw new DocumentValidationError(issues);

@@ -30,7 +30,7 @@ export function deductibleExpenseRule(input: SaleInput, out: ValidationIssue[]):
   );
 }
 
-export function lineRules(input: SaleInput, out: ValidationIssue[], dated: DatedRules): void {
+export function lineRules(input: SaleInput, out: ValidationIssue[], warnings: string[], dated: DatedRules): void {
   const exportOp = EXPORT_OPERATIONS.has(input.tipoOperacion);
   let taxedRate: number | undefined;
   input.items.forEach((item, i) => {
@@ -46,16 +46,11 @@ export function lineRules(input: SaleInput, out: ValidationIssue[], dated: Dated
         ),
       );
     }
-    if (!exportOp && code === '40') {
-      out.push(
-        issue(
-          'SUNAT',
-          '3100',
-          `afectacionIgv 40 (export) needs an export tipoOperacion (0200–0208), not ${input.tipoOperacion}`,
-          `${path}.afectacionIgv`,
-        ),
+    // No row of Factura2_0 (nor the invoice or boleta XSL) refuses an export line outside 0200–0208: a warning.
+    if (!exportOp && code === '40')
+      warnings.push(
+        `${path}.afectacionIgv 40 (export) on operation ${input.tipoOperacion}: an export is usually declared with tipoOperacion 0200–0208`,
       );
-    }
     if (code === '17') {
       if (item.porcentajeIgv !== undefined && item.porcentajeIgv !== IVAP_RATE) {
         out.push(issue('SUNAT', '3103', 'IVAP lines (afectacionIgv 17) are taxed at 4 %', `${path}.porcentajeIgv`));

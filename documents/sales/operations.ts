@@ -25,7 +25,7 @@ export const DETRACTION_OPERATIONS: Readonly<Record<string, string | null>> = {
 };
 
 /** Operations 1001–1004 and their detracción come together, on facturas and boletas in soles, with the code each one covers. */
-function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
+function detractionRules(input: SaleInput, out: ValidationIssue[], warnings: string[]): void {
   const d = input.detraccion;
   const op = input.tipoOperacion;
   const isDetraction = op in DETRACTION_OPERATIONS;
@@ -61,21 +61,22 @@ function detractionRules(input: SaleInput, out: ValidationIssue[]): void {
       ),
     );
   } else if (op === '1001' && own) {
-    out.push(
-      issue(
-        'SUNAT',
-        '3129',
-        `detraccion.codigo ${d.codigo} is declared with operation ${own}, not 1001`,
-        'detraccion.codigo',
-      ),
+    // Factura2_0 rows 493-495 (and the XSL) tie 1002-1004 to their code, not the code to its operation: a warning.
+    warnings.push(
+      `detraccion.codigo ${d.codigo} is usually declared with operation ${own}, which carries its own data; SUNAT also accepts it with 1001`,
     );
   }
 }
 
 /** Every rule of the operations above; each reports all it finds. */
-export function operationRules(input: SaleInput, totals: DocumentTotals, out: ValidationIssue[]): void {
+export function operationRules(
+  input: SaleInput,
+  totals: DocumentTotals,
+  out: ValidationIssue[],
+  warnings: string[],
+): void {
   perceptionRules(input, totals, out);
-  detractionRules(input, out);
+  detractionRules(input, out, warnings);
   propertyRules(input, out);
   transportRules(input, out);
 }

@@ -33,6 +33,15 @@ function unreferencedReason(input: SaleInput, dated: DatedRules): string {
   return dated.inForce('debit-note-13') ? '13' : '03';
 }
 
+/**
+ * The series of the document a note modifies, by its type: NotaCredito2_0 rows 76/77 (2117) and NotaDebito2_0 rows
+ * 75/76 (2205) take an electronic one (F…, B…), the portal's (E001, EB01) and a paper one ([0-9]{1,4}).
+ */
+const MODIFIED_SERIES = {
+  '01': /^(F[A-Z0-9]{3}|E001|\d{1,4})-\d{1,8}$/,
+  '03': /^(B[A-Z0-9]{3}|EB01|\d{1,4})-\d{1,8}$/,
+} as const;
+
 function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOptions, out: ValidationIssue[]): void {
   const letter = input.serie[0];
   if (input.tipoDoc === '01' && letter !== 'F') {
@@ -95,11 +104,11 @@ function seriesRules(input: SaleInput, dated: DatedRules, options: PrepareOption
         ),
       );
     }
-    if (ref.serieNumero[0] !== (ref.tipoDoc === '01' ? 'F' : 'B')) {
+    if (!MODIFIED_SERIES[ref.tipoDoc].test(ref.serieNumero)) {
       out.push(
         issue(
           'SUNAT',
-          '2117',
+          credit ? '2117' : '2205',
           `documentoAfectado.serieNumero '${ref.serieNumero}' does not match its type ${ref.tipoDoc}`,
           'documentoAfectado.serieNumero',
         ),
@@ -144,11 +153,18 @@ function noteDate(input: SaleInput, options: PrepareOptions, out: ValidationIssu
 /** Catalog 51 operations a boleta (and its notes) cannot carry, and those a factura cannot. */
 const NOT_FOR_RECEIPTS = new Set(['0112', '0202', '0205']);
 const NOT_FOR_INVOICES = new Set(['0113', '2105']);
-/** Exports whose customer must not be a RUC (SUNAT's Factura and Boleta XSL, 2800); boletas add 0401. */
-const NON_RESIDENT_ONLY = new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208']);
+/** Exports and 0401: the customer is any identity of catalog 06 (Factura2_0 row 88), not only a RUC. */
+const FOREIGN_CUSTOMER = new Set(['0200', '0201', '0202', '0203', '0204', '0205', '0206', '0207', '0208', '0401']);
+/**
+ * Those whose customer may not be a RUC, 2800: on a factura 0200, 0201 and 0204 without legend 2008 (Factura2_0 row 87,
+ * the XSL dropped 0208 in PAS20191U210100194); on a boleta every export but 0202, and 0401 (the boleta's XSL).
+ */
+const NOT_TO_RUC = {
+  invoice: new Set(['0200', '0201', '0204']),
+  receipt: new Set(['0200', '0201', '0203', '0204', '0205', '0206', '0207', '0208', '0401']),
+};
 
 function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
-  const c = input.cliente!;
   const op = input.tipoOperacion;
   const invoiceLike = input.tipoDoc === '01' || (input.tipoDoc !== '03' && input.serie[0] !== 'B');
   if ((invoiceLike ? NOT_FOR_INVOICES : NOT_FOR_RECEIPTS).has(op)) {
@@ -161,8 +177,18 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
       ),
     );
   }
-  if (NON_RESIDENT_ONLY.has(op) || (!invoiceLike && op === '0401')) {
-    if (c.tipoDoc === RUC_DOC_TYPE) {
+  // The notes' sheets judge the customer's type by catalog 06 alone (NotaCredito2_0 row 67, 2016): no 2800 there.
+  if (input.tipoDoc === '01' || input.tipoDoc === '03') customerTypeRules(input, report);
+  receiptCustomerRules(input, totals, report);
+}
+
+function customerTypeRules(input: SaleInput, report: RuleReport): void {
+  const c = input.cliente!;
+  const op = input.tipoOperacion;
+  const invoice = input.tipoDoc === '01';
+  const hasLegend2008 = input.leyendas?.some((l) => l.codigo === '2008') ?? false;
+  if ((invoice ? NOT_TO_RUC.invoice : NOT_TO_RUC.receipt).has(op) && !(invoice && hasLegend2008)) {
+    if (c.tipoDoc === RUC_DOC_TYPE)
       report.issues.push(
         issue(
           'SUNAT',
@@ -171,20 +197,24 @@ function customerRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
           'cliente.tipoDoc',
         ),
       );
-    }
-  } else if (invoiceLike && op !== '0202' && op !== '0401') {
+  } else if (invoice && !FOREIGN_CUSTOMER.has(op)) {
+    // Factura2_0 rows 89 and 91: 0112 to a DNI or RUC, any other domestic sale to a RUC (2106 is not issued here).
     const allowed = op === '0112' ? [RUC_DOC_TYPE, DNI_DOC_TYPE] : [RUC_DOC_TYPE];
     if (!allowed.includes(c.tipoDoc)) {
       report.issues.push(
         issue(
           'SUNAT',
           '2800',
-          `a factura (and its notes) for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`,
+          `a factura for operation ${op} needs a customer with ${allowed.length > 1 ? 'RUC or DNI' : 'RUC (tipoDoc 6)'}`,
           'cliente.tipoDoc',
         ),
       );
     }
   }
+}
+
+function receiptCustomerRules(input: SaleInput, totals: DocumentTotals, report: RuleReport): void {
+  const c = input.cliente!;
   if (input.tipoDoc === '03' && !isIdentified(c)) {
     if (input.tipoMoneda === 'PEN' && totals.importeTotal.gt(RECEIPT_ID_THRESHOLD)) {
       report.issues.push(
@@ -324,13 +354,13 @@ export function checkSaleRules(input: SaleInput, doc: SaleDocument, options: Pre
         );
     });
   }
-  lineRules(input, report.issues, dated);
+  lineRules(input, report.issues, report.warnings, dated);
   deductibleExpenseRule(input, report.issues);
   zeroAmountRules(input, totals, report.issues);
   noteReasonRules(input, report.issues);
   detractionCodeRules(input, dated, report.issues);
   documentRules(input, totals, report);
-  operationRules(input, totals, report.issues);
+  operationRules(input, totals, report.issues, report.warnings);
   paymentRules(input, doc, report);
   clientTotalsRules(input, totals, report.issues);
   return report;

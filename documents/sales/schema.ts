@@ -253,11 +253,13 @@ export const saleSchema = Joi.object({
       .required()
       .error(codes({ 'any.only': '[SUNAT 2116] {#label} must be 01 (factura) or 03 (boleta)' })),
     serieNumero: Joi.string()
-      .pattern(/^[FB][A-Z0-9]{3}-\d{1,8}$/)
+      // Electronic (F…/B…), issued in SUNAT's portal (E001, EB01) or on paper (0001): judged by type in rules.ts.
+      .pattern(/^([FB][A-Z0-9]{3}|E001|EB01|\d{1,4})-\d{1,8}$/)
       .required()
       .error(
         codes({
-          'string.pattern.base': '[SUNAT 2117] {#label} must be the modified document as SERIE-NUMERO (F001-123)',
+          'string.pattern.base':
+            '[SUNAT 2117] {#label} must be the modified document as SERIE-NUMERO (F001-123, E001-123 or 0001-123)',
         }),
       ),
   }).error(

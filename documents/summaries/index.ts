@@ -15,12 +15,17 @@ const VOIDABLE: Record<'ra' | 'rr', Record<string, string>> = {
   rr: { '20': 'R', '40': 'P', '04': 'L' },
 };
 
+/**
+ * The summary's dates: ReferenceDate after IssueDate is 2671 on all three sheets (Resumen Diario1_1 row 8, Comunicación
+ * de Baja1_0 and Resumen de reversiones1_0 row 9); an IssueDate after today is 2236 on the daily summary (Resumen
+ * Diario1_1 row 7) and 2301 on the other two (row 8).
+ */
 function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: ValidationIssue[]): void {
   if (doc.fechaReferencia > doc.fechaEmision) {
     out.push(
       issue(
         'SUNAT',
-        '2304',
+        '2671',
         `fechaReferencia ${doc.fechaReferencia} (date of the listed documents) is after fechaEmision ${doc.fechaEmision}`,
         'fechaReferencia',
       ),
@@ -28,7 +33,12 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
   }
   if (options.today && doc.fechaEmision > options.today) {
     out.push(
-      issue('SUNAT', '2301', `fechaEmision ${doc.fechaEmision} is after today (${options.today})`, 'fechaEmision'),
+      issue(
+        'SUNAT',
+        doc.tipoDoc === 'rc' ? '2236' : '2301',
+        `fechaEmision ${doc.fechaEmision} is after today (${options.today})`,
+        'fechaEmision',
+      ),
     );
   }
   const seen = new Map<string, number>();
@@ -45,8 +55,19 @@ function headerRules(doc: RcInput | VoidedInput, options: PrepareOptions, out: V
 
 /**
  * The rules SUNAT dates, judged by the date of the listed documents (fechaReferencia): summary-v2 splits free
- * operations (catalog 11 retires 05) and names the buyer; a line's IGV rate is one its documents' date allows.
+ * operations (catalog 11 retires 05) and writes the buyer's name; a line's IGV rate is one its documents' date allows.
  */
+/**
+ * The buyer's name as summary-v2 judges it. Its one row (revisions row 19, ERROR 2022) checks the format only: "el
+ * formato del Tag UBL es diferente a alfanumérico de 3 hasta 1000 caracteres"; no row asks for the tag (the notes'
+ * sheets pair 2022 with 2021 "No existe el Tag UBL" for that, NotaCredito2_0 rows 71–72), so an absent name passes.
+ * No tab or line break: SUNAT's XSL judges 2022 with ^[^\t\n\r]{0,}$ (ValidaExprRegAdquiriente-2.0.1.xsl).
+ */
+function isSummaryBuyerName(name: string): boolean {
+  const length = [...name].length;
+  return length >= 3 && length <= 1000 && !/[\t\n\r]/.test(name);
+}
+
 function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], warnings: string[]): void {
   const v2 = rules.calendar.rule('summary-v2');
   const split = FREE_BUCKETS.map(([key]) => `totales.${key}`).join(', ');
@@ -54,7 +75,8 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
     const oneFreeAmount = line.totales.gratuitas && !line.totales.gratuitas.isZero();
-    const unnamed = line.cliente && !line.cliente.nombre;
+    const name = line.cliente?.nombre;
+    const badName = name !== undefined && !isSummaryBuyerName(name);
     if (rules.inForce(v2.id)) {
       if (oneFreeAmount) {
         out.push(
@@ -66,19 +88,19 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
           ),
         );
       }
-      if (unnamed)
+      if (badName)
         out.push(
           issue(
             'SUNAT',
             '2022',
-            `summaries of documents dated from ${v2.effective} carry the buyer's name: cliente.nombre is required`,
+            `summaries of documents dated from ${v2.effective} write the buyer's name: cliente.nombre, when given, must be 3 to 1000 characters without tabs or line breaks`,
             `${path}.cliente.nombre`,
           ),
         );
-    } else if (rules.approaching(v2.id) && (oneFreeAmount || unnamed) && !warned) {
+    } else if (rules.approaching(v2.id) && (oneFreeAmount || badName) && !warned) {
       warned = true;
       warnings.push(
-        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and the buyer's name (cliente.nombre); this summary's ${path} would be refused then`,
+        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and write the buyer's name (cliente.nombre, when given, 3 to 1000 characters); this summary's ${path} would be refused then`,
       );
     }
     const rate = line.porcentajeIgv;
@@ -97,20 +119,24 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
   });
 }
 
+/**
+ * Resumen Diario1_1 row 20 (2513): a line's series is B… or, for a physical receipt issued in contingency, numeric
+ * ([0-9]{1,4}); row 40 (2524): a note's line names the boleta it modifies unless the line voids it (estado 3).
+ */
 function rcRules(doc: RcInput, out: ValidationIssue[]): void {
   doc.items.forEach((line, i) => {
     const path = `items[${i}]`;
-    if (line.serieNumero[0] !== 'B') {
+    if (line.serieNumero[0] !== 'B' && !/^\d{1,4}-/.test(line.serieNumero)) {
       out.push(
         issue(
           'SUNAT',
-          '2345',
-          `a daily summary lists boletas and their notes (series B…), not ${line.serieNumero}`,
+          '2513',
+          `a daily summary lists boletas and their notes (series B…, or numeric for a contingency receipt), not ${line.serieNumero}`,
           `${path}.serieNumero`,
         ),
       );
     }
-    if (line.tipoDoc !== '03' && !line.documentoAfectado) {
+    if (line.tipoDoc !== '03' && line.estado !== '3' && !line.documentoAfectado) {
       out.push(
         issue(
           'SUNAT',

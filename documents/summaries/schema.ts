@@ -68,7 +68,7 @@ export const rcSchema = Joi.object({
           .valid('1', '2', '3')
           .required()
           .error(codes({ 'any.only': '[SUNAT 2896] {#label} must be 1 (add), 2 (modify) or 3 (void) of catalog 19' })),
-        /** `nombre` (the buyer's name) is written from `summary-v2`, and required there. */
+        /** `nombre` (the buyer's name) is written from `summary-v2`, and judged there when given (2022). */
         cliente: Joi.object({
           ...identityFields,
           nombre: textSchema(1500, { 'string.max': '[SUNAT 2022] {#label} must be at most 1500 characters' }),

@@ -45,6 +45,7 @@ describe('chasqui worker / api started before their dependencies', function () {
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       TEMPORAL_TASK_QUEUE: taskQueue,
       CHASQUI_MASTER_KEY: TEST_MASTER_KEY,
+      CHASQUI_METRICS_PORT: '0', // not 9464: another process on the machine may hold the default
     };
   });
   afterEach(async () => {

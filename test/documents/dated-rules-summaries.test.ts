@@ -70,18 +70,57 @@ describe('dated rules of daily summaries', () => {
     );
   });
 
-  it('from summary-v2 refuses one free amount (2256) and a customer without name (2022); warns before', () => {
+  it('from summary-v2 refuses one free amount (2256); warns before', () => {
     const old = fixture('rc-mixed.json');
     const v2 = { ...old, fechaEmision: '2027-01-02', fechaReferencia: '2027-01-01' };
-    expect(errors(v2)).to.deep.include.members([
+    expect(errors(v2)).to.deep.equal([
       '[SUNAT 2256] summaries of documents dated from 2027-01-01 report free operations by kind (InstructionID 06–09; 05 is retired): send totales.gratuitasGravadas, totales.gratuitasExoneradas, totales.gratuitasInafectas, totales.gratuitasExportacion instead of totales.gratuitas @items[1].totales.gratuitas',
-      "[SUNAT 2022] summaries of documents dated from 2027-01-01 carry the buyer's name: cliente.nombre is required @items[0].cliente.nombre",
     ]);
     const before = { ...old, fechaEmision: '2026-12-31', fechaReferencia: '2026-12-31' };
     expect(prepareDocument(before, { ruleWarnDays: 60 }).warnings[0]).to.match(
       /^\[SUNAT 2256\] summaries of documents dated from 2027-01-01 report free operations by kind/,
     );
     expect(prepareDocument(before).warnings).to.deep.equal([]);
+  });
+
+  describe("the buyer's name from summary-v2 (revisions row 19: ERROR 2022 judges its format, no row asks for it)", () => {
+    const named = (fechaReferencia: string, nombre?: string): Record<string, any> => {
+      const doc = rc(fechaReferencia);
+      const [first, ...rest] = doc.items;
+      const { nombre: _given, ...cliente } = first.cliente;
+      return {
+        ...doc,
+        items: [{ ...first, cliente: nombre === undefined ? cliente : { ...cliente, nombre } }, ...rest],
+      };
+    };
+    const refusal =
+      "[SUNAT 2022] summaries of documents dated from 2027-01-01 write the buyer's name: cliente.nombre, when given, must be 3 to 1000 characters without tabs or line breaks @items[0].cliente.nombre";
+    const registrationName = (doc: Record<string, any>) =>
+      lines(prepareDocument(doc).xml)[0].match(/<cbc:RegistrationName>/g);
+
+    it('accepts a customer without name on both sides of the date, and writes no name for it', () => {
+      for (const date of ['2026-12-31', '2027-01-01']) {
+        expect(errors(named(date))).to.deep.equal([]);
+        expect(registrationName(named(date))).to.equal(null);
+      }
+      expect(prepareDocument(named('2026-12-31'), { ruleWarnDays: 60 }).warnings).to.deep.equal([]);
+    });
+
+    it('refuses a present name out of the format from the date, at 2 and 1001 characters and with a tab or line break', () => {
+      for (const nombre of ['Al', 'x'.repeat(1001), 'María\tQuispe', 'María\nQuispe'])
+        expect(errors(named('2027-01-01', nombre))).to.deep.equal([refusal]);
+      for (const nombre of ['Ana', 'x'.repeat(1000), 'Ñandú Pérez S.A.C.'])
+        expect(errors(named('2027-01-01', nombre))).to.deep.equal([]);
+      expect(registrationName(named('2027-01-01', 'Ana'))).to.have.length(1);
+    });
+
+    it('the day before, a name out of the format is not written and only warned within the window', () => {
+      expect(errors(named('2026-12-31', 'Al'))).to.deep.equal([]);
+      expect(registrationName(named('2026-12-31', 'Al'))).to.equal(null);
+      expect(prepareDocument(named('2026-12-31', 'Al'), { ruleWarnDays: 60 }).warnings).to.deep.equal([
+        "[SUNAT 2256] summaries of documents dated from 2027-01-01 report free operations by kind (totales.gratuitasGravadas, totales.gratuitasExoneradas, totales.gratuitasInafectas, totales.gratuitasExportacion) and write the buyer's name (cliente.nombre, when given, 3 to 1000 characters); this summary's items[0] would be refused then",
+      ]);
+    });
   });
 
   it('moves with the calendar', () => {

@@ -116,8 +116,9 @@ describe('documents/despatch (GRE 09 and 31)', () => {
         });
     });
 
-    it('rejects an issue date after today when the caller says what today is', () => {
-      expect(() => prepareDespatch(guide, { today: '2025-03-09' }))
+    it('rejects an issue date more than two days after today (2329, as the GRE XSL says), accepts one two days ahead', () => {
+      expect(prepareDespatch(guide, { today: '2025-03-08' }).xml).to.include('<cbc:IssueDate>2025-03-10<');
+      expect(() => prepareDespatch(guide, { today: '2025-03-07' }))
         .to.throw(DocumentValidationError)
         .with.property('issues')
         .that.satisfies((issues: { code: string }[]) => issues.some((i) => i.code === '2329'));

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { startIssuingStack, newCompany, payload, issue, until } from '../issuing/support';
 import type { IssuingStack, TestCompany } from '../issuing/support';
-import { startTestS3, type TestS3 } from '../support/s3';
+import { keysOf, startTestS3, type TestS3 } from '../support/s3';
 import { findDocument } from '../../db/documents';
 import { readAll } from '../../files/store';
 
@@ -68,10 +68,10 @@ describe('files: chaos, the object store killed mid-run', function () {
 
     for (const id of acknowledged) {
       const row = await until(s.stack, id, ['accepted'], 120_000);
-      const xml = await object(row.xml_key!);
-      const cdr = await object(row.cdr_key!);
-      expect(row.xml_key).to.contain(createHash('sha256').update(xml).digest('hex'));
-      expect(row.cdr_key).to.contain(createHash('sha256').update(cdr).digest('hex'));
+      const xml = await object(keysOf(row).xml!);
+      const cdr = await object(keysOf(row).cdr!);
+      expect(keysOf(row).xml).to.contain(createHash('sha256').update(xml).digest('hex'));
+      expect(keysOf(row).cdr).to.contain(createHash('sha256').update(cdr).digest('hex'));
     }
     for (const number of refused) {
       const [series, correlativo] = number.split('-');

@@ -11,10 +11,10 @@ import {
   documentFileKey,
   FileIntegrityError,
   FileStoreUnavailableError,
-  sha256Hex,
+  sha256Of,
   type ObjectStore,
 } from '../../files/store';
-import { startTestS3, type TestS3 } from '../support/s3';
+import { keysOf, startTestS3, type TestS3 } from '../support/s3';
 
 const doc = { ruc: '20123456789', doc_type: '01', issue_date: '2026-11-27' };
 const noS3 = { endpoint: null, region: null };
@@ -49,7 +49,7 @@ describe('files: CHASQUI_FILES_URL', () => {
   });
 
   it('keys a file by RUC, type, issue year and month and the SHA-256 of its bytes, checking every part', () => {
-    const sha = sha256Hex(Buffer.from('x'));
+    const sha = sha256Of(Buffer.from('x')).toString('hex');
     expect(documentFileKey(doc, 'xml', sha)).to.equal(`20123456789/01/2026/11/${sha}.xml`);
     expect(() => documentFileKey({ ...doc, ruc: '../../etc' }, 'xml', sha)).to.throw(/no file key/);
     expect(() => documentFileKey({ ...doc, issue_date: '2026/11/27' }, 'zip', sha)).to.throw(/no file key/);
@@ -84,25 +84,26 @@ for (const backend of ['directory', 's3'] as const) {
       const xml = `<Invoice>${randomBytes(8).toString('hex')}</Invoice>`;
       const placed = await files.placeXml(doc, xml);
       expect(placed.xml).to.equal(null);
-      expect(placed.xml_key).to.equal(documentFileKey(doc, 'xml', sha256Hex(Buffer.from(xml))));
+      expect(placed.xml_sha256).to.deep.equal(sha256Of(Buffer.from(xml)));
+      const key = documentFileKey(doc, 'xml', sha256Of(Buffer.from(xml)).toString('hex'));
       expect(placed.xml_size).to.equal(Buffer.byteLength(xml));
       // Written twice: the same key, the same bytes, no error.
-      expect((await files.placeXml(doc, xml)).xml_key).to.equal(placed.xml_key);
-      expect(await files.xmlOf(placed)).to.equal(xml);
-      expect((await store.head(placed.xml_key!))!.size).to.equal(placed.xml_size);
+      expect((await files.placeXml(doc, xml)).xml_sha256).to.deep.equal(placed.xml_sha256);
+      expect(await files.xmlOf({ ...doc, ...placed })).to.equal(xml);
+      expect((await store.head(key))!.size).to.equal(placed.xml_size);
       const listed = [];
       for await (const object of store.list()) listed.push(object.key);
-      expect(listed).to.include(placed.xml_key);
-      await store.delete(placed.xml_key!);
-      expect(await store.head(placed.xml_key!)).to.equal(null);
+      expect(listed).to.include(key);
+      await store.delete(key);
+      expect(await store.head(key)).to.equal(null);
     });
 
     it('a missing or damaged object is a FileIntegrityError, whatever its size; the row’s own bytes need no store', async () => {
       const files = new DocumentFiles(store);
       const placed = await files.placeXml(doc, `<Invoice>${randomBytes(4).toString('hex')}</Invoice>`);
-      await store.delete(placed.xml_key!);
-      const missing = await files.xmlOf(placed).catch((err) => err);
-      expect(missing).to.be.instanceOf(FileIntegrityError).and.include({ reason: 'missing', status: 502 });
+      await store.delete(keysOf({ ...doc, ...placed }).xml!);
+      const missing = await files.xmlOf({ ...doc, ...placed }).catch((err) => err);
+      expect(missing).to.be.instanceOf(FileIntegrityError).and.include({ reason: 'missing', status: 409 });
 
       // A large file (many chunks): the damage is found at its end, and the stream fails instead of ending clean.
       const large = Buffer.from(`<Invoice>${'x'.repeat(3_000_000)}</Invoice>`);
@@ -111,7 +112,7 @@ for (const backend of ['directory', 's3'] as const) {
       const bytes = fs.readFileSync(file);
       bytes[bytes.length - 20] = 'y'.charCodeAt(0);
       fs.writeFileSync(file, bytes);
-      const opened = await files.open({ xml: null, xml_key: big.key, xml_size: big.size }, 'xml');
+      const opened = await files.open({ ...doc, xml: null, xml_sha256: big.sha256, xml_size: big.size }, 'xml');
       const received: Buffer[] = [];
       const failure = await (async () => {
         for await (const chunk of opened!.body as AsyncIterable<Buffer>) received.push(chunk);
@@ -120,8 +121,8 @@ for (const backend of ['directory', 's3'] as const) {
       expect(Buffer.concat(received).length).to.be.below(large.length);
 
       const inline = new DocumentFiles(null);
-      expect(await inline.xmlOf({ xml: '<a/>', xml_key: null, xml_size: null })).to.equal('<a/>');
-      const cdr = await inline.open({ xml: null, xml_key: null, xml_size: null, cdr_zip: 'UEs=' }, 'cdr');
+      expect(await inline.xmlOf({ ...doc, xml: '<a/>', xml_sha256: null, xml_size: null })).to.equal('<a/>');
+      const cdr = await inline.open({ ...doc, xml: null, xml_sha256: null, xml_size: null, cdr_zip: 'UEs=' }, 'cdr');
       expect(cdr!.body).to.deep.equal(Buffer.from('PK'));
     });
   });

@@ -146,9 +146,9 @@ describe("SUNAT's sending window (2108)", function () {
     expect(fresh.body).to.not.have.property('warnings');
   });
 
-  it('a future date is refused as before', async () => {
-    const res = await issueDated(limaDate(new Date(Date.now() + 2 * 86_400_000)));
+  it('a date more than two days ahead is refused (2329, Factura2_0 row 14)', async () => {
+    const res = await issueDated(daysAgo(-3));
     expect(res.status).to.equal(422);
-    expect(res.body.details[0]).to.include({ code: '2236', path: 'fechaEmision' });
+    expect(res.body.details[0]).to.include({ code: '2329', path: 'fechaEmision' });
   });
 });

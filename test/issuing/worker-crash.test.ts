@@ -67,6 +67,7 @@ describe('worker killed mid-send', function () {
         TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
         CHASQUI_MASTER_KEY: stack.config.masterKey!,
         CHASQUI_AUTHORITY_URL: sim.url,
+        CHASQUI_METRICS_PORT: '0', // not 9464: another process on the machine may hold the default
       },
     });
     await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, doc);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ProductionShape, identityOf, type ShapeProcess } from '../support/production-shape';
+import { keysOf } from '../support/s3';
 import { call, companyBody, randomRuc, type ApiResponse } from '../companies/helpers';
 import { payload } from '../issuing/support';
 import { localTlsCertificate, startReceiver, type Receiver } from '../webhooks/support';
@@ -375,9 +376,10 @@ describe('production shape (Temporal server on PostgreSQL, separate api and work
 
     // Every file the restored database names is in the restored bucket; no row keeps its bytes (all went to S3).
     const { rows: files } = await db.query(
-      `select xml_key, cdr_key, xml is not null or cdr_zip is not null as in_row from documents`,
+      `select ruc, doc_type, to_char(issue_date, 'YYYY-MM-DD') as issue_date, xml_sha256, cdr_sha256,
+              xml is not null or cdr_zip is not null as in_row from documents`,
     );
-    const named = files.flatMap((f) => [f.xml_key, f.cdr_key]).filter((k): k is string => !!k);
+    const named = files.flatMap((f) => Object.values(keysOf(f))).filter((k): k is string => !!k);
     const stored = await bucketKeys();
     expect(files.filter((f) => f.in_row)).to.deep.equal([]);
     expect(named.filter((k) => !stored.has(k))).to.deep.equal([]);

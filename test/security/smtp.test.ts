@@ -5,7 +5,14 @@ import path from 'node:path';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
-import { startIssuingStack, newCompany, call, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  startIssuingStack,
+  newCompany,
+  call,
+  expectDocumented,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { testConfig } from '../support/services';
 import { findDocument } from '../../db/documents';
@@ -102,9 +109,9 @@ describe('security: the SMTP setting (issue 32)', function () {
     nothingHappened();
   });
 
-  it('a setting stored before the fix with sendmail/path/args is not used: the e-mail fails at once with a clear error, nothing runs, and the company check says why', async () => {
+  it('a setting stored before the fix with sendmail/path/args is not used: the e-mail fails at once with a clear error, nothing runs, and the company check and GET …/email say why', async () => {
     const company = await newCompany(env.stack);
-    const old = `smtp://8.8.8.8/?sendmail=true&path=/bin/sh&args=-c&args=touch ${marker}`;
+    const old = `smtp://ventas:s3cret@8.8.8.8/?sendmail=true&path=/bin/sh&args=-c&args=touch ${marker}`;
     await saveCompanyEmailSettings(env.stack.db, company.row.id, {
       smtp_url_sealed: env.stack.secrets.seal(old),
       from_address: 'ventas@andina.pe',
@@ -127,18 +134,48 @@ describe('security: the SMTP setting (issue 32)', function () {
     expect(check.status).to.equal('fail');
     expect(check.detail).to.include('not used').and.include(`PATCH /v1/companies/${company.ruc}/email`);
     expect(check.detail).not.to.include(marker);
+
+    const email = () => call(env.stack, 'GET', `/v1/companies/${company.ruc}/email`, { token: company.accountToken });
+    const settings = await email();
+    await expectDocumented(env.stack, 'GET /v1/companies/{ruc}/email', settings);
+    expect(settings.body.data.email).to.include({ smtp_url: 'smtp://ventas:****@8.8.8.8', smtp_url_usable: false });
+    expect(settings.body.data.email.smtp_url_problem)
+      .to.include('not used')
+      .and.include('no path, query or fragment')
+      .and.include(`PATCH /v1/companies/${company.ruc}/email`);
+    for (const secret of ['s3cret', marker, 'sendmail', '/bin/sh'])
+      expect(JSON.stringify(settings.body), secret).not.to.include(secret);
+
+    // Not even a URL: nothing of it is shown.
+    await saveCompanyEmailSettings(env.stack.db, company.row.id, { smtp_url_sealed: env.stack.secrets.seal('s3cret') });
+    expect((await email()).body.data.email).to.include({ smtp_url: '****', smtp_url_usable: false });
+
+    // Stored again with its five parts only: used, and shown whole but for the password.
+    const patched = await call(env.stack, 'PATCH', `/v1/companies/${company.ruc}/email`, {
+      token: company.accountToken,
+      json: { smtp_url: 'smtp://ventas:s3cret@8.8.8.8:587', from: 'ventas@andina.pe' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    expect((await email()).body.data.email).to.include({
+      smtp_url: 'smtp://ventas:****@8.8.8.8:587',
+      smtp_url_usable: true,
+      smtp_url_problem: null,
+    });
   });
 
   it('a stored ?proxy= setting opens no connection to the proxy (no port scanner through last_error)', async () => {
     const company = await newCompany(env.stack);
     await saveCompanyEmailSettings(env.stack.db, company.row.id, {
-      smtp_url_sealed: env.stack.secrets.seal(`smtp://8.8.8.8:25/?proxy=http://127.0.0.1:${proxy.port}`),
+      smtp_url_sealed: env.stack.secrets.seal(`smtp://8.8.8.8:25/?proxy=http://spy:proxypass@127.0.0.1:${proxy.port}`),
       from_address: 'ventas@andina.pe',
     });
     const doc = await attempted((await acceptedWithEmail(company)).id);
     expect(doc).to.include({ email_status: 'failed', email_attempts: 1 });
     expect(doc.email_error).not.to.include(String(proxy.port));
     nothingHappened();
+    const shown = await call(env.stack, 'GET', `/v1/companies/${company.ruc}/email`, { token: company.accountToken });
+    expect(shown.body.data.email).to.include({ smtp_url: 'smtp://8.8.8.8:25', smtp_url_usable: false });
+    for (const leak of ['proxypass', 'spy:']) expect(JSON.stringify(shown.body), leak).not.to.include(leak);
   });
 
   /** The company's own server is `localhost` on the SMTP process's port, as PATCH stores it (the stub says public). */

@@ -35,6 +35,7 @@ export async function chasquiStartEnv(): Promise<ChasquiStartEnv> {
     TEMPORAL_UI_PORT: String(uiPort),
     CHASQUI_EMBEDDED_PG_PORT: String(pgPort),
     SIMULATOR_PORT: String(simPort),
+    CHASQUI_METRICS_PORT: '0', // not 9464: another process on the machine may hold the default
   };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'CHASQUI_MASTER_KEY', 'CHASQUI_AUTHORITY_URL'])
     delete env[name];

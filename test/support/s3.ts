@@ -5,6 +5,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { obtainS3Server, startS3Server, type S3ServerHandle } from '../../runtime/s3-server';
 import { testConfig } from './services';
 import type { FilesLocation } from '../../core/config';
+import { fileKey, type DocumentFileColumns } from '../../files/documents';
 
 export interface TestS3 {
   server: S3ServerHandle;
@@ -58,5 +59,13 @@ export async function startTestS3(
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The object keys a row names (files/documents.ts derives them from its RUC, type, issue date and SHA-256s). */
+export function keysOf(row: DocumentFileColumns): { xml: string | null; cdr: string | null } {
+  return {
+    xml: row.xml_sha256 ? fileKey(row, 'xml', row.xml_sha256) : null,
+    cdr: row.cdr_sha256 ? fileKey(row, 'cdr', row.cdr_sha256) : null,
   };
 }
