@@ -85,6 +85,7 @@ async function record(
   result: AuthorityResult,
   step: Step,
   notify = false,
+  r?: Route | AuthorityResult,
 ): Promise<StepOutcome> {
   const { kind, status } = afterStep(result, step, doc.status);
   authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
@@ -100,6 +101,8 @@ async function record(
     cdrSha256: cdr?.cdr_sha256,
     cdrSize: cdr?.cdr_size,
     sent: result.reached_sunat !== false,
+    // The plan's own predicate, so the waiting reason says whether the workflow queries it (lifecycle waitingReason).
+    queryable: r && 'endpoints' in r ? queryable(doc, r.endpoints) : undefined,
   });
   logger.info(
     {
@@ -155,10 +158,10 @@ export async function sendMarked(
   notify = false,
   waitMs?: number,
 ): Promise<StepOutcome | 'handedOff'> {
-  const done = (result: AuthorityResult, step: 'send' | 'query') => record(ctx, before, result, step, notify);
   if (before.resolved) return resolvedBefore(before);
   if (expected && before.status !== expected) return recorded(before);
   const r = route(ctx.deps, before, company);
+  const done = (result: AuthorityResult, step: 'send' | 'query') => record(ctx, before, result, step, notify, r);
   if (!('endpoints' in r)) return done(r, 'send');
   const target = await oseTarget(ctx.deps, before, company);
   if (!target.ok) return done(target.refused, 'send');
@@ -210,9 +213,9 @@ export async function checkTicket(ctx: StepContext, externalId: string): Promise
   if (doc.resolved) return resolvedBefore(doc);
   if (!doc.ticket) return { ...NO_TICKET_TO_POLL, code: null, ticket: null };
   const r = route(ctx.deps, doc, company);
-  if (!('endpoints' in r)) return record(ctx, doc, r, 'ticket');
+  if (!('endpoints' in r)) return record(ctx, doc, r, 'ticket', false, r);
   const target = await oseTarget(ctx.deps, doc, company);
-  if (!target.ok) return record(ctx, doc, target.refused, 'ticket');
+  if (!target.ok) return record(ctx, doc, target.refused, 'ticket', false, r);
   const ticket = doc.ticket;
   const result = await heartbeating(() =>
     isGreType(doc.doc_type)
@@ -222,7 +225,7 @@ export async function checkTicket(ctx: StepContext, externalId: string): Promise
           addresses: target.addresses,
         }),
   );
-  return record(ctx, doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket');
+  return record(ctx, doc, { ...result, ticket: result.ticket ?? doc.ticket }, 'ticket', false, r);
 }
 
 export async function queryState(ctx: StepContext, externalId: string): Promise<StepOutcome> {
@@ -233,7 +236,7 @@ export async function queryState(ctx: StepContext, externalId: string): Promise<
     return { kind: 'unknown', status: doc.status, code: doc.result?.code ?? null, ticket: doc.ticket };
   }
   // Reconciliation follows a send that may have reached the authority; a CDR with another document's hash is still not ours.
-  return record(ctx, doc, whoseCdr(doc, await queryCdr(ctx, doc, r), true), 'query');
+  return record(ctx, doc, whoseCdr(doc, await queryCdr(ctx, doc, r), true), 'query', false, r);
 }
 
 /**

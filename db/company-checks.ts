@@ -29,10 +29,15 @@ export const STATUS_SEVERITY: Record<CheckStatus, number> = { fail: 3, warn: 2, 
 export const STATUS_GAUGE: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2, unknown: 3 };
 
 /** One check's answer: `fields` are the check's own (days_left, gaps, documents…). */
+/** A check's outcome as code and parameters (lifecycle/messages.ts `check.*`); `detail` is its English rendering. */
+export type CheckMessage = { code: string; params: Record<string, unknown> };
+
 export interface CheckResult {
   id: CheckId;
   status: CheckStatus;
   detail: string;
+  /** Null only for a result recorded before checks kept one. */
+  message: CheckMessage | null;
   checked_at: Date;
   fields: Record<string, unknown>;
 }
@@ -43,6 +48,7 @@ export interface CheckRow {
   status: CheckStatus;
   known_status: CheckStatus | null;
   detail: string;
+  message: CheckMessage | null;
   fields: Record<string, unknown>;
   checked_at: Date;
 }
@@ -120,6 +126,7 @@ export async function saveCheckResults(db: Db, companyId: string, results: Check
           status: result.status,
           known_status: known,
           detail: result.detail,
+          message: result.message && JSON.stringify(result.message),
           fields: result.fields,
           checked_at: result.checked_at,
         })

@@ -38,6 +38,11 @@ export interface DocumentRow {
   resolved: boolean;
   ticket: string | null;
   result: DocumentResult | null;
+  /**
+   * The workflow queries its real state by itself (activities/document-routing.ts `queryable`, recorded with each
+   * step's outcome; a step that says nothing leaves it); null before the first.
+   */
+  queryable: boolean | null;
   hash: string;
   /** The signed XML in the row (the `postgres:` file store, and every document issued before another store); null when in an object store. */
   xml: string | null;
@@ -120,6 +125,7 @@ export const LIST_COLUMNS = [
   'resolved',
   'ticket',
   'result',
+  'queryable',
   'hash',
   'customer_doc',
   'totals',

@@ -174,6 +174,7 @@ export interface Outcome {
   cdrSize?: number | null;
   /** The document left chasqui (anything but a connection failure). */
   sent?: boolean;
+  queryable?: boolean;
 }
 
 /** A row as `recordOutcome` stored it, without its XML and CDR (a write does not read them back). */
@@ -192,7 +193,7 @@ const RECORD_OUTCOME = statement(
   `with updated as (update documents
                        set status = $2, status_code = $3, resolved = $4, result = $5, send_started_at = null, updated_at = now(),
                            ticket = coalesce($6, ticket), cdr_zip = coalesce($7, cdr_zip),
-                           cdr_sha256 = coalesce($13, cdr_sha256), cdr_size = coalesce($14::integer, cdr_size),
+                           cdr_sha256 = coalesce($13, cdr_sha256), cdr_size = coalesce($14::integer, cdr_size), queryable = coalesce($15::boolean, queryable),
                            sent_at = case when $8 then coalesce(sent_at, now()) else sent_at end,
                            resolved_at = case when $4 then now() else resolved_at end
                      where id = $1 and not resolved
@@ -235,6 +236,7 @@ export async function recordOutcome(db: Db, id: string, outcome: Outcome): Promi
     outcome.result?.message ?? null,
     outcome.cdrSha256 ?? null,
     outcome.cdrSize ?? null,
+    outcome.queryable ?? null,
   ]);
   if (stored) {
     if (stored.resolved) countVerdict(stored);

@@ -3,6 +3,8 @@
  * a code and its parameters, with one English and one Spanish rendering per code. The API and `chasqui support` render
  * English (their wording is their contract with integrators and scripts); the console, /consulta and the buyer's
  * e-mail render Spanish. Pure: imports nothing, so lifecycle/transitions.ts may build messages too.
+ * Longer than 400 lines: it is the one catalogue of the lifecycle's and the company checks' texts in two languages; split, each
+ * part would need its own copy of the rendering below.
  */
 
 /** A lifecycle text as data. `params` hold the facts it quotes (names, statuses, counts), never sentences. */
@@ -67,6 +69,16 @@ const times = (n: number) => `${n} ${n === 1 ? 'intento' : 'intentos'}`;
 const list = (to: readonly string[]) => to.join(', ');
 
 type Doc = { filename: string };
+/**
+ * Where the document went (documents.destination, unsaid: SUNAT): SUNAT itself, an OSE (the company's own or the
+ * provider's), or `any` for a group holding both.
+ */
+type At = { destination?: string };
+function at(p: At, within = false): string {
+  if (!p.destination || p.destination === 'tax_authority') return 'SUNAT';
+  if (p.destination === 'any') return 'SUNAT (o la OSE)';
+  return within ? 'la OSE' : 'La OSE';
+}
 type Status = { status: string };
 
 const TEXTS = {
@@ -129,17 +141,24 @@ const TEXTS = {
     (p) => `Document ${p.filename} is reported by the daily summary, not sent on its own`,
     () => 'Esta boleta se informa en el resumen diario, no se envía sola.',
   ),
-  'resend.ticket': t<Doc & { ticket: string | null }>(
+  'resend.ticket': t<Doc & At & { ticket: string | null }>(
     (p) => `Document ${p.filename} was received with ticket ${p.ticket}; its verdict is being polled`,
-    (p) => `SUNAT lo recibió con el ticket ${p.ticket}; se consulta su veredicto.`,
+    (p) => `${at(p)} lo recibió con el ticket ${p.ticket}; se consulta su veredicto.`,
   ),
   'resend.sending': t<Doc>(
     (p) => `Document ${p.filename} is being sent now; there is nothing to resend yet`,
     () => 'Se está enviando ahora: aún no hay nada que reenviar.',
   ),
-  'resend.may_have_arrived': t<{ origin: string }>(
+  'resend.may_have_arrived': t<At & { origin: string }>(
     (p) => `it may have reached the authority (${p.origin}): recheck it instead`,
-    (p) => `Puede que haya llegado a SUNAT (${originEs(p.origin)}): consulte su estado en lugar de reenviarlo.`,
+    (p) => `Puede que haya llegado a ${at(p, true)} (${originOf(p)}): consulte su estado en lugar de reenviarlo.`,
+  ),
+  // Support's recheck and resend of a timeout no state query reaches: the one learns nothing, the other is unsafe.
+  'action.no_query': t<At>(
+    () =>
+      "it may have reached the authority, and no state query reaches it: check the authority's portal; if it is not there, the integrator's POST /v1/cpe/{id}/resend sends it again",
+    (p) =>
+      `Puede que haya llegado a ${at(p, true)}, que no ofrece consulta de estado para este documento: verifique en su portal; si no está, la empresa lo envía de nuevo.`,
   ),
   'recheck.resolved': t<Status>(
     (p) => `already ${p.status}`,
@@ -149,9 +168,9 @@ const TEXTS = {
     (p) => `not sent yet (${english(p.waiting)})`,
     (p) => `Aún no se envió: ${lowerFirst(spanish(p.waiting))}`,
   ),
-  'recheck.not_reached': t(
+  'recheck.not_reached': t<At>(
     () => 'never reached the authority (connection failure): nothing to query; use resend',
-    () => 'Nunca llegó a SUNAT (falla de conexión): no hay nada que consultar; envíelo de nuevo.',
+    (p) => `Nunca llegó a ${at(p, true)} (falla de conexión): no hay nada que consultar; envíelo de nuevo.`,
   ),
   'recheck.sending': t(
     () => 'being sent now',
@@ -205,30 +224,41 @@ const TEXTS = {
   ),
 
   // Why an unresolved document has no verdict yet (lifecycle/transitions.ts waitingReason).
-  'waiting.timeout': t(
+  'waiting.timeout': t<At>(
     () => 'timed out at the authority: waiting for reconciliation (state query every 10 min) — `recheck` queries now',
-    () =>
-      'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos. «Consultar el estado ahora» lo consulta ya.',
+    (p) =>
+      `${at(p)} no respondió a tiempo: se consulta su estado cada 10 minutos. «Consultar el estado ahora» lo consulta ya.`,
   ),
-  'waiting.ticket': t(
+  // No state query reaches it (an OSE, a type other than 01/07/08, SUNAT's beta): nothing resolves it by itself.
+  // `origin`: a timeout or an unreadable answer; unsaid for a group holding both.
+  'waiting.unqueried': t<At & { origin?: string }>(
+    (p) =>
+      `${p.origin === 'system' ? 'the authority answered but the answer could not be read' : p.origin === 'timeout' ? 'timed out at the authority' : 'no verdict from the authority'}, which offers no state query for it: nothing queries it by itself and it may have ` +
+      "arrived — check the authority's portal; if it is not there, the integrator's POST /v1/cpe/{id}/resend sends it again",
+    (p) =>
+      `${at(p)} ${p.origin === 'system' ? 'respondió, pero la respuesta no se pudo leer,' : p.origin === 'timeout' ? 'no respondió a tiempo' : 'no dio su veredicto'} y no ofrece consulta de estado para este documento: nadie lo consultará solo y ` +
+      `puede que haya llegado, así que no se reenvía sin más. Verifique en el portal de ${at(p, true)}; si no está, ` +
+      'la empresa lo envía de nuevo (reenvío por la API, el mismo XML firmado).',
+  ),
+  'waiting.ticket': t<At>(
     () => 'received with a ticket, verdict pending (code 98): polled with growing waits — `recheck` polls now',
-    () =>
-      'SUNAT lo recibió con un ticket y aún no da su veredicto (código 98): se consulta con esperas crecientes. «Consultar el estado ahora» lo consulta ya.',
+    (p) =>
+      `${at(p)} lo recibió con un ticket y aún no da su veredicto (código 98): se consulta con esperas crecientes. «Consultar el estado ahora» lo consulta ya.`,
   ),
-  'waiting.connection': t(
+  'waiting.connection': t<At>(
     () => 'connection failures: the authority was not reached; retried with growing waits — `resend` retries now',
-    () =>
-      'Fallas de conexión: no se llegó a SUNAT; se reintenta con esperas crecientes. «Enviar de nuevo» lo reintenta ya.',
+    (p) =>
+      `Fallas de conexión: no se llegó a ${at(p, true)}; se reintenta con esperas crecientes. «Enviar de nuevo» lo reintenta ya.`,
   ),
-  'waiting.not_received': t(
+  'waiting.not_received': t<At>(
     () => 'the authority has no record of it (never received): sent again after a short wait — `resend` sends now',
-    () =>
-      'SUNAT no tiene registro de él (nunca lo recibió): se enviará de nuevo tras una breve espera. «Enviar de nuevo» lo envía ya.',
+    (p) =>
+      `${at(p)} no tiene registro de él (nunca lo recibió): se enviará de nuevo tras una breve espera. «Enviar de nuevo» lo envía ya.`,
   ),
-  'waiting.unreadable': t(
+  'waiting.unreadable': t<At>(
     () => 'the authority answered but the answer could not be processed: `recheck` queries the real state',
-    () =>
-      'SUNAT respondió, pero la respuesta no se pudo leer. «Consultar el estado ahora» pregunta por el estado real.',
+    (p) =>
+      `${at(p)} respondió, pero la respuesta no se pudo leer. «Consultar el estado ahora» pregunta por el estado real.`,
   ),
   'waiting.not_started': t(
     () => 'committed but its workflow never started: the sweeper starts it within a minute',
@@ -297,12 +327,14 @@ const TEXTS = {
     // The first characters are enough to compare with the printed copy; the whole digest is in the XML.
     (p) => `firmado, resumen ${p.hash.slice(0, 12)}…`,
   ),
-  'detail.attempt': t<{ origin: string; code: string | null; status: string; message: string | null; own: boolean }>(
+  'detail.attempt': t<
+    At & { origin: string; code: string | null; status: string; message: string | null; own: boolean }
+  >(
     (p) => `${p.origin}${p.code ? ` ${p.code}` : ''} → ${p.status}${p.message ? `: ${p.message}` : ''}`,
     // The authority's own words and codes are Spanish; chasqui's technical ones (ETIMEDOUT, CDR_UNREADABLE) are named
     // by their origin instead (the CLI shows them).
     (p) =>
-      `${originEs(p.origin)}${p.own && p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
+      `${originOf(p)}${p.own && p.code ? ` ${p.code}` : ''} → ${statusEs(p.status)}${p.own && p.message ? `: ${p.message}` : ''}`,
   ),
   'detail.result': t<{ origin: string | null; code: string | null; message: string }>(
     (p) => `${p.origin ?? 'verdict'}${p.code ? ` ${p.code}` : ''}: ${p.message}`,
@@ -337,6 +369,143 @@ const TEXTS = {
     (p) => `by ${p.operator}: ${p.result}${p.detail ? ` — ${p.detail}` : ''}`,
     // Records from before messages were stored carry English text only: the result is said, the text is not.
     (p) => `por ${p.operator}: ${RESULT_ES[p.result] ?? p.result}${p.message ? ` — ${spanish(p.message)}` : ''}`,
+  ),
+
+  // A company check's outcome (activities/checks/): English for the API and `chasqui support checks`, Spanish for the
+  // console's companies page. `origin` is the certificate's (own, assigned, service).
+  'check.certificate.not_yet': t<{ origin: string; not_before: string }>(
+    (p) => `the ${p.origin} certificate is not valid before ${p.not_before}; nothing can be signed with it yet`,
+    (p) =>
+      `El certificado ${certificateEs(p.origin)} aún no es válido (lo será el ${dayEs(p.not_before)}): todavía no firma.`,
+  ),
+  'check.certificate.expired': t<{ origin: string; not_after: string }>(
+    (p) => `the ${p.origin} certificate expired on ${p.not_after}; issuing answers 402: ${renewEn(p.origin)}`,
+    (p) =>
+      `El certificado ${certificateEs(p.origin)} venció el ${dayEs(p.not_after)}: no se puede emitir. ${renewEs(p.origin)}`,
+  ),
+  'check.certificate.expiring': t<{ origin: string; days: number; not_after: string }>(
+    (p) => `the ${p.origin} certificate expires in ${p.days} days (${p.not_after}): ${renewEn(p.origin)}`,
+    (p) =>
+      `El certificado ${certificateEs(p.origin)} vence en ${p.days} días (el ${dayEs(p.not_after)}). ${renewEs(p.origin)}`,
+  ),
+  'check.certificate.valid': t<{ origin: string; days: number; not_after: string }>(
+    (p) => `the ${p.origin} certificate is valid until ${p.not_after} (${p.days} days)`,
+    (p) => `El certificado ${certificateEs(p.origin)} es válido hasta el ${dayEs(p.not_after)} (${p.days} días).`,
+  ),
+  'check.certificate.external': t(
+    () => 'the company signs its documents itself (signing external): no certificate of ours is used',
+    () => 'La empresa firma sus documentos (firma externa): no usa un certificado del servicio.',
+  ),
+  'check.certificate.unavailable': t<{ reason: string }>(
+    (p) => p.reason,
+    () => 'El servicio no puede firmar ahora: su certificado de proveedor no está disponible. Avise al operador.',
+  ),
+  'check.credentials.unreachable': t<{ code: string | null; message: string }>(
+    (p) => `SUNAT could not be asked (${p.code}: ${p.message}); asked again next run`,
+    () =>
+      'No se pudo consultar a SUNAT (sin conexión o sin respuesta); se vuelve a consultar en la próxima verificación.',
+  ),
+  'check.credentials.refused': t<Credentials & { code: string | null; message: string }>(
+    (p) => `SUNAT refused ${whoEn(p)}: [${p.code}] ${p.message}. ${credentialsFixEn(p)}`,
+    (p) => `SUNAT rechazó ${whoEs(p)} (código ${p.code}): ${p.message}. ${credentialsFixEs(p)}`,
+  ),
+  'check.credentials.accepted': t<Credentials>(
+    (p) => (p.client ? `SUNAT issued a token to ${whoEn(p)}` : `SUNAT accepted ${whoEn(p)}`),
+    (p) => `SUNAT aceptó ${whoEs(p)}.`,
+  ),
+  'check.credentials.no_sol': t<{ ruc: string; own: boolean }>(
+    (p) =>
+      `no SOL credentials are loaded, so nothing can be sent to SUNAT: PATCH /v1/companies/${p.ruc}/sol-credentials with ${
+        p.own
+          ? 'secondary_user and secondary_password (it signs with its own certificate)'
+          : 'sol_user and sol_password'
+      }`,
+    (p) =>
+      `No hay credenciales SOL cargadas: nada puede enviarse a SUNAT. Cargue ${p.own ? 'el usuario SOL secundario (firma con certificado propio)' : 'el usuario y la clave SOL'}.`,
+  ),
+  'check.credentials.gre_needs_sol': t<{ ruc: string }>(
+    (p) => `the GRE client needs the company's SOL user too: PATCH /v1/companies/${p.ruc}/sol-credentials`,
+    () => 'El cliente de guías (GRE) necesita también el usuario SOL de la empresa: cárguelo.',
+  ),
+  'check.credentials.not_asked': t(
+    () => 'not asked yet: one SUNAT call per company and run, this one is asked next run',
+    () => 'Aún no consultado: una consulta a SUNAT por empresa y verificación; esta va en la próxima.',
+  ),
+  'check.series_gaps.none': t<{ since: string }>(
+    (p) => `no numbers missing in any series issued since ${p.since}`,
+    (p) => `No faltan números en ninguna serie emitida desde el ${dayEs(p.since)}.`,
+  ),
+  'check.series_gaps.missing': t<{ since: string; missing: number; series: number; numbers: string[] }>(
+    (p) =>
+      `${p.missing} numbers missing in ${p.series} series since ${p.since} (${list(p.numbers)}${p.missing > 10 ? ', …' : ''}): ask the integrator why their system skipped them: SUNAT expects each series numbered without gaps`,
+    (p) =>
+      `Faltan ${p.missing} números en ${p.series} serie(s) desde el ${dayEs(p.since)} (${list(p.numbers)}${p.missing > 10 ? ', …' : ''}): pregunte al integrador por qué su sistema los saltó; SUNAT espera cada serie sin saltos.`,
+  ),
+  'check.sending_window.closed': t<{ count: number; days: number; numbers: string }>(
+    (p) =>
+      `${p.count} documents without a verdict are past SUNAT's ${p.days}-day sending window (${p.numbers}): SUNAT refuses them (2108); issue them again with today's date`,
+    (p) =>
+      `${p.count} documento(s) sin veredicto pasaron el plazo de envío de ${p.days} días (${p.numbers}): SUNAT los rechaza (2108); emítalos de nuevo con la fecha de hoy.`,
+  ),
+  'check.sending_window.closing': t<{ count: number; numbers: string }>(
+    (p) =>
+      `${p.count} documents without a verdict have their sending window closing within 24 h (${p.numbers}): send them now (POST /v1/cpe/{id}/send, or chasqui support resend)`,
+    (p) =>
+      `A ${p.count} documento(s) sin veredicto se les cierra el plazo de envío en menos de 24 h (${p.numbers}): envíelos ya.`,
+  ),
+  'check.sending_window.open': t(
+    () => 'no document without a verdict has its sending window closing within 24 h',
+    () => 'Ningún documento sin veredicto tiene su plazo de envío por cerrarse en 24 h.',
+  ),
+  'check.rules.pass': t<{ days: number; rules: number; horizon: number }>(
+    (p) =>
+      p.rules
+        ? `the documents of the last ${p.days} days pass the ${p.rules} rules starting within ${p.horizon} days`
+        : `no SUNAT rule starts within ${p.horizon} days`,
+    (p) =>
+      p.rules
+        ? `Los documentos de los últimos ${p.days} días cumplen las ${p.rules} reglas que empiezan en ${p.horizon} días.`
+        : `Ninguna regla de SUNAT empieza en los próximos ${p.horizon} días.`,
+  ),
+  'check.rules.would_fail': t<{
+    failing: { would_fail: number; checked: number; rule: string; effective: string; codes: string[] }[];
+  }>(
+    (p) =>
+      `${p.failing.map((r) => `${r.would_fail} of ${r.checked} would fail ${r.rule} from ${r.effective} (SUNAT ${r.codes.join('/')})`).join('; ')}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`,
+    (p) =>
+      `${p.failing.map((r) => `${r.would_fail} de ${r.checked} documentos fallarían una regla de SUNAT desde el ${dayEs(r.effective)} (código ${r.codes.join('/')})`).join('; ')}: el integrador debe ajustar sus envíos antes de esa fecha.`,
+  ),
+  'check.procedure.done': t<Procedure>(
+    (p) => `${procedureEn(p)} is done at SUNAT's portal`,
+    (p) => `${procedureEs(p)} está hecho en el portal de SUNAT.`,
+  ),
+  'check.procedure.failed': t<Procedure & { error: string | null; ruc: string }>(
+    (p) =>
+      `${procedureEn(p)} failed: ${p.error ?? 'no reason recorded'}; load working SOL credentials (PATCH /v1/companies/${p.ruc}/sol-credentials) to retry`,
+    (p) => `${procedureEs(p)} falló en el portal de SUNAT: cargue credenciales SOL válidas para reintentarlo.`,
+  ),
+  'check.procedure.pending': t<Procedure & { state: string; ruc: string; sol: boolean }>(
+    (p) =>
+      `${procedureEn(p)} is not done yet (${p.state}): ${p.sol ? 'chasqui runs it at the portal and retries by itself' : `it needs the principal SOL user: PATCH /v1/companies/${p.ruc}/sol-credentials`}`,
+    (p) =>
+      `${procedureEs(p)} aún no está hecho: ${p.sol ? 'chasqui lo tramita en el portal y reintenta solo.' : 'necesita el usuario SOL principal; cárguelo.'}`,
+  ),
+  'check.email.chasqui': t(
+    () => "no own SMTP server: buyers' e-mails go through chasqui's",
+    () => 'Sin servidor de correo propio: los correos a compradores salen por el del servicio.',
+  ),
+  'check.email.unusable': t<{ reason: string; ruc: string }>(
+    (p) => `the company's SMTP setting is not used, so its buyers get no e-mail: it ${p.reason}; ${smtpFixEn(p.ruc)}`,
+    () =>
+      'La configuración de correo (SMTP) de la empresa no sirve: sus compradores no reciben correos. Guárdela de nuevo.',
+  ),
+  'check.email.refused': t<{ reason: string; ruc: string; host: string }>(
+    (p) => `the company's SMTP server ${p.reason}; ${smtpFixEn(p.ruc)}`,
+    (p) => `El servidor de correo ${p.host} no es una dirección pública: no se usa. Guarde uno público.`,
+  ),
+  'check.email.public': t<{ host: string; port: number }>(
+    (p) => `the company's SMTP server ${p.host}:${p.port} is a public host`,
+    (p) => `El servidor de correo ${p.host}:${p.port} es público.`,
   ),
 } satisfies Record<string, Texts<never>>;
 
@@ -378,5 +547,47 @@ export function isMessage(value: unknown): value is Message {
 /** A document's last authority result (documents.result) as the CLI and the console show it. */
 export const resultMessage = (r: { origin: string | null; code: string | null; message: string }): Message =>
   message('detail.result', { origin: r.origin, code: r.code, message: r.message });
+
+/** The credentials a check asked SUNAT with: a SOL user, or a GRE client with one. */
+type Credentials = { user: string; client?: string; ruc: string };
+const whoEn = (p: Credentials) => (p.client ? `GRE client ${p.client} with SOL user ${p.user}` : `SOL user ${p.user}`);
+const whoEs = (p: Credentials) =>
+  p.client ? `el cliente de guías ${p.client} con el usuario SOL ${p.user}` : `el usuario SOL ${p.user}`;
+const credentialsFixEn = (p: Credentials) =>
+  p.client
+    ? `Load the client and secret of Menú SOL: PATCH /v1/companies/${p.ruc}/gre-credentials`
+    : `Load the right ones: PATCH /v1/companies/${p.ruc}/sol-credentials`;
+const credentialsFixEs = (p: Credentials) =>
+  p.client ? 'Cargue el cliente y el secreto del Menú SOL.' : 'Cargue las credenciales correctas.';
+const CERTIFICATE_ES: Readonly<Record<string, string>> = {
+  own: 'propio',
+  service: 'del proveedor',
+  assigned: 'asignado',
+};
+const certificateEs = (origin: string) => CERTIFICATE_ES[origin] ?? origin;
+function renewEn(origin: string): string {
+  if (origin === 'own') return 'upload the renewed PFX with POST /v1/companies/{ruc}/certificate';
+  if (origin === 'service') return "renew the service's provider certificate (CHASQUI_PROVIDER_PFX)";
+  return 'assign a renewed certificate: chasqui certificates assign --company RUC --pfx FILE --password PW';
+}
+const renewEs = (origin: string) =>
+  origin === 'own' ? 'Suba el certificado renovado.' : 'El operador del servicio debe renovarlo.';
+/** `2026-11-27` or an ISO instant, as Peru writes the day. */
+const dayEs = (iso: string) => String(iso).slice(0, 10).split('-').reverse().join('/');
+type Procedure = { procedure: string; provider: string };
+const procedureEn = (p: Procedure) =>
+  p.procedure === 'ose_link'
+    ? `the link to the provider OSE (RUC ${p.provider})`
+    : `the authorisation of the service as PSE (RUC ${p.provider})`;
+const procedureEs = (p: Procedure) =>
+  p.procedure === 'ose_link'
+    ? `El vínculo con la OSE del proveedor (RUC ${p.provider})`
+    : `La autorización del servicio como PSE (RUC ${p.provider})`;
+const smtpFixEn = (ruc: string) =>
+  `store it again with PATCH /v1/companies/${ruc}/email (smtp://user:password@host:port)`;
+
+/** An outcome's origin; the authority's answer names the one the document went to (SUNAT or the OSE). */
+const originOf = (p: At & { origin: string }) =>
+  p.origin === 'tax_authority' ? `respuesta de ${at(p, true)}` : originEs(p.origin);
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -44,6 +44,7 @@ export async function documentTimeline(
         message: a.message,
         // The authority's own answer (its text is SUNAT's), not one of chasqui's transport errors.
         own: a.origin === null || a.origin === 'tax_authority',
+        destination: doc.destination,
       }),
     });
   }

@@ -270,6 +270,7 @@ export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
  */
 export const WAITING_REASONS = [
   'timeout',
+  'unqueried',
   'ticket',
   'connection',
   'not_received',
@@ -282,7 +283,9 @@ export const WAITING_REASONS = [
 
 export type WaitingReason = (typeof WAITING_REASONS)[number];
 
-export const waitingMessage = (reason: WaitingReason): Message => message(`waiting.${reason}`);
+/** `destination`: where the document went (SUNAT or an OSE), which the Spanish texts name; `origin`: its last outcome's. */
+export const waitingMessage = (reason: WaitingReason, destination?: string, origin?: string | null): Message =>
+  message(`waiting.${reason}`, { ...(destination ? { destination } : {}), ...(origin ? { origin } : {}) });
 
 /** The part of a document row the lifecycle reads. */
 export interface LifecycleState {
@@ -291,13 +294,24 @@ export interface LifecycleState {
   ticket: string | null;
   result: { origin?: string | null; reached_sunat?: boolean | null } | null;
   workflow_started_at: Date | null;
+  /** Whether the workflow queries its real state (the step's recorded decision); null or unsaid: not known. */
+  queryable?: boolean | null;
+  /** Where it went (SUNAT or an OSE), which the Spanish refusals name. */
+  destination?: string;
 }
 
-export function waitingReason(doc: Pick<LifecycleState, 'status' | 'result' | 'workflow_started_at'>): WaitingReason {
+/**
+ * `queryable` is what the step that recorded the outcome decided (the workflow's plan predicate): false, nothing
+ * queries a timeout by itself; null, recorded before chasqui kept it (said as before, a query).
+ */
+export function waitingReason(
+  doc: Pick<LifecycleState, 'status' | 'result' | 'workflow_started_at'> & { queryable?: boolean | null },
+): WaitingReason {
   const origin = doc.result?.origin;
   if (doc.status === 'to_send') return 'manual';
   if (doc.status === 'to_summarize') return 'summary';
   if (doc.status === 'registered') return 'ticket';
+  if (doc.queryable === false && (origin === 'timeout' || origin === 'system')) return 'unqueried';
   if (origin === 'timeout') return 'timeout';
   if (origin === 'system') return 'unreadable';
   if (origin === 'connection') return 'connection';
@@ -322,7 +336,8 @@ export function resendRefusal(doc: ActionSubject): Message | null {
   if (doc.resolved) return message('resend.resolved', { filename, status: doc.status });
   if (doc.status === 'to_send') return message('resend.not_sent', { filename, id: doc.id });
   if (doc.status === 'to_summarize') return message('resend.by_summary', { filename });
-  if (doc.status === 'registered') return message('resend.ticket', { filename, ticket: doc.ticket });
+  if (doc.status === 'registered')
+    return message('resend.ticket', { filename, ticket: doc.ticket, ...destinationOf(doc) });
   if (doc.status === 'queued' && !doc.result) return message('resend.sending', { filename });
   return null;
 }
@@ -335,17 +350,30 @@ export function supportResendRefusal(doc: ActionSubject): Message | null {
   const refusal = resendRefusal(doc);
   if (refusal) return refusal;
   if (doc.result?.reached_sunat !== false)
-    return message('resend.may_have_arrived', { origin: doc.result?.origin ?? 'unknown' });
+    return (
+      unqueried(doc) ??
+      message('resend.may_have_arrived', { origin: doc.result?.origin ?? 'unknown', ...destinationOf(doc) })
+    );
   return null;
 }
+
+/** Sent, no verdict, and nothing queries it (no state query reaches it, no ticket to poll): a recheck learns nothing. */
+function unqueried(doc: ActionSubject): Message | null {
+  if (doc.status !== 'sent' || doc.queryable !== false || doc.ticket) return null;
+  return message('action.no_query', destinationOf(doc));
+}
+
+/** The destination a Spanish refusal names (SUNAT or the OSE), when the caller knows it. */
+const destinationOf = (doc: ActionSubject) => (doc.destination ? { destination: doc.destination } : {});
 
 /** Why `recheck` (ask the authority for the real state: query a timeout, poll a ticket) does not apply, or null. */
 export function recheckRefusal(doc: ActionSubject): Message | null {
   if (doc.resolved) return message('recheck.resolved', { status: doc.status });
   if (doc.status === 'to_send') return message('recheck.not_sent', { waiting: waitingMessage('manual') });
   if (doc.status === 'to_summarize') return message('recheck.not_sent', { waiting: waitingMessage('summary') });
-  if (doc.status === 'queued') return doc.result ? message('recheck.not_reached') : message('recheck.sending');
-  return null;
+  if (doc.status === 'queued')
+    return doc.result ? message('recheck.not_reached', destinationOf(doc)) : message('recheck.sending');
+  return unqueried(doc);
 }
 
 /**

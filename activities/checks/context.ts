@@ -4,6 +4,7 @@ import { createCompanyKeys } from '../../keys/signing-keys';
 import type { CompanyRow } from '../../db/companies';
 import type { CertificateRow } from '../../db/certificates';
 import type { CheckId, CheckResult, CheckRow, CheckStatus } from '../../db/company-checks';
+import { english, isMessage, type Message } from '../../lifecycle/messages';
 
 export const DAY_MS = 86_400_000;
 
@@ -43,17 +44,24 @@ export type Check = (ctx: CheckContext, subject: CheckedCompany) => Promise<Chec
 export const result = (
   id: CheckId,
   status: CheckStatus,
-  detail: string,
+  said: Message,
   fields: Record<string, unknown> = {},
   at = new Date(),
 ): CheckResult => ({
   id,
   status,
-  detail,
+  detail: english(said),
+  message: said,
   fields,
   checked_at: at,
 });
 
 /** The previous answer of a check that was not asked again in this run, unchanged (its checked_at says when). */
-export const carried = (row: CheckRow): CheckResult =>
-  result(row.check, row.status, row.detail, row.fields, row.checked_at);
+export const carried = (row: CheckRow): CheckResult => ({
+  id: row.check,
+  status: row.status,
+  detail: row.detail,
+  message: isMessage(row.message) ? row.message : null,
+  fields: row.fields,
+  checked_at: row.checked_at,
+});

@@ -6,6 +6,7 @@ import type { CheckId, CheckResult } from '../../db/company-checks';
 import { credentialsStatus } from '../../lifecycle/checks';
 import { codesDoing } from '../../documents/sunat-codes';
 import { carried, result, type CheckContext, type CheckedCompany } from './context';
+import { message } from '../../lifecycle/messages';
 
 /** SUNAT's answers to credentials it does not accept, from the one catalog of its return codes. */
 const CREDENTIAL_CODES = new Set(codesDoing('credentials'));
@@ -41,19 +42,17 @@ function endpointsOf({ config }: CheckContext, company: CompanyRow): ResolvedEnd
 function judgeAnswer(
   id: CredentialCheckId,
   answer: AuthorityResult,
-  user: string,
-  who: string,
-  fix: string,
+  asker: { user: string; client?: string; ruc: string },
 ): CheckResult {
-  const asked = { asked_at: new Date().toISOString(), user, code: answer.code };
+  const asked = { asked_at: new Date().toISOString(), user: asker.user, code: answer.code };
   // SOL is refused with the catalog's credential codes; a GRE token request by a rejection.
   const status = credentialsStatus(answer, id === 'gre_credentials' ? null : CREDENTIAL_CODES);
-  const detail = {
-    unknown: `SUNAT could not be asked (${answer.code}: ${answer.message}); asked again next run`,
-    fail: `SUNAT refused ${who}: [${answer.code}] ${answer.message}. ${fix}`,
-    ok: `SUNAT accepted ${who}`,
+  const said = {
+    unknown: message('check.credentials.unreachable', { code: answer.code, message: answer.message }),
+    fail: message('check.credentials.refused', { ...asker, code: answer.code, message: answer.message }),
+    ok: message('check.credentials.accepted', asker),
   }[status];
-  return result(id, status, detail, asked);
+  return result(id, status, said, asked);
 }
 
 async function askSol(
@@ -70,13 +69,7 @@ async function askSol(
     callOptions,
   );
   authorityCalls.inc({ operation: 'check', classification: answer.origin ?? 'answered' });
-  return judgeAnswer(
-    'sol_credentials',
-    answer,
-    sol.solUser,
-    `SOL user ${sol.solUser}`,
-    `Load the right ones: PATCH /v1/companies/${company.ruc}/sol-credentials`,
-  );
+  return judgeAnswer('sol_credentials', answer, { user: sol.solUser, ruc: company.ruc });
 }
 
 async function askGre(
@@ -91,16 +84,10 @@ async function askGre(
   const outcome = await gre.requestToken({ auth: endpoints.greAuth, api: endpoints.greApi }, creds, callOptions);
   const answer: AuthorityResult | null = outcome.ok ? null : outcome.result;
   authorityCalls.inc({ operation: 'check', classification: answer?.origin ?? 'answered' });
-  const who = `GRE client ${clientId} with SOL user ${sol.solUser}`;
+  const asker = { user: sol.solUser, client: clientId, ruc: company.ruc };
   const checked = answer
-    ? judgeAnswer(
-        'gre_credentials',
-        answer,
-        sol.solUser,
-        who,
-        `Load the client and secret of Menú SOL: PATCH /v1/companies/${company.ruc}/gre-credentials`,
-      )
-    : result('gre_credentials', 'ok', `SUNAT issued a token to ${who}`, {
+    ? judgeAnswer('gre_credentials', answer, asker)
+    : result('gre_credentials', 'ok', message('check.credentials.accepted', asker), {
         asked_at: new Date().toISOString(),
         user: sol.solUser,
         code: null,
@@ -120,15 +107,8 @@ function candidates(
   // Only SUNAT's consult service answers a harmless question; an OSE has none, SUNAT beta neither.
   if (company.destination === 'tax_authority' && endpoints?.billConsultService) {
     if (!sol) {
-      const which = own
-        ? 'secondary_user and secondary_password (it signs with its own certificate)'
-        : 'sol_user and sol_password';
       results.push(
-        result(
-          'sol_credentials',
-          'unknown',
-          `no SOL credentials are loaded, so nothing can be sent to SUNAT: PATCH /v1/companies/${company.ruc}/sol-credentials with ${which}`,
-        ),
+        result('sol_credentials', 'unknown', message('check.credentials.no_sol', { ruc: company.ruc, own })),
       );
     } else {
       asks.push({
@@ -142,11 +122,7 @@ function candidates(
   if (clientId && secretSealed && endpoints) {
     if (!sol) {
       results.push(
-        result(
-          'gre_credentials',
-          'unknown',
-          `the GRE client needs the company's SOL user too: PATCH /v1/companies/${company.ruc}/sol-credentials`,
-        ),
+        result('gre_credentials', 'unknown', message('check.credentials.gre_needs_sol', { ruc: company.ruc })),
       );
     } else {
       asks.push({
@@ -181,11 +157,7 @@ export function planCredentialChecks(
   for (const c of asks) {
     if (c === chosen) continue;
     const row = previous.get(c.id);
-    results.push(
-      row
-        ? carried(row)
-        : result(c.id, 'unknown', 'not asked yet: one SUNAT call per company and run, this one is asked next run'),
-    );
+    results.push(row ? carried(row) : result(c.id, 'unknown', message('check.credentials.not_asked')));
   }
   return { results, due: chosen?.ask ?? null, asked: chosen?.id ?? null };
 }

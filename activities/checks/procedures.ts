@@ -1,5 +1,6 @@
 import { isApplicable, listProcedures, type ProcedureName } from '../../db/procedures';
 import { result, type Check } from './context';
+import { message } from '../../lifecycle/messages';
 
 const PROCEDURES: ProcedureName[] = ['ose_link', 'pse_authorization'];
 
@@ -10,27 +11,17 @@ export const procedureChecks: Check = async ({ config, db }, { company, own }) =
   const rows = new Map((await listProcedures(db, [company.id])).map((p) => [p.procedure, p]));
   return PROCEDURES.filter((name) => isApplicable(name, company, own)).map((name) => {
     const row = rows.get(name);
-    const what =
-      name === 'ose_link'
-        ? `the link to the provider OSE (RUC ${config.providerRuc})`
-        : `the authorisation of the service as PSE (RUC ${config.providerRuc})`;
+    const what = { procedure: name, provider: config.providerRuc, ruc: company.ruc };
     const fields = {
       state: row?.state ?? 'pending',
       attempts: row?.attempts ?? 0,
       last_error: row?.last_error ?? null,
       done_at: row?.done_at ?? null,
     };
-    if (row?.state === 'done') return result(name, 'ok', `${what} is done at SUNAT's portal`, fields);
+    if (row?.state === 'done') return result(name, 'ok', message('check.procedure.done', what), fields);
     if (row?.state === 'failed')
-      return result(
-        name,
-        'fail',
-        `${what} failed: ${row.last_error ?? 'no reason recorded'}; load working SOL credentials (PATCH /v1/companies/${company.ruc}/sol-credentials) to retry`,
-        fields,
-      );
-    const fix = company.sol_user
-      ? 'chasqui runs it at the portal and retries by itself'
-      : `it needs the principal SOL user: PATCH /v1/companies/${company.ruc}/sol-credentials`;
-    return result(name, 'warn', `${what} is not done yet (${fields.state}): ${fix}`, fields);
+      return result(name, 'fail', message('check.procedure.failed', { ...what, error: row.last_error }), fields);
+    const pending = { ...what, state: fields.state, sol: !!company.sol_user };
+    return result(name, 'warn', message('check.procedure.pending', pending), fields);
   });
 };

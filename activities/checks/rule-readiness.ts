@@ -2,6 +2,7 @@ import { addDays } from '../../documents/calendar';
 import { datedRuleFailures } from '../../validator/dated-rules';
 import { recentSignedDocuments } from '../../db/company-checks';
 import { documentFiles } from '../../files/documents';
+import { message } from '../../lifecycle/messages';
 import { result, type Check } from './context';
 
 /** rule_readiness: rules starting within this many days, judged on the company's documents of the last 30. */
@@ -59,29 +60,21 @@ export const ruleReadinessCheck: Check = async ({ config, db }, { company, today
   const fields = { since, horizon_days: RULE_HORIZON_DAYS, rules: judged };
   const failing = judged.filter((r) => r.would_fail > 0);
   if (!failing.length) {
-    return [
-      result(
-        'rule_readiness',
-        'ok',
-        rules.length
-          ? `the documents of the last ${RULE_LOOKBACK_DAYS} days pass the ${rules.length} rules starting within ${RULE_HORIZON_DAYS} days`
-          : `no SUNAT rule starts within ${RULE_HORIZON_DAYS} days`,
-        fields,
-      ),
-    ];
+    const said = message('check.rules.pass', {
+      days: RULE_LOOKBACK_DAYS,
+      rules: rules.length,
+      horizon: RULE_HORIZON_DAYS,
+    });
+    return [result('rule_readiness', 'ok', said, fields)];
   }
-  const said = failing
-    .map(
-      (r) =>
-        `${r.would_fail} of ${r.documents_checked} would fail ${r.rule} from ${r.effective} (SUNAT ${[...new Set(r.examples.map((e) => e.code))].join('/')})`,
-    )
-    .join('; ');
-  return [
-    result(
-      'rule_readiness',
-      'warn',
-      `${said}: the integrator changes its payloads before that date (the numbers and messages are in this check's rules[].examples)`,
-      fields,
-    ),
-  ];
+  const said = message('check.rules.would_fail', {
+    failing: failing.map((r) => ({
+      would_fail: r.would_fail,
+      checked: r.documents_checked,
+      rule: r.rule,
+      effective: r.effective,
+      codes: [...new Set(r.examples.map((e) => e.code))],
+    })),
+  });
+  return [result('rule_readiness', 'warn', said, fields)];
 };

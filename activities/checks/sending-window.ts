@@ -2,6 +2,7 @@ import { addDays } from '../../documents/calendar';
 import { limaDate } from '../../core/lima';
 import { findUnresolvedWindowDocuments } from '../../db/company-checks';
 import { DAY_MS, result, type Check } from './context';
+import { message } from '../../lifecycle/messages';
 
 /** The sending window of a document issued on `issueDate` closes at midnight Lima after its last day. */
 export function windowClosesAt(issueDate: string, windowDays: number): Date {
@@ -31,26 +32,12 @@ export const sendingWindowCheck: Check = async ({ config, db }, { company, now }
       .map((d) => d.number)
       .join(', ') + (list.length > 10 ? ', …' : '');
   if (closed.length) {
-    return [
-      result(
-        'sending_window',
-        'fail',
-        `${closed.length} documents without a verdict are past SUNAT's ${days}-day sending window (${numbers(closed)}): SUNAT refuses them (2108); issue them again with today's date`,
-        fields,
-      ),
-    ];
+    const said = message('check.sending_window.closed', { count: closed.length, days, numbers: numbers(closed) });
+    return [result('sending_window', 'fail', said, fields)];
   }
   if (closing.length) {
-    return [
-      result(
-        'sending_window',
-        'warn',
-        `${closing.length} documents without a verdict have their sending window closing within 24 h (${numbers(closing)}): send them now (POST /v1/cpe/{id}/send, or chasqui support resend)`,
-        fields,
-      ),
-    ];
+    const said = message('check.sending_window.closing', { count: closing.length, numbers: numbers(closing) });
+    return [result('sending_window', 'warn', said, fields)];
   }
-  return [
-    result('sending_window', 'ok', 'no document without a verdict has its sending window closing within 24 h', fields),
-  ];
+  return [result('sending_window', 'ok', message('check.sending_window.open'), fields)];
 };

@@ -1,13 +1,17 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { listCompanies } from '../../db/companies';
-import { listCheckRows, worstFirst } from '../../db/company-checks';
+import { listCheckRows, worstFirst, type CheckRow } from '../../db/company-checks';
 import { html, notice, page, table } from './html';
 import { scopeOf, writePage, type Viewer } from './context';
 import { CHECK_NAMES, CHECK_WORDS, destinationWord } from './words';
+import { isMessage, spanish } from '../../lifecycle/messages';
 
 const daysLeft = (fields: Record<string, unknown>) =>
   typeof fields.days_left === 'number' ? ` (vence en ${fields.days_left} días)` : '';
+
+/** Why a check is not fine, in Spanish (its `detail` is the API's English); a result recorded before says its days only. */
+const reasonOf = (k: CheckRow) => (isMessage(k.message) ? ` ${spanish(k.message)}` : daysLeft(k.fields));
 
 /** The companies the session sees, with the checks that are not fine (worst first). */
 export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer): Promise<void> {
@@ -23,10 +27,9 @@ export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer)
     return bad.length
       ? bad.map(
           (k) =>
-            // The check's detail is English (`chasqui support checks` shows it); the page says the days left only.
-            html`<span class="check ${k.status}"
-              >${CHECK_NAMES[k.check]}: ${CHECK_WORDS[k.status]}${daysLeft(k.fields)}</span
-            > `,
+            html`<p class="check-reason">
+              <span class="check ${k.status}">${CHECK_NAMES[k.check]}: ${CHECK_WORDS[k.status]}</span>${reasonOf(k)}
+            </p>`,
         )
       : 'todo bien';
   };

@@ -204,7 +204,7 @@ export async function documentPage(
           ${
             reason
               ? html`<dt>Qué espera</dt>
-                  <dd>${spanish(waitingMessage(reason))}</dd>`
+                  <dd>${spanish(waitingMessage(reason, doc.destination, doc.result?.origin))}</dd>`
               : ''
           }
           <dt>Resultado</dt>

@@ -63,7 +63,12 @@ export async function stuckPage(ctx: Context, deps: AppDeps, viewer: Viewer): Pr
   const age = ageWords(seconds);
   const body = docs.length
     ? [...groups].map(([reason, list]) => {
-        const why = spanish(waitingMessage(reason));
+        // A group may hold documents sent to SUNAT and to an OSE, or of two outcomes: its sentence names what they
+        // share, or both.
+        const shared = (values: (string | null | undefined)[]) => (new Set(values).size === 1 ? values[0] : undefined);
+        const destination =
+          shared(list.map((d) => (d.destination === 'tax_authority' ? d.destination : 'ose'))) ?? 'any';
+        const why = spanish(waitingMessage(reason, destination, shared(list.map((d) => d.result?.origin))));
         return html`<section>
           <h2>${WAITING_TITLES[reason]} (${list.length})</h2>
           <p>${why}</p>

@@ -64,7 +64,8 @@ export const day = (iso: string | null | undefined): string =>
 
 /** The stuck page's group headings; the sentence under each is the lifecycle's waiting message. */
 export const WAITING_TITLES: Readonly<Record<WaitingReason, string>> = {
-  timeout: 'Sin respuesta de SUNAT a tiempo',
+  timeout: 'Sin respuesta a tiempo, se consulta solo',
+  unqueried: 'Sin veredicto y sin consulta de estado',
   ticket: 'Con ticket, sin veredicto',
   connection: 'Fallas de conexión',
   not_received: 'SUNAT no lo recibió',

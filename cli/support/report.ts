@@ -49,7 +49,9 @@ export async function find(deps: SupportDeps, io: Io, positionals: string[], val
           issue_date: doc.issue_date,
           send_attempts: doc.send_attempts,
         },
-        waiting: reason ? { reason, explanation: english(waitingMessage(reason)) } : null,
+        waiting: reason
+          ? { reason, explanation: english(waitingMessage(reason, doc.destination, doc.result?.origin)) }
+          : null,
         temporal_ui: link,
         timeline: timeline.map((t) => ({ at: t.at.toISOString(), event: english(t.event), detail: english(t.detail) })),
       }) + '\n',
@@ -65,7 +67,7 @@ export async function find(deps: SupportDeps, io: Io, positionals: string[], val
         '  status',
         `${doc.status} (${doc.status_code})${doc.resolved ? ', resolved' : `, no verdict yet after ${age(doc.created_at)}`}`,
       ],
-      ...(reason ? [['  why', english(waitingMessage(reason))]] : []),
+      ...(reason ? [['  why', english(waitingMessage(reason, doc.destination, doc.result?.origin))]] : []),
       ['  result', result],
       [
         '  issued',

@@ -64,6 +64,7 @@ export const ROOMS: Record<string, Room> = {
       'validator/dated-rules.ts',
       'lifecycle/transitions.ts',
       'lifecycle/checks.ts',
+      'lifecycle/messages.ts',
       'lifecycle/webhooks.ts',
       'lifecycle/email.ts',
       'workflows/*-client.ts',

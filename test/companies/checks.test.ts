@@ -17,6 +17,7 @@ import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { checkSchema } from '../support/json-schema';
 import { registry } from '../../core/metrics';
 import { CHECK_IDS } from '../../db/company-checks';
+import { english, isMessage, spanish } from '../../lifecycle/messages';
 import { ChecksStack } from './checks-support';
 
 /**
@@ -95,6 +96,16 @@ describe('company checks', function () {
         new RegExp(`chasqui_company_check_status\\{ruc="${a.ruc}",check="sol_credentials"\\} 2`),
       );
       expect(metrics).to.match(new RegExp(`chasqui_certificate_expiry_days\\{ruc="${b.ruc}"\\} \\d+`));
+      // Each outcome is stored as a code and parameters whose English is the API's detail; the console says it in Spanish.
+      const rows = await suite.env.stack.db('company_checks').whereIn('company_id', [a.row.id, b.row.id]);
+      expect(rows.length).to.be.at.least(4);
+      for (const row of rows) {
+        expect(isMessage(row.message), `${row.check} ${JSON.stringify(row.message)}`).to.equal(true);
+        expect(english(row.message), row.check).to.equal(row.detail);
+      }
+      const refused = rows.find((r) => r.company_id === a.row.id && r.check === 'sol_credentials');
+      expect(refused.message.code).to.equal('check.credentials.refused');
+      expect(spanish(refused.message)).to.match(/^SUNAT rechazó el usuario SOL NOEXISTE \(código \d+\)/);
     });
   });
 

@@ -9,6 +9,8 @@ import { saveCheckResults } from '../../db/company-checks';
 import { payload, issue, until, type IssuingStack, type TestCompany } from '../issuing/support';
 import type { DocumentRow } from '../../db/documents';
 import { certificateExpiring, consoleWorld } from './support';
+import { result } from '../../activities/checks/context';
+import { message } from '../../lifecycle/messages';
 
 describe('support console (real browser)', function () {
   this.timeout(180_000);
@@ -88,14 +90,63 @@ describe('support console (real browser)', function () {
     expect(await page.getByLabel('Sin veredicto desde hace más de').inputValue()).to.equal('30m');
     await saveCheckResults(s.stack.db, a.row.id, [
       certificateExpiring(10),
-      { id: 'series_gaps', status: 'ok', detail: 'no gaps', checked_at: new Date(), fields: {} },
+      result('series_gaps', 'ok', message('check.series_gaps.none', { since: '2026-11-01' })),
+      // The authority's words reach the page as text: a hostile answer is shown, never run.
+      result(
+        'sol_credentials',
+        'fail',
+        message('check.credentials.refused', {
+          user: 'U1',
+          ruc: a.ruc,
+          code: '0102',
+          message: '<img src=x onerror=alert(1)>',
+        }),
+      ),
     ]);
     await page.getByRole('link', { name: 'Empresas' }).click();
     const row = await page.locator('tr', { hasText: a.ruc }).innerText();
     expect(row).to.include('certificado: aviso');
+    expect(row).to.include('SUNAT rechazó el usuario SOL U1 (código 0102): <img src=x onerror=alert(1)>.');
+    expect(await page.locator('img[src=x]').count()).to.equal(0);
     expect(row).to.not.include('saltos');
     expect(await page.locator('tr', { hasText: b.ruc }).innerText()).to.include('sin verificar');
     await page.close();
+  });
+
+  it("a timeout says what follows: SUNAT's is queried every 10 minutes; an OSE's, which nothing queries, says what support does", async () => {
+    const { lost, oseLost } = world;
+    // The fact the workflow's step recorded, from the plan's own predicate.
+    expect((await s.stack.db('documents').where({ id: lost.id }).first()).queryable).to.equal(true);
+    expect((await s.stack.db('documents').where({ id: oseLost.id }).first()).queryable).to.equal(false);
+    const page = await browser.newPage();
+    await signIn(page, supportToken);
+    await page.goto(`${s.stack.url}/console/documents/${oseLost.id}`);
+    const why = await page.locator('dt:text-is("Qué espera") + dd').innerText();
+    expect(why).to.match(/^La OSE no respondió a tiempo y no ofrece consulta de estado/);
+    expect(why).to.include('portal de la OSE').and.not.include('cada 10 minutos').and.not.include('SUNAT');
+    // Neither the state query (it learns nothing) nor support's resend (it may have arrived) is offered, and why.
+    const body = await page.locator('main').innerText();
+    expect(body).to.include('Puede que haya llegado a la OSE, que no ofrece consulta de estado');
+    const recheck = await page.request.post(`${s.stack.url}/console/documents/${oseLost.id}/acciones/recheck`, {
+      form: { csrf: await page.locator('input[name=csrf]').first().inputValue() },
+    });
+    expect(recheck.status()).to.equal(409);
+    expect(await recheck.text()).to.include('verifique en su portal');
+    const audit = await s.stack.db('support_actions').where({ document_id: oseLost.id });
+    expect(audit.map((r: { action: string; result: string }) => [r.action, r.result])).to.deep.equal([
+      ['recheck', 'refused'],
+    ]);
+    await page.goto(`${s.stack.url}/console/documents/${lost.id}`);
+    expect(await page.locator('dt:text-is("Qué espera") + dd').innerText()).to.include(
+      'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
+    );
+    await page.close();
+    // The support CLI groups it apart, in English, with the same decision.
+    const found = await cli('find', oseLost.id, '--json');
+    expect(found.code, found.stderr).to.equal(0);
+    const { waiting } = JSON.parse(found.stdout);
+    expect(waiting.reason).to.equal('unqueried');
+    expect(waiting.explanation).to.include('nothing queries it by itself').and.not.include('every 10 min');
   });
 
   it('the stuck page takes the age as --older-than does: 2h, 1d…; a malformed one is a 400 that says how to write it', async () => {

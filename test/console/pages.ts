@@ -12,6 +12,8 @@ import { createSupportToken, revokeSupportToken } from '../../db/support-tokens'
 import type { DocumentRow } from '../../db/documents';
 import { issue, newCompany, payload, until } from '../issuing/support';
 import { certificateExpiring, type ConsoleWorld } from './support';
+import { result } from '../../activities/checks/context';
+import { message } from '../../lifecycle/messages';
 
 /** One page of the walk: its name (the screenshot's), how to reach it, and the status it answers. */
 export interface ConsolePage {
@@ -96,11 +98,20 @@ async function prepareWalk(
   // Two hours old: the stuck page's 1h shows them, grouped by what each waits for.
   await s.stack
     .db('documents')
-    .whereIn('id', [waiting.id, timedOut.id, unreadable.id])
+    .whereIn('id', [waiting.id, timedOut.id, unreadable.id, world.oseLost.id])
     .update({ created_at: s.stack.db.raw("now() - interval '2 hours'") });
   await saveCheckResults(s.stack.db, a.row.id, [
     certificateExpiring(10),
-    { id: 'sol_credentials', status: 'fail', detail: 'SUNAT refused the SOL user', checked_at: new Date(), fields: {} },
+    result(
+      'sol_credentials',
+      'fail',
+      message('check.credentials.refused', {
+        user: 'VENTAS01',
+        ruc: a.ruc,
+        code: '0102',
+        message: 'Usuario o contraseña incorrectos',
+      }),
+    ),
   ]);
   // The redelivery applies once lost's first delivery has ended (it cannot reach hooks.example.test).
   const deadline = Date.now() + 30_000;
@@ -112,6 +123,22 @@ async function prepareWalk(
   expect((await confirm(page, lost.id, 'redeliver')).status()).to.equal(200);
   return { timedOut, unreadable, observed, longNames, expired, revoked };
 }
+
+/** The stuck page's groups (the walk's documents are two hours old): a timeout queried, and one nothing queries. */
+const STUCK_SAYS = [
+  'Sin respuesta a tiempo, se consulta solo (1)',
+  'SUNAT no respondió a tiempo: se consulta su estado cada 10 minutos',
+  'Sin veredicto y sin consulta de estado (1)',
+  'La OSE no respondió a tiempo y no ofrece consulta de estado',
+];
+
+/** Company a's failing and warning checks, each with its reason in Spanish. */
+const COMPANIES_SAY = [
+  'clave SOL: falla',
+  'SUNAT rechazó el usuario SOL VENTAS01 (código 0102): Usuario o contraseña incorrectos.',
+  'certificado: aviso',
+  'El certificado propio vence en 10 días (el 31/12/2026). Suba el certificado renovado.',
+];
 
 /** The pages reached by a GET: name, status, path, and what each says. */
 type Get = [name: string, status: number, path: string, ...shows: string[]];
@@ -203,10 +230,10 @@ export async function everyConsolePage(
     forced('refused-invalid', 422, lost.id, 'email', 'no se puede. El documento no indica el correo'),
     forced('refused-no-csrf', 403, docA.id, 'recheck', 'Falta el token del formulario (CSRF)', false),
     ...gets([
-      ['stuck', 200, '/console/stuck?edad=1h', 'Sin respuesta de SUNAT a tiempo (1)'],
+      ['stuck', 200, '/console/stuck?edad=1h', ...STUCK_SAYS],
       ['stuck-none', 200, '/console/stuck?edad=300d', 'Nada sin resolver con más de 300 días.'],
       ['stuck-invalid', 400, '/console/stuck?edad=dos', '«dos» no es una antigüedad válida'],
-      ['companies', 200, '/console/companies', 'clave SOL: falla'],
+      ['companies', 200, '/console/companies', ...COMPANIES_SAY],
       ['document-not-found', 404, doc(randomUUID()), 'No hay un documento con esa referencia'],
       ['page-not-found', 404, '/console/nada', 'Esta página no existe.'],
     ]),

@@ -23,6 +23,8 @@ import { testDatabaseUrl, testTemporalAddress } from '../support/services';
 import { openOriginalDelivery } from '../../db/webhooks';
 import type { DocumentRow } from '../../db/documents';
 import type { CheckResult } from '../../db/company-checks';
+import { result } from '../../activities/checks/context';
+import { message } from '../../lifecycle/messages';
 
 const CHASQUI = path.resolve(__dirname, '../../bin/chasqui');
 export const SCREENSHOTS = path.join(os.tmpdir(), 'chasqui-console-screenshots');
@@ -37,6 +39,9 @@ export interface ConsoleWorld {
   /** Left `sent` by a send the simulator never answered. */
   lost: DocumentRow;
   rejected: DocumentRow;
+  /** `ose`'s invoice, left `sent` by a send its OSE never answered: nothing queries it by itself. */
+  oseLost: DocumentRow;
+  ose: TestCompany;
   /** A manual-mode company's document, waiting for POST /send. */
   waiting: DocumentRow;
   manual: TestCompany;
@@ -45,13 +50,13 @@ export interface ConsoleWorld {
 }
 
 /** A company check that warns: the certificate expires in `days` days (the companies page says the days left). */
-export const certificateExpiring = (days: number): CheckResult => ({
-  id: 'certificate',
-  status: 'warn',
-  detail: `the certificate expires in ${days} days`,
-  checked_at: new Date(),
-  fields: { days_left: days },
-});
+export const certificateExpiring = (days: number): CheckResult =>
+  result(
+    'certificate',
+    'warn',
+    message('check.certificate.expiring', { origin: 'own', days, not_after: '2026-12-31T23:59:59.000Z' }),
+    { days_left: days },
+  );
 
 /**
  * Registers the hooks that build the world before the calling describe's tests and stop it after them; the helpers
@@ -129,6 +134,14 @@ export function consoleWorld() {
       world.s.stack,
       (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
       ['rejected'],
+    );
+    // An OSE offers no state query: the workflow waits for an action, and the console must not promise a query.
+    world.ose = await newCompany(world.s.stack, { settings: { destination: 'provider_ose' } });
+    world.s.sim.addRule({ operation: 'sendBill', ruc: world.ose.ruc, fault: { kind: 'hang' }, times: 1 });
+    world.oseLost = await until(
+      world.s.stack,
+      (await issue(world.s.stack, world.ose.token, payload('invoice-basic.json', world.ose.ruc))).body.external_id,
+      ['sent'],
     );
     world.s.sim.clearRules();
     world.manual = await newCompany(world.s.stack, { settings: { sending_mode: 'manual' } });

@@ -31,6 +31,33 @@ describe('lifecycle: messages in two languages (pure)', () => {
     );
   });
 
+  it('a timeout nothing queries promises no query: it says what support does; an OSE is named, not SUNAT', () => {
+    const ose = spanish(waitingMessage('unqueried', 'provider_ose', 'timeout'));
+    expect(ose).to.match(/^La OSE no respondió a tiempo/);
+    expect(ose).to.include('nadie lo consultará solo').and.include('portal de la OSE').and.include('envía de nuevo');
+    expect(ose).to.not.match(/SUNAT|cada 10 minutos|Consultar el estado/);
+    const beta = spanish(waitingMessage('unqueried', 'tax_authority', 'timeout'));
+    expect(beta)
+      .to.match(/^SUNAT no respondió a tiempo/)
+      .and.include('portal de SUNAT');
+    expect(english(waitingMessage('unqueried', undefined, 'timeout')))
+      .to.include('nothing queries it by itself')
+      .and.not.include('every 10 min');
+    // Every text that names the authority names the one the document went to.
+    for (const reason of ['timeout', 'ticket', 'connection', 'not_received', 'unreadable'] as const) {
+      const own = spanish(waitingMessage(reason, 'own_ose'));
+      expect(own, reason).to.include('OSE').and.not.include('SUNAT');
+      expect(spanish(waitingMessage(reason, 'tax_authority')), reason)
+        .to.include('SUNAT')
+        .and.not.include('OSE');
+    }
+    expect(spanish(waitingMessage('unqueried', 'own_ose', 'system'))).to.match(
+      /^La OSE respondió, pero la respuesta no se pudo leer, y no ofrece consulta de estado/,
+    );
+    expect(spanish(waitingMessage('unqueried', 'any'))).to.match(/^SUNAT \(o la OSE\) no dio su veredicto y no ofrece/);
+    expect(spanish(waitingMessage('timeout', 'any'))).to.match(/^SUNAT \(o la OSE\) no respondió/);
+  });
+
   it('quotes its parameters: statuses in each language, lists of addresses', () => {
     const refusal = message('email.not_accepted', { filename: 'F001-1', status: 'rejected' });
     expect(english(refusal)).to.equal(

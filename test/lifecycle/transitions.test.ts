@@ -18,7 +18,7 @@ import {
   type DocStatus,
 } from '../../lifecycle/transitions';
 import * as rules from '../../lifecycle/transitions';
-import { english, type Message } from '../../lifecycle/messages';
+import { english, spanish, type Message } from '../../lifecycle/messages';
 
 /** The refusals in the API's and the CLI's words (lifecycle/messages.ts renders each code). */
 const en = (m: Message | null) => (m ? english(m) : null);
@@ -139,6 +139,18 @@ describe('lifecycle: statuses and transitions (pure)', () => {
         workflow_started_at: started,
       }),
     ).to.equal('timeout');
+    // What the step that recorded the timeout decided (the plan's predicate): no query reaches it, nothing queries it.
+    const timedOut = {
+      status: 'sent' as const,
+      result: { origin: 'timeout', reached_sunat: null },
+      workflow_started_at: started,
+    };
+    expect(waitingReason({ ...timedOut, queryable: true })).to.equal('timeout');
+    expect(waitingReason({ ...timedOut, queryable: false })).to.equal('unqueried');
+    const unreadable = { ...timedOut, result: { origin: 'system', reached_sunat: true } };
+    expect(waitingReason({ ...unreadable, queryable: false }), 'no query reads it either').to.equal('unqueried');
+    expect(waitingReason({ ...unreadable, queryable: true })).to.equal('unreadable');
+    expect(waitingReason({ ...timedOut, queryable: null }), 'recorded before the fact was kept').to.equal('timeout');
     expect(
       waitingReason({
         status: 'sent',
@@ -201,6 +213,25 @@ describe('lifecycle: statuses and transitions (pure)', () => {
       );
       expect(recheckRefusal(doc('queued', { result: connection }))).to.match(/nothing to query; use resend/);
       expect(recheckRefusal(doc('queued'))).to.equal('being sent now');
+      // Nothing queries it (an OSE, a guía): a recheck would learn nothing, and support's resend is not safe either.
+      const ose = doc('sent', { result: timeout, queryable: false, destination: 'provider_ose' });
+      expect(recheckRefusal(ose)).to.match(/no state query reaches it: check the authority's portal/);
+      expect(supportResendRefusal(ose)).to.equal(recheckRefusal(ose));
+      expect(spanish(rules.recheckRefusal(ose)!)).to.match(/^Puede que haya llegado a la OSE, que no ofrece consulta/);
+      expect(recheckRefusal(doc('sent', { result: timeout, queryable: true }))).to.equal(null);
+      // Where it went to an OSE, the Spanish refusals name the OSE, not SUNAT.
+      const atOse = { destination: 'own_ose' };
+      for (const refusal of [
+        rules.supportResendRefusal(doc('sent', { result: timeout, ...atOse })),
+        rules.resendRefusal(doc('registered', { ticket: '1', ...atOse })),
+        rules.recheckRefusal(doc('queued', { result: connection, ...atOse })),
+      ])
+        expect(spanish(refusal!)).to.include('OSE').and.not.include('SUNAT');
+      expect(spanish(rules.supportResendRefusal(doc('sent', { result: timeout }))!)).to.include('llegado a SUNAT');
+      expect(
+        recheckRefusal(doc('sent', { result: timeout, queryable: false, ticket: '1' })),
+        'a ticket is polled',
+      ).to.equal(null);
     });
   });
 });
