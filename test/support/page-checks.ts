@@ -39,7 +39,6 @@ function sampleParams(code: MessageCode): Record<string, unknown> {
     // The company checks' (check.*).
     not_before: '2026-12-31T00:00:00.000Z',
     not_after: '2026-12-31T00:00:00.000Z',
-    days: 2,
     since: '2026-11-01',
     missing: 2,
     series: 1,
