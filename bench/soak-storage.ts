@@ -2,6 +2,10 @@
 import { Client as PgClient } from 'pg';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { ProductionShape } from '../test/support/production-shape';
+import { createDb } from '../db/knex';
+import { pruneSettledDeliveries } from '../db/webhooks';
+import { SETTLED_DELIVERY_STATUSES } from '../lifecycle/webhooks';
+import { PRUNE_BATCH } from '../activities/webhook-history';
 
 export const DATABASES = ['chasqui', 'temporal', 'temporal_visibility'] as const;
 
@@ -57,4 +61,22 @@ export async function bucketBytes(shape: ProductionShape): Promise<number> {
     continuation = page.NextContinuationToken;
   } while (continuation);
   return bytes;
+}
+
+/**
+ * The minute sweeper's prune, run as if `days` + 1 days had passed, until nothing is left to delete: what
+ * PostgreSQL keeps of the run's webhook deliveries once the history window is over. Answers how many went.
+ */
+export async function pruneAfterRetention(shape: ProductionShape, days: number): Promise<number> {
+  const db = createDb(shape.pgUrl(), { min: 0, max: 1 });
+  const later = new Date(Date.now() + (days + 1) * 86_400_000);
+  try {
+    for (let pruned = 0; ;) {
+      const count = await pruneSettledDeliveries(db, SETTLED_DELIVERY_STATUSES, days, PRUNE_BATCH, later);
+      if (count === 0) return pruned;
+      pruned += count;
+    }
+  } finally {
+    await db.destroy();
+  }
 }

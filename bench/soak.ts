@@ -17,7 +17,9 @@
  * BENCH_FILES=s3 keeps signed XML and CDRs in a real S3-compatible server (CHASQUI_FILES_URL=s3://…, versitygw) and
  * adds the bucket's bytes per document. Either way the end gives chasqui's database compacted too (VACUUM FULL before
  * and after: what it holds once autovacuum reuses the space of the row versions each send and outcome leave), by
- * table and index.
+ * table and index. Then, unless BENCH_AFTER_RETENTION=false, when the shape's CHASQUI_WEBHOOK_HISTORY_DAYS keeps a
+ * window (90 by default; 0 or forever: nothing is pruned, no phase), the sweeper's own prune runs as if the window and a
+ * day had passed, until it deletes nothing, and the database is compacted again: what each document leaves for good.
  */
 import os from 'node:os';
 import { Client as PgClient } from 'pg';
@@ -29,7 +31,8 @@ import { freePort } from '../runtime/ports';
 import { invoicePayload, post } from './payloads';
 import { descendants, postgresKind, readProcesses } from './proc';
 import { memoryOf, percentile, stepRows, type Processes } from './soak-steps';
-import { bucketBytes, compacted, DATABASES, storage } from './soak-storage';
+import { bucketBytes, compacted, DATABASES, pruneAfterRetention, storage } from './soak-storage';
+import { loadConfig } from '../core/config';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 20_000);
 const RATE = Number(process.env.BENCH_RATE ?? 15);
@@ -41,6 +44,7 @@ const LINES = Number(process.env.BENCH_LINES ?? 5);
 const WEBHOOK = (process.env.BENCH_WEBHOOK ?? 'true') === 'true';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const FILES = process.env.BENCH_FILES === 's3' ? 's3' : 'postgres';
+const AFTER_RETENTION = (process.env.BENCH_AFTER_RETENTION ?? 'true') === 'true';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -220,16 +224,29 @@ interface SoakResult {
   bytes1: Map<string, { total: number; tables: Map<string, number> }>;
   compact0: Map<string, number>;
   compact1: Map<string, number>;
+  /** Compacted again once the webhook history window has passed, with the days and the deliveries pruned. */
+  retained: { days: number; pruned: number; compact: Map<string, number> } | null;
   bucket: number | null;
   retentionDays: number;
   evicted: number;
 }
 
+/** Bytes per document each table and index of chasqui's compacted database grew by: the total, then the largest. */
+function compactGrowth(before: Map<string, number>, after: Map<string, number>, issued: number): string {
+  const growth = [...after]
+    .map(([name, bytes]) => [name, (bytes - (before.get(name) ?? 0)) / issued] as const)
+    .sort((a, b) => b[1] - a[1]);
+  return (
+    `${growth.reduce((sum, [, b]) => sum + b, 0).toFixed(0)} bytes per document = ` +
+    growth
+      .filter(([, b]) => b >= 1)
+      .map(([name, b]) => `${name} ${b.toFixed(0)}`)
+      .join(', ')
+  );
+}
+
 function summary(r: SoakResult): string[] {
   const { names, pids, issued, latencies, bytes0, bytes1 } = r;
-  const compactGrowth = [...r.compact1]
-    .map(([name, bytes]) => [name, (bytes - (r.compact0.get(name) ?? 0)) / issued] as const)
-    .sort((a, b) => b[1] - a[1]);
   const cpu = [...r.cpu1]
     .map(([k, s]) => [k, ((s - (r.cpu0.get(k) ?? 0)) * 1000) / issued] as const)
     .filter(([, ms]) => ms >= 0.05);
@@ -272,11 +289,13 @@ function summary(r: SoakResult): string[] {
     `  total               ${DATABASES.reduce((sum, d) => sum + perDocument(d), 0)
       .toFixed(0)
       .padStart(6)}`,
-    `chasqui's database compacted (VACUUM FULL before and after): ${compactGrowth.reduce((sum, [, b]) => sum + b, 0).toFixed(0)} bytes per document = ` +
-      compactGrowth
-        .filter(([, b]) => b >= 1)
-        .map(([name, b]) => `${name} ${b.toFixed(0)}`)
-        .join(', '),
+    `chasqui's database compacted (VACUUM FULL before and after): ${compactGrowth(r.compact0, r.compact1, issued)}`,
+    ...(r.retained === null
+      ? []
+      : [
+          `  and once the ${r.retained.days}-day webhook history window has passed (${r.retained.pruned} deliveries pruned, ` +
+            `compacted again): ${compactGrowth(r.compact0, r.retained.compact, issued)}`,
+        ]),
     ...(r.bucket === null ? [] : [`the bucket: ${r.bucket.toFixed(0)} bytes per document`]),
   ];
 }
@@ -327,6 +346,11 @@ async function main(): Promise<void> {
     const bytes1 = await storage(shape);
     const compact1 = await compacted(shape);
     const bucket = shape.s3 ? (await bucketBytes(shape)) / issued : null;
+    const historyDays = loadConfig(shape.chasquiEnv()).webhookHistoryDays;
+    const retained =
+      AFTER_RETENTION && historyDays !== null
+        ? { days: historyDays, pruned: await pruneAfterRetention(shape, historyDays), compact: await compacted(shape) }
+        : null;
     const namespace = await client.workflowService.describeNamespace({ namespace: NAMESPACE });
     const retentionDays = Number(namespace.config?.workflowExecutionRetentionTtl?.seconds ?? 0) / 86_400;
     const out = summary({
@@ -343,6 +367,7 @@ async function main(): Promise<void> {
       bytes1,
       compact0,
       compact1,
+      retained,
       bucket,
       retentionDays,
       evicted: await evictions(workerMetrics),

@@ -287,16 +287,18 @@ export async function listFailedDeliveries(
  * Deletes up to `limit` settled deliveries (their attempts go with them) that ended more than `olderThanDays` days ago,
  * oldest first, and answers how many. Read by `created_at` (indexed; a delivery ends within the hour of its retries). A notice's deliveries go together: none is deleted while another delivery of the
  * same document or check change is pending or ended within the window (a redelivery points at the one it repeats and
- * would be deleted with it). Documents are never touched.
+ * would be deleted with it). Documents are never touched. `now` (null: the database's clock) lets bench:soak measure
+ * what is left once the window has passed.
  */
 export async function pruneSettledDeliveries(
   db: Db,
   settled: readonly DeliveryStatus[],
   olderThanDays: number,
   limit: number,
+  now: Date | null = null,
 ): Promise<number> {
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
-    `with cutoff as (select now() - make_interval(days => ?) as at)
+    `with cutoff as (select coalesce(?::timestamptz, now()) - make_interval(days => ?) as at)
      delete from webhook_deliveries where id in (
        select d.id from webhook_deliveries d, cutoff
         where d.created_at < cutoff.at and d.completed_at < cutoff.at and d.status = any(?::text[])
@@ -306,7 +308,7 @@ export async function pruneSettledDeliveries(
         order by d.created_at
         limit ?)
      returning id`,
-    [olderThanDays, [...settled], [...settled], limit],
+    [now, olderThanDays, [...settled], [...settled], limit],
   );
   return rows.length;
 }

@@ -14,12 +14,23 @@ import {
 import type { Db } from '../../db/knex';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
 import { findDocument, listDocuments } from '../../db/documents';
-import { insertRedelivery, markResolutionNotified, openOriginalDelivery, type DeliveryRow } from '../../db/webhooks';
+import {
+  insertRedelivery,
+  markResolutionNotified,
+  openOriginalDelivery,
+  pruneSettledDeliveries,
+  type DeliveryRow,
+} from '../../db/webhooks';
 import { createWebhookHistoryActivities } from '../../activities/webhook-history';
 import { documentTimeline } from '../../lifecycle/timeline';
 import { english, spanish } from '../../lifecycle/messages';
 import { redeliverDocument, type LifecycleDeps } from '../../lifecycle/actions';
-import { DELIVERY_TRANSITIONS, OPENED_DELIVERY, type DeliveryStatus } from '../../lifecycle/webhooks';
+import {
+  DELIVERY_TRANSITIONS,
+  OPENED_DELIVERY,
+  SETTLED_DELIVERY_STATUSES,
+  type DeliveryStatus,
+} from '../../lifecycle/webhooks';
 import { webhookHistoryPruned } from '../../core/metrics';
 import { loadConfig } from '../../core/config';
 import { testDatabaseUrl, testTemporalAddress } from '../support/services';
@@ -230,6 +241,16 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
       e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [],
     );
     expect(scheduled).to.deep.equal(['startUnstartedDocuments', 'startUnnotifiedResolutions', 'pruneWebhookHistory']);
+  });
+
+  it("the prune judges the window from a given now (bench:soak's phase after retention), the database's clock otherwise", async () => {
+    const { company } = await companyWithWebhook(db, s.stack.secrets, 'https://receiver.example/hook');
+    const { delivery } = await deliveryOf(company, DELIVERY_TRANSITIONS.answered, 30);
+    const { rows } = await db.raw<{ rows: { at: Date }[] }>("select now() + interval '61 days' as at");
+    expect(await pruneSettledDeliveries(db, SETTLED_DELIVERY_STATUSES, 90, 1000)).to.equal(0);
+    expect(await remaining([delivery.id])).to.deep.equal([delivery.id]);
+    expect(await pruneSettledDeliveries(db, SETTLED_DELIVERY_STATUSES, 90, 1000, rows[0].at)).to.be.at.least(1);
+    expect(await remaining([delivery.id])).to.deep.equal([]);
   });
 
   it('CHASQUI_WEBHOOK_HISTORY_DAYS: 90 by default; 0 or forever keep history for good; anything else is refused', () => {
