@@ -64,10 +64,15 @@ describe('catalog 51 operations with data of their own', () => {
       expect(errors(note)).to.include(
         '[chasqui BR_PERCEPTION_DOC] the percepción is stated on facturas and boletas, not on notes',
       );
-      // Operation 2001 on credit carries no percepción (SUNAT's 3330): without it the factura is valid.
+      // Operation 2001 on credit carries no percepción (SUNAT's 3330): without it the factura is valid. Its one cuota
+      // is the whole payable total, as Factura2_0 row 762 (3319) wants of a credit sale to a RUC.
+      const onCredit = load('invoice-perception');
       const credit: Record<string, any> = {
-        ...load('invoice-perception'),
-        formaPago: { tipo: 'Credito', cuotas: [{ monto: 100, fechaPago: '2024-04-15' }] },
+        ...onCredit,
+        formaPago: {
+          tipo: 'Credito',
+          cuotas: [{ monto: Number(cents(payableCents(onCredit.items))), fechaPago: '2024-04-15' }],
+        },
       };
       delete credit.percepcion;
       expect(errors(credit)).to.deep.equal([]);
