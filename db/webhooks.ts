@@ -285,9 +285,9 @@ export async function listFailedDeliveries(
 
 /**
  * Deletes up to `limit` settled deliveries (their attempts go with them) that ended more than `olderThanDays` days ago,
- * oldest first, and answers how many. Read by `created_at` (indexed; a delivery ends within the hour of its retries). A notice's deliveries go together: none is deleted while another delivery of the
- * same document or check change is pending or ended within the window (a redelivery points at the one it repeats and
- * would be deleted with it). Documents are never touched. `now` (null: the database's clock) lets bench:soak measure
+ * oldest first, and answers how many. Read by `created_at` (indexed; a delivery ends within the hour of its retries).
+ * A notice's deliveries go together: none is deleted while another delivery of the same document or check change is
+ * pending or ended within the window (a redelivery points at the one it repeats and would be deleted with it). Documents are never touched. `now` (null: the database's clock) lets bench:soak measure
  * what is left once the window has passed.
  */
 export async function pruneSettledDeliveries(

@@ -65,6 +65,9 @@ export function allowedRatesText(rules: DatedRules): string {
   return ratesText(rules.rates);
 }
 
+/** Where the 4331 row is: Factura2_0 row 118 (and the boleta's, the same sheet); the notes' and 04's sheets have none. */
+const OBLIGED_CODE_TYPES = new Set(['01', '03']);
+
 /**
  * SUNAT's product code rows (documents/calendar/product-codes.ts), judged only on lines that carry a code: one not of
  * 8 digits, neither listed nor reserved (4332) or above class level (4337) is observed before `product-code-valid`
@@ -73,9 +76,6 @@ export function allowedRatesText(rules: DatedRules): string {
  * the code nor a GTIN (Factura2_0 field 28: "Si 'Número de RUC' del emisor es obligado a enviar Código de producto
  * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
  */
-/** Where the 4331 row is: Factura2_0 row 118 (and the boleta's, the same sheet); the notes' and 04's sheets have none. */
-const OBLIGED_CODE_TYPES = new Set(['01', '03']);
-
 function productCode(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
   const rule = rules.calendar.rule('product-code-valid');
   const dated = rule.docTypes.includes(input.tipoDoc);

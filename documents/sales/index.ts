@@ -60,8 +60,8 @@ function sendingWindow(
 
 /**
  * An issue date after today: SUNAT refuses one more than ISSUE_DATE_LEAD_DAYS ahead (2329), LiquidacionCompra2_0
- * row 3 any "mayor a la fecha de envío". A receipt that travels in the daily summary is sent by today's summary, which cannot list a later
- * document (Resumen Diario1_1 row 8, 2671).
+ * row 3 any "mayor a la fecha de envío". A receipt that travels in the daily summary is sent by today's summary,
+ * which cannot list a later document (Resumen Diario1_1 row 8, 2671).
  */
 function futureDate(input: SaleInput, options: PrepareOptions): ValidationIssue | null {
   if (!options.today) return null;
