@@ -53,6 +53,9 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
         return;
       }
       const chunks: Buffer[] = [];
+      // A form that ends inside the file fails the part's stream too; unheard, that error would end the process.
+      // The parser reports the same error, answered below as a 422.
+      stream.on('error', () => undefined);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => (form.tooLarge = true));
       stream.on('end', () => (form.file = Buffer.concat(chunks)));
