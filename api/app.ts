@@ -4,6 +4,7 @@ import type { AppDeps } from './deps';
 import { envelope, onAppError } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
 import { hsts } from './middleware/hsts';
+import { nosniff } from './middleware/nosniff';
 import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
 import { companiesRouter } from './companies/routes';
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestMetrics);
   app.use(requestId);
   app.use(hsts(deps));
+  app.use(nosniff);
   // The console's pages answer HTML and read forms: they sit before the JSON envelope and body reader.
   app.use(consolePages(deps));
   app.use(envelope);

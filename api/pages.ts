@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 
 /**
- * What the server-rendered pages (the console, /consulta) share: their security headers and their form reader.
+ * What the server-rendered pages (the console, /consulta) share: their security headers (nosniff is every answer's,
+ * api/middleware/nosniff.ts) and their form reader.
  * They run no script at all, load nothing from elsewhere, post only to themselves and are never framed or cached.
  */
 const PAGE_CSP =
@@ -9,7 +10,6 @@ const PAGE_CSP =
 
 export function setPageHeaders(ctx: Context, referrerPolicy: 'no-referrer' | 'same-origin'): void {
   ctx.set('Content-Security-Policy', PAGE_CSP);
-  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', referrerPolicy);
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Cache-Control', 'no-store');

@@ -136,6 +136,9 @@ export interface Config {
     publicUrl: string | null;
     /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
     consultaRate: { limit: number; windowSeconds: number };
+    /** /consulta's file links: downloads per client address, and per document from all addresses together. */
+    consultaDownloadRate: { limit: number; windowSeconds: number };
+    consultaDocumentRate: { limit: number; windowSeconds: number };
     /** Buyer e-mails an account may send in any hour (CHASQUI_MAIL_PER_ACCOUNT_HOUR; 0: no ceiling). */
     mailPerAccountHour: number;
     /** The same ceiling for demo documents, lower: their text is the account's own (…_DEMO). */
@@ -359,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpCaFile: str(env, 'CHASQUI_SMTP_CA_FILE'),
       publicUrl: publicUrlOf(env),
       consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
+      consultaDownloadRate: rateOf(env, 'CHASQUI_CONSULTA_DOWNLOAD_RATE', '30/60'),
+      consultaDocumentRate: rateOf(env, 'CHASQUI_CONSULTA_DOCUMENT_RATE', '20/60'),
       mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
       mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
     },

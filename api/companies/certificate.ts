@@ -10,8 +10,27 @@ interface CertificateForm {
   password: string | null;
 }
 
-/** Reads the multipart form of `POST /{ruc}/certificate`; the file is capped at `maxBytes`, nothing else is kept. */
+/** What the form may hold besides the file: ten fields of 4 KB (busboy's limits below) and each part's headers. */
+const FORM_ALLOWANCE = 64 * 1024;
+
+/**
+ * 413 for a body past `total` bytes, closing the connection after the answer so nothing more of it is read (the
+ * body is left unread, never drained).
+ */
+function bodyTooLarge(total: number): ApiError {
+  return new ApiError(413, `The certificate upload is larger than ${total} bytes`, {
+    errors: { certificate: [`the whole form may hold at most ${total} bytes`] },
+    headers: { Connection: 'close' },
+  });
+}
+
+/**
+ * Reads the multipart form of `POST /{ruc}/certificate`; the file is capped at `maxBytes`, nothing else is kept.
+ * The whole body is counted as it arrives: past the file's limit and the fields' allowance, reading stops at once.
+ */
 function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
+  const total = maxBytes + FORM_ALLOWANCE;
+  if (Number(ctx.get('Content-Length') || 0) > total) return Promise.reject(bodyTooLarge(total));
   return new Promise((resolve, reject) => {
     const form: CertificateForm = { file: null, tooLarge: false, password: null };
     let parser: busboy.Busboy;
@@ -34,6 +53,9 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
         return;
       }
       const chunks: Buffer[] = [];
+      // A form that ends inside the file fails the part's stream too; unheard, that error would end the process.
+      // The parser reports the same error, answered below as a 422.
+      stream.on('error', () => undefined);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => (form.tooLarge = true));
       stream.on('end', () => (form.file = Buffer.concat(chunks)));
@@ -47,6 +69,17 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
         badRequest(`The multipart form cannot be read: ${err.message}`, { certificate: ['malformed multipart body'] }),
       ),
     );
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= total) return;
+      // Left unpiped, not destroyed: busboy would raise "Unexpected end of file" on the file part's stream.
+      ctx.req.off('data', count);
+      ctx.req.unpipe(parser);
+      ctx.req.pause();
+      reject(bodyTooLarge(total));
+    };
+    ctx.req.on('data', count);
     ctx.req.pipe(parser);
   });
 }

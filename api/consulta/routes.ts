@@ -129,20 +129,47 @@ async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocumen
   return { ...state, detail: `${state.detail}${demo}` };
 }
 
+type Rate = { limit: number; windowSeconds: number };
+
+/**
+ * Counts one request against `key`'s limit (its kind's keys bounded, db/rate-limits.ts); past it, answers 429 with
+ * Retry-After and the form saying `what`, and says so.
+ */
+async function overLimit(deps: AppDeps, ctx: Context, key: string, rate: Rate, what: string): Promise<boolean> {
+  const kind = key.slice(0, key.indexOf(':'));
+  const decision = await admitKeyed(deps.db, key, rate.limit, rate.windowSeconds, {
+    kind,
+    maxKeys: deps.config.rateLimitKeys,
+  });
+  if (decision.admitted) return false;
+  ctx.status = 429;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Retry-After', String(decision.resetSeconds));
+  ctx.body = formPage(
+    deps.config.buyers.publicUrl ?? '',
+    {},
+    {
+      text: `${what} Espere ${decision.resetSeconds} segundos e inténtelo de nuevo.`,
+      tone: 'error',
+    },
+  );
+  return true;
+}
+
 /**
  * The buyers' consultation page (docs/buyers.md): `GET /consulta` the form, `POST /consulta` the lookup by the six
  * facts printed on every document, `GET /consulta/archivo/{id}/{pdf|xml|cdr}` the files behind signed links that
- * expire in an hour. No token; lookups rate limited per client address; a mismatch reads like a missing document.
+ * expire in an hour. No token; lookups rate limited per client address, file downloads per client address and per
+ * document (each PDF is rendered); a mismatch reads like a missing document.
  */
 export function consultaRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/consulta' });
   const base = deps.config.buyers.publicUrl ?? '';
-  const { limit, windowSeconds } = deps.config.buyers.consultaRate;
+  const { consultaRate, consultaDownloadRate, consultaDocumentRate } = deps.config.buyers;
 
   router.get('/estilos.css', (ctx) => {
     ctx.type = 'text/css; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = STYLESHEET;
   });
 
@@ -154,23 +181,8 @@ export function consultaRouter(deps: AppDeps): Router {
   router.post('/', pageHeaders, async (ctx) => {
     const startedAt = Date.now();
     ctx.type = 'text/html; charset=utf-8';
-    const decision = await admitKeyed(deps.db, `consulta:${limitKey(ctx.ip)}`, limit, windowSeconds, {
-      kind: 'consulta',
-      maxKeys: deps.config.rateLimitKeys,
-    });
-    if (!decision.admitted) {
-      ctx.status = 429;
-      ctx.set('Retry-After', String(decision.resetSeconds));
-      ctx.body = formPage(
-        base,
-        {},
-        {
-          text: `Demasiadas consultas desde su conexión. Espere ${decision.resetSeconds} segundos e inténtelo de nuevo.`,
-          tone: 'error',
-        },
-      );
-      return;
-    }
+    const lookup = `consulta:${limitKey(ctx.ip)}`;
+    if (await overLimit(deps, ctx, lookup, consultaRate, 'Demasiadas consultas desde su conexión.')) return;
     const form = await consultaForm(ctx);
     const problem = form ? formProblem(form) : 'Complete el formulario.';
     if (!form || problem) {
@@ -223,11 +235,16 @@ export function consultaRouter(deps: AppDeps): Router {
   });
 
   router.get('/archivo/:id/:kind', pageHeaders, async (ctx) => {
+    // Every request counts for its address, valid link or not; only a document's valid links count for it.
+    const address = `consulta-download:${limitKey(ctx.ip)}`;
+    if (await overLimit(deps, ctx, address, consultaDownloadRate, 'Demasiadas descargas desde su conexión.')) return;
     const kind = ctx.params.kind as FileKind;
     const valid =
       FILE_KINDS.includes(kind) &&
       checkFileLink(deps.secrets, ctx.params.id, kind, String(ctx.query.vence ?? ''), String(ctx.query.firma ?? ''));
     const doc = valid ? await findDocument(deps.db, ctx.params.id) : null;
+    const many = 'Este comprobante se descargó muchas veces en poco tiempo.';
+    if (doc && (await overLimit(deps, ctx, `consulta-document:${doc.id}`, consultaDocumentRate, many))) return;
     // A rejected or voided document has no PDF here: the result page offers none, and a kept link gets none either.
     const withdrawn = async (row: { id: string; status: DocStatus }) =>
       isRejected(row.status) || (await isVoided(deps.db, row.id));

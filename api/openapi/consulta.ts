@@ -65,7 +65,8 @@ export function consultaPaths() {
     '/consulta/archivo/{id}/{kind}': {
       get: {
         tags: ['buyers'],
-        summary: 'A file behind a signed link of the consultation page (expires in 1 h)',
+        summary:
+          'A file behind a signed link of the consultation page (expires in 1 h); rate limited per client address (CHASQUI_CONSULTA_DOWNLOAD_RATE) and per document (CHASQUI_CONSULTA_DOCUMENT_RATE)',
         operationId: 'consulta-file',
         parameters: [
           { name: 'id', in: 'path', required: true, schema: str() },
@@ -84,6 +85,10 @@ export function consultaPaths() {
           },
           404: {
             description: 'Expired, altered or unknown link: a page saying so',
+            content: { 'text/html': { schema: str() } },
+          },
+          429: {
+            description: 'Too many downloads from this address, or of this document; Retry-After',
             content: { 'text/html': { schema: str() } },
           },
         },

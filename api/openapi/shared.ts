@@ -52,14 +52,14 @@ export const documentAnswer = (description: string) => ok(description, obj({ doc
 
 export const ERROR_TEXT: Record<number, string> = {
   401: 'Token absent, invalid or revoked, or a signing token without company',
-  403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
-  404: 'The company or document does not exist',
+  403: 'Wrong token scope, or an inactive account or company',
+  404: "The company or document does not exist, or is another account's or company's (the same answer for both)",
   409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
   429: 'Rate limit exceeded; see Retry-After and the RateLimit-* headers',
   // Answers outside spec 7.1, each with its reason (docs/issuing.md, "Answers beyond spec 7.1").
   400: 'The body is not valid UTF-8 (bad bytes, overlong forms, encoded surrogates)',
-  413: `The body is larger than the operation's limit (JSON: ${JSON_BODY_LIMIT} bytes; a logo: CHASQUI_LOGO_MAX_BYTES)`,
+  413: `The body is larger than the operation's limit (JSON: ${JSON_BODY_LIMIT} bytes; a logo: CHASQUI_LOGO_MAX_BYTES; a certificate form: CHASQUI_CERTIFICATE_MAX_BYTES + 64 KB)`,
   415: 'The body has a Content-Type the operation does not take (JSON operations: application/json in UTF-8; Accept-Post names the type)',
 };
 /** Answers any operation with a JSON body can give before it runs (docs/issuing.md, "Input rules"). */

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
-import { pfxCost } from './pfx-cost';
+import { pfxCost, WRONG_PASSWORD } from './pfx-cost';
 
 export type CertificateFailure =
   'too_large' | 'not_pfx' | 'too_costly' | 'wrong_password' | 'no_private_key' | 'expired' | 'not_yet_valid';
@@ -66,7 +66,7 @@ export function loadPfx(
   if (pfx.length > maxBytes)
     return fail('too_large', `the certificate file has ${pfx.length} bytes; at most ${maxBytes} are accepted`);
   // Bounded before node-forge derives a key: the file says how many rounds each derivation runs.
-  const cost = pfxCost(pfx);
+  const cost = pfxCost(pfx, password);
   if (!cost.ok) return fail(cost.reason, cost.message);
   let asn1: forge.asn1.Asn1;
   try {
@@ -80,7 +80,7 @@ export function loadPfx(
   } catch (err) {
     const message = (err as Error).message ?? '';
     if (/MAC could not be verified|Invalid password|decrypt/i.test(message)) {
-      return fail('wrong_password', 'the password does not open this certificate file');
+      return fail('wrong_password', WRONG_PASSWORD);
     }
     return fail('not_pfx', 'the file is not a PFX/PKCS#12 certificate');
   }

@@ -218,7 +218,7 @@ describe('documents/signing', () => {
       expect(verifyXmlSignature(signXml(canonicalInvoice(), fromPfx).xml).ok).to.equal(true);
     });
 
-    it('reads a PFX written by OpenSSL with its default (AES, SHA-256 MAC) protection', function () {
+    it('reads a PFX written by OpenSSL, its default (AES, SHA-256 MAC) and its legacy protection (RC2-40, 3DES)', function () {
       const dir = mkdtempSync(path.join(tmp, 'openssl-'));
       const run = (args: string[]) => spawnSync('openssl', args, { cwd: dir });
       if (run(['version']).status !== 0) this.skip();
@@ -237,11 +237,21 @@ describe('documents/signing', () => {
         '-subj',
         '/CN=EMPRESA SAC/serialNumber=20601234567',
       ]);
-      expect(
-        run(['pkcs12', '-export', '-inkey', 'k.pem', '-in', 'c.pem', '-out', 'c.pfx', '-passout', 'pass:clave']).status,
-      ).to.equal(0);
-      const result = loadPfx(readFileSync(path.join(dir, 'c.pfx')), 'clave');
-      expect(result.ok && result.certificate.ruc).to.equal('20601234567');
+      // Both keep the certificate in an encrypted safe, which the cost check decrypts to count what lies inside.
+      for (const [legacy, safe] of [
+        [[], /PKCS7 Encrypted data: PBES2, PBKDF2, AES-256-CBC/],
+        [['-legacy'], /PKCS7 Encrypted data: pbeWithSHA1And40BitRC2-CBC/],
+      ] as const) {
+        const out = ['-out', 'c.pfx', '-passout', 'pass:clave'];
+        const exported = run(['pkcs12', '-export', ...legacy, '-inkey', 'k.pem', '-in', 'c.pem', ...out]);
+        expect(exported.status, exported.stderr.toString()).to.equal(0);
+        const info = run(['pkcs12', '-in', 'c.pfx', '-info', '-noout', '-passin', 'pass:clave', ...legacy]);
+        expect(info.stderr.toString()).to.match(safe);
+        const pfx = readFileSync(path.join(dir, 'c.pfx'));
+        const result = loadPfx(pfx, 'clave');
+        expect(result.ok && result.certificate.ruc, legacy.join()).to.equal('20601234567');
+        expect(loadPfx(pfx, 'clavo')).to.include({ ok: false, reason: 'wrong_password' });
+      }
     });
 
     it('says wrong_password for a wrong password', () => {

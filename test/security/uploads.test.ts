@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import { crc32, deflateSync } from 'node:zlib';
+import http from 'node:http';
 import forge from 'node-forge';
 import got from 'got';
 import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack } from '../issuing/support';
 import { loadPdfReader, PdfFile, testPng } from '../support/pdf-tools';
 import { generateTestCertificate } from '../../documents/signing';
 import { PFX_LIMITS } from '../../documents/signing/pfx-cost';
-import { loadPfxTimeBoxed } from '../../api/companies/pfx-worker';
+import { loadPfxTimeBoxed, PFX_TIME_BOX_MS } from '../../api/companies/pfx-worker';
 import { findLogo, saveLogo } from '../../db/logos';
+import { pfxWithKeyInEncryptedSafe } from './pfx-files';
 
 /** A PNG whose header says `width`×`height` (`colour` 0 grey, 6 RGBA) and whose image data inflates to `rawBytes`. */
 function png(width: number, height: number, rawBytes: number, colour = 0): Buffer {
@@ -53,6 +55,57 @@ function pfxWithMacIterations(pfx: Buffer, iterations: number): Buffer {
   const macData = (asn1.value as forge.asn1.Asn1[])[2];
   (macData.value as forge.asn1.Asn1[])[2].value = forge.asn1.integerToDer(iterations).getBytes();
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+}
+
+interface LargeUpload {
+  status: number;
+  body: { errors?: Record<string, string[]> };
+  /** Bytes of the body the client got to write before the answer came or the server closed the connection. */
+  sent: number;
+}
+
+/**
+ * POSTs a multipart body of `size` bytes, announced by a Content-Length or chunked, as fast as the server reads it,
+ * and stops writing at the answer: how much was sent says how much the server read (plus the sockets' buffers).
+ */
+function sendLargeForm(url: string, token: string, size: number, withLength: boolean): Promise<LargeUpload> {
+  const boundary = 'chasquilarge';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\n\r\n`,
+  );
+  const block = Buffer.alloc(64 * 1024, 0x30);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request(url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        ...(withLength ? { 'Content-Length': String(size) } : {}),
+      },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()), sent });
+        req.destroy();
+      });
+    });
+    // Writing into a connection the server closed fails; the answer, already read or still coming, is what counts.
+    req.on('error', (err) => !answered && sent < size && reject(err));
+    const write = () => {
+      while (!answered && !req.destroyed && sent < size) {
+        const chunk = sent === 0 ? head : block.subarray(0, Math.min(block.length, size - sent));
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', write);
+      }
+      if (sent >= size) req.end();
+    };
+    write();
+  });
 }
 
 const elapsed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
@@ -222,6 +275,67 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       expect(res.body.data.reason).to.equal('too_costly');
       // The same file within the limit opens (the key bag is the only derivation without a MAC).
       const [ok] = await upload(company.ruc, company.accountToken, build(2048), 'clave');
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
+    });
+
+    it('refuses a body past the file limit and the fields, with or without a Content-Length, reading no further', async () => {
+      const company = await newCompany(env.stack);
+      const url = `${env.stack.url}/v1/companies/${company.ruc}/certificate`;
+      const size = 100 * 1024 * 1024;
+      for (const withLength of [true, false]) {
+        const [res, ms] = await elapsed(() => sendLargeForm(url, company.accountToken, size, withLength));
+        expect(res.status, `Content-Length: ${withLength}`).to.equal(413);
+        expect(res.body.errors?.certificate).to.deep.equal([`the whole form may hold at most ${128 * 1024} bytes`]);
+        // The sockets' buffers hold a few megabytes at most: the other 90 MB were never read.
+        expect(res.sent, `Content-Length: ${withLength}`).to.be.below(10 * 1024 * 1024);
+        expect(ms).to.be.below(5_000);
+      }
+      expect(await env.stack.db('certificates').where({ account_id: company.accountId })).to.have.length(0);
+      const after = await call(env.stack, 'GET', `/v1/companies/${company.ruc}`, { token: company.accountToken });
+      expect(after.body.data.company.signing).to.not.equal('own_certificate');
+    });
+
+    it('answers a form that ends inside its file part with a 422, and the API lives on (its stream error once went unheard)', async () => {
+      const company = await newCompany(env.stack);
+      const { body, headers } = certificateForm(generateTestCertificate({ ruc: company.ruc }).pfx('clave'), 'clave');
+      const res = await call(env.stack, 'POST', `/v1/companies/${company.ruc}/certificate`, {
+        token: company.accountToken,
+        body: body.subarray(0, 300),
+        headers,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(422);
+      expect(res.body.errors).to.deep.equal({ certificate: ['malformed multipart body'] });
+      const alive = await call(env.stack, 'GET', `/v1/companies/${company.ruc}`, { token: company.accountToken });
+      expect(alive.status).to.equal(200);
+    });
+
+    it('counts the shrouded key inside an encrypted safe before forge derives it: 2^31-1 rounds refused in seconds', async () => {
+      const company = await newCompany(env.stack);
+      const test = generateTestCertificate({ ruc: company.ruc });
+      const build = (safe: 'aes256' | '3des', safeCount: number, keyCount: number, macCount = 2048) =>
+        pfxWithKeyInEncryptedSafe(test, 'clave', { safe: { algorithm: safe, count: safeCount }, keyCount, macCount });
+      for (const safe of ['aes256', '3des'] as const) {
+        const [res, ms] = await upload(company.ruc, company.accountToken, build(safe, 2048, 2 ** 31 - 1), 'clave');
+        expect(res.status, JSON.stringify(res.body)).to.equal(422);
+        expect(res.body.data.reason).to.equal('too_costly');
+        // The check's own message: the worker's time box (10 s) answers another.
+        expect(res.body.errors.certificate[0]).to.contain('3 key derivations of up to 2147483647 iterations');
+        // Seconds at most on a loaded machine (a thread starts for each upload); forge would run for hours.
+        expect(ms, safe).to.be.below(PFX_TIME_BOX_MS);
+      }
+      // Each within its limit, together past the total.
+      const [total] = await upload(company.ruc, company.accountToken, build('aes256', 15_000, 15_000, 15_000), 'clave');
+      expect(total.body.errors.certificate[0]).to.contain('3 key derivations of up to 15000 iterations');
+      // An encrypted safe asking too much is refused before it is decrypted, whatever the password.
+      const [safe] = await upload(company.ruc, company.accountToken, build('3des', 20_001, 2048), 'wrong');
+      expect(safe.body.data.reason).to.equal('too_costly');
+      // A wrong password still reads as one; the genuine file opens.
+      const [wrong] = await upload(company.ruc, company.accountToken, build('aes256', 2048, 2048), 'clavo');
+      expect(wrong.status).to.equal(422);
+      expect(wrong.body.data.reason).to.equal('wrong_password');
+      expect(wrong.body.errors.password).to.deep.equal(['the password does not open this certificate file']);
+      expect(await env.stack.db('certificates').where({ account_id: company.accountId })).to.have.length(0);
+      const [ok] = await upload(company.ruc, company.accountToken, build('3des', 2048, 2048), 'clave');
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
     });
   });
