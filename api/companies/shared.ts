@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import { isValidRuc } from '../../documents/input/parties';
 import type { AppDeps } from '../deps';
-import { badRequest, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import { authOf } from '../auth';
-import { findCompany, type CompanyRow, type Destination, type Signing } from '../../db/companies';
+import { findCompany, rucHeldElsewhere, type CompanyRow, type Destination, type Signing } from '../../db/companies';
 import { checkPublicHttpsUrl } from '../../core/net-guard';
 import { presentCompanies } from './present';
 
@@ -22,15 +22,12 @@ export async function companyData(deps: AppDeps, company: CompanyRow) {
   return { company: record };
 }
 
-/** The account's company named in the path: 404 when the account has none with that RUC (another's included). */
+/** The account's company named in the path: 404 when no account has it, 403 when another account does (spec 5). */
 export async function loadCompany(deps: AppDeps, ctx: Context): Promise<CompanyRow> {
   return accountCompany(deps, authOf(ctx).accountId, String(ctx.params.ruc), 'Invalid RUC in the path');
 }
 
-/**
- * The account's company with this RUC (path or query): 422 not a RUC, else the same 404 whether no account has it or
- * another account does, so a RUC says nothing about other accounts' companies (docs/security.md).
- */
+/** The account's company with this RUC (path or query): 422 not a RUC, 404 no account has it, 403 another account does. */
 export async function accountCompany(
   deps: AppDeps,
   accountId: string,
@@ -40,6 +37,7 @@ export async function accountCompany(
   if (!isValidRuc(ruc)) throw badRequest(invalid, { ruc: ['must be 11 digits with a valid SUNAT check digit'] });
   const company = await findCompany(deps.db, accountId, ruc);
   if (company) return company;
+  if (await rucHeldElsewhere(deps.db, accountId, ruc)) throw forbidden(`Company ${ruc} belongs to another account`);
   throw notFound(`Company ${ruc} does not exist`);
 }
 

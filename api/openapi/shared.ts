@@ -52,8 +52,8 @@ export const documentAnswer = (description: string) => ok(description, obj({ doc
 
 export const ERROR_TEXT: Record<number, string> = {
   401: 'Token absent, invalid or revoked, or a signing token without company',
-  403: 'Wrong token scope, or an inactive account or company',
-  404: "The company or document does not exist, or is another account's or company's (the same answer for both)",
+  403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
+  404: 'The company or document does not exist',
   409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
   429: 'Rate limit exceeded; see Retry-After and the RateLimit-* headers',

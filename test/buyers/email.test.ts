@@ -358,7 +358,7 @@ describe("buyer's e-mail (real SMTP server, MIME parsed)", function () {
     const doc = await acceptedWithEmail(demo, 'compras@cliente.pe');
     expect(
       (await call(env.stack, 'POST', `/v1/cpe/${doc.id}/email`, { token: other.token, json: {} })).status,
-    ).to.equal(404);
+    ).to.equal(403);
     // Manual sending mode: the document waits (to_send) until the integrator sends it.
     const manual = await newCompany(env.stack, { settings: { sending_mode: 'manual' } });
     const waiting = await issue(env.stack, manual.token, payload('invoice-basic.json', manual.ruc));

@@ -151,7 +151,7 @@ describe('company checks', function () {
   });
 
   describe('bad input', () => {
-    it('answers the same 404 for a RUC no account holds and for another account’s company', async () => {
+    it('answers 404 for a RUC no account holds and 403 for another account’s company', async () => {
       const mine = await newAccountToken(suite.env.stack);
       const other = await newAccountToken(suite.env.stack);
       const ruc = randomRuc();
@@ -162,7 +162,7 @@ describe('company checks', function () {
         ).to.equal(404);
         expect(
           (await call(suite.env.stack, method, `/v1/companies/${ruc}/checks`, { token: mine.token })).status,
-        ).to.equal(404);
+        ).to.equal(403);
         expect(
           (await call(suite.env.stack, method, `/v1/companies/123/checks`, { token: mine.token })).status,
         ).to.equal(422);

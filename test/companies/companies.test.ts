@@ -126,7 +126,7 @@ describe('company management (/v1/companies)', function () {
       expect(res.body.data.companies[0]).to.have.property('tax_procedures');
     });
 
-    it('gets a company with tax_procedures; the same 404 when unknown or another account holds it, 422 for a bad RUC', async () => {
+    it('gets a company with tax_procedures; 404 when unknown, 403 when another account holds it, 422 for a bad RUC', async () => {
       const ruc = randomRuc();
       await createCompany(stack, token, ruc);
       const got = await call(stack, 'GET', `/v1/companies/${ruc}`, { token });
@@ -135,8 +135,8 @@ describe('company management (/v1/companies)', function () {
       expect((await call(stack, 'GET', `/v1/companies/${randomRuc()}`, { token })).status).to.equal(404);
       const other = (await newAccountToken(stack)).token;
       const foreign = await call(stack, 'GET', `/v1/companies/${ruc}`, { token: other });
-      expect(foreign.status).to.equal(404);
-      expect(foreign.body.message).to.equal(`Company ${ruc} does not exist`);
+      expect(foreign.status).to.equal(403);
+      expect(foreign.body.message).to.contain('another account');
       const bad = await call(stack, 'GET', '/v1/companies/123', { token });
       expect(bad.status).to.equal(422);
       expect(bad.body.errors).to.have.key('ruc');

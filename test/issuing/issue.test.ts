@@ -216,7 +216,7 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
     expect(await documentCount(env.stack, company.row.id)).to.equal(2);
   });
 
-  it("GET, send and resend: the same 404 for another company's document as for an unknown or malformed id", async () => {
+  it("GET, send and resend: 403 for another company's document, 404 for an unknown or malformed id", async () => {
     const res = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const stranger = await newCompany(env.stack);
     for (const [method, suffix] of [
@@ -227,8 +227,7 @@ describe('POST /v1/cpe (issue) and GET /v1/cpe/{external_id}', function () {
       const denied = await call(env.stack, method, `/v1/cpe/${res.body.external_id}${suffix}`, {
         token: stranger.token,
       });
-      expect(denied.status, `${method} ${suffix}`).to.equal(404);
-      expect(denied.body.message).to.equal(`No document ${res.body.external_id}`);
+      expect(denied.status, `${method} ${suffix}`).to.equal(403);
       expect(
         (await call(env.stack, method, `/v1/cpe/00000000-0000-4000-8000-000000000000${suffix}`, { token: demo.token }))
           .status,

@@ -112,7 +112,7 @@ describe('operations: document list, files, account, metrics, search attributes'
     expect(foreignCursor.status).to.equal(422);
     const byAccount = await list(a.accountToken, `?ruc=${a.ruc}&tipoDoc=03`);
     expect(idsOf(byAccount)).to.deep.equal([ids.b1]);
-    expect((await list(b.accountToken, `?ruc=${a.ruc}`)).status).to.equal(404);
+    expect((await list(b.accountToken, `?ruc=${a.ruc}`)).status).to.equal(403);
     expect((await list(a.accountToken)).status).to.equal(422);
     expect((await list(a.token, `?ruc=${a.ruc}`)).status).to.equal(422);
   });
@@ -160,7 +160,7 @@ describe('operations: document list, files, account, metrics, search attributes'
     );
   });
 
-  it('serves the signed XML as stored and the CDR zip as received; 404 while there is no CDR and for another company', async () => {
+  it('serves the signed XML as stored and the CDR zip as received; 404 while there is no CDR; 403 for another company', async () => {
     const stored = (await findDocument(s.stack.db, ids.f1))!;
     const xml = await got(`${s.stack.url}/v1/cpe/${ids.f1}/xml`, { headers: { Authorization: `Bearer ${a.token}` } });
     expect(xml.headers['content-type']).to.match(/^application\/xml/);
@@ -180,7 +180,7 @@ describe('operations: document list, files, account, metrics, search attributes'
     expect(none.body.message).to.match(/no CDR yet: it is to_send/);
     await expectDocumented(s.stack, 'GET /v1/cpe/{external_id}/cdr', none);
     const other = await newCompany(s.stack);
-    expect((await call(s.stack, 'GET', `/v1/cpe/${ids.f1}/xml`, { token: other.token })).status).to.equal(404);
+    expect((await call(s.stack, 'GET', `/v1/cpe/${ids.f1}/xml`, { token: other.token })).status).to.equal(403);
   });
 
   it('GET /v1/account: plan 01 signatures left and used, companies per environment', async () => {

@@ -95,13 +95,13 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     expect(JSON.parse(webhookBody(done, new Date())).document.links).to.deep.equal(links);
   });
 
-  it('same authorisation as GET /v1/cpe/{id}: another company and an unknown id 404, no token 401; a bad format 422', async () => {
+  it('same authorisation as GET /v1/cpe/{id}: another company gets 403, an unknown id 404, no token 401; a bad format 422', async () => {
     const issued = await issue(env.stack, demo.token, payload('invoice-basic.json', demo.ruc));
     const id = issued.body.external_id;
     const other = await newCompany(env.stack);
     const foreign = await getBytes(env, `/v1/cpe/${id}/pdf`, other.token);
-    expect(foreign.status).to.equal(404);
-    expect(JSON.parse(foreign.body.toString()).message).to.equal(`No document ${id}`);
+    expect(foreign.status).to.equal(403);
+    expect(JSON.parse(foreign.body.toString()).message).to.equal('The document belongs to another company');
     expect((await getBytes(env, '/v1/cpe/00000000-0000-4000-8000-000000000000/pdf', demo.token)).status).to.equal(404);
     expect((await getBytes(env, `/v1/cpe/${id}/pdf`, 'chq_sig_nope')).status).to.equal(401);
     const bad = await getBytes(env, `/v1/cpe/${id}/pdf?format=letter`, demo.token);

@@ -133,7 +133,7 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
 
     const other = await company();
     const otherToken = await issueToken(stack.db, { scope: COMPANY_SCOPE, accountId, companyId: other.id });
-    expect((await voidCall('POST', accepted.id, { reason: 'x' }, otherToken)).status).to.equal(404);
+    expect((await voidCall('POST', accepted.id, { reason: 'x' }, otherToken)).status).to.equal(403);
     expect(
       await stack.db('document_voids').whereIn('document_id', [rejected.id, queued.id, accepted.id, summary.id]),
     ).to.have.length(0);
