@@ -26,7 +26,7 @@ import type { DocumentRow } from '../../db/documents';
  * document (each PDF is rendered), every answer says `nosniff`, and an id of another company's (or account's)
  * resource answers exactly as an unknown one on every path that takes one.
  */
-describe('security: downloads and ids (issue 40): /consulta file limits, nosniff, one 404', function () {
+describe('security: downloads and ids (issue 40): /consulta file limits, nosniff, 403 and 404 by the spec', function () {
   this.timeout(120_000);
   const PER_ADDRESS = 4;
   const PER_DOCUMENT = 8;
