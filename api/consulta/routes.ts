@@ -35,13 +35,13 @@ async function pageHeaders(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
-/** The six facts as typed, or null when the body is not the page's form. */
-async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | null> {
+/** The six facts as typed, or the FormError when the body is not the page's form. */
+async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | FormError> {
   let params: URLSearchParams;
   try {
     params = await readForm(ctx, FORM_LIMIT);
   } catch (err) {
-    if (err instanceof FormError) return null;
+    if (err instanceof FormError) return err;
     throw err;
   }
   const value = (name: keyof ConsultaForm) => (params.get(name) ?? '').trim().slice(0, 40);
@@ -171,10 +171,11 @@ export function consultaRouter(deps: AppDeps): Router {
       );
       return;
     }
-    const form = await consultaForm(ctx);
+    const read = await consultaForm(ctx);
+    const form = read instanceof FormError ? null : read;
     const problem = form ? formProblem(form) : 'Complete el formulario.';
     if (!form || problem) {
-      ctx.status = 422;
+      ctx.status = read instanceof FormError && read.status === 413 ? 413 : 422;
       ctx.body = formPage(base, form ?? {}, { text: problem!, tone: 'error' });
       return;
     }

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
+import { readCappedBody } from '../read-body';
 import { parseJsonPayload } from '../../documents/input/json';
 import { inspectJson } from '../../documents/input/inspect';
 import { DocumentValidationError, formatIssue } from '../../documents/errors';
@@ -67,16 +68,7 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
       CONSULTA_PATH.test(ctx.path)
     )
       return next();
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
-      chunks.push(chunk as Buffer);
-    }
-    const bytes = Buffer.concat(chunks);
+    const bytes = await readCappedBody(ctx, limit, () => new ApiError(413, `The body is larger than ${limit} bytes`));
     if (/^[ \t\r\n]*$/.test(bytes.toString('latin1'))) {
       ctx.state.rawBody = '';
       ctx.request.body = undefined;
