@@ -84,12 +84,18 @@ export function readTotal(typed: string): { amount: string } | { hint: string } 
   };
 }
 
-/** Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. */
+/** Guides print no total: the buyer leaves it empty (or 0). Every other type on the page prints one. */
+const WITHOUT_TOTAL = new Set(['09', '31']);
+
+/**
+ * Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. A document
+ * of a type that prints a total but has none stored (signed externally before totals were read) matches no total.
+ */
 function matches(doc: ListedDocument, form: ConsultaForm): boolean {
   if (String(doc.issue_date) !== form.fecha) return false;
   const total = doc.totals?.PayableAmount;
   const typed = form.total;
-  if (total === undefined) return typed === '' || new Decimal(typed).isZero();
+  if (total === undefined) return WITHOUT_TOTAL.has(doc.doc_type) && (typed === '' || new Decimal(typed).isZero());
   return typed !== '' && new Decimal(typed).equals(new Decimal(total));
 }
 
