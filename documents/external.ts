@@ -9,6 +9,7 @@ import { Decimal, money } from './decimal';
 import { DocumentValidationError, issue } from './errors';
 import { verifyXmlSignature } from './signing/verify';
 import { declaresDtd, DTD_REFUSED } from './xml/dtd';
+import { parseRoot } from './xml/read';
 import { UPLOAD_BOUNDS, xmlBoundsProblem } from './xml/bounds';
 import { isCalendarDate } from './calendar';
 import { linesProblem } from './line-bounds';
@@ -93,6 +94,8 @@ const TOTAL_HOLDERS: Partial<Record<DocType, string>> = {
   '07': 'LegalMonetaryTotal',
   '08': 'RequestedMonetaryTotal',
 };
+/** The types whose total is read from the XML. */
+export const EXTERNAL_TOTAL_TYPES = Object.keys(TOTAL_HOLDERS) as DocType[];
 /** An amount as UBL writes it (SUNAT: up to 12 digits and 2 decimals). */
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 
@@ -172,4 +175,16 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
     totals,
     warnings: [],
   };
+}
+
+/**
+ * The totals of an externally signed document stored before they were read at issue (db/migrations
+ * 20261207100000): what `readSignedDocument` would keep now, or null when the XML holds none it can read.
+ */
+export function storedExternalTotals(xml: string, docType: DocType): Record<string, string> | null {
+  try {
+    return totalsOf(parseRoot(xml) as unknown as Element, docType);
+  } catch {
+    return null;
+  }
 }

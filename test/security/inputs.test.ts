@@ -14,6 +14,7 @@ import { createSigner, generateTestCertificate, signXml } from '../../documents/
 import { UPLOAD_BOUNDS } from '../../documents/xml/bounds';
 import { filesCommand } from '../../cli/commands/files';
 import { logger } from '../../core/logger';
+import { up as fillExternalTotals } from '../../db/migrations/20261207100000_external_totals';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -169,6 +170,12 @@ describe('security: inputs capped where they enter (issue 40)', function () {
     // One stored before totals were read from the XML: no total finds it, neither 0 nor empty.
     await env.stack.db('documents').where({ id: res.body.external_id }).update({ totals: null });
     for (const total of ['0', '', printed]) expect((await consult(total)).statusCode, `total "${total}"`).to.equal(404);
+    // The migration gives it the total its XML says, where the row holds the XML (the default store).
+    await env.stack.db('documents').where({ id: res.body.external_id }).update({ xml: invoice.xml });
+    await fillExternalTotals(env.stack.db);
+    expect((await findDocument(env.stack.db, res.body.external_id))!.totals).to.deep.equal({ PayableAmount: printed });
+    expect((await consult(printed)).statusCode).to.equal(200);
+    expect((await consult('0')).statusCode).to.equal(404);
   });
 
   it('XML past the element, depth or byte bounds is refused before a parser holds it; a 999-line invoice passes', async () => {
