@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import got from 'got';
-import { issue, newCompany, payload, startIssuingStack, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  call,
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { testConfig } from '../support/services';
 import { createRouters } from '../../api/app';
 import { ISSUE_BODY_LIMIT, JSON_BODY_LIMIT } from '../../api/middleware/body';
@@ -14,6 +22,7 @@ import { createSigner, generateTestCertificate, signXml } from '../../documents/
 import { UPLOAD_BOUNDS } from '../../documents/xml/bounds';
 import { filesCommand } from '../../cli/commands/files';
 import { logger } from '../../core/logger';
+import { describeDocument, NotXmlError } from '../../validator/detect';
 import { up as fillExternalTotals } from '../../db/migrations/20261207100000_external_totals';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -193,6 +202,21 @@ describe('security: inputs capped where they enter (issue 40)', function () {
       await refused(xml, expected);
       console.log(`      ${name}: refused in ${Date.now() - started} ms`);
     }
+  });
+
+  it('a document stored before the line bound is not printed (a 422, not minutes of CPU); the validator bounds its files', async () => {
+    const small = signedInvoice(company.ruc, 1, signer);
+    const res = await issue(env.stack, company.token, { xml: b64(small.xml) });
+    expect(res.status).to.equal(202);
+    // What an external invoice of 1,000 lines left in its row before this change.
+    const stored = signedInvoice(company.ruc, 1000, signer).xml;
+    await env.stack.db('documents').where({ id: res.body.external_id }).update({ xml: stored });
+    const pdf = await call(env.stack, 'GET', `/v1/cpe/${res.body.external_id}/pdf`, { token: company.token });
+    expect(pdf.status, JSON.stringify(pdf.body)).to.equal(422);
+    expect(pdf.body.message).to.match(/cannot be read back: .*more than 999 InvoiceLine/);
+    const deep = `<Invoice>${'<a>'.repeat(40)}${'</a>'.repeat(40)}</Invoice>`;
+    expect(() => describeDocument(deep, 'deep.xml')).to.throw(NotXmlError, /more than 32 deep/);
+    expect(describeDocument(stored, 'F001.xml').type).to.equal('01');
   });
 
   it('a chunked body past the limit answers 413 on every route that takes a body, as with a Content-Length', async () => {
