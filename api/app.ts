@@ -22,6 +22,7 @@ import { cpeFilesRouter } from './cpe/files';
 import { consolePages } from './console/router';
 import { companyEmailRouter } from './companies/email';
 import { consultaRouter } from './consulta/routes';
+import { captureClientAddress } from './client-address';
 
 /** One router per resource (the OpenAPI test walks these to check every route is documented). */
 export function createRouters(deps: AppDeps): Router[] {
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Koa {
   const trusted = deps.config.trustProxy;
   const app = new Koa({ proxy: trusted > 0, maxIpsCount: trusted });
   app.on('error', onAppError);
+  app.use(captureClientAddress);
   app.use(requestMetrics);
   app.use(requestId);
   app.use(hsts(deps));

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { Context, Next } from 'koa';
 import { ipv6Groups } from '../core/net-guard';
 
 /**
@@ -15,4 +16,14 @@ export function limitKey(address: string): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
+}
+
+/**
+ * The client's address (`ctx.ip`: the socket's, or with CHASQUI_TRUST_PROXY the proxies' word) fixed once when the
+ * request starts. Koa reads it from the socket on first use, and by the time the request log or a limit asks, a body
+ * limit or a client that went away may have closed that socket (a 500 `reading 'remoteAddress'`, issue 40).
+ */
+export function captureClientAddress(ctx: Context, next: Next): Promise<void> {
+  ctx.request.ip = ctx.request.ips[0] || ctx.req.socket?.remoteAddress || 'unknown';
+  return next();
 }

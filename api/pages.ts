@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { readCappedBody } from './read-body';
 
 /**
  * What the server-rendered pages (the console, /consulta) share: their security headers (nosniff is every answer's,
@@ -15,18 +16,22 @@ export function setPageHeaders(ctx: Context, referrerPolicy: 'no-referrer' | 'sa
   ctx.set('Cache-Control', 'no-store');
 }
 
-/** A body that is not the page's form, or too large for it; the message is for the person in front of the page. */
-export class FormError extends Error {}
+/**
+ * A body that is not the page's form (400), or too large for it (413, as any other body past its limit); the message
+ * is for the person in front of the page.
+ */
+export class FormError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 413 = 400,
+  ) {
+    super(message);
+  }
+}
 
 /** An application/x-www-form-urlencoded body of at most `maxBytes`. */
 export async function readForm(ctx: Context, maxBytes: number): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded')) throw new FormError('Envíe el formulario de la página.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new FormError('El formulario es demasiado grande.');
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readCappedBody(ctx, maxBytes, () => new FormError('El formulario es demasiado grande.', 413));
+  return new URLSearchParams(body.toString('utf8'));
 }

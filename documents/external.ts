@@ -1,12 +1,18 @@
 /**
  * Documents an issuer signs itself (company signing `external`): chasqui never re-signs them, it only reads what it
- * must store and route (type, series, number, file name) and refuses what it cannot send: malformed XML, no valid
- * signature, or another issuer's RUC.
+ * must store and route (type, series, number, file name, the total `/consulta` compares) and refuses what it cannot
+ * send: XML past the bounds, malformed or without a valid signature, another issuer's RUC, more lines than the same
+ * document in JSON may have, an issue date that is no calendar date. Pure and synchronous: no database, no network.
  */
 import { DOMParser } from '@xmldom/xmldom';
+import { Decimal, money } from './decimal';
 import { DocumentValidationError, issue } from './errors';
 import { verifyXmlSignature } from './signing/verify';
 import { declaresDtd, DTD_REFUSED } from './xml/dtd';
+import { parseRoot } from './xml/read';
+import { UPLOAD_BOUNDS, xmlBoundsProblem } from './xml/bounds';
+import { isCalendarDate } from './calendar';
+import { linesProblem } from './line-bounds';
 import type { DocType, PreparedDocument } from './types';
 
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
@@ -77,19 +83,52 @@ function docTypeOf(root: Element, id: string): DocType | null {
   }
 }
 
+/**
+ * Where a sale's total is (SUNAT's UBL 2.1: an invoice's, boleta's, liquidación's and credit note's
+ * LegalMonetaryTotal, a debit note's RequestedMonetaryTotal): what a JSON document keeps as `PayableAmount`.
+ */
+const TOTAL_HOLDERS: Partial<Record<DocType, string>> = {
+  '01': 'LegalMonetaryTotal',
+  '03': 'LegalMonetaryTotal',
+  '04': 'LegalMonetaryTotal',
+  '07': 'LegalMonetaryTotal',
+  '08': 'RequestedMonetaryTotal',
+};
+/** The types whose total is read from the XML. */
+export const EXTERNAL_TOTAL_TYPES = Object.keys(TOTAL_HOLDERS) as DocType[];
+/** An amount as UBL writes it (SUNAT: up to 12 digits and 2 decimals). */
+const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** The sale's totals as a JSON document of its type stores them (`PayableAmount`); null for the types without one. */
+function totalsOf(root: Element, docType: DocType): Record<string, string> | null {
+  const holder = TOTAL_HOLDERS[docType];
+  if (!holder) return null;
+  const monetary = childElement(root, holder);
+  const payable = monetary ? childText(monetary, 'PayableAmount') : null;
+  if (payable === null || !AMOUNT.test(payable))
+    throw reject(
+      null,
+      `cac:${holder}/cbc:PayableAmount ${payable === null ? 'is missing' : `"${payable.slice(0, 20)}" is not an amount`}: the document's total, up to 12 digits and 2 decimals`,
+    );
+  return { PayableAmount: money(new Decimal(payable)) };
+}
+
 const reject = (code: string | null, message: string, path: string | null = 'xml') =>
   new DocumentValidationError([issue('chasqui', code, message, path)]);
 
 /** Reads and checks an externally signed document; throws DocumentValidationError (a 422) when it cannot be sent. */
 export function readSignedDocument(xml: string, options: { issuerRuc: string }): ExternalDocument {
   if (declaresDtd(xml)) throw reject('BR_XML_DTD', DTD_REFUSED);
+  const beyond = xmlBoundsProblem(xml, UPLOAD_BOUNDS);
+  if (beyond) throw reject('BR_XML_LIMIT', beyond);
   let root: Element | null = null;
+  let doc: Document;
   try {
-    const doc = new DOMParser({
+    doc = new DOMParser({
       onError: (level: string, message: string) => {
         if (level !== 'warning') throw new Error(message);
       },
-    }).parseFromString(xml, 'text/xml');
+    }).parseFromString(xml, 'text/xml') as unknown as Document;
     root = doc.documentElement as unknown as Element | null;
   } catch (err) {
     throw reject('BR_XML_MALFORMED', `the XML is not well formed: ${(err as Error).message}`);
@@ -115,8 +154,12 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
       `cbc:ID "${id}" is not a valid ${summary ? 'RC/RA/RR-YYYYMMDD-N' : 'SERIE-NUMERO'} identifier`,
     );
   const issueDate = childText(root, 'IssueDate') ?? '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(issueDate)) throw reject(null, 'the XML has no valid cbc:IssueDate');
-  const signature = verifyXmlSignature(xml);
+  if (!isCalendarDate(issueDate))
+    throw reject(null, `cbc:IssueDate "${issueDate.slice(0, 20)}" is not a calendar date written YYYY-MM-DD`);
+  const lines = linesProblem(root);
+  if (lines) throw reject(lines.code, lines.message);
+  const totals = totalsOf(root, docType);
+  const signature = verifyXmlSignature(xml, doc!);
   if (!signature.ok || !signature.digest)
     throw reject('BR_XML_SIGNATURE', `the XML is not validly signed: ${signature.reason ?? 'no digest'}`);
   return {
@@ -129,7 +172,19 @@ export function readSignedDocument(xml: string, options: { issuerRuc: string }):
     currency: childText(root, 'DocumentCurrencyCode'),
     hash: signature.digest,
     xml,
-    totals: null,
+    totals,
     warnings: [],
   };
+}
+
+/**
+ * The totals of an externally signed document stored before they were read at issue (db/migrations
+ * 20261207100000): what `readSignedDocument` would keep now, or null when the XML holds none it can read.
+ */
+export function storedExternalTotals(xml: string, docType: DocType): Record<string, string> | null {
+  try {
+    return totalsOf(parseRoot(xml) as unknown as Element, docType);
+  } catch {
+    return null;
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
 import { declaresDtd, DTD_REFUSED } from '../documents/xml/dtd';
+import { STORED_BOUNDS, xmlBoundsProblem } from '../documents/xml/bounds';
 import path from 'node:path';
 
 export const NS = {
@@ -115,6 +116,8 @@ export function describeDocument(
   options: { nameFromContent?: boolean } = {},
 ): DocumentFacts {
   if (declaresDtd(xml)) throw new NotXmlError(DTD_REFUSED);
+  const beyond = xmlBoundsProblem(xml, STORED_BOUNDS);
+  if (beyond) throw new NotXmlError(beyond);
   const problems: string[] = [];
   let doc;
   try {

@@ -8,20 +8,18 @@ import { ACCOUNT_SCOPE } from '../../db/tokens';
 import { deleteLogo, findLogo, saveLogo } from '../../db/logos';
 import { LOGO_TYPES, validateLogo } from '../../documents/printed';
 import { loadCompany } from './routes';
+import { readCappedBody } from '../read-body';
 
 /** The raw body, refused past `maxBytes` without reading the rest. */
-async function readImage(ctx: Context, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new ApiError(413, `The logo is larger than ${maxBytes} bytes`, { errors: { logo: [`at most ${maxBytes} bytes`] } });
-  if (Number(ctx.get('Content-Length') || 0) > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+function readImage(ctx: Context, maxBytes: number): Promise<Buffer> {
+  return readCappedBody(
+    ctx,
+    maxBytes,
+    () =>
+      new ApiError(413, `The logo is larger than ${maxBytes} bytes`, {
+        errors: { logo: [`at most ${maxBytes} bytes`] },
+      }),
+  );
 }
 
 /**

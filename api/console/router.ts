@@ -65,7 +65,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (method === 'POST') {
     if (!session) return forbiddenPage(ctx, 'Su sesión terminó: inicie sesión de nuevo.');
     const form = await consoleForm(ctx);
-    if (form instanceof FormError) return forbiddenPage(ctx, form.message);
+    if (form instanceof FormError) return forbiddenPage(ctx, form.message, form.status === 413 ? 413 : 403);
     if (!sameSecret(form.get('csrf'), session.csrf))
       return forbiddenPage(ctx, 'Falta el token del formulario (CSRF) o no corresponde a su sesión.');
     if (p === '/console/logout') return signOut(ctx, deps);

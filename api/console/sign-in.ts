@@ -51,10 +51,10 @@ export function loginPage(ctx: Context, deps: AppDeps, status: number, message: 
   );
 }
 
-export function forbiddenPage(ctx: Context, text: string): void {
+export function forbiddenPage(ctx: Context, text: string, status = 403): void {
   writePage(
     ctx,
-    403,
+    status,
     page(
       { title: 'Solicitud rechazada' },
       html`${notice('refused', text)}
@@ -91,7 +91,7 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
     return loginPage(ctx, deps, 429, notice('refused', `Demasiados intentos desde su conexión. ${wait}`));
   }
   const form = await consoleForm(ctx);
-  if (form instanceof FormError) return loginPage(ctx, deps, 400, notice('refused', form.message));
+  if (form instanceof FormError) return loginPage(ctx, deps, form.status, notice('refused', form.message));
   if (!sameSecret(form.get('csrf'), cookie(ctx, LOGIN_COOKIE)))
     return forbiddenPage(
       ctx,

@@ -35,13 +35,13 @@ async function pageHeaders(ctx: Context, next: Next): Promise<void> {
   await next();
 }
 
-/** The six facts as typed, or null when the body is not the page's form. */
-async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | null> {
+/** The six facts as typed, or the FormError when the body is not the page's form. */
+async function consultaForm(ctx: Context): Promise<Partial<ConsultaForm> | FormError> {
   let params: URLSearchParams;
   try {
     params = await readForm(ctx, FORM_LIMIT);
   } catch (err) {
-    if (err instanceof FormError) return null;
+    if (err instanceof FormError) return err;
     throw err;
   }
   const value = (name: keyof ConsultaForm) => (params.get(name) ?? '').trim().slice(0, 40);
@@ -84,12 +84,18 @@ export function readTotal(typed: string): { amount: string } | { hint: string } 
   };
 }
 
-/** Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. */
+/** Guides print no total: the buyer leaves it empty (or 0). Every other type on the page prints one. */
+const WITHOUT_TOTAL = new Set(['09', '31']);
+
+/**
+ * Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. A document
+ * of a type that prints a total but has none stored (signed externally before totals were read) matches no total.
+ */
 function matches(doc: ListedDocument, form: ConsultaForm): boolean {
   if (String(doc.issue_date) !== form.fecha) return false;
   const total = doc.totals?.PayableAmount;
   const typed = form.total;
-  if (total === undefined) return typed === '' || new Decimal(typed).isZero();
+  if (total === undefined) return WITHOUT_TOTAL.has(doc.doc_type) && (typed === '' || new Decimal(typed).isZero());
   return typed !== '' && new Decimal(typed).equals(new Decimal(total));
 }
 
@@ -183,10 +189,11 @@ export function consultaRouter(deps: AppDeps): Router {
     ctx.type = 'text/html; charset=utf-8';
     const lookup = `consulta:${limitKey(ctx.ip)}`;
     if (await overLimit(deps, ctx, lookup, consultaRate, 'Demasiadas consultas desde su conexión.')) return;
-    const form = await consultaForm(ctx);
+    const read = await consultaForm(ctx);
+    const form = read instanceof FormError ? null : read;
     const problem = form ? formProblem(form) : 'Complete el formulario.';
     if (!form || problem) {
-      ctx.status = 422;
+      ctx.status = read instanceof FormError && read.status === 413 ? 413 : 422;
       ctx.body = formPage(base, form ?? {}, { text: problem!, tone: 'error' });
       return;
     }

@@ -9,6 +9,7 @@ import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
 import { findNumberHolder, insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
 import { checkNumber, payloadHash } from './number';
+import { isXmlEnvelope } from '../middleware/body';
 import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
 import {
   prepareDocument,
@@ -86,12 +87,7 @@ function readPayload(
   options: PrepareOptions,
 ): { document: PreparedDocument; external: { hash: string } | null } {
   const body = ctx.request.body as Record<string, unknown> | undefined;
-  const wantsXml =
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    typeof body.xml === 'string' &&
-    Object.keys(body).length === 1;
+  const wantsXml = isXmlEnvelope(body);
   if (company.signing === 'external') {
     if (!wantsXml)
       throw badRequest(`Company ${company.ruc} signs its documents itself: send {"xml": "<signed XML in base64>"}`, {

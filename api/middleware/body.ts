@@ -1,12 +1,19 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
+import { readCappedBody } from '../read-body';
+import { DOCUMENT_MAX_BYTES } from '../../documents/xml/bounds';
 import { parseJsonPayload } from '../../documents/input/json';
 import { inspectJson } from '../../documents/input/inspect';
 import { DocumentValidationError, formatIssue } from '../../documents/errors';
 import { toValidationResponse } from '../../documents/validation-response';
 
-/** Largest JSON body accepted (docs/issuing.md, "Input rules"; OpenAPI): a 999-line invoice is far below it. */
-export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
+/**
+ * Largest JSON body accepted (docs/issuing.md, "Input rules"; OpenAPI): a 999-line invoice is far below it. It is a
+ * document's limit, the same for the signed XML of `{"xml": …}` (documents/xml/bounds.ts).
+ */
+export const JSON_BODY_LIMIT = DOCUMENT_MAX_BYTES;
+/** `{"xml": "<base64>"}` on the issue paths: the XML may be as large as a JSON document, and base64 is a third larger. */
+export const ISSUE_BODY_LIMIT = Math.ceil(DOCUMENT_MAX_BYTES / 3) * 4 + 1024;
 /** POST /v1/cpe and the legacy send, whose errors use their own shape (spec 7.2) rather than the envelope. */
 const ISSUE_PATHS = /^\/(v1\/cpe|api\/cpe\/enviar)\/?$/;
 const CONSULTA_PATH = /^\/consulta\/?$/;
@@ -30,6 +37,16 @@ function checkContentType(ctx: Context): void {
       headers: { 'Accept-Post': 'application/json' },
     });
   }
+}
+
+/** `{"xml": "…"}` and nothing else: an externally signed document in base64. */
+export function isXmlEnvelope(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { xml?: unknown }).xml === 'string' &&
+    Object.keys(value).length === 1
+  );
 }
 
 /** Which byte starts the first invalid UTF-8 sequence (only the error path pays for it). */
@@ -67,16 +84,9 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
       CONSULTA_PATH.test(ctx.path)
     )
       return next();
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw new ApiError(413, `The body is larger than ${limit} bytes`);
-      chunks.push(chunk as Buffer);
-    }
-    const bytes = Buffer.concat(chunks);
+    const issuing = ISSUE_PATHS.test(ctx.path);
+    const tooLarge = () => new ApiError(413, `The body is larger than ${limit} bytes`);
+    const bytes = await readCappedBody(ctx, issuing ? Math.max(limit, ISSUE_BODY_LIMIT) : limit, tooLarge);
     if (/^[ \t\r\n]*$/.test(bytes.toString('latin1'))) {
       ctx.state.rawBody = '';
       ctx.request.body = undefined;
@@ -95,6 +105,8 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
     ctx.state.rawBody = raw;
     try {
       const value = parseJsonPayload(raw);
+      // Only the signed XML's envelope may use the issue paths' larger limit.
+      if (bytes.length > limit && !isXmlEnvelope(value)) throw tooLarge();
       const problems = inspectJson(value);
       if (problems.length) throw new DocumentValidationError(problems);
       ctx.request.body = value;

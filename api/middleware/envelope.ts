@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../errors';
 import { logger } from '../../core/logger';
 import { FileIntegrityError, FileStoreUnavailableError } from '../../files/store';
+import { XmlBoundsError } from '../../documents/xml/bounds';
 
 /** The body an ApiError answers with (also what idempotency stores for a failed first request). */
 export function errorBody(err: ApiError): Record<string, unknown> {
@@ -76,6 +77,12 @@ export async function envelope(ctx: Context, next: Next): Promise<void> {
       ctx.status = err.status;
       for (const [k, v] of Object.entries(err.extra.headers ?? {})) ctx.set(k, v);
       ctx.body = errorBody(err);
+      return;
+    }
+    // A stored document past the bounds of what is read back (a PDF of a 4,400-line invoice stored before them).
+    if (err instanceof XmlBoundsError) {
+      ctx.status = 422;
+      ctx.body = { success: false, message: `The document cannot be read back: ${err.message}` };
       return;
     }
     // The file store down (503, Retry-After) or a stored file damaged (409): said as such (files/store.ts).

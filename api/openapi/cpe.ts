@@ -85,7 +85,7 @@ const issueBodySchema = {
       schema: {
         type: 'object',
         description:
-          'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external. At most 2 MiB, nested at most 32 levels, UTF-8 only, no control characters but tab and line breaks (docs/issuing.md, "Input rules")',
+          'The document of spec 2.3 (aliases accepted; docs/documents.md), or {"xml": "<base64>"} for a company with signing external. At most 2 MiB (for {"xml"}: the XML itself, and 60,000 elements), nested at most 32 levels, UTF-8 only, no control characters but tab and line breaks (docs/issuing.md, "Input rules")',
       },
       examples: { factura: { summary: 'A factura of one line', value: EXAMPLE_INVOICE } },
     },

@@ -232,6 +232,9 @@ const relatedSchema = Joi.object({
   emisor: rucSchema,
 });
 
+/** The most lines a guide carries (DespatchLine), JSON or signed XML alike. */
+export const MAX_DESPATCH_LINES = 9999;
+
 export const despatchSchema = Joi.object({
   tipoDoc: Joi.string().valid('09', '31').required(),
   serie: Joi.string()
@@ -284,5 +287,5 @@ export const despatchSchema = Joi.object({
   documentosRelacionados: Joi.array().items(relatedSchema).default([]),
   envio: shipmentSchema.required(),
   // At least one line but for an appointment (92), which lists none: rules.ts says which.
-  items: Joi.array().items(itemSchema).max(9999).default([]),
+  items: Joi.array().items(itemSchema).max(MAX_DESPATCH_LINES).default([]),
 }).prefs({ abortEarly: false, convert: true, errors: { wrap: { label: "'" } } });

@@ -30,6 +30,9 @@ const PAID_TYPES: Readonly<Record<OtherDocType, readonly string[]>> = {
 };
 export const CREDIT_NOTE = '07';
 
+/** The most documents a retención or percepción lists, JSON or signed XML alike. */
+export const MAX_OTHER_LINES = 500;
+
 /** Series of a paid document as SUNAT's XSL accepts them (electronic F/B, printed 4 digits, E001/EB01 issued in SOL). */
 const PAID_SERIES: Readonly<Record<OtherDocType, RegExp>> = {
   '20': /^(E001|[FR][A-Z0-9]{3}|\d{4})-(?!0+$)\d{1,8}$/,
@@ -121,7 +124,7 @@ function otherSchema(type: OtherDocType) {
         }),
       ),
     observacion: textSchema(250),
-    items: Joi.array().items(lineSchema(type)).min(1).max(500).required(),
+    items: Joi.array().items(lineSchema(type)).min(1).max(MAX_OTHER_LINES).required(),
     /** Totals the integrator computed, checked against chasqui's to the cent. */
     totales: Joi.object({ importe: amountSchema, neto: amountSchema }),
   });

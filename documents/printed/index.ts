@@ -7,6 +7,8 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { parseRoot } from '../xml/read';
+import { XmlBoundsError } from '../xml/bounds';
+import { linesProblem } from '../line-bounds';
 import { isDespatchRoot, readDespatch } from './despatch';
 import { renderPrinted, type PaperFormat } from './layout';
 import type { PrintedDocument } from './model';
@@ -48,6 +50,9 @@ const READERS: Reader[] = [
 
 export function readPrinted(xml: string, options: PrintOptions): PrintedDocument {
   const root = parseRoot(xml);
+  // A document stored before the line bound (an externally signed invoice of 4,400 lines) is not printed either.
+  const lines = linesProblem(root);
+  if (lines) throw new XmlBoundsError(lines.message);
   const reader = READERS.find((r) => r.accepts(root.localName ?? ''));
   if (!reader) throw new Error(`no printed representation for a ${root.localName}`);
   return reader.read(root, options);

@@ -52,6 +52,9 @@ const rcLineTotals = Joi.object({
   importeTotal: amountSchema,
 }).required();
 
+/** The most lines a daily summary carries (SummaryDocumentsLine), JSON or signed XML alike. */
+export const MAX_SUMMARY_LINES = 500;
+
 export const rcSchema = Joi.object({
   tipoDoc: Joi.string().valid('rc').required(),
   ...header,
@@ -98,7 +101,7 @@ export const rcSchema = Joi.object({
       }),
     )
     .min(1)
-    .max(500)
+    .max(MAX_SUMMARY_LINES)
     .required(),
 });
 

@@ -1,14 +1,20 @@
 /** Reading back UBL that chasqui (or an issuer) signed: namespace-aware steps through `cac:`/`cbc:` children. */
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { declaresDtd, DTD_REFUSED } from './dtd';
+import { STORED_BOUNDS, XmlBoundsError, xmlBoundsProblem } from './bounds';
 
 export const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 export const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 export const DS = 'http://www.w3.org/2000/09/xmldsig#';
 
-/** The root element of an XML text; throws when it is not XML (a stored document is trusted input). */
+/**
+ * The root element of an XML text; throws when it is not XML (a stored document is trusted input), and
+ * XmlBoundsError past the bounds of a stored document, before parsing it.
+ */
 export function parseRoot(xml: string): Element {
   if (declaresDtd(xml)) throw new Error(DTD_REFUSED);
+  const beyond = xmlBoundsProblem(xml, STORED_BOUNDS);
+  if (beyond) throw new XmlBoundsError(beyond);
   const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
   if (!root) throw new Error('signed document is not XML');
   return root;

@@ -40,7 +40,13 @@ export const ROOMS: Record<string, Room> = {
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
   'validator/': {
     holds: '`chasqui validate`',
-    may: ['documents/calendar/', 'documents/xml/dtd.ts', 'documents/csv.ts', 'lifecycle/transitions.ts'],
+    may: [
+      'documents/calendar/',
+      'documents/xml/dtd.ts',
+      'documents/xml/bounds.ts',
+      'documents/csv.ts',
+      'lifecycle/transitions.ts',
+    ],
   },
   'workflows/': {
     holds: 'Temporal workflows and their clients',
