@@ -6,7 +6,7 @@ import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack 
 import { loadPdfReader, PdfFile, testPng } from '../support/pdf-tools';
 import { generateTestCertificate } from '../../documents/signing';
 import { PFX_LIMITS } from '../../documents/signing/pfx-cost';
-import { loadPfxTimeBoxed } from '../../api/companies/pfx-worker';
+import { HeavyFailedError } from '../../heavy/pool';
 import { findLogo, saveLogo } from '../../db/logos';
 
 /** A PNG whose header says `width`×`height` (`colour` 0 grey, 6 RGBA) and whose image data inflates to `rawBytes`. */
@@ -167,13 +167,20 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       expect(after.body.data.company.signing).to.not.equal('own_certificate');
     });
 
-    it('opens an upload in a worker thread of its own, ended when it overruns its time box', async () => {
+    it('opens an upload in a thread of the heavy-work pool, ended (and replaced) when it overruns its time box', async () => {
       const pfx = generateTestCertificate({ ruc: '20100066603' }).pfx('clave');
-      const opened = await loadPfxTimeBoxed(pfx, 'clave', { maxBytes: 64 * 1024 });
+      const heavy = env.stack.heavy;
+      const input = { pfx, password: 'clave', maxBytes: 64 * 1024 };
+      const opened = await heavy.run('uploads-test', 'pfx', input);
       expect(opened.ok && opened.certificate.ruc).to.equal('20100066603');
-      const [boxed, ms] = await elapsed(() => loadPfxTimeBoxed(pfx, 'clave', { maxBytes: 64 * 1024, timeoutMs: 20 }));
-      expect(boxed).to.deep.include({ ok: false, reason: 'too_costly' });
+      const threads = heavy.threads;
+      const [boxed, ms] = await elapsed(() => heavy.run('uploads-test', 'pfx', input, 20).catch((err: Error) => err));
+      expect(boxed).to.be.instanceOf(HeavyFailedError).and.to.include({ reason: 'timeout' });
       expect(ms).to.be.below(1_000);
+      expect(heavy.threads, 'the ended thread is gone, none leaked').to.equal(threads - 1);
+      // The next upload gets a new thread and opens.
+      const again = await heavy.run('uploads-test', 'pfx', input);
+      expect(again.ok).to.equal(true);
     });
 
     it('refuses a key larger than 4096 bits (each document would be signed with it in the request)', async () => {

@@ -1,0 +1,24 @@
+/**
+ * One thread of the heavy-work pool (heavy/pool.ts): answers each task with its value or its error, and with the
+ * memory this thread's isolate holds afterwards, by which the pool decides to replace it.
+ */
+import { parentPort } from 'node:worker_threads';
+import { TASKS, type HeavyKind } from './tasks';
+
+const port = parentPort!;
+
+/** The isolate's heap and the memory it holds outside the heap (Buffers: most of a PDF's). */
+function heldBytes(): number {
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
+
+port.on('message', async (task: { kind: HeavyKind; input: never }) => {
+  try {
+    const value = await TASKS[task.kind](task.input);
+    port.postMessage({ ok: true, value, held: heldBytes() });
+  } catch (err) {
+    port.postMessage({ ok: false, message: (err as Error).message ?? String(err), held: heldBytes() });
+  }
+});
+port.postMessage({ ready: true });
