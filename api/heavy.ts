@@ -1,7 +1,7 @@
 import type { AppDeps } from './deps';
 import { ApiError } from './errors';
 import { HeavyFailedError, HeavyRefusedError } from '../heavy/pool';
-import type { HeavyInput, HeavyKind, HeavyOutput } from '../heavy/tasks';
+import type { HeavyKind, HeavyTasks } from '../heavy/tasks';
 
 /**
  * A task of the heavy-work pool for the API (docs/security.md, "Availability"): past the account's queue a 429, past
@@ -12,9 +12,9 @@ export async function runHeavy<K extends HeavyKind>(
   deps: AppDeps,
   account: string,
   kind: K,
-  input: HeavyInput<K>,
+  input: Parameters<HeavyTasks[K]>[0],
   options: { timeoutMs?: number; failed: (err: HeavyFailedError) => ApiError },
-): Promise<HeavyOutput<K>> {
+): Promise<Awaited<ReturnType<HeavyTasks[K]>>> {
   try {
     return await deps.heavy.run(account, kind, input, options.timeoutMs);
   } catch (err) {

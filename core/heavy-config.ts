@@ -27,7 +27,7 @@ export function heavyConfigOf(env: NodeJS.ProcessEnv): HeavyConfig {
     workers,
     queuePerAccount: int(env, 'CHASQUI_HEAVY_QUEUE_PER_ACCOUNT', 4 * workers),
     queueTotal: int(env, 'CHASQUI_HEAVY_QUEUE_TOTAL', 32 * workers),
-    // One thread is left to the other accounts while they wait (on one thread, nothing can be left).
+    // One thread is always left to the other accounts (on one thread, nothing can be left).
     runningPerAccount: int(env, 'CHASQUI_HEAVY_RUNNING_PER_ACCOUNT', Math.max(1, workers - 1)),
     timeoutMs: int(env, 'CHASQUI_HEAVY_TIMEOUT_MS', 30_000),
     heapMb: int(env, 'CHASQUI_HEAVY_HEAP_MB', 512),

@@ -2,13 +2,13 @@
  * The heavy-work pool (docs/security.md, "Availability"): a fixed number of worker threads that render PDFs, open
  * PKCS#12 uploads and read externally signed XML, so the API's event loop never runs them. Each task is tagged with
  * its account; accounts wait in queues of their own, bounded each (past it a 429) and together (a 503), and free
- * threads go round robin over the accounts with work, an account at `runningPerAccount` passed over while another
- * waits. A task over its time is ended with its thread; a thread whose isolate ran out of heap, or holds more than
+ * threads go round robin over the accounts with work. An account runs at most `runningPerAccount` tasks at once (by
+ * default one thread fewer than the pool), so another account's task finds a thread without waiting for its turn. A task over its time is ended with its thread; a thread whose isolate ran out of heap, or holds more than
  * `recycleMb` after a task, is replaced. Threads start when work first needs them.
  */
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
-import type { HeavyInput, HeavyKind, HeavyOutput } from './tasks';
+import type { HeavyTasks } from './tasks';
 import { heavyQueued, heavyRefused, heavyRunning, heavyTaskSeconds } from '../core/metrics';
 import { logger } from '../core/logger';
 
@@ -19,7 +19,7 @@ export interface HeavyPoolOptions {
   queuePerAccount: number;
   /** Tasks all accounts may have waiting (CHASQUI_HEAVY_QUEUE_TOTAL); past it a 503. */
   queueTotal: number;
-  /** Threads one account may hold while another account waits (CHASQUI_HEAVY_RUNNING_PER_ACCOUNT). */
+  /** Threads one account may hold at once (CHASQUI_HEAVY_RUNNING_PER_ACCOUNT; below `workers`, one is kept for others). */
   runningPerAccount: number;
   /** A task's time in its thread unless its caller says otherwise (CHASQUI_HEAVY_TIMEOUT_MS). */
   timeoutMs: number;
@@ -27,7 +27,12 @@ export interface HeavyPoolOptions {
   heapMb: number;
   /** Heap and Buffers a thread may keep after a task before it is replaced (CHASQUI_HEAVY_RECYCLE_MB). */
   recycleMb: number;
+  /** The module whose `TASKS` the threads run: heavy/tasks.ts unless a test gives tasks of its own. */
+  tasksModule?: string;
 }
+
+/** What a pool's threads can run: task functions by kind, plain values in and out. */
+export type TaskTable = Record<string, (input: never) => unknown>;
 
 /** Past a queue's bound: `account` (the caller's own queue, a 429) or `total` (the pool's, a 503). */
 export class HeavyRefusedError extends Error {
@@ -55,7 +60,7 @@ export class HeavyFailedError extends Error {
 
 interface Task {
   account: string;
-  kind: HeavyKind;
+  kind: string;
   input: unknown;
   timeoutMs: number;
   resolve(value: unknown): void;
@@ -74,11 +79,12 @@ interface Slot {
 const BOOT = `require(${JSON.stringify(require.resolve('tsx/cjs'))});
 require(require('node:worker_threads').workerData.module);`;
 const THREAD_MODULE = path.resolve(__dirname, 'thread.ts');
+const TASKS_MODULE = path.resolve(__dirname, 'tasks.ts');
 
 type Answer =
   { ready: true } | { ok: true; value: unknown; held: number } | { ok: false; message: string; held: number };
 
-export class HeavyPool {
+export class HeavyPool<T extends TaskTable = HeavyTasks> {
   private readonly queues = new Map<string, Task[]>();
   private readonly running = new Map<string, number>();
   private readonly slots = new Set<Slot>();
@@ -90,12 +96,12 @@ export class HeavyPool {
   constructor(readonly options: HeavyPoolOptions) {}
 
   /** Runs `kind` for `account` in a thread; rejects with HeavyRefusedError past a bound, HeavyFailedError when ended. */
-  run<K extends HeavyKind>(
+  run<K extends keyof T & string>(
     account: string,
     kind: K,
-    input: HeavyInput<K>,
+    input: Parameters<T[K]>[0],
     timeoutMs = this.options.timeoutMs,
-  ): Promise<HeavyOutput<K>> {
+  ): Promise<Awaited<ReturnType<T[K]>>> {
     if (this.closed) return Promise.reject(new Error('the heavy-work pool is closed'));
     return new Promise((resolve, reject) => {
       const task: Task = { account, kind, input, timeoutMs, resolve: resolve as Task['resolve'], reject };
@@ -163,11 +169,9 @@ export class HeavyPool {
     }
   }
 
-  /** Round robin over accounts with work; one at its running cap is passed over while another may run. */
+  /** Round robin over accounts with work; one at its running cap waits, so that it never holds the whole pool. */
   private nextTask(): Task | null {
-    const accounts = [...this.queues.keys()];
-    const under = accounts.find((a) => (this.running.get(a) ?? 0) < this.options.runningPerAccount);
-    const account = under ?? accounts[0];
+    const account = [...this.queues.keys()].find((a) => (this.running.get(a) ?? 0) < this.options.runningPerAccount);
     if (account === undefined) return null;
     const queue = this.queues.get(account)!;
     const task = queue.shift()!;
@@ -181,7 +185,7 @@ export class HeavyPool {
   private spawn(): Slot {
     const worker = new Worker(BOOT, {
       eval: true,
-      workerData: { module: THREAD_MODULE },
+      workerData: { module: THREAD_MODULE, tasks: this.options.tasksModule ?? TASKS_MODULE },
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32 },
     });
     const slot: Slot = { worker, ready: false, task: null, startedAt: 0, timer: null };

@@ -37,5 +37,3 @@ export const TASKS = {
 
 export type HeavyTasks = typeof TASKS;
 export type HeavyKind = keyof HeavyTasks;
-export type HeavyInput<K extends HeavyKind> = Parameters<HeavyTasks[K]>[0];
-export type HeavyOutput<K extends HeavyKind> = Awaited<ReturnType<HeavyTasks[K]>>;

@@ -2,10 +2,12 @@
  * One thread of the heavy-work pool (heavy/pool.ts): answers each task with its value or its error, and with the
  * memory this thread's isolate holds afterwards, by which the pool decides to replace it.
  */
-import { parentPort } from 'node:worker_threads';
-import { TASKS, type HeavyKind } from './tasks';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { TaskTable } from './pool';
 
 const port = parentPort!;
+// heavy/tasks.ts, or the tasks a test gives the pool.
+const TASKS = (require(workerData.tasks) as { TASKS: TaskTable }).TASKS;
 
 /** The isolate's heap and the memory it holds outside the heap (Buffers: most of a PDF's). */
 function heldBytes(): number {
@@ -13,7 +15,7 @@ function heldBytes(): number {
   return heapUsed + external;
 }
 
-port.on('message', async (task: { kind: HeavyKind; input: never }) => {
+port.on('message', async (task: { kind: string; input: never }) => {
   try {
     const value = await TASKS[task.kind](task.input);
     port.postMessage({ ok: true, value, held: heldBytes() });
