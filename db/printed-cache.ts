@@ -10,7 +10,7 @@ export interface PrintedCacheBounds {
 export async function findPrintedPdf(db: Db, key: string, bounds: PrintedCacheBounds): Promise<Buffer | null> {
   if (!bounds.maxBytes) return null;
   const { rows } = await db.raw<{ rows: { pdf: Buffer }[] }>(
-    `select pdf from printed_cache where key = ? and created_at > now() - make_interval(secs => ?)`,
+    `select pdf from printed_cache where key = ? and created_at > now() - make_interval(secs => ?::double precision)`,
     [key, bounds.maxAgeSeconds],
   );
   return rows[0]?.pdf ?? null;
@@ -31,8 +31,8 @@ export async function keepPrintedPdf(db: Db, key: string, pdf: Buffer, bounds: P
      delete from printed_cache where key <> ? and key in (
        select key from (
          select key, created_at, sum(size) over (order by created_at desc, key) as held from printed_cache
-       ) t where held > ? - ? or created_at <= now() - make_interval(secs => ?)
+       ) t where held > ?::bigint or created_at <= now() - make_interval(secs => ?::double precision)
      )`,
-    [key, pdf, pdf.length, key, bounds.maxBytes, pdf.length, bounds.maxAgeSeconds],
+    [key, pdf, pdf.length, key, bounds.maxBytes - pdf.length, bounds.maxAgeSeconds],
   );
 }

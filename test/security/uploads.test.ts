@@ -8,6 +8,7 @@ import { generateTestCertificate } from '../../documents/signing';
 import { PFX_LIMITS } from '../../documents/signing/pfx-cost';
 import { HeavyFailedError } from '../../heavy/pool';
 import { findLogo, saveLogo } from '../../db/logos';
+import { certificateForm } from './support';
 
 /** A PNG whose header says `width`×`height` (`colour` 0 grey, 6 RGBA) and whose image data inflates to `rawBytes`. */
 function png(width: number, height: number, rawBytes: number, colour = 0): Buffer {
@@ -30,21 +31,6 @@ function png(width: number, height: number, rawBytes: number, colour = 0): Buffe
     chunk('IDAT', deflateSync(Buffer.alloc(rawBytes), { level: 9 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** A multipart/form-data body with the certificate file and its password. */
-function certificateForm(pfx: Buffer, password: string): { body: Buffer; headers: Record<string, string> } {
-  const boundary = `----chasqui${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\n` +
-        'Content-Type: application/x-pkcs12\r\n\r\n',
-    ),
-    pfx,
-    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${password}\r\n`),
-    Buffer.from(`--${boundary}--\r\n`),
-  ]);
-  return { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 /** A PFX whose MAC asks for `iterations` rounds: the MAC is the first thing node-forge derives a key for. */
