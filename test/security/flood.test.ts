@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { issue, newCompany, payload, startIssuingStack, type IssuingStack } from '../issuing/support';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { issue, newCompany, payload, startIssuingStack, until, type IssuingStack } from '../issuing/support';
 import { certificateForm } from './support';
 import { invoicePayload } from '../../bench/payloads';
 import { prepareDocument } from '../../documents';
@@ -17,10 +18,15 @@ import { testConfig } from '../support/services';
  * two tasks waiting per account) and the printed cache off, so every PDF asked is a render: the worst case.
  */
 
-const FLOODERS_PER_PATH = 3;
-const SAMPLES = 5;
-/** How long a flooder may wait for any answer: a queued render's turn plus its own, on a shared machine. */
-const FLOODER_PATIENCE_MS = 60_000;
+const FLOODERS_PER_PATH = 4;
+const SAMPLES = 7;
+/** How many times its idle latency another account's request may take under flood (issue 40 measured 11× and 50-200× before the pool; the machine is shared). */
+const SLOWER_AT_MOST = 8;
+/** A task's time in its thread (the pool's bound): a 999-line render takes 2-3 s of CPU, much longer when shared. */
+const TASK_MS = 30_000;
+const QUEUE_PER_ACCOUNT = 2;
+/** The longest a flooder may wait for any answer: its account's queue ahead of it, then its own task, each bounded. */
+const FLOODER_PATIENCE_MS = (QUEUE_PER_ACCOUNT + 1) * TASK_MS + 15_000;
 
 interface Tally {
   statuses: Record<number, number>;
@@ -31,11 +37,11 @@ interface Tally {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function timed(request: () => Promise<Response>): Promise<{ res: Response; ms: number }> {
+async function timed(request: () => Promise<Response>): Promise<{ res: Response; text: string; ms: number }> {
   const started = performance.now();
   const res = await request();
-  await res.arrayBuffer();
-  return { res, ms: performance.now() - started };
+  const text = await res.text();
+  return { res, text, ms: performance.now() - started };
 }
 
 /** Requests one after another until `stop` says so (at most `max`), tallying what came back. */
@@ -53,13 +59,18 @@ async function flood(stop: () => boolean, request: () => Promise<Response>, tall
   }
 }
 
-/** A signed invoice XML as large as the JSON body limit lets through base64 (many small elements: costly to parse). */
-function largestSignedInvoice(ruc: string): string {
+/**
+ * A signed invoice XML as large as the JSON body limit lets through base64 (many small elements: costly to parse),
+ * changed after signing: the pool parses it and checks its signature in full, and nothing is stored or delivered (the
+ * in-process simulator would otherwise parse it again on this process's event loop, which is not the API's cost).
+ */
+function largestTamperedInvoice(ruc: string): string {
   const signer = createSigner(generateTestCertificate({ ruc }));
   let lines = 999;
   for (;;) {
     const xml = signXml(prepareDocument(invoicePayload(lines, { ruc, correlativo: String(lines) })).xml, signer).xml;
-    if (Math.ceil(Buffer.byteLength(xml) / 3) * 4 + 16 <= JSON_BODY_LIMIT) return xml;
+    if (Math.ceil(Buffer.byteLength(xml) / 3) * 4 + 16 <= JSON_BODY_LIMIT)
+      return xml.replace('Producto de prueba número 1<', 'Producto de prueba número 2<');
     lines -= 50;
   }
 }
@@ -74,10 +85,10 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
       {
         heavy: {
           workers: 2,
-          queuePerAccount: 2,
+          queuePerAccount: QUEUE_PER_ACCOUNT,
           queueTotal: 6,
           runningPerAccount: 1,
-          timeoutMs: 60_000,
+          timeoutMs: TASK_MS,
           heapMb: 512,
           recycleMb: 256,
         },
@@ -97,9 +108,14 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
     const external = await newCompany(env.stack, { settings: { destination: 'provider_ose', signing: 'external' } });
     const uploader = await newCompany(env.stack);
 
-    const long = await issue(env.stack, printer.token, invoicePayload(999, { ruc: printer.ruc }));
+    const basic = payload('invoice-basic.json', printer.ruc);
+    const long = await issue(env.stack, printer.token, { ...basic, items: Array(999).fill(basic.items[0]) });
     expect(long.status, JSON.stringify(long.body)).to.equal(202);
-    const xml = Buffer.from(largestSignedInvoice(external.ruc)).toString('base64');
+    // Delivered before the baseline: the in-process simulator's parse of it is no part of either measurement.
+    expect((await until(env.stack, long.body.external_id, ['accepted', 'observed'], 120_000)).status).to.equal(
+      'accepted',
+    );
+    const xml = Buffer.from(largestTamperedInvoice(external.ruc)).toString('base64');
     const pfx = generateTestCertificate({ ruc: uploader.ruc }).pfx('clave');
 
     const get = (path: string, token?: string) =>
@@ -110,22 +126,22 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
         headers: { Authorization: `Bearer ${victim.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(payload('invoice-basic.json', victim.ruc)),
       });
-    const sample = async () => {
+    const sample = async (check = true) => {
       const issues: number[] = [];
       const ready: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         const issued = await timed(victimIssue);
-        expect(issued.res.status).to.equal(202);
+        if (check) expect(issued.res.status, issued.text).to.equal(202);
         issues.push(issued.ms);
         const readyz = await timed(() => get('/readyz'));
-        expect(readyz.res.status).to.equal(200);
+        if (check) expect(readyz.res.status, readyz.text).to.equal(200);
         ready.push(readyz.ms);
       }
       return { issue: median(issues), readyz: median(ready) };
     };
 
     // Warm: the first issue, the first readyz and the first PDF of a process pay for loading code.
-    await sample();
+    await sample(false);
     const idle = await sample();
     const rssIdle = process.memoryUsage().rss;
 
@@ -153,6 +169,7 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
         },
       ],
     ];
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     let stopped = false;
     let rssPeak = rssIdle;
     const rssWatch = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
@@ -166,13 +183,18 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
     try {
       // The flood is on once the pool's threads are all busy and something waits (bounded: every request is answered).
       for (let i = 0; i < 600 && !(await poolBusy()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      loopDelay.enable();
       flooded = await sample();
+      loopDelay.disable();
     } finally {
       stopped = true;
       await Promise.all(flooders);
       clearInterval(rssWatch);
     }
 
+    // Idle again once the flood is over: on a shared machine, the baseline is whichever idle was slower.
+    const after = await sample();
+    const calm = { issue: Math.max(idle.issue, after.issue), readyz: Math.max(idle.readyz, after.readyz) };
     const report = Object.fromEntries([...tallies].map(([name, t]) => [name, { ...t, poolBounds: [...t.poolBounds] }]));
     console.log(
       '      idle',
@@ -183,12 +205,16 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
       Math.round(rssIdle / 2 ** 20),
       '→',
       Math.round(rssPeak / 2 ** 20),
+      'event loop delay ms p50/p99/max',
+      [50, 99, 100].map((p) => Math.round(loopDelay.percentile(p) / 1e6)),
+      'idle after',
+      after,
     );
     console.log('      flooders', JSON.stringify(report));
 
     // Another account: within a small multiple of idle (generous: the machine is shared, the pool's threads take CPU).
-    expect(flooded.issue, 'issue under flood vs idle').to.be.below(Math.max(5 * idle.issue, idle.issue + 1_000));
-    expect(flooded.readyz, '/readyz under flood vs idle').to.be.below(Math.max(5 * idle.readyz, idle.readyz + 500));
+    expect(flooded.issue, 'issue under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.issue);
+    expect(flooded.readyz, '/readyz under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.readyz);
     // Flooders: answered or refused with Retry-After, and the pool's bounds are what refused them.
     for (const [name, tally] of tallies) {
       expect(tally.refusedWithoutRetryAfter, name).to.equal(0);
