@@ -5,7 +5,7 @@ import { documentFiles, hasCdr } from '../files/documents';
 import { PRINTABLE_TYPES, type PaperFormat } from '../documents/printed';
 import { renderDocumentPdf, type PrintInput } from '../buyers/printed';
 import { ApiError } from './errors';
-import { runHeavy } from './heavy';
+import { admitHeavy, runHeavy } from './heavy';
 import { contentDisposition, STORED_FILE_NAMES } from '../core/download-name';
 import type { FileKind } from '../buyers/links';
 
@@ -52,7 +52,11 @@ export async function sendDocumentFile(
     const format = options.format ?? 'a4';
     const pdf = await renderDocumentPdf(deps.db, files, row, format, {
       cache: deps.config.pdfCache,
-      render: (input) => renderInPool(deps, row, input),
+      // A full pool refuses before the signed XML (megabytes, for a long document) is read.
+      render: async (load) => {
+        admitHeavy(deps, row.account_id);
+        return renderInPool(deps, row, await load());
+      },
     });
     ctx.type = 'application/pdf';
     const suffix = format === 'ticket' ? '-ticket.pdf' : '.pdf';

@@ -18,14 +18,23 @@ export async function runHeavy<K extends HeavyKind>(
   try {
     return await deps.heavy.run(account, kind, input, options.timeoutMs);
   } catch (err) {
-    if (err instanceof HeavyRefusedError)
-      throw new ApiError(err.bound === 'account' ? 429 : 503, err.message, {
-        headers: { 'Retry-After': String(err.retryAfterSeconds) },
-        data: { bound: err.bound === 'account' ? 'account_queue' : 'pool_queue' },
-      });
+    if (err instanceof HeavyRefusedError) throw refused(err);
     if (err instanceof HeavyFailedError) throw options.failed(err);
     throw err;
   }
+}
+
+/** Refuses now, as `runHeavy` would, when the pool would not take a task of `account`: before costly preparation. */
+export function admitHeavy(deps: AppDeps, account: string): void {
+  const refusal = deps.heavy.refusalFor(account);
+  if (refusal) throw refused(refusal);
+}
+
+function refused(err: HeavyRefusedError): ApiError {
+  return new ApiError(err.bound === 'account' ? 429 : 503, err.message, {
+    headers: { 'Retry-After': String(err.retryAfterSeconds) },
+    data: { bound: err.bound === 'account' ? 'account_queue' : 'pool_queue' },
+  });
 }
 
 /** Whether an answer is the pool's refusal (the console writes it as a page rather than its failure page). */

@@ -66,36 +66,27 @@ export interface PrintInput {
   options: PrintOptions;
 }
 
-async function printInputOf(db: Db, files: DocumentFiles, row: DocumentRow, format: PaperFormat): Promise<PrintInput> {
-  return {
-    xml: await files.xmlOf(row),
-    options: {
-      format,
-      marks: await marksOf(db, row),
-      logo: await printableLogo(db, row),
-      despatchCdr: await despatchCdr(files, row),
-    },
-  };
-}
+/**
+ * Renders a PDF on a miss of the printed cache; `load` reads the signed XML (a large one is megabytes), so a caller
+ * that may refuse (the API's pool, when full) does so before reading it.
+ */
+export type PdfRenderer = (load: () => Promise<PrintInput>) => Promise<Buffer>;
+
+const renderHere: PdfRenderer = async (load) => {
+  const input = await load();
+  return printDocument(input.xml, input.options);
+};
 
 /**
- * The printed cache's key: everything the PDF depends on (the signed XML, the format, the marks, the logo, a guide's
- * QR link) and the renderer's own source, so that a document whose state changes, a new logo or a new release of
- * documents/printed/ gets a new PDF.
+ * The printed cache's key: everything the PDF depends on and the renderer's own source, so that a document whose
+ * state changes, a new logo or a new release of documents/printed/ gets a new PDF. The signed XML is named by its
+ * document and digest (a document's XML is written once and never changed), so a hit reads no XML.
  */
-function printedKey(input: PrintInput): string {
-  const { format, marks, logo, despatchCdr: cdr } = input.options;
+function printedKey(row: DocumentRow, options: PrintOptions): string {
+  const { format, marks, logo, despatchCdr: cdr } = options;
   const sha = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
-  return sha(
-    JSON.stringify([
-      RENDERER_VERSION(),
-      format,
-      [...(marks ?? [])].sort(),
-      sha(input.xml),
-      logo ? sha(logo) : null,
-      cdr ?? null,
-    ]),
-  );
+  const parts = [RENDERER_VERSION(), row.id, row.hash, format, [...(marks ?? [])].sort(), logo ? sha(logo) : null, cdr];
+  return sha(JSON.stringify(parts));
 }
 
 /** A hash of documents/printed/'s sources and pdfkit's package.json, read once: a code change is a new cache key. */
@@ -124,14 +115,19 @@ export async function renderDocumentPdf(
   files: DocumentFiles,
   row: DocumentRow,
   format: PaperFormat,
-  options: { cache: PrintedCacheBounds; render?: (input: PrintInput) => Promise<Buffer> },
+  options: { cache: PrintedCacheBounds; render?: PdfRenderer },
 ): Promise<Buffer> {
-  const input = await printInputOf(db, files, row, format);
-  const key = printedKey(input);
+  const print: PrintOptions = {
+    format,
+    marks: await marksOf(db, row),
+    logo: await printableLogo(db, row),
+    despatchCdr: await despatchCdr(files, row),
+  };
+  const key = printedKey(row, print);
   const kept = await findPrintedPdf(db, key, options.cache);
   printedCacheLookups.inc({ outcome: kept ? 'hit' : 'miss' });
   if (kept) return kept;
-  const pdf = options.render ? await options.render(input) : await printDocument(input.xml, input.options);
+  const pdf = await (options.render ?? renderHere)(async () => ({ xml: await files.xmlOf(row), options: print }));
   await keepPrintedPdf(db, key, pdf, options.cache);
   return pdf;
 }

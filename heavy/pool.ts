@@ -111,7 +111,7 @@ export class HeavyPool<T extends TaskTable = HeavyTasks> {
       this.setWaiting(1);
       this.dispatch();
       if (queue.at(-1) !== task) return;
-      const refusal = this.refusal(queue.length);
+      const refusal = this.refusal(queue.length, this.waiting);
       if (!refusal) return;
       queue.pop();
       if (!queue.length) this.queues.delete(account);
@@ -135,16 +135,27 @@ export class HeavyPool<T extends TaskTable = HeavyTasks> {
     return this.slots.size;
   }
 
-  private refusal(queued: number): HeavyRefusedError | null {
+  /**
+   * The refusal a task of `account` would get now, queuing nothing: a caller asks before costly preparation (reading
+   * a large XML) that a refused task would waste.
+   */
+  refusalFor(account: string): HeavyRefusedError | null {
+    const free = this.slots.size < this.options.workers || [...this.slots].some((slot) => !slot.task);
+    if (free && !this.waiting && (this.running.get(account) ?? 0) < this.options.runningPerAccount) return null;
+    return this.refusal((this.queues.get(account)?.length ?? 0) + 1, this.waiting + 1);
+  }
+
+  /** Past a bound with `queued` tasks of the account and `waiting` in all, counting the one asking. */
+  private refusal(queued: number, waiting: number): HeavyRefusedError | null {
     const { queuePerAccount, queueTotal, workers } = this.options;
-    const retryAfter = Math.min(60, Math.max(1, Math.ceil((this.averageSeconds * (this.waiting + 1)) / workers)));
+    const retryAfter = Math.min(60, Math.max(1, Math.ceil((this.averageSeconds * (waiting + 1)) / workers)));
     if (queued > queuePerAccount)
       return new HeavyRefusedError(
         'account',
         retryAfter,
         `This account already has ${queuePerAccount} PDF, certificate or XML tasks waiting (its queue's bound); try again in ${retryAfter} s`,
       );
-    if (this.waiting > queueTotal)
+    if (waiting > queueTotal)
       return new HeavyRefusedError(
         'total',
         retryAfter,

@@ -64,6 +64,7 @@ describe('heavy-work pool (heavy/pool.ts)', function () {
         () => null,
         (err: Error) => err,
       );
+    expect(heavy.refusalFor('a'), 'an idle pool refuses nobody').to.equal(null);
     const running = settle(heavy.run('a', 'spin', { ms: 300, tag: 'a0' }));
     const waiting = [
       settle(heavy.run('a', 'spin', { ms: 1, tag: 'a1' })),
@@ -73,10 +74,13 @@ describe('heavy-work pool (heavy/pool.ts)', function () {
     expect(overAccount).to.be.instanceOf(HeavyRefusedError).and.to.include({ bound: 'account' });
     expect((overAccount as HeavyRefusedError).retryAfterSeconds).to.be.within(1, 60);
     expect((overAccount as Error).message).to.match(/This account already has 2 .* waiting/);
+    // Asked before any preparation, the same answer, and nothing queued by asking.
+    expect(heavy.refusalFor('a')).to.include({ bound: 'account' });
     const b = settle(heavy.run('b', 'spin', { ms: 1, tag: 'b0' }));
     const overTotal = await settle(heavy.run('c', 'spin', { ms: 1, tag: 'c0' }));
     expect(overTotal).to.be.instanceOf(HeavyRefusedError).and.to.include({ bound: 'total' });
     expect((overTotal as Error).message).to.match(/The service has 3 .* waiting/);
+    expect(heavy.refusalFor('d')).to.include({ bound: 'total' });
     expect(await Promise.all([running, ...waiting, b]), 'what was admitted ran').to.deep.equal([
       null,
       null,

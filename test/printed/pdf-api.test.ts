@@ -255,24 +255,18 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
 
   it('keeps the printed cache within its size and age bounds', async () => {
     const bounds = { maxBytes: 4_000, maxAgeSeconds: 3_600 };
-    const key = (n: number) => `bounds-test-${process.pid}-${Date.now()}-${n}`;
-    const keys = [key(1), key(2), key(3), key(4)];
-    for (const k of keys.slice(0, 3)) await keepPrintedPdf(env.stack.db, k, Buffer.alloc(1_000, 1), bounds);
-    // Within 4,000 bytes: all three kept. A fourth of 1,000 leaves room for exactly what fits, newest first.
-    await env.stack
-      .db('printed_cache')
-      .update({ created_at: env.stack.db.raw("now() - interval '1 minute'") })
-      .where({ key: keys[0] });
-    await keepPrintedPdf(env.stack.db, keys[3], Buffer.alloc(1_000, 2), { ...bounds, maxBytes: 3_000 });
-    const kept = await Promise.all(keys.map((k) => findPrintedPdf(env.stack.db, k, bounds)));
+    const keys = [1, 2, 3, 4, 5].map((n) => `bounds-test-${process.pid}-${Date.now()}-${n}`);
+    // Five PDFs of 1,000 bytes in 4,000: each write drops, oldest first, what no longer fits.
+    for (const key of keys) await keepPrintedPdf(env.stack.db, key, Buffer.alloc(1_000, 1), bounds);
+    const kept = await Promise.all(keys.map((key) => findPrintedPdf(env.stack.db, key, bounds)));
     expect(
       kept.map((pdf) => pdf !== null),
       'the oldest went to make room',
-    ).to.deep.equal([false, true, true, true]);
-    // Past its age a PDF is not served, and the next write drops it.
-    expect(await findPrintedPdf(env.stack.db, keys[1], { ...bounds, maxAgeSeconds: 0 })).to.equal(null);
+    ).to.deep.equal([false, true, true, true, true]);
+    // Past its age a PDF is not served.
+    expect(await findPrintedPdf(env.stack.db, keys[4], { ...bounds, maxAgeSeconds: 0 })).to.equal(null);
     // Larger than a quarter of the bound: not kept at all.
-    const large = key(5);
+    const large = `${keys[0]}-large`;
     await keepPrintedPdf(env.stack.db, large, Buffer.alloc(1_001), bounds);
     expect(await findPrintedPdf(env.stack.db, large, bounds)).to.equal(null);
     await env.stack.db('printed_cache').whereIn('key', keys).delete();
