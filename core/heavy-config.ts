@@ -5,13 +5,21 @@
 import os from 'node:os';
 import { ConfigError, int } from './env-values';
 
+/** The heavy-work pool's bounds (heavy/pool.ts). */
 export interface HeavyConfig {
+  /** Threads (CHASQUI_HEAVY_WORKERS). */
   workers: number;
+  /** Tasks one account may have waiting (CHASQUI_HEAVY_QUEUE_PER_ACCOUNT); past it a 429. */
   queuePerAccount: number;
+  /** Tasks all accounts may have waiting (CHASQUI_HEAVY_QUEUE_TOTAL); past it a 503. */
   queueTotal: number;
+  /** Threads one account may hold at once (CHASQUI_HEAVY_RUNNING_PER_ACCOUNT; below `workers`, one is kept for others). */
   runningPerAccount: number;
+  /** A task's time in its thread unless its caller says otherwise (CHASQUI_HEAVY_TIMEOUT_MS). */
   timeoutMs: number;
+  /** A thread's JS heap (Worker resourceLimits; CHASQUI_HEAVY_HEAP_MB). */
   heapMb: number;
+  /** Heap and Buffers a thread may keep after a task before it is replaced (CHASQUI_HEAVY_RECYCLE_MB). */
   recycleMb: number;
 }
 

@@ -11,22 +11,9 @@ import path from 'node:path';
 import type { HeavyTasks } from './tasks';
 import { heavyQueued, heavyRefused, heavyRunning, heavyTaskSeconds } from '../core/metrics';
 import { logger } from '../core/logger';
+import type { HeavyConfig } from '../core/heavy-config';
 
-export interface HeavyPoolOptions {
-  /** Threads (CHASQUI_HEAVY_WORKERS). */
-  workers: number;
-  /** Tasks one account may have waiting (CHASQUI_HEAVY_QUEUE_PER_ACCOUNT); past it a 429. */
-  queuePerAccount: number;
-  /** Tasks all accounts may have waiting (CHASQUI_HEAVY_QUEUE_TOTAL); past it a 503. */
-  queueTotal: number;
-  /** Threads one account may hold at once (CHASQUI_HEAVY_RUNNING_PER_ACCOUNT; below `workers`, one is kept for others). */
-  runningPerAccount: number;
-  /** A task's time in its thread unless its caller says otherwise (CHASQUI_HEAVY_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** A thread's JS heap (Worker resourceLimits; CHASQUI_HEAVY_HEAP_MB). */
-  heapMb: number;
-  /** Heap and Buffers a thread may keep after a task before it is replaced (CHASQUI_HEAVY_RECYCLE_MB). */
-  recycleMb: number;
+export interface HeavyPoolOptions extends HeavyConfig {
   /** The module whose `TASKS` the threads run: heavy/tasks.ts unless a test gives tasks of its own. */
   tasksModule?: string;
 }
