@@ -18,6 +18,8 @@ import {
   type ReferencedDocument,
 } from '../../documents';
 import type { ExternalDocument } from '../../documents/external';
+import { declaresDtd, DTD_REFUSED } from '../../documents/xml/dtd';
+import { issue } from '../../documents/errors';
 import { runHeavy } from '../heavy';
 import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
@@ -86,6 +88,8 @@ async function referencedDocument(
  * a 422 naming the XML.
  */
 async function readExternal(deps: AppDeps, company: CompanyRow, xml: string): Promise<ExternalDocument> {
+  // A DOCTYPE is found by a scan of the prolog, no parser (documents/xml/dtd.ts): refused here, no thread taken.
+  if (declaresDtd(xml)) throw new DocumentValidationError([issue('chasqui', 'BR_XML_DTD', DTD_REFUSED, 'xml')]);
   const read = await runHeavy(
     deps,
     company.account_id,
