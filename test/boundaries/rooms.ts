@@ -140,6 +140,11 @@ export const DYNAMIC_IMPORTS: { file: string; call: string; why: string }[] = [
     call: "require(require('node:worker_threads').workerData.module)",
     why: "a pool thread loads heavy/thread.ts (named by its absolute path), the pool's own file",
   },
+  {
+    file: 'heavy/thread.ts',
+    call: 'require(workerData.tasks)',
+    why: 'a pool thread runs the TASKS of heavy/tasks.ts, or of the module a test gives the pool (test/heavy/)',
+  },
 ];
 
 /** Whether `path` is `pattern`, starts with it (a folder or file prefix), or matches it (a `*` inside a file name). */

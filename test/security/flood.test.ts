@@ -195,40 +195,36 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
     // Idle again once the flood is over: on a shared machine, the baseline is whichever idle was slower.
     const after = await sample();
     const calm = { issue: Math.max(idle.issue, after.issue), readyz: Math.max(idle.readyz, after.readyz) };
-    const report = Object.fromEntries([...tallies].map(([name, t]) => [name, { ...t, poolBounds: [...t.poolBounds] }]));
+    const delays = [50, 99, 100].map((p) => Math.round(loopDelay.percentile(p) / 1e6));
+    const rss = [rssIdle, rssPeak].map((bytes) => Math.round(bytes / 2 ** 20));
     console.log(
-      '      idle',
-      idle,
-      'flooded',
-      flooded,
-      'rss MB',
-      Math.round(rssIdle / 2 ** 20),
-      '→',
-      Math.round(rssPeak / 2 ** 20),
-      'event loop delay ms p50/p99/max',
-      [50, 99, 100].map((p) => Math.round(loopDelay.percentile(p) / 1e6)),
-      'idle after',
-      after,
+      `      idle ${JSON.stringify(idle)} flooded ${JSON.stringify(flooded)} idle after ${JSON.stringify(after)}`,
     );
-    console.log('      flooders', JSON.stringify(report));
+    console.log(`      RSS ${rss.join(' → ')} MB; event loop delay p50/p99/max ${delays.join('/')} ms`);
 
     // Another account: within a small multiple of idle (generous: the machine is shared, the pool's threads take CPU).
     expect(flooded.issue, 'issue under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.issue);
     expect(flooded.readyz, '/readyz under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.readyz);
-    // Flooders: answered or refused with Retry-After, and the pool's bounds are what refused them.
-    for (const [name, tally] of tallies) {
-      expect(tally.refusedWithoutRetryAfter, name).to.equal(0);
-      expect(tally.slowestMs, `${name}: slowest answer`).to.be.below(FLOODER_PATIENCE_MS);
-      expect(Object.keys(tally.statuses).map(Number), name).to.satisfy((codes: number[]) =>
-        codes.every((code) => [200, 202, 422, 429, 503].includes(code)),
-      );
-    }
-    const refused = [...tallies.values()].flatMap((t) => [...t.poolBounds]);
-    expect(refused, 'the account queue bound refused someone').to.include('account_queue');
+    expectFloodersAnswered(tallies);
     // The API's process (API, worker and pool threads here): bounded, nothing like issue 40's 3.2 GB.
     expect(rssPeak - rssIdle, 'RSS growth under flood').to.be.below(1024 * 2 ** 20);
   });
 });
+
+/** Flooders: answered or refused with Retry-After, never past their bounds, and the pool's bounds refused them. */
+function expectFloodersAnswered(tallies: Map<string, Tally>): void {
+  const report = Object.fromEntries([...tallies].map(([name, t]) => [name, { ...t, poolBounds: [...t.poolBounds] }]));
+  console.log('      flooders', JSON.stringify(report));
+  for (const [name, tally] of tallies) {
+    expect(tally.refusedWithoutRetryAfter, name).to.equal(0);
+    expect(tally.slowestMs, `${name}: slowest answer`).to.be.below(FLOODER_PATIENCE_MS);
+    expect(Object.keys(tally.statuses).map(Number), name).to.satisfy((codes: number[]) =>
+      codes.every((code) => [200, 202, 422, 429, 503].includes(code)),
+    );
+  }
+  const refused = [...tallies.values()].flatMap((t) => [...t.poolBounds]);
+  expect(refused, 'the account queue bound refused someone').to.include('account_queue');
+}
 
 /** The pool's threads all busy and a task waiting, as its gauges say (the API runs in this process). */
 async function poolBusy(): Promise<boolean> {
