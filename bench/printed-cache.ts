@@ -11,27 +11,11 @@ import { documentFiles } from '../files/documents';
 import { invoicePayload } from './payloads';
 import { commitSignedDocument, companyWithRuc } from '../test/support/documents';
 import { getTestDb, stopTestServices, testConfig } from '../test/support/services';
+import { median, round } from './rounds';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const ROUND_MS = 200;
 const RUC = '20123456786';
-
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-async function round(fn: () => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
-  let calls = 0;
-  const [cpu0, wall0] = [cpuMs(), performance.now()];
-  while (performance.now() - wall0 < ROUND_MS || calls < 2) {
-    await fn();
-    calls++;
-  }
-  return { cpu: (cpuMs() - cpu0) / calls, wall: (performance.now() - wall0) / calls };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
   const db = await getTestDb();
@@ -53,7 +37,7 @@ async function main() {
   );
   for (let r = 0; r < ROUNDS; r++)
     for (const [name, fn] of cases) {
-      const { cpu, wall } = await round(fn);
+      const { cpu, wall } = await round(fn, ROUND_MS);
       results.get(name)!.cpu.push(cpu);
       results.get(name)!.wall.push(wall);
     }
