@@ -85,7 +85,7 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         company,
         {
           pdf: PRINTABLE_TYPES.has(doc.doc_type)
-            ? await renderDocumentPdf(deps.db, files, stored, settings.format)
+            ? await renderDocumentPdf(deps.db, files, stored, settings.format, { cache: deps.config.pdfCache })
             : null,
           xml: stored.xml,
           cdrZip: settings.attach_cdr && stored.cdr_zip ? Buffer.from(stored.cdr_zip, 'base64') : null,

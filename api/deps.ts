@@ -4,6 +4,7 @@ import type { SecretBox } from '../core/secretbox';
 import type { Db } from '../db/knex';
 import type { Lookup } from '../core/net-guard';
 import type { WorkflowStarts } from './cpe/workflow-starts';
+import type { HeavyPool } from '../heavy/pool';
 
 /** What request handlers may use; built once per process by the api entry (or the test harness). */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Starts the workflows of committed documents after the answer (api/cpe/workflow-starts.ts). */
   workflowStarts: WorkflowStarts;
+  /** The threads that render PDFs, open PKCS#12 uploads and read external XML (heavy/pool.ts). */
+  heavy: HeavyPool;
   /** How outbound targets' names resolve (core/net-guard.ts); the system's resolver unless a test gives its own. */
   lookup?: Lookup;
 }

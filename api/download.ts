@@ -3,9 +3,23 @@ import type { AppDeps } from './deps';
 import type { DocumentRow } from '../db/documents';
 import { documentFiles, hasCdr } from '../files/documents';
 import { PRINTABLE_TYPES, type PaperFormat } from '../documents/printed';
-import { renderDocumentPdf } from '../buyers/printed';
+import { renderDocumentPdf, type PrintInput } from '../buyers/printed';
+import { ApiError } from './errors';
+import { admitHeavy, runHeavy } from './heavy';
 import { contentDisposition, STORED_FILE_NAMES } from '../core/download-name';
 import type { FileKind } from '../buyers/links';
+
+/** A PDF rendered by the heavy-work pool in the document's account's turn; one past its time or heap is a 503. */
+async function renderInPool(deps: AppDeps, row: DocumentRow, input: PrintInput): Promise<Buffer> {
+  const pdf = await runHeavy(deps, row.account_id, 'pdf', input, {
+    failed: (err) =>
+      new ApiError(503, `The PDF of ${row.filename} could not be rendered: ${err.message}`, {
+        headers: { 'Retry-After': String(Math.ceil(err.limitMs / 1000)) },
+        data: { reason: err.reason },
+      }),
+  });
+  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+}
 
 /** Why a document has no file of the kind asked: no CDR received yet, or no printed representation. */
 export type Unavailable = 'no-cdr' | 'not-printed';
@@ -36,7 +50,14 @@ export async function sendDocumentFile(
   if (kind === 'pdf') {
     if (!PRINTABLE_TYPES.has(row.doc_type)) return options.unavailable('not-printed');
     const format = options.format ?? 'a4';
-    const pdf = await renderDocumentPdf(deps.db, files, row, format);
+    const pdf = await renderDocumentPdf(deps.db, files, row, format, {
+      cache: deps.config.pdfCache,
+      // A full pool refuses before the signed XML (megabytes, for a long document) is read.
+      render: async (load) => {
+        admitHeavy(deps, row.account_id);
+        return renderInPool(deps, row, await load());
+      },
+    });
     ctx.type = 'application/pdf';
     const suffix = format === 'ticket' ? '-ticket.pdf' : '.pdf';
     ctx.set('Content-Disposition', contentDisposition(options.pdfDisposition ?? 'attachment', row.filename, suffix));

@@ -16,30 +16,13 @@ import { prepareDocument } from '../documents';
 import { createSigner, generateTestCertificate, signXml } from '../documents/signing';
 import { printDocument, type PrintOptions } from '../documents/printed';
 import { invoicePayload } from './payloads';
+import { cpuMs, median, round } from './rounds';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const ROUND_MS = 200;
 const signer = createSigner(generateTestCertificate({ ruc: '20123456786' }));
 const short = signXml(prepareDocument(invoicePayload(5)).xml, signer).xml;
 const long = signXml(prepareDocument(invoicePayload(300, { correlativo: '300' })).xml, signer).xml;
-
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-/** CPU ms and wall ms per call over about ROUND_MS of calls. */
-async function round(fn: () => Promise<unknown> | unknown): Promise<{ cpu: number; wall: number }> {
-  let calls = 0;
-  const [cpu0, wall0] = [cpuMs(), performance.now()];
-  while (performance.now() - wall0 < ROUND_MS || calls < 2) {
-    await fn();
-    calls++;
-  }
-  return { cpu: (cpuMs() - cpu0) / calls, wall: (performance.now() - wall0) / calls };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
   const print = (xml: string, options: PrintOptions) => () => printDocument(xml, options);
@@ -58,7 +41,7 @@ async function main() {
   );
   for (let r = 0; r < ROUNDS; r++) {
     for (const [name, fn] of cases) {
-      const { cpu, wall } = await round(fn);
+      const { cpu, wall } = await round(fn, ROUND_MS);
       results.get(name)!.cpu.push(cpu);
       results.get(name)!.wall.push(wall);
     }

@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Db } from '../db/knex';
 import type { DocumentRow } from '../db/documents';
 import { findLogo } from '../db/logos';
 import { isVoided } from '../db/voids';
 import { readCdrZip } from '../authority/cdr';
-import { printDocument, validateLogo, type Mark, type PaperFormat } from '../documents/printed';
+import { findPrintedPdf, keepPrintedPdf, type PrintedCacheBounds } from '../db/printed-cache';
+import { printDocument, validateLogo, type Mark, type PaperFormat, type PrintOptions } from '../documents/printed';
 import { logger } from '../core/logger';
+import { printedCacheLookups } from '../core/metrics';
 import type { DocumentFiles } from '../files/documents';
 import { isRejected } from '../lifecycle/transitions';
 
@@ -55,21 +60,74 @@ async function printableLogo(db: Db, row: DocumentRow): Promise<Buffer | null> {
 /** Stored logos already checked, by company and upload time (a new upload is a new key). */
 const CHECKED_LOGOS = new Map<string, { ok: true } | { ok: false; reason: string }>();
 
+/** What a stored document's PDF is rendered from: its signed XML, and the marks, logo and CDR link read for it. */
+export interface PrintInput {
+  xml: string;
+  options: PrintOptions;
+}
+
+/**
+ * Renders a PDF on a miss of the printed cache; `load` reads the signed XML (a large one is megabytes), so a caller
+ * that may refuse (the API's pool, when full) does so before reading it.
+ */
+export type PdfRenderer = (load: () => Promise<PrintInput>) => Promise<Buffer>;
+
+const renderHere: PdfRenderer = async (load) => {
+  const input = await load();
+  return printDocument(input.xml, input.options);
+};
+
+/**
+ * The printed cache's key: everything the PDF depends on and the renderer's own source, so that a document whose
+ * state changes, a new logo or a new release of documents/printed/ gets a new PDF. The signed XML is named by its
+ * document and digest (a document's XML is written once and never changed), so a hit reads no XML.
+ */
+function printedKey(row: DocumentRow, options: PrintOptions): string {
+  const { format, marks, logo, despatchCdr: cdr } = options;
+  const sha = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const parts = [RENDERER_VERSION(), row.id, row.hash, format, [...(marks ?? [])].sort(), logo ? sha(logo) : null, cdr];
+  return sha(JSON.stringify(parts));
+}
+
+/** A hash of documents/printed/'s sources and pdfkit's package.json, read once: a code change is a new cache key. */
+const RENDERER_VERSION = (() => {
+  let version: string | null = null;
+  return () => {
+    if (version) return version;
+    const dir = path.resolve(__dirname, '../documents/printed');
+    const hash = createHash('sha256').update(
+      readFileSync(path.join(path.dirname(require.resolve('pdfkit')), '../package.json')),
+    );
+    for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(path.join(dir, name)));
+    return (version = hash.digest('hex'));
+  };
+})();
+
 /**
  * The printed representation of a stored document, rendered from its signed XML with the company's logo and the
  * marks its state calls for: what GET /v1/cpe/{id}/pdf serves, the buyer's e-mail attaches and /consulta links to,
- * byte for byte the same for the same state.
+ * byte for byte the same for the same state. Kept in the printed cache (db/printed-cache.ts, docs/files.md) and
+ * rendered only when it holds none: by `render` (the API's heavy-work pool), else in this process (the worker's
+ * e-mail, which runs no HTTP and has its own activity slots for a bound).
  */
 export async function renderDocumentPdf(
   db: Db,
   files: DocumentFiles,
   row: DocumentRow,
   format: PaperFormat,
+  options: { cache: PrintedCacheBounds; render?: PdfRenderer },
 ): Promise<Buffer> {
-  return printDocument(await files.xmlOf(row), {
+  const print: PrintOptions = {
     format,
     marks: await marksOf(db, row),
     logo: await printableLogo(db, row),
     despatchCdr: await despatchCdr(files, row),
-  });
+  };
+  const key = printedKey(row, print);
+  const kept = await findPrintedPdf(db, key, options.cache);
+  printedCacheLookups.inc({ outcome: kept ? 'hit' : 'miss' });
+  if (kept) return kept;
+  const pdf = await (options.render ?? renderHere)(async () => ({ xml: await files.xmlOf(row), options: print }));
+  await keepPrintedPdf(db, key, pdf, options.cache);
+  return pdf;
 }

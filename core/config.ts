@@ -7,6 +7,7 @@ import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '
 import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
+import { heavyConfigOf, pdfCacheConfigOf, type HeavyConfig, type PdfCacheConfig } from './heavy-config';
 
 export { ConfigError } from './env-values';
 export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -156,6 +157,9 @@ export interface Config {
   rateLimitKeys: number;
   /** Where signed XML and CDRs are kept (CHASQUI_FILES_URL, docs/files.md); PostgreSQL's documents row by default. */
   files: FilesLocation;
+  /** The API's pool of threads for PDFs, PKCS#12 uploads and external XML (heavy/pool.ts), and the PDFs it keeps. */
+  heavy: HeavyConfig;
+  pdfCache: PdfCacheConfig;
 }
 
 function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
@@ -373,6 +377,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
+    heavy: heavyConfigOf(env),
+    pdfCache: pdfCacheConfigOf(env),
   };
   checkRanges(config);
   return config;

@@ -178,3 +178,38 @@ export async function metricsText(): Promise<string> {
 }
 
 export const METRICS_CONTENT_TYPE = registry.contentType;
+
+/** The heavy-work pool (heavy/pool.ts, docs/security.md "Availability"): what waits, what runs, what is refused. */
+export const heavyQueued = new Gauge({
+  name: 'chasqui_heavy_queued',
+  help: 'Heavy tasks (PDF, PKCS#12, external XML) waiting for a thread of the pool',
+  registers: [registry],
+});
+
+export const heavyRunning = new Gauge({
+  name: 'chasqui_heavy_running',
+  help: 'Heavy tasks running in a thread of the pool',
+  registers: [registry],
+});
+
+export const heavyRefused = new Counter({
+  name: 'chasqui_heavy_refused_total',
+  help: "Heavy tasks refused (account: the account's queue was full, a 429; total: the pool's, a 503) or ended (timeout, memory, crashed)",
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const heavyTaskSeconds = new Histogram({
+  name: 'chasqui_heavy_task_seconds',
+  help: 'Time a heavy task ran in its thread, by kind (pdf, pfx, xml) and outcome (ok, error, timeout, memory, crashed)',
+  labelNames: ['kind', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+export const printedCacheLookups = new Counter({
+  name: 'chasqui_printed_cache_lookups_total',
+  help: 'PDFs asked of the printed cache, by outcome (hit, miss)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});

@@ -9,6 +9,7 @@ import { temporalLogLine } from '../core/temporal-log';
 import { createDb, migrate, type Db } from '../db/knex';
 import { reasonOf, readinessAnswer, type Readiness } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
+import { HeavyPool } from '../heavy/pool';
 import { createActivities } from '../activities';
 import { documentSweeperWorkflow, SWEEPER_SCHEDULE_ID } from '../workflows/sweeper';
 import { dailySummaryWorkflow, DAILY_SUMMARY_SCHEDULE_ID } from '../workflows/daily-summary';
@@ -251,6 +252,7 @@ export interface ApiHandle {
   server: http.Server;
   url: string;
   workflowStarts: WorkflowStarts;
+  heavy: HeavyPool;
   stop(): Promise<void>;
 }
 
@@ -282,7 +284,8 @@ export async function startApi(
   });
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');
-  const app = createApp({ config, db, temporal, secrets, workflowStarts, lookup: seams.lookup });
+  const heavy = new HeavyPool(config.heavy);
+  const app = createApp({ config, db, temporal, secrets, workflowStarts, heavy, lookup: seams.lookup });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -295,12 +298,14 @@ export async function startApi(
     server,
     url: `http://${shownHost}:${address.port}`,
     workflowStarts,
+    heavy,
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       await workflowStarts.close();
+      await heavy.close();
     },
   };
 }

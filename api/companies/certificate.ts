@@ -2,7 +2,11 @@ import busboy from 'busboy';
 import type { Context } from 'koa';
 import { ApiError, badRequest } from '../errors';
 import type { Certificate } from '../../documents/signing';
-import { loadPfxTimeBoxed } from './pfx-worker';
+import type { AppDeps } from '../deps';
+import { runHeavy } from '../heavy';
+
+/** How long opening one uploaded PFX may take; the bounded rounds (documents/signing/pfx-cost.ts) need under a second. */
+export const PFX_TIME_BOX_MS = 10_000;
 
 interface CertificateForm {
   file: Buffer | null;
@@ -91,7 +95,8 @@ function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
  */
 export async function readCertificateUpload(
   ctx: Context,
-  options: { maxBytes: number; ruc: string },
+  deps: AppDeps,
+  options: { maxBytes: number; ruc: string; account: string },
 ): Promise<Certificate> {
   if (!ctx.is('multipart/form-data')) {
     throw badRequest(
@@ -109,7 +114,18 @@ export async function readCertificateUpload(
   if (form.tooLarge) {
     throw rejected('too_large', `the certificate file is larger than ${options.maxBytes} bytes`);
   }
-  const result = await loadPfxTimeBoxed(form.file!, form.password!, { maxBytes: options.maxBytes });
+  // node-forge is synchronous JavaScript: the file is opened in the heavy-work pool, in the account's turn.
+  const input = { pfx: form.file!, password: form.password!, maxBytes: options.maxBytes };
+  const result = await runHeavy(deps, options.account, 'pfx', input, {
+    timeoutMs: PFX_TIME_BOX_MS,
+    failed: (err) =>
+      rejected(
+        'too_costly',
+        err.reason === 'timeout'
+          ? `opening the file takes longer than ${err.limitMs / 1000} s; export it again with the default settings`
+          : `opening the file needs more memory than allowed (${err.message}); export it again with the default settings`,
+      ),
+  });
   if (!result.ok) throw rejected(result.reason, result.message);
   if (result.certificate.ruc && result.certificate.ruc !== options.ruc) {
     throw rejected('other_ruc', `the certificate was issued to RUC ${result.certificate.ruc}, not to ${options.ruc}`);

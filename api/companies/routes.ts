@@ -212,9 +212,10 @@ function webhookHandler(deps: AppDeps): Middleware {
 function certificateHandler(deps: AppDeps): Middleware {
   return async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const certificate = await readCertificateUpload(ctx, {
+    const certificate = await readCertificateUpload(ctx, deps, {
       maxBytes: deps.config.certificateMaxBytes,
       ruc: company.ruc,
+      account: company.account_id,
     });
     const { company: updated } = await assignCertificate(
       deps.db,

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { findDocument, type ListedDocument } from '../../db/documents';
 import { sendDocumentFile, type Unavailable } from '../download';
+import { isBusy } from '../heavy';
 import type { FileKind } from '../../buyers/links';
 import { notice, page } from './html';
 import { writePage, type Viewer } from './context';
@@ -20,9 +21,21 @@ export async function documentFile(
   kind: FileKind,
 ): Promise<void> {
   const row = (await findDocument(deps.db, listed.id))!;
-  await sendDocumentFile(ctx, deps, row, kind, {
-    pdfDisposition: 'inline',
-    unavailable: (reason) =>
-      writePage(ctx, 404, page(viewer.frame(row.filename, 'documents'), notice('info', UNAVAILABLE[reason]))),
-  });
+  const frame = viewer.frame(row.filename, 'documents');
+  try {
+    await sendDocumentFile(ctx, deps, row, kind, {
+      pdfDisposition: 'inline',
+      unavailable: (reason) => writePage(ctx, 404, page(frame, notice('info', UNAVAILABLE[reason]))),
+    });
+  } catch (err) {
+    // The heavy-work pool is full (docs/security.md, "Availability"): said as a page, with when to try again.
+    if (!isBusy(err)) throw err;
+    const seconds = err.extra.headers!['Retry-After'];
+    ctx.set('Retry-After', seconds);
+    writePage(
+      ctx,
+      err.status,
+      page(frame, notice('refused', `Hay muchos PDF en preparación; inténtelo en ${seconds} s.`)),
+    );
+  }
 }

@@ -18,7 +18,10 @@ import {
   type PreparedDocument,
   type ReferencedDocument,
 } from '../../documents';
-import { readSignedDocument } from '../../documents/external';
+import type { ExternalDocument } from '../../documents/external';
+import { declaresDtd, DTD_REFUSED } from '../../documents/xml/dtd';
+import { issue } from '../../documents/errors';
+import { runHeavy } from '../heavy';
 import { signBuiltXml } from '../../documents/signing';
 import { customerDocOf } from '../../documents/customer';
 import { documentsTotal } from '../../core/metrics';
@@ -80,12 +83,42 @@ async function referencedDocument(
   return { serieNumero: ref!.serieNumero as string, totals: held.totals, issueDate: held.issue_date };
 }
 
+/**
+ * An externally signed document read and its signature verified in the heavy-work pool (xmldom and the signature
+ * check are synchronous: a large document would hold the event loop), in the account's turn; past its time or heap,
+ * a 422 naming the XML.
+ */
+async function readExternal(deps: AppDeps, company: CompanyRow, xml: string): Promise<ExternalDocument> {
+  // A DOCTYPE is found by a scan of the prolog, no parser (documents/xml/dtd.ts): refused here, no thread taken.
+  if (declaresDtd(xml)) throw new DocumentValidationError([issue('chasqui', 'BR_XML_DTD', DTD_REFUSED, 'xml')]);
+  const read = await runHeavy(
+    deps,
+    company.account_id,
+    'xml',
+    { xml, issuerRuc: company.ruc },
+    {
+      failed: (err) =>
+        new ApiError(422, 'The document was not issued', {
+          errors: {
+            xml: [
+              `reading and verifying the XML ${err.reason === 'timeout' ? 'took longer than its bound' : 'needed more than its bounds'}: ${err.message}`,
+            ],
+          },
+          data: { reason: err.reason },
+        }),
+    },
+  );
+  if (!read.ok) throw new DocumentValidationError(read.issues);
+  return read.document;
+}
+
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
-function readPayload(
+async function readPayload(
+  deps: AppDeps,
   ctx: Context,
   company: CompanyRow,
   options: PrepareOptions,
-): { document: PreparedDocument; external: { hash: string } | null } {
+): Promise<{ document: PreparedDocument; external: { hash: string } | null }> {
   const body = ctx.request.body as Record<string, unknown> | undefined;
   const wantsXml = isXmlEnvelope(body);
   if (company.signing === 'external') {
@@ -94,7 +127,7 @@ function readPayload(
         xml: ['required: the signed XML in base64'],
       });
     const xml = Buffer.from(body!.xml as string, 'base64').toString('utf8');
-    const read = readSignedDocument(xml, { issuerRuc: company.ruc });
+    const read = await readExternal(deps, company, xml);
     return { document: read, external: { hash: read.hash } };
   }
   if (wantsXml)
@@ -162,10 +195,10 @@ export async function issueDocument(
   const { company } = issuer;
   checkDeclaredEnvironment(ctx, company);
 
-  let payload: ReturnType<typeof readPayload>;
+  let payload: Awaited<ReturnType<typeof readPayload>>;
   const options = await prepareOptions(deps, company, ctx);
   try {
-    payload = readPayload(ctx, company, options);
+    payload = await readPayload(deps, ctx, company, options);
   } catch (err) {
     if (err instanceof DocumentValidationError)
       throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });

@@ -32,7 +32,7 @@ const ISSUE_ERRORS = {
     ref('IssueError'),
   ),
   503: json(
-    'Signing is unavailable (the provider certificate, CHASQUI_PROVIDER_PFX, is not configured or cannot be read), or the file store is (Retry-After: 5; docs/files.md): nothing was signed or issued',
+    "Signing is unavailable (the provider certificate, CHASQUI_PROVIDER_PFX, is not configured or cannot be read), the file store is (Retry-After: 5; docs/files.md), or, for signed XML, the service's queue of heavy work is full (Retry-After, data.bound pool_queue; an account's own full queue is a 429): nothing was signed or issued",
     ref('Error'),
   ),
 };

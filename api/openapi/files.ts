@@ -70,6 +70,14 @@ export function filePaths() {
               content: { 'application/pdf': { schema: str({ contentMediaType: 'application/pdf' }) } },
             },
             ...FILE_ERRORS,
+            429: json(
+              "The account's queue of PDFs, certificates and external XML is full (data.bound account_queue), or its rate limit is reached; Retry-After says when to try again",
+              ref('Error'),
+            ),
+            503: json(
+              "The file store is unavailable, the service's queue of heavy work is full (data.bound pool_queue) or the PDF took longer than its bound to render; Retry-After says when to try again",
+              ref('Error'),
+            ),
           },
         },
         [404, 422],

@@ -33,7 +33,12 @@ export const ROOMS: Record<string, Room> = {
       'buyers/',
       'authority/cdr.ts',
       'files/',
+      'heavy/',
     ],
+  },
+  'heavy/': {
+    holds: 'the heavy-work pool: worker threads for PDFs, PKCS#12 uploads and external XML',
+    may: ['core/', 'documents/'],
   },
   'documents/': { holds: 'the pure documents library', may: [] },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
@@ -132,14 +137,19 @@ export const DYNAMIC_IMPORTS: { file: string; call: string; why: string }[] = [
     why: "finds the two font files of @expo-google-fonts/noto-sans named in FILES: a package's data, no code",
   },
   {
-    file: 'api/companies/pfx-worker.ts',
+    file: 'heavy/pool.ts',
     call: "require(${JSON.stringify(require.resolve('tsx/cjs'))})",
-    why: "the worker thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
+    why: "a pool thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
   },
   {
-    file: 'api/companies/pfx-worker.ts',
-    call: 'require(workerData.module)',
-    why: 'the worker thread opens an uploaded PFX with documents/signing (named by its absolute path), which api/ may import',
+    file: 'heavy/pool.ts',
+    call: "require(require('node:worker_threads').workerData.module)",
+    why: "a pool thread loads heavy/thread.ts (named by its absolute path), the pool's own file",
+  },
+  {
+    file: 'heavy/thread.ts',
+    call: 'require(workerData.tasks)',
+    why: 'a pool thread runs the TASKS of heavy/tasks.ts, or of the module a test gives the pool (test/heavy/)',
   },
 ];
 

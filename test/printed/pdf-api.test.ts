@@ -17,6 +17,8 @@ import { findDocument } from '../../db/documents';
 import { webhookBody } from '../../activities/webhooks';
 import { zipXml } from '../../authority/zip';
 import { loadPdfReader, PdfFile, testPng as png } from '../support/pdf-tools';
+import { metric } from '../support/metrics';
+import { findPrintedPdf, keepPrintedPdf } from '../../db/printed-cache';
 
 const GUIDE_CDR = path.resolve(__dirname, '../../sunat/samples/cdr/R-20000000001-09-T001-1.xml');
 const QR_LINK =
@@ -212,5 +214,61 @@ describe('GET /v1/cpe/{external_id}/pdf and PUT /v1/companies/{ruc}/logo', funct
     expect((await call(env.stack, 'DELETE', route, { token: company.accountToken })).status).to.equal(200);
     expect((await getBytes(env, route, company.accountToken)).status).to.equal(404);
     expect((await pdf()).images()).to.equal(0);
+  });
+
+  it('renders the same bytes once (the printed cache), and again when the state, the logo or the format changes', async () => {
+    const company = await newCompany(env.stack);
+    const issued = await issue(env.stack, company.token, payload('invoice-basic.json', company.ruc));
+    const route = `/v1/cpe/${issued.body.external_id}/pdf`;
+    const count = async () => ({
+      rendered: await metric(env.stack.url, 'chasqui_heavy_task_seconds_count', { kind: 'pdf', outcome: 'ok' }),
+      hits: await metric(env.stack.url, 'chasqui_printed_cache_lookups_total', { outcome: 'hit' }),
+    });
+    const get = async () => {
+      const before = await count();
+      const res = await getBytes(env, route, company.token);
+      expect(res.status).to.equal(200);
+      const after = await count();
+      return { body: res.body, rendered: after.rendered - before.rendered, hit: after.hits - before.hits };
+    };
+    const first = await get();
+    expect(first).to.include({ rendered: 1, hit: 0 });
+    const second = await get();
+    expect(second, 'the second ask is served from the cache').to.include({ rendered: 0, hit: 1 });
+    expect(second.body.equals(first.body)).to.equal(true);
+    // A new state is a new key: the document rejected prints RECHAZADO at once, never the cached PDF.
+    await env.stack.db('documents').where({ id: issued.body.external_id }).update({ status: 'rejected' });
+    const rejected = await get();
+    expect(rejected).to.include({ rendered: 1, hit: 0 });
+    expect(new PdfFile(rejected.body).text()).to.contain('RECHAZADO');
+    // So is a new logo.
+    const logo = await call(env.stack, 'PUT', `/v1/companies/${company.ruc}/logo`, {
+      token: company.accountToken,
+      body: png(120, 40),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(logo.status).to.equal(200);
+    const withLogo = await get();
+    expect(withLogo).to.include({ rendered: 1, hit: 0 });
+    expect(new PdfFile(withLogo.body).images()).to.equal(1);
+  });
+
+  it('keeps the printed cache within its size and age bounds', async () => {
+    const bounds = { maxBytes: 4_000, maxAgeSeconds: 3_600 };
+    const keys = [1, 2, 3, 4, 5].map((n) => `bounds-test-${process.pid}-${Date.now()}-${n}`);
+    // Five PDFs of 1,000 bytes in 4,000: each write drops, oldest first, what no longer fits.
+    for (const key of keys) await keepPrintedPdf(env.stack.db, key, Buffer.alloc(1_000, 1), bounds);
+    const kept = await Promise.all(keys.map((key) => findPrintedPdf(env.stack.db, key, bounds)));
+    expect(
+      kept.map((pdf) => pdf !== null),
+      'the oldest went to make room',
+    ).to.deep.equal([false, true, true, true, true]);
+    // Past its age a PDF is not served.
+    expect(await findPrintedPdf(env.stack.db, keys[4], { ...bounds, maxAgeSeconds: 0 })).to.equal(null);
+    // Larger than a quarter of the bound: not kept at all.
+    const large = `${keys[0]}-large`;
+    await keepPrintedPdf(env.stack.db, large, Buffer.alloc(1_001), bounds);
+    expect(await findPrintedPdf(env.stack.db, large, bounds)).to.equal(null);
+    await env.stack.db('printed_cache').whereIn('key', keys).delete();
   });
 });

@@ -50,3 +50,18 @@ export async function startListener(): Promise<{ port: number; connections: () =
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A multipart/form-data body with the certificate file and its password. */
+export function certificateForm(pfx: Buffer, password: string): { body: Buffer; headers: Record<string, string> } {
+  const boundary = `----chasqui${Date.now()}`;
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\n` +
+        'Content-Type: application/x-pkcs12\r\n\r\n',
+    ),
+    pfx,
+    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${password}\r\n`),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
+}

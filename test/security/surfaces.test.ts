@@ -9,7 +9,7 @@ const TEST_PATH = /`((?:test\/[\w./-]+\/)?[\w.-]+\.test\.ts)`/g;
 const testFiles = (text: string) =>
   [...text.matchAll(TEST_PATH)].map((m) => (m[1].includes('/') ? m[1] : `test/security/${m[1]}`));
 /** The sections whose tables list surfaces. */
-const SECTIONS = ['Surfaces', 'Outbound connections, client addresses and limits'];
+const SECTIONS = ['Surfaces', 'Outbound connections, client addresses and limits', 'Availability'];
 
 /** The rows of every table under a `## ` heading of docs/security.md, as cells. */
 function tableRows(heading: string): string[][] {

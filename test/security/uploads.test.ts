@@ -7,8 +7,10 @@ import { call, issue, newCompany, payload, startIssuingStack, type IssuingStack 
 import { loadPdfReader, PdfFile, testPng } from '../support/pdf-tools';
 import { generateTestCertificate } from '../../documents/signing';
 import { PFX_LIMITS } from '../../documents/signing/pfx-cost';
-import { loadPfxTimeBoxed, PFX_TIME_BOX_MS } from '../../api/companies/pfx-worker';
+import { PFX_TIME_BOX_MS } from '../../api/companies/certificate';
+import { HeavyFailedError } from '../../heavy/pool';
 import { findLogo, saveLogo } from '../../db/logos';
+import { certificateForm } from './support';
 import { pfxWithKeyInEncryptedSafe } from './pfx-files';
 
 /** A PNG whose header says `width`×`height` (`colour` 0 grey, 6 RGBA) and whose image data inflates to `rawBytes`. */
@@ -32,21 +34,6 @@ function png(width: number, height: number, rawBytes: number, colour = 0): Buffe
     chunk('IDAT', deflateSync(Buffer.alloc(rawBytes), { level: 9 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** A multipart/form-data body with the certificate file and its password. */
-function certificateForm(pfx: Buffer, password: string): { body: Buffer; headers: Record<string, string> } {
-  const boundary = `----chasqui${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="c.pfx"\r\n` +
-        'Content-Type: application/x-pkcs12\r\n\r\n',
-    ),
-    pfx,
-    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${password}\r\n`),
-    Buffer.from(`--${boundary}--\r\n`),
-  ]);
-  return { body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 /** A PFX whose MAC asks for `iterations` rounds: the MAC is the first thing node-forge derives a key for. */
@@ -220,13 +207,20 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       expect(after.body.data.company.signing).to.not.equal('own_certificate');
     });
 
-    it('opens an upload in a worker thread of its own, ended when it overruns its time box', async () => {
+    it('opens an upload in a thread of the heavy-work pool, ended (and replaced) when it overruns its time box', async () => {
       const pfx = generateTestCertificate({ ruc: '20100066603' }).pfx('clave');
-      const opened = await loadPfxTimeBoxed(pfx, 'clave', { maxBytes: 64 * 1024 });
+      const heavy = env.stack.heavy;
+      const input = { pfx, password: 'clave', maxBytes: 64 * 1024 };
+      const opened = await heavy.run('uploads-test', 'pfx', input);
       expect(opened.ok && opened.certificate.ruc).to.equal('20100066603');
-      const [boxed, ms] = await elapsed(() => loadPfxTimeBoxed(pfx, 'clave', { maxBytes: 64 * 1024, timeoutMs: 20 }));
-      expect(boxed).to.deep.include({ ok: false, reason: 'too_costly' });
+      const threads = heavy.threads;
+      const [boxed, ms] = await elapsed(() => heavy.run('uploads-test', 'pfx', input, 20).catch((err: Error) => err));
+      expect(boxed).to.be.instanceOf(HeavyFailedError).and.to.include({ reason: 'timeout' });
       expect(ms).to.be.below(1_000);
+      expect(heavy.threads, 'the ended thread is gone, none leaked').to.equal(threads - 1);
+      // The next upload gets a new thread and opens.
+      const again = await heavy.run('uploads-test', 'pfx', input);
+      expect(again.ok).to.equal(true);
     });
 
     it('refuses a key larger than 4096 bits (each document would be signed with it in the request)', async () => {

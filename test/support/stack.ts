@@ -6,6 +6,7 @@ import type { SecretBox } from '../../core/secretbox';
 import type { Db } from '../../db/knex';
 import type { Lookup } from '../../core/net-guard';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
+import type { HeavyPool } from '../../heavy/pool';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
@@ -18,6 +19,7 @@ export interface TestStack {
   temporal: Client;
   secrets: SecretBox;
   workflowStarts: WorkflowStarts;
+  heavy: HeavyPool;
   api: ApiHandle;
   worker: WorkerHandle | null;
   stop(): Promise<void>;
@@ -74,6 +76,7 @@ export async function startTestStack(
     temporal,
     secrets,
     workflowStarts: api.workflowStarts,
+    heavy: api.heavy,
     api,
     worker,
     stop: async () => {

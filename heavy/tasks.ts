@@ -1,0 +1,39 @@
+/**
+ * What the heavy-work pool's threads run (heavy/thread.ts): each task a pure function of plain values and Buffers,
+ * with no database, network or clock. Loaded only inside a pool thread; the API imports these types alone, so its
+ * own thread never holds pdfkit's fonts or node-forge for an upload.
+ */
+import { printDocument, type PrintOptions } from '../documents/printed';
+import { loadPfx } from '../documents/signing';
+import { readSignedDocument, type ExternalDocument } from '../documents/external';
+import { DocumentValidationError, type ValidationIssue } from '../documents/errors';
+
+/** A Buffer again: what crosses a thread arrives as a plain Uint8Array. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** The printed representation's input: the signed XML and what the caller read of the row (marks, logo, CDR link). */
+export interface PdfInput {
+  xml: string;
+  options: PrintOptions;
+}
+
+/** An externally signed document read, or the issues that make it a 422 (an Error's class does not cross threads). */
+export type ExternalRead = { ok: true; document: ExternalDocument } | { ok: false; issues: ValidationIssue[] };
+
+export const TASKS = {
+  pdf: (input: PdfInput) =>
+    printDocument(input.xml, { ...input.options, logo: input.options.logo ? asBuffer(input.options.logo) : null }),
+  pfx: (input: { pfx: Uint8Array; password: string; maxBytes: number }) =>
+    loadPfx(asBuffer(input.pfx), input.password, { maxBytes: input.maxBytes }),
+  xml: (input: { xml: string; issuerRuc: string }): ExternalRead => {
+    try {
+      return { ok: true, document: readSignedDocument(input.xml, { issuerRuc: input.issuerRuc }) };
+    } catch (err) {
+      if (err instanceof DocumentValidationError) return { ok: false, issues: err.issues };
+      throw err;
+    }
+  },
+};
+
+export type HeavyTasks = typeof TASKS;
+export type HeavyKind = keyof HeavyTasks;
