@@ -5,7 +5,7 @@ import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
-import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
+import { bool, ConfigError, duration, int, onOff, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 
 export { ConfigError } from './env-values';
@@ -41,6 +41,8 @@ export interface Config {
     uiPort: number;
     /** The Temporal UI's address, for links support staff follow (TEMPORAL_UI_URL; npm start's own UI otherwise). */
     uiUrl: string | null;
+    /** Starts carry a priority and the account's fairness key (CHASQUI_FAIRNESS, workflows/priority-types.ts). */
+    fairness: boolean;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -296,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
+      fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')

@@ -278,6 +278,7 @@ export async function startApi(
     db,
     temporal: eagerClient ?? temporal,
     taskQueue: config.temporal.taskQueue,
+    fairness: config.temporal.fairness,
     eager: !!eagerClient,
   });
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.

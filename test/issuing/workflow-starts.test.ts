@@ -42,7 +42,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
 
   it('starts one workflow per document with bounded concurrency and marks each started', async () => {
     const starts = new WorkflowStarts(
-      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue, fairness: true },
       { concurrency: 3 },
     );
     const docs = await Promise.all(Array.from({ length: 12 }, commit));
@@ -61,7 +61,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
     const full = new WorkflowStarts(
-      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue, fairness: true },
       { maxQueued: 0 },
     );
     const refused = await commit();
@@ -73,6 +73,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
       db: stack.db,
       temporal: stack.temporal,
       taskQueue: stack.config.temporal.taskQueue,
+      fairness: true,
     });
     const before = await commit();
     closing.enqueue(before);
