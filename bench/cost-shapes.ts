@@ -67,6 +67,7 @@ export async function startShape(
   // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
   const env = {
     CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
+    CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '0',
     CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
     LOG_LEVEL: logLevel,

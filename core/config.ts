@@ -53,6 +53,8 @@ export interface Config {
   /** PEM file of an extra CA trusted for webhook receivers besides the system's (a self-signed receiver in development). */
   webhookCaFile: string | null;
   rateLimitPerMinute: number;
+  /** The same, per account: all its tokens and companies together (CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE; 0 off). */
+  accountRateLimitPerMinute: number;
   /** The rate limit's sliding window; 60 s (spec 8) unless a test injects a shorter one. */
   rateLimitWindowSeconds?: number;
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
@@ -310,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: int(env, 'CHASQUI_WEBHOOK_TIMEOUT_MS', 10_000),
     webhookCaFile: str(env, 'CHASQUI_WEBHOOK_CA_FILE'),
     rateLimitPerMinute: int(env, 'CHASQUI_RATE_LIMIT_PER_MINUTE', 120),
+    accountRateLimitPerMinute: int(env, 'CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE', 600),
     providerRuc: str(env, 'CHASQUI_PROVIDER_RUC') ?? '20100066603',
     portalUrl: str(env, 'CHASQUI_PORTAL_URL'),
     authority: endpointConfigFromEnv(env),
