@@ -8,9 +8,11 @@ import { startDocumentWorkflow } from '../../workflows/document-client';
 import { eagerStarter } from '../../runtime/services';
 import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
 import { startIssuingStack, type IssuingStack } from './support';
+import { randomRuc } from '../companies/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const RUC = '20700000991';
+const OTHER_RUC = randomRuc();
 
 /**
  * The in-process dispatcher that starts document workflows after the issue answer: every document handed over gets
@@ -23,6 +25,8 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   let company: CompanyRow;
   let number = 0;
   const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+  const otherSigner = createSigner(generateTestCertificate({ ruc: OTHER_RUC }));
+  const startDeps = () => ({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue });
 
   before(async function () {
     this.timeout(120_000);
@@ -57,6 +61,41 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     }
     const runs = await stack.temporal.workflow.count(`WorkflowId = '${documentWorkflowId(docs[0].id)}'`);
     expect(runs.count).to.equal(1);
+  });
+
+  it("carries the account's fairness key and its kind's priority, and takes accounts in turn", async () => {
+    const other = await companyWithRuc(stack.db, OTHER_RUC, 'Otra Cuenta S.A.C.');
+    const payload = fixture('invoice-basic.json');
+    payload.correlativo = String(++number);
+    payload.emisor.ruc = OTHER_RUC;
+    const theirs = await commitSignedDocument(stack.db, other, payload, otherSigner);
+    const flood = await Promise.all(Array.from({ length: 6 }, commit));
+    const backfill = await commit();
+    const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 1 });
+    for (const doc of flood) starts.enqueue(doc);
+    starts.enqueue(backfill, 'batch');
+    starts.enqueue(theirs);
+    await starts.idle();
+    const described = async (doc: DocumentRow) =>
+      stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+    const [first, third, last, backfilled, their] = await Promise.all(
+      [flood[0], flood[2], flood[5], backfill, theirs].map(described),
+    );
+    expect(first.priority).to.deep.include({ priorityKey: 3, fairnessKey: company.account_id });
+    expect(their.priority).to.deep.include({ priorityKey: 3, fairnessKey: other.account_id });
+    expect(backfilled.priority).to.deep.include({ priorityKey: 4, fairnessKey: company.account_id });
+    // One start at a time: the other account's one document went second or third, not after the six; the backfill last.
+    expect(their.startTime.getTime()).to.be.at.most(third.startTime.getTime());
+    expect(backfilled.startTime.getTime()).to.be.at.least(last.startTime.getTime());
+
+    // CHASQUI_FAIRNESS=off: no keys at all.
+    const plain = new WorkflowStarts({ ...startDeps(), fairness: false });
+    const unkeyed = await commit();
+    plain.enqueue(unkeyed, 'batch');
+    await plain.idle();
+    const { priority } = await described(unkeyed);
+    expect(priority?.priorityKey ?? 0).to.equal(0);
+    expect(priority?.fairnessKey ?? '').to.equal('');
   });
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
