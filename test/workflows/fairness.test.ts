@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Priority } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import {
   bundleWorkflowCode,
   DefaultLogger,
@@ -89,8 +88,9 @@ describe('Temporal dispatches accounts fairly (dev server, one worker slot)', fu
     for (;;) {
       const answer = await client.workflowService.describeTaskQueue({
         namespace: client.options.namespace,
-        taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        // TASK_QUEUE_KIND_NORMAL and TASK_QUEUE_TYPE_WORKFLOW (the proto package is no dependency of chasqui's)
+        taskQueue: { name: taskQueue, kind: 1 },
+        taskQueueType: 1,
         reportStats: true,
       });
       if (Number(answer.stats?.approximateBacklogCount ?? 0) >= count) return;
