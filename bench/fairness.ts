@@ -1,10 +1,12 @@
 /**
  * `npm run bench:fairness` (issue 40): what one tenant's flood does to another's delivery. In each shape bench:cost
  * starts (`npm start` and production, bench/cost-shapes.ts), once with CHASQUI_FAIRNESS=on and once =off (a fresh
- * shape each, the rate limits off): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone,
- * BENCH_IDLE_SAMPLES (10) of them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API
- * takes them (BENCH_CONCURRENCY, 16, in flight) while B goes on issuing one every interval until A's last document is
- * resolved. B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
+ * shape each): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone, BENCH_IDLE_SAMPLES (10) of
+ * them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API takes them (BENCH_CONCURRENCY,
+ * 16, in flight) while B goes on issuing one every interval until A's last document is resolved. BENCH_LIMITS=default
+ * keeps the API's rate limits as shipped (120 a minute per token, 600 per account): A spreads its documents over
+ * BENCH_TOKENS (8) companies, so only the account's limit holds it, and waits a second after each 429; `off` turns
+ * both limits off and A uses one company (an operator who raised them: Temporal's order alone). B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
  * recorded both (created_at, resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95
  * within 2x of idle). BENCH_SHAPES=start,production and BENCH_MODES=on,off pick the runs.
  */
@@ -15,12 +17,40 @@ import { startShape, type Shape } from './cost-shapes';
 import { issue, newBenchCompany, sleep, untilResolved, type BenchCompany } from './cost-load';
 import { CONCURRENCY, SHAPES } from './cost-options';
 import { invoicePayload, post } from './payloads';
+import { percentile } from './soak-steps';
 import { localTlsCertificate } from '../test/webhooks/support';
 
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
 const MODES = (process.env.BENCH_MODES ?? 'on,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
+const LIMITS = process.env.BENCH_LIMITS ?? 'default';
+const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
+
+/** A's documents at CONCURRENCY over its companies in turn, each retried a second after a 429: issued, refused. */
+async function flood(shape: Shape, companies: BenchCompany[]): Promise<{ seconds: number; refused: number }> {
+  let left = FLOOD;
+  let refused = 0;
+  let turn = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) {
+        const company = companies[turn++ % companies.length];
+        const payload = invoicePayload(5, { ruc: company.ruc, correlativo: String(company.next++) });
+        for (;;) {
+          const res = await post(`${shape.apiUrl}/v1/cpe`, company.token, payload);
+          if (res.status === 202) break;
+          if (res.status !== 429)
+            throw new Error(`A's POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+          refused++;
+          await sleep(1000);
+        }
+      }
+    }),
+  );
+  return { seconds: (performance.now() - started) / 1000, refused };
+}
 
 /** B's documents, one every interval while `going()`; their ids. */
 async function trickle(shape: Shape, b: BenchCompany, going: () => boolean): Promise<string[]> {
@@ -39,46 +69,66 @@ async function trickle(shape: Shape, b: BenchCompany, going: () => boolean): Pro
   return ids;
 }
 
-/** Milliseconds from commit to resolution of each document, once all are resolved. */
-async function resolutionMs(shape: Shape, company: BenchCompany, ids: string[]): Promise<number[]> {
-  await untilResolved(shape, company, null);
-  const { rows } = await shape.db.query(
-    `select extract(epoch from (resolved_at - created_at)) * 1000 as ms from documents where id = any($1)`,
-    [ids],
-  );
-  return rows.map((r) => Number(r.ms)).sort((x, y) => x - y);
+interface Times {
+  /** From commit to resolution, sorted. */
+  total: number[];
+  /** Of it, until the worker began the send (API queue, Temporal, a worker slot), and the send itself; sorted. */
+  waiting: number[];
+  sending: number[];
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** Milliseconds from commit to resolution of each document, once all are resolved, and its two parts. */
+async function resolutionMs(shape: Shape, company: BenchCompany, ids: string[]): Promise<Times> {
+  await untilResolved(shape, company, null);
+  const { rows } = await shape.db.query(
+    `select extract(epoch from (resolved_at - created_at)) * 1000 as total,
+            extract(epoch from (send_started_at - created_at)) * 1000 as waiting,
+            extract(epoch from (resolved_at - send_started_at)) * 1000 as sending
+       from documents where id = any($1)`,
+    [ids],
+  );
+  const sorted = (key: string) => rows.map((r) => Number(r[key])).sort((x, y) => x - y);
+  return { total: sorted('total'), waiting: sorted('waiting'), sending: sorted('sending') };
+}
+
+const figures = (t: Times) =>
+  `p50 ${percentile(t.total, 50).toFixed(0)} ms  p95 ${percentile(t.total, 95).toFixed(0)} ms  max ${t.total[t.total.length - 1].toFixed(0)} ms` +
+  `  (until the send p50 ${percentile(t.waiting, 50).toFixed(0)} / p95 ${percentile(t.waiting, 95).toFixed(0)} ms, the send p50 ${percentile(t.sending, 50).toFixed(0)} / p95 ${percentile(t.sending, 95).toFixed(0)} ms)`;
 
 async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
-  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { CHASQUI_FAIRNESS: mode });
+  const limits: Record<string, string> =
+    LIMITS === 'off' ? {} : { CHASQUI_RATE_LIMIT_PER_MINUTE: '120', CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '600' };
+  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { CHASQUI_FAIRNESS: mode, ...limits });
   const knex = createDb(shape.dbUrl, { max: 1 });
   try {
     const other = await createAccount(knex, { name: 'bench fairness B', quotaUnits: 0 });
-    const a = await newBenchCompany(shape, shape.accountToken, 'Inundadora S.A.C.');
+    const a: BenchCompany[] = [];
+    for (let i = 0; i < TOKENS; i++) a.push(await newBenchCompany(shape, shape.accountToken, `Inundadora ${i} S.A.C.`));
     const b = await newBenchCompany(shape, other.token, 'Puntual S.A.C.');
-    await issue(shape, a, CONCURRENCY); // warm-up of both paths
-    await untilResolved(shape, a, null);
+    await issue(shape, a[0], CONCURRENCY); // warm-up of both paths
+    await untilResolved(shape, a[0], null);
     let idleLeft = IDLE_SAMPLES;
     const idle = await resolutionMs(shape, b, await trickle(shape, b, () => idleLeft-- > 0));
 
     let flooding = true;
     const started = performance.now();
-    const flood = (async () => {
-      const issued = await issue(shape, a, FLOOD);
-      await untilResolved(shape, a, null);
+    const flooded = (async () => {
+      const issued = await flood(shape, a);
+      for (const company of a) await untilResolved(shape, company, null);
       flooding = false;
-      return { issuedSeconds: issued.issuedSeconds, resolvedSeconds: (performance.now() - started) / 1000 };
+      return { ...issued, resolvedSeconds: (performance.now() - started) / 1000 };
     })();
-    const [{ issuedSeconds, resolvedSeconds }, bIds] = await Promise.all([flood, trickle(shape, b, () => flooding)]);
+    const [{ seconds, refused, resolvedSeconds }, bIds] = await Promise.all([
+      flooded,
+      trickle(shape, b, () => flooding),
+    ]);
     const loaded = await resolutionMs(shape, b, bIds);
-    const ratio = pct(loaded, 95) / pct(idle, 95);
+    const ratio = percentile(loaded.total, 95) / percentile(idle.total, 95);
     return [
-      `${shape.title}; CHASQUI_FAIRNESS=${mode}`,
-      `  A: ${FLOOD} documents issued in ${issuedSeconds.toFixed(1)} s (${(FLOOD / issuedSeconds).toFixed(0)}/s), all resolved after ${resolvedSeconds.toFixed(1)} s`,
-      `  B idle    (${idle.length}): p50 ${pct(idle, 50).toFixed(0)} ms  p95 ${pct(idle, 95).toFixed(0)} ms`,
-      `  B flooded (${loaded.length}): p50 ${pct(loaded, 50).toFixed(0)} ms  p95 ${pct(loaded, 95).toFixed(0)} ms  max ${loaded[loaded.length - 1].toFixed(0)} ms`,
+      `${shape.title}; CHASQUI_FAIRNESS=${mode}; rate limits ${LIMITS}`,
+      `  A: ${FLOOD} documents over ${TOKENS} tokens issued in ${seconds.toFixed(1)} s (${(FLOOD / seconds).toFixed(1)}/s, ${refused} answers 429), all resolved after ${resolvedSeconds.toFixed(1)} s`,
+      `  B idle    (${idle.total.length}): ${figures(idle)}`,
+      `  B flooded (${loaded.total.length}): ${figures(loaded)}`,
       `  p95 flooded / idle: ${ratio.toFixed(2)} (goal ≤ 2)`,
     ];
   } finally {
