@@ -35,6 +35,7 @@ import { CONCURRENCY, DOCUMENTS, FILES, IDLE_SECONDS, LINES, LOG_LEVELS, SHAPES,
 import { BENCH, cpuNow, delta, startShape, type Shape } from './cost-shapes';
 import { issue, issueAndResolve, newBenchCompany, quiesce, sleep, untilResolved, type BenchCompany } from './cost-load';
 import { post } from './payloads';
+import { runBench } from './run';
 
 async function commits(db: PgClient): Promise<Map<string, number>> {
   const { rows } = await db.query(
@@ -326,10 +327,4 @@ async function main(): Promise<void> {
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

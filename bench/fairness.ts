@@ -19,6 +19,7 @@ import { CONCURRENCY, SHAPES } from './cost-options';
 import { invoicePayload, post } from './payloads';
 import { percentile } from './soak-steps';
 import { localTlsCertificate } from '../test/webhooks/support';
+import { runBench } from './run';
 
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
@@ -137,12 +138,15 @@ async function run(shapeName: string, mode: string, caFile: string): Promise<str
   }
 }
 
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
 async function main(): Promise<void> {
   const out = [
-    `bench:fairness  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
+    `bench:fairness  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${load()}`,
     `A floods ${FLOOD} 5-line facturas at concurrency ${CONCURRENCY}; B issues one every ${INTERVAL_MS} ms (${IDLE_SAMPLES} alone first)`,
   ];
   const tls = localTlsCertificate();
@@ -152,19 +156,8 @@ async function main(): Promise<void> {
       console.error(lines.join('\n'));
       out.push(...lines);
     }
-  out.push(
-    `load at the end ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  out.push(`load at the end ${load()}`);
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
