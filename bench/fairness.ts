@@ -6,7 +6,8 @@
  * 16, in flight) while B goes on issuing one every interval until A's last document is resolved. BENCH_LIMITS=default
  * keeps the API's rate limits as shipped (120 a minute per token, 600 per account): A spreads its documents over
  * BENCH_TOKENS (8) companies, so only the account's limit holds it, and waits a second after each 429; `off` turns
- * both limits off and A uses one company (an operator who raised them: Temporal's order alone). B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
+ * both limits off and A uses one company (an operator who raised them: Temporal's order alone). BENCH_SLOTS sets the
+ * workers' CHASQUI_WORKFLOW_TASK_SLOTS (unset: chasqui's default). B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
  * recorded both (created_at, resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95
  * within 2x of idle). BENCH_SHAPES=start,production and BENCH_MODES=on,off pick the runs.
  */
@@ -27,6 +28,7 @@ const MODES = (process.env.BENCH_MODES ?? 'on,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
 const LIMITS = process.env.BENCH_LIMITS ?? 'default';
 const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
+const SLOTS = process.env.BENCH_SLOTS ? { CHASQUI_WORKFLOW_TASK_SLOTS: process.env.BENCH_SLOTS } : {};
 
 /** A's documents at CONCURRENCY over its companies in turn, each retried a second after a 429: issued, refused. */
 async function flood(shape: Shape, companies: BenchCompany[]): Promise<{ seconds: number; refused: number }> {
@@ -99,7 +101,11 @@ const figures = (t: Times) =>
 async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
   const limits: Record<string, string> =
     LIMITS === 'off' ? {} : { CHASQUI_RATE_LIMIT_PER_MINUTE: '120', CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '600' };
-  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { CHASQUI_FAIRNESS: mode, ...limits });
+  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', {
+    CHASQUI_FAIRNESS: mode,
+    ...limits,
+    ...SLOTS,
+  });
   const knex = createDb(shape.dbUrl, { max: 1 });
   try {
     const other = await createAccount(knex, { name: 'bench fairness B', quotaUnits: 0 });
@@ -126,7 +132,7 @@ async function run(shapeName: string, mode: string, caFile: string): Promise<str
     const loaded = await resolutionMs(shape, b, bIds);
     const ratio = percentile(loaded.total, 95) / percentile(idle.total, 95);
     return [
-      `${shape.title}; CHASQUI_FAIRNESS=${mode}; rate limits ${LIMITS}`,
+      `${shape.title}; CHASQUI_FAIRNESS=${mode}; rate limits ${LIMITS}; workflow task slots ${process.env.BENCH_SLOTS ?? 'default'}`,
       `  A: ${FLOOD} documents over ${TOKENS} tokens issued in ${seconds.toFixed(1)} s (${(FLOOD / seconds).toFixed(1)}/s, ${refused} answers 429), all resolved after ${resolvedSeconds.toFixed(1)} s`,
       `  B idle    (${idle.total.length}): ${figures(idle)}`,
       `  B flooded (${loaded.total.length}): ${figures(loaded)}`,

@@ -43,6 +43,8 @@ export interface Config {
     uiUrl: string | null;
     /** Starts carry a priority and the account's fairness key (CHASQUI_FAIRNESS, workflows/priority-types.ts). */
     fairness: boolean;
+    /** Workflow tasks a worker runs at once (CHASQUI_WORKFLOW_TASK_SLOTS); a first task holds its slot during the send. */
+    workflowTaskSlots: number;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -248,6 +250,8 @@ function demoMailDefault(env: NodeJS.ProcessEnv): number {
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
+  // Temporal's core polls with at least two pollers while it caches workflows, each holding a slot.
+  if (config.temporal.workflowTaskSlots < 2) throw new ConfigError('CHASQUI_WORKFLOW_TASK_SLOTS must be at least 2');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
   // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
   const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
@@ -301,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
       fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
+      workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')

@@ -228,6 +228,8 @@ export async function startWorker(
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       workflowBundle: await workflowBundle(),
+      // What the worker takes beyond what it can run promptly waits in Temporal, where the fairness keys order it.
+      maxConcurrentWorkflowTaskExecutions: config.temporal.workflowTaskSlots,
       activities: createActivities({ config, db, secrets, temporal, lookup: seams.lookup }),
     });
   } catch (err) {
