@@ -28,7 +28,9 @@ const MODES = (process.env.BENCH_MODES ?? 'on,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
 const LIMITS = process.env.BENCH_LIMITS ?? 'default';
 const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
-const SLOTS = process.env.BENCH_SLOTS ? { CHASQUI_WORKFLOW_TASK_SLOTS: process.env.BENCH_SLOTS } : {};
+const SLOTS: Record<string, string> = process.env.BENCH_SLOTS
+  ? { CHASQUI_WORKFLOW_TASK_SLOTS: process.env.BENCH_SLOTS }
+  : {};
 
 /** A's documents at CONCURRENCY over its companies in turn, each retried a second after a 429: issued, refused. */
 async function flood(shape: Shape, companies: BenchCompany[]): Promise<{ seconds: number; refused: number }> {
@@ -75,9 +77,9 @@ async function trickle(shape: Shape, b: BenchCompany, going: () => boolean): Pro
 interface Times {
   /** From commit to resolution, sorted. */
   total: number[];
-  /** Of it, until the worker began the send (API queue, Temporal, a worker slot), and the send itself; sorted. */
-  waiting: number[];
-  sending: number[];
+  /** Of it, until Temporal took the start (the API's queue of starts), and from then on (Temporal, the worker, the send). */
+  starting: number[];
+  running: number[];
 }
 
 /** Milliseconds from commit to resolution of each document, once all are resolved, and its two parts. */
@@ -85,18 +87,20 @@ async function resolutionMs(shape: Shape, company: BenchCompany, ids: string[]):
   await untilResolved(shape, company, null);
   const { rows } = await shape.db.query(
     `select extract(epoch from (resolved_at - created_at)) * 1000 as total,
-            extract(epoch from (send_started_at - created_at)) * 1000 as waiting,
-            extract(epoch from (resolved_at - send_started_at)) * 1000 as sending
+            extract(epoch from (workflow_started_at - created_at)) * 1000 as starting,
+            extract(epoch from (resolved_at - workflow_started_at)) * 1000 as running
        from documents where id = any($1)`,
     [ids],
   );
   const sorted = (key: string) => rows.map((r) => Number(r[key])).sort((x, y) => x - y);
-  return { total: sorted('total'), waiting: sorted('waiting'), sending: sorted('sending') };
+  return { total: sorted('total'), starting: sorted('starting'), running: sorted('running') };
 }
 
 const figures = (t: Times) =>
-  `p50 ${percentile(t.total, 50).toFixed(0)} ms  p95 ${percentile(t.total, 95).toFixed(0)} ms  max ${t.total[t.total.length - 1].toFixed(0)} ms` +
-  `  (until the send p50 ${percentile(t.waiting, 50).toFixed(0)} / p95 ${percentile(t.waiting, 95).toFixed(0)} ms, the send p50 ${percentile(t.sending, 50).toFixed(0)} / p95 ${percentile(t.sending, 95).toFixed(0)} ms)`;
+  `p50 ${ms(t.total, 50)}  p95 ${ms(t.total, 95)}  max ${ms(t.total, 100)}` +
+  `  (until started p50 ${ms(t.starting, 50)} / p95 ${ms(t.starting, 95)}, then p50 ${ms(t.running, 50)} / p95 ${ms(t.running, 95)})`;
+
+const ms = (sorted: number[], p: number) => `${percentile(sorted, p).toFixed(0)} ms`;
 
 async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
   const limits: Record<string, string> =
