@@ -52,7 +52,7 @@ const issueParameters = [
     required: false,
     schema: enumOf(['interactive', 'batch']),
     description:
-      'batch: a bulk backfill, delivered behind every interactive document and in turn with other accounts (docs/delivery.md); 400 for any other value',
+      'batch: a bulk backfill, delivered behind every interactive document and in turn with other accounts (docs/delivery.md); 422 for any other value',
   },
 ];
 /** A complete factura (docs/documents.md has every field): what a first request looks like. */

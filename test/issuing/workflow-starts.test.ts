@@ -7,7 +7,7 @@ import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { eagerStarter } from '../../runtime/services';
 import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
-import { startIssuingStack, type IssuingStack } from './support';
+import { documentCount, issue, newCompany, payload, startIssuingStack, type IssuingStack } from './support';
 import { randomRuc } from '../companies/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -162,5 +162,22 @@ describe('eager workflow start (API and worker in one process)', function () {
     // Not eager without the worker's connection: the API's own client must not ask for it.
     const other = await commitSignedDocument(stack.db, company, { ...payload, correlativo: '502' }, signer);
     expect(await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, other)).to.equal(false);
+  });
+
+  it('Chasqui-Priority: batch starts a backfill document at the batch priority; any other word is a 422, nothing issued', async () => {
+    const issuer = await newCompany(stack);
+    const refused = await issue(stack, issuer.token, payload('invoice-basic.json', issuer.ruc), {
+      'Chasqui-Priority': 'urgent',
+    });
+    expect(refused.status).to.equal(422);
+    expect(JSON.stringify(refused.body)).to.contain('Chasqui-Priority');
+    expect(await documentCount(stack, issuer.row.id)).to.equal(0);
+    const res = await issue(stack, issuer.token, payload('invoice-basic.json', issuer.ruc), {
+      'Chasqui-Priority': 'batch',
+    });
+    expect(res.status).to.equal(202);
+    await stack.workflowStarts.idle();
+    const started = await stack.temporal.workflow.getHandle(documentWorkflowId(res.body.external_id)).describe();
+    expect(started.priority).to.deep.include({ priorityKey: 4, fairnessKey: issuer.accountId });
   });
 });
