@@ -19,6 +19,7 @@ import {
 import { admitRequest } from '../db/rate-limits';
 import { openCheckDelivery } from '../db/webhooks';
 import { startCheckDeliveryWorkflow } from '../workflows/webhook-client';
+import { taskPriority } from '../workflows/priority-types';
 import { CHECK_WEBHOOK_EVENT } from '../workflows/webhook-types';
 import { createCheckContext, type Check, type CheckContext, type CheckedCompany } from './checks/context';
 import { certificateCheck } from './checks/certificate';
@@ -74,7 +75,13 @@ async function notifyChanges({ db, temporal, config }: CheckContext, company: Co
   for (const event of events) {
     if (company.webhook_url) {
       const delivery = await openCheckDelivery(db, event, CHECK_WEBHOOK_EVENT);
-      await startCheckDeliveryWorkflow(temporal, config.temporal.taskQueue, event.id, delivery.id);
+      await startCheckDeliveryWorkflow(
+        temporal,
+        config.temporal.taskQueue,
+        event.id,
+        delivery.id,
+        taskPriority(config.temporal, 'interactive', company.account_id),
+      );
     }
     await markCheckEventNotified(db, event.id);
   }

@@ -8,6 +8,7 @@ import {
 } from '../workflows/document-client';
 import { logger } from '../core/logger';
 import { workflowStartFailures } from '../core/metrics';
+import { documentWorkKind, taskPriority } from '../workflows/priority-types';
 
 /** A document younger than this is left to the API that is still starting its workflow. */
 const GRACE_SECONDS = 30;
@@ -25,7 +26,9 @@ export function createSweeperActivities(deps: ActivityDeps): SweeperActivities {
       let failure: { reason: StartFailureReason; cause: string } | undefined;
       for (const [i, doc] of pending.entries()) {
         try {
-          await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, doc);
+          await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, doc, {
+            priority: taskPriority(deps.config.temporal, documentWorkKind(doc.doc_type), doc.account_id),
+          });
         } catch (err) {
           const { reason, cause } = startFailure(err);
           // A missing namespace or search attribute, or Temporal down, refuses every start alike: the rest wait for

@@ -25,6 +25,7 @@ import {
   type DeliveryRow,
 } from '../db/webhooks';
 import { startWebhookDeliveryWorkflow } from '../workflows/webhook-client';
+import { taskPriority } from '../workflows/priority-types';
 import {
   CHECK_WEBHOOK_EVENT,
   CHECK_WEBHOOK_EVENT_HEADER,
@@ -295,8 +296,13 @@ export function createWebhookSweeperActivities(deps: ActivityDeps): WebhookSweep
   return {
     async startUnnotifiedResolutions() {
       const pending = await findUnnotifiedResolutions(deps.db, WEBHOOK_EVENT, SWEEP_GRACE_SECONDS);
-      for (const { document_id } of pending) {
-        await startWebhookDeliveryWorkflow(deps.temporal, deps.config.temporal.taskQueue, document_id);
+      for (const { document_id, account_id } of pending) {
+        await startWebhookDeliveryWorkflow(
+          deps.temporal,
+          deps.config.temporal.taskQueue,
+          document_id,
+          taskPriority(deps.config.temporal, 'interactive', account_id),
+        );
         await markResolutionNotified(deps.db, document_id, WEBHOOK_EVENT);
       }
       if (pending.length)

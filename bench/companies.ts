@@ -37,7 +37,10 @@ async function measure(
 }
 
 async function main(): Promise<void> {
-  const stack = await startTestStack({ worker: false, config: { rateLimitPerMinute: 1_000_000 } });
+  const stack = await startTestStack({
+    worker: false,
+    config: { rateLimitPerMinute: 1_000_000, accountRateLimitPerMinute: 0 },
+  });
   try {
     const { token } = await newAccountToken(stack);
     const ruc = randomRuc();

@@ -3,6 +3,7 @@ import { type Receiver } from '../test/webhooks/support';
 import { CONCURRENCY, LINES } from './cost-options';
 import type { Shape } from './cost-shapes';
 import { invoicePayload, post } from './payloads';
+import { randomRuc } from '../test/companies/helpers';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -14,6 +15,20 @@ export interface BenchCompany {
   next: number;
   /** Documents issued before the webhook was configured (not notified). */
   beforeWebhook: number;
+}
+
+/** A new demo company of the account whose token is `accountToken`, with its signing token. */
+export async function newBenchCompany(shape: Shape, accountToken: string, name: string): Promise<BenchCompany> {
+  const ruc = randomRuc();
+  const created = await post(`${shape.apiUrl}/v1/companies`, accountToken, {
+    ruc,
+    business_name: name,
+    plan_type: '01',
+    environment: '01',
+  });
+  if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
+  const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
+  return { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
 }
 
 /** Issues `count` invoices at CONCURRENCY and waits until all are resolved (and notified, with a receiver). */

@@ -22,6 +22,8 @@ export interface Shape {
   apiUrl: string;
   temporalAddress: string;
   db: PgClient;
+  /** chasqui's database, for what the API does not do (a second account). */
+  dbUrl: string;
   accountToken: string;
   /** Processes that are chasqui's (left out of the floor, which is Temporal's). */
   chasquiKinds: Set<string>;
@@ -62,14 +64,17 @@ export async function startShape(
   tlsCaFile: string,
   logLevel: string,
   files: 'postgres' | 's3',
+  extraEnv: Record<string, string> = {},
 ): Promise<Shape> {
   const accountToken = `bench-cost-${randomBytes(12).toString('hex')}`;
   // Rate limit off (0): one company's 400 documents would meet the 120/minute per token.
   const env = {
     CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
+    CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '0',
     CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHASQUI_WEBHOOK_CA_FILE: tlsCaFile,
     LOG_LEVEL: logLevel,
+    ...extraEnv,
   };
   const filesTitle = files === 's3' ? ', files in S3 (versitygw)' : '';
   if (name === 'start') {
@@ -79,7 +84,8 @@ export async function startShape(
       { ...started.env, ...env, ...s3?.env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
       NODE_ARGS,
     );
-    const db = new PgClient({ connectionString: embeddedPostgresUrl(started.pgPort) });
+    const dbUrl = embeddedPostgresUrl(started.pgPort);
+    const db = new PgClient({ connectionString: dbUrl });
     await db.connect();
     const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
     return {
@@ -87,6 +93,7 @@ export async function startShape(
       apiUrl: started.apiUrl,
       temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
       db,
+      dbUrl,
       accountToken,
       chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)', S3_KIND]),
       processes: () => {
@@ -123,6 +130,7 @@ export async function startShape(
     apiUrl,
     temporalAddress: shape.temporalAddress,
     db,
+    dbUrl: shape.pgUrl(),
     accountToken: shape.accountToken,
     chasquiKinds: new Set(['api', 'worker', 'simulator', 'postgres (chasqui)', S3_KIND]),
     processes: () => {

@@ -31,11 +31,11 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import { localTlsCertificate, startReceiver, type Receiver } from '../test/webhooks/support';
-import { randomRuc } from '../test/companies/helpers';
 import { CONCURRENCY, DOCUMENTS, FILES, IDLE_SECONDS, LINES, LOG_LEVELS, SHAPES, WARMUP } from './cost-options';
 import { BENCH, cpuNow, delta, startShape, type Shape } from './cost-shapes';
-import { issue, issueAndResolve, quiesce, sleep, untilResolved, type BenchCompany } from './cost-load';
+import { issue, issueAndResolve, newBenchCompany, quiesce, sleep, untilResolved, type BenchCompany } from './cost-load';
 import { post } from './payloads';
+import { runBench } from './run';
 
 async function commits(db: PgClient): Promise<Map<string, number>> {
   const { rows } = await db.query(
@@ -291,16 +291,8 @@ async function main(): Promise<void> {
     const receiver = await startReceiver(tls);
     const shape = await startShape(name, tls.certFile, logLevel, files);
     try {
-      const ruc = randomRuc();
-      const created = await post(`${shape.apiUrl}/v1/companies`, shape.accountToken, {
-        ruc,
-        business_name: 'Bench Cost S.A.C.',
-        plan_type: '01',
-        environment: '01',
-      });
-      if (created.status !== 201) throw new Error(`company: ${created.status} ${JSON.stringify(created.body)}`);
-      const { rows } = await shape.db.query('select id from companies where ruc = $1', [ruc]);
-      const company: BenchCompany = { ruc, token: created.body.data.token, id: rows[0].id, next: 1, beforeWebhook: 0 };
+      const company = await newBenchCompany(shape, shape.accountToken, 'Bench Cost S.A.C.');
+      const { ruc } = company;
       const documents = (receiver: Receiver | null) => (count: number) =>
         issueAndResolve(shape, company, count, receiver);
       const runs = [
@@ -335,10 +327,4 @@ async function main(): Promise<void> {
   console.log(out.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -305,6 +305,7 @@ async function main(): Promise<void> {
   const receiver: Receiver = await startReceiver(tls);
   const env = {
     CHASQUI_RATE_LIMIT_PER_MINUTE: '0',
+    CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '0',
     CHASQUI_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHASQUI_WEBHOOK_CA_FILE: tls.certFile,
   };

@@ -5,7 +5,7 @@ import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
-import { bool, ConfigError, duration, int, rateOf, str } from './env-values';
+import { bool, ConfigError, duration, int, onOff, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 import { heavyConfigOf, pdfCacheConfigOf, type HeavyConfig, type PdfCacheConfig } from './heavy-config';
 
@@ -42,6 +42,10 @@ export interface Config {
     uiPort: number;
     /** The Temporal UI's address, for links support staff follow (TEMPORAL_UI_URL; npm start's own UI otherwise). */
     uiUrl: string | null;
+    /** Starts carry a priority and the account's fairness key (CHASQUI_FAIRNESS, workflows/priority-types.ts). */
+    fairness: boolean;
+    /** Workflow tasks a worker runs at once (CHASQUI_WORKFLOW_TASK_SLOTS); a first task holds its slot during the send. */
+    workflowTaskSlots: number;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -52,6 +56,8 @@ export interface Config {
   /** PEM file of an extra CA trusted for webhook receivers besides the system's (a self-signed receiver in development). */
   webhookCaFile: string | null;
   rateLimitPerMinute: number;
+  /** The same, per account: all its tokens and companies together (CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE; 0 off). */
+  accountRateLimitPerMinute: number;
   /** The rate limit's sliding window; 60 s (spec 8) unless a test injects a shorter one. */
   rateLimitWindowSeconds?: number;
   /** RUC of the service itself, as PSE and as provider OSE, used in portal procedures. */
@@ -251,6 +257,8 @@ function demoMailDefault(env: NodeJS.ProcessEnv): number {
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
   if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
+  // Temporal's core polls with at least two pollers while it caches workflows, each holding a slot.
+  if (config.temporal.workflowTaskSlots < 2) throw new ConfigError('CHASQUI_WORKFLOW_TASK_SLOTS must be at least 2');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
   // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
   const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
@@ -303,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: int(env, 'TEMPORAL_PORT', 7233),
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
+      fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
+      workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')
@@ -314,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: int(env, 'CHASQUI_WEBHOOK_TIMEOUT_MS', 10_000),
     webhookCaFile: str(env, 'CHASQUI_WEBHOOK_CA_FILE'),
     rateLimitPerMinute: int(env, 'CHASQUI_RATE_LIMIT_PER_MINUTE', 120),
+    accountRateLimitPerMinute: int(env, 'CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE', 600),
     providerRuc: str(env, 'CHASQUI_PROVIDER_RUC') ?? '20100066603',
     portalUrl: str(env, 'CHASQUI_PORTAL_URL'),
     authority: endpointConfigFromEnv(env),

@@ -36,6 +36,14 @@ export function bool(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
 }
 
+/** `on` or `off` (unset: `fallback`). */
+export function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new ConfigError(`${name} must be on or off, got '${env[name]}'`);
+}
+
 /** `N` per minute, or `N/S`: N per S seconds. */
 export function rateOf(
   env: NodeJS.ProcessEnv,

@@ -277,9 +277,9 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
   if (ids.length) await run(db, MARK_STARTED, [ids]);
 }
 
-/** What a workflow start needs of a document (workflows/document-types.ts StartableDocument). */
-const UNSTARTED_COLUMNS = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date'] as const;
-export type UnstartedDocument = Pick<DocumentRow, (typeof UNSTARTED_COLUMNS)[number]> & { company_name: string | null };
+/** What a workflow start needs of a document (workflows/document-types.ts StartableDocument): its columns. */
+const START = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date', 'account_id'] as const;
+export type UnstartedDocument = Pick<DocumentRow, (typeof START)[number]> & { company_name: string | null };
 
 /** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
 export async function findUnstartedDocuments(
@@ -289,7 +289,7 @@ export async function findUnstartedDocuments(
 ): Promise<UnstartedDocument[]> {
   return db('documents as d')
     .join('companies as c', 'c.id', 'd.company_id')
-    .select(...UNSTARTED_COLUMNS.map((column) => `d.${column}`), 'c.business_name as company_name')
+    .select(...START.map((column) => `d.${column}`), 'c.business_name as company_name')
     .whereNull('d.workflow_started_at')
     .whereNot('d.status', AWAITING_SUMMARY)
     .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))

@@ -253,13 +253,14 @@ export function findUnnotifiedResolutions(
   event: string,
   olderThanSeconds: number,
   limit = 500,
-): Promise<{ document_id: string }[]> {
-  return db('document_events')
-    .select('document_id')
-    .where({ event })
-    .whereNull('webhook_started_at')
-    .where('created_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
-    .orderBy('created_at')
+): Promise<{ document_id: string; account_id: string }[]> {
+  return db('document_events as e')
+    .join('documents as d', 'd.id', 'e.document_id')
+    .select('e.document_id', 'd.account_id')
+    .where({ 'e.event': event })
+    .whereNull('e.webhook_started_at')
+    .where('e.created_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
+    .orderBy('e.created_at')
     .limit(limit);
 }
 

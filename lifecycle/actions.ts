@@ -20,6 +20,7 @@ import { isEmailAddress, MAX_BUYER_EMAILS } from '../documents/input/parties';
 import { startBuyerEmailAgain } from '../workflows/buyer-email-client';
 import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '../workflows/document-client';
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
+import { taskPriority } from '../workflows/priority-types';
 import { WEBHOOK_EVENT } from '../workflows/webhook-types';
 import { done, refused, type ActionResult } from './result';
 import { english, message, type Message } from './messages';
@@ -45,6 +46,8 @@ export interface LifecycleDeps {
   /** The Temporal client, or a function connecting on first use (a dry run never connects). */
   temporal: Client | (() => Promise<Client>);
   taskQueue: string;
+  /** CHASQUI_FAIRNESS: whether starts carry a priority and the account's fairness key. */
+  fairness: boolean;
   /** CHASQUI_WEBHOOK_HISTORY_DAYS (null or absent: kept for good): a document older may have no delivery left. */
   webhookHistoryDays?: number | null;
 }
@@ -59,6 +62,7 @@ export function lifecycleDeps(deps: {
     db: deps.db,
     temporal: deps.temporal,
     taskQueue: deps.config.temporal.taskQueue,
+    fairness: deps.config.temporal.fairness,
     webhookHistoryDays: deps.config.webhookHistoryDays,
   };
 }
@@ -84,6 +88,9 @@ const refuse = (reason: Message | null, code: Refusal['code'] = 'conflict'): Ref
 
 /** A document row as the API and support hold it (DocumentRow and ListedDocument both are). */
 type Subject = ActionSubject & StartableDocument & { company_id: string };
+
+/** What support or the account asks for by hand goes ahead of batch work, within the account's fair share. */
+const byHand = (deps: LifecycleDeps, accountId: string) => taskPriority(deps, 'urgent', accountId);
 
 /** The Temporal client of `deps`, connected on first use when it is a function. */
 export const client = async (deps: LifecycleDeps) =>
@@ -175,7 +182,7 @@ export async function resend(
   const now = options.mayHaveArrived ? doc : await current(deps, doc);
   const reason = options.mayHaveArrived ? resendRefusal(now) : supportResendRefusal(now);
   return act(deps, 'resend', doc.id, options, refuse(reason), async () => {
-    await signalOrStart(await client(deps), deps.taskQueue, doc, 'resend');
+    await signalOrStart(await client(deps), deps.taskQueue, doc, 'resend', byHand(deps, doc.account_id));
     return done(
       options.mayHaveArrived ? message('resend.done.api', { filename: doc.filename }) : message('resend.done'),
     );
@@ -186,7 +193,7 @@ export async function resend(
 export async function recheck(deps: LifecycleDeps, doc: Subject, options: ActOptions = {}): Promise<ActionResult> {
   const reason = recheckRefusal(await current(deps, doc));
   return act(deps, 'recheck', doc.id, options, refuse(reason), async () => {
-    await signalOrStart(await client(deps), deps.taskQueue, doc, 'recheck');
+    await signalOrStart(await client(deps), deps.taskQueue, doc, 'recheck', byHand(deps, doc.account_id));
     return done(message('recheck.done'));
   });
 }
@@ -209,23 +216,24 @@ function redeliveryRefusal(company: Pick<CompanyRow, 'webhook_url'>, delivery: D
  */
 export async function redeliver(
   deps: LifecycleDeps,
-  company: Pick<CompanyRow, 'webhook_url'>,
+  company: Pick<CompanyRow, 'webhook_url' | 'account_id'>,
   delivery: DeliveryRow,
   options: ActOptions = {},
 ): Promise<ActionResult<{ delivery: DeliveryRow }>> {
   return act(deps, 'redeliver', delivery.document_id, options, redeliveryRefusal(company, delivery), async () =>
-    startDelivery(deps, delivery.document_id, await insertRedelivery(deps.db, delivery)),
+    startDelivery(deps, company.account_id, delivery.document_id, await insertRedelivery(deps.db, delivery)),
   );
 }
 
 /** Starts a new delivery's workflow at once. */
 async function startDelivery(
   deps: LifecycleDeps,
+  accountId: string,
   documentId: string | null,
   delivery: DeliveryRow,
 ): Promise<ActionResult<{ delivery: DeliveryRow }>> {
   try {
-    await startRedeliveryWorkflow(await client(deps), deps.taskQueue, documentId, delivery.id);
+    await startRedeliveryWorkflow(await client(deps), deps.taskQueue, documentId, delivery.id, byHand(deps, accountId));
   } catch (err) {
     // Without its workflow the row would stay pending forever: the caller retries instead.
     await deleteDelivery(deps.db, delivery.id);
@@ -246,7 +254,7 @@ export async function redeliverDocument(
   // Its history may have been pruned (docs/webhooks.md, "History"): the notice is delivered as a fresh delivery.
   if (company && historyMayBePruned(doc.resolved_at, deps.webhookHistoryDays ?? null, Date.now()))
     return act(deps, 'redeliver', doc.id, options, company.webhook_url ? null : noWebhook, async () =>
-      startDelivery(deps, doc.id, await openOriginalDelivery(deps.db, doc, WEBHOOK_EVENT)),
+      startDelivery(deps, doc.account_id, doc.id, await openOriginalDelivery(deps.db, doc, WEBHOOK_EVENT)),
     );
   const nothing = doc.resolved ? message('redeliver.none') : message('redeliver.no_verdict', { status: doc.status });
   return act(deps, 'redeliver', doc.id, options, refuse(nothing), async () => refused('conflict', nothing));
@@ -306,6 +314,7 @@ export async function emailAgain(
           externalId: doc.id,
           runSuffix: randomUUID(),
           summary: `buyer e-mail of ${doc.filename}, sent again`,
+          priority: byHand(deps, doc.account_id),
         });
       } catch (err) {
         // Not left pending with nothing to send it: the next request may try again.

@@ -229,6 +229,8 @@ export async function startWorker(
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       workflowBundle: await workflowBundle(),
+      // What the worker takes beyond what it can run promptly waits in Temporal, where the fairness keys order it.
+      maxConcurrentWorkflowTaskExecutions: config.temporal.workflowTaskSlots,
       activities: createActivities({ config, db, secrets, temporal, lookup: seams.lookup }),
     });
   } catch (err) {
@@ -280,6 +282,7 @@ export async function startApi(
     db,
     temporal: eagerClient ?? temporal,
     taskQueue: config.temporal.taskQueue,
+    fairness: config.temporal.fairness,
     eager: !!eagerClient,
   });
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.

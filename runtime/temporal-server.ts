@@ -40,6 +40,13 @@ export async function startTemporalDevServer(options: {
   // An activity scheduled by a workflow task comes back in that task's completion answer when the worker has a free
   // slot, instead of one more trip through matching (the worker asks for it by default; the server must allow it).
   args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  // Task queue Priority and Fairness (server 1.29+; docs/delivery.md): tasks dispatched by priority key, then in turn
+  // between fairness keys (accounts) rather than in arrival order. enableFairness implies the new matcher.
+  args.push('--dynamic-config-value', 'matching.enableFairness=true');
+  // Fairness and priority order the tasks of one partition; a queue split four ways (the default) is drained from
+  // each in turn, so an account's turn depends on where its tasks landed. One process never needs four.
+  args.push('--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1');
+  args.push('--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1');
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);

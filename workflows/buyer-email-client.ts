@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import type { buyerEmailWorkflow } from './buyer-email';
 import { BUYER_EMAIL_WORKFLOW, buyerEmailWorkflowId } from './buyer-email-types';
 
@@ -8,10 +9,11 @@ import { BUYER_EMAIL_WORKFLOW, buyerEmailWorkflowId } from './buyer-email-types'
  */
 export async function startBuyerEmailAgain(
   client: Client,
-  options: { taskQueue: string; externalId: string; runSuffix: string; summary: string },
+  options: { taskQueue: string; externalId: string; runSuffix: string; summary: string; priority?: Priority },
 ): Promise<void> {
   await client.workflow.start<typeof buyerEmailWorkflow>(BUYER_EMAIL_WORKFLOW, {
     taskQueue: options.taskQueue,
+    priority: options.priority,
     workflowId: `${buyerEmailWorkflowId(options.externalId)}-${options.runSuffix}`,
     args: [{ externalId: options.externalId }],
     staticSummary: options.summary,

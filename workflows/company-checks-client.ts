@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import type { companyChecksWorkflow } from './company-checks';
 import { COMPANY_CHECKS_WORKFLOW, companyChecksRunId } from './company-checks-types';
 
@@ -11,9 +12,11 @@ export async function startCompanyChecks(
   taskQueue: string,
   company: { id: string; ruc: string } | null,
   concurrency: number,
+  priority?: Priority,
 ): Promise<WorkflowHandle<typeof companyChecksWorkflow>> {
   return client.workflow.start<typeof companyChecksWorkflow>(COMPANY_CHECKS_WORKFLOW, {
     taskQueue,
+    priority,
     workflowId: companyChecksRunId(company ? `${company.ruc}-${company.id}` : 'all'),
     args: [company ? { companyIds: [company.id], concurrency: 1 } : { concurrency }],
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import type { companyProceduresWorkflow } from './company-procedures';
 import {
   COMPANY_PROCEDURES_WORKFLOW,
@@ -15,10 +16,12 @@ export async function startOrRerunProcedures(
   client: Client,
   taskQueue: string,
   input: CompanyProceduresInput,
+  priority?: Priority,
 ): Promise<void> {
   await client.workflow.signalWithStart<typeof companyProceduresWorkflow, []>(COMPANY_PROCEDURES_WORKFLOW, {
     workflowId: companyProceduresWorkflowId(input.ruc, input.companyId),
     taskQueue,
+    priority,
     args: [input],
     signal: RERUN_PROCEDURES_SIGNAL,
     signalArgs: [],

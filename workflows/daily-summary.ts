@@ -10,6 +10,7 @@ import type { SummaryActivities } from '../activities/summaries';
 import { documentWorkflow, documentWorkflowId } from './document';
 import { startBuyerEmail } from './buyer-email';
 import { isRejected } from '../lifecycle/transitions';
+import { PRIORITY_KEYS } from './priority-types';
 
 const { listSummaryCompanies, composeCompanySummaries, settleSummary } = proxyActivities<SummaryActivities>({
   startToCloseTimeout: '5 minutes',
@@ -56,6 +57,9 @@ export async function dailySummaryWorkflow(input: { companyIds?: string[]; start
       args: [{ companyId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       staticSummary: `daily summary of company ${companyId}`,
+      // Batch work behind every document issued through the API (the schedule's start cannot carry a priority in
+      // this SDK); the company's rc documents inherit it. Not a command attribute replay compares.
+      priority: { priorityKey: PRIORITY_KEYS.batch },
     });
     started++;
   }

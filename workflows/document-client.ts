@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import type { documentWorkflow } from './document';
 import { DOCUMENT_SIGNALS, DOCUMENT_WORKFLOW, documentWorkflowId, type StartableDocument } from './document-types';
 
@@ -8,8 +9,8 @@ import { DocNumberKey, DocStatusKey, DocTypeKey, IssueDateKey, RucKey } from './
 
 /** Only the fields a start uses (a queued start must not hold a row's XML). */
 export function startable(doc: StartableDocument): StartableDocument {
-  const { id, ruc, doc_type, status, series, number, filename, issue_date, company_name } = doc;
-  return { id, ruc, doc_type, status, series, number, filename, issue_date, company_name };
+  const { id, ruc, doc_type, status, series, number, filename, issue_date, account_id, company_name } = doc;
+  return { id, ruc, doc_type, status, series, number, filename, issue_date, account_id, company_name };
 }
 
 /**
@@ -18,13 +19,13 @@ export function startable(doc: StartableDocument): StartableDocument {
  * The search attributes operators filter on and the UI's summary (`20123456786-01-F001-10`) and details (company,
  * external id) are set here, at start: no workflow task is spent upserting them.
  * `eager`: the client shares a NativeConnection with a worker of this process (see runtime/services.ts). Returns whether
- * Temporal handed the first workflow task to that worker in its answer.
+ * Temporal handed the first workflow task to that worker in its answer. `priority`: workflows/priority-types.ts.
  */
 export async function startDocumentWorkflow(
   client: Client,
   taskQueue: string,
   doc: StartableDocument,
-  options: { eager?: boolean } = {},
+  options: { eager?: boolean; priority?: Priority } = {},
 ): Promise<boolean> {
   try {
     const handle = await client.workflow.start<typeof documentWorkflow>(DOCUMENT_WORKFLOW, {
@@ -32,6 +33,7 @@ export async function startDocumentWorkflow(
       // A worker in this very process (`chasqui start`) takes the first workflow task from the start's answer: no trip
       // through Temporal's matching service and no poll. The client must share the worker's NativeConnection.
       requestEagerStart: options.eager,
+      priority: options.priority,
       workflowId: documentWorkflowId(doc.id),
       args: [{ externalId: doc.id }],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -135,6 +137,8 @@ export async function signalOrStart(
   taskQueue: string,
   doc: StartableDocument,
   signal: 'resend' | 'recheck',
+  priority?: Priority,
 ): Promise<void> {
-  if (!(await signalDocumentWorkflow(client, doc.id, signal))) await startDocumentWorkflow(client, taskQueue, doc);
+  if (!(await signalDocumentWorkflow(client, doc.id, signal)))
+    await startDocumentWorkflow(client, taskQueue, doc, { priority });
 }

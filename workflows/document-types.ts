@@ -112,6 +112,8 @@ export interface StartableDocument {
   number: string | number;
   filename: string;
   issue_date: string;
+  /** The issuing account: the start's fairness key (workflows/priority-types.ts). */
+  account_id: string;
   /** The issuing company's business name, shown in the Temporal UI; absent where the caller does not have it. */
   company_name?: string | null;
 }

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import type { webhookDeliveryWorkflow } from './webhook-delivery';
 import {
   checkWebhookWorkflowId,
@@ -16,10 +17,12 @@ export async function startWebhookDeliveryWorkflow(
   client: Client,
   taskQueue: string,
   externalId: string,
+  priority?: Priority,
 ): Promise<void> {
   try {
     await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
+      priority,
       workflowId: webhookWorkflowId(externalId),
       args: [{ externalId }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -36,10 +39,12 @@ export async function startCheckDeliveryWorkflow(
   taskQueue: string,
   eventId: string,
   deliveryId: string,
+  priority?: Priority,
 ): Promise<void> {
   try {
     await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       taskQueue,
+      priority,
       workflowId: checkWebhookWorkflowId(eventId),
       args: [{ deliveryId }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -56,9 +61,11 @@ export async function startRedeliveryWorkflow(
   taskQueue: string,
   externalId: string | null,
   deliveryId: string,
+  priority?: Priority,
 ): Promise<void> {
   await client.workflow.start<typeof webhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
     taskQueue,
+    priority,
     workflowId: redeliveryWorkflowId(deliveryId),
     args: [externalId ? { externalId, deliveryId } : { deliveryId }],
     staticSummary: externalId ? `cpe.resolved redelivery of ${externalId}` : `company.check redelivery ${deliveryId}`,

@@ -8,6 +8,7 @@ import { loadCompany } from './routes';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import { listCheckRows, presentCheck, worstFirst } from '../../db/company-checks';
 import { startCompanyChecks } from '../../workflows/company-checks-client';
+import { taskPriority } from '../../workflows/priority-types';
 
 /**
  * `GET /v1/companies/{ruc}/checks`: the latest result of each check (docs/operations.md, "Company checks");
@@ -31,7 +32,8 @@ export function checksRouter(deps: AppDeps): Router {
 
   router.post('/', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1).catch(
+    const priority = taskPriority(deps.config.temporal, 'urgent', company.account_id);
+    const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1, priority).catch(
       (err: Error) => {
         logger.warn({ ruc: company.ruc, err: err.message }, 'company checks could not be started');
         throw new ApiError(

@@ -37,6 +37,17 @@ const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo
  * Spec 4 rule 6: a request may declare the environment it means with `X-Environment: 01|02` (or `demo|production`);
  * when it differs from the company's, nothing is signed (409). Without the header the company's environment applies.
  */
+/** The request header by which an integrator marks a bulk backfill (docs/delivery.md): its documents go as batch work. */
+export const PRIORITY_HEADER = 'Chasqui-Priority';
+
+/** `batch` or `interactive` (the default); read before anything is signed, so a wrong value changes nothing. */
+function declaredWorkKind(ctx: Context): 'interactive' | 'batch' {
+  const declared = ctx.get(PRIORITY_HEADER).trim().toLowerCase();
+  if (declared === '' || declared === 'interactive') return 'interactive';
+  if (declared === 'batch') return 'batch';
+  throw badRequest(`Invalid ${PRIORITY_HEADER} header`, { [PRIORITY_HEADER]: ['must be interactive or batch'] });
+}
+
 function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
   const declared = ctx.get('X-Environment').trim().toLowerCase();
   if (!declared) return;
@@ -194,6 +205,7 @@ export async function issueDocument(
   const issuer = await loadIssuerContext(deps.db, auth);
   const { company } = issuer;
   checkDeclaredEnvironment(ctx, company);
+  const kind = declaredWorkKind(ctx);
 
   let payload: Awaited<ReturnType<typeof readPayload>>;
   const options = await prepareOptions(deps, company, ctx);
@@ -290,6 +302,6 @@ export async function issueDocument(
   // Receipts waiting for the daily summary are sent by the summary, not by a workflow of their own. The start runs
   // after the answer (api/cpe/workflow-starts.ts): the committed document is what the 202 promises, and a start lost
   // to a crash or to Temporal being down is the sweeper's (docs/delivery.md).
-  if (hasOwnWorkflow(status)) deps.workflowStarts.enqueue({ ...row, company_name: company.business_name });
+  if (hasOwnWorkflow(status)) deps.workflowStarts.enqueue({ ...row, company_name: company.business_name }, kind);
   return { row, company, body, replayed: false };
 }

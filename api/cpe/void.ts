@@ -16,6 +16,7 @@ import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
+import { documentWorkKind, taskPriority } from '../../workflows/priority-types';
 import { documentFiles } from '../../files/documents';
 import { AWAITING_SUMMARY, isRejected, isValidVerdict } from '../../lifecycle/transitions';
 
@@ -129,7 +130,9 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     );
     if (carrier) {
       try {
-        await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier);
+        await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier, {
+          priority: taskPriority(deps.config.temporal, documentWorkKind(carrier.doc_type), carrier.account_id),
+        });
         await markWorkflowStarted(deps.db, [carrier.id]);
       } catch (err) {
         logger.warn(

@@ -11,6 +11,8 @@ import {
   type StartableDocument,
   type StartFailureReason,
 } from '../../workflows/document-client';
+import { taskPriority, type WorkKind } from '../../workflows/priority-types';
+import { FairQueue } from './fair-queue';
 
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
@@ -23,15 +25,26 @@ export interface WorkflowStartsOptions {
 
 const DEFAULTS: WorkflowStartsOptions = { concurrency: 32, maxQueued: 20_000, startDeadlineMs: 5_000 };
 
+/** The queue's lanes: a backfill's starts wait behind every interactive one. */
+const LANES: Record<Extract<WorkKind, 'interactive' | 'batch'>, number> = { interactive: 0, batch: 1 };
+
+interface QueuedStart {
+  doc: StartableDocument;
+  kind: keyof typeof LANES;
+}
+
 /**
  * Starts document workflows right after their commit, off the request's critical path. The committed row is the
  * outbox: its `workflow_started_at` stays null until Temporal has accepted the start, so a start lost here (process
  * killed, Temporal unreachable, queue full) is made by the sweeper instead. Starts are idempotent, so a document
  * started twice (here and by the sweeper) still has one workflow. Confirmed starts are marked in batches.
+ * With fairness on (CHASQUI_FAIRNESS), the queue takes accounts in turn and each start carries its priority and the
+ * account's fairness key; a batch start never asks for eager execution, which would bypass Temporal's matching and
+ * with it the priority order (docs/delivery.md).
  */
 export class WorkflowStarts {
   private readonly options: WorkflowStartsOptions;
-  private readonly queue: StartableDocument[] = [];
+  private readonly queue = new FairQueue<QueuedStart>(2);
   private inFlight = 0;
   private confirmed: string[] = [];
   private marking: Promise<void> | null = null;
@@ -41,22 +54,24 @@ export class WorkflowStarts {
   private readonly failuresLogged = new Map<StartFailureReason, { at: number; since: number }>();
 
   constructor(
-    private readonly deps: { db: Db; temporal: Client; taskQueue: string; eager?: boolean },
+    private readonly deps: { db: Db; temporal: Client; taskQueue: string; fairness: boolean; eager?: boolean },
     options: Partial<WorkflowStartsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
   }
 
   /** Hands a committed document over; returns at once. */
-  enqueue(doc: StartableDocument): void {
-    if (this.closed || this.queue.length >= this.options.maxQueued) {
+  enqueue(doc: StartableDocument, kind: QueuedStart['kind'] = 'interactive'): void {
+    if (this.closed || this.queue.size >= this.options.maxQueued) {
       logger.warn(
-        { externalId: doc.id, queued: this.queue.length },
+        { externalId: doc.id, queued: this.queue.size },
         'workflow start not queued; the sweeper will start it',
       );
       return;
     }
-    this.queue.push(startable(doc));
+    // Fairness off: one lane, one key, the arrival order.
+    if (this.deps.fairness) this.queue.push(LANES[kind], doc.account_id, { doc: startable(doc), kind });
+    else this.queue.push(0, '', { doc: startable(doc), kind });
     this.pump();
   }
 
@@ -75,10 +90,10 @@ export class WorkflowStarts {
   }
 
   private pump(): void {
-    while (this.inFlight < this.options.concurrency && this.queue.length > 0) {
-      const doc = this.queue.shift()!;
+    while (this.inFlight < this.options.concurrency && this.queue.size > 0) {
+      const next = this.queue.shift()!;
       this.inFlight++;
-      void this.start(doc).finally(() => {
+      void this.start(next).finally(() => {
         this.inFlight--;
         this.pump();
         this.settle();
@@ -86,10 +101,12 @@ export class WorkflowStarts {
     }
   }
 
-  private async start(doc: StartableDocument): Promise<void> {
+  private async start({ doc, kind }: QueuedStart): Promise<void> {
+    const priority = taskPriority(this.deps, kind, doc.account_id);
+    const eager = this.deps.eager && (kind === 'interactive' || !this.deps.fairness);
     try {
       await this.deps.temporal.withDeadline(Date.now() + this.options.startDeadlineMs, () =>
-        startDocumentWorkflow(this.deps.temporal, this.deps.taskQueue, doc, { eager: this.deps.eager }),
+        startDocumentWorkflow(this.deps.temporal, this.deps.taskQueue, doc, { eager, priority }),
       );
       this.confirmed.push(doc.id);
       this.marking ??= this.markConfirmed();
@@ -131,7 +148,7 @@ export class WorkflowStarts {
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.inFlight === 0 && this.marking === null;
+    return this.queue.size === 0 && this.inFlight === 0 && this.marking === null;
   }
 
   private settle(): void {

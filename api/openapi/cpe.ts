@@ -46,6 +46,14 @@ const issueParameters = [
     schema: enumOf(['01', '02', 'demo', 'production']),
     description: "Declared environment; 409 when it is not the company's",
   },
+  {
+    name: 'Chasqui-Priority',
+    in: 'header',
+    required: false,
+    schema: enumOf(['interactive', 'batch']),
+    description:
+      'batch: a bulk backfill, delivered behind every interactive document and in turn with other accounts (docs/delivery.md); 422 for any other value',
+  },
 ];
 /** A complete factura (docs/documents.md has every field): what a first request looks like. */
 const EXAMPLE_INVOICE = {

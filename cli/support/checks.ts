@@ -5,6 +5,7 @@ import type { SupportDeps } from './deps';
 import { findCompaniesByRuc } from '../../db/companies';
 import { listAllCheckRows, presentCheck, STATUS_SEVERITY, worstFirst, type CheckStatus } from '../../db/company-checks';
 import { startCompanyChecks } from '../../workflows/company-checks-client';
+import { taskPriority } from '../../workflows/priority-types';
 
 export const CHECKS_HELP = `usage: chasqui support checks [--ruc RUC] [--run] [--json]
 
@@ -40,8 +41,10 @@ export async function checks(
     if (values.run) {
       io.stderr.write(`running the checks of ${values.ruc}…\n`);
       const client = await deps.temporal();
-      for (const company of companies)
-        await (await startCompanyChecks(client, deps.config.temporal.taskQueue, company, 1)).result();
+      for (const company of companies) {
+        const priority = taskPriority(deps.config.temporal, 'urgent', company.account_id);
+        await (await startCompanyChecks(client, deps.config.temporal.taskQueue, company, 1, priority)).result();
+      }
     }
   } else if (values.run) {
     io.stderr.write(
@@ -52,6 +55,7 @@ export async function checks(
       deps.config.temporal.taskQueue,
       null,
       deps.config.checks.concurrency,
+      taskPriority(deps.config.temporal, 'batch', null),
     );
     io.stderr.write(`${companiesCount(await run.result())} checked\n`);
   }

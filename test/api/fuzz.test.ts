@@ -95,7 +95,7 @@ describe('schemathesis against /v1/openapi.json (bounded fuzz, stateful through 
     this.timeout(900_000);
     st = schemathesisBin();
     // The limiter is tested elsewhere; here it would only turn most cases into 429s.
-    env = await startIssuingStack({ rateLimitPerMinute: 0 }, { worker: false });
+    env = await startIssuingStack({ rateLimitPerMinute: 0, accountRateLimitPerMinute: 0 }, { worker: false });
     // The RUC of the OpenAPI example document, so its examples issue and the stateful phase follows the links.
     const account = await newAccountToken(env.stack);
     company = {

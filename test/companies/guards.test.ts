@@ -226,6 +226,39 @@ describe('rate limit shared by API instances', function () {
   });
 });
 
+describe('rate limit per account: its tokens share one limit', function () {
+  const PER_ACCOUNT = 6;
+  let stack: TestStack;
+  before(async function () {
+    this.timeout(120_000);
+    stack = await startTestStack({
+      worker: false,
+      config: { rateLimitPerMinute: 100, accountRateLimitPerMinute: PER_ACCOUNT },
+    });
+  });
+  after(() => stack?.stop());
+
+  it('answers 429 with Retry-After once the account passes its limit, whichever of its tokens asks', async () => {
+    const { token } = await newAccountToken(stack);
+    // Two companies, two signing tokens: two requests of the account token, each far below its own limit.
+    const tokens = [await createCompany(stack, token, randomRuc()), await createCompany(stack, token, randomRuc())];
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | null = null;
+    for (let i = 0; i < PER_ACCOUNT - 1; i++) {
+      const res = await call(stack, 'GET', '/v1/cpe', { token: tokens[i % 2] });
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    expect(statuses).to.deep.equal([...Array(PER_ACCOUNT - 2).fill(200), 429]);
+    expect(Number(limited!.headers['retry-after'])).to.be.within(1, 60);
+    expect(limited!.headers).to.include({ 'ratelimit-limit': String(PER_ACCOUNT), 'ratelimit-remaining': '0' });
+    expect(limited!.body.message).to.contain(`account's rate limit of ${PER_ACCOUNT} requests per minute`);
+    // Another account's token is not affected.
+    const other = await newAccountToken(stack);
+    expect((await call(stack, 'GET', '/v1/companies', { token: other.token })).status).to.equal(200);
+  });
+});
+
 describe('rate limit: a sliding window, no double burst at a boundary', function () {
   const LIMIT = 4;
   const WINDOW_SECONDS = 2;

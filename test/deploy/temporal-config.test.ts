@@ -19,10 +19,12 @@ describe('deploy/temporal', () => {
     );
   });
 
-  it('runs the cluster with production dynamic config: no test-only cache bypass, eager activities allowed', () => {
+  it('runs the cluster with production dynamic config: no test-only cache bypass, eager activities, fairness', () => {
     const config = fs.readFileSync(path.join(deploy, 'development-sql.yaml'), 'utf8');
     expect(config).not.to.contain('forceSearchAttributesCacheRefreshOnRead');
     expect(config).to.match(/^system\.enableActivityEagerExecution:\n {2}- value: true$/m);
+    expect(config).to.match(/^matching\.enableFairness:\n {2}- value: true$/m);
+    expect(config).to.match(/^matching\.enableMigration:\n {2}- value: true$/m);
   });
 
   it('waits only through retry.sh, which is bounded (no pg_isready: the admin-tools image lacks it)', () => {

@@ -328,5 +328,8 @@ describe('document delivery (workflow + activities + simulator)', function () {
     expect(await sweeper.startUnstartedDocuments()).to.equal(0);
     const done = await until(doc.id, ['accepted']);
     expect(done.workflow_started_at).to.be.an.instanceOf(Date);
+    // An invoice started again is interactive work, in its account's turn.
+    const started = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+    expect(started.priority).to.deep.include({ priorityKey: 3, fairnessKey: done.account_id });
   });
 });

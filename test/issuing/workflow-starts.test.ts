@@ -7,10 +7,12 @@ import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { eagerStarter } from '../../runtime/services';
 import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
-import { startIssuingStack, type IssuingStack } from './support';
+import { documentCount, issue, newCompany, payload, startIssuingStack, type IssuingStack } from './support';
+import { randomRuc } from '../companies/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const RUC = '20700000991';
+const OTHER_RUC = randomRuc();
 
 /**
  * The in-process dispatcher that starts document workflows after the issue answer: every document handed over gets
@@ -23,6 +25,8 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   let company: CompanyRow;
   let number = 0;
   const signer = createSigner(generateTestCertificate({ ruc: RUC }));
+  const otherSigner = createSigner(generateTestCertificate({ ruc: OTHER_RUC }));
+  const startDeps = () => ({ db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue });
 
   before(async function () {
     this.timeout(120_000);
@@ -42,7 +46,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
 
   it('starts one workflow per document with bounded concurrency and marks each started', async () => {
     const starts = new WorkflowStarts(
-      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue, fairness: true },
       { concurrency: 3 },
     );
     const docs = await Promise.all(Array.from({ length: 12 }, commit));
@@ -59,9 +63,44 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     expect(runs.count).to.equal(1);
   });
 
+  it("carries the account's fairness key and its kind's priority, and takes accounts in turn", async () => {
+    const other = await companyWithRuc(stack.db, OTHER_RUC, 'Otra Cuenta S.A.C.');
+    const payload = fixture('invoice-basic.json');
+    payload.correlativo = String(++number);
+    payload.emisor.ruc = OTHER_RUC;
+    const theirs = await commitSignedDocument(stack.db, other, payload, otherSigner);
+    const flood = await Promise.all(Array.from({ length: 6 }, commit));
+    const backfill = await commit();
+    const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 1 });
+    for (const doc of flood) starts.enqueue(doc);
+    starts.enqueue(backfill, 'batch');
+    starts.enqueue(theirs);
+    await starts.idle();
+    const described = async (doc: DocumentRow) =>
+      stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+    const [first, third, last, backfilled, their] = await Promise.all(
+      [flood[0], flood[2], flood[5], backfill, theirs].map(described),
+    );
+    expect(first.priority).to.deep.include({ priorityKey: 3, fairnessKey: company.account_id });
+    expect(their.priority).to.deep.include({ priorityKey: 3, fairnessKey: other.account_id });
+    expect(backfilled.priority).to.deep.include({ priorityKey: 4, fairnessKey: company.account_id });
+    // One start at a time: the other account's one document went second or third, not after the six; the backfill last.
+    expect(their.startTime.getTime()).to.be.at.most(third.startTime.getTime());
+    expect(backfilled.startTime.getTime()).to.be.at.least(last.startTime.getTime());
+
+    // CHASQUI_FAIRNESS=off: no keys at all.
+    const plain = new WorkflowStarts({ ...startDeps(), fairness: false });
+    const unkeyed = await commit();
+    plain.enqueue(unkeyed, 'batch');
+    await plain.idle();
+    const { priority } = await described(unkeyed);
+    expect(priority?.priorityKey ?? 0).to.equal(0);
+    expect(priority?.fairnessKey ?? '').to.equal('');
+  });
+
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
     const full = new WorkflowStarts(
-      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue },
+      { db: stack.db, temporal: stack.temporal, taskQueue: stack.config.temporal.taskQueue, fairness: true },
       { maxQueued: 0 },
     );
     const refused = await commit();
@@ -73,6 +112,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
       db: stack.db,
       temporal: stack.temporal,
       taskQueue: stack.config.temporal.taskQueue,
+      fairness: true,
     });
     const before = await commit();
     closing.enqueue(before);
@@ -122,5 +162,22 @@ describe('eager workflow start (API and worker in one process)', function () {
     // Not eager without the worker's connection: the API's own client must not ask for it.
     const other = await commitSignedDocument(stack.db, company, { ...payload, correlativo: '502' }, signer);
     expect(await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, other)).to.equal(false);
+  });
+
+  it('Chasqui-Priority: batch starts a backfill document at the batch priority; any other word is a 422, nothing issued', async () => {
+    const issuer = await newCompany(stack);
+    const refused = await issue(stack, issuer.token, payload('invoice-basic.json', issuer.ruc), {
+      'Chasqui-Priority': 'urgent',
+    });
+    expect(refused.status).to.equal(422);
+    expect(JSON.stringify(refused.body)).to.contain('Chasqui-Priority');
+    expect(await documentCount(stack, issuer.row.id)).to.equal(0);
+    const res = await issue(stack, issuer.token, payload('invoice-basic.json', issuer.ruc), {
+      'Chasqui-Priority': 'batch',
+    });
+    expect(res.status).to.equal(202);
+    await stack.workflowStarts.idle();
+    const started = await stack.temporal.workflow.getHandle(documentWorkflowId(res.body.external_id)).describe();
+    expect(started.priority).to.deep.include({ priorityKey: 4, fairnessKey: issuer.accountId });
   });
 });

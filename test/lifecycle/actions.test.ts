@@ -12,7 +12,16 @@ import { findCompanyById } from '../../db/companies';
 import { findDocument } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
 import { findDelivery, markResolutionNotified, openOriginalDelivery } from '../../db/webhooks';
-import { recheck, redeliver, redeliverDocument, resend, send, type LifecycleDeps } from '../../lifecycle/actions';
+import { redeliveryWorkflowId } from '../../workflows/webhook-types';
+import {
+  lifecycleDeps,
+  recheck,
+  redeliver,
+  redeliverDocument,
+  resend,
+  send,
+  type LifecycleDeps,
+} from '../../lifecycle/actions';
 
 /**
  * The lifecycle's actions as the API, support staff and the console call them: against the real API, worker,
@@ -29,7 +38,7 @@ describe('lifecycle: support actions answer done or refused', function () {
     this.timeout(180_000);
     tls = localTlsCertificate();
     s = await startIssuingStack({ webhookAllowPrivate: true, webhookCaFile: tls.certFile });
-    deps = { db: s.stack.db, temporal: s.stack.temporal, taskQueue: s.stack.config.temporal.taskQueue };
+    deps = lifecycleDeps(s.stack);
   });
   after(async () => s?.stop());
 
@@ -119,7 +128,7 @@ describe('lifecycle: support actions answer done or refused', function () {
         .where({ id: original.id })
         .update({ status: 'failed', attempts: 5, completed_at: s.stack.db.fn.now() });
       const failed = (await findDelivery(s.stack.db, original.id))!;
-      expect(await redeliver(deps, { webhook_url: null }, failed)).to.deep.include({
+      expect(await redeliver(deps, { webhook_url: null, account_id: company.account_id }, failed)).to.deep.include({
         outcome: 'refused',
         code: 'invalid',
         reason: 'No webhook is configured: PATCH /v1/companies/{ruc}/webhook first',
@@ -136,6 +145,9 @@ describe('lifecycle: support actions answer done or refused', function () {
       expect(result.detail).to.equal(`new delivery ${redelivery.id}`);
       const received = await eventually(() => receiver.requests[0]);
       expect(received.headers['x-entrega']).to.equal(redelivery.id);
+      // Asked for by hand: ahead of interactive and batch work, in the account's turn (workflows/priority-types.ts).
+      const started = await s.stack.temporal.workflow.getHandle(redeliveryWorkflowId(redelivery.id)).describe();
+      expect(started.priority).to.deep.include({ priorityKey: 2, fairnessKey: company.account_id });
 
       const audit = await listSupportActions(s.stack.db, doc.id);
       expect(audit.map((a) => [a.operator, a.action, a.result, a.detail])).to.deep.equal([

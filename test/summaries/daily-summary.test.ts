@@ -112,6 +112,9 @@ describe('daily summary run (workflows + activities + simulator)', function () {
       [2, 0],
       [2, 0],
     ]);
+    // Batch work: each company's run, and its rc documents with it, behind every interactive document.
+    const run = await stack.temporal.workflow.getHandle(companySummaryWorkflowId(handle.workflowId, a.id)).describe();
+    expect(run.priority).to.deep.include({ priorityKey: 4 });
 
     for (const doc of [...aReceipts, ...bReceipts, ...cReceipts]) {
       const row = (await findDocument(stack.db, doc.id))!;

@@ -11,6 +11,7 @@ import type { CompanyRow } from '../../db/companies';
 import { findDocument } from '../../db/documents';
 import { COMPANY_SCOPE, issueToken } from '../../db/tokens';
 import { openApiDocument } from '../../api/openapi';
+import { documentWorkflowId } from '../../workflows/document-types';
 
 /**
  * `POST/GET /v1/cpe/{external_id}/void` over HTTP against a real stack and the simulator: an invoice is voided by an
@@ -82,6 +83,9 @@ describe('voiding documents (POST /v1/cpe/{external_id}/void)', function () {
     const raId = res.body.data.void.document.external_id;
     expect(res.body.data.void.document.filename).to.equal(`${owner.ruc}-RA-${today.replace(/-/g, '')}-1`);
     const ra = (await findDocument(stack.db, raId))!;
+    // Batch work, in the account's turn (docs/delivery.md).
+    const started = await stack.temporal.workflow.getHandle(documentWorkflowId(raId)).describe();
+    expect(started.priority).to.deep.include({ priorityKey: 4, fairnessKey: owner.account_id });
     expect(ra.xml)
       .to.contain(`<sac:DocumentSerialID>${invoice.series}</sac:DocumentSerialID>`)
       .and.contain('Error en el RUC del cliente');

@@ -151,6 +151,8 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
     expect(received.notice.document).to.include({ status: 'accepted', resolved: true });
     const event = await stack.db('document_events').where({ document_id: doc.id }).first();
     expect(event.webhook_started_at).to.be.instanceOf(Date);
+    const delivery = await stack.temporal.workflow.getHandle(webhookWorkflowId(doc.id)).describe();
+    expect(delivery.priority).to.deep.include({ priorityKey: 3, fairnessKey: company.row.account_id });
   });
 
   it('the example receiver discards a bad signature and processes a repeated X-Entrega once', async () => {

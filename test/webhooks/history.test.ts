@@ -204,6 +204,7 @@ describe('webhooks: settled delivery history older than CHASQUI_WEBHOOK_HISTORY_
         db,
         temporal: s.stack.temporal,
         taskQueue: s.stack.config.temporal.taskQueue,
+        fairness: true,
         webhookHistoryDays: 90,
       };
       // Without the window it reads as never delivered, as before.

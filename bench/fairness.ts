@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:fairness` (issue 40): what one tenant's flood does to another's delivery. In each shape bench:cost
+ * starts (`npm start` and production, bench/cost-shapes.ts), once with CHASQUI_FAIRNESS=on and once =off (a fresh
+ * shape each): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone, BENCH_IDLE_SAMPLES (10) of
+ * them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API takes them (BENCH_CONCURRENCY,
+ * 16, in flight) while B goes on issuing one every interval until A's last document is resolved. BENCH_LIMITS=default
+ * keeps the API's rate limits as shipped (120 a minute per token, 600 per account): A spreads its documents over
+ * BENCH_TOKENS (8) companies, so only the account's limit holds it, and waits a second after each 429; `off` turns
+ * both limits off and A uses one company (an operator who raised them: Temporal's order alone). BENCH_SLOTS sets the
+ * workers' CHASQUI_WORKFLOW_TASK_SLOTS (unset: chasqui's default). B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
+ * recorded both (created_at, resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95
+ * within 2x of idle). BENCH_SHAPES=start,production and BENCH_MODES=on,off pick the runs.
+ */
+import os from 'node:os';
+import { createAccount } from '../db/accounts';
+import { createDb } from '../db/knex';
+import { startShape, type Shape } from './cost-shapes';
+import { issue, newBenchCompany, sleep, untilResolved, type BenchCompany } from './cost-load';
+import { CONCURRENCY, SHAPES } from './cost-options';
+import { invoicePayload, post } from './payloads';
+import { percentile } from './soak-steps';
+import { localTlsCertificate } from '../test/webhooks/support';
+import { runBench } from './run';
+
+const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
+const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
+const MODES = (process.env.BENCH_MODES ?? 'on,off').split(',');
+const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
+const LIMITS = process.env.BENCH_LIMITS ?? 'default';
+const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
+const SLOTS: Record<string, string> = process.env.BENCH_SLOTS
+  ? { CHASQUI_WORKFLOW_TASK_SLOTS: process.env.BENCH_SLOTS }
+  : {};
+
+/** A's documents at CONCURRENCY over its companies in turn, each retried a second after a 429: issued, refused. */
+async function flood(shape: Shape, companies: BenchCompany[]): Promise<{ seconds: number; refused: number }> {
+  let left = FLOOD;
+  let refused = 0;
+  let turn = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) {
+        const company = companies[turn++ % companies.length];
+        const payload = invoicePayload(5, { ruc: company.ruc, correlativo: String(company.next++) });
+        for (;;) {
+          const res = await post(`${shape.apiUrl}/v1/cpe`, company.token, payload);
+          if (res.status === 202) break;
+          if (res.status !== 429)
+            throw new Error(`A's POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+          refused++;
+          await sleep(1000);
+        }
+      }
+    }),
+  );
+  return { seconds: (performance.now() - started) / 1000, refused };
+}
+
+/** B's documents, one every interval while `going()`; their ids. */
+async function trickle(shape: Shape, b: BenchCompany, going: () => boolean): Promise<string[]> {
+  const ids: string[] = [];
+  while (going()) {
+    const next = Date.now() + INTERVAL_MS;
+    const res = await post(
+      `${shape.apiUrl}/v1/cpe`,
+      b.token,
+      invoicePayload(5, { ruc: b.ruc, correlativo: String(b.next++) }),
+    );
+    if (res.status !== 202) throw new Error(`B's POST /v1/cpe answered ${res.status}: ${JSON.stringify(res.body)}`);
+    ids.push(res.body.external_id);
+    await sleep(Math.max(0, next - Date.now()));
+  }
+  return ids;
+}
+
+interface Times {
+  /** From commit to resolution, sorted. */
+  total: number[];
+  /** Of it, until Temporal took the start (the API's queue of starts), and from then on (Temporal, the worker, the send). */
+  starting: number[];
+  running: number[];
+}
+
+/** Milliseconds from commit to resolution of each document, once all are resolved, and its two parts. */
+async function resolutionMs(shape: Shape, company: BenchCompany, ids: string[]): Promise<Times> {
+  await untilResolved(shape, company, null);
+  const { rows } = await shape.db.query(
+    `select extract(epoch from (resolved_at - created_at)) * 1000 as total,
+            extract(epoch from (workflow_started_at - created_at)) * 1000 as starting,
+            extract(epoch from (resolved_at - workflow_started_at)) * 1000 as running
+       from documents where id = any($1)`,
+    [ids],
+  );
+  const sorted = (key: string) => rows.map((r) => Number(r[key])).sort((x, y) => x - y);
+  return { total: sorted('total'), starting: sorted('starting'), running: sorted('running') };
+}
+
+const figures = (t: Times) =>
+  `p50 ${ms(t.total, 50)}  p95 ${ms(t.total, 95)}  max ${ms(t.total, 100)}` +
+  `  (until started p50 ${ms(t.starting, 50)} / p95 ${ms(t.starting, 95)}, then p50 ${ms(t.running, 50)} / p95 ${ms(t.running, 95)})`;
+
+const ms = (sorted: number[], p: number) => `${percentile(sorted, p).toFixed(0)} ms`;
+
+async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
+  const limits: Record<string, string> =
+    LIMITS === 'off' ? {} : { CHASQUI_RATE_LIMIT_PER_MINUTE: '120', CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '600' };
+  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', {
+    CHASQUI_FAIRNESS: mode,
+    ...limits,
+    ...SLOTS,
+  });
+  const knex = createDb(shape.dbUrl, { max: 1 });
+  try {
+    const other = await createAccount(knex, { name: 'bench fairness B', quotaUnits: 0 });
+    const a: BenchCompany[] = [];
+    for (let i = 0; i < TOKENS; i++) a.push(await newBenchCompany(shape, shape.accountToken, `Inundadora ${i} S.A.C.`));
+    const b = await newBenchCompany(shape, other.token, 'Puntual S.A.C.');
+    await issue(shape, a[0], CONCURRENCY); // warm-up of both paths
+    await untilResolved(shape, a[0], null);
+    let idleLeft = IDLE_SAMPLES;
+    const idle = await resolutionMs(shape, b, await trickle(shape, b, () => idleLeft-- > 0));
+
+    let flooding = true;
+    const started = performance.now();
+    const flooded = (async () => {
+      const issued = await flood(shape, a);
+      for (const company of a) await untilResolved(shape, company, null);
+      flooding = false;
+      return { ...issued, resolvedSeconds: (performance.now() - started) / 1000 };
+    })();
+    const [{ seconds, refused, resolvedSeconds }, bIds] = await Promise.all([
+      flooded,
+      trickle(shape, b, () => flooding),
+    ]);
+    const loaded = await resolutionMs(shape, b, bIds);
+    const ratio = percentile(loaded.total, 95) / percentile(idle.total, 95);
+    return [
+      `${shape.title}; CHASQUI_FAIRNESS=${mode}; rate limits ${LIMITS}; workflow task slots ${process.env.BENCH_SLOTS ?? 'default'}`,
+      `  A: ${FLOOD} documents over ${TOKENS} tokens issued in ${seconds.toFixed(1)} s (${(FLOOD / seconds).toFixed(1)}/s, ${refused} answers 429), all resolved after ${resolvedSeconds.toFixed(1)} s`,
+      `  B idle    (${idle.total.length}): ${figures(idle)}`,
+      `  B flooded (${loaded.total.length}): ${figures(loaded)}`,
+      `  p95 flooded / idle: ${ratio.toFixed(2)} (goal ≤ 2)`,
+    ];
+  } finally {
+    await knex.destroy();
+    await shape.stop();
+  }
+}
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+async function main(): Promise<void> {
+  const out = [
+    `bench:fairness  node ${process.version}  ${os.cpus()[0].model}  ${os.cpus().length} CPUs  load ${load()}`,
+    `A floods ${FLOOD} 5-line facturas at concurrency ${CONCURRENCY}; B issues one every ${INTERVAL_MS} ms (${IDLE_SAMPLES} alone first)`,
+  ];
+  const tls = localTlsCertificate();
+  for (const shapeName of SHAPES)
+    for (const mode of MODES) {
+      const lines = await run(shapeName, mode, tls.certFile);
+      console.error(lines.join('\n'));
+      out.push(...lines);
+    }
+  out.push(`load at the end ${load()}`);
+  console.log(out.join('\n'));
+}
+
+runBench(main);

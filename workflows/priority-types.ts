@@ -1,0 +1,35 @@
+import type { Priority } from '@temporalio/common';
+
+/**
+ * Which work goes first in Temporal's task queue (docs/delivery.md, "Fair delivery between tenants"): each start
+ * carries a priority key by the kind of work and a fairness key by account, so one account's backlog never holds
+ * another's document behind it. Activities and child workflows inherit both from the workflow that runs them.
+ *   urgent       what support or the account asks for by hand: a resend, a recheck, a redelivery, an e-mail again
+ *   interactive  a document issued through the API, a notice started on its own, the sweeper (Temporal's default, 3,
+ *                so a start without a key, a schedule's, shares this level)
+ *   batch        daily summaries, voids, every company's checks, documents the API was told are a backfill
+ */
+export type WorkKind = 'urgent' | 'interactive' | 'batch';
+
+/** Temporal's keys run from 1 (first) to 5 (matching.priorityLevels); 3 is the default of a start without one. */
+export const PRIORITY_KEYS: Record<WorkKind, number> = { urgent: 2, interactive: 3, batch: 4 };
+
+/** Summaries and voids are batch work; a document started again without the API's word on it is interactive. */
+export function documentWorkKind(docType: string): WorkKind {
+  return docType === 'rc' || docType === 'ra' || docType === 'rr' ? 'batch' : 'interactive';
+}
+
+/** CHASQUI_FAIRNESS: `off` starts everything without keys (one queue in arrival order, as before issue 40). */
+export interface FairnessSetting {
+  fairness: boolean;
+}
+
+/**
+ * The start option. The fairness key is the account's id and nothing else (Temporal shows it to operators; at most
+ * 64 bytes); `null` for work of no one account (the run of every company's checks), which shares the empty key
+ * with every start that carries none.
+ */
+export function taskPriority(setting: FairnessSetting, kind: WorkKind, accountId: string | null): Priority | undefined {
+  if (!setting.fairness) return undefined;
+  return { priorityKey: PRIORITY_KEYS[kind], ...(accountId ? { fairnessKey: accountId } : {}) };
+}
