@@ -18,7 +18,8 @@ async function renderInPool(deps: AppDeps, row: DocumentRow, input: PrintInput):
         data: { reason: err.reason },
       }),
   });
-  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  if (!pdf.ok) throw new ApiError(422, `The document cannot be read back: ${pdf.unreadable}`);
+  return Buffer.from(pdf.pdf.buffer, pdf.pdf.byteOffset, pdf.pdf.byteLength);
 }
 
 /** Why a document has no file of the kind asked: no CDR received yet, or no printed representation. */

@@ -7,6 +7,7 @@ import { printDocument, type PrintOptions } from '../documents/printed';
 import { loadPfx } from '../documents/signing';
 import { readSignedDocument, type ExternalDocument } from '../documents/external';
 import { DocumentValidationError, type ValidationIssue } from '../documents/errors';
+import { XmlBoundsError } from '../documents/xml/bounds';
 
 /** A Buffer again: what crosses a thread arrives as a plain Uint8Array. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -20,9 +21,19 @@ export interface PdfInput {
 /** An externally signed document read, or the issues that make it a 422 (an Error's class does not cross threads). */
 export type ExternalRead = { ok: true; document: ExternalDocument } | { ok: false; issues: ValidationIssue[] };
 
+/** A PDF, or why its stored XML is past what is read back (a 422: a document stored before the bounds). */
+export type PdfRender = { ok: true; pdf: Buffer } | { ok: false; unreadable: string };
+
 export const TASKS = {
-  pdf: (input: PdfInput) =>
-    printDocument(input.xml, { ...input.options, logo: input.options.logo ? asBuffer(input.options.logo) : null }),
+  pdf: async (input: PdfInput): Promise<PdfRender> => {
+    try {
+      const logo = input.options.logo ? asBuffer(input.options.logo) : null;
+      return { ok: true, pdf: await printDocument(input.xml, { ...input.options, logo }) };
+    } catch (err) {
+      if (err instanceof XmlBoundsError) return { ok: false, unreadable: err.message };
+      throw err;
+    }
+  },
   pfx: (input: { pfx: Uint8Array; password: string; maxBytes: number }) =>
     loadPfx(asBuffer(input.pfx), input.password, { maxBytes: input.maxBytes }),
   xml: (input: { xml: string; issuerRuc: string }): ExternalRead => {

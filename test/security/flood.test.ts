@@ -95,6 +95,7 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
         pdfCache: { maxBytes: 0, maxAgeSeconds: 0 },
         // The flooders' own request limits would refuse them before the pool does: this test is about the pool.
         rateLimitPerMinute: 100_000,
+        accountRateLimitPerMinute: 100_000,
         buyers: {
           ...testConfig().buyers,
           consultaRate: { limit: 100_000, windowSeconds: 60 },
