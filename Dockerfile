@@ -1,5 +1,5 @@
 # chasqui runs from its TypeScript sources through tsx; one image serves both `api` and `worker`.
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # Memory (docs/deploy.md, "Memory"): V8 grows the heap by up to 4× between collections when its limit is Node's
