@@ -128,12 +128,17 @@ export const DYNAMIC_IMPORTS: { file: string; call: string; why: string }[] = [
   {
     file: 'api/companies/pfx-worker.ts',
     call: "require(${JSON.stringify(require.resolve('tsx/cjs'))})",
-    why: "the worker thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
+    why: "run from the sources, the worker thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
   },
   {
     file: 'api/companies/pfx-worker.ts',
     call: 'require(workerData.module)',
     why: 'the worker thread opens an uploaded PFX with documents/signing (named by its absolute path), which api/ may import',
+  },
+  {
+    file: 'db/knex.ts',
+    call: 'require(migration.path)',
+    why: "knex's migrations: the files of db/migrations, .ts from the sources or .js in the compiled layout (npm run build)",
   },
 ];
 
