@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +37,27 @@ describe('the compiled layout (npm run build, the image)', function () {
     expect(files.filter((f) => f.endsWith('.ts') && !f.startsWith('node_modules'))).to.deep.equal([]);
     expect(files).to.include.members(['cli/main.js', 'cli/main.js.map', 'db/knex.js', 'bin/chasqui', 'package.json']);
     expect(files).to.include.members(['api/console/console.css', 'validator/xsl/exslt-shim.xsl']);
+  });
+
+  it('requires only production dependencies (the image installs no others), tsx only where run from the sources', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(layout, 'package.json'), 'utf8'));
+    const production = new Set(Object.keys(pkg.dependencies));
+    const outside: string[] = [];
+    for (const file of fs.readdirSync(layout, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.js') || file.startsWith('node_modules')) continue;
+      const code = fs.readFileSync(path.join(layout, file), 'utf8');
+      for (const [, , name] of code.matchAll(/require(?:\.resolve)?\((['"])([^'"./][^'"]*)\1\)/g)) {
+        const root = name
+          .split('/')
+          .slice(0, name.startsWith('@') ? 2 : 1)
+          .join('/');
+        if (!production.has(root) && !isBuiltin(name)) outside.push(`${file}: ${name}`);
+      }
+    }
+    expect(outside).to.have.members([
+      'api/companies/pfx-worker.js: tsx/cjs', // behind fromSources
+      'runtime/workflow-bundle.js: tsx/cjs', // behind __filename.endsWith('.ts')
+    ]);
   });
 
   it('bin/chasqui runs the JavaScript with source maps on, without tsx', async () => {
