@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
@@ -68,11 +69,31 @@ export function createDb(databaseUrl: string, pool: { min?: number; max?: number
   });
 }
 
-export const migrationConfig: Knex.MigratorConfig = {
-  directory: path.join(__dirname, 'migrations'),
-  loadExtensions: ['.ts'],
-  tableName: 'knex_migrations',
+interface MigrationFile {
+  /** Its name in knex_migrations: the source file's (`….ts`), as recorded since the first deployment. */
+  file: string;
+  path: string;
+}
+
+/**
+ * The files of db/migrations this process runs: the TypeScript sources through tsx, or the compiled layout's `.js`
+ * (npm run build). Either way a migration keeps its `.ts` name, so a database migrated by one is current for the other.
+ */
+const migrationSource: Knex.MigrationSource<MigrationFile> = {
+  async getMigrations() {
+    const dir = path.join(__dirname, 'migrations');
+    const ext = path.extname(__filename);
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith(ext) && !name.endsWith('.d.ts'))
+      .sort()
+      .map((name) => ({ file: `${path.basename(name, ext)}.ts`, path: path.join(dir, name) }));
+  },
+  getMigrationName: (migration) => migration.file,
+  getMigration: async (migration) => require(migration.path),
 };
+
+export const migrationConfig: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
 
 /** Applies pending migrations; safe to call from several processes at once (knex holds a lock table). */
 export async function migrate(db: Db): Promise<string[]> {

@@ -34,9 +34,6 @@ export class S3Store implements ObjectStore {
 
   constructor(private readonly location: S3Location) {
     this.name = `s3://${location.bucket}${location.prefix ? `/${location.prefix}` : ''}`;
-    // The SDK's own switch for its notice that releases after January 2027 need Node 22 (docs/files.md says so once;
-    // every process printing it at start says nothing new). An operator's explicit value is kept.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       ...(location.endpoint ? { endpoint: location.endpoint, forcePathStyle: true } : {}),
       ...(location.region || location.endpoint ? { region: location.region ?? 'us-east-1' } : {}),

@@ -62,11 +62,16 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-/** The thread's source: tsx registered as bin/chasqui does, then heavy/thread.ts by its absolute path. */
-const BOOT = `require(${JSON.stringify(require.resolve('tsx/cjs'))});
+/** This file is the TypeScript source (development), not the compiled layout's JavaScript (npm run build). */
+const fromSources = __filename.endsWith('.ts');
+/**
+ * The thread's source: from the sources tsx registered as bin/chasqui does, then heavy/thread by its absolute path
+ * (.ts or the compiled .js: named without its extension).
+ */
+const BOOT = `${fromSources ? `require(${JSON.stringify(require.resolve('tsx/cjs'))});` : ''}
 require(require('node:worker_threads').workerData.module);`;
-const THREAD_MODULE = path.resolve(__dirname, 'thread.ts');
-const TASKS_MODULE = path.resolve(__dirname, 'tasks.ts');
+const THREAD_MODULE = path.resolve(__dirname, 'thread');
+const TASKS_MODULE = path.resolve(__dirname, 'tasks');
 
 type Answer =
   { ready: true } | { ok: true; value: unknown; held: number } | { ok: false; message: string; held: number };

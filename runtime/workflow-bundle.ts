@@ -25,8 +25,9 @@ async function bundleInChild(): Promise<WorkflowBundle> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-workflows-'));
   const out = path.join(dir, 'workflows.js');
   try {
-    // chasqui runs from TypeScript sources; the child loads them as bin/chasqui does.
-    await promisify(execFile)(process.execPath, ['--require', require.resolve('tsx/cjs'), __filename, out], {
+    // The child loads the code as bin/chasqui does: the compiled JavaScript, or the TypeScript sources through tsx.
+    const loader = __filename.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
+    await promisify(execFile)(process.execPath, [...loader, __filename, out], {
       timeout: 120_000,
     }).catch((err) => {
       throw new Error(`bundling the workflow code failed: ${err.stderr || err.message}`);

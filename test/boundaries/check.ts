@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import { DYNAMIC_IMPORTS, mayImport, roomOf, ROOMS } from './rooms';
 
 /** Top-level folders that hold no source of chasqui: dependencies, git and other dot folders, build output. */
-const notSources = (name: string) => name === 'node_modules' || name === 'out' || name.startsWith('.');
+const notSources = (name: string) => ['node_modules', 'out', 'dist'].includes(name) || name.startsWith('.');
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 /** A declaration file's imports are types only, and checked as such. */
 const DECLARATIONS = /\.d\.[cm]?ts$/;

@@ -139,7 +139,7 @@ export const DYNAMIC_IMPORTS: { file: string; call: string; why: string }[] = [
   {
     file: 'heavy/pool.ts',
     call: "require(${JSON.stringify(require.resolve('tsx/cjs'))})",
-    why: "a pool thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
+    why: "run from the sources, a pool thread's source text registers tsx, as bin/chasqui does, before it loads the TypeScript below",
   },
   {
     file: 'heavy/pool.ts',
@@ -150,6 +150,11 @@ export const DYNAMIC_IMPORTS: { file: string; call: string; why: string }[] = [
     file: 'heavy/thread.ts',
     call: 'require(workerData.tasks)',
     why: 'a pool thread runs the TASKS of heavy/tasks.ts, or of the module a test gives the pool (test/heavy/)',
+  },
+  {
+    file: 'db/knex.ts',
+    call: 'require(migration.path)',
+    why: "knex's migrations: the files of db/migrations, .ts from the sources or .js in the compiled layout (npm run build)",
   },
 ];
 

@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../runtim
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { loadConfig } from '../../core/config';
 import { startTestS3, type TestS3 } from './s3';
+import { buildCompiledLayout } from './compiled-layout';
 
 /**
  * docker-compose.yml's production shape without Docker, for `npm run test:production` and `npm run bench:cost`:
@@ -23,7 +24,6 @@ import { startTestS3, type TestS3 } from './s3';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DEPLOY = path.join(ROOT, 'deploy/temporal');
-const CHASQUI_BIN = path.join(ROOT, 'bin/chasqui');
 const run = promisify(execFile);
 
 export const TASK_QUEUE = 'chasqui';
@@ -50,6 +50,11 @@ export interface ShapeOptions {
    * server (versitygw, runtime/s3-server.ts) as compose's `s3` service, a process of this one's over the run folder.
    */
   files?: 'postgres' | 's3';
+  /**
+   * What chasqui's processes run: `compiled` (the default), the image's layout built by `npm run build` into the run
+   * folder; `sources`, the clone's TypeScript through tsx, as in development.
+   */
+  layout?: 'compiled' | 'sources';
 }
 
 /** The Temporal server and SQL tool of the compose version, built once into a cache outside the clone. */
@@ -88,7 +93,13 @@ export class ProductionShape {
     readonly pgPort: number,
     readonly temporalAddress: string,
     private readonly options: ShapeOptions,
+    /** The folder chasqui's processes run in (the image's /app): the compiled layout, or the clone. */
+    readonly appDir: string,
   ) {}
+
+  private get bin(): string {
+    return path.join(this.appDir, 'bin/chasqui');
+  }
 
   /** Builds (or reuses) the server, then brings the whole shape up in compose's order. */
   static async start(options: ShapeOptions = {}): Promise<ProductionShape> {
@@ -100,8 +111,13 @@ export class ProductionShape {
     // persistent: fsync on, as a real deployment runs; the folder is removed by stop().
     const pg = await startEmbeddedPostgres({ dataDir: path.join(runDir, 'postgres'), port: pgPort, persistent: true });
     const frontendPort = await freePort();
-    const shape = new ProductionShape(runDir, serverDir, pg, pgPort, `127.0.0.1:${frontendPort}`, options);
+    const appDir = options.layout === 'sources' ? ROOT : path.join(runDir, 'app');
+    const shape = new ProductionShape(runDir, serverDir, pg, pgPort, `127.0.0.1:${frontendPort}`, options, appDir);
     try {
+      if (appDir !== ROOT) {
+        say('build: npm run build (the compiled layout the image runs)');
+        await buildCompiledLayout(appDir);
+      }
       if (options.files === 's3') {
         shape.s3 = await startTestS3({ dataDir: path.join(runDir, 's3') });
         say(`s3: versitygw on ${shape.s3.server.endpoint}, ${shape.s3.env.CHASQUI_FILES_URL}`);
@@ -123,7 +139,7 @@ export class ProductionShape {
         TEMPORAL_NAMESPACE: NAMESPACE,
       });
       say('migrate: chasqui migrate');
-      await run(process.execPath, [CHASQUI_BIN, 'migrate'], { cwd: ROOT, env: shape.chasquiEnv() });
+      await run(process.execPath, [shape.bin, 'migrate'], { cwd: appDir, env: shape.chasquiEnv() });
       const simPort = await freePort();
       // The suites issue fixtures with old dates (CHASQUI_SENDING_WINDOW_DAYS=0 on chasqui's side): SUNAT's window off here too.
       await shape.spawn('simulator', ['simulator', '--port', String(simPort), '--sending-window-days', '0'], {});
@@ -190,8 +206,8 @@ export class ProductionShape {
             env: this.temporalEnv,
             stdio: ['ignore', out, out],
           })
-        : spawn(process.execPath, [CHASQUI_BIN, ...args], {
-            cwd: ROOT,
+        : spawn(process.execPath, [this.bin, ...args], {
+            cwd: this.appDir,
             env: this.chasquiEnv(env),
             stdio: ['ignore', out, out],
           });
@@ -352,7 +368,7 @@ export class ProductionShape {
 }
 
 /** The Dockerfile's `ENV` settings (Node's heap flags, malloc arenas): the processes here run as the image runs them. */
-function imageEnv(): Record<string, string> {
+export function imageEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').split('\n')) {
     if (!line.startsWith('ENV ')) continue;
@@ -363,7 +379,7 @@ function imageEnv(): Record<string, string> {
 }
 
 /** What docker-compose.yml's service sets beyond x-chasqui-env (`NAME: "value"` lines of its environment). */
-function composeServiceEnv(service: string): Record<string, string> {
+export function composeServiceEnv(service: string): Record<string, string> {
   const compose = fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
   const block = new RegExp(`\\n  ${service}:\\n([\\s\\S]*?)(?=\\n  \\w|$)`).exec(compose)?.[1] ?? '';
   const env: Record<string, string> = {};
