@@ -191,7 +191,7 @@ describe('Node runtime support: the release table and the end-of-life check', ()
       expect(await registry.metrics()).to.include('chasqui_runtime_eol_days{node="24"} 510');
     });
 
-    it('chasqui api and chasqui worker log the verdict on the Node they run on before waiting for anything', async () => {
+    it('chasqui api and chasqui worker log the verdict on the Node they run on before waiting for anything, and the worker exports the gauge', async () => {
       const expected = runtimeSupport(process.version, new Date());
       const [port, metricsPort, dbPort, temporalPort] = await Promise.all([
         freePort(),
@@ -218,6 +218,11 @@ describe('Node runtime support: the release table and the end-of-life check', ()
         let lines: ReturnType<typeof logLines>;
         try {
           lines = logLines(started.output()).filter((l) => l.check === 'runtime');
+          // The worker serves its metrics while it waits; the gauge is there on any Node, supported or not.
+          if (command === 'worker' && expected.end)
+            expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).to.include(
+              `chasqui_runtime_eol_days{node="${expected.line}"} ${expected.daysLeft}`,
+            );
         } finally {
           await stopChasqui(started.child);
         }
