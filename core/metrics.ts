@@ -158,6 +158,24 @@ export function registerCheckGauges(read: () => Promise<CheckGaugeRow[]>): void 
   });
 }
 
+/**
+ * `chasqui_runtime_eol_days{node}`: days until the running Node line's end of life (negative once past it), counted at
+ * scrape time, so a process up for months shows the date come closer (docs/operations.md, "Metrics"). Every process
+ * registers its own: each may run on another Node.
+ */
+export function registerRuntimeEolGauge(node: string, daysLeft: () => number): void {
+  if (registry.getSingleMetric('chasqui_runtime_eol_days')) registry.removeSingleMetric('chasqui_runtime_eol_days');
+  new Gauge({
+    name: 'chasqui_runtime_eol_days',
+    help: "Days until the end of life of the process's Node.js line (negative: past it, no more security fixes)",
+    labelNames: ['node'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ node }, daysLeft());
+    },
+  });
+}
+
 let temporalMetricsUrl: string | null = null;
 
 /** Where the Temporal SDK's own runtime metrics are exported (a loopback port of the worker process). */

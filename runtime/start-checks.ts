@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { logger } from '../core/logger';
+import { logger, type Logger } from '../core/logger';
+import { registerRuntimeEolGauge } from '../core/metrics';
+import { daysUntil, runtimeSupport, type RuntimeVerdict } from './node-support';
 import { DEFAULT_IGV_RATES, RULES, type RuleCalendar } from '../documents/calendar';
 import { masterKeyProblem } from '../db/sealed-secrets';
 import {
@@ -79,6 +81,25 @@ async function namespaceGaps(deps: ReadinessDeps, signal?: AbortSignal) {
 async function isDevServer(temporal: Client): Promise<boolean> {
   const info = await temporal.workflowService.getClusterInfo({});
   return info.persistenceStore === 'sqlite';
+}
+
+/**
+ * The running Node's support, said once at start (docs/dependencies.md): an error past its end of life, a warning
+ * within 90 days of it or on a line that is not LTS. Never a refusal: the documents waiting on this process matter
+ * more than the runtime's age, and the operator sees it in the log and in `chasqui_runtime_eol_days`.
+ */
+export function reportRuntimeSupport(
+  version = process.version,
+  now: () => Date = () => new Date(),
+  log: Pick<Logger, 'warn' | 'error'> = logger,
+): RuntimeVerdict {
+  const verdict = runtimeSupport(version, now());
+  const end = verdict.end;
+  if (end) registerRuntimeEolGauge(String(verdict.line), () => daysUntil(end, now()));
+  const fields = { check: 'runtime', node: version, end_of_life: end, days_left: verdict.daysLeft };
+  if (verdict.status === 'eol') log.error(fields, verdict.message);
+  else if (verdict.status === 'warn') log.warn(fields, verdict.message);
+  return verdict;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, secretBoxFrom } from '../../core/config';
 import { logger } from '../../core/logger';
-import { logRuleCalendar } from '../../runtime/start-checks';
+import { logRuleCalendar, reportRuntimeSupport } from '../../runtime/start-checks';
 import { createDb } from '../../db/knex';
 import {
   databaseHost,
@@ -20,6 +20,7 @@ import { onShutdownSignal, stopAll } from '../lifecycle';
  */
 export async function apiCommand(): Promise<number> {
   const config = loadConfig();
+  reportRuntimeSupport();
   logRuleCalendar(config.rules);
   const secrets = secretBoxFrom(config);
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required for chasqui api');

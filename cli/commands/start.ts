@@ -8,7 +8,7 @@ import { readRunningInstance, runningInstanceFile, writeRecord, type RunningInst
 import { startTemporalDevServer } from '../../runtime/temporal-server';
 import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { connectTemporal, eagerStarter, openDatabase, startApi, startWorker } from '../../runtime/services';
-import { checkAtStart, logRuleCalendar } from '../../runtime/start-checks';
+import { checkAtStart, logRuleCalendar, reportRuntimeSupport } from '../../runtime/start-checks';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
@@ -27,6 +27,7 @@ export async function startCommand(): Promise<number> {
       `chasqui already runs for CHASQUI_DATA_DIR=${config.dataDir} (pid ${running.pid}, API ${running.api}): use it ` +
         '(eval "$(npx chasqui env)" in this terminal), or set CHASQUI_DATA_DIR to another directory for a second one',
     );
+  reportRuntimeSupport();
   logRuleCalendar(config.rules);
   fs.mkdirSync(config.dataDir, { recursive: true });
   config.masterKey ??= localMasterKey(config.dataDir);

@@ -9,7 +9,7 @@ import {
   StoppedWhileWaiting,
   untilReachable,
 } from '../../runtime/services';
-import { checkAtStart, logRuleCalendar } from '../../runtime/start-checks';
+import { checkAtStart, logRuleCalendar, reportRuntimeSupport } from '../../runtime/start-checks';
 import { dependencyChecks, readiness } from '../../api/health';
 import { onShutdownSignal, stopAll } from '../lifecycle';
 import { documentFiles } from '../../files/documents';
@@ -20,6 +20,7 @@ import { documentFiles } from '../../files/documents';
  */
 export async function workerCommand(): Promise<number> {
   const config = loadConfig();
+  reportRuntimeSupport();
   logRuleCalendar(config.rules);
   const secrets = secretBoxFrom(config);
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required for chasqui worker');
