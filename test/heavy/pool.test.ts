@@ -48,6 +48,8 @@ describe('heavy-work pool (heavy/pool.ts)', function () {
 
   it('keeps a thread for others: an account at its running cap waits even with a thread idle', async () => {
     const heavy = make({ workers: 2, runningPerAccount: 1 });
+    // Both threads started first (each boots in 1-3 s on a loaded machine), so the race below is a0's 200 ms against b0's 10.
+    await Promise.all(['w', 'x'].map((account) => heavy.run(account, 'spin', { ms: 1, tag: account })));
     const started: string[] = [];
     const a = [0, 1, 2].map((i) => heavy.run('a', 'spin', { ms: 200, tag: `a${i}` }).then((t) => started.push(t)));
     const b = heavy.run('b', 'spin', { ms: 10, tag: 'b0' }).then((t) => started.push(t));
