@@ -81,7 +81,7 @@ describe('the compiled layout (npm run build, the image)', function () {
       expect(code).to.contain(name);
   });
 
-  it("opens an uploaded PFX in a thread of the heavy-work pool from the JavaScript", async () => {
+  it('opens an uploaded PFX in a thread of the heavy-work pool from the JavaScript', async () => {
     const answer = await inLayout(`
       const { generateTestCertificate } = require('./documents/signing');
       const { HeavyPool } = require('./heavy/pool');
