@@ -7,7 +7,7 @@ import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '
 import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, onOff, rateOf, str } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
-import { heavyConfigOf, pdfCacheConfigOf, type HeavyConfig, type PdfCacheConfig } from './heavy-config';
+import { heavySettingsOf, type HeavySettings } from './heavy-config';
 
 export { ConfigError } from './env-values';
 export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -17,7 +17,7 @@ export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-locatio
  * files-location.ts). Every variable is documented in docs/configuration.md;
  * invalid values stop start-up with a message naming the variable.
  */
-export interface Config {
+export interface Config extends HeavySettings {
   port: number;
   host: string;
   /** Port of `chasqui worker`'s own GET /metrics (the API serves its metrics on its own port). */
@@ -163,9 +163,6 @@ export interface Config {
   rateLimitKeys: number;
   /** Where signed XML and CDRs are kept (CHASQUI_FILES_URL, docs/files.md); PostgreSQL's documents row by default. */
   files: FilesLocation;
-  /** The API's pool of threads for PDFs, PKCS#12 uploads and external XML (heavy/pool.ts), and the PDFs it keeps. */
-  heavy: HeavyConfig;
-  pdfCache: PdfCacheConfig;
 }
 
 function ruleCalendarOf(env: NodeJS.ProcessEnv): RuleCalendar {
@@ -256,9 +253,6 @@ function demoMailDefault(env: NodeJS.ProcessEnv): number {
 
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
-  if (config.rateLimitKeys < 1) throw new ConfigError('CHASQUI_RATE_LIMIT_KEYS must be at least 1');
-  // Temporal's core polls with at least two pollers while it caches workflows, each holding a slot.
-  if (config.temporal.workflowTaskSlots < 2) throw new ConfigError('CHASQUI_WORKFLOW_TASK_SLOTS must be at least 2');
   if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
   // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
   const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
@@ -312,7 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
       fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
-      workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40),
+      workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')
@@ -386,10 +380,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
     consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
     trustProxy: trustProxyOf(env),
-    rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000),
+    rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
-    heavy: heavyConfigOf(env),
-    pdfCache: pdfCacheConfigOf(env),
+    ...heavySettingsOf(env),
   };
   checkRanges(config);
   return config;

@@ -12,12 +12,13 @@ export function str(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
-export function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0)
     throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  if (value < min) throw new ConfigError(`${name} must be at least ${min}`);
   return value;
 }
 

@@ -57,3 +57,14 @@ export function pdfCacheConfigOf(env: NodeJS.ProcessEnv): PdfCacheConfig {
     maxAgeSeconds: int(env, 'CHASQUI_PDF_CACHE_DAYS', 7) * 86_400,
   };
 }
+
+/** The API's pool of threads for PDFs, PKCS#12 uploads and external XML (heavy/pool.ts), and the PDFs it keeps. */
+export interface HeavySettings {
+  heavy: HeavyConfig;
+  pdfCache: PdfCacheConfig;
+}
+
+export const heavySettingsOf = (env: NodeJS.ProcessEnv): HeavySettings => ({
+  heavy: heavyConfigOf(env),
+  pdfCache: pdfCacheConfigOf(env),
+});

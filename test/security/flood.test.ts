@@ -22,6 +22,12 @@ const FLOODERS_PER_PATH = 4;
 const SAMPLES = 7;
 /** How many times its idle latency another account's request may take under flood (issue 40 measured 11× and 50-200× before the pool; the machine is shared). */
 const SLOWER_AT_MOST = 8;
+/**
+ * Or this much slower, whichever is more: on a quiet machine idle answers take 20-40 ms, and the flooders, in this same
+ * process on 2 cores, cost the loop a few hundred ms by themselves; issue 40's event loop took 3-30 s.
+ */
+const SLOWER_BY_AT_MOST_MS = 1_000;
+const within = (idleMs: number) => Math.max(SLOWER_AT_MOST * idleMs, idleMs + SLOWER_BY_AT_MOST_MS);
 /** A task's time in its thread (the pool's bound): a 999-line render takes 2-3 s of CPU, much longer when shared. */
 const TASK_MS = 30_000;
 const QUEUE_PER_ACCOUNT = 2;
@@ -209,8 +215,8 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
     console.log(`      RSS ${rss.join(' → ')} MB; event loop delay p50/p99/max ${delays.join('/')} ms`);
 
     // Another account: within a small multiple of idle (generous: the machine is shared, the pool's threads take CPU).
-    expect(flooded.issue, 'issue under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.issue);
-    expect(flooded.readyz, '/readyz under flood vs idle').to.be.below(SLOWER_AT_MOST * calm.readyz);
+    expect(flooded.issue, 'issue under flood vs idle').to.be.below(within(calm.issue));
+    expect(flooded.readyz, '/readyz under flood vs idle').to.be.below(within(calm.readyz));
     expectFloodersAnswered(tallies);
     // The API's process (API, worker and pool threads here): bounded, nothing like issue 40's 3.2 GB.
     expect(rssPeak - rssIdle, 'RSS growth under flood').to.be.below(1024 * 2 ** 20);
