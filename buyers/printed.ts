@@ -7,13 +7,18 @@ import { findLogo } from '../db/logos';
 import { isVoided } from '../db/voids';
 import { readCdrZip } from '../authority/cdr';
 import { findPrintedPdf, keepPrintedPdf, type PrintedCacheBounds } from '../db/printed-cache';
-import { printDocument, validateLogo, type Mark, type PaperFormat, type PrintOptions } from '../documents/printed';
+import {
+  DESPATCH_TYPES,
+  printDocument,
+  validateLogo,
+  type Mark,
+  type PaperFormat,
+  type PrintOptions,
+} from '../documents/printed';
 import { logger } from '../core/logger';
 import { printedCacheLookups } from '../core/metrics';
 import type { DocumentFiles } from '../files/documents';
 import { isRejected } from '../lifecycle/transitions';
-
-const DESPATCH_TYPES = new Set(['09', '31']);
 
 /** Why the printed document is not a valid one: demo environment, rejected, or voided by an accepted ra/rc. */
 async function marksOf(db: Db, row: DocumentRow): Promise<Mark[]> {

@@ -5,7 +5,7 @@ import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
-import { bool, ConfigError, duration, int, onOff, rateOf, str } from './env-values';
+import { bool, ConfigError, duration, int, onOff, rateOf, str, type Rate } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
 
@@ -142,10 +142,10 @@ export interface Config extends HeavySettings {
     /** chasqui's public address: the links of the e-mail and of /consulta; https makes console cookies Secure. */
     publicUrl: string | null;
     /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
-    consultaRate: { limit: number; windowSeconds: number };
+    consultaRate: Rate;
     /** /consulta's file links: downloads per client address, and per document from all addresses together. */
-    consultaDownloadRate: { limit: number; windowSeconds: number };
-    consultaDocumentRate: { limit: number; windowSeconds: number };
+    consultaDownloadRate: Rate;
+    consultaDocumentRate: Rate;
     /** Buyer e-mails an account may send in any hour (CHASQUI_MAIL_PER_ACCOUNT_HOUR; 0: no ceiling). */
     mailPerAccountHour: number;
     /** The same ceiling for demo documents, lower: their text is the account's own (…_DEMO). */
@@ -156,7 +156,7 @@ export interface Config extends HeavySettings {
   /** How long a console session lasts at most, however active (CHASQUI_CONSOLE_MAX_HOURS, default 12). */
   consoleMaxSeconds: number;
   /** Console sign-in attempts per client address (CHASQUI_CONSOLE_SIGNIN_RATE, N/S; default 10 per 300 s). */
-  consoleSignInRate: { limit: number; windowSeconds: number };
+  consoleSignInRate: Rate;
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */

@@ -45,12 +45,11 @@ export function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): 
   throw new ConfigError(`${name} must be on or off, got '${env[name]}'`);
 }
 
+/** A limit: `limit` requests per `windowSeconds`. */
+export type Rate = { limit: number; windowSeconds: number };
+
 /** `N` per minute, or `N/S`: N per S seconds. */
-export function rateOf(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: string,
-): { limit: number; windowSeconds: number } {
+export function rateOf(env: NodeJS.ProcessEnv, name: string, fallback: string): Rate {
   const raw = str(env, name) ?? fallback;
   const match = /^(\d+)(?:\/(\d+))?$/.exec(raw);
   if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {

@@ -10,7 +10,8 @@ import { isVoided } from '../../db/voids';
 import { admitKeyed } from '../../db/rate-limits';
 import { limitKey } from '../client-address';
 import { Decimal } from '../../documents/decimal';
-import { PRINTABLE_TYPES } from '../../documents/printed';
+import type { Rate } from '../../core/env-values';
+import { DESPATCH_TYPES, PRINTABLE_TYPES } from '../../documents/printed';
 import { sendDocumentFile } from '../download';
 import { isRejected, type DocStatus } from '../../lifecycle/transitions';
 import { documentFacts } from '../../buyers/mail';
@@ -84,18 +85,16 @@ export function readTotal(typed: string): { amount: string } | { hint: string } 
   };
 }
 
-/** Guides print no total: the buyer leaves it empty (or 0). Every other type on the page prints one. */
-const WITHOUT_TOTAL = new Set(['09', '31']);
-
 /**
  * Whether the buyer's date and total are the document's: the total compared as a decimal, never a float. A document
  * of a type that prints a total but has none stored (signed externally before totals were read) matches no total.
  */
 function matches(doc: ListedDocument, form: ConsultaForm): boolean {
+  // Guides print no total: the buyer leaves it empty (or 0).
   if (String(doc.issue_date) !== form.fecha) return false;
   const total = doc.totals?.PayableAmount;
   const typed = form.total;
-  if (total === undefined) return WITHOUT_TOTAL.has(doc.doc_type) && (typed === '' || new Decimal(typed).isZero());
+  if (total === undefined) return DESPATCH_TYPES.has(doc.doc_type) && (typed === '' || new Decimal(typed).isZero());
   return typed !== '' && new Decimal(typed).equals(new Decimal(total));
 }
 
@@ -134,8 +133,6 @@ async function stateOf(deps: AppDeps, doc: ListedDocument): Promise<FoundDocumen
   const state = RESOLVED_STATES[doc.status] ?? IN_PROCESS;
   return { ...state, detail: `${state.detail}${demo}` };
 }
-
-type Rate = { limit: number; windowSeconds: number };
 
 /**
  * Counts one request against `key`'s limit (its kind's keys bounded, db/rate-limits.ts); past it, answers 429 with

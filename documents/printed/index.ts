@@ -15,7 +15,7 @@ import type { PrintedDocument } from './model';
 import { isSaleRoot, readSale } from './sale';
 
 export { CHECK_PAGE, type PaperFormat } from './layout';
-export { PRINTABLE_TYPES } from './labels';
+export { DESPATCH_TYPES, PRINTABLE_TYPES } from './labels';
 export { validateLogo, LOGO_TYPES, type LogoCheck } from './logo';
 export type { PrintedDocument } from './model';
 

@@ -37,6 +37,9 @@ export const TITLES: Record<string, { title: string; heading: string }> = {
  */
 export const PRINTABLE_TYPES: ReadonlySet<string> = new Set(['01', '03', '04', '07', '08', '09', '31']);
 
+/** The guides (GRE remitente and transportista): printed without a total, with the QR link their CDR carries. */
+export const DESPATCH_TYPES: ReadonlySet<string> = new Set(['09', '31']);
+
 /** Catalog 06, as printed before the number. */
 const IDENTITY_LABELS: Record<string, string> = {
   '0': 'DOC. TRIB. NO DOM. SIN RUC',
