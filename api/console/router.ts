@@ -14,6 +14,7 @@ import { companiesPage } from './companies';
 import { documentFile } from './files';
 import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
+import { companyPage, isCompanyPage } from './panel/routes';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -70,6 +71,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
       return forbiddenPage(ctx, 'Falta el token del formulario (CSRF) o no corresponde a su sesión.');
     if (p === '/console/logout') return signOut(ctx, deps);
     const viewer = viewerOf(session);
+    if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, form);
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
@@ -99,6 +101,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/documents') return searchPage(ctx, deps, viewer);
   if (p === '/console/stuck') return stuckPage(ctx, deps, viewer);
   if (p === '/console/companies') return companiesPage(ctx, deps, viewer);
+  if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, null);
   const m = DOCUMENT.exec(p);
   if (m && (!m[3] || isActionName(m[3]))) {
     const doc = await visibleDocument(deps, session, m[1]);

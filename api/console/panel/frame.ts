@@ -1,0 +1,107 @@
+import type { Context } from 'koa';
+import type { AppDeps } from '../../deps';
+import { findCompany, type CompanyRow } from '../../../db/companies';
+import type { ConsoleSession } from '../../../db/console-sessions';
+import { html, page, type Html } from '../html';
+import { writePage, type Viewer } from '../context';
+import { mayDo, rolesFor, type Permission } from '../permissions';
+
+/**
+ * The account holder's panel (issue 42, docs/panel.md): one company's pages under /console/companies/{ruc}/{tab},
+ * each with the company's tabs and a banner that makes demo and production unmistakable.
+ */
+export type CompanyTab =
+  'overview' | 'settings' | 'credentials' | 'certificate' | 'tokens' | 'webhook' | 'email' | 'issue' | 'export';
+
+export const COMPANY_TABS: ReadonlyArray<{ id: CompanyTab; segment: string; label: string; needs: Permission }> = [
+  { id: 'overview', segment: '', label: 'Resumen', needs: 'documents.read' },
+  { id: 'settings', segment: 'settings', label: 'Ajustes', needs: 'company.settings' },
+  { id: 'credentials', segment: 'credentials', label: 'Credenciales', needs: 'company.credentials' },
+  { id: 'certificate', segment: 'certificate', label: 'Certificado', needs: 'company.credentials' },
+  { id: 'tokens', segment: 'tokens', label: 'Tokens', needs: 'company.tokens' },
+  { id: 'webhook', segment: 'webhook', label: 'Webhook', needs: 'company.webhook' },
+  { id: 'email', segment: 'email', label: 'Correo', needs: 'company.email' },
+  { id: 'issue', segment: 'issue', label: 'Emitir', needs: 'documents.issue' },
+  { id: 'export', segment: 'export', label: 'Exportar', needs: 'documents.export' },
+];
+
+/** A company page's path: `/console/companies/{ruc}` or `/console/companies/{ruc}/{segment}`. */
+export function companyPath(ruc: string, tab: CompanyTab = 'overview'): string {
+  const segment = COMPANY_TABS.find((t) => t.id === tab)!.segment;
+  return `/console/companies/${ruc}${segment ? `/${segment}` : ''}`;
+}
+
+/** The session's own company with this RUC; null for another account's (answered as unknown) and for support staff. */
+export async function panelCompany(deps: AppDeps, session: ConsoleSession, ruc: string): Promise<CompanyRow | null> {
+  if (session.principal.kind !== 'account' || !/^\d{11}$/.test(ruc)) return null;
+  return (await findCompany(deps.db, session.principal.accountId, ruc)) ?? null;
+}
+
+function environmentBanner(company: CompanyRow): Html {
+  return company.environment === '02'
+    ? html`<p class="env env-production" role="note">
+        <strong>PRODUCCIÓN</strong> · los documentos de ${company.business_name} tienen valor tributario.
+      </p>`
+    : html`<p class="env env-demo" role="note">
+        <strong>DEMO</strong> · pruebas: los documentos de ${company.business_name} no tienen valor tributario.
+      </p>`;
+}
+
+function tabs(viewer: Viewer, company: CompanyRow, current: CompanyTab): Html {
+  const visible = COMPANY_TABS.filter((t) => mayDo(viewer.session.principal, t.needs, company.id));
+  return html`<nav class="tabs" aria-label="Secciones de la empresa">
+    <ul>
+      ${visible.map(
+        (t) =>
+          html`<li>
+            <a href="${companyPath(company.ruc, t.id)}" ${t.id === current ? html`aria-current="page"` : ''}
+              >${t.label}</a
+            >
+          </li>`,
+      )}
+    </ul>
+  </nav>`;
+}
+
+/** Writes one of a company's pages: its banner, its tabs, then the page's own content. */
+export function writeCompanyPage(
+  ctx: Context,
+  viewer: Viewer,
+  company: CompanyRow,
+  tab: CompanyTab,
+  body: Html,
+  status = 200,
+): void {
+  const label = COMPANY_TABS.find((t) => t.id === tab)!.label;
+  writePage(
+    ctx,
+    status,
+    page(
+      viewer.frame(`${label} · ${company.business_name}`, 'companies'),
+      html`<p class="crumbs">
+          <a href="/console/companies">Empresas</a> › RUC <span class="number">${company.ruc}</span>
+        </p>
+        ${environmentBanner(company)}${tabs(viewer, company, tab)}${body}`,
+    ),
+  );
+}
+
+/** 403 for a session whose role may not do this, naming the roles that may; nothing is changed. */
+export function refusedPage(
+  ctx: Context,
+  viewer: Viewer,
+  company: CompanyRow,
+  tab: CompanyTab,
+  permission: Permission,
+) {
+  writeCompanyPage(
+    ctx,
+    viewer,
+    company,
+    tab,
+    html`<p class="notice refused" role="alert">
+      Su rol no permite esta acción: necesita el rol ${rolesFor(permission)}.
+    </p>`,
+    403,
+  );
+}
