@@ -2,31 +2,20 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
-import { badRequest, conflict } from '../errors';
+import { badRequest } from '../errors';
 import { authenticate, authOf, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
-import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken, revokeCompanyTokens } from '../../db/tokens';
-import {
-  deleteCompanyWithoutProduction,
-  findCompany,
-  insertCompany,
-  listCompanies,
-  rucHeldElsewhere,
-  updateCompany,
-  type CompanyRow,
-  type Destination,
-  type Environment,
-  type PlanType,
-  type Signing,
-} from '../../db/companies';
-import { assignCertificate, certificateValues, releaseCertificate } from '../../db/certificates';
-import { logger } from '../../core/logger';
+import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken } from '../../db/tokens';
+import { findCompany, listCompanies, updateCompany } from '../../db/companies';
+import { assignCertificate, certificateValues } from '../../db/certificates';
+import { requestActor } from '../audit';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
 import { readCertificateUpload } from './certificate';
 import { triggerProcedures } from './procedures';
 import { settingRoutes } from './settings';
-import { checkSigningAndDestination, checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
+import { checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
+import { deleteCompany, registerCompany, type NewCompany } from './registration';
 import * as schemas from './schemas';
 
 // Other rooms find the account's company here.
@@ -74,70 +63,18 @@ function listHandler(deps: AppDeps): Middleware {
 /** POST /v1/companies: registers a company (or answers the existing one) with its first signing token. */
 function createHandler(deps: AppDeps): Middleware {
   return async (ctx) => {
-    const input = schemas.validate<{
-      ruc: string;
-      business_name: string;
-      plan_type: PlanType;
-      environment: Environment;
-      destination?: Destination;
-      signing?: Signing;
-      confirm?: boolean;
-      sol_user?: string;
-      sol_password?: string;
-    }>(schemas.createCompanySchema, ctx.request.body);
-    const { accountId } = authOf(ctx);
-    checkSigningAndDestination(input.signing ?? 'provider', input.destination ?? 'tax_authority', false);
-    const existing = await findCompany(deps.db, accountId, input.ruc);
-    const answerExisting = async (company: CompanyRow) =>
-      ok(ctx, `Company ${company.ruc} already exists in this account; nothing was changed`, {
-        ...(await companyData(deps, company)),
+    const input = schemas.validate<NewCompany>(schemas.createCompanySchema, ctx.request.body);
+    const registered = await registerCompany(deps, authOf(ctx).accountId, input, requestActor(ctx));
+    if (registered.kind === 'exists') {
+      return ok(ctx, `Company ${registered.company.ruc} already exists in this account; nothing was changed`, {
+        ...(await companyData(deps, registered.company)),
         exists: true,
       });
-    if (existing) return answerExisting(existing);
-    if (!input.confirm && (await rucHeldElsewhere(deps.db, accountId, input.ruc))) {
-      throw conflict(
-        `RUC ${input.ruc} is registered in another account; send confirm: true to register it in this account as well`,
-      );
-    }
-    const created = await deps.db.transaction(async (trx) => {
-      const { company, created } = await insertCompany(trx, {
-        account_id: accountId,
-        ruc: input.ruc,
-        business_name: input.business_name,
-        plan_type: input.plan_type,
-        environment: input.environment,
-        destination: input.destination,
-        signing: input.signing,
-        ...(input.sol_user
-          ? {
-              sol_user: input.sol_user,
-              sol_password_sealed: deps.secrets.seal(input.sol_password!),
-              sol_updated_at: new Date(),
-            }
-          : {}),
-      });
-      return {
-        company,
-        token: created ? await issueToken(trx, { scope: COMPANY_SCOPE, accountId, companyId: company.id }) : null,
-      };
-    });
-    // A concurrent creation of the same RUC in this account won the insert.
-    if (!created.token) return answerExisting(created.company);
-    let message = `Company ${input.ruc} created`;
-    try {
-      await triggerProcedures(deps, created.company);
-    } catch (err) {
-      // The company and its one-time token exist already: answer them rather than lose the token to a 500.
-      logger.error(
-        { err, requestId: ctx.state.requestId, companyId: created.company.id },
-        'could not start the portal procedures',
-      );
-      message += '; the portal procedures could not be started now: send PATCH sol-credentials again to start them';
     }
     ok(
       ctx,
-      message,
-      { ...(await companyData(deps, created.company)), token: created.token, token_note: TOKEN_NOTE },
+      `Company ${input.ruc} created${registered.proceduresStarted ? '' : '; the portal procedures could not be started now: send PATCH sol-credentials again to start them'}`,
+      { ...(await companyData(deps, registered.company)), token: registered.token, token_note: TOKEN_NOTE },
       201,
     );
   };
@@ -147,16 +84,7 @@ function createHandler(deps: AppDeps): Middleware {
 function deleteHandler(deps: AppDeps): Middleware {
   return async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const inProduction = () =>
-      badRequest(`Company ${company.ruc} has documents issued or sent in production and cannot be deleted`);
-    if (company.production_documents > 0) throw inProduction();
-    const revoked = await deps.db.transaction(async (trx) => {
-      const count = await revokeCompanyTokens(trx, company.id);
-      // Re-checked in the delete itself: a production document may have been issued since the read above.
-      if (!(await deleteCompanyWithoutProduction(trx, company.id))) throw inProduction();
-      if (company.certificate_id) await releaseCertificate(trx, company.certificate_id);
-      return count;
-    });
+    const { revoked } = await deleteCompany(deps, company, requestActor(ctx));
     ok(ctx, `Company ${company.ruc} deleted; ${revoked} signing tokens revoked`);
   };
 }

@@ -12,46 +12,95 @@ import {
   type PlanType,
   type Signing,
 } from '../../db/companies';
+import { recordChange, secretChange, type Actor, type FieldChange } from '../../db/audit';
+import { requestActor } from '../audit';
 import { checkSigningAndDestination, checkTarget, companyData, loadCompany, ok } from './shared';
 import { triggerProcedures } from './procedures';
 import * as schemas from './schemas';
 
-/** Declares one PATCH setting: its path, body schema, the changes it makes (or a 422), the answer's message. */
-type Setting = <T>(
-  path: string,
+/** One PATCH setting: its body schema, the changes it makes (or a 422), the answer's message. */
+interface Setting<T> {
+  schema: ObjectSchema;
+  change: (deps: AppDeps, company: CompanyRow, input: T) => CompanyChanges | Promise<CompanyChanges>;
+  message: string;
+  rerunsProcedures?: boolean;
+}
+
+const setting = <T>(
   schema: ObjectSchema,
-  change: (company: CompanyRow, input: T) => CompanyChanges | Promise<CompanyChanges>,
+  change: Setting<T>['change'],
   message: string,
-  options?: { rerunsProcedures?: boolean },
-) => void;
+  options: { rerunsProcedures?: boolean } = {},
+): Setting<T> => ({ schema, change, message, ...options });
+
+/** What the audit log records of a company's changes: old → new, a sealed secret only as set or kept. */
+export function auditedChanges(company: CompanyRow, changes: CompanyChanges): Record<string, FieldChange> {
+  const audited: Record<string, FieldChange> = {};
+  for (const [column, to] of Object.entries(changes)) {
+    const from = company[column as keyof CompanyRow];
+    if (column.endsWith('_updated_at')) continue;
+    if (column.endsWith('_sealed')) audited[column.slice(0, -'_sealed'.length)] = secretChange(from, to);
+    else if (from !== to) audited[column] = { from, to };
+  }
+  return audited;
+}
+
+/**
+ * Changes one setting of the company (`name`: the PATCH path's last segment) from a body the setting's schema checks:
+ * the change and its audit row in one transaction, then the portal procedures re-planned where the setting moves them.
+ * The API's PATCH routes and the panel's settings page both call it.
+ */
+export async function changeSetting(
+  deps: AppDeps,
+  company: CompanyRow,
+  name: SettingName,
+  body: unknown,
+  actor: Actor,
+): Promise<CompanyRow> {
+  const rule = SETTINGS[name] as Setting<unknown>;
+  const changes = await rule.change(deps, company, schemas.validate(rule.schema, body));
+  const updated = await deps.db.transaction(async (trx) => {
+    const row = await updateCompany(trx, company.id, changes);
+    await recordChange(trx, {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action: `company.${name}`,
+      changes: auditedChanges(company, changes),
+    });
+    return row;
+  });
+  if (rule.rerunsProcedures) await triggerProcedures(deps, updated);
+  return updated;
+}
 
 /** The PATCH /v1/companies/{ruc}/<setting> routes, each answering with the company as changed. */
 export function settingRoutes(router: Router, deps: AppDeps, guard: Middleware[]): void {
-  const setting: Setting = (path, schema, change, message, options = {}) => {
-    router.patch(`/:ruc/${path}`, ...guard, async (ctx) => {
-      const company = await loadCompany(deps, ctx);
-      const input = schemas.validate<Parameters<typeof change>[1]>(schema, ctx.request.body);
-      const updated = await updateCompany(deps.db, company.id, await change(company, input));
-      if (options.rerunsProcedures) await triggerProcedures(deps, updated);
-      ok(ctx, message, await companyData(deps, updated));
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    router.patch(`/:ruc/${name}`, ...guard, async (ctx) => {
+      const updated = await changeSetting(
+        deps,
+        await loadCompany(deps, ctx),
+        name,
+        ctx.request.body,
+        requestActor(ctx),
+      );
+      ok(ctx, SETTINGS[name].message, await companyData(deps, updated));
     });
-  };
-  modeSettings(setting);
-  credentialSettings(setting, deps);
+  }
 }
 
 /** How the company issues: plan, environment, sending, receipts, registers, response, destination, signing. */
-function modeSettings(setting: Setting): void {
-  setting<{ plan_type: PlanType }>(
-    'plan',
+const MODE_SETTINGS = {
+  plan: setting<{ plan_type: PlanType }>(
     schemas.planSchema,
-    (_c, input) => ({ plan_type: input.plan_type }),
+    (_d, _c, input) => ({ plan_type: input.plan_type }),
     'Plan updated',
-  );
-  setting<{ environment: Environment }>(
-    'environment',
+  ),
+  environment: setting<{ environment: Environment }>(
     schemas.environmentSchema,
-    (company, input) => {
+    (_d, company, input) => {
       if (company.environment === '02' && input.environment === '01') {
         throw badRequest('A company in production cannot return to demo', {
           environment: ['cannot change from 02 (production) to 01 (demo)'],
@@ -60,62 +109,60 @@ function modeSettings(setting: Setting): void {
       return { environment: input.environment };
     },
     'Environment updated',
-  );
-  setting<{ mode: CompanyRow['sending_mode'] }>(
-    'sending',
+  ),
+  sending: setting<{ mode: CompanyRow['sending_mode'] }>(
     schemas.sendingSchema,
-    (_c, input) => ({ sending_mode: input.mode }),
+    (_d, _c, input) => ({ sending_mode: input.mode }),
     'Sending mode updated',
-  );
-  setting<{ mode: CompanyRow['receipts_mode'] }>(
-    'receipts',
+  ),
+  receipts: setting<{ mode: CompanyRow['receipts_mode'] }>(
     schemas.receiptsSchema,
-    (_c, input) => ({ receipts_mode: input.mode }),
+    (_d, _c, input) => ({ receipts_mode: input.mode }),
     'Receipts mode updated',
-  );
-  setting<{ igv_special_rate?: boolean; product_code_required?: boolean }>(
-    'registers',
+  ),
+  registers: setting<{ igv_special_rate?: boolean; product_code_required?: boolean }>(
     schemas.registersSchema,
-    (_c, input) => ({
+    (_d, _c, input) => ({
       ...(input.igv_special_rate === undefined ? {} : { register_igv_special_rate: input.igv_special_rate }),
       ...(input.product_code_required === undefined ? {} : { register_product_code: input.product_code_required }),
     }),
     'SUNAT registers updated',
-  );
-  setting<{ mode: CompanyRow['response_mode'] }>(
-    'response',
+  ),
+  response: setting<{ mode: CompanyRow['response_mode'] }>(
     schemas.responseSchema,
-    (_c, input) => ({ response_mode: input.mode }),
+    (_d, _c, input) => ({ response_mode: input.mode }),
     'Response mode updated',
-  );
-  setting<{ destination: Destination }>(
-    'destination',
+  ),
+  destination: setting<{ destination: Destination }>(
     schemas.destinationSchema,
-    (company, input) => {
+    (_d, company, input) => {
       checkSigningAndDestination(company.signing, input.destination, company.ose_user !== null);
       return { destination: input.destination };
     },
     'Destination updated',
     { rerunsProcedures: true },
-  );
-  setting<{ signing: Signing }>(
-    'signing',
+  ),
+  signing: setting<{ signing: Signing }>(
     schemas.signingSchema,
-    (company, input) => {
+    (_d, company, input) => {
       checkSigningAndDestination(input.signing, company.destination, company.ose_user !== null);
       return { signing: input.signing };
     },
     'Signing updated',
     { rerunsProcedures: true },
-  );
-}
+  ),
+};
 
 /** The credentials chasqui uses on the company's behalf (sealed before they are stored). */
-function credentialSettings(setting: Setting, deps: AppDeps): void {
-  setting<{ sol_user: string; sol_password: string; secondary_user?: string; secondary_password?: string }>(
-    'sol-credentials',
+const CREDENTIAL_SETTINGS = {
+  'sol-credentials': setting<{
+    sol_user: string;
+    sol_password: string;
+    secondary_user?: string;
+    secondary_password?: string;
+  }>(
     schemas.solCredentialsSchema,
-    (_c, input) => ({
+    (deps, _c, input) => ({
       sol_user: input.sol_user,
       sol_password_sealed: deps.secrets.seal(input.sol_password),
       sol_updated_at: new Date(),
@@ -129,11 +176,10 @@ function credentialSettings(setting: Setting, deps: AppDeps): void {
     }),
     'SOL credentials stored; the applicable portal procedures were started',
     { rerunsProcedures: true },
-  );
-  setting<{ url: string; user: string; password: string }>(
-    'ose-credentials',
+  ),
+  'ose-credentials': setting<{ url: string; user: string; password: string }>(
     schemas.oseCredentialsSchema,
-    async (_c, input) => {
+    async (deps, _c, input) => {
       await checkTarget(deps, 'url', input.url);
       return {
         ose_url: input.url,
@@ -143,15 +189,17 @@ function credentialSettings(setting: Setting, deps: AppDeps): void {
       };
     },
     'OSE credentials stored',
-  );
-  setting<{ client_id: string; client_secret: string }>(
-    'gre-credentials',
+  ),
+  'gre-credentials': setting<{ client_id: string; client_secret: string }>(
     schemas.greCredentialsSchema,
-    (_c, input) => ({
+    (deps, _c, input) => ({
       gre_client_id: input.client_id,
       gre_client_secret_sealed: deps.secrets.seal(input.client_secret),
       gre_updated_at: new Date(),
     }),
     'GRE credentials stored',
-  );
-}
+  ),
+};
+
+const SETTINGS = { ...MODE_SETTINGS, ...CREDENTIAL_SETTINGS };
+export type SettingName = keyof typeof SETTINGS;

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import type { ConsoleSession } from '../../db/console-sessions';
+import type { Actor } from '../../db/audit';
 import { listDocuments, type ListedDocument } from '../../db/documents';
 import { html, page, type Frame } from './html';
 import { isUuid } from '../../core/ids';
@@ -35,6 +36,16 @@ export const scopeOf = (session: ConsoleSession): string | null =>
 
 /** Who the audit records for a console action. */
 export const actorOf = (session: ConsoleSession) => `console:${session.principal.name}`;
+
+/** Who the audit log records for a change made from the console: the session's principal, from the client's address. */
+export function consoleActor(ctx: Context, session: ConsoleSession): Actor {
+  return {
+    kind: 'console',
+    name: session.principal.name,
+    address: ctx.ip || null,
+    requestId: (ctx.state.requestId as string | undefined) ?? null,
+  };
+}
 
 /** A document the session may see: support staff any, an account holder only its companies' (else as if absent). */
 export async function visibleDocument(
