@@ -1,8 +1,12 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { listCompanies } from '../../db/companies';
+import { listCompanies, type CompanyRow } from '../../db/companies';
+import { companiesPending, type ChecklistItem } from '../companies/onboarding';
+import { companyPath } from './panel/frame';
+import { CHECKLIST_ITEMS } from './panel/company-words';
+import { createForm } from './panel/create-company';
 import { listCheckRows, worstFirst, type CheckRow } from '../../db/company-checks';
-import { html, notice, page, table } from './html';
+import { html, notice, page, table, type Html } from './html';
 import { scopeOf, writePage, type Viewer } from './context';
 import { CHECK_NAMES, CHECK_WORDS, destinationWord } from './words';
 import { isMessage, spanish } from '../../lifecycle/messages';
@@ -13,13 +17,33 @@ const daysLeft = (fields: Record<string, unknown>) =>
 /** Why a check is not fine, in Spanish (its `detail` is the API's English); a result recorded before says its days only. */
 const reasonOf = (k: CheckRow) => (isMessage(k.message) ? ` ${spanish(k.message)}` : daysLeft(k.fields));
 
-/** The companies the session sees, with the checks that are not fine (worst first). */
+/** Pending onboarding items, the first of them named: the account holder's glance at what a company lacks. */
+function pendingOf(company: CompanyRow, pending: ChecklistItem[] | undefined): Html | string {
+  if (!pending?.length) return 'nada para producción';
+  return html`<a href="${companyPath(company.ruc)}"
+    >falta: ${pending.map((item) => CHECKLIST_ITEMS[item.id].title.toLowerCase()).join(', ')}</a
+  >`;
+}
+
+function doneNotice(ctx: Context): Html | null {
+  const ruc = String(ctx.query.ruc ?? '');
+  return ctx.query.hecho === 'eliminada' && /^\d{11}$/.test(ruc)
+    ? notice('ok', `Se eliminó la empresa con RUC ${ruc}; sus tokens de firma quedaron revocados.`)
+    : null;
+}
+
+/**
+ * The companies the session sees, with the checks that are not fine (worst first); an account holder's also say
+ * what each lacks before production, link to each company's pages and end with the creation form.
+ */
 export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer): Promise<void> {
-  const companies = await listCompanies(deps.db, scopeOf(viewer.session), { limit: 500 });
+  const accountId = scopeOf(viewer.session);
+  const companies = await listCompanies(deps.db, accountId, { limit: 500 });
   const checks = await listCheckRows(
     deps.db,
     companies.map((c) => c.id),
   );
+  const pending = accountId ? await companiesPending(deps, accountId, companies) : null;
   const checksOf = (companyId: string) => {
     const own = checks.filter((k) => k.company_id === companyId);
     if (!own.length) return 'sin verificar';
@@ -34,13 +58,15 @@ export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer)
       : 'todo bien';
   };
   const rows = companies.map((c) => [
-    html`<span class="number">${c.ruc}</span>`,
+    pending
+      ? html`<a href="${companyPath(c.ruc)}" class="number">${c.ruc}</a>`
+      : html`<span class="number">${c.ruc}</span>`,
     c.business_name,
     c.environment === '02' ? 'producción' : 'demo',
     destinationWord(c.destination),
     `${c.sending_mode === 'manual' ? 'manual' : 'automático'}; boletas ${c.receipts_mode === 'summary' ? 'por resumen' : 'una a una'}`,
     c.webhook_url ? 'sí' : 'no',
-    c.active ? 'activa' : 'inactiva',
+    pending ? pendingOf(c, pending.get(c.id)) : c.active ? 'activa' : 'inactiva',
     checksOf(c.id),
   ]);
   writePage(
@@ -48,13 +74,24 @@ export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer)
     200,
     page(
       viewer.frame('Empresas', 'companies'),
-      companies.length
-        ? table(
-            `${companies.length} empresa(s)`,
-            ['RUC', 'Razón social', 'Entorno', 'Destino', 'Envío', 'Webhook', 'Estado', 'Verificaciones'],
-            rows,
-          )
-        : notice('info', 'No hay empresas.'),
+      html`${doneNotice(ctx)}${
+        companies.length
+          ? table(
+              `${companies.length} empresa(s)`,
+              [
+                'RUC',
+                'Razón social',
+                'Entorno',
+                'Destino',
+                'Envío',
+                'Webhook',
+                pending ? 'Pendiente' : 'Estado',
+                'Verificaciones',
+              ],
+              rows,
+            )
+          : notice('info', 'No hay empresas.')
+      }${createForm(viewer)}`,
     ),
   );
 }

@@ -15,6 +15,7 @@ import { documentFile } from './files';
 import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 import { companyPage, isCompanyPage } from './panel/routes';
+import { createCompanyPost } from './panel/create-company';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -71,6 +72,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
       return forbiddenPage(ctx, 'Falta el token del formulario (CSRF) o no corresponde a su sesión.');
     if (p === '/console/logout') return signOut(ctx, deps);
     const viewer = viewerOf(session);
+    if (p === '/console/companies') return createCompanyPost(ctx, deps, viewer, form);
     if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, form);
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
