@@ -75,7 +75,7 @@ export const VALUE_WORDS: Readonly<Record<string, Readonly<Record<string, string
   receipts_mode: { individual: 'una a una', summary: 'por resumen diario' },
   response_mode: { no_wait: 'sin esperar a SUNAT', wait: 'esperando a SUNAT' },
   destination: DESTINATION_WORDS,
-  signing: { provider: 'la firma el servicio', external: 'firma externa (XML ya firmado)' },
+  signing: { provider: 'el servicio firma', external: 'externa (su sistema envía el XML firmado)' },
 };
 
 /** The audit log's fields in Spanish; a field not here shows its code (an identifier, not a word). */

@@ -34,7 +34,7 @@ export function createForm(viewer: Viewer, values: Values = DEFAULTS, errors: Re
       ${textField('ruc', 'RUC', v.ruc ?? '', {
         maxLength: 11,
         inputMode: 'numeric',
-        hint: 'Once dígitos; se comprueba el dígito verificador.',
+        hint: '11 dígitos; se comprueba el dígito verificador.',
         error: errors.ruc,
       })}
       ${textField('business_name', 'Razón social', v.business_name ?? '', {

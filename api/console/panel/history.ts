@@ -34,7 +34,7 @@ export async function companyHistory(deps: AppDeps, company: CompanyRow, limit =
   const rows = await listAudit(deps.db, { accountId: company.account_id, companyId: company.id, limit });
   if (!rows.length) return notice('info', 'Aún no hay cambios registrados.');
   return table(
-    `Últimos ${rows.length} cambios (hora de Lima)`,
+    'Últimos cambios (hora de Lima)',
     ['Cuándo', 'Quién', 'Qué', 'Cambios'],
     rows.map((r) => [
       limaTime(r.at, false),

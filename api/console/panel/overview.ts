@@ -23,7 +23,7 @@ import type { PanelPage } from './routes';
 function checklistItem(company: CompanyRow, item: ChecklistItem): Html {
   const words = CHECKLIST_ITEMS[item.id];
   const title = words.tab ? html`<a href="${companyPath(company.ruc, words.tab)}">${words.title}</a>` : words.title;
-  return html`<li class="checklist-item">
+  return html`<li class="checklist-item" id="item-${item.id}">
     <span class="check ${item.state}">${CHECKLIST_STATES[item.state]}</span>
     <strong>${title}</strong> · ${CHECKLIST_LEVELS[item.level]}
     <p class="hint">${words.says}</p>
@@ -98,7 +98,7 @@ function deletion(viewer: Viewer, company: CompanyRow, error: string | null): Ht
         Entiendo que se revocan sus tokens y que no se puede deshacer</label
       >
       ${error ? html`<p class="field-error">${error}</p>` : ''}
-      <button type="submit">Eliminar la empresa</button>
+      <button type="submit" class="danger">Eliminar la empresa</button>
     </form>`;
 }
 

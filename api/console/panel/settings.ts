@@ -87,7 +87,7 @@ function settingsPage(
           hint: s.rule,
           error: refused?.name === s.name ? refused.reason : null,
         })}
-        <button type="submit">Guardar ${s.label.toLowerCase()}</button>
+        <button type="submit">Guardar ${s.label[0].toLowerCase()}${s.label.slice(1)}</button>
       </form>`,
   );
   writeCompanyPage(
