@@ -14,6 +14,7 @@ import { issue, newCompany, payload, startIssuingStack, until, type IssuingStack
 import { call, createCompany, newAccountToken, randomRuc } from '../companies/helpers';
 import { COMPANY_TABS, companyPath } from '../../api/console/panel/frame';
 import { findCompany } from '../../db/companies';
+import { createSupportToken } from '../../db/support-tokens';
 import type { AuditRow } from '../../db/audit';
 
 const DOCS = path.resolve(__dirname, '../../docs');
@@ -188,6 +189,11 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     expect(await findCompany(s.stack.db, account.accountId, production.ruc)).to.not.equal(undefined);
 
     const doomed = await newCompany(s.stack, { accountToken: account });
+    // Without the ticked confirmation (a forged form: the page's checkbox is required) nothing is deleted.
+    const unconfirmed = await page.request.post(url(companyPath(doomed.ruc)), { form: { csrf, accion: 'eliminar' } });
+    expect(unconfirmed.status()).to.equal(422);
+    expect(await unconfirmed.text()).to.include('Marque la casilla para confirmar');
+    expect(await findCompany(s.stack.db, account.accountId, doomed.ruc)).to.not.equal(undefined);
     await page.goto(url(companyPath(doomed.ruc)));
     expect(await page.locator('section[aria-labelledby=delete]').innerText()).to.include(
       'se revocan todos sus tokens de firma',
@@ -207,7 +213,7 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     await page.context().close();
   });
 
-  it('another account’s company answers 404 on every tab, to a GET and to a form', async () => {
+  it('another account’s company answers 404 on every tab, to a GET and to a form; support staff cannot create companies', async () => {
     const other = await newCompany(s.stack);
     const page = await signedIn();
     for (const tab of COMPANY_TABS) {
@@ -225,6 +231,23 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     const row = (await findCompany(s.stack.db, other.accountId, other.ruc))!;
     expect(row.sending_mode).to.equal('automatic');
     await page.context().close();
+    // Support staff read every company but create none: the form is absent and a forged one refused.
+    const support = await createSupportToken(s.stack.db, {
+      name: `panel-${process.pid}`,
+      createdBy: 'panel test',
+      expiresAt: null,
+    });
+    const staff = await signedIn(support!.token);
+    await staff.goto(url('/console/companies'));
+    expect(await staff.getByRole('button', { name: 'Crear la empresa' }).count()).to.equal(0);
+    const staffCsrf = await staff.locator('form.signout input[name=csrf]').inputValue();
+    const ruc = randomRuc();
+    const forged = await staff.request.post(url('/console/companies'), {
+      form: { csrf: staffCsrf, ruc, business_name: 'Soporte S.A.C.', plan_type: '01', environment: '01' },
+    });
+    expect(forged.status()).to.equal(403);
+    expect(await s.stack.db('companies').where({ ruc })).to.have.length(0);
+    await staff.context().close();
   });
 
   it('every page, at 375 and 1280 px: nothing wider than the screen, no word broken mid-letter, Spanish only', async () => {
