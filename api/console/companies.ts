@@ -17,11 +17,11 @@ const daysLeft = (fields: Record<string, unknown>) =>
 /** Why a check is not fine, in Spanish (its `detail` is the API's English); a result recorded before says its days only. */
 const reasonOf = (k: CheckRow) => (isMessage(k.message) ? ` ${spanish(k.message)}` : daysLeft(k.fields));
 
-/** Pending onboarding items, the first of them named: the account holder's glance at what a company lacks. */
+/** What a company still lacks before production, by name: the account holder's glance, a link to its checklist. */
 function pendingOf(company: CompanyRow, pending: ChecklistItem[] | undefined): Html | string {
   if (!pending?.length) return 'nada para producción';
   return html`<a href="${companyPath(company.ruc)}"
-    >falta: ${pending.map((item) => CHECKLIST_ITEMS[item.id].title.toLowerCase()).join(', ')}</a
+    >falta: ${pending.map((item) => CHECKLIST_ITEMS[item.id].title).join(', ')}</a
   >`;
 }
 

@@ -132,8 +132,10 @@ async function overviewPage(
 
 export const overview: PanelPage = {
   get: (ctx, deps, viewer, company) => overviewPage(ctx, deps, viewer, company),
-  async post(ctx, deps, viewer, company, form, rest) {
-    if (rest || form.get('accion') !== 'eliminar') return overviewPage(ctx, deps, viewer, company, 404);
+  async post(ctx, deps, viewer, company, form) {
+    // Deleting is the overview's only form.
+    if (form.get('accion') !== 'eliminar')
+      return overviewPage(ctx, deps, viewer, company, 422, { notice: 'Esa acción no existe en esta página.' });
     if (!mayDo(viewer.session.principal, 'companies.delete', company.id)) {
       const needs = `Su rol no permite eliminar la empresa: necesita el rol ${rolesFor('companies.delete')}.`;
       return overviewPage(ctx, deps, viewer, company, 403, { notice: needs });

@@ -71,12 +71,16 @@ const PAGE_SETTINGS: readonly PageSetting[] = [
 
 const SAVED = new Map(PAGE_SETTINGS.map((s) => [s.name as string, `${s.label}: guardado.`]));
 
+/** A refused setting is named above the forms (its reason is beside its field); a form without one says so. */
+const refusedNotice = (name: SettingName | null, reason: string) =>
+  name ? `${PAGE_SETTINGS.find((s) => s.name === name)!.label}: no se guardó.` : reason;
+
 function settingsPage(
   ctx: Context,
   viewer: Viewer,
   company: CompanyRow,
   status = 200,
-  refused: { name: SettingName; reason: string } | null = null,
+  refused: { name: SettingName | null; reason: string } | null = null,
 ): void {
   const done = SAVED.get(String(ctx.query.hecho ?? ''));
   const forms = PAGE_SETTINGS.map(
@@ -96,7 +100,7 @@ function settingsPage(
     company,
     'settings',
     html`${done && status === 200 ? notice('ok', done) : ''}
-      ${refused ? notice('refused', `${PAGE_SETTINGS.find((s) => s.name === refused.name)!.label}: no se guardó.`) : ''}
+      ${refused ? notice('refused', refusedNotice(refused.name, refused.reason)) : ''}
       <div class="settings">${forms}</div>`,
     status,
   );
@@ -107,7 +111,8 @@ export const settings: PanelPage = {
   async post(ctx, deps, viewer, company, form) {
     // Each form sends one setting, under the setting's own name.
     const chosen = PAGE_SETTINGS.find((s) => form.has(s.name));
-    if (!chosen) return settingsPage(ctx, viewer, company, 422);
+    if (!chosen)
+      return settingsPage(ctx, viewer, company, 422, { name: null, reason: 'Elija un ajuste del formulario.' });
     try {
       await changeSetting(
         deps,
