@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page, Response } from 'playwright-core';
 import { getBrowser } from '../support/browser';
+import { SCREENSHOTS } from './support';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { issue, newCompany, payload, startIssuingStack, until, type IssuingStack } from '../issuing/support';
 import { call, createCompany, newAccountToken, randomRuc } from '../companies/helpers';
@@ -210,6 +211,14 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     expect(refused.status).to.equal(401);
     const [row] = await audit(doomed.ruc, 'company.delete');
     expect(row.changes.signing_tokens).to.deep.equal({ from: 1, to: 0 });
+    // The API's DELETE goes through the same function: audited too, as the token that sent it.
+    const byApi = await newCompany(s.stack, { accountToken: account });
+    expect((await call(s.stack, 'DELETE', `/v1/companies/${byApi.ruc}`, { token: account.token })).status).to.equal(
+      200,
+    );
+    const [apiRow] = await audit(byApi.ruc, 'company.delete');
+    expect(apiRow.actor_kind).to.equal('account-token');
+    expect((await audit(byApi.ruc, 'company.create'))[0].actor_kind).to.equal('account-token');
     await page.context().close();
   });
 
@@ -260,6 +269,8 @@ describe('panel: companies, checklist, settings (real browser)', function () {
         if (answer) expect(answer.status(), `${name} at ${width}`).to.equal(status);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
+        fs.mkdirSync(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
       };
       await check('companies', 200, await page.goto(url('/console/companies')));
       await check('create-refused', 422, await createFromForm(page, '20100066604', 'Mala S.A.C.'));
