@@ -25,6 +25,19 @@ export const COMPANY_TABS: ReadonlyArray<{ id: CompanyTab; segment: string; labe
   { id: 'export', segment: 'export', label: 'Exportar', needs: 'documents.export' },
 ];
 
+/** A company page of the panel (registered in routes.ts' PANEL_PAGES; here, so that a page importing it makes no cycle): what GET shows and what its form's POST does (`rest`: the path after the tab). */
+export interface PanelPage {
+  get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string): Promise<void>;
+  post?(
+    ctx: Context,
+    deps: AppDeps,
+    viewer: Viewer,
+    company: CompanyRow,
+    form: URLSearchParams,
+    rest: string,
+  ): Promise<void>;
+}
+
 /** A company page's path: `/console/companies/{ruc}` or `/console/companies/{ruc}/{segment}`. */
 export function companyPath(ruc: string, tab: CompanyTab = 'overview'): string {
   const segment = COMPANY_TABS.find((t) => t.id === tab)!.segment;

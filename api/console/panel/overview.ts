@@ -9,11 +9,10 @@ import { html, notice, raw, type Html } from '../html';
 import { consoleActor, type Viewer } from '../context';
 import { mayDo, rolesFor } from '../permissions';
 import { day, limaLabelled } from '../words';
-import { companyPath, writeCompanyPage } from './frame';
+import { companyPath, writeCompanyPage, type PanelPage } from './frame';
 import { CHECKLIST_ITEMS, CHECKLIST_LEVELS, CHECKLIST_STATES } from './company-words';
 import { companyHistory } from './history';
 import { csrfField } from './fields';
-import type { PanelPage } from './routes';
 
 /**
  * The company's overview (issue 42 items 2 and 9, docs/panel.md): the onboarding checklist, this month's usage, the

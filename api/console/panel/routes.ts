@@ -1,26 +1,12 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import type { CompanyRow } from '../../../db/companies';
 import type { ConsoleSession } from '../../../db/console-sessions';
 import { html, page } from '../html';
 import { writePage, type Viewer } from '../context';
 import { mayDo } from '../permissions';
-import { COMPANY_TABS, panelCompany, refusedPage, type CompanyTab } from './frame';
+import { COMPANY_TABS, panelCompany, refusedPage, type CompanyTab, type PanelPage } from './frame';
 import { overview } from './overview';
 import { settings } from './settings';
-
-/** A company page of the panel: what GET shows and what its form's POST does (`rest`: the path after the tab). */
-export interface PanelPage {
-  get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string): Promise<void>;
-  post?(
-    ctx: Context,
-    deps: AppDeps,
-    viewer: Viewer,
-    company: CompanyRow,
-    form: URLSearchParams,
-    rest: string,
-  ): Promise<void>;
-}
 
 /** Each tab's module, registered here. */
 const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = { overview, settings };

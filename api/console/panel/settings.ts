@@ -5,10 +5,9 @@ import { ApiError } from '../../errors';
 import { changeSetting, type SettingName } from '../../companies/settings';
 import { html, notice } from '../html';
 import { consoleActor, type Viewer } from '../context';
-import { companyPath, writeCompanyPage } from './frame';
+import { companyPath, writeCompanyPage, type PanelPage } from './frame';
 import { refusalWords, VALUE_WORDS } from './company-words';
 import { csrfField, selectField } from './fields';
-import type { PanelPage } from './routes';
 
 /**
  * The settings tab (issue 42 item 3, docs/panel.md): each of the company's modes its own form, its rule said beside
