@@ -25,7 +25,10 @@ export const COMPANY_TABS: ReadonlyArray<{ id: CompanyTab; segment: string; labe
   { id: 'export', segment: 'export', label: 'Exportar', needs: 'documents.export' },
 ];
 
-/** A company page of the panel (registered in routes.ts' PANEL_PAGES; here, so that a page importing it makes no cycle): what GET shows and what its form's POST does (`rest`: the path after the tab). */
+/**
+ * A company page of the panel, registered in routes.ts' PANEL_PAGES (declared here: a page importing it from routes.ts
+ * would be an import cycle): what GET shows and what its form's POST does (`rest`: the path after the tab).
+ */
 export interface PanelPage {
   get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string): Promise<void>;
   post?(
