@@ -164,6 +164,7 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     expect(await page.locator('#e-signing').innerText()).to.include(
       'solo se admite con el destino «OSE del proveedor»',
     );
+    expect(await page.getByLabel('Firma').inputValue()).to.equal('external');
     expect((await findCompany(s.stack.db, account.accountId, ruc))!.signing).to.equal('provider');
     expect(await audit(ruc, 'company.signing')).to.have.length(0);
     await page.context().close();
@@ -270,7 +271,7 @@ describe('panel: companies, checklist, settings (real browser)', function () {
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
         fs.mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-companies-${name}-${width}.png`), fullPage: true });
       };
       await check('companies', 200, await page.goto(url('/console/companies')));
       await check('create-refused', 422, await createFromForm(page, '20100066604', 'Mala S.A.C.'));

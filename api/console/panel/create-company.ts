@@ -103,7 +103,7 @@ export async function createCompanyPost(
   } catch (err) {
     if (!(err instanceof ApiError) || ![409, 422].includes(err.status)) throw err;
     if (err.status === 409) return answer(ctx, viewer, 409, 'Confirme el registro', confirmStep(viewer, values));
-    return answer(ctx, viewer, 422, 'Nueva empresa', createForm(viewer, values, fieldErrors(err)));
+    return answer(ctx, viewer, 422, 'Empresa no creada', createForm(viewer, values, fieldErrors(err)));
   }
   const link = html`<p><a href="${companyPath(registered.company.ruc)}">Ver lo que falta para empezar</a></p>`;
   if (registered.kind === 'exists')

@@ -79,14 +79,17 @@ function settingsPage(
   viewer: Viewer,
   company: CompanyRow,
   status = 200,
-  refused: { name: SettingName | null; reason: string } | null = null,
+  refused: { name: SettingName | null; reason: string; value?: string } | null = null,
 ): void {
   const done = SAVED.get(String(ctx.query.hecho ?? ''));
+  // A refused form keeps what was chosen, beside the reason; the others show the company's values.
+  const chosenValue = (s: PageSetting) =>
+    refused?.name === s.name && refused.value !== undefined ? refused.value : company[s.column];
   const forms = PAGE_SETTINGS.map(
     (s) =>
       html`<form class="card setting" method="post" action="${companyPath(company.ruc, 'settings')}">
         ${csrfField(viewer)}
-        ${selectField(s.name, s.label, VALUE_WORDS[s.column], company[s.column], {
+        ${selectField(s.name, s.label, VALUE_WORDS[s.column], chosenValue(s), {
           hint: s.rule,
           error: refused?.name === s.name ? refused.reason : null,
         })}
@@ -122,7 +125,8 @@ export const settings: PanelPage = {
       );
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) throw err;
-      return settingsPage(ctx, viewer, company, 422, { name: chosen.name, reason: refusalWords(err.message) });
+      const value = form.get(chosen.name) ?? '';
+      return settingsPage(ctx, viewer, company, 422, { name: chosen.name, reason: refusalWords(err.message), value });
     }
     ctx.status = 303;
     ctx.redirect(`${companyPath(company.ruc, 'settings')}?hecho=${chosen.name}`);
