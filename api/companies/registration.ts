@@ -42,7 +42,7 @@ export type Registration =
   | { kind: 'created'; company: CompanyRow; token: string; proceduresStarted: boolean };
 
 /** 409 unless `confirm`: the RUC is registered in another account (spec 5). */
-export const heldElsewhere = (ruc: string) =>
+const heldElsewhere = (ruc: string) =>
   conflict(`RUC ${ruc} is registered in another account; send confirm: true to register it in this account as well`);
 
 /** Registers a company in the account with its first signing token, or answers the one the account has. */
@@ -109,7 +109,7 @@ export async function registerCompany(
 }
 
 /** 422: a company that issued or sent in production stays (its documents are the tax record). */
-export const hasProductionDocuments = (ruc: string) =>
+const hasProductionDocuments = (ruc: string) =>
   badRequest(`Company ${ruc} has documents issued or sent in production and cannot be deleted`);
 
 /** Deletes a company that never issued in production: its signing tokens revoked, an own certificate deleted. */

@@ -34,7 +34,7 @@ const setting = <T>(
 ): Setting<T> => ({ schema, change, message, ...options });
 
 /** What the audit log records of a company's changes: old → new, a sealed secret only as set or kept. */
-export function auditedChanges(company: CompanyRow, changes: CompanyChanges): Record<string, FieldChange> {
+function auditedChanges(company: CompanyRow, changes: CompanyChanges): Record<string, FieldChange> {
   const audited: Record<string, FieldChange> = {};
   for (const [column, to] of Object.entries(changes)) {
     const from = company[column as keyof CompanyRow];
