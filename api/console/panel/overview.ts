@@ -119,7 +119,11 @@ async function overviewPage(
       ${usage(company, overview)}
       <section aria-labelledby="history">
         <h2 id="history">Historial reciente</h2>
-        ${await companyHistory(deps, company)}
+        ${
+          mayDo(viewer.session.principal, 'audit.read', company.id)
+            ? await companyHistory(deps, company)
+            : html`<p class="hint">Ver el historial necesita el rol ${rolesFor('audit.read')}.</p>`
+        }
       </section>
       <section aria-labelledby="delete">
         <h2 id="delete">Eliminar la empresa</h2>
