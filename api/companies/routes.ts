@@ -20,10 +20,11 @@ import {
   type PlanType,
   type Signing,
 } from '../../db/companies';
-import { assignCertificate, certificateValues, releaseCertificate } from '../../db/certificates';
+import { releaseCertificate } from '../../db/certificates';
 import { logger } from '../../core/logger';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
-import { readCertificateUpload } from './certificate';
+import { readCertificateUpload, storeCertificate } from './certificate';
+import { requestActor } from '../audit';
 import { triggerProcedures } from './procedures';
 import { settingRoutes } from './settings';
 import { checkSigningAndDestination, checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
@@ -217,13 +218,7 @@ function certificateHandler(deps: AppDeps): Middleware {
       ruc: company.ruc,
       account: company.account_id,
     });
-    const { company: updated } = await assignCertificate(
-      deps.db,
-      company,
-      certificateValues(company.account_id, 'own', certificate, deps.secrets.seal(certificate.privateKeyPem)),
-    );
-    // Signing with an own certificate makes the PSE authorisation unnecessary: let the workflow re-plan.
-    await triggerProcedures(deps, updated);
+    const updated = await storeCertificate(deps, company, certificate, requestActor(ctx));
     ok(
       ctx,
       'Certificate stored; the company now signs with its own certificate',

@@ -4,6 +4,7 @@ import type { ConsoleSession } from '../../db/console-sessions';
 import { listDocuments, type ListedDocument } from '../../db/documents';
 import { html, page, type Frame } from './html';
 import { isUuid } from '../../core/ids';
+import type { Actor } from '../../db/audit';
 
 /** Who is looking at a console page: the signed-in session and the page frame it gets (navigation, sign-out form). */
 export interface Viewer {
@@ -58,4 +59,10 @@ export function notFoundPage(ctx: Context, viewer: Viewer): void {
         <p><a href="/console/documents">Buscar otro</a></p>`,
     ),
   );
+}
+
+/** Who the audit log records for a change made from a console page. */
+export function consoleActor(ctx: Context, session: ConsoleSession): Actor {
+  const kind = session.principal.kind === 'support' ? 'support' : 'console';
+  return { kind, name: session.principal.name, address: ctx.ip || null, requestId: ctx.state.requestId ?? null };
 }
