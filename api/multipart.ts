@@ -5,6 +5,8 @@ import { ApiError, badRequest } from './errors';
 /** A multipart form's one file (capped) and its text fields. */
 export interface MultipartForm {
   file: Buffer | null;
+  /** The type the file part declares (its Content-Type). */
+  fileType: string | null;
   /** The file was cut at its limit: it is refused, whatever the rest says. */
   tooLarge: boolean;
   fields: Map<string, string>;
@@ -38,7 +40,7 @@ export function readMultipart(
   const total = maxBytes + FORM_ALLOWANCE;
   if (Number(ctx.get('Content-Length') || 0) > total) return Promise.reject(bodyTooLarge(field, what, total));
   return new Promise((resolve, reject) => {
-    const form: MultipartForm = { file: null, tooLarge: false, fields: new Map() };
+    const form: MultipartForm = { file: null, fileType: null, tooLarge: false, fields: new Map() };
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -53,11 +55,12 @@ export function readMultipart(
       );
       return;
     }
-    parser.on('file', (name, stream) => {
+    parser.on('file', (name, stream, info) => {
       if (name !== field) {
         stream.resume();
         return;
       }
+      form.fileType = info.mimeType.toLowerCase();
       const chunks: Buffer[] = [];
       // A form that ends inside the file fails the part's stream too; unheard, that error would end the process.
       // The parser reports the same error, answered below as a 422.

@@ -19,14 +19,8 @@ export interface CertificateForm {
   password: string | null;
 }
 
-/** Reads the multipart form of `POST /{ruc}/certificate` and the panel's; the file is capped at `maxBytes`. */
-export async function readCertificateForm(ctx: Context, maxBytes: number) {
-  const form = await readMultipart(ctx, { field: 'certificate', maxBytes, what: 'certificate upload' });
-  return {
-    form,
-    certificate: { file: form.file, tooLarge: form.tooLarge, password: form.fields.get('password') ?? null },
-  };
-}
+/** The multipart part the certificate comes in, as the API's upload and the panel's name it. */
+export const CERTIFICATE_PART = { field: 'certificate', what: 'certificate upload' } as const;
 
 /**
  * The certificate of an upload, or a 422 that says what is wrong with it: missing fields, too large, not a PFX,
@@ -46,8 +40,9 @@ export async function readCertificateUpload(
       },
     );
   }
-  const { certificate } = await readCertificateForm(ctx, options.maxBytes);
-  return openCertificate(deps, certificate, options);
+  const form = await readMultipart(ctx, { ...CERTIFICATE_PART, maxBytes: options.maxBytes });
+  const password = form.fields.get('password') ?? null;
+  return openCertificate(deps, { file: form.file, tooLarge: form.tooLarge, password }, options);
 }
 
 /** Opens an uploaded PKCS#12 in the heavy-work pool (see readCertificateUpload for what it refuses). */

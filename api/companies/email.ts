@@ -79,7 +79,7 @@ function presentSmtpUrl(ruc: string, stored: string) {
 }
 
 /** The settings as the API shows them: the SMTP URL without its password, and whether it is used. */
-export function presentSettings(
+function presentSettings(
   ruc: string,
   secrets: SecretBox,
   settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'> & { updated_at?: Date },

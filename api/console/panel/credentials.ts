@@ -30,6 +30,8 @@ import {
 
 interface CredentialForm {
   title: string;
+  /** What its button saves or replaces. */
+  noun: string;
   /** Whether the company holds these credentials, and since when. */
   held: (c: CompanyRow) => Date | null;
   fields: Field[];
@@ -41,6 +43,7 @@ interface CredentialForm {
 const FORMS: Readonly<Record<CredentialKind, CredentialForm>> = {
   sol: {
     title: 'Clave SOL',
+    noun: 'clave SOL',
     held: (c) => (c.sol_user ? c.sol_updated_at : null),
     fields: [
       { name: 'sol_user', label: 'Usuario SOL principal', required: true, maxlength: 16 },
@@ -63,6 +66,7 @@ const FORMS: Readonly<Record<CredentialKind, CredentialForm>> = {
   },
   gre: {
     title: 'Credenciales de la guía de remisión (GRE)',
+    noun: 'credenciales GRE',
     held: (c) => (c.gre_client_id ? c.gre_updated_at : null),
     fields: [
       { name: 'client_id', label: 'Client ID de SUNAT', required: true, maxlength: 200 },
@@ -76,6 +80,7 @@ const FORMS: Readonly<Record<CredentialKind, CredentialForm>> = {
   },
   ose: {
     title: 'Credenciales de su OSE',
+    noun: 'credenciales de la OSE',
     held: (c) => (c.ose_user ? c.ose_updated_at : null),
     fields: [
       { name: 'url', label: 'Dirección del servicio de la OSE', hint: 'https://…', required: true, maxlength: 2000 },
@@ -143,7 +148,7 @@ async function credentialsPage(
       </p>
       <form class="card" method="post" action="${companyPath(company.ruc, 'credentials')}/${kind}">
         ${csrfField(viewer)}${formError(errors)} ${form.fields.map((f) => field(kind, f, errors))}
-        <button type="submit">${held ? 'Reemplazar' : 'Guardar'}</button>
+        <button type="submit">${held ? 'Reemplazar' : 'Guardar'} ${form.noun}</button>
       </form>
     </section>`;
   });

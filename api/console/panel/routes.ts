@@ -11,6 +11,8 @@ import { forbiddenPage } from '../sign-in';
 import { writePage, type Viewer } from '../context';
 import { mayDo } from '../permissions';
 import { credentialsTab } from './credentials';
+import { certificateTab } from './certificate';
+import { emailTab } from './email';
 import { COMPANY_TABS, panelCompany, refusedPage, writeCompanyPage, type CompanyTab } from './frame';
 
 /**
@@ -35,6 +37,8 @@ export interface PanelPage {
 /** Each tab's module, registered here. */
 const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
   credentials: credentialsTab,
+  certificate: certificateTab,
+  email: emailTab,
 };
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
