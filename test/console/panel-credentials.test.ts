@@ -50,12 +50,12 @@ describe('panel: credentials and certificate (real browser)', function () {
 
   it('refuses what the API refuses, in Spanish beside the field, and changes nothing', async () => {
     const page = await signedIn(375, credentials());
-    await page.getByLabel('Client ID de SUNAT').fill('../token');
-    await page.getByLabel('Client secret').fill('s3cret');
+    await page.getByLabel('ID de la aplicación (API de SUNAT)').fill('../token');
+    await page.getByLabel('Clave de la aplicación').fill('s3cret');
     const refused = await submit(page, 'Guardar credenciales GRE');
     expect(refused.status()).to.equal(422);
     expect(await page.locator('#gre-client_id-error').innerText()).to.include('empieza con letra o dígito');
-    expect(await page.getByLabel('Client ID de SUNAT').getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.getByLabel('ID de la aplicación (API de SUNAT)').getAttribute('aria-invalid')).to.equal('true');
     await walk(page, 'credentials-refused');
     await page.getByLabel('Dirección del servicio de la OSE').fill('http://10.0.0.5/ose');
     await page.getByLabel('Usuario de la OSE').fill('OSEUSER');

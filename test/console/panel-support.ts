@@ -21,10 +21,11 @@ export interface PanelWorld {
   b: TestCompany;
 }
 
-export function panelWorld(config: Partial<Config> = {}) {
+/** `config`: the stack's settings, read when the world starts (after the calling suite's earlier hooks). */
+export function panelWorld(config: () => Partial<Config> = () => ({})) {
   const world = {} as PanelWorld;
   before(async function () {
-    world.s = await startIssuingStack({ consoleSignInRate: { limit: 1000, windowSeconds: 300 }, ...config });
+    world.s = await startIssuingStack({ consoleSignInRate: { limit: 1000, windowSeconds: 300 }, ...config() });
     [world.a, world.b] = await Promise.all([newCompany(world.s.stack), newCompany(world.s.stack)]);
     world.browser = await getBrowser();
   });

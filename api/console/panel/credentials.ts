@@ -69,12 +69,12 @@ const FORMS: Readonly<Record<CredentialKind, CredentialForm>> = {
     noun: 'credenciales GRE',
     held: (c) => (c.gre_client_id ? c.gre_updated_at : null),
     fields: [
-      { name: 'client_id', label: 'Client ID de SUNAT', required: true, maxlength: 200 },
-      { name: 'client_secret', label: 'Client secret', type: 'password', required: true, maxlength: 128 },
+      { name: 'client_id', label: 'ID de la aplicación (API de SUNAT)', required: true, maxlength: 200 },
+      { name: 'client_secret', label: 'Clave de la aplicación', type: 'password', required: true, maxlength: 128 },
     ],
     words: {
-      client_id: 'El client ID tiene letras, dígitos, «.», «_» o «-» (hasta 200) y empieza con letra o dígito.',
-      client_secret: 'Escriba el client secret (hasta 128 caracteres).',
+      client_id: 'El ID tiene letras, dígitos, «.», «_» o «-» (hasta 200) y empieza con letra o dígito.',
+      client_secret: 'Escriba la clave de la aplicación (hasta 128 caracteres).',
     },
     general: 'Revise los datos de la guía de remisión.',
   },

@@ -79,7 +79,7 @@ export function smtpForm(
         ],
         value('security', server?.secure ? 'tls' : 'starttls'),
       )}
-      ${field('smtp', { name: 'host', label: 'Servidor (host)', value: value('host', server?.host), maxlength: 253 }, shown)}
+      ${field('smtp', { name: 'host', label: 'Servidor (nombre o dirección)', value: value('host', server?.host), maxlength: 253 }, shown)}
       ${field('smtp', { name: 'port', label: 'Puerto', value: value('port', server?.port), maxlength: 5 }, shown)}
       ${field('smtp', { name: 'user', label: 'Usuario', value: value('user', server?.user), maxlength: 200 }, shown)}
       ${field(
@@ -97,14 +97,14 @@ export function smtpForm(
         'smtp',
         {
           name: 'from',
-          label: 'Remitente (From)',
+          label: 'Remitente',
           value: value('from', settings.from_address),
           maxlength: 300,
           hint: 'Solo con servidor propio: «Nombre <facturas@empresa.pe>».',
         },
         shown,
       )}
-      ${field('smtp', { name: 'reply_to', label: 'Responder a (Reply-To)', value: value('reply_to', settings.reply_to), maxlength: 254 }, shown)}
+      ${field('smtp', { name: 'reply_to', label: 'Responder a', value: value('reply_to', settings.reply_to), maxlength: 254 }, shown)}
       ${choice(
         'format',
         'Formato del PDF',

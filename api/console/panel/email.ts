@@ -94,6 +94,12 @@ async function logoSection(deps: AppDeps, viewer: Viewer, company: CompanyRow, e
     }`;
 }
 
+/** The company's own server as stored (null: the service's, or a stored URL not used). */
+function storedServer(deps: AppDeps, settings: { smtp_url_sealed: string | null }): SmtpServer | null {
+  const own = settings.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
+  return own?.ok ? own.server : null;
+}
+
 async function emailPage(
   ctx: Context,
   deps: AppDeps,
@@ -103,7 +109,6 @@ async function emailPage(
   typed: { settings?: URLSearchParams; to?: string } = {},
 ): Promise<void> {
   const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
-  const own = settings.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
   const errorsOf = (form: Refused['form']) => (refused?.form === form ? refused.errors : {});
   writeCompanyPage(
     ctx,
@@ -111,18 +116,11 @@ async function emailPage(
     company,
     'email',
     html`${doneNotice(ctx, DONE)}
-    ${smtpForm(viewer, company, settings, own?.ok ? own.server : null, errorsOf('settings'), typed.settings)}
+    ${smtpForm(viewer, company, settings, storedServer(deps, settings), errorsOf('settings'), typed.settings)}
     ${await logoSection(deps, viewer, company, errorsOf('logo'))}
     ${testEmailForm(viewer, company, errorsOf('test'), typed.to)}`,
     refused?.status ?? 200,
   );
-}
-
-/** The stored server, for keeping its password when the form leaves it empty. */
-async function storedServer(deps: AppDeps, company: CompanyRow): Promise<SmtpServer | null> {
-  const settings = await findCompanyEmailSettings(deps.db, company.id);
-  const own = settings?.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
-  return own?.ok ? own.server : null;
 }
 
 async function post(
@@ -137,7 +135,8 @@ async function post(
   const actor = consoleActor(ctx, viewer.session);
   const again = (refused: Refused, typed = {}) => emailPage(ctx, deps, viewer, company, refused, typed);
   if (rest === 'settings') {
-    const body = smtpBody(form, await storedServer(deps, company));
+    const stored = await findCompanyEmailSettings(deps.db, company.id);
+    const body = smtpBody(form, stored && storedServer(deps, stored));
     if ('errors' in body) return again({ form: 'settings', errors: body.errors, status: 422 }, { settings: form });
     try {
       await saveEmailSettings(deps, company, body.input, actor);
