@@ -20,7 +20,7 @@ describe('panel: credentials and certificate (real browser)', function () {
 
   it('saves SOL credentials, then shows only when and by whom, never the values; audits the secret as set', async () => {
     const page = await signedIn(1280, credentials());
-    expect(await page.locator('#sol-title + p').innerText()).to.equal('No configurada.');
+    expect(await page.locator('#sol-title + p').innerText()).to.equal('Sin configurar.');
     await page.getByLabel('Usuario SOL principal').fill('VENTAS01');
     await page.getByLabel('Clave SOL principal').fill('clave-secreta-123');
     await page.getByLabel('Usuario SOL secundario (opcional)').fill('ENVIOS02');
@@ -56,6 +56,9 @@ describe('panel: credentials and certificate (real browser)', function () {
     expect(refused.status()).to.equal(422);
     expect(await page.locator('#gre-client_id-error').innerText()).to.include('empieza con letra o dígito');
     expect(await page.getByLabel('ID de la aplicación (API de SUNAT)').getAttribute('aria-invalid')).to.equal('true');
+    // What was typed stays in the field to be corrected, the secret does not.
+    expect(await page.getByLabel('ID de la aplicación (API de SUNAT)').inputValue()).to.equal('../token');
+    expect(await page.getByLabel('Clave de la aplicación').inputValue()).to.equal('');
     await walk(page, 'credentials-refused');
     await page.getByLabel('Dirección del servicio de la OSE').fill('http://10.0.0.5/ose');
     await page.getByLabel('Usuario de la OSE').fill('OSEUSER');

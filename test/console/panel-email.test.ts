@@ -113,9 +113,9 @@ describe('panel: e-mail to buyers (real browser)', function () {
     }
     expect(statuses).to.deep.equal([200, 200, 429]);
     expect(await page.locator('#test-to-error').innerText()).to.match(/podrá enviar otro en \d+ minuto/);
-    expect(own.mails.map((m) => m.parsed.from!.text)).to.deep.equal([
-      'Ventas <ventas@empresa.pe>',
-      'Ventas <ventas@empresa.pe>',
+    expect(own.mails.map((m) => m.parsed.from!.value[0])).to.deep.equal([
+      { address: 'ventas@empresa.pe', name: 'Ventas' },
+      { address: 'ventas@empresa.pe', name: 'Ventas' },
     ]);
     expect(service.mails).to.have.length(1);
     await page.context().close();

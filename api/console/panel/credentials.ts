@@ -130,7 +130,7 @@ async function credentialsPage(
   deps: AppDeps,
   viewer: Viewer,
   company: CompanyRow,
-  refused: { kind: CredentialKind; errors: FieldErrors } | null,
+  refused: { kind: CredentialKind; errors: FieldErrors; typed: URLSearchParams } | null,
 ): Promise<void> {
   const records = await lastChanges(
     deps.db,
@@ -144,10 +144,11 @@ async function credentialsPage(
     return html`<section aria-labelledby="${kind}-title">
       <h2 id="${kind}-title">${form.title}</h2>
       <p class="configured">
-        ${held ? configuredWords(held, records.get(CREDENTIALS[kind].action)) : 'No configurada.'}
+        ${held ? configuredWords(held, records.get(CREDENTIALS[kind].action)) : 'Sin configurar.'}
       </p>
       <form class="card" method="post" action="${companyPath(company.ruc, 'credentials')}/${kind}">
-        ${csrfField(viewer)}${formError(errors)} ${form.fields.map((f) => field(kind, f, errors))}
+        ${csrfField(viewer)}${formError(errors)}
+        ${form.fields.map((f) => field(kind, { ...f, value: refused?.kind === kind ? refused.typed.get(f.name) : null }, errors))}
         <button type="submit">${held ? 'Reemplazar' : 'Guardar'} ${form.noun}</button>
       </form>
     </section>`;
@@ -179,7 +180,7 @@ export const credentialsTab = {
       await saveCredentials(deps, company, kind, body, consoleActor(ctx, viewer.session));
     } catch (err) {
       const errors = refusalErrors(err, FORMS[kind].words, FORMS[kind].general);
-      return credentialsPage(ctx, deps, viewer, company, { kind, errors });
+      return credentialsPage(ctx, deps, viewer, company, { kind, errors, typed: form });
     }
     redirectDone(ctx, company, 'credentials', kind);
   },
