@@ -123,6 +123,9 @@ describe('panel: credentials and certificate (real browser)', function () {
     expect(record.changes.serial_number).to.deep.equal({ from: null, to: row.serial_number });
     await walk(page, 'certificate-uploaded');
     await page.context().close();
+    const wide = await signedIn(1280, certificate());
+    await walk(wide, 'certificate-uploaded');
+    await wide.context().close();
   });
 
   it('an upload without its CSRF field is refused (403), one past the bounds is 413, and nothing is stored', async () => {

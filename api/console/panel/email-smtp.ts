@@ -40,7 +40,7 @@ function stateWords(settings: Pick<CompanyEmailSettings, 'smtp_url_sealed' | 'en
   const sending = !settings.smtp_url_sealed
     ? 'Se envía con el servidor de chasqui, a nombre de la empresa.'
     : server
-      ? `Servidor propio: ${server.host}, puerto ${server.port} (${server.secure ? 'TLS' : 'STARTTLS'}); usuario ${server.user ?? '—'}; clave ${server.password ? 'guardada' : 'sin clave'}.`
+      ? `Servidor propio: ${server.host}, puerto ${server.port} (${server.secure ? 'TLS' : 'STARTTLS'}); usuario ${server.user ?? '—'}; ${server.password ? 'clave guardada' : 'sin clave'}.`
       : 'La configuración guardada del servidor propio no se usa (tiene partes de más): guárdela de nuevo.';
   return settings.enabled ? sending : `${sending} El envío a los compradores está desactivado.`;
 }
@@ -74,8 +74,8 @@ export function smtpForm(
         'security',
         'Seguridad del servidor propio',
         [
-          ['starttls', 'STARTTLS (puerto 587 por lo general)'],
-          ['tls', 'TLS desde el inicio (puerto 465)'],
+          ['starttls', 'STARTTLS (puerto 587)'],
+          ['tls', 'TLS (puerto 465)'],
         ],
         value('security', server?.secure ? 'tls' : 'starttls'),
       )}
