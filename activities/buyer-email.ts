@@ -5,11 +5,10 @@ import { findCompanyById } from '../db/companies';
 import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings } from '../db/company-email';
 import { PRINTABLE_TYPES } from '../documents/printed';
 import { renderDocumentPdf } from '../buyers/printed';
-import { composeBuyerEmail, senderFor, sendMail } from '../buyers/mail';
+import { composeBuyerEmail, sendMail } from '../buyers/mail';
+import { mailRoute } from '../buyers/mail-route';
 import { consultaUrl } from '../buyers/links';
 import { mailCeiling } from '../buyers/mail-ceiling';
-import { checkPublicHost } from '../core/net-guard';
-import { parseSmtpUrl, serviceSmtpServer } from '../core/smtp-url';
 import { logger } from '../core/logger';
 import { documentFiles } from '../files/documents';
 import type { BuyerEmailActivities } from '../workflows/buyer-email-types';
@@ -46,26 +45,8 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
           'off',
           'the company sends no e-mail to its buyers (PATCH /v1/companies/{ruc}/email enabled: false)',
         );
-      const own = settings.smtp_url_sealed ? parseSmtpUrl(deps.secrets.open(settings.smtp_url_sealed)) : null;
-      // Stored before the URL was limited to its five parts (issue 32): not used, never retried, until PATCHed again.
-      if (own && !own.ok)
-        return decide(
-          'permanent',
-          `the company's SMTP setting (smtp_url) is not used: it ${own.message}; store it again with PATCH /v1/companies/{ruc}/email`,
-        );
-      const server = own?.server ?? (deps.config.buyers.smtpUrl ? serviceSmtpServer(deps.config.buyers.smtpUrl) : null);
-      if (!server) return decide('off', "no SMTP server configured (CHASQUI_SMTP_URL, or the company's own)");
-      let connectTo: string | undefined;
-      if (own) {
-        // The company's server is an address its integrator chose: public when configured, and still public now;
-        // the connection goes to the address judged here, never to a second answer of the DNS.
-        const target = await checkPublicHost(server.host, {
-          allowPrivate: deps.config.webhookAllowPrivate,
-          lookup: deps.lookup,
-        });
-        if (!target.ok) return decide('permanent', `the company's SMTP server ${target.message}`);
-        connectTo = target.addresses[0];
-      }
+      const route = await mailRoute(deps, settings, company.business_name);
+      if (!route.ok) return decide(route.outcome, route.error);
 
       // The account's hourly ceiling (buyers/mail-ceiling.ts), taken right before sending: over it, the e-mail waits
       // for the workflow's next attempt, and the last one fails saying why.
@@ -92,14 +73,17 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         },
         {
           // The company's own server sends as the company (its `from` is required with it); the service's as the service, named after the company.
-          from: own ? settings.from_address! : senderFor(deps.config.buyers.mailFrom!, company.business_name),
+          from: route.from,
           replyTo: settings.reply_to,
           to: doc.email_to,
           consultaUrl: consultaUrl(deps.config),
-          ownServer: own !== null,
+          ownServer: route.own,
         },
       );
-      const sent = await sendMail(server, message, { caFile: deps.config.buyers.smtpCaFile, connectTo });
+      const sent = await sendMail(route.server, message, {
+        caFile: deps.config.buyers.smtpCaFile,
+        connectTo: route.connectTo,
+      });
       if (sent.sent) return record('sent', null, 'buyer e-mail sent');
       return record(sent.permanent ? 'permanent' : 'transient', sent.error, 'buyer e-mail attempt failed');
     },

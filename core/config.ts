@@ -155,8 +155,9 @@ export interface Config extends HeavySettings {
   consoleIdleSeconds: number;
   /** How long a console session lasts at most, however active (CHASQUI_CONSOLE_MAX_HOURS, default 12). */
   consoleMaxSeconds: number;
-  /** Console sign-in attempts per client address (CHASQUI_CONSOLE_SIGNIN_RATE, N/S; default 10 per 300 s). */
+  /** Console sign-ins per address (CHASQUI_CONSOLE_SIGNIN_RATE, 10/300); panel test e-mails per company (…_TEST_EMAIL_RATE). */
   consoleSignInRate: Rate;
+  consoleTestEmailRate: Rate;
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
@@ -379,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
     consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
+    consoleTestEmailRate: rateOf(env, 'CHASQUI_CONSOLE_TEST_EMAIL_RATE', '5/3600'),
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),

@@ -80,3 +80,13 @@ export function listAudit(
   if (query.before) rows.where('id', '<', query.before);
   return rows.orderBy('id', 'desc').limit(query.limit);
 }
+
+/** A company's last record of each of these actions (what the panel's "configurado el … por …" says). */
+export async function lastChanges(db: Db, companyId: string, actions: string[]): Promise<Map<string, AuditRow>> {
+  const rows = await db<AuditRow>('audit_log')
+    .distinctOn('action')
+    .where({ company_id: companyId })
+    .whereIn('action', actions)
+    .orderBy([{ column: 'action' }, { column: 'id', order: 'desc' }]);
+  return new Map(rows.map((r) => [r.action, r]));
+}

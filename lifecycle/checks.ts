@@ -40,3 +40,22 @@ export function credentialsStatus(
   const refused = refusalCodes ? refusalCodes.has(answer.code ?? '') : answer.status === 'rejected';
   return refused ? 'fail' : 'ok';
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A certificate's standing on `now` by the expiry check's thresholds: `fail` before its start or from its last day on,
+ * `warn` within `warnDays` of its end, else `ok`. `daysLeft`: whole days until notAfter, rounded up (expiring in 10
+ * days and an hour is 11).
+ */
+export function certificateStanding(
+  notBefore: Date,
+  notAfter: Date,
+  warnDays: number,
+  now = new Date(),
+): { status: Exclude<CheckStatus, 'unknown'>; daysLeft: number; notYet: boolean } {
+  const daysLeft = Math.ceil((notAfter.getTime() - now.getTime()) / DAY_MS);
+  const notYet = notBefore > now;
+  const status = notYet || daysLeft <= 0 ? 'fail' : daysLeft <= warnDays ? 'warn' : 'ok';
+  return { status, daysLeft, notYet };
+}

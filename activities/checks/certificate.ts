@@ -1,10 +1,11 @@
 import { X509Certificate } from 'node:crypto';
 import { SigningUnavailableError } from '../../keys/signing-keys';
 import type { CheckResult } from '../../db/company-checks';
-import { DAY_MS, result, type Check } from './context';
+import { result, type Check } from './context';
+import { certificateStanding } from '../../lifecycle/checks';
 import { message } from '../../lifecycle/messages';
 
-/** `days_left` of a certificate: whole days until notAfter, rounded up (expiring in 10 days and an hour is 11). */
+/** The expiry check's result for a certificate (lifecycle/checks.ts decides its standing). */
 export function certificateResult(
   notBefore: Date,
   notAfter: Date,
@@ -12,14 +13,14 @@ export function certificateResult(
   origin: string,
   now = new Date(),
 ): CheckResult {
-  const daysLeft = Math.ceil((notAfter.getTime() - now.getTime()) / DAY_MS);
+  const { status, daysLeft, notYet } = certificateStanding(notBefore, notAfter, warnDays, now);
   const fields = {
     origin,
     not_before: notBefore.toISOString(),
     not_after: notAfter.toISOString(),
     days_left: daysLeft,
   };
-  if (notBefore > now)
+  if (notYet)
     return result(
       'certificate',
       'fail',
@@ -27,9 +28,8 @@ export function certificateResult(
       fields,
     );
   const dated = { origin, days: daysLeft, not_after: fields.not_after };
-  if (daysLeft <= 0) return result('certificate', 'fail', message('check.certificate.expired', dated), fields);
-  if (daysLeft <= warnDays) return result('certificate', 'warn', message('check.certificate.expiring', dated), fields);
-  return result('certificate', 'ok', message('check.certificate.valid', dated), fields);
+  const code = { ok: 'valid', warn: 'expiring', fail: 'expired' } as const;
+  return result('certificate', status, message(`check.certificate.${code[status]}`, dated), fields);
 }
 
 /** The certificate the company's documents are signed with: its own, one assigned, or the service's. */

@@ -1,92 +1,26 @@
-import busboy from 'busboy';
 import type { Context } from 'koa';
 import { ApiError, badRequest } from '../errors';
 import type { Certificate } from '../../documents/signing';
 import type { AppDeps } from '../deps';
 import { runHeavy } from '../heavy';
+import { readMultipart } from '../multipart';
+import { recordChange, type Actor } from '../../db/audit';
+import type { CompanyRow } from '../../db/companies';
+import { assignCertificate, certificateValues, findCertificate, type CertificateRow } from '../../db/certificates';
+import { triggerProcedures } from './procedures';
 
 /** How long opening one uploaded PFX may take; the bounded rounds (documents/signing/pfx-cost.ts) need under a second. */
 export const PFX_TIME_BOX_MS = 10_000;
 
-interface CertificateForm {
+/** An uploaded certificate form's parts: the file (cut at its limit: `tooLarge`) and its password. */
+export interface CertificateForm {
   file: Buffer | null;
   tooLarge: boolean;
   password: string | null;
 }
 
-/** What the form may hold besides the file: ten fields of 4 KB (busboy's limits below) and each part's headers. */
-const FORM_ALLOWANCE = 64 * 1024;
-
-/**
- * 413 for a body past `total` bytes, closing the connection after the answer so nothing more of it is read (the
- * body is left unread, never drained).
- */
-function bodyTooLarge(total: number): ApiError {
-  return new ApiError(413, `The certificate upload is larger than ${total} bytes`, {
-    errors: { certificate: [`the whole form may hold at most ${total} bytes`] },
-    headers: { Connection: 'close' },
-  });
-}
-
-/**
- * Reads the multipart form of `POST /{ruc}/certificate`; the file is capped at `maxBytes`, nothing else is kept.
- * The whole body is counted as it arrives: past the file's limit and the fields' allowance, reading stops at once.
- */
-function readForm(ctx: Context, maxBytes: number): Promise<CertificateForm> {
-  const total = maxBytes + FORM_ALLOWANCE;
-  if (Number(ctx.get('Content-Length') || 0) > total) return Promise.reject(bodyTooLarge(total));
-  return new Promise((resolve, reject) => {
-    const form: CertificateForm = { file: null, tooLarge: false, password: null };
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: ctx.req.headers,
-        limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 4096 },
-      });
-    } catch (err) {
-      reject(
-        badRequest(`The multipart form cannot be read: ${(err as Error).message}`, {
-          certificate: ['send multipart/form-data'],
-        }),
-      );
-      return;
-    }
-    parser.on('file', (name, stream) => {
-      if (name !== 'certificate') {
-        stream.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      // A form that ends inside the file fails the part's stream too; unheard, that error would end the process.
-      // The parser reports the same error, answered below as a 422.
-      stream.on('error', () => undefined);
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => (form.tooLarge = true));
-      stream.on('end', () => (form.file = Buffer.concat(chunks)));
-    });
-    parser.on('field', (name, value) => {
-      if (name === 'password') form.password = value;
-    });
-    parser.on('close', () => resolve(form));
-    parser.on('error', (err: Error) =>
-      reject(
-        badRequest(`The multipart form cannot be read: ${err.message}`, { certificate: ['malformed multipart body'] }),
-      ),
-    );
-    let received = 0;
-    const count = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= total) return;
-      // Left unpiped, not destroyed: busboy would raise "Unexpected end of file" on the file part's stream.
-      ctx.req.off('data', count);
-      ctx.req.unpipe(parser);
-      ctx.req.pause();
-      reject(bodyTooLarge(total));
-    };
-    ctx.req.on('data', count);
-    ctx.req.pipe(parser);
-  });
-}
+/** The multipart part the certificate comes in, as the API's upload and the panel's name it. */
+export const CERTIFICATE_PART = { field: 'certificate', what: 'certificate upload' } as const;
 
 /**
  * The certificate of an upload, or a 422 that says what is wrong with it: missing fields, too large, not a PFX,
@@ -106,7 +40,17 @@ export async function readCertificateUpload(
       },
     );
   }
-  const form = await readForm(ctx, options.maxBytes);
+  const form = await readMultipart(ctx, { ...CERTIFICATE_PART, maxBytes: options.maxBytes });
+  const password = form.fields.get('password') ?? null;
+  return openCertificate(deps, { file: form.file, tooLarge: form.tooLarge, password }, options);
+}
+
+/** Opens an uploaded PKCS#12 in the heavy-work pool (see readCertificateUpload for what it refuses). */
+export async function openCertificate(
+  deps: AppDeps,
+  form: CertificateForm,
+  options: { maxBytes: number; ruc: string; account: string },
+): Promise<Certificate> {
   const errors: Record<string, string[]> = {};
   if (!form.file) errors.certificate = ['is required (multipart file field)'];
   if (form.password === null) errors.password = ['is required (multipart text field)'];
@@ -139,4 +83,45 @@ function rejected(reason: string, message: string): ApiError {
     errors: { [field]: [message] },
     data: { reason },
   });
+}
+
+const validity = (row: CertificateRow | undefined) => ({
+  serial_number: row?.serial_number ?? null,
+  valid_from: row ? new Date(row.not_before).toISOString() : null,
+  valid_to: row ? new Date(row.not_after).toISOString() : null,
+});
+
+/**
+ * Makes an opened certificate the company's own (the API's upload and the panel's), the one it held let go, with the
+ * audit row (serial and validity, old → new) in the same transaction; then lets the procedures re-plan (an own
+ * certificate makes the PSE authorisation unnecessary). Answers the company as changed.
+ */
+export async function storeCertificate(
+  deps: AppDeps,
+  company: CompanyRow,
+  certificate: Certificate,
+  actor: Actor,
+): Promise<CompanyRow> {
+  const updated = await deps.db.transaction(async (trx) => {
+    const before = company.certificate_id ? await findCertificate(trx, company.certificate_id) : undefined;
+    const stored = await assignCertificate(
+      trx,
+      company,
+      certificateValues(company.account_id, 'own', certificate, deps.secrets.seal(certificate.privateKeyPem)),
+    );
+    const [was, is] = [validity(before), validity(stored.certificate)];
+    await recordChange(trx, {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action: 'company.certificate',
+      changes: Object.fromEntries(
+        (Object.keys(is) as Array<keyof typeof is>).map((key) => [key, { from: was[key], to: is[key] }]),
+      ),
+    });
+    return stored.company;
+  });
+  await triggerProcedures(deps, updated);
+  return updated;
 }

@@ -18,6 +18,9 @@ import { isEmailAddress } from '../../documents/input/parties';
 import type { SecretBox } from '../../core/secretbox';
 import { loadCompany } from './routes';
 import { validate } from './schemas';
+import type { CompanyRow } from '../../db/companies';
+import { recordChange, type Actor } from '../../db/audit';
+import { requestActor } from '../audit';
 
 const smtpUrl = Joi.string()
   .max(2000)
@@ -115,33 +118,7 @@ export function companyEmailRouter(deps: AppDeps): Router {
 
   router.patch('/:ruc/email', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    const input = validate<EmailSettingsInput>(emailSettingsSchema, ctx.request.body);
-    const stored = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
-    const ownServer = input.smtp_url !== undefined ? input.smtp_url !== null : stored.smtp_url_sealed !== null;
-    const from = input.from !== undefined ? input.from : stored.from_address;
-    // The service's server sends as the service (its domain's SPF/DKIM): a company's sender needs its own server.
-    if (ownServer && !from)
-      throw badRequest('Your own SMTP server needs the sender it sends as', { from: ['required with smtp_url'] });
-    if (!ownServer && input.from)
-      throw badRequest("chasqui's SMTP server sends as chasqui, named after the company", {
-        from: ['needs smtp_url (your own server); set reply_to to receive the answers'],
-      });
-    if (input.smtp_url) {
-      const { server } = parseSmtpUrl(input.smtp_url) as { ok: true; server: SmtpServer };
-      const target = await checkPublicHost(server.host, {
-        allowPrivate: deps.config.webhookAllowPrivate,
-        lookup: deps.lookup,
-      });
-      if (!target.ok) throw badRequest(`The SMTP server ${target.message}`, { smtp_url: [target.message] });
-    }
-    const saved = await saveCompanyEmailSettings(deps.db, company.id, {
-      ...(input.smtp_url !== undefined ? { smtp_url_sealed: input.smtp_url && deps.secrets.seal(input.smtp_url) } : {}),
-      ...(input.from !== undefined || !ownServer ? { from_address: ownServer ? from : null } : {}),
-      ...(input.reply_to !== undefined ? { reply_to: input.reply_to } : {}),
-      ...(input.format ? { format: input.format } : {}),
-      ...(input.attach_cdr !== undefined ? { attach_cdr: input.attach_cdr } : {}),
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-    });
+    const saved = await saveEmailSettings(deps, company, ctx.request.body, requestActor(ctx));
     ctx.body = {
       success: true,
       message: 'E-mail settings stored',
@@ -150,4 +127,72 @@ export function companyEmailRouter(deps: AppDeps): Router {
   });
 
   return router;
+}
+
+/** The audit log's view of the settings: the SMTP URL with its password as ****, never the password. */
+function audited(ruc: string, secrets: SecretBox, settings: Omit<CompanyEmailSettings, 'company_id' | 'updated_at'>) {
+  const {
+    updated_at: _at,
+    smtp_url_usable: _usable,
+    smtp_url_problem: _problem,
+    ...shown
+  } = presentSettings(ruc, secrets, settings);
+  return shown;
+}
+
+/**
+ * Validates `body` as PATCH /email does (422 naming the field), checks the SMTP server's host is public, and stores
+ * the settings with their audit row (SMTP password masked) in one transaction: the API's and the panel's one path.
+ */
+export async function saveEmailSettings(
+  deps: AppDeps,
+  company: CompanyRow,
+  body: unknown,
+  actor: Actor,
+): Promise<CompanyEmailSettings> {
+  const input = validate<EmailSettingsInput>(emailSettingsSchema, body);
+  const stored = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
+  const ownServer = input.smtp_url !== undefined ? input.smtp_url !== null : stored.smtp_url_sealed !== null;
+  const from = input.from !== undefined ? input.from : stored.from_address;
+  // The service's server sends as the service (its domain's SPF/DKIM): a company's sender needs its own server.
+  if (ownServer && !from)
+    throw badRequest('Your own SMTP server needs the sender it sends as', { from: ['required with smtp_url'] });
+  if (!ownServer && input.from)
+    throw badRequest("chasqui's SMTP server sends as chasqui, named after the company", {
+      from: ['needs smtp_url (your own server); set reply_to to receive the answers'],
+    });
+  if (input.smtp_url) {
+    const { server } = parseSmtpUrl(input.smtp_url) as { ok: true; server: SmtpServer };
+    const target = await checkPublicHost(server.host, {
+      allowPrivate: deps.config.webhookAllowPrivate,
+      lookup: deps.lookup,
+    });
+    if (!target.ok) throw badRequest(`The SMTP server ${target.message}`, { smtp_url: [target.message] });
+  }
+  return deps.db.transaction(async (trx) => {
+    const saved = await saveCompanyEmailSettings(trx, company.id, {
+      ...(input.smtp_url !== undefined ? { smtp_url_sealed: input.smtp_url && deps.secrets.seal(input.smtp_url) } : {}),
+      ...(input.from !== undefined || !ownServer ? { from_address: ownServer ? from : null } : {}),
+      ...(input.reply_to !== undefined ? { reply_to: input.reply_to } : {}),
+      ...(input.format ? { format: input.format } : {}),
+      ...(input.attach_cdr !== undefined ? { attach_cdr: input.attach_cdr } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    });
+    const [was, is] = [audited(company.ruc, deps.secrets, stored), audited(company.ruc, deps.secrets, saved)];
+    await recordChange(trx, {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action: 'company.email',
+      changes: Object.fromEntries(
+        (Object.keys(is) as Array<keyof typeof is>)
+          .filter((key) =>
+            key === 'smtp_url' ? stored.smtp_url_sealed !== saved.smtp_url_sealed : was[key] !== is[key],
+          )
+          .map((key) => [key, { from: was[key], to: is[key] }]),
+      ),
+    });
+    return saved;
+  });
 }

@@ -5,7 +5,11 @@ import { ApiError, badRequest, notFound } from '../errors';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
-import { deleteLogo, findLogo, saveLogo } from '../../db/logos';
+import { deleteLogo, findLogo, saveLogo, type LogoRow } from '../../db/logos';
+import type { CompanyRow } from '../../db/companies';
+import type { Db } from '../../db/knex';
+import { recordChange, type Actor } from '../../db/audit';
+import { requestActor } from '../audit';
 import { LOGO_TYPES, validateLogo } from '../../documents/printed';
 import { loadCompany } from './routes';
 import { readCappedBody } from '../read-body';
@@ -40,15 +44,7 @@ export function logoRouter(deps: AppDeps): Router {
       );
     }
     const image = await readImage(ctx, deps.config.logoMaxBytes);
-    const check = validateLogo(image, declared, deps.config.logoMaxBytes);
-    if (!check.ok) throw badRequest(`The logo cannot be used: ${check.reason}`, { logo: [check.reason] });
-    const row = await saveLogo(deps.db, {
-      company_id: company.id,
-      content_type: check.type,
-      image,
-      width: check.width,
-      height: check.height,
-    });
+    const row = await storeLogo(deps, company, image, declared, requestActor(ctx));
     ctx.body = {
       success: true,
       message: `Logo of ${company.ruc} stored; its printed documents carry it from now on`,
@@ -74,9 +70,51 @@ export function logoRouter(deps: AppDeps): Router {
 
   router.delete('/:ruc/logo', ...guard, async (ctx) => {
     const company = await loadCompany(deps, ctx);
-    if (!(await deleteLogo(deps.db, company.id))) throw notFound(`Company ${company.ruc} has no logo`);
+    if (!(await removeLogo(deps, company, requestActor(ctx)))) throw notFound(`Company ${company.ruc} has no logo`);
     ctx.body = { success: true, message: `Logo of ${company.ruc} removed` };
   });
 
   return router;
+}
+
+const logoAudit = (db: Db, company: CompanyRow, actor: Actor, to: string | null) =>
+  recordChange(db, {
+    accountId: company.account_id,
+    companyId: company.id,
+    companyRuc: company.ruc,
+    actor,
+    action: 'company.logo',
+    changes: { logo: { to } },
+  });
+
+/** Checks and stores (or replaces) the logo with its audit row: 422 naming `logo` when it cannot be used. */
+export async function storeLogo(
+  deps: AppDeps,
+  company: CompanyRow,
+  image: Buffer,
+  declaredType: string,
+  actor: Actor,
+): Promise<LogoRow> {
+  const check = validateLogo(image, declaredType, deps.config.logoMaxBytes);
+  if (!check.ok) throw badRequest(`The logo cannot be used: ${check.reason}`, { logo: [check.reason] });
+  return deps.db.transaction(async (trx) => {
+    const row = await saveLogo(trx, {
+      company_id: company.id,
+      content_type: check.type,
+      image,
+      width: check.width,
+      height: check.height,
+    });
+    await logoAudit(trx, company, actor, `${check.type} ${check.width}×${check.height}`);
+    return row;
+  });
+}
+
+/** Removes the logo with its audit row; false when there was none (nothing recorded). */
+export function removeLogo(deps: AppDeps, company: CompanyRow, actor: Actor): Promise<boolean> {
+  return deps.db.transaction(async (trx) => {
+    if (!(await deleteLogo(trx, company.id))) return false;
+    await logoAudit(trx, company, actor, null);
+    return true;
+  });
 }

@@ -8,10 +8,9 @@ import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken } from '../../db/tokens';
 import { findCompany, listCompanies, updateCompany } from '../../db/companies';
-import { assignCertificate, certificateValues } from '../../db/certificates';
 import { requestActor } from '../audit';
 import { presentCompanies, WEBHOOK_EVENT } from './present';
-import { readCertificateUpload } from './certificate';
+import { readCertificateUpload, storeCertificate } from './certificate';
 import { triggerProcedures } from './procedures';
 import { settingRoutes } from './settings';
 import { checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
@@ -145,13 +144,7 @@ function certificateHandler(deps: AppDeps): Middleware {
       ruc: company.ruc,
       account: company.account_id,
     });
-    const { company: updated } = await assignCertificate(
-      deps.db,
-      company,
-      certificateValues(company.account_id, 'own', certificate, deps.secrets.seal(certificate.privateKeyPem)),
-    );
-    // Signing with an own certificate makes the PSE authorisation unnecessary: let the workflow re-plan.
-    await triggerProcedures(deps, updated);
+    const updated = await storeCertificate(deps, company, certificate, requestActor(ctx));
     ok(
       ctx,
       'Certificate stored; the company now signs with its own certificate',

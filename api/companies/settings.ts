@@ -14,7 +14,8 @@ import {
 } from '../../db/companies';
 import { recordChange, secretChange, type Actor, type FieldChange } from '../../db/audit';
 import { requestActor } from '../audit';
-import { checkSigningAndDestination, checkTarget, companyData, loadCompany, ok } from './shared';
+import { checkSigningAndDestination, companyData, loadCompany, ok } from './shared';
+import { CREDENTIALS, saveCredentials, type CredentialKind } from './credentials';
 import { triggerProcedures } from './procedures';
 import * as schemas from './schemas';
 
@@ -89,6 +90,18 @@ export function settingRoutes(router: Router, deps: AppDeps, guard: Middleware[]
       ok(ctx, SETTINGS[name].message, await companyData(deps, updated));
     });
   }
+  credentialRoutes(router, deps, guard);
+}
+
+/** PATCH sol-credentials, ose-credentials, gre-credentials: through saveCredentials, audited as the token's. */
+function credentialRoutes(router: Router, deps: AppDeps, guard: Middleware[]): void {
+  for (const kind of Object.keys(CREDENTIALS) as CredentialKind[]) {
+    router.patch(`/:ruc/${kind}-credentials`, ...guard, async (ctx) => {
+      const company = await loadCompany(deps, ctx);
+      const updated = await saveCredentials(deps, company, kind, ctx.request.body, requestActor(ctx));
+      ok(ctx, CREDENTIALS[kind].message, await companyData(deps, updated));
+    });
+  }
 }
 
 /** How the company issues: plan, environment, sending, receipts, registers, response, destination, signing. */
@@ -153,53 +166,5 @@ const MODE_SETTINGS = {
   ),
 };
 
-/** The credentials chasqui uses on the company's behalf (sealed before they are stored). */
-const CREDENTIAL_SETTINGS = {
-  'sol-credentials': setting<{
-    sol_user: string;
-    sol_password: string;
-    secondary_user?: string;
-    secondary_password?: string;
-  }>(
-    schemas.solCredentialsSchema,
-    (deps, _c, input) => ({
-      sol_user: input.sol_user,
-      sol_password_sealed: deps.secrets.seal(input.sol_password),
-      sol_updated_at: new Date(),
-      // The secondary user is replaced only when sent: loading the principal one again keeps it.
-      ...(input.secondary_user
-        ? {
-            sol_secondary_user: input.secondary_user,
-            sol_secondary_password_sealed: deps.secrets.seal(input.secondary_password!),
-          }
-        : {}),
-    }),
-    'SOL credentials stored; the applicable portal procedures were started',
-    { rerunsProcedures: true },
-  ),
-  'ose-credentials': setting<{ url: string; user: string; password: string }>(
-    schemas.oseCredentialsSchema,
-    async (deps, _c, input) => {
-      await checkTarget(deps, 'url', input.url);
-      return {
-        ose_url: input.url,
-        ose_user: input.user,
-        ose_password_sealed: deps.secrets.seal(input.password),
-        ose_updated_at: new Date(),
-      };
-    },
-    'OSE credentials stored',
-  ),
-  'gre-credentials': setting<{ client_id: string; client_secret: string }>(
-    schemas.greCredentialsSchema,
-    (deps, _c, input) => ({
-      gre_client_id: input.client_id,
-      gre_client_secret_sealed: deps.secrets.seal(input.client_secret),
-      gre_updated_at: new Date(),
-    }),
-    'GRE credentials stored',
-  ),
-};
-
-const SETTINGS = { ...MODE_SETTINGS, ...CREDENTIAL_SETTINGS };
+const SETTINGS = MODE_SETTINGS;
 export type SettingName = keyof typeof SETTINGS;

@@ -40,7 +40,7 @@ export const actorOf = (session: ConsoleSession) => `console:${session.principal
 /** Who the audit log records for a change made from the console: the session's principal, from the client's address. */
 export function consoleActor(ctx: Context, session: ConsoleSession): Actor {
   return {
-    kind: 'console',
+    kind: session.principal.kind === 'support' ? 'support' : 'console',
     name: session.principal.name,
     address: ctx.ip || null,
     requestId: (ctx.state.requestId as string | undefined) ?? null,

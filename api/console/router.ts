@@ -66,6 +66,9 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   const session = await consoleSession(deps, ctx);
   if (method === 'POST') {
     if (!session) return forbiddenPage(ctx, 'Su sesión terminó: inicie sesión de nuevo.');
+    // An upload (certificate, logo) carries its CSRF field inside the multipart body: its page checks it once read.
+    if (isCompanyPage(p) && ctx.is('multipart/form-data'))
+      return companyPage(ctx, deps, session, viewerOf(session), 'multipart');
     const form = await consoleForm(ctx);
     if (form instanceof FormError) return forbiddenPage(ctx, form.message, form.status === 413 ? 413 : 403);
     if (!sameSecret(form.get('csrf'), session.csrf))

@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type { Config } from '../../../core/config';
+import type { MultipartForm } from '../../multipart';
 import type { AppDeps } from '../../deps';
 import { findCompany, type CompanyRow } from '../../../db/companies';
 import type { ConsoleSession } from '../../../db/console-sessions';
@@ -26,8 +28,9 @@ export const COMPANY_TABS: ReadonlyArray<{ id: CompanyTab; segment: string; labe
 ];
 
 /**
- * A company page of the panel, registered in routes.ts' PANEL_PAGES (declared here: a page importing it from routes.ts
- * would be an import cycle): what GET shows and what its form's POST does (`rest`: the path after the tab).
+ * A company page of the panel: what GET shows and what its form's POST does (`rest`: the path after the tab). A page
+ * with `upload` also takes multipart forms: one file part named `field`, at most `maxBytes` (its CSRF field is read
+ * from the multipart body); its post gets the file.
  */
 export interface PanelPage {
   get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string): Promise<void>;
@@ -38,7 +41,9 @@ export interface PanelPage {
     company: CompanyRow,
     form: URLSearchParams,
     rest: string,
+    upload?: MultipartForm,
   ): Promise<void>;
+  upload?: { field: string; what: string; maxBytes: (config: Config) => number };
 }
 
 /** A company page's path: `/console/companies/{ruc}` or `/console/companies/{ruc}/{segment}`. */

@@ -1,15 +1,29 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
+import type { CompanyRow } from '../../../db/companies';
 import type { ConsoleSession } from '../../../db/console-sessions';
-import { html, page } from '../html';
+import { html, notice, page } from '../html';
+import { ApiError } from '../../errors';
+import { readMultipart, type MultipartForm } from '../../multipart';
+import { sameSecret } from '../session';
+import { forbiddenPage } from '../sign-in';
 import { writePage, type Viewer } from '../context';
 import { mayDo } from '../permissions';
-import { COMPANY_TABS, panelCompany, refusedPage, type CompanyTab, type PanelPage } from './frame';
+import { credentialsTab } from './credentials';
+import { certificateTab } from './certificate';
+import { emailTab } from './email';
+import { COMPANY_TABS, panelCompany, refusedPage, writeCompanyPage, type CompanyTab, type PanelPage } from './frame';
 import { overview } from './overview';
 import { settings } from './settings';
 
 /** Each tab's module, registered here. */
-const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = { overview, settings };
+const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
+  overview,
+  settings,
+  credentials: credentialsTab,
+  certificate: certificateTab,
+  email: emailTab,
+};
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
 
@@ -25,13 +39,13 @@ export async function companyPage(
   deps: AppDeps,
   session: ConsoleSession,
   viewer: Viewer,
-  form: URLSearchParams | null,
+  form: URLSearchParams | 'multipart' | null,
 ): Promise<void> {
   const [, ruc, segment = '', rest = ''] = COMPANY_PAGE.exec(ctx.path.replace(/\/+$/, ''))!;
   const tab = COMPANY_TABS.find((t) => t.segment === segment);
   const company = await panelCompany(deps, session, ruc);
   const handler = tab && PANEL_PAGES[tab.id];
-  if (!company || !tab || !handler || (form && !handler.post)) {
+  if (!company || !tab || !handler || (form && !handler.post) || (form === 'multipart' && !handler.upload)) {
     return writePage(
       ctx,
       404,
@@ -43,5 +57,37 @@ export async function companyPage(
     );
   }
   if (!mayDo(session.principal, tab.needs, company.id)) return refusedPage(ctx, viewer, company, tab.id, tab.needs);
+  if (form === 'multipart') return uploadPost(ctx, deps, viewer, company, tab.id, handler, rest);
   return form ? handler.post!(ctx, deps, viewer, company, form, rest) : handler.get(ctx, deps, viewer, company, rest);
+}
+
+/**
+ * A multipart POST (the certificate, the logo): read within the page's bounds once the company and the permission
+ * are known, then its CSRF field checked like any form's before the page sees it.
+ */
+async function uploadPost(
+  ctx: Context,
+  deps: AppDeps,
+  viewer: Viewer,
+  company: CompanyRow,
+  tab: CompanyTab,
+  handler: PanelPage,
+  rest: string,
+): Promise<void> {
+  const { field, what, maxBytes } = handler.upload!;
+  let upload: MultipartForm;
+  try {
+    upload = await readMultipart(ctx, { field, what, maxBytes: maxBytes(deps.config) });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    for (const [name, value] of Object.entries(err.extra.headers ?? {})) ctx.set(name, value);
+    const text =
+      err.status === 413
+        ? `El archivo supera el límite de ${Math.floor(maxBytes(deps.config) / 1024)} KB: no se guardó nada.`
+        : 'El formulario no se pudo leer: envíelo de nuevo desde esta página.';
+    return writeCompanyPage(ctx, viewer, company, tab, notice('refused', text), err.status);
+  }
+  if (!sameSecret(upload.fields.get('csrf'), viewer.session.csrf))
+    return forbiddenPage(ctx, 'Falta el token del formulario (CSRF) o no corresponde a su sesión.');
+  return handler.post!(ctx, deps, viewer, company, new URLSearchParams([...upload.fields]), rest, upload);
 }
