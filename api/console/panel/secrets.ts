@@ -26,3 +26,7 @@ export function doneNotice(done: unknown, words: Readonly<Record<string, string>
   const text = typeof done === 'string' && Object.hasOwn(words, done) ? words[done] : null;
   return text ? notice('ok', text) : '';
 }
+
+/** A URL that a phone may wrap after each slash rather than inside a word. */
+export const wrappableUrl = (url: string): Html =>
+  html`<code class="url">${url.split(/(?<=\/)/).map((part) => html`${part}<wbr />`)}</code>`;

@@ -12,7 +12,7 @@ import { webhookSchema, validate } from '../../companies/schemas';
 import { html, notice, type Html } from '../html';
 import { actorOf, consoleActor, type Viewer } from '../context';
 import { companyPath, writeCompanyPage } from './frame';
-import { csrfField, doneNotice, fieldError, secretOnce } from './secrets';
+import { csrfField, doneNotice, fieldError, secretOnce, wrappableUrl } from './secrets';
 import { deliveryLog } from './deliveries';
 import type { PanelPage } from './routes';
 
@@ -53,7 +53,7 @@ async function webhookBody(deps: AppDeps, viewer: Viewer, company: CompanyRow, s
       SUNAT o la OSE resuelve cada documento.
     </p>
     <h2>Dirección</h2>
-    <p>${configured ? html`Avisos a <code class="url">${configured}</code>` : 'Sin webhook: no se envían avisos.'}</p>
+    <p>${configured ? html`Avisos a ${wrappableUrl(configured)}` : 'Sin webhook: no se envían avisos.'}</p>
     <form method="post" action="${path}" class="card">
       ${csrf}
       <label for="webhook-url">URL del webhook (https)</label>
@@ -109,7 +109,7 @@ function redirect(ctx: Context, company: CompanyRow, done: keyof typeof DONE_WOR
 }
 
 const secretShown = (url: string, secret: string) =>
-  secretOnce('Secreto del webhook', secret, html`<p>Firma los avisos a <code class="url">${url}</code>.</p>`);
+  secretOnce('Secreto del webhook', secret, html`<p>Firma los avisos a ${wrappableUrl(url)}.</p>`);
 
 /** Saves the typed URL through the API's function; its refusals shown beside the field. */
 async function saveUrl(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, typed: string) {
