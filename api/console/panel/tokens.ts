@@ -10,7 +10,6 @@ import { consoleActor, type Viewer } from '../context';
 import { limaLabelled, limaTime } from '../words';
 import { companyPath, writeCompanyPage } from './frame';
 import { csrfField, doneNotice, fieldError, secretOnce } from './secrets';
-import type { PanelPage } from './routes';
 
 /** The tokens tab (docs/panel.md, "Tokens"): the company's signing tokens, created, revoked and rolled here. */
 
@@ -120,13 +119,14 @@ const shown = (made: NewSigningToken, after: Html | string = '') =>
 
 const ACTION = /^([0-9a-f-]{36})\/(revoke|roll)$/;
 
-export const tokensPage: PanelPage = {
-  async get(ctx, deps, viewer, company, rest) {
+/** Registered in routes.ts's PANEL_PAGES (typed there: importing its type here would be a cycle). */
+export const tokensPage = {
+  async get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string) {
     if (rest) return write(ctx, deps, viewer, company, notice('refused', 'Esta página no existe.'), 404);
     return write(ctx, deps, viewer, company, doneNotice(ctx.query.hecho, DONE_WORDS));
   },
 
-  async post(ctx, deps, viewer, company, form, rest) {
+  async post(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, form: URLSearchParams, rest: string) {
     const actor = consoleActor(ctx, viewer.session);
     if (!rest) {
       const typed = (form.get('name') ?? '').slice(0, TOKEN_NAME_MAX * 2);

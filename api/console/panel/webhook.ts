@@ -14,7 +14,6 @@ import { actorOf, consoleActor, type Viewer } from '../context';
 import { companyPath, writeCompanyPage } from './frame';
 import { csrfField, doneNotice, fieldError, secretOnce, wrappableUrl } from './secrets';
 import { deliveryLog } from './deliveries';
-import type { PanelPage } from './routes';
 
 /** The webhook tab (docs/panel.md, "Webhook"): URL, secret, test notice and the delivery log with redelivery. */
 
@@ -157,13 +156,14 @@ async function redeliverFromLog(ctx: Context, deps: AppDeps, viewer: Viewer, com
   return write(ctx, deps, viewer, company, { top }, REFUSAL_STATUS[result.code]);
 }
 
-export const webhookPage: PanelPage = {
-  async get(ctx, deps, viewer, company, rest) {
+/** Registered in routes.ts's PANEL_PAGES (typed there: importing its type here would be a cycle). */
+export const webhookPage = {
+  async get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string) {
     if (rest) return write(ctx, deps, viewer, company, { top: notice('refused', 'Esta página no existe.') }, 404);
     return write(ctx, deps, viewer, company, { top: doneNotice(ctx.query.hecho, DONE_WORDS) });
   },
 
-  async post(ctx, deps, viewer, company, form, rest) {
+  async post(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, form: URLSearchParams, rest: string) {
     const actor = consoleActor(ctx, viewer.session);
     if (!rest) return saveUrl(ctx, deps, viewer, company, (form.get('url') ?? '').trim().slice(0, URL_MAX + 1));
     if (rest === 'disable') {
