@@ -13,7 +13,7 @@ import { panelWorld } from './panel-world';
  */
 describe('panel: webhook (real browser, local receiver)', function () {
   this.timeout(120_000);
-  const { world, url, signedIn, submit, walk } = panelWorld();
+  const { world, url, signedIn, submit, walk, expectUnknownCompany } = panelWorld();
   const webhookPath = () => `/console/companies/${world.ruc}/webhook`;
   const company = () =>
     world.stack.db('companies').where({ ruc: world.ruc, account_id: world.account.accountId }).first();
@@ -113,14 +113,12 @@ describe('panel: webhook (real browser, local receiver)', function () {
   });
 
   it("answers another account's company as unknown (404), for a look and for a form", async () => {
-    const page = await signedIn();
-    const other = `/console/companies/${world.otherRuc}/webhook`;
-    expect((await page.goto(url(other)))!.status()).to.equal(404);
-    await page.goto(url(webhookPath()));
-    const csrf = await page.locator('input[name=csrf]').first().inputValue();
-    const answer = await page.request.post(url(`${other}/test`), { form: { csrf } });
-    expect(answer.status()).to.equal(404);
-    await page.context().close();
+    const seen = world.receiver.requests.length;
+    await expectUnknownCompany('webhook', '', { url: world.receiver.url });
+    await expectUnknownCompany('webhook', '/test', {});
+    const theirs = await world.stack.db('companies').where({ ruc: world.otherRuc }).first();
+    expect(theirs.webhook_url).to.equal(null);
+    expect(world.receiver.requests.length).to.equal(seen);
   });
 
   it('every webhook page at 375 and 1280 px: nothing past the screen, no split word, Spanish only', async () => {

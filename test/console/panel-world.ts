@@ -80,6 +80,17 @@ export function panelWorld() {
   /** A signing token's answer from the API: 200 while it works, 401 once revoked or expired. */
   const use = async (token: string) => (await call(world.stack, 'GET', '/v1/cpe?limit=1', { token })).status;
 
+  /** Another account's company answers 404 to a look at `tab` and to a form posted to `tab` + `rest`. */
+  async function expectUnknownCompany(tab: string, rest: string, form: Record<string, string>): Promise<void> {
+    const page = await signedIn();
+    const other = `/console/companies/${world.otherRuc}/${tab}`;
+    expect((await page.goto(url(other)))!.status()).to.equal(404);
+    await page.goto(url(`/console/companies/${world.ruc}/${tab}`));
+    const csrf = await page.locator('input[name=csrf]').first().inputValue();
+    expect((await page.request.post(url(`${other}${rest}`), { form: { csrf, ...form } })).status()).to.equal(404);
+    await page.context().close();
+  }
+
   /** Each page at 375 and 1280 px: the status, nothing past the screen, no split word, no English; a screenshot. */
   async function walk(pages: WalkPage[]): Promise<void> {
     const english = englishOnlyWords();
@@ -97,5 +108,5 @@ export function panelWorld() {
     }
   }
 
-  return { world, url, signedIn, submit, use, walk };
+  return { world, url, signedIn, submit, use, walk, expectUnknownCompany };
 }
