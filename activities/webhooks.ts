@@ -29,6 +29,8 @@ import { taskPriority } from '../workflows/priority-types';
 import {
   CHECK_WEBHOOK_EVENT,
   CHECK_WEBHOOK_EVENT_HEADER,
+  TEST_WEBHOOK_EVENT,
+  TEST_WEBHOOK_EVENT_HEADER,
   WEBHOOK_EVENT,
   WEBHOOK_EVENT_HEADER,
   type AttemptOutcome,
@@ -55,6 +57,24 @@ export function checkWebhookBody(
     sent_at: limaTimestamp(sentAt),
     company: { ruc: company.ruc, business_name: company.business_name },
     check: { ...presentCheck(event), previous_status: event.previous_status },
+  });
+}
+
+/**
+ * The `webhook.test` body: signed like any notice, but with its own event and no document, so a receiver that acts on
+ * `cpe.resolved` cannot take it for a resolution (docs/webhooks.md, "Test notice").
+ */
+export function testWebhookBody(
+  company: Pick<CompanyRow, 'ruc' | 'business_name'>,
+  deliveryId: string,
+  sentAt: Date,
+): string {
+  return JSON.stringify({
+    event: TEST_WEBHOOK_EVENT,
+    sent_at: limaTimestamp(sentAt),
+    test: true,
+    company: { ruc: company.ruc, business_name: company.business_name },
+    message: `Test notice ${deliveryId}: it concerns no document.`,
   });
 }
 
@@ -264,6 +284,15 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const recorded = await findAttempt(db, deliveryId, number);
       if (!isPendingDelivery(delivery.status) || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
       const company = await findCompanyById(db, delivery.company_id);
+      if (delivery.event === TEST_WEBHOOK_EVENT) {
+        // Without a company there is no webhook: the attempt cancels the delivery before building the body.
+        const notice: Notice = {
+          body: (at) => testWebhookBody(company!, delivery.id, at),
+          header: TEST_WEBHOOK_EVENT_HEADER,
+          log: { ruc: company?.ruc ?? '' },
+        };
+        return attempt(delivery, number, company, notice);
+      }
       if (delivery.check_event_id) {
         const event = await findCheckEvent(db, delivery.check_event_id);
         if (!event) throw new Error(`check event ${delivery.check_event_id} of delivery ${deliveryId} does not exist`);

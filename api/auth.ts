@@ -1,7 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { AppDeps } from './deps';
 import { forbidden, unauthorized } from './errors';
-import { ACCOUNT_SCOPE, COMPANY_SCOPE, findToken, type TokenScope } from '../db/tokens';
+import { ACCOUNT_SCOPE, COMPANY_SCOPE, findToken, recordTokenUse, type TokenScope } from '../db/tokens';
+import { logger } from '../core/logger';
 import type { IssuerAccount } from '../db/issuing';
 
 /** Who is calling, set on `ctx.state.auth` by `authenticate`. */
@@ -30,6 +31,7 @@ export function authenticate(deps: AppDeps): Middleware {
     const principal = await findToken(deps.db, match[1]);
     if (!principal) throw unauthorized('The token is not valid');
     if (principal.revoked) throw unauthorized('The token has been revoked');
+    if (principal.expired) throw unauthorized('The token has expired: it was rolled and its overlap has ended');
     if (principal.scope === COMPANY_SCOPE && principal.companyId === null)
       throw unauthorized('The token has no company');
     if (!principal.accountActive) throw forbidden('The account is inactive');
@@ -43,8 +45,30 @@ export function authenticate(deps: AppDeps): Middleware {
       issuer: principal.issuer,
     };
     ctx.state.auth = auth;
+    noteUse(deps, ctx, auth.tokenId);
     return next();
   };
+}
+
+/** A token's last use is written at most this often per process (the panel shows it to the minute). */
+const LAST_USE_EVERY_MS = 60_000;
+const LAST_USE_TRACKED = 10_000;
+const lastUseWritten = new Map<string, number>();
+
+/**
+ * Records the token's use once the answer has gone (its own statement, outside every transaction of the request), at
+ * most once a minute per token in this process: issuing pays nothing for it.
+ */
+function noteUse(deps: AppDeps, ctx: Context, tokenId: string): void {
+  const now = Date.now();
+  const last = lastUseWritten.get(tokenId);
+  if (last !== undefined && now - last < LAST_USE_EVERY_MS) return;
+  // Bounded: forgetting every token costs one early write each, never a lost one.
+  if (lastUseWritten.size >= LAST_USE_TRACKED) lastUseWritten.clear();
+  lastUseWritten.set(tokenId, now);
+  ctx.res.once('close', () => {
+    recordTokenUse(deps.db, tokenId).catch((err) => logger.warn({ err, tokenId }, 'could not record a token use'));
+  });
 }
 
 const SCOPE_HINT: Record<TokenScope, string> = {

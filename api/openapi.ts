@@ -5,6 +5,7 @@ import { cpePaths, cpeActionPaths, voidPaths } from './openapi/cpe';
 import { filePaths } from './openapi/files';
 import { consultaPaths } from './openapi/consulta';
 import { webhookPaths } from './openapi/webhooks';
+import { tokenPaths } from './openapi/tokens';
 import {
   company,
   companyCheck,
@@ -70,6 +71,7 @@ export function openApiDocument() {
     paths: {
       ...healthPaths(),
       ...companyPaths(),
+      ...tokenPaths(),
       ...companyFilePaths(),
       ...cpePaths(),
       ...filePaths(),

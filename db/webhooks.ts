@@ -313,3 +313,11 @@ export async function pruneSettledDeliveries(
   );
   return rows.length;
 }
+
+/** Each delivery's last attempt (its answer code or error), for the panel's delivery log. */
+export function lastAttempts(db: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+  return db<AttemptRow>('webhook_attempts')
+    .distinctOn('delivery_id')
+    .whereIn('delivery_id', deliveryIds)
+    .orderBy([{ column: 'delivery_id' }, { column: 'number', order: 'desc' }]);
+}

@@ -55,7 +55,10 @@ export async function startCheckDeliveryWorkflow(
   }
 }
 
-/** A redelivery the account asked for; its row exists already (api/webhooks). `externalId` null: a check's notice. */
+/**
+ * A redelivery the account asked for, or its test notice; its row exists already (api/webhooks, api/companies/webhook.ts).
+ * `externalId` null: a check's notice or a test notice.
+ */
 export async function startRedeliveryWorkflow(
   client: Client,
   taskQueue: string,
@@ -68,6 +71,6 @@ export async function startRedeliveryWorkflow(
     priority,
     workflowId: redeliveryWorkflowId(deliveryId),
     args: [externalId ? { externalId, deliveryId } : { deliveryId }],
-    staticSummary: externalId ? `cpe.resolved redelivery of ${externalId}` : `company.check redelivery ${deliveryId}`,
+    staticSummary: externalId ? `cpe.resolved redelivery of ${externalId}` : `notice delivery ${deliveryId}`,
   });
 }

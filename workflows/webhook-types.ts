@@ -24,6 +24,10 @@ export const WEBHOOK_EVENT_HEADER = 'cpe.resuelto';
 export const CHECK_WEBHOOK_EVENT = 'company.check';
 export const CHECK_WEBHOOK_EVENT_HEADER = 'empresa.verificacion';
 
+/** A test notice the account sends from the panel or the API: no document, its own event (docs/webhooks.md). */
+export const TEST_WEBHOOK_EVENT = 'webhook.test';
+export const TEST_WEBHOOK_EVENT_HEADER = 'webhook.prueba';
+
 /** A delivery's status (lifecycle/webhooks.ts), part of this contract. */
 export type { DeliveryStatus };
 

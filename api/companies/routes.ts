@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
@@ -6,22 +5,20 @@ import { badRequest } from '../errors';
 import { authenticate, authOf, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
-import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken } from '../../db/tokens';
-import { findCompany, listCompanies, updateCompany } from '../../db/companies';
+import { ACCOUNT_SCOPE } from '../../db/tokens';
+import { findCompany, listCompanies } from '../../db/companies';
 import { requestActor } from '../audit';
-import { presentCompanies, WEBHOOK_EVENT } from './present';
+import { presentCompanies } from './present';
 import { readCertificateUpload, storeCertificate } from './certificate';
-import { triggerProcedures } from './procedures';
 import { settingRoutes } from './settings';
-import { checkTarget, companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
+import { companyData, loadCompany, ok, TOKEN_NOTE } from './shared';
 import { deleteCompany, registerCompany, type NewCompany } from './registration';
+import { tokenRoutes } from './tokens';
+import { webhookRoutes } from './webhook';
 import * as schemas from './schemas';
 
 // Other rooms find the account's company here.
 export { accountCompany, loadCompany } from './shared';
-
-const WEBHOOK_NOTE =
-  'Store this secret now: it is shown only once. It signs every notice (X-Firma, HMAC-SHA256 of the raw body).';
 
 export function companiesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
@@ -32,9 +29,9 @@ export function companiesRouter(deps: AppDeps): Router {
     ok(ctx, 'Company found', await companyData(deps, await loadCompany(deps, ctx)));
   });
   router.delete('/:ruc', ...guard, deleteHandler(deps));
-  router.post('/:ruc/token', ...guard, tokenHandler(deps));
+  tokenRoutes(router, deps, guard);
   settingRoutes(router, deps, guard);
-  router.patch('/:ruc/webhook', ...guard, webhookHandler(deps));
+  webhookRoutes(router, deps, guard);
   router.post('/:ruc/certificate', ...guard, certificateHandler(deps));
   return router;
 }
@@ -85,53 +82,6 @@ function deleteHandler(deps: AppDeps): Middleware {
     const company = await loadCompany(deps, ctx);
     const { revoked } = await deleteCompany(deps, company, requestActor(ctx));
     ok(ctx, `Company ${company.ruc} deleted; ${revoked} signing tokens revoked`);
-  };
-}
-
-/** POST /v1/companies/{ruc}/token: another signing token. */
-function tokenHandler(deps: AppDeps): Middleware {
-  return async (ctx) => {
-    const company = await loadCompany(deps, ctx);
-    const token = await issueToken(deps.db, {
-      scope: COMPANY_SCOPE,
-      accountId: company.account_id,
-      companyId: company.id,
-    });
-    ok(ctx, 'Signing token generated', { token, token_note: TOKEN_NOTE }, 201);
-  };
-}
-
-/** PATCH /v1/companies/{ruc}/webhook: registers, keeps or disables the webhook; a new URL gets a new secret. */
-function webhookHandler(deps: AppDeps): Middleware {
-  return async (ctx) => {
-    const company = await loadCompany(deps, ctx);
-    const input = schemas.validate<{ url: string | null }>(schemas.webhookSchema, ctx.request.body);
-    if (input.url === null) {
-      await updateCompany(deps.db, company.id, {
-        webhook_url: null,
-        webhook_secret_sealed: null,
-        webhook_updated_at: new Date(),
-      });
-      return ok(ctx, 'Webhook disabled');
-    }
-    await checkTarget(deps, 'url', input.url);
-    if (input.url === company.webhook_url) {
-      // The secret was shown when this URL was registered; re-sending the URL does not rotate it.
-      return ok(ctx, 'Webhook unchanged; the secret issued with this URL remains valid', {
-        webhook: {
-          url: input.url,
-          event: WEBHOOK_EVENT,
-          note: 'To rotate the secret, disable the webhook (url: null) and register it again.',
-        },
-      });
-    }
-    const secret = randomBytes(24).toString('hex');
-    await updateCompany(deps.db, company.id, {
-      webhook_url: input.url,
-      webhook_secret_sealed: deps.secrets.seal(secret),
-      webhook_updated_at: new Date(),
-    });
-    ok(ctx, 'Webhook configured', { webhook: { url: input.url, event: WEBHOOK_EVENT, secret, note: WEBHOOK_NOTE } });
   };
 }
 

@@ -107,6 +107,25 @@ export const registersSchema = Joi.object({
 }).or('igv_special_rate', 'product_code_required');
 export const webhookSchema = Joi.object({ url: Joi.string().max(2000).allow(null).required() });
 
+/** A signing token's name: what a person reads in the panel, so one line of printable text. */
+export const TOKEN_NAME_MAX = 60;
+export const tokenNameSchema = Joi.object({
+  name: Joi.string()
+    .trim()
+    .min(1)
+    .max(TOKEN_NAME_MAX)
+    .pattern(/^[^\p{C}\p{Zl}\p{Zp}]+$/u, 'printable characters')
+    .required(),
+});
+/** How long a rolled token keeps working beside its successor. */
+export const ROLL_OVERLAPS = { none: 0, '1h': 3_600, '24h': 86_400, '7d': 604_800 } as const;
+export type RollOverlap = keyof typeof ROLL_OVERLAPS;
+export const rollSchema = Joi.object({
+  expires_in: Joi.string()
+    .valid(...Object.keys(ROLL_OVERLAPS))
+    .required(),
+});
+
 /** Validates a JSON body; every problem becomes a 422 with `errors: {field: [messages]}`. */
 export function validate<T>(schema: Joi.ObjectSchema, body: unknown): T {
   const { value, error } = schema.validate(body ?? {}, { abortEarly: false, errors: { wrap: { label: false } } });

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { isValidRuc } from '../../documents/input/parties';
 import type { AppDeps } from '../deps';
-import { badRequest, forbidden, notFound } from '../errors';
+import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { authOf } from '../auth';
 import { findCompany, rucHeldElsewhere, type CompanyRow, type Destination, type Signing } from '../../db/companies';
 import { checkPublicHttpsUrl } from '../../core/net-guard';
@@ -62,8 +62,20 @@ export function checkSigningAndDestination(
   }
 }
 
+/** A refused target: the API's 422 naming the field, with the reason the panel puts in Spanish. */
+export class TargetRefused extends ApiError {
+  constructor(
+    readonly reason: TargetRefusal,
+    message: string,
+    field: string,
+  ) {
+    super(422, `The URL ${message}`, { errors: { [field]: [message] } });
+  }
+}
+export type TargetRefusal = Extract<Awaited<ReturnType<typeof checkPublicHttpsUrl>>, { ok: false }>['reason'];
+
 /** A URL chasqui will call (webhook, OSE): public https only (422 naming the field otherwise). */
-export async function checkTarget(deps: AppDeps, field: string, url: string): Promise<void> {
+export async function checkTarget(deps: Pick<AppDeps, 'config'>, field: string, url: string): Promise<void> {
   const check = await checkPublicHttpsUrl(url, { allowPrivate: deps.config.webhookAllowPrivate });
-  if (!check.ok) throw badRequest(`The URL ${check.message}`, { [field]: [check.message] });
+  if (!check.ok) throw new TargetRefused(check.reason, check.message, field);
 }

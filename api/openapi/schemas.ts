@@ -217,12 +217,15 @@ export const company = obj({
 export const webhookDelivery = obj({
   id: str({ format: 'uuid', description: 'The X-Entrega header of every attempt of this delivery' }),
   external_id: nullable(
-    str({ format: 'uuid', description: 'The document of a cpe.resolved notice; null for company.check' }),
+    str({
+      format: 'uuid',
+      description: 'The document of a cpe.resolved notice; null for company.check and webhook.test',
+    }),
   ),
   check_event_id: nullable(
-    str({ format: 'uuid', description: 'The change a company.check notice carries; null for cpe.resolved' }),
+    str({ format: 'uuid', description: 'The change a company.check notice carries; null for the others' }),
   ),
-  event: enumOf(['cpe.resolved', 'company.check']),
+  event: enumOf(['cpe.resolved', 'company.check', 'webhook.test']),
   status: enumOf(DELIVERY_STATUSES),
   attempts_made: { type: 'integer' },
   max_attempts: { type: 'integer' },

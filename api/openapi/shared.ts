@@ -54,7 +54,7 @@ export const ERROR_TEXT: Record<number, string> = {
   401: 'Token absent, invalid or revoked, or a signing token without company',
   403: 'Wrong token scope, inactive account or company, or the company belongs to another account',
   404: 'The company or document does not exist',
-  409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, or a webhook delivery is still pending',
+  409: 'The RUC is registered in another account (send confirm: true), the document state does not allow the operation, a webhook delivery is still pending, or the company has no webhook to rotate or test',
   422: 'Invalid fields (errors: {field: [messages]}) or a business rule',
   429: 'Rate limit exceeded; see Retry-After and the RateLimit-* headers',
   // Answers outside spec 7.1, each with its reason (docs/issuing.md, "Answers beyond spec 7.1").

@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES } from '../../lifecycle/webhooks';
-import { enumOf, jsonBody, managed, nullable, obj, ok, ref, rucParameter, str } from './shared';
+import { enumOf, jsonBody, managed, nullable, obj, ok, ref, rucParameter, str, type Schema } from './shared';
 import { webhookDeliveryDetail } from './schemas';
 
 const deliveryParameter = {
@@ -10,6 +10,12 @@ const deliveryParameter = {
   description: 'Delivery id (X-Entrega)',
 };
 const webhooksTag = { tags: ['webhooks'] };
+const webhookSecret = obj({
+  url: str(),
+  event: str({ const: 'cpe.resolved' }),
+  secret: str({ minLength: 48, maxLength: 48 }),
+  note: str(),
+});
 /** A company's webhook and its deliveries. */
 export function webhookPaths() {
   return {
@@ -23,22 +29,36 @@ export function webhookPaths() {
           responses: {
             200: ok(
               'Configured (secret shown once, only when the URL is new) or disabled (no data)',
-              obj({
-                webhook: obj(
-                  {
-                    url: str(),
-                    event: str({ const: 'cpe.resolved' }),
-                    secret: str({ minLength: 48, maxLength: 48 }),
-                    note: str(),
-                  },
-                  ['url', 'event', 'note'],
-                ),
-              }),
+              obj({ webhook: obj(webhookSecret.properties as Record<string, Schema>, ['url', 'event', 'note']) }),
               true,
             ),
           },
         },
         [404, 422],
+      ),
+    },
+    '/v1/companies/{ruc}/webhook/secret': {
+      parameters: [rucParameter],
+      post: managed(
+        {
+          summary: 'A new secret for the same URL, shown once; notices not yet attempted are signed with it',
+          operationId: 'rotate-webhook-secret',
+          responses: { 200: ok('Rotated', obj({ webhook: webhookSecret })) },
+        },
+        [404, 409, 422],
+      ),
+    },
+    '/v1/companies/{ruc}/webhook/test': {
+      parameters: [rucParameter],
+      post: managed(
+        {
+          ...webhooksTag,
+          summary:
+            'Send a webhook.test notice (X-Evento webhook.prueba, no document), signed and delivered like a real one; 10 an hour',
+          operationId: 'test-webhook',
+          responses: { 202: ok('Test notice queued', obj({ delivery: ref('WebhookDelivery') })) },
+        },
+        [404, 409, 422],
       ),
     },
     '/v1/companies/{ruc}/webhook/deliveries': {

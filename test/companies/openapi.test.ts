@@ -149,4 +149,31 @@ describe('OpenAPI document (/v1/openapi.json)', function () {
     conforms(`POST ${item}/certificate`, await call(stack, 'POST', at('/certificate'), { token, body, headers }));
     conforms(`DELETE ${item}`, await call(stack, 'DELETE', at(), { token }));
   });
+
+  it("describes the real responses of a company's named tokens, its webhook secret and its test notice", async function () {
+    this.timeout(30_000);
+    const { token } = await newAccountToken(stack);
+    const ruc = randomRuc();
+    await call(stack, 'POST', '/v1/companies', { token, json: companyBody(ruc) });
+    const at = (suffix: string) => `/v1/companies/${ruc}${suffix}`;
+    const item = '/v1/companies/{ruc}';
+    conforms(`POST ${item}/webhook/secret`, await call(stack, 'POST', at('/webhook/secret'), { token }));
+    conforms(`POST ${item}/webhook/test`, await call(stack, 'POST', at('/webhook/test'), { token }));
+    await call(stack, 'PATCH', at('/webhook'), { token, json: { url: 'https://93.184.215.14/hook' } });
+    conforms(`POST ${item}/webhook/secret`, await call(stack, 'POST', at('/webhook/secret'), { token }));
+    conforms(`POST ${item}/webhook/test`, await call(stack, 'POST', at('/webhook/test'), { token }));
+    const made = await call(stack, 'POST', at('/tokens'), { token, json: { name: 'caja' } });
+    conforms(`POST ${item}/tokens`, made);
+    conforms(`POST ${item}/tokens`, await call(stack, 'POST', at('/tokens'), { token, json: { name: '' } }));
+    conforms(`GET ${item}/tokens`, await call(stack, 'GET', at('/tokens'), { token }));
+    const id = made.body.data.signing_token.id;
+    const rolled = await call(stack, 'POST', at(`/tokens/${id}/roll`), { token, json: { expires_in: '1h' } });
+    conforms(`POST ${item}/tokens/{id}/roll`, rolled);
+    conforms(
+      `POST ${item}/tokens/{id}/roll`,
+      await call(stack, 'POST', at(`/tokens/${id}/roll`), { token, json: { expires_in: 'soon' } }),
+    );
+    conforms(`DELETE ${item}/tokens/{id}`, await call(stack, 'DELETE', at(`/tokens/${id}`), { token }));
+    conforms(`DELETE ${item}/tokens/{id}`, await call(stack, 'DELETE', at(`/tokens/${id}`), { token }));
+  });
 });

@@ -14,6 +14,8 @@ import { certificateTab } from './certificate';
 import { emailTab } from './email';
 import { COMPANY_TABS, panelCompany, refusedPage, writeCompanyPage, type CompanyTab, type PanelPage } from './frame';
 import { overview } from './overview';
+import { tokensPage } from './tokens';
+import { webhookPage } from './webhook';
 import { settings } from './settings';
 
 /** Each tab's module, registered here. */
@@ -23,6 +25,8 @@ const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
   credentials: credentialsTab,
   certificate: certificateTab,
   email: emailTab,
+  tokens: tokensPage,
+  webhook: webhookPage,
 };
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
