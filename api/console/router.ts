@@ -15,6 +15,7 @@ import { documentFile } from './files';
 import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 import { companyPage, isCompanyPage } from './panel/routes';
+import { panelDoneNotice } from './panel/issue';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -111,7 +112,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     const done = String(ctx.query.hecho ?? '');
     return documentPage(ctx, deps, viewer, doc, {
       status: 200,
-      notice: isActionName(done) ? await doneNotice(deps, viewer, doc, done) : null,
+      notice: isActionName(done) ? await doneNotice(deps, viewer, doc, done) : panelDoneNotice(done),
     });
   }
   writePage(

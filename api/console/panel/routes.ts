@@ -6,6 +6,7 @@ import { html, page } from '../html';
 import { writePage, type Viewer } from '../context';
 import { mayDo } from '../permissions';
 import { COMPANY_TABS, panelCompany, refusedPage, type CompanyTab } from './frame';
+import { issuePage } from './issue';
 
 /** A company page of the panel: what GET shows and what its form's POST does (`rest`: the path after the tab). */
 export interface PanelPage {
@@ -21,7 +22,7 @@ export interface PanelPage {
 }
 
 /** Each tab's module, registered here. */
-const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {};
+const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = { issue: issuePage };
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
 
