@@ -157,6 +157,9 @@ export interface Config extends HeavySettings {
   consoleMaxSeconds: number;
   /** Console sign-in attempts per client address (CHASQUI_CONSOLE_SIGNIN_RATE, N/S; default 10 per 300 s). */
   consoleSignInRate: Rate;
+  /** The panel's export of a month (docs/panel.md): most documents (CHASQUI_EXPORT_MAX_DOCUMENTS, default 5000) and
+   * most bytes of XML and CDR in its ZIP (CHASQUI_EXPORT_MAX_BYTES, default 256 MiB); past either, a refusal. */
+  consoleExport: { maxDocuments: number; maxBytes: number };
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
@@ -379,6 +382,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
     consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
+    consoleExport: {
+      maxDocuments: int(env, 'CHASQUI_EXPORT_MAX_DOCUMENTS', 5000, 1),
+      maxBytes: int(env, 'CHASQUI_EXPORT_MAX_BYTES', 256 * 1024 * 1024, 1),
+    },
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),

@@ -34,7 +34,7 @@ import { issueFormHtml, type IssueView } from './issue-view';
 
 /** One key resolver per app (it caches the signers), as the API's router keeps one. */
 const KEYS = new WeakMap<AppDeps, KeyResolver>();
-const keysOf = (deps: AppDeps) => KEYS.get(deps) ?? KEYS.set(deps, createKeyResolver(deps)).get(deps)!;
+export const keysOf = (deps: AppDeps) => KEYS.get(deps) ?? KEYS.set(deps, createKeyResolver(deps)).get(deps)!;
 
 /** The series proposed for a type: the one used last for it, else SUNAT's usual first series. */
 const FIRST_SERIES: Record<SaleType, string> = { '01': 'F001', '03': 'B001', '07': 'FC01', '08': 'FD01' };

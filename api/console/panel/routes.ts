@@ -7,6 +7,7 @@ import { writePage, type Viewer } from '../context';
 import { mayDo } from '../permissions';
 import { COMPANY_TABS, panelCompany, refusedPage, type CompanyTab } from './frame';
 import { issuePage } from './issue';
+import { exportPage } from './export';
 
 /** A company page of the panel: what GET shows and what its form's POST does (`rest`: the path after the tab). */
 export interface PanelPage {
@@ -22,7 +23,7 @@ export interface PanelPage {
 }
 
 /** Each tab's module, registered here. */
-const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = { issue: issuePage };
+const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = { issue: issuePage, export: exportPage };
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
 
