@@ -91,13 +91,15 @@ function paymentFields(form: IssueForm, errors: FieldErrors): Html {
   if (form.tipo !== '01') return html``;
   return html`<fieldset class="issue-grid">
     <legend>Forma de pago</legend>
-    ${select(errors, 'pago', 'Pago', form.pago, { Contado: 'Al contado', Credito: 'Al crédito (en cuotas)' })}
+    <div class="wide">
+      ${select(errors, 'pago', 'Pago', form.pago, { Contado: 'Al contado', Credito: 'Al crédito (en cuotas)' })}
+      <p class="hint">Las cuotas, solo al crédito: cada una con su monto y su fecha de pago.</p>
+    </div>
     ${form.cuotas.map(
       (c, i) =>
         html`${input(errors, `c${i}_monto`, `Cuota ${i + 1}: monto`, c.monto, 'inputmode="decimal" maxlength="20"')}
         ${input(errors, `c${i}_fecha`, `Cuota ${i + 1}: fecha de pago`, c.fecha, 'type="date"')}`,
     )}
-    ${problems(errors, 'pago')}
   </fieldset>`;
 }
 

@@ -12,14 +12,21 @@ const CHASQUI_RULES: Record<string, string> = {
   BR_IGV_RATE_MIXED: 'Todas las líneas gravadas de un comprobante usan la misma tasa de IGV.',
 };
 
+/** SUNAT codes whose catalog text speaks of the XML where the form's user needs other words. */
+const FORM_WORDS: Record<string, string> = {
+  '2023': 'Escriba al menos una línea, con su descripción, cantidad y precio.',
+};
+
 const SOURCE_TAG = /^\[(SUNAT|chasqui|JSON) ([^\]]+)\]\s*/;
 
 /** One problem of the engine (its code, or a `[SUNAT 3128] …` warning) in Spanish. */
 export function issueWords(code: string | null, message = ''): string {
   const tagged = code ?? SOURCE_TAG.exec(message)?.[2] ?? null;
+  if (tagged && FORM_WORDS[tagged]) return `${FORM_WORDS[tagged]} (código SUNAT ${tagged}).`;
   if (tagged && /^\d{4}$/.test(tagged)) {
     const text = sunatCode(tagged).text;
-    if (text) return `${text.replace(/\s+/g, ' ').trim()} (código SUNAT ${tagged}).`;
+    // SUNAT's catalog names the XML element first ("CustomerAssignedAccountID - El dato…"): the field says which.
+    if (text) return `${text.replace(/^\w+ - /, '').replace(/\s+/g, ' ').trim()} (código SUNAT ${tagged}).`;
     return `SUNAT no acepta este dato (código ${tagged}).`;
   }
   if (tagged && CHASQUI_RULES[tagged]) return CHASQUI_RULES[tagged];
