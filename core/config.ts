@@ -1,3 +1,4 @@
+// Longer than 400 lines: every setting is read here and nowhere else (docs/configuration.md).
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -157,8 +158,7 @@ export interface Config extends HeavySettings {
   consoleMaxSeconds: number;
   /** Console sign-in attempts per client address (CHASQUI_CONSOLE_SIGNIN_RATE, N/S; default 10 per 300 s). */
   consoleSignInRate: Rate;
-  /** The panel's export of a month (docs/panel.md): most documents (CHASQUI_EXPORT_MAX_DOCUMENTS, default 5000) and
-   * most bytes of XML and CDR in its ZIP (CHASQUI_EXPORT_MAX_BYTES, default 256 MiB); past either, a refusal. */
+  /** The panel's export: most documents and ZIP bytes (CHASQUI_EXPORT_MAX_DOCUMENTS, _BYTES; docs/panel.md). */
   consoleExport: { maxDocuments: number; maxBytes: number };
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;

@@ -12,7 +12,15 @@ import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { csvFields } from '../../documents/csv';
 import { csvField } from '../../api/console/panel/export';
 import { limaDate } from '../../core/lima';
-import { issue, newCompany, payload, startIssuingStack, until, type IssuingStack, type TestCompany } from '../issuing/support';
+import {
+  issue,
+  newCompany,
+  payload,
+  startIssuingStack,
+  until,
+  type IssuingStack,
+  type TestCompany,
+} from '../issuing/support';
 import { SCREENSHOTS } from './support';
 
 describe('panel (real browser): export of a month', function () {
@@ -66,7 +74,17 @@ describe('panel (real browser): export of a month', function () {
     ]);
     const docs = await s.stack.db('documents').where({ company_id: a.row.id }).orderBy('created_at', 'desc');
     expect(rows.slice(1)).to.deep.equal(
-      docs.map((d) => ['Factura', 'F001', String(d.number), today, '20600000005', 'PEN', '18.00', '118.00', 'aceptado']),
+      docs.map((d) => [
+        'Factura',
+        'F001',
+        String(d.number),
+        today,
+        '20600000005',
+        'PEN',
+        '18.00',
+        '118.00',
+        'aceptado',
+      ]),
     );
   });
 

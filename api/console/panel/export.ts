@@ -14,7 +14,6 @@ import { logger } from '../../../core/logger';
 import { html, notice, type Html } from '../html';
 import type { Viewer } from '../context';
 import { companyPath, writeCompanyPage } from './frame';
-import type { PanelPage } from './routes';
 
 /**
  * The panel's "Exportar" tab (issue 42 item 11, docs/panel.md): a month's register as CSV and its XML and CDR files as
@@ -126,8 +125,9 @@ async function writeZip(deps: AppDeps, company: CompanyRow, range: { from: strin
   zip.end();
 }
 
-export const exportPage: PanelPage = {
-  async get(ctx, deps, viewer, company, rest) {
+/** The tab's page (a PanelPage of routes.ts, typed here so that routes.ts alone imports the tabs: no cycle). */
+export const exportPage = {
+  async get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, rest: string): Promise<void> {
     const current = limaDate(new Date()).slice(0, 7);
     if (rest === '') return writeCompanyPage(ctx, viewer, company, 'export', exportForm(company, current));
     const month = String(ctx.query.mes ?? '');

@@ -26,7 +26,11 @@ export function issueWords(code: string | null, message = ''): string {
   if (tagged && /^\d{4}$/.test(tagged)) {
     const text = sunatCode(tagged).text;
     // SUNAT's catalog names the XML element first ("CustomerAssignedAccountID - El dato…"): the field says which.
-    if (text) return `${text.replace(/^\w+ - /, '').replace(/\s+/g, ' ').trim()} (código SUNAT ${tagged}).`;
+    if (text)
+      return `${text
+        .replace(/^\w+ - /, '')
+        .replace(/\s+/g, ' ')
+        .trim()} (código SUNAT ${tagged}).`;
     return `SUNAT no acepta este dato (código ${tagged}).`;
   }
   if (tagged && CHASQUI_RULES[tagged]) return CHASQUI_RULES[tagged];

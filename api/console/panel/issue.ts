@@ -11,7 +11,6 @@ import { issueRequest, prepareOptions } from '../../cpe/issue';
 import { html, notice } from '../html';
 import type { Viewer } from '../context';
 import { writeCompanyPage } from './frame';
-import type { PanelPage } from './routes';
 import {
   isSaleType,
   newForm,
@@ -120,8 +119,9 @@ async function issue(ctx: Context, deps: AppDeps, viewer: Viewer, company: Compa
   }
 }
 
-export const issuePage: PanelPage = {
-  async get(ctx, deps, viewer, company) {
+/** The tab's page (a PanelPage of routes.ts, typed here so that routes.ts alone imports the tabs: no cycle). */
+export const issuePage = {
+  async get(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow): Promise<void> {
     if (company.signing === 'external') return signsItself(ctx, viewer, company);
     const tipo = isSaleType(ctx.query.tipo) ? ctx.query.tipo : '01';
     const used = (await recentSeries(deps.db, company)).find((s) => s.doc_type === tipo)?.series;
@@ -129,7 +129,7 @@ export const issuePage: PanelPage = {
     const form = newForm(tipo, limaDate(new Date()), series, await nextNumber(deps.db, company, tipo, series));
     return render(ctx, deps, viewer, company, form, {});
   },
-  async post(ctx, deps, viewer, company, posted) {
+  async post(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, posted: URLSearchParams): Promise<void> {
     if (company.signing === 'external') return signsItself(ctx, viewer, company);
     const tipo = isSaleType(posted.get('tipo')) ? (posted.get('tipo') as SaleType) : '01';
     const { form, errors } = readForm(tipo, posted);
