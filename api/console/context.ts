@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import type { ConsoleSession } from '../../db/console-sessions';
+import type { Actor } from '../../db/audit';
 import { listDocuments, type ListedDocument } from '../../db/documents';
 import { html, page, type Frame } from './html';
 import { isUuid } from '../../core/ids';
@@ -32,6 +33,14 @@ export function writePage(ctx: Context, status: number, body: string): void {
 /** The account a session is limited to; null for support staff (every account). */
 export const scopeOf = (session: ConsoleSession): string | null =>
   session.principal.kind === 'account' ? session.principal.accountId : null;
+
+/** Who the audit log (db/audit.ts) records for a change made from a console session. */
+export const consoleActor = (ctx: Context, session: ConsoleSession): Actor => ({
+  kind: 'console',
+  name: session.principal.name,
+  address: ctx.ip || null,
+  requestId: (ctx.state.requestId as string | undefined) ?? null,
+});
 
 /** Who the audit records for a console action. */
 export const actorOf = (session: ConsoleSession) => `console:${session.principal.name}`;

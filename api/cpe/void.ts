@@ -15,6 +15,8 @@ import { createCompanyKeys, signGenerated, SigningUnavailableError, type Company
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';
+import { requestActor } from '../audit';
+import type { Actor } from '../../db/audit';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkKind, taskPriority } from '../../workflows/priority-types';
 import { documentFiles } from '../../files/documents';
@@ -144,7 +146,8 @@ export interface VoidOutcome {
 }
 
 /**
- * Voids a document (the API's route and the panel's form): receipts wait for the daily summary; an invoice's ra is
+ * Voids a document (the API's route and the panel's form), its audit row (`document.void`, by `actor`) in the void's
+ * transaction: receipts wait for the daily summary; an invoice's ra is
  * built, signed and committed with the void request in one transaction, then sent through the document workflow (the
  * sweeper starts it if this process dies first). Refusals throw `VoidRefused`.
  */
@@ -153,6 +156,7 @@ export async function voidDocument(
   keys: CompanyKeys,
   doc: DocumentRow,
   reason: string,
+  actor: Actor,
 ): Promise<VoidOutcome> {
   const company = (await findCompanyById(deps.db, doc.company_id))!;
   const via = voidRoute(doc);
@@ -167,6 +171,14 @@ export async function voidDocument(
     via === 'ra'
       ? voidedDocument(deps, keys, { ...doc, xml: await documentFiles(deps.config).xmlOf(doc) }, company, reason)
       : undefined,
+    {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action: 'document.void',
+      changes: { document: { to: doc.filename }, reason: { to: reason } },
+    },
   );
   if (carrier) {
     try {
@@ -192,7 +204,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
   router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
-    const { row, already, via, carrier } = await voidDocument(deps, keys, doc, reason);
+    const { row, already, via, carrier } = await voidDocument(deps, keys, doc, reason, requestActor(ctx));
     if (already) {
       ctx.body = {
         success: true,

@@ -120,6 +120,13 @@ describe('panel (real browser): issue by form and void', function () {
     // The next form proposes the number after it.
     await page.goto(issuePath(a.ruc));
     expect(await page.getByLabel('Número', { exact: true }).inputValue()).to.equal('2');
+    // The customers it invoiced and the series it used are proposed (datalists).
+    expect(
+      await page.locator('datalist#clientes option').evaluateAll((o) => o.map((e) => e.getAttribute('value'))),
+    ).to.deep.equal(['20600000005']);
+    expect(
+      await page.locator('datalist#series option').evaluateAll((o) => o.map((e) => e.getAttribute('value'))),
+    ).to.deep.equal(['F001']);
     await page.close();
   });
 
@@ -181,6 +188,10 @@ describe('panel (real browser): issue by form and void', function () {
     const [voided] = await s.stack.db('document_voids').where({ document_id: invoiceId });
     expect(voided.reason).to.equal('Error en el precio');
     expect(voided.via).to.equal('ra');
+    // Who asked, from where, recorded with the void in its transaction.
+    const [audited] = await s.stack.db('audit_log').where({ company_id: a.row.id, action: 'document.void' });
+    expect(audited.actor_kind).to.equal('console');
+    expect(audited.changes.reason).to.deep.equal({ to: 'Error en el precio' });
     expect(await main(page))
       .to.include('Solicitada el')
       .and.include('Error en el precio');

@@ -8,7 +8,7 @@ import { createCompanyKeys } from '../../../keys/signing-keys';
 import { ApiError } from '../../errors';
 import { voidDocument, voidRefusal, VoidRefused, type VoidRefusal } from '../../cpe/void';
 import { html, notice, type Html } from '../html';
-import type { Viewer } from '../context';
+import { consoleActor, type Viewer } from '../context';
 import { mayDo, rolesFor } from '../permissions';
 import { limaLabelled } from '../words';
 import { keysOf } from './issue';
@@ -72,7 +72,7 @@ export async function voidPost(
       notice('refused', `Escriba el motivo de la anulación (de 1 a ${MAX_REASON} caracteres): no se anuló nada.`),
     );
   try {
-    await voidDocument(deps, createCompanyKeys(deps, keysOf(deps)), doc, reason);
+    await voidDocument(deps, createCompanyKeys(deps, keysOf(deps)), doc, reason, consoleActor(ctx, viewer.session));
   } catch (err) {
     if (err instanceof VoidRefused) return refused(err.status, notice('refused', REFUSAL_WORDS[err.code]));
     if (err instanceof ApiError)
