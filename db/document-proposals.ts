@@ -40,12 +40,12 @@ export async function nextNumber(
   return Number(row?.max ?? 0) + 1;
 }
 
-/** The customers' document numbers the company invoiced lately, newest first (at most 30). */
+/** The customers' document numbers the company invoiced lately, newest first (at most 30); '-' (none) is no customer. */
 export async function recentCustomers(db: Db, companyId: string): Promise<string[]> {
   const { rows } = await db.raw(
     `select customer_doc from (
        select customer_doc, created_at from documents
-        where company_id = ? and customer_doc is not null and doc_type in ('01', '03')
+        where company_id = ? and customer_doc is not null and customer_doc <> '-' and doc_type in ('01', '03')
         order by created_at desc limit ${WINDOW}) newest
       group by customer_doc order by max(created_at) desc limit 30`,
     [companyId],

@@ -11,6 +11,7 @@ import { getBrowser } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { newCompany, until, type IssuingStack, type TestCompany, startIssuingStack } from '../issuing/support';
 import { SCREENSHOTS } from './support';
+import { fillLine, issueFormDriver } from './panel-issue-support';
 
 const WIDTHS = [375, 1280];
 
@@ -31,32 +32,17 @@ describe('panel (real browser): issue by form and void', function () {
   });
   after(async () => s?.stop());
 
-  async function signedIn(token: string, width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(`${s.stack.url}/console`);
-    await page.getByLabel('Token de acceso').fill(token);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    return page;
-  }
-  const issuePath = (ruc: string, query = '') => `${s.stack.url}/console/companies/${ruc}/issue${query}`;
+  const { signedIn, issuePath, press } = issueFormDriver(
+    () => s,
+    () => browser,
+  );
   const main = (page: Page) => page.locator('main').innerText();
   const companyDocuments = () => s.stack.db('documents').where({ company_id: a.row.id }).orderBy('created_at');
 
   async function fillSale(page: Page, customer: { doc: string; name: string }, line: { what: string; price: string }) {
     await page.getByLabel('Número de documento').fill(customer.doc);
     await page.getByLabel('Nombre o razón social').fill(customer.name);
-    const first = page.locator('fieldset.issue-line').first();
-    await first.getByLabel('Descripción').fill(line.what);
-    await first.getByLabel('Cantidad').fill('2');
-    await first.getByLabel('Precio unitario con IGV').fill(line.price);
-  }
-
-  async function press(page: Page, button: string) {
-    const [response] = await Promise.all([
-      page.waitForNavigation(),
-      page.getByRole('button', { name: button }).click(),
-    ]);
-    return response!;
+    await fillLine(page, 0, { what: line.what, qty: '2', price: line.price });
   }
 
   it('a newcomer issues a factura: Calcular shows the totals, Emitir sent three times issues one, accepted, its PDF opens', async () => {

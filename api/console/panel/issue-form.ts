@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { CompanyRow } from '../../../db/companies';
 import { UNIT_CODES } from '../../../documents/catalogs/units';
+import { lineTaxRate } from '../../../documents/tax/rates';
+import type { IgvAffectation } from '../../../documents/sales/types';
 
 /**
  * The issue form of the panel (docs/panel.md, "Emitir"): its fields read from a POST, bounded and checked one by one,
@@ -25,7 +27,12 @@ export const INSTALMENT_ROWS = 3;
 export const CUSTOMER_TYPES = { '6': 'RUC', '1': 'DNI', '-': 'Sin documento' } as const;
 export const CURRENCIES = { PEN: 'Soles (PEN)', USD: 'Dólares (USD)' } as const;
 /** Catalog 07, the affectations a hand-made sale uses. */
-export const AFFECTATIONS = { '10': 'Gravado (IGV)', '20': 'Exonerado', '30': 'Inafecto' } as const;
+export const AFFECTATIONS = {
+  '10': 'Gravado (IGV)',
+  '17': 'Gravado con IVAP (arroz pilado)',
+  '20': 'Exonerado',
+  '30': 'Inafecto',
+} as const;
 export const UNITS = { NIU: 'Unidad', ZZ: 'Servicio', KGM: 'Kilogramo', MTR: 'Metro', LTR: 'Litro' } as const;
 /** Catalog 09 (credit notes) and 10 (debit notes), the reasons a hand-made note uses. */
 export const NOTE_REASONS: Record<'07' | '08', Record<string, string>> = {
@@ -41,8 +48,6 @@ export const NOTE_REASONS: Record<'07' | '08', Record<string, string>> = {
   },
   '08': { '01': 'Intereses por mora', '02': 'Aumento en el valor', '03': 'Penalidades u otros conceptos' },
 };
-/** The IGV rate a price with IGV is divided by for a taxed line. */
-const IGV_RATE = new Decimal('1.18');
 
 export interface FormLine {
   descripcion: string;
@@ -62,6 +67,8 @@ export interface IssueForm {
   moneda: string;
   /** `valor`: unit values without IGV; `precio`: unit prices with IGV. */
   precios: 'valor' | 'precio';
+  /** `especial`: the taxed lines carry the special rate of the date (MYPE restaurants and hotels on its register). */
+  tasa: 'general' | 'especial';
   clienteTipo: string;
   clienteDoc: string;
   clienteNombre: string;
@@ -98,6 +105,7 @@ export function newForm(tipo: SaleType, today: string, series: string, number: n
     fecha: today,
     moneda: 'PEN',
     precios: 'precio',
+    tasa: 'general',
     clienteTipo: tipo === '03' ? '1' : '6',
     clienteDoc: '',
     clienteNombre: '',
@@ -148,6 +156,7 @@ export function readForm(tipo: SaleType, form: URLSearchParams): { form: IssueFo
       fecha: text('fecha', 10),
       moneda: choice('moneda', Object.keys(CURRENCIES), 'PEN'),
       precios: choice('precios', ['valor', 'precio'], 'precio'),
+      tasa: choice('tasa', ['general', 'especial'], 'general'),
       clienteTipo: choice('cliente_tipo', Object.keys(CUSTOMER_TYPES), tipo === '03' ? '1' : '6'),
       clienteDoc: text('cliente_doc', 15),
       clienteNombre: text('cliente_nombre', 1500),
@@ -175,13 +184,23 @@ export function withOneMoreLine(form: IssueForm): IssueForm {
 
 const isBlank = (l: FormLine) => !l.descripcion && !l.cantidad && !l.precio && !l.codigo;
 
-/** A unit value without IGV from what the line says; a number the engine judges is passed through as typed. */
-function unitValue(form: IssueForm, line: FormLine): string {
-  if (form.precios === 'valor' || line.afectacion !== '10') return line.precio;
+/** The percent a taxed line carries when the form chose the special rate and the date has one, else none (18). */
+const linePercent = (form: IssueForm, line: FormLine, special: number | null): number | undefined =>
+  line.afectacion === '10' && form.tasa === 'especial' && special !== null ? special : undefined;
+
+/**
+ * A unit value without IGV from what the line says: a price with IGV (or IVAP) divided by 1 + the line's rate, the
+ * engine's own (lineTaxRate), to the 10 decimals SUNAT's valor unitario holds. A number the engine judges is passed
+ * through as typed.
+ */
+function unitValue(form: IssueForm, line: FormLine, special: number | null): string {
+  const typed = line.precio.replace(',', '.');
+  if (form.precios === 'valor') return typed;
+  const rate = lineTaxRate(line.afectacion as IgvAffectation, linePercent(form, line, special));
   try {
-    return new Decimal(line.precio.replace(',', '.')).div(IGV_RATE).toDecimalPlaces(10).toFixed();
+    return new Decimal(typed).div(new Decimal(rate).div(100).plus(1)).toDecimalPlaces(10).toFixed();
   } catch {
-    return line.precio;
+    return typed;
   }
 }
 
@@ -191,8 +210,11 @@ export interface BuiltDocument {
   lineRows: number[];
 }
 
-/** The JSON document `POST /v1/cpe` takes, built from the form for the company (the engine judges it). */
-export function toPayload(form: IssueForm, company: CompanyRow): BuiltDocument {
+/**
+ * The JSON document `POST /v1/cpe` takes, built from the form for the company (the engine judges it); `special` is
+ * the special IGV rate the company may use on the form's date (null when none).
+ */
+export function toPayload(form: IssueForm, company: CompanyRow, special: number | null): BuiltDocument {
   const lineRows = form.lines.flatMap((l, i) => (isBlank(l) ? [] : [i]));
   const note = form.tipo === '07' || form.tipo === '08';
   const credit = form.pago === 'Credito' && !note;
@@ -213,13 +235,15 @@ export function toPayload(form: IssueForm, company: CompanyRow): BuiltDocument {
     },
     items: lineRows.map((i) => {
       const l = form.lines[i];
+      const percent = linePercent(form, l, special);
       return {
         ...(l.codigo ? { codigo: l.codigo } : {}),
         descripcion: l.descripcion,
         cantidad: l.cantidad.replace(',', '.'),
         unidad: l.unidad,
-        valorUnitario: unitValue(form, l).replace(',', '.'),
+        valorUnitario: unitValue(form, l, special),
         afectacionIgv: l.afectacion,
+        ...(percent === undefined ? {} : { porcentajeIgv: percent }),
       };
     }),
   };

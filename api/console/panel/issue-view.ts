@@ -1,4 +1,5 @@
 import type { CompanyRow } from '../../../db/companies';
+import { GENERAL_IGV_RATE } from '../../../documents/calendar/igv-rates';
 import { html, raw, type Html } from '../html';
 import { companyPath } from './frame';
 import {
@@ -18,6 +19,8 @@ export interface IssueView {
   csrf: string;
   series: string[];
   customers: string[];
+  /** The special IGV rate the company may choose on the form's date; null: only the general rate is offered. */
+  special: number | null;
   totals: Record<string, string> | null;
   warnings: string[];
 }
@@ -61,7 +64,6 @@ function select(
 }
 
 function lineRows(form: IssueForm, errors: FieldErrors): Html[] {
-  const priceLabel = form.precios === 'precio' ? 'Precio unitario con IGV' : 'Valor unitario sin IGV';
   return form.lines.map(
     (l, i) =>
       html`<fieldset class="issue-line">
@@ -69,7 +71,7 @@ function lineRows(form: IssueForm, errors: FieldErrors): Html[] {
         ${input(errors, `l${i}_descripcion`, 'Descripción', l.descripcion, 'maxlength="500"', 'wide')}
         ${input(errors, `l${i}_cantidad`, 'Cantidad', l.cantidad, 'inputmode="decimal" maxlength="20"')}
         ${select(errors, `l${i}_unidad`, 'Unidad', l.unidad, { ...UNITS, ...(l.unidad in UNITS ? {} : { [l.unidad]: l.unidad }) })}
-        ${input(errors, `l${i}_precio`, priceLabel, l.precio, 'inputmode="decimal" maxlength="20"')}
+        ${input(errors, `l${i}_precio`, 'Precio unitario', l.precio, 'inputmode="decimal" maxlength="20"')}
         ${select(errors, `l${i}_afectacion`, 'IGV', l.afectacion, AFFECTATIONS)}
         ${input(errors, `l${i}_codigo`, 'Código del producto (opcional)', l.codigo, 'maxlength="30"')}
       </fieldset>`,
@@ -94,6 +96,7 @@ function paymentFields(form: IssueForm, errors: FieldErrors): Html {
     <div class="wide">
       ${select(errors, 'pago', 'Pago', form.pago, { Contado: 'Al contado', Credito: 'Al crédito (en cuotas)' })}
       <p class="hint">Las cuotas, solo al crédito: cada una con su monto y su fecha de pago.</p>
+      ${problems(errors, 'cuotas')}
     </div>
     ${form.cuotas.map(
       (c, i) =>
@@ -110,6 +113,7 @@ function totalsCard(form: IssueForm, view: IssueView): Html {
   const rows: Array<[string, string | undefined]> = [
     ['Valor de venta', t.LineExtensionAmount],
     ['IGV', t['TaxAmount.1000']],
+    ['IVAP', t['TaxAmount.1016']],
     ['Total de tributos', t.TaxAmount],
     ['Importe total', t.PayableAmount],
   ];
@@ -172,10 +176,18 @@ export function issueFormHtml(company: CompanyRow, form: IssueForm, errors: Fiel
         ${input(errors, 'numero', 'Número', form.numero, 'inputmode="numeric" maxlength="8"')}
         ${input(errors, 'fecha', 'Fecha de emisión', form.fecha, 'type="date"')}
         ${select(errors, 'moneda', 'Moneda', form.moneda, CURRENCIES)}
-        ${select(errors, 'precios', 'Precios de las líneas', form.precios, {
-          precio: 'Con IGV',
+        ${select(errors, 'precios', 'Precios unitarios de las líneas', form.precios, {
+          precio: 'Con IGV (lo que paga el cliente)',
           valor: 'Sin IGV (valor unitario)',
         })}
+        ${
+          view.special === null
+            ? ''
+            : select(errors, 'tasa', 'Tasa del IGV', form.tasa, {
+                general: `General (${GENERAL_IGV_RATE} %)`,
+                especial: `Especial de restaurantes y hoteles (${view.special} %)`,
+              })
+        }
       </fieldset>
       <datalist id="series">${view.series.map((s) => html`<option value="${s}"></option>`)}</datalist>
       <fieldset class="issue-grid">

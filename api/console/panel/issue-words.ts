@@ -1,4 +1,5 @@
 import { sunatCode } from '../../../documents/sunat-codes';
+import type { PlanRefusalReason } from '../../cpe/plan';
 import type { FieldErrors } from './issue-form';
 
 /**
@@ -30,7 +31,8 @@ export function issueWords(code: string | null, message = ''): string {
       return `${text
         .replace(/^\w+ - /, '')
         .replace(/\s+/g, ' ')
-        .trim()} (código SUNAT ${tagged}).`;
+        .trim()
+        .replace(/\.$/, '')} (código SUNAT ${tagged}).`;
     return `SUNAT no acepta este dato (código ${tagged}).`;
   }
   if (tagged && CHASQUI_RULES[tagged]) return CHASQUI_RULES[tagged];
@@ -50,6 +52,7 @@ export function fieldOf(path: string | null, lineRows: number[]): string {
       ? `l${row}_${part}`
       : `l${row}_descripcion`;
   }
+  if (/^formaPago\.cuotas$/.test(path)) return 'cuotas';
   const cuota = /^formaPago\.cuotas\[(\d+)\]\.?(\w*)/.exec(path);
   if (cuota) return `c${cuota[1]}_${cuota[2] === 'fechaPago' ? 'fecha' : 'monto'}`;
   const exact: Array<[RegExp, string]> = [
@@ -86,3 +89,11 @@ export function issueErrors(
   }
   return into;
 }
+
+/** A production issue the plan refuses (402), by its reason. */
+export const PLAN_REFUSALS: Record<PlanRefusalReason, string> = {
+  signatures: 'Su cuenta no tiene firmas disponibles: recargue su saldo para emitir en producción. No se firmó nada.',
+  ose_package: 'Su paquete de envíos al OSE se agotó: recárguelo para emitir en producción. No se firmó nada.',
+  no_certificate: 'La empresa está en el plan 02 y no tiene un certificado asignado. No se firmó nada.',
+  certificate_expired: 'El certificado de la empresa está vencido: renuévelo para emitir. No se firmó nada.',
+};

@@ -8,6 +8,7 @@ import { limaDate } from '../../../core/lima';
 import { createKeyResolver, type KeyResolver } from '../../../keys/signing-keys';
 import { ApiError } from '../../errors';
 import { issueRequest, prepareOptions } from '../../cpe/issue';
+import { PlanRefusal } from '../../cpe/plan';
 import { html, notice } from '../html';
 import type { Viewer } from '../context';
 import { writeCompanyPage } from './frame';
@@ -21,7 +22,7 @@ import {
   type IssueForm,
   type SaleType,
 } from './issue-form';
-import { issueErrors, issueWords } from './issue-words';
+import { issueErrors, issueWords, PLAN_REFUSALS } from './issue-words';
 import { issueFormHtml, type IssueView } from './issue-view';
 
 /**
@@ -38,6 +39,13 @@ export const keysOf = (deps: AppDeps) => KEYS.get(deps) ?? KEYS.set(deps, create
 /** The series proposed for a type: the one used last for it, else SUNAT's usual first series. */
 const FIRST_SERIES: Record<SaleType, string> = { '01': 'F001', '03': 'B001', '07': 'FC01', '08': 'FD01' };
 
+/** The special IGV rate a company on its register (ind_padron 01) may use on the form's date, as the engine reads it. */
+function specialRate(deps: AppDeps, company: CompanyRow, form: IssueForm): number | null {
+  if (!company.register_igv_special_rate) return null;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(form.fecha) ? form.fecha : limaDate(new Date());
+  return deps.config.rules.igvRates(date, form.tipo).special;
+}
+
 async function render(
   ctx: Context,
   deps: AppDeps,
@@ -53,6 +61,7 @@ async function render(
     csrf: viewer.session.csrf,
     series: [...new Set(series.filter((s) => s.doc_type === form.tipo).map((s) => s.series))],
     customers,
+    special: specialRate(deps, company, form),
     ...computed,
   };
   writeCompanyPage(ctx, viewer, company, 'issue', issueFormHtml(company, form, errors, view), status);
@@ -75,15 +84,15 @@ function refusalErrors(err: ApiError, lineRows: number[]): FieldErrors {
   const details = (err.extra.body as { details?: Array<{ code: string | null; path: string | null }> } | undefined)
     ?.details;
   if (details?.length) return issueErrors(details, lineRows);
+  if (err instanceof PlanRefusal) return { general: [PLAN_REFUSALS[err.reason]] };
   const general: Record<number, string> = {
-    402: 'Su plan no tiene firmas disponibles para este documento: recargue su saldo o revise su plan.',
     503: 'La firma no está disponible en este momento: inténtelo de nuevo en unos minutos.',
   };
   return { general: [general[err.status] ?? `No se pudo emitir (respuesta ${err.status}).`] };
 }
 
 async function calculate(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, form: IssueForm) {
-  const { payload, lineRows } = toPayload(form, company);
+  const { payload, lineRows } = toPayload(form, company, specialRate(deps, company, form));
   try {
     const prepared = prepareDocument(payload, await prepareOptions(deps, company, payload));
     const warnings = prepared.warnings.map((w) => issueWords(null, w));
@@ -95,7 +104,7 @@ async function calculate(ctx: Context, deps: AppDeps, viewer: Viewer, company: C
 }
 
 async function issue(ctx: Context, deps: AppDeps, viewer: Viewer, company: CompanyRow, form: IssueForm) {
-  const { payload, lineRows } = toPayload(form, company);
+  const { payload, lineRows } = toPayload(form, company, specialRate(deps, company, form));
   try {
     const { row } = await issueRequest(
       deps,
