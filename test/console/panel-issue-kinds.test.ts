@@ -4,10 +4,13 @@
  * instalments must add up to the net amount, boletas to a DNI and to a customer without document, a price with IGV
  * split by each tax type's own rate, and a production company's quota: refused in Spanish at zero, charged otherwise.
  */
+import path from 'node:path';
 import { expect } from 'chai';
 import Decimal from 'decimal.js';
 import type { Browser, Page } from 'playwright-core';
 import { getBrowser } from '../support/browser';
+import { englishOnlyWords, pageProblems } from '../support/page-checks';
+import { SCREENSHOTS } from './support';
 import {
   accountBalances,
   newCompany,
@@ -25,6 +28,8 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
   let s: IssuingStack;
   let browser: Browser;
   let a: TestCompany;
+  let mype: TestCompany;
+  let broke: TestCompany;
   const { signedIn, issuePath, press } = issueFormDriver(
     () => s,
     () => browser,
@@ -59,7 +64,7 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
     const page = await signedIn(a.accountToken);
     await page.goto(issuePath(a.ruc));
     await page.getByLabel('Moneda').selectOption('USD');
-    await page.getByLabel('Precios unitarios de las líneas').selectOption('valor');
+    await page.getByLabel('Precios de las líneas').selectOption('valor');
     await customer(page, '6', '20600000005', 'Importadora del Norte S.A.C.');
     await fillLine(page, 0, { what: 'Servicio de consultoría', qty: '2', price: '100' });
     // Two at 100 without IGV: 200.00 of value, 36.00 of IGV, 236.00 to pay.
@@ -163,7 +168,7 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
   });
 
   it('a company on the special rate’s register chooses it: a price with IGV split by the date’s special rate', async () => {
-    const mype = await newCompany(s.stack, { settings: { register_igv_special_rate: true } });
+    mype = await newCompany(s.stack, { settings: { register_igv_special_rate: true } });
     const special = s.stack.config.rules.igvRates(limaDate(new Date()), '01').special!;
     const page = await signedIn(mype.accountToken);
     await page.goto(issuePath(mype.ruc));
@@ -181,6 +186,7 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
   it('production on plan 01: no signatures left is refused in Spanish, nothing issued; with some, one is charged', async () => {
     for (const quota of [0, 2]) {
       const company = await newCompany(s.stack, { environment: '02', quota });
+      if (quota === 0) broke = company;
       const page = await signedIn(company.accountToken);
       await page.goto(issuePath(company.ruc));
       await customer(page, '6', '20600000005', 'Importadora del Norte S.A.C.');
@@ -198,6 +204,40 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
         expect(await accountBalances(s.stack, company.accountId)).to.include({ quota: quota - 1 });
       }
       await page.close();
+    }
+  });
+
+  it('walks the new states at 375 and 1280 px: the special rate, IVAP, the instalments refused, the quota refused', async () => {
+    const english = englishOnlyWords();
+    for (const width of [375, 1280]) {
+      const visits: Array<[string, TestCompany, (page: Page) => Promise<unknown>]> = [
+        ['special-rate', mype, async (page) => fillLine(page, 0, { what: 'Arroz', qty: '1', price: '104', tax: '17' })],
+        [
+          'instalments-refused',
+          a,
+          async (page) => {
+            await page.getByLabel('Pago', { exact: true }).selectOption('Credito');
+            await page.getByLabel('Cuota 1: monto').fill('1');
+          },
+        ],
+        ['quota-refused', broke, async () => {}],
+      ];
+      for (const [name, company, fill] of visits) {
+        const page = await signedIn(company.accountToken, width);
+        await page.goto(issuePath(company.ruc));
+        await customer(page, '6', '20600000005', 'Importadora del Norte S.A.C.');
+        await fillLine(page, 0, { what: 'Caja de clavos', qty: '1', price: '118' });
+        await fill(page);
+        await press(page, name === 'special-rate' ? 'Calcular' : 'Emitir');
+        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        expect(await pageProblems(page, english), `${name} at ${width}`).to.deep.equal({
+          scrolls: 0,
+          wide: [],
+          split: [],
+          english: [],
+        });
+        await page.close();
+      }
     }
   });
 });

@@ -29,7 +29,7 @@ export const CURRENCIES = { PEN: 'Soles (PEN)', USD: 'Dólares (USD)' } as const
 /** Catalog 07, the affectations a hand-made sale uses. */
 export const AFFECTATIONS = {
   '10': 'Gravado (IGV)',
-  '17': 'Gravado con IVAP (arroz pilado)',
+  '17': 'IVAP (4 %)',
   '20': 'Exonerado',
   '30': 'Inafecto',
 } as const;

@@ -176,8 +176,8 @@ export function issueFormHtml(company: CompanyRow, form: IssueForm, errors: Fiel
         ${input(errors, 'numero', 'Número', form.numero, 'inputmode="numeric" maxlength="8"')}
         ${input(errors, 'fecha', 'Fecha de emisión', form.fecha, 'type="date"')}
         ${select(errors, 'moneda', 'Moneda', form.moneda, CURRENCIES)}
-        ${select(errors, 'precios', 'Precios unitarios de las líneas', form.precios, {
-          precio: 'Con IGV (lo que paga el cliente)',
+        ${select(errors, 'precios', 'Precios de las líneas', form.precios, {
+          precio: 'Con IGV',
           valor: 'Sin IGV (valor unitario)',
         })}
         ${
@@ -185,7 +185,7 @@ export function issueFormHtml(company: CompanyRow, form: IssueForm, errors: Fiel
             ? ''
             : select(errors, 'tasa', 'Tasa del IGV', form.tasa, {
                 general: `General (${GENERAL_IGV_RATE} %)`,
-                especial: `Especial de restaurantes y hoteles (${view.special} %)`,
+                especial: `Especial (${view.special} %)`,
               })
         }
       </fieldset>
