@@ -1,3 +1,4 @@
+// Longer than 400 lines: every setting is read here and nowhere else (docs/configuration.md).
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -158,6 +159,8 @@ export interface Config extends HeavySettings {
   /** Console sign-ins per address (CHASQUI_CONSOLE_SIGNIN_RATE, 10/300); panel test e-mails per company (…_TEST_EMAIL_RATE). */
   consoleSignInRate: Rate;
   consoleTestEmailRate: Rate;
+  /** The panel's export: most documents and ZIP bytes (CHASQUI_EXPORT_MAX_DOCUMENTS, _BYTES; docs/panel.md). */
+  consoleExport: { maxDocuments: number; maxBytes: number };
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
@@ -381,6 +384,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
     consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
     consoleTestEmailRate: rateOf(env, 'CHASQUI_CONSOLE_TEST_EMAIL_RATE', '5/3600'),
+    consoleExport: {
+      maxDocuments: int(env, 'CHASQUI_EXPORT_MAX_DOCUMENTS', 5000, 1),
+      maxBytes: int(env, 'CHASQUI_EXPORT_MAX_BYTES', 256 * 1024 * 1024, 1),
+    },
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),

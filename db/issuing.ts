@@ -114,3 +114,9 @@ export async function holdForSending(db: Db, id: string): Promise<void> {
     .whereNull('result')
     .update({ status: HOLD.to, status_code: STATUS_CODES[HOLD.to], updated_at: db.fn.now() });
 }
+
+/** A company as the panel issues for it, without a token: the company and its account's balances, read now. */
+export async function companyIssuer(db: Db, company: CompanyRow): Promise<IssuerAccount> {
+  const account = await db('accounts').where({ id: company.account_id }).first('quota_units', 'ose_package_units');
+  return { company, quotaUnits: String(account.quota_units), osePackageUnits: Number(account.ose_package_units) };
+}

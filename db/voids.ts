@@ -3,6 +3,7 @@
  * daily summary (db/summaries.ts), and where each stands.
  */
 import type { Knex } from 'knex';
+import { recordChange, type AuditEntry } from './audit';
 import type { Db } from './knex';
 import { findDocument, insertDocument, type DocumentResult, type DocumentRow, type NewDocument } from './documents';
 import { nextSequence } from './summaries';
@@ -25,12 +26,14 @@ export async function findVoid(db: Db, documentId: string): Promise<VoidRow | nu
 
 /**
  * Records a void request once per document (true when this call created it). With `ra`, the signed ra document is
- * stored in the same transaction, so a void is never recorded without what carries it.
+ * stored in the same transaction, so a void is never recorded without what carries it; `audit`, when given, is
+ * recorded in it too (who asked, from where).
  */
 export async function insertVoid(
   db: Db,
   request: { documentId: string; companyId: string; reason: string; via: 'rc' | 'ra' },
   carrier?: (trx: Knex.Transaction) => Promise<NewDocument>,
+  audit?: AuditEntry,
 ): Promise<{ created: boolean; row: VoidRow; carrier: DocumentRow | null }> {
   return db.transaction(async (trx) => {
     await trx('companies').where({ id: request.companyId }).forUpdate().first('id');
@@ -47,6 +50,7 @@ export async function insertVoid(
         voided_by: ra?.id ?? null,
       })
       .returning('*');
+    if (audit) await recordChange(trx, audit);
     return { created: true, row: row as VoidRow, carrier: ra };
   });
 }

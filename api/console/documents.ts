@@ -18,6 +18,7 @@ import { isUuid } from '../../core/ids';
 import { actionList } from './actions';
 import { day, destinationWord, limaLabelled, limaTime } from './words';
 import { documentTypeName } from '../../documents/type-names';
+import { voidSection } from './panel/void';
 
 const PAGE_SIZE = 50;
 
@@ -173,6 +174,7 @@ export async function documentPage(
   const link = temporalUiLink(deps.config, doc.id);
   const api = toApiDocument(doc);
   const customer = row ? await customerName(deps, row) : null;
+  const voiding = row && company ? await voidSection(deps, viewer, row, company) : '';
   const files = [
     html`<li><a href="/console/documents/${doc.id}/xml" download>XML firmado</a></li>`,
     api.links.cdr
@@ -236,7 +238,7 @@ export async function documentPage(
           <dd><code>${doc.id}</code></dd>
         </dl>
         <h2>Acciones</h2>
-        ${actions}
+        ${actions} ${voiding}
         <h2>Archivos</h2>
         <ul class="files">
           ${files}

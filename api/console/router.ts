@@ -16,6 +16,9 @@ import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 import { companyPage, isCompanyPage } from './panel/routes';
 import { createCompanyPost } from './panel/create-company';
+import { panelDoneNotice } from './panel/issue';
+import { voidPost } from './panel/void';
+import { findDocument } from '../../db/documents';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -49,6 +52,7 @@ export function consolePages(deps: AppDeps): Middleware {
 }
 
 const DOCUMENT = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/([a-z]+))?$/;
+const VOID = /^\/console\/documents\/([^/]+)\/anular$/;
 
 async function route(ctx: Context, deps: AppDeps): Promise<void> {
   const { method } = ctx;
@@ -77,6 +81,14 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     const viewer = viewerOf(session);
     if (p === '/console/companies') return createCompanyPost(ctx, deps, viewer, form);
     if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, form);
+    const voiding = VOID.exec(p);
+    if (voiding) {
+      const doc = await visibleDocument(deps, session, voiding[1]);
+      if (!doc) return notFoundPage(ctx, viewer);
+      return voidPost(ctx, deps, viewer, (await findDocument(deps.db, doc.id))!, form, (status, shown) =>
+        documentPage(ctx, deps, viewer, doc, { status, notice: shown }),
+      );
+    }
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
@@ -116,7 +128,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     const done = String(ctx.query.hecho ?? '');
     return documentPage(ctx, deps, viewer, doc, {
       status: 200,
-      notice: isActionName(done) ? await doneNotice(deps, viewer, doc, done) : null,
+      notice: isActionName(done) ? await doneNotice(deps, viewer, doc, done) : panelDoneNotice(done),
     });
   }
   writePage(

@@ -3,14 +3,14 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest, unauthorized } from '../errors';
 import { authOf } from '../auth';
-import { idempotencyClaim } from '../middleware/idempotency';
+import { idempotencyClaim, type IdempotencyClaim } from '../middleware/idempotency';
 import { limaDate } from '../../core/lima';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
 import { findNumberHolder, insertDocument, isNumberTaken, type DocumentRow } from '../../db/documents';
 import { checkNumber, payloadHash } from './number';
 import { isXmlEnvelope } from '../middleware/body';
-import { consumeProductionUse, loadIssuerContext, type IssuerContext } from '../../db/issuing';
+import { consumeProductionUse, loadIssuerContext, type IssuerAccount, type IssuerContext } from '../../db/issuing';
 import {
   prepareDocument,
   DocumentValidationError,
@@ -41,15 +41,15 @@ const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo
 export const PRIORITY_HEADER = 'Chasqui-Priority';
 
 /** `batch` or `interactive` (the default); read before anything is signed, so a wrong value changes nothing. */
-function declaredWorkKind(ctx: Context): 'interactive' | 'batch' {
-  const declared = ctx.get(PRIORITY_HEADER).trim().toLowerCase();
+function declaredWorkKind(header: string): 'interactive' | 'batch' {
+  const declared = header.trim().toLowerCase();
   if (declared === '' || declared === 'interactive') return 'interactive';
   if (declared === 'batch') return 'batch';
   throw badRequest(`Invalid ${PRIORITY_HEADER} header`, { [PRIORITY_HEADER]: ['must be interactive or batch'] });
 }
 
-function checkDeclaredEnvironment(ctx: Context, company: CompanyRow): void {
-  const declared = ctx.get('X-Environment').trim().toLowerCase();
+function checkDeclaredEnvironment(header: string, company: CompanyRow): void {
+  const declared = header.trim().toLowerCase();
   if (!declared) return;
   const environment = ENVIRONMENT_NAMES[declared];
   if (!environment)
@@ -126,11 +126,11 @@ async function readExternal(deps: AppDeps, company: CompanyRow, xml: string): Pr
 /** The request body as a document: a JSON payload to build, or `{xml: base64}` already signed by the issuer (signing `external`). */
 async function readPayload(
   deps: AppDeps,
-  ctx: Context,
+  request: IssueRequest,
   company: CompanyRow,
   options: PrepareOptions,
 ): Promise<{ document: PreparedDocument; external: { hash: string } | null }> {
-  const body = ctx.request.body as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined;
   const wantsXml = isXmlEnvelope(body);
   if (company.signing === 'external') {
     if (!wantsXml)
@@ -150,7 +150,7 @@ async function readPayload(
 }
 
 /** What preparing a JSON document needs to know of the company, the calendar and the document it references. */
-async function prepareOptions(deps: AppDeps, company: CompanyRow, ctx: Context): Promise<PrepareOptions> {
+export async function prepareOptions(deps: AppDeps, company: CompanyRow, body: unknown): Promise<PrepareOptions> {
   return {
     issuerRuc: company.ruc,
     today: limaDate(new Date()),
@@ -159,7 +159,7 @@ async function prepareOptions(deps: AppDeps, company: CompanyRow, ctx: Context):
     ruleWarnDays: deps.config.ruleWarnDays,
     registers: { igvSpecialRate: company.register_igv_special_rate, productCode: company.register_product_code },
     receiptsViaSummary: company.receipts_mode === 'summary',
-    referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, ctx.request.body),
+    referenced: company.signing === 'external' ? null : await referencedDocument(deps, company, body),
   };
 }
 
@@ -186,38 +186,70 @@ export interface Issued {
   replayed: boolean;
 }
 
+/** What issuing reads of a request: the API's from its token, headers and body, the panel's from its form. */
+export interface IssueRequest {
+  issuer: IssuerAccount;
+  body: unknown;
+  /** The body as received: its hash tells a byte-identical repeat of a number from another document. */
+  rawBody: string;
+  /** The `X-Environment` and `Chasqui-Priority` headers as sent ('' when absent). */
+  environment: string;
+  priority: string;
+  claim: IdempotencyClaim | null;
+}
+
 /**
- * POST /v1/cpe and the legacy send: validate, check the plan (402 before signing), sign, then ONE transaction
- * (document + production use + idempotency record), then hand the document to `workflowStarts`, which starts its
- * workflow after the answer (the committed row is the outbox; the sweeper starts what a crash loses). `storedBody` is
- * the answer an Idempotency-Key replays.
+ * POST /v1/cpe and the legacy send: the request read from the token, headers and body, then `issueRequest`.
  */
-export async function issueDocument(
+export function issueDocument(
   deps: AppDeps,
   keys: KeyResolver,
   ctx: Context,
   startedAt: number,
   storedBody: (row: WithFiles<DocumentRow>) => unknown,
 ): Promise<Issued> {
+  const issuer = authOf(ctx).issuer;
+  if (!issuer) throw unauthorized('The token has no company');
+  const request: IssueRequest = {
+    issuer,
+    body: ctx.request.body,
+    rawBody: (ctx.state.rawBody as string | undefined) ?? '',
+    environment: ctx.get('X-Environment'),
+    priority: ctx.get(PRIORITY_HEADER),
+    claim: idempotencyClaim(ctx),
+  };
+  return issueRequest(deps, keys, request, startedAt, storedBody);
+}
+
+/**
+ * Validate, check the plan (402 before signing), sign, then ONE transaction (document + production use + idempotency
+ * record), then hand the document to `workflowStarts`, which starts its workflow after the answer (the committed row
+ * is the outbox; the sweeper starts what a crash loses). `storedBody` is the answer an Idempotency-Key replays.
+ */
+export async function issueRequest(
+  deps: AppDeps,
+  keys: KeyResolver,
+  request: IssueRequest,
+  startedAt: number,
+  storedBody: (row: WithFiles<DocumentRow>) => unknown,
+): Promise<Issued> {
   const files = documentFiles(deps.config);
-  const auth = authOf(ctx).issuer;
-  if (!auth) throw unauthorized('The token has no company');
-  const issuer = await loadIssuerContext(deps.db, auth);
+  const issuer = await loadIssuerContext(deps.db, request.issuer);
   const { company } = issuer;
-  checkDeclaredEnvironment(ctx, company);
-  const kind = declaredWorkKind(ctx);
+  checkDeclaredEnvironment(request.environment, company);
+  const kind = declaredWorkKind(request.priority);
 
   let payload: Awaited<ReturnType<typeof readPayload>>;
-  const options = await prepareOptions(deps, company, ctx);
+  const options = await prepareOptions(deps, company, request.body);
   try {
-    payload = await readPayload(deps, ctx, company, options);
+    payload = await readPayload(deps, request, company, options);
   } catch (err) {
     if (err instanceof DocumentValidationError)
       throw new ApiError(422, 'The document was not issued', { body: { ...toValidationResponse(err, startedAt) } });
     throw err;
   }
   const { document } = payload;
-  const hash = payloadHash(ctx);
+  const hash = payloadHash(request.rawBody);
   const held = await checkNumber(deps.db, company, document, hash, startedAt);
   if (held) {
     const replay = await files.withFiles(held);
@@ -234,7 +266,7 @@ export async function issueDocument(
     : await signWithKey(keys, issuer, document.xml);
 
   const status = initialStatus(company, document.docType, document.series);
-  const claim = idempotencyClaim(ctx);
+  const { claim } = request;
   // The file before the row that names it (docs/files.md): a crash in between leaves an orphan object, never a row
   // without its XML; a store that is down answers 503 here, before anything is acknowledged.
   const placed = await files.placeXml(

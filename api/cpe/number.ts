@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Context } from 'koa';
 import { ApiError } from '../errors';
 import type { CompanyRow } from '../../db/companies';
 import type { Db } from '../../db/knex';
@@ -10,10 +9,8 @@ import { toValidationResponse } from '../../documents/validation-response';
 import { isRejected } from '../../lifecycle/transitions';
 
 /** SHA-256 of the request body as received: what tells a byte-identical repeat from another document. */
-export function payloadHash(ctx: Context): string {
-  return createHash('sha256')
-    .update((ctx.state.rawBody as string | undefined) ?? '')
-    .digest('hex');
+export function payloadHash(rawBody: string): string {
+  return createHash('sha256').update(rawBody).digest('hex');
 }
 
 /**

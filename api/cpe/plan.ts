@@ -35,19 +35,31 @@ export function certificateExpiry(certificate: CertificateRow, config: Config): 
   return planEnd < certificate.not_after ? planEnd : certificate.not_after;
 }
 
-const paymentRequired = (message: string) => new ApiError(402, message);
+/** Why a production issue is refused (402); the panel words each reason in Spanish, the API keeps its message. */
+export type PlanRefusalReason = 'signatures' | 'ose_package' | 'no_certificate' | 'certificate_expired';
+
+export class PlanRefusal extends ApiError {
+  constructor(
+    readonly reason: PlanRefusalReason,
+    message: string,
+  ) {
+    super(402, message);
+  }
+}
 
 export function exhausted(
   lacking: 'signatures' | 'ose_package',
   ruc: string,
   quotaUnits: string,
   osePackageUnits: number,
-): ApiError {
+): PlanRefusal {
   return lacking === 'signatures'
-    ? paymentRequired(
+    ? new PlanRefusal(
+        'signatures',
         `The account has reached its limit of signatures (${dec(quotaUnits).toString()} left); recharge it to issue for company ${ruc}. Nothing was signed`,
       )
-    : paymentRequired(
+    : new PlanRefusal(
+        'ose_package',
         `The account's OSE sending package is used up (${osePackageUnits} sends left); recharge it to issue for company ${ruc}. Nothing was signed`,
       );
 }
@@ -59,19 +71,21 @@ export function planBlock(
   signedBy: SignedBy,
   config: Config,
   now: Date,
-): ApiError | null {
+): PlanRefusal | null {
   const { company, certificate } = issuer;
   if (company.environment !== '02') return null;
   if (signedBy !== 'external') {
     if (company.plan_type === '02' && !certificate) {
-      return paymentRequired(
+      return new PlanRefusal(
+        'no_certificate',
         `Company ${company.ruc} is on plan 02 and has no certificate assigned; nothing was signed`,
       );
     }
     if (certificate) {
       const expiry = certificateExpiry(certificate, config);
       if (expiry <= now)
-        return paymentRequired(
+        return new PlanRefusal(
+          'certificate_expired',
           `The certificate of company ${company.ruc} expired on ${expiry.toISOString().slice(0, 10)}; nothing was signed`,
         );
     }

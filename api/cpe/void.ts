@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
-import { ApiError, badRequest, conflict, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '../errors';
 import { authenticate, requireScope } from '../auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { validate } from '../companies/schemas';
@@ -15,6 +15,8 @@ import { createCompanyKeys, signGenerated, SigningUnavailableError, type Company
 import { limaDate } from '../../core/lima';
 import { logger } from '../../core/logger';
 import { ownDocument } from './own-document';
+import { requestActor } from '../audit';
+import type { Actor } from '../../db/audit';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkKind, taskPriority } from '../../workflows/priority-types';
 import { documentFiles } from '../../files/documents';
@@ -47,99 +49,169 @@ export async function presentVoid(deps: AppDeps, row: VoidRow) {
   };
 }
 
+/** Why a void is refused, for a page to say in its own words: the message stays the API's. */
+export type VoidRefusal = 'type' | 'external' | 'rejected' | 'not_accepted';
+
+export class VoidRefused extends ApiError {
+  constructor(
+    readonly code: VoidRefusal,
+    status: number,
+    message: string,
+  ) {
+    super(status, message);
+  }
+}
+
 /** Why a document cannot be voided, or null. */
-function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null): ApiError | null {
+function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null): VoidRefused | null {
   if (!via)
-    return new ApiError(422, `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`);
+    return new VoidRefused(
+      'type',
+      422,
+      `A ${doc.doc_type} document is not voided this way: issue an rr or ra with POST /v1/cpe`,
+    );
   if (company.signing === 'external')
-    return conflict(`Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`);
+    return new VoidRefused(
+      'external',
+      409,
+      `Company ${company.ruc} signs its own documents: issue the ${via} with POST /v1/cpe`,
+    );
   if (isValidVerdict(doc.status)) return null;
   // A receipt not reported yet is added by the next summary and voided by the one after it.
   if (via === 'rc' && doc.status === AWAITING_SUMMARY) return null;
   if (isRejected(doc.status))
-    return conflict(`Document ${doc.filename} was rejected: it never became valid, there is nothing to void`);
-  return conflict(`Document ${doc.filename} is ${doc.status}: it can be voided once the authority has accepted it`);
+    return new VoidRefused(
+      'rejected',
+      409,
+      `Document ${doc.filename} was rejected: it never became valid, there is nothing to void`,
+    );
+  return new VoidRefused(
+    'not_accepted',
+    409,
+    `Document ${doc.filename} is ${doc.status}: it can be voided once the authority has accepted it`,
+  );
+}
+
+/** Whether a document may be voided now (a page offers the form only then); null when it may. */
+export const voidRefusal = (doc: DocumentRow, company: CompanyRow): VoidRefused | null =>
+  refusal(doc, company, voidRoute(doc));
+
+/** The signed ra voiding `doc`, numbered inside the void's transaction. */
+function voidedDocument(
+  deps: AppDeps,
+  keys: CompanyKeys,
+  doc: DocumentRow & { xml: string },
+  company: CompanyRow,
+  reason: string,
+) {
+  return async (trx: Parameters<typeof nextVoidedSequence>[0]): Promise<NewDocument> => {
+    const today = limaDate(new Date());
+    const sale = readSignedSale(doc.xml);
+    const correlativo = await nextVoidedSequence(trx, company.id, `RA-${today.replace(/-/g, '')}`);
+    let prepared;
+    try {
+      prepared = prepareDocument(
+        voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [
+          { sale, reason },
+        ]),
+        {
+          issuerRuc: company.ruc,
+          today,
+          calendar: deps.config.rules,
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof DocumentValidationError)) throw err;
+      throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
+    }
+    const signed = await signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch(
+      (err) => {
+        throw err instanceof SigningUnavailableError
+          ? new ApiError(503, `${err.message}; the void was not recorded`)
+          : err;
+      },
+    );
+    // The ra's XML before its row (files/); a store that is down rolls the void back with a 503.
+    return documentFiles(deps.config).placeDocument(signed);
+  };
+}
+
+export interface VoidOutcome {
+  row: VoidRow;
+  /** A void of this document had been requested before: `row` is that one, nothing new was done. */
+  already: boolean;
+  via: 'rc' | 'ra';
+  /** The ra carrying an invoice's void; null for a receipt's (the next daily summary carries it). */
+  carrier: DocumentRow | null;
 }
 
 /**
- * `POST /v1/cpe/{external_id}/void {reason}` and `GET` of the same path (docs/summaries.md), with a company token.
- * Receipts wait for the daily summary; an invoice's ra is built, signed and committed with the void request in one
- * transaction, then sent through the document workflow (the sweeper starts it if this process dies first).
+ * Voids a document (the API's route and the panel's form), its audit row (`document.void`, by `actor`) in the void's
+ * transaction: receipts wait for the daily summary; an invoice's ra is
+ * built, signed and committed with the void request in one transaction, then sent through the document workflow (the
+ * sweeper starts it if this process dies first). Refusals throw `VoidRefused`.
  */
+export async function voidDocument(
+  deps: AppDeps,
+  keys: CompanyKeys,
+  doc: DocumentRow,
+  reason: string,
+  actor: Actor,
+): Promise<VoidOutcome> {
+  const company = (await findCompanyById(deps.db, doc.company_id))!;
+  const via = voidRoute(doc);
+  const existing = await findVoid(deps.db, doc.id);
+  if (existing) return { row: existing, already: true, via: existing.via as 'rc' | 'ra', carrier: null };
+  const refused = refusal(doc, company, via);
+  if (refused) throw refused;
+  const { row, carrier } = await insertVoid(
+    deps.db,
+    { documentId: doc.id, companyId: company.id, reason, via: via! },
+    // The voided document's XML is read before the transaction: no store call while it holds its locks.
+    via === 'ra'
+      ? voidedDocument(deps, keys, { ...doc, xml: await documentFiles(deps.config).xmlOf(doc) }, company, reason)
+      : undefined,
+    {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action: 'document.void',
+      changes: { document: { to: doc.filename }, reason: { to: reason } },
+    },
+  );
+  if (carrier) {
+    try {
+      await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier, {
+        priority: taskPriority(deps.config.temporal, documentWorkKind(carrier.doc_type), carrier.account_id),
+      });
+      await markWorkflowStarted(deps.db, [carrier.id]);
+    } catch (err) {
+      logger.warn(
+        { err, externalId: carrier.id },
+        'ra committed but its workflow did not start; the sweeper will start it',
+      );
+    }
+  }
+  return { row, already: false, via: via!, carrier: carrier ?? null };
+}
+
+/** `POST /v1/cpe/{external_id}/void {reason}` and `GET` of the same path (docs/summaries.md), with a company token. */
 export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(deps)): Router {
   const router = new Router();
   const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
 
-  /** The signed ra voiding `doc`, numbered inside the void's transaction. */
-  function voidedDocument(doc: DocumentRow & { xml: string }, company: CompanyRow, reason: string) {
-    return async (trx: Parameters<typeof nextVoidedSequence>[0]): Promise<NewDocument> => {
-      const today = limaDate(new Date());
-      const sale = readSignedSale(doc.xml);
-      const correlativo = await nextVoidedSequence(trx, company.id, `RA-${today.replace(/-/g, '')}`);
-      let prepared;
-      try {
-        prepared = prepareDocument(
-          voidedPayload({ correlativo, fechaEmision: today, fechaReferencia: sale.issueDate, issuer: sale.issuer }, [
-            { sale, reason },
-          ]),
-          {
-            issuerRuc: company.ruc,
-            today,
-            calendar: deps.config.rules,
-          },
-        );
-      } catch (err) {
-        if (!(err instanceof DocumentValidationError)) throw err;
-        throw badRequest('The void cannot be built', { reason: err.issues.map(formatIssue) });
-      }
-      const signed = await signGenerated(keys, company, prepared, doc.destination as CompanyRow['destination']).catch(
-        (err) => {
-          throw err instanceof SigningUnavailableError
-            ? new ApiError(503, `${err.message}; the void was not recorded`)
-            : err;
-        },
-      );
-      // The ra's XML before its row (files/); a store that is down rolls the void back with a 503.
-      return documentFiles(deps.config).placeDocument(signed);
-    };
-  }
-
   router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
-    const company = (await findCompanyById(deps.db, doc.company_id))!;
-    const via = voidRoute(doc);
-    const existing = await findVoid(deps.db, doc.id);
-    if (existing) {
+    const { row, already, via, carrier } = await voidDocument(deps, keys, doc, reason, requestActor(ctx));
+    if (already) {
       ctx.body = {
         success: true,
         message: `A void of ${doc.filename} was already requested`,
-        data: { void: await presentVoid(deps, existing) },
+        data: { void: await presentVoid(deps, row) },
       };
       return;
-    }
-    const refused = refusal(doc, company, via);
-    if (refused) throw refused;
-    const { row, carrier } = await insertVoid(
-      deps.db,
-      { documentId: doc.id, companyId: company.id, reason, via: via! },
-      // The voided document's XML is read before the transaction: no store call while it holds its locks.
-      via === 'ra'
-        ? voidedDocument({ ...doc, xml: await documentFiles(deps.config).xmlOf(doc) }, company, reason)
-        : undefined,
-    );
-    if (carrier) {
-      try {
-        await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, carrier, {
-          priority: taskPriority(deps.config.temporal, documentWorkKind(carrier.doc_type), carrier.account_id),
-        });
-        await markWorkflowStarted(deps.db, [carrier.id]);
-      } catch (err) {
-        logger.warn(
-          { err, externalId: carrier.id },
-          'ra committed but its workflow did not start; the sweeper will start it',
-        );
-      }
     }
     ctx.status = 202;
     ctx.body = {

@@ -44,5 +44,10 @@ export function affectationOf(code: IgvAffectation): Affectation {
 export const IGV_RATE = GENERAL_IGV_RATE;
 export const IVAP_RATE = 4;
 
+/** A line's IGV or IVAP percent: IVAP's for 17, its own (else the general) when taxed, 0 when exonerated or unaffected. */
+export function lineTaxRate(code: IgvAffectation, porcentajeIgv?: number): number {
+  return code === '17' ? IVAP_RATE : affectationOf(code).taxed ? (porcentajeIgv ?? IGV_RATE) : 0;
+}
+
 /** ICBPER per bag by the issue date: the calendar's (documents/calendar/icbper.ts). */
 export { icbperRate } from '../calendar/icbper';

@@ -6,7 +6,7 @@
  */
 import { Decimal, ZERO } from '../decimal';
 import type { Adjustment, SaleInput, SaleItem } from '../sales/types';
-import { affectationOf, icbperRate, IGV_RATE, IVAP_RATE, type Affectation, type TaxSchemeId } from './rates';
+import { affectationOf, icbperRate, IGV_RATE, lineTaxRate, type Affectation, type TaxSchemeId } from './rates';
 
 const HUNDRED = new Decimal(100);
 /** Rates as factors (18 → 0.18), built once: one multiplication per line instead of a multiply and a divide. */
@@ -106,7 +106,7 @@ export interface DocumentTotals {
 
 function computeLine(item: SaleItem, bagRate: Decimal): LineTotals {
   const affectation = affectationOf(item.afectacionIgv);
-  const rate = item.afectacionIgv === '17' ? IVAP_RATE : affectation.taxed ? (item.porcentajeIgv ?? IGV_RATE) : 0;
+  const rate = lineTaxRate(item.afectacionIgv, item.porcentajeIgv);
   const gross = item.cantidad.times(item.valorUnitario);
   const adjustments: LineAdjustment[] = [];
   let lineExtension = gross;

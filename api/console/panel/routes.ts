@@ -14,6 +14,8 @@ import { certificateTab } from './certificate';
 import { emailTab } from './email';
 import { COMPANY_TABS, panelCompany, refusedPage, writeCompanyPage, type CompanyTab, type PanelPage } from './frame';
 import { overview } from './overview';
+import { issuePage } from './issue';
+import { exportPage } from './export';
 import { tokensPage } from './tokens';
 import { webhookPage } from './webhook';
 import { settings } from './settings';
@@ -27,6 +29,8 @@ const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
   email: emailTab,
   tokens: tokensPage,
   webhook: webhookPage,
+  issue: issuePage,
+  export: exportPage,
 };
 
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
