@@ -35,7 +35,7 @@ export const DEFAULT_IGV_RATES: Readonly<IgvRates> = {
 /** The special rate before its first step (Ley 31556: 8 % IGV + 2 % IPM); history, not settable. */
 export const SPECIAL_RATE_BEFORE_2026 = 10;
 
-/** The steps of the special rate, in date order; each applies from its rule's date (documents/calendar/rules.ts). */
+/** The steps of the special rate, in date order; each applies from its rule's date (documents/calendar/rules/mype-rate.ts). */
 export const SPECIAL_RATE_STEPS: readonly SpecialRateRule[] = ['mype-rate-2026', 'mype-rate-2027', 'mype-rate-end'];
 
 /** The rule of the special rate as a whole: the document types it applies to, what a rate refusal names before its first step. */

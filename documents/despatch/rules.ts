@@ -3,7 +3,7 @@
  * problems it finds; blocking ones become issues of the 422, observations become warnings. Foreign goods (motivo
  * 19) are checked in foreign-goods.ts.
  */
-import { addDays, DEFAULT_CALENDAR, ISSUE_DATE_LEAD_DAYS } from '../calendar';
+import { addDays, DEFAULT_CALENDAR, GRE_LOADING_DATE, ISSUE_DATE_LEAD_DAYS } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
@@ -257,17 +257,18 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
 function checkLoadingDate(d: DespatchPayload, options: PrepareOptions, fail: Fail): void {
   const e = d.envio;
   const calendar = options.calendar ?? DEFAULT_CALENDAR;
-  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce('gre-loading-date', d.fechaEmision)) return;
+  const { id, answers } = GRE_LOADING_DATE;
+  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce(id, d.fechaEmision)) return;
   const field = 'envio.fechaEntregaTransportista';
   if (!e.fechaEntregaTransportista) {
-    const since = calendar.effective('gre-loading-date');
+    const since = calendar.effective(id);
     fail(
-      '3617',
+      answers.missing.code,
       `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`,
       field,
     );
   } else if (e.fechaEntregaTransportista < d.fechaEmision) {
-    fail('3618', `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
+    fail(answers.early.code, `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
   }
 }
 

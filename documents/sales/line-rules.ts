@@ -2,6 +2,7 @@
  * Rules on the lines of a sales document: IGV affectation and rate, ISC, ICBPER, their discounts and charges, and
  * operation 0112's deductible-expense line.
  */
+import { MYPE_RATE_2026 } from '../calendar';
 import { money, ZERO } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { IVAP_RATE } from '../tax/rates';
@@ -63,7 +64,7 @@ export function lineRules(input: SaleInput, out: ValidationIssue[], warnings: st
         out.push(
           issue(
             'SUNAT',
-            '3103',
+            MYPE_RATE_2026.answers.rate.code,
             `porcentajeIgv ${rate} is not an IGV rate of a document issued on ${input.fechaEmision}: that date allows ${allowedRatesText(dated)}`,
             `${path}.porcentajeIgv`,
           ),
