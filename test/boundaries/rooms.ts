@@ -18,6 +18,17 @@ export interface Room {
   data?: true;
 }
 
+/** What a document type's part (sales, guides, summaries) builds on: input, catalogs, the calendar, the XML. */
+const DOCUMENT_PARTS_BELOW = [
+  'documents/calendar/',
+  'documents/catalogs/',
+  'documents/decimal.ts',
+  'documents/errors.ts',
+  'documents/prepared.ts',
+  'documents/input/',
+  'documents/xml/',
+];
+
 export const ROOMS: Record<string, Room> = {
   'api/': {
     holds: 'Koa app, middleware, routes, OpenAPI',
@@ -41,6 +52,37 @@ export const ROOMS: Record<string, Room> = {
     may: ['core/', 'documents/'],
   },
   'documents/': { holds: 'the pure documents library', may: [] },
+  // documents/' parts: each may import the parts below it, never a sibling it does not name.
+  'documents/calendar/': {
+    holds: "SUNAT's dated rules, one file each, the IGV rates and catalog 25",
+    may: ['documents/decimal.ts'],
+    types: ['documents/doc-type.ts'],
+  },
+  'documents/xml/': {
+    holds: 'the UBL builders and XML readers',
+    may: ['documents/decimal.ts', 'documents/catalogs/', 'documents/tax/', 'documents/despatch/catalogs.ts'],
+    types: ['documents/input/', 'documents/sales/', 'documents/other/', 'documents/summaries/', 'documents/despatch/'],
+  },
+  'documents/signing/': { holds: 'signer, certificates, signature checks', may: ['documents/xml/'] },
+  'documents/printed/': {
+    holds: 'signed XML to PDF',
+    may: ['documents/decimal.ts', 'documents/line-bounds.ts', 'documents/tax/', 'documents/xml/'],
+  },
+  'documents/sales/': {
+    holds: 'sales documents: schema, rules, totals',
+    may: [...DOCUMENT_PARTS_BELOW, 'documents/tax/'],
+    types: ['documents/types.ts'],
+  },
+  'documents/despatch/': {
+    holds: 'the guides (GRE 09 and 31)',
+    may: DOCUMENT_PARTS_BELOW,
+    types: ['documents/types.ts'],
+  },
+  'documents/summaries/': {
+    holds: 'daily summaries and voids',
+    may: [...DOCUMENT_PARTS_BELOW, 'documents/tax/', 'documents/sales/dated.ts', 'documents/sales/rules.ts'],
+    types: ['documents/types.ts'],
+  },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
   'validator/': {
