@@ -82,7 +82,7 @@ function at(p: At, within = false): string {
 type Status = { status: string };
 
 const TEXTS = {
-  // What an action did (lifecycle/actions.ts, lifecycle/email.ts).
+  // What an action did (support/actions.ts, lifecycle/email.ts).
   'action.would': t<{ action: string }>(
     (p) => `would ${p.action}`,
     (p) => `Se hará: ${ACTION_ES[p.action] ?? p.action}.`,
@@ -120,7 +120,7 @@ const TEXTS = {
     () => 'No se pudo entregar la orden al servicio de envíos; el documento sigue esperando. Inténtelo de nuevo.',
   ),
 
-  // Why an action does not apply (lifecycle/transitions.ts, lifecycle/actions.ts, lifecycle/email.ts).
+  // Why an action does not apply (lifecycle/transitions.ts, support/actions.ts, lifecycle/email.ts).
   'send.not_manual': t<Doc & Status>(
     (p) => `Document ${p.filename} is ${p.status}; only a document waiting in manual mode (to_send) can be sent`,
     (p) => `El documento está ${statusEs(p.status)}: solo se envía a mano uno que espera el envío manual.`,
@@ -277,7 +277,7 @@ const TEXTS = {
     () => 'Espera el resumen diario (boleta informada por resumen).',
   ),
 
-  // A document's timeline (lifecycle/timeline.ts): events, then their details.
+  // A document's timeline (support/timeline.ts): events, then their details.
   'event.issued': t(
     () => 'issued',
     () => 'emitido y firmado',

@@ -13,7 +13,7 @@ import type { CompanyRow } from '../../db/companies';
 import { findDelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../workflows/webhook-types';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../lifecycle/webhooks';
-import { redeliver } from '../../lifecycle/actions';
+import { redeliver } from '../../support/actions';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 

@@ -38,6 +38,7 @@ export const ROOMS: Record<string, Room> = {
       'db/',
       'keys/',
       'lifecycle/',
+      'support/',
       'workflows/*-client.ts',
       'workflows/*-types.ts',
       'workflows/search-attributes.ts',
@@ -141,9 +142,10 @@ export const ROOMS: Record<string, Room> = {
     holds: 'signing keys for what chasqui signs',
     may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts'],
   },
-  'lifecycle/': {
-    holds: 'statuses, transitions, support actions',
-    may: ['core/', 'db/', 'documents/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+  'lifecycle/': { holds: "the lifecycle's pure rules: statuses, transitions, their words", may: [] },
+  'support/': {
+    holds: "the actions that carry the lifecycle's rules out: send, resend, recheck, redeliver, e-mail again; timeline",
+    may: ['core/', 'db/', 'documents/input/parties.ts', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
   },
   'buyers/': {
     holds: "what the buyer receives: e-mail, PDF, the consultation page's links",
@@ -159,7 +161,7 @@ export const ROOMS: Record<string, Room> = {
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
   'cli/support/': {
     holds: '`chasqui support`',
-    may: ['core/', 'db/', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+    may: ['core/', 'db/', 'lifecycle/', 'support/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
   },
   'test/': { holds: 'mocha suites', may: ['*'] },
   'bench/': { holds: 'benchmarks', may: ['*'] },
