@@ -1,7 +1,7 @@
 /**
  * What a document may become: its statuses and their codes, and every status change as pure code. The repositories
  * (db/) execute these decisions in SQL and the workflow follows them; nothing else decides a status. Pure: imports
- * only the pure lifecycle/messages.ts (the words of its refusals), so db/, workflows/, activities/ and the API may all
+ * only the pure lifecycle/messages/ (the words of its refusals), so db/, workflows/, activities/ and the API may all
  * read it (docs/architecture.md, "A document's lifecycle").
  */
 import { message, type Message } from './messages';
@@ -266,7 +266,7 @@ export const AWAITING_SUMMARY: DocStatus = 'to_summarize';
 
 /**
  * Why an unresolved document has no verdict yet, the groups `chasqui support stuck` and the console's stuck page show
- * (docs/operations.md); each is said by its `waiting.*` message (lifecycle/messages.ts).
+ * (docs/operations.md); each is said by its `waiting.*` message (lifecycle/messages/).
  */
 export const WAITING_REASONS = [
   'timeout',
