@@ -24,14 +24,14 @@ import { taskPriority } from '../workflows/priority-types';
 import { WEBHOOK_EVENT } from '../workflows/webhook-types';
 import { done, refused, type ActionResult } from '../lifecycle/result';
 import { english, message, type Message } from '../lifecycle/messages';
+import { RELEASE } from '../lifecycle/transitions';
 import {
   recheckRefusal,
-  RELEASE,
   resendRefusal,
   sendRefusal,
   supportResendRefusal,
   type ActionSubject,
-} from '../lifecycle/transitions';
+} from '../lifecycle/refusals';
 import { afterEmailAttempt, mayEmailBuyer } from '../lifecycle/email';
 import { historyMayBePruned, isPendingDelivery } from '../lifecycle/webhooks';
 

@@ -11,13 +11,13 @@ import {
   RELEASE,
   STATUS_CODES,
   waitingReason,
-  type ActionSubject,
   type Answer,
   UNRESOLVED_STATUSES,
   voidStatus,
   type DocStatus,
 } from '../../lifecycle/transitions';
-import * as rules from '../../lifecycle/transitions';
+import * as rules from '../../lifecycle/refusals';
+import type { ActionSubject } from '../../lifecycle/refusals';
 import { english, spanish, type Message } from '../../lifecycle/messages';
 
 /** The refusals in the API's and the CLI's words (lifecycle/messages/ renders each code). */
