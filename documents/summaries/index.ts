@@ -217,7 +217,7 @@ export function prepareSummary(
     filename: `${doc.emisor.ruc}-${id}`,
     issueDate: doc.fechaEmision,
     currency: doc.tipoDoc === 'rc' ? doc.tipoMoneda : null,
-    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc, { v2: rules.inForce('summary-v2') }) : buildVoidedXml(doc),
+    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc, { v2: rules.inForce(SUMMARY_V2.id) }) : buildVoidedXml(doc),
     totals: null,
     warnings,
   };
