@@ -2,7 +2,7 @@ import { ApiError } from './errors';
 import type { ActionRefusal, ActionResult } from '../lifecycle/result';
 
 // The one builder lives with the lifecycle (`chasqui support` builds the same); the API's routes import it from here.
-export { lifecycleDeps } from '../lifecycle/actions';
+export { lifecycleDeps } from '../support/actions';
 
 /** The status code the API answers for each kind of refusal of a lifecycle action (docs/issuing.md, docs/webhooks.md). */
 export const REFUSAL_STATUS: Record<ActionRefusal, number> = {

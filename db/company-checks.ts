@@ -29,7 +29,7 @@ export const STATUS_SEVERITY: Record<CheckStatus, number> = { fail: 3, warn: 2, 
 export const STATUS_GAUGE: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2, unknown: 3 };
 
 /** One check's answer: `fields` are the check's own (days_left, gaps, documents…). */
-/** A check's outcome as code and parameters (lifecycle/messages.ts `check.*`); `detail` is its English rendering. */
+/** A check's outcome as code and parameters (lifecycle/messages/ `check.*`); `detail` is its English rendering. */
 export type CheckMessage = { code: string; params: Record<string, unknown> };
 
 export interface CheckResult {

@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { RULES } from './calendar/rules';
 import { csvFields } from './csv';
 
 export type CodeKind = 'accepted' | 'exception' | 'rejection' | 'observation';
@@ -57,15 +58,18 @@ const HANDLED: Record<string, { does: HandledAction; why: string }> = {
   '0127': { does: 'send', why: 'getStatus: the ticket does not exist' },
 };
 
-/** Texts SUNAT's services answer that return-codes.csv words otherwise or lacks. */
+/**
+ * Texts SUNAT's services answer that return-codes.csv words otherwise or lacks; a dated rule's code without a catalog
+ * text carries its own (documents/calendar/rules/).
+ */
 const ANSWERED: Record<string, string> = {
+  ...Object.fromEntries(
+    RULES.flatMap((rule) => Object.values(rule.answers)).flatMap((a) => (a.text ? [[a.code, a.text]] : [])),
+  ),
   // billConsultService getStatusCdr's answer with the CDR (thegreenter/demo#28); the catalog's 0004 is an input error.
   '0004': 'La constancia existe',
   // The catalog file writes "contrasena"; chasqui's simulator has always answered with the ñ.
   '0102': 'Usuario o contraseña incorrectos',
-  // Debit notes of reason 13, reported from SUNAT's 2026 revisions (documents/calendar/rules.ts): no SUNAT file found
-  // carries its text yet.
-  '3507': 'El tipo de nota de débito 13 solo corresponde a operaciones inafectas',
 };
 
 /**

@@ -2,7 +2,7 @@ import { english, type Message } from './messages';
 
 /**
  * What a support action (send, resend, recheck, redeliver, e-mail) answers: done, or refused with a reason the
- * person who asked can act on. The text is a `message` (code and parameters, lifecycle/messages.ts) each surface
+ * person who asked can act on. The text is a `message` (code and parameters, lifecycle/messages/) each surface
  * renders in its language; `detail`/`reason` carry its English rendering, the API's and the CLI's words. Each surface
  * presents it its own way: the API as a status code and the envelope, `chasqui support` as a line and an exit code,
  * the console as a page in Spanish. Actions never throw for a refusal.

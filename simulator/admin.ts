@@ -54,46 +54,10 @@ export function adminAnswer(sim: AdminTarget, method: string, path: string, body
       sim.clearLog();
       return { status: 204, body: '' };
     case 'GET /__admin/credentials':
-      return json(
-        200,
-        sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })),
-      );
+      return json(200, shownCredentials(sim));
     case 'PUT /__admin/credentials':
-    case 'POST /__admin/credentials': {
-      const list = Array.isArray(input) ? input : [input];
-      const optional = (v: unknown) => v === undefined || typeof v === 'string';
-      const valid = list.every(
-        (c) =>
-          c &&
-          typeof c.ruc === 'string' &&
-          typeof c.user === 'string' &&
-          typeof c.password === 'string' &&
-          optional(c.clientId) &&
-          optional(c.clientSecret) &&
-          !c.clientId === !c.clientSecret,
-      );
-      if (!valid)
-        return json(400, {
-          error: 'credentials are {ruc, user, password, clientId?, clientSecret?} (a GRE client needs both)',
-        });
-      const given = list as Credential[];
-      const kept = route.startsWith('PUT')
-        ? []
-        : sim.store.credentials.filter((c) => !given.some((g) => g.ruc === c.ruc && g.user === c.user));
-      sim.store.setCredentials([
-        ...kept,
-        ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({
-          ruc,
-          user,
-          password,
-          ...(clientId ? { clientId, clientSecret } : {}),
-        })),
-      ]);
-      return json(
-        200,
-        sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) })),
-      );
-    }
+    case 'POST /__admin/credentials':
+      return storeCredentials(sim, input, route.startsWith('PUT'));
     case 'POST /__admin/documents': {
       const problem = seedProblem(input as Partial<SeededDocument> | null);
       if (problem) return json(400, { error: problem });
@@ -114,4 +78,43 @@ export function adminAnswer(sim: AdminTarget, method: string, path: string, body
     default:
       return json(404, { error: `no admin route ${route}` });
   }
+}
+
+/** The credentials as the admin API shows them: never a password or a client secret. */
+function shownCredentials(sim: AdminTarget) {
+  return sim.store.credentials.map(({ ruc, user, clientId }) => ({ ruc, user, ...(clientId ? { clientId } : {}) }));
+}
+
+/** POST adds or replaces credentials by RUC and user; PUT (`replace`) replaces the whole table. */
+function storeCredentials(sim: AdminTarget, input: unknown, replace: boolean): Reply {
+  const list = Array.isArray(input) ? input : [input];
+  const optional = (v: unknown) => v === undefined || typeof v === 'string';
+  const valid = list.every(
+    (c) =>
+      c &&
+      typeof c.ruc === 'string' &&
+      typeof c.user === 'string' &&
+      typeof c.password === 'string' &&
+      optional(c.clientId) &&
+      optional(c.clientSecret) &&
+      !c.clientId === !c.clientSecret,
+  );
+  if (!valid)
+    return json(400, {
+      error: 'credentials are {ruc, user, password, clientId?, clientSecret?} (a GRE client needs both)',
+    });
+  const given = list as Credential[];
+  const kept = replace
+    ? []
+    : sim.store.credentials.filter((c) => !given.some((g) => g.ruc === c.ruc && g.user === c.user));
+  sim.store.setCredentials([
+    ...kept,
+    ...given.map(({ ruc, user, password, clientId, clientSecret }) => ({
+      ruc,
+      user,
+      password,
+      ...(clientId ? { clientId, clientSecret } : {}),
+    })),
+  ]);
+  return json(200, shownCredentials(sim));
 }

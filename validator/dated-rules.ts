@@ -6,14 +6,24 @@
  */
 import {
   allowedRates,
+  CREDIT_NOTE_CEILING,
+  DEBIT_NOTE_13,
+  DETRACTION_2026,
+  DETRACTION_CODES_2026,
+  GRE_LOADING_DATE,
   isAllowedRate,
   isCalendarDate,
+  isUnaffectedReason,
+  MYPE_RATE_2026,
+  PRODUCT_CODE_VALID,
   productCodeProblems,
   SPECIAL_RATE_RULE,
+  SUMMARY_IGV_PERCENT,
+  SUMMARY_V2,
   type RuleCalendar,
+  type RuleAnswer,
   type RuleId,
 } from '../documents/calendar';
-import { DETRACTION_CODES_2026 } from '../documents/calendar/detraction-codes';
 import { walkXml } from './xml-walk';
 
 export interface DatedRuleFailure {
@@ -137,55 +147,144 @@ const lineAt = (l: Line, i: number) => `${l.element}[${i + 1}]`;
 /** IGV (1000) and IVAP (1016) charge the operation; the rest of a line's schemes say it is not taxed or add a tax. */
 const TAXED_SCHEMES = new Set(['1000', '1016', '9995', '9997']);
 
-type Fail = (rule: RuleId, code: string, message: string, path?: string) => void;
+type Fail = (rule: RuleId, answer: RuleAnswer, message: string, path?: string) => void;
 
-/** A guide by public transport carries the date the goods were handed to the carrier (3617–3619). */
+/** A guide by public transport carries the date the goods were handed to the carrier. */
 function loadingDate(facts: Facts, calendar: RuleCalendar, fail: Fail): void {
-  const since = `since ${calendar.effective('gre-loading-date')}`;
+  const { id, answers } = GRE_LOADING_DATE;
+  const since = `since ${calendar.effective(id)}`;
   const loading = facts.loadingDate;
   if (loading === null) {
     fail(
-      'gre-loading-date',
-      '3617',
+      id,
+      answers.missing,
       `a guide by public transport (modalidad 01) carries the date the goods were handed to the carrier ${since}`,
       LOADING_DATE,
     );
   } else if (!isCalendarDate(loading)) {
     fail(
-      'gre-loading-date',
-      '3619',
+      id,
+      answers.format,
       `the date the goods were handed to the carrier must be YYYY-MM-DD, got '${loading}'`,
       LOADING_DATE,
     );
   } else if (facts.issueDate && loading < facts.issueDate) {
     fail(
-      'gre-loading-date',
-      '3618',
+      id,
+      answers.early,
       `the date the goods were handed to the carrier (${loading}) is earlier than the issue date (${facts.issueDate})`,
       LOADING_DATE,
     );
   }
 }
 
-/** A daily summary's IGV category carries its rate (2992). */
+/** A daily summary's IGV category carries its rate, first by its own rule, then by the summary's second version. */
 function summaryIgvPercent(facts: Facts, calendar: RuleCalendar, inForce: (rule: RuleId) => boolean, fail: Fail): void {
-  const rule: RuleId | null = inForce('summary-igv-percent')
-    ? 'summary-igv-percent'
-    : inForce('summary-v2')
-      ? 'summary-v2'
-      : null;
+  const rule = [SUMMARY_IGV_PERCENT, SUMMARY_V2].find((r) => inForce(r.id));
   if (rule) {
     facts.lines.forEach((l, i) => {
       if (l.subtotals.some((s) => s.scheme === '1000' && !s.percent)) {
         fail(
-          rule,
-          '2992',
-          `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule)}`,
+          rule.id,
+          rule.answers.percent,
+          `summary line ${i + 1} has no IGV rate (cbc:Percent) on its IGV category, required since ${calendar.effective(rule.id)}`,
           `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
         );
       }
     });
   }
+}
+
+/** What each judging function is handed: the facts, the date and type judged, and where to report. */
+interface Judging {
+  facts: Facts;
+  date: string;
+  type: string;
+  calendar: RuleCalendar;
+  /** Whether the rule is in force on the date and judges the type. */
+  inForce: (rule: RuleId) => boolean;
+  fail: Fail;
+}
+
+/** SUNAT's refusing rows of the product code (documents/calendar/product-codes.ts); a line without one is not judged. */
+function productCodes({ facts, calendar, fail }: Judging): void {
+  const { id, answers } = PRODUCT_CODE_VALID;
+  facts.lines.forEach((l, i) => {
+    const problem =
+      l.productCode === null
+        ? undefined
+        : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.refused);
+    if (problem)
+      fail(
+        id,
+        answers.refused,
+        `line ${i + 1}: ${problem.message}; SUNAT's product code is not valid since ${calendar.effective(id)}`,
+        `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`,
+      );
+  });
+}
+
+/** Every IGV rate of a line is one the issue date allows. */
+function igvRates({ facts, date, type, calendar, fail }: Judging): void {
+  const rates = calendar.igvRates(date, type);
+  facts.lines.forEach((l, i) => {
+    for (const s of l.subtotals) {
+      if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;
+      fail(
+        rates.step ?? SPECIAL_RATE_RULE,
+        MYPE_RATE_2026.answers.rate,
+        `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${allowedRates(rates).join(' or ')}`,
+        `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
+      );
+    }
+  });
+}
+
+/** A debit note: reason 13 for unaffected lines only, reason 03 names its document, one document modified. */
+function debitNote({ facts, calendar, fail }: Judging): void {
+  const { id, answers } = DEBIT_NOTE_13;
+  if (facts.responseCode === '13')
+    facts.lines.forEach((l, i) => {
+      const taxed = l.subtotals.some(
+        (s) => TAXED_SCHEMES.has(s.scheme ?? '') || (s.reason !== null && !isUnaffectedReason(s.reason)),
+      );
+      if (taxed)
+        fail(
+          id,
+          answers.unaffectedOnly,
+          `a debit note of reason 13 covers only unaffected (inafecta) operations; line ${i + 1} is not one`,
+          lineAt(l, i),
+        );
+    });
+  // 2524 spares reason 13 where it spared 03 (sunat/rules/revisions.csv row 9); SUNAT's 2024 XSL checks neither.
+  if (facts.responseCode === '03' && facts.billingReferences === 0)
+    fail(
+      id,
+      answers.reference,
+      `a debit note of reason 03 names the document it modifies since ${calendar.effective(id)}; reason 13 may leave it out`,
+      'BillingReference',
+    );
+  // As for credit notes (sunat/rules/revisions.csv row 11, reported): for every reason, not only 11.
+  if (facts.billingReferences > 1)
+    fail(
+      id,
+      answers.oneDocument,
+      `a debit note modifies one document only; this one references ${facts.billingReferences}`,
+      'BillingReference',
+    );
+}
+
+/** Catalog 54's codes of 2026 are refused on documents issued before their date. */
+function detractionCode({ facts, calendar, inForce, fail }: Judging): void {
+  const code = facts.detractionCode;
+  const { id, answers } = DETRACTION_2026;
+  if (code && DETRACTION_CODES_2026.includes(code) && !inForce(id))
+    fail(
+      id,
+      answers.unknownCode,
+      `detraction code ${code} is in catalog 54 for documents issued from ${calendar.effective(id)}`,
+      'PaymentTerms/PaymentMeansID',
+    );
 }
 
 /**
@@ -205,90 +304,23 @@ export function datedRuleFailures(
   const inForce = (rule: RuleId) =>
     calendar.inForce(rule, date) && calendar.rule(rule).docTypes.includes(type as never);
   const out: DatedRuleFailure[] = [];
-  const fail: Fail = (rule, code, message, path) => out.push({ rule, code, message, ...(path ? { path } : {}) });
+  const fail: Fail = (rule, { code }, message, path) => out.push({ rule, code, message, ...(path ? { path } : {}) });
+  const judging: Judging = { facts, date, type, calendar, inForce, fail };
 
-  if (inForce('gre-loading-date') && facts.transportMode === '01') loadingDate(facts, calendar, fail);
-
+  if (inForce(GRE_LOADING_DATE.id) && facts.transportMode === '01') loadingDate(facts, calendar, fail);
   if (SALES.has(type)) {
-    // SUNAT's 3496 rows of the product code (documents/calendar/product-codes.ts), errors from their date; a line
-    // without a code is not judged.
-    if (inForce('product-code-valid')) {
-      facts.lines.forEach((l, i) => {
-        const problem =
-          l.productCode === null
-            ? undefined
-            : productCodeProblems(l.productCode, calendar.productCodeListing()).find((p) => p.refused);
-        if (problem)
-          fail(
-            'product-code-valid',
-            '3496',
-            `line ${i + 1}: ${problem.message}; SUNAT's product code is not valid since ${calendar.effective('product-code-valid')}`,
-            `${lineAt(l, i)}/Item/CommodityClassification/ItemClassificationCode`,
-          );
-      });
-    }
-    if (type !== '04') {
-      const rates = calendar.igvRates(date, type);
-      facts.lines.forEach((l, i) => {
-        for (const s of l.subtotals) {
-          if (s.scheme !== '1000' || s.percent === null || isAllowedRate(s.percent, rates)) continue;
-          fail(
-            rates.step ?? SPECIAL_RATE_RULE,
-            '3103',
-            `line ${i + 1} has IGV rate ${s.percent}; a document issued on ${date} may carry ${allowedRates(rates).join(' or ')}`,
-            `${lineAt(l, i)}/TaxTotal/TaxSubtotal/TaxCategory/Percent`,
-          );
-        }
-      });
-    }
-    if (type === '08' && facts.responseCode === '13' && inForce('debit-note-13')) {
-      facts.lines.forEach((l, i) => {
-        const taxed = l.subtotals.some(
-          (s) => TAXED_SCHEMES.has(s.scheme ?? '') || (s.reason !== null && !s.reason.startsWith('3')),
-        );
-        if (taxed)
-          fail(
-            'debit-note-13',
-            '3507',
-            `a debit note of reason 13 covers only unaffected (inafecta) operations; line ${i + 1} is not one`,
-            lineAt(l, i),
-          );
-      });
-    }
-    // 2524 spares reason 13 where it spared 03 (sunat/rules/revisions.csv row 9); SUNAT's 2024 XSL checks neither.
-    if (type === '08' && facts.responseCode === '03' && facts.billingReferences === 0 && inForce('debit-note-13'))
+    if (inForce(PRODUCT_CODE_VALID.id)) productCodes(judging);
+    if (type !== '04') igvRates(judging);
+    if (type === '08' && inForce(DEBIT_NOTE_13.id)) debitNote(judging);
+    detractionCode(judging);
+    if (type === '07' && facts.billingReferences > 1 && inForce(CREDIT_NOTE_CEILING.id))
       fail(
-        'debit-note-13',
-        '2524',
-        `a debit note of reason 03 names the document it modifies since ${calendar.effective('debit-note-13')}; reason 13 may leave it out`,
-        'BillingReference',
-      );
-    const detraction = facts.detractionCode;
-    if (detraction && DETRACTION_CODES_2026.includes(detraction) && !inForce('detraction-codes-2026'))
-      fail(
-        'detraction-codes-2026',
-        '3033',
-        `detraction code ${detraction} is in catalog 54 for documents issued from ${calendar.effective('detraction-codes-2026')}`,
-        'PaymentTerms/PaymentMeansID',
-      );
-    if (type === '07' && facts.billingReferences > 1 && inForce('credit-note-ceiling')) {
-      fail(
-        'credit-note-ceiling',
-        '3261',
+        CREDIT_NOTE_CEILING.id,
+        CREDIT_NOTE_CEILING.answers.oneDocument,
         `a credit note modifies one document only; this one references ${facts.billingReferences}`,
         'BillingReference',
       );
-    }
-    // The debit notes' twin (sunat/rules/revisions.csv row 11, reported): 3194 for every reason, not only 11.
-    if (type === '08' && facts.billingReferences > 1 && inForce('debit-note-13'))
-      fail(
-        'debit-note-13',
-        '3194',
-        `a debit note modifies one document only; this one references ${facts.billingReferences}`,
-        'BillingReference',
-      );
   }
-
   if (type === 'rc') summaryIgvPercent(facts, calendar, inForce, fail);
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * SUNAT's validation sheets as chasqui carries them (sunat/rules/, sunat/SOURCES.md): one CSV per sheet of the
  * workbook "Reglas de validación" v20260212, and `revisions` for rows SUNAT's later revisions and its GRE XSL add.
- * What a citation (documents/calendar/citations.ts) names is a file and a row number; this reads them.
+ * What a citation (a rule's rows, documents/calendar/rules/) names is a file and a row number; this reads them.
  */
 import fs from 'node:fs';
 import path from 'node:path';

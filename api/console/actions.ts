@@ -10,7 +10,7 @@ import {
   resend,
   type ActOptions,
   type LifecycleDeps,
-} from '../../lifecycle/actions';
+} from '../../support/actions';
 import type { ActionResult } from '../../lifecycle/result';
 import { isMessage, spanish } from '../../lifecycle/messages';
 import { logger } from '../../core/logger';

@@ -12,7 +12,7 @@ import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { toApiDocument } from '../../db/document-presentation';
-import { emailAgain, resend, send, SendNotHandedOver } from '../../lifecycle/actions';
+import { emailAgain, resend, send, SendNotHandedOver } from '../../support/actions';
 import { isBeingSent } from '../../lifecycle/transitions';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../keys/signing-keys';

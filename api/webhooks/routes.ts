@@ -12,7 +12,7 @@ import { ACCOUNT_SCOPE } from '../../db/tokens';
 import type { CompanyRow } from '../../db/companies';
 import { findDelivery, listAttempts, listDeliveries, type AttemptRow, type DeliveryRow } from '../../db/webhooks';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../lifecycle/webhooks';
-import { redeliver } from '../../lifecycle/actions';
+import { redeliver } from '../../support/actions';
 import { presentDelivery } from './present';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

@@ -5,9 +5,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../core/config';
 import { limaDate } from '../../core/lima';
-import { isCalendarDate, RULES, type RuleCalendar } from '../../documents/calendar';
+import { citationOf, isCalendarDate, RULES, type RuleCalendar, type RuleCitation } from '../../documents/calendar';
 import { TERMINAL_WIDTH, wrap } from '../text';
-import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
 
 const USAGE = `usage: chasqui rules [--wide | --json] [--at YYYY-MM-DD]
   SUNAT's dated rules as chasqui applies them, in 100 columns: id, effective issue date, in force or
@@ -39,7 +38,7 @@ interface RuleRow {
   source: string;
   confidence: string;
   /** The rows of SUNAT's sheets (sunat/rules/) the rule applies and its date's source. */
-  citation: RuleCitation | null;
+  citation: RuleCitation;
 }
 
 function ruleRows(calendar: RuleCalendar, at: string): RuleRow[] {
@@ -57,7 +56,7 @@ function ruleRows(calendar: RuleCalendar, at: string): RuleRow[] {
       summary: rule.summary,
       source: rule.source,
       confidence: rule.confidence,
-      citation: CITATIONS[rule.id] ?? null,
+      citation: citationOf(rule),
     };
   });
 }

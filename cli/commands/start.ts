@@ -42,57 +42,7 @@ export async function startCommand(): Promise<number> {
     return stopAll([...[...stops].reverse(), servers]);
   };
   try {
-    // Found (or fetched) first: when there is none, start-up ends before anything was started.
-    const temporalBin = config.temporal.address
-      ? null
-      : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
-    let databaseUrl = config.databaseUrl;
-    if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({
-        dataDir: path.join(config.dataDir, 'postgres'),
-        port: config.embeddedPostgresPort,
-        persistent: true,
-      });
-      servers.push(['embedded PostgreSQL', pg.stop]);
-      databaseUrl = pg.url;
-      logger.info(
-        { port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') },
-        'embedded PostgreSQL running',
-      );
-    }
-    let temporalAddress = config.temporal.address;
-    let temporalUi: string | null = null;
-    if (!temporalAddress) {
-      const server = await startTemporalDevServer({
-        bin: temporalBin!,
-        port: config.temporal.port,
-        uiPort: config.temporal.uiPort,
-        dbFile: path.join(config.dataDir, 'temporal.db'),
-        namespace: config.temporal.namespace,
-      });
-      servers.push(['Temporal dev server', server.stop]);
-      temporalAddress = server.address;
-      temporalUi = server.uiUrl;
-      logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
-    }
-    let simulatorUrl: string | null = null;
-    if (config.startSimulator && !config.authority.authorityUrl) {
-      // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
-      const sunatRules = config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
-      const simulator = await startSimulator({
-        port: config.simulatorPort,
-        host: '127.0.0.1',
-        dataDir: path.join(config.dataDir, 'simulator'),
-        sunatRules,
-        rules: config.rules,
-        sendingWindowDays: config.simulatorSendingWindowDays,
-      });
-      servers.push(['simulator', simulator.close]);
-      simulatorUrl = simulator.url;
-      config.authority = { ...config.authority, authorityUrl: simulator.url };
-      config.portalUrl ??= simulator.url;
-      logger.info({ url: simulator.url }, 'SUNAT/OSE simulator running as the demo authority');
-    }
+    const { databaseUrl, temporalAddress, temporalUi, simulatorUrl } = await startServers(config, servers);
     const db = await openDatabase(databaseUrl, { migrate: true });
     stops.push(['database pool', () => db.destroy()]);
     if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);
@@ -126,6 +76,65 @@ export async function startCommand(): Promise<number> {
   await untilShutdownSignal();
   await shutdown();
   return 0;
+}
+
+/**
+ * The servers chasqui uses that the configuration does not name, started here: PostgreSQL (embedded), the Temporal
+ * dev server, the simulator as the demo authority; each goes on `servers` to be stopped.
+ */
+async function startServers(config: Config, servers: StopStep[]) {
+  // Found (or fetched) first: when there is none, start-up ends before anything was started.
+  const temporalBin = config.temporal.address
+    ? null
+    : await obtainTemporalBinary('temporal', { explicit: config.temporal.bin, cacheDir: config.cacheDir });
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres({
+      dataDir: path.join(config.dataDir, 'postgres'),
+      port: config.embeddedPostgresPort,
+      persistent: true,
+    });
+    servers.push(['embedded PostgreSQL', pg.stop]);
+    databaseUrl = pg.url;
+    logger.info(
+      { port: config.embeddedPostgresPort, dataDir: path.join(config.dataDir, 'postgres') },
+      'embedded PostgreSQL running',
+    );
+  }
+  let temporalAddress = config.temporal.address;
+  let temporalUi: string | null = null;
+  if (!temporalAddress) {
+    const server = await startTemporalDevServer({
+      bin: temporalBin!,
+      port: config.temporal.port,
+      uiPort: config.temporal.uiPort,
+      dbFile: path.join(config.dataDir, 'temporal.db'),
+      namespace: config.temporal.namespace,
+    });
+    servers.push(['Temporal dev server', server.stop]);
+    temporalAddress = server.address;
+    temporalUi = server.uiUrl;
+    logger.info({ address: server.address, ui: server.uiUrl }, 'Temporal dev server running');
+  }
+  let simulatorUrl: string | null = null;
+  if (config.startSimulator && !config.authority.authorityUrl) {
+    // The demo authority: SUNAT's protocols on loopback, so documents resolve without internet or SOL users.
+    const sunatRules = config.simulatorSunatRules ? { cacheDir: config.validatorCacheDir, warmUp: true } : undefined;
+    const simulator = await startSimulator({
+      port: config.simulatorPort,
+      host: '127.0.0.1',
+      dataDir: path.join(config.dataDir, 'simulator'),
+      sunatRules,
+      rules: config.rules,
+      sendingWindowDays: config.simulatorSendingWindowDays,
+    });
+    servers.push(['simulator', simulator.close]);
+    simulatorUrl = simulator.url;
+    config.authority = { ...config.authority, authorityUrl: simulator.url };
+    config.portalUrl ??= simulator.url;
+    logger.info({ url: simulator.url }, 'SUNAT/OSE simulator running as the demo authority');
+  }
+  return { databaseUrl, temporalAddress, temporalUi, simulatorUrl };
 }
 
 /** npm start generates a master key once and keeps it beside the data it protects; production must set one. */

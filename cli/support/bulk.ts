@@ -2,10 +2,10 @@ import readline from 'node:readline/promises';
 import type { ListedDocument } from '../../db/documents';
 import type { SupportActionName } from '../../db/support-actions';
 import type { ActionResult } from '../../lifecycle/result';
-import type { ActOptions } from '../../lifecycle/actions';
+import type { ActOptions } from '../../support/actions';
 import { table } from './explain';
 
-/** One lifecycle action (lifecycle/actions.ts) over one document; with `dryRun` it only decides. */
+/** One lifecycle action (support/actions.ts) over one document; with `dryRun` it only decides. */
 export interface SupportAction {
   name: SupportActionName;
   act(doc: ListedDocument, options: ActOptions): Promise<ActionResult<unknown>>;

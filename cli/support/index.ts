@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { lifecycleDeps, recheck, redeliverDocument, resend } from '../../lifecycle/actions';
+import { lifecycleDeps, recheck, redeliverDocument, resend } from '../../support/actions';
 import { tokensCommand, TOKENS_HELP } from './tokens';
 import { EXIT, runBulk, type Io, type SupportAction } from './bulk';
 import { checks, CHECKS_HELP } from './checks';
@@ -193,7 +193,7 @@ async function act(
   });
 }
 
-/** The lifecycle action `name` (lifecycle/actions.ts), as support staff take it: resend only what never arrived. */
+/** The lifecycle action `name` (support/actions.ts), as support staff take it: resend only what never arrived. */
 function actionOf(deps: SupportDeps, name: 'recheck' | 'resend' | 'redeliver'): SupportAction {
   const lifecycle = lifecycleDeps(deps);
   const act = { recheck, resend, redeliver: redeliverDocument }[name];

@@ -15,10 +15,10 @@
  * are silent on 2027: a note then keeps every earlier special rate, as a note of January 2027 on a December 2026
  * invoice needs.
  */
-import type { RuleId } from './rules';
+import { MYPE_RATE_2026, MYPE_RATE_2027, MYPE_RATE_END, type RuleId } from './rules';
 
 /** A step of the special rate: a calendar rule's id, the key CHASQUI_IGV_RATES sets its value with. */
-export type SpecialRateRule = 'mype-rate-2026' | 'mype-rate-2027' | 'mype-rate-end';
+export type SpecialRateRule = (typeof SPECIAL_RATE_STEPS)[number];
 
 /** The special rate of each step, as SUNAT writes it (cbc:Percent 10.50); null: no special rate from that step. */
 export type IgvRates = Record<SpecialRateRule, number | null>;
@@ -27,16 +27,16 @@ export type IgvRates = Record<SpecialRateRule, number | null>;
 export const GENERAL_IGV_RATE = 18;
 
 export const DEFAULT_IGV_RATES: Readonly<IgvRates> = {
-  'mype-rate-2026': 10.5,
-  'mype-rate-2027': 15,
-  'mype-rate-end': null,
+  [MYPE_RATE_2026.id]: 10.5,
+  [MYPE_RATE_2027.id]: 15,
+  [MYPE_RATE_END.id]: null,
 };
 
 /** The special rate before its first step (Ley 31556: 8 % IGV + 2 % IPM); history, not settable. */
 export const SPECIAL_RATE_BEFORE_2026 = 10;
 
-/** The steps of the special rate, in date order; each applies from its rule's date (documents/calendar/rules.ts). */
-export const SPECIAL_RATE_STEPS: readonly SpecialRateRule[] = ['mype-rate-2026', 'mype-rate-2027', 'mype-rate-end'];
+/** The steps of the special rate, in date order; each applies from its rule's date (documents/calendar/rules/mype-rate.ts). */
+export const SPECIAL_RATE_STEPS = [MYPE_RATE_2026.id, MYPE_RATE_2027.id, MYPE_RATE_END.id] as const;
 
 /** The rule of the special rate as a whole: the document types it applies to, what a rate refusal names before its first step. */
 export const SPECIAL_RATE_RULE: SpecialRateRule = SPECIAL_RATE_STEPS[0];

@@ -17,7 +17,8 @@ import {
 import { shippedProductCodes, type ProductCodeListing } from './product-codes';
 import { RULES, type RuleDefinition, type RuleId } from './rules';
 
-export { RULES, type Confidence, type RuleDefinition, type RuleId } from './rules';
+export * from './rules';
+export { citationOf, type Confidence, type DatedRule, type RuleAnswer, type RuleCitation } from './rule';
 export {
   allowedRates,
   DEFAULT_IGV_RATES,

@@ -26,6 +26,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRODUCT_CODE_VALID } from './rules/product-code-valid';
+
+const { unlisted, aboveClass } = PRODUCT_CODE_VALID.answers;
 
 const CATALOG = path.resolve(__dirname, '../../sunat/codes/catalogos/cat_25.csv');
 /** SUNAT's reserved values, accepted without the listing: no code (8 zeros) and "other" (8 nines). */
@@ -74,8 +77,8 @@ export function isProductCodeListed(code: string, listing: ProductCodeListing = 
 }
 
 export interface ProductCodeProblem {
-  /** The observation SUNAT's sheet answers with: 4332 not valid or not listed, 4337 above class level. */
-  code: '4332' | '4337';
+  /** The observation SUNAT's sheet answers with: `unlisted` not valid or not listed, `aboveClass` above class level. */
+  code: string;
   /** Refused (3496) from product-code-valid's date on the types it judges; observed only when false. */
   refused: boolean;
   message: string;
@@ -86,18 +89,23 @@ export function productCodeProblems(
   code: string,
   listing: ProductCodeListing = shippedProductCodes(),
 ): ProductCodeProblem[] {
-  if (!/^\d{8}$/.test(code)) return [{ code: '4332', refused: true, message: `'${code}' is not a number of 8 digits` }];
+  if (!/^\d{8}$/.test(code))
+    return [{ code: unlisted.code, refused: true, message: `'${code}' is not a number of 8 digits` }];
   const reserved = RESERVED.has(code);
   const problems: ProductCodeProblem[] = [];
   if (!isProductCodeListed(code, listing))
     problems.push(
       reserved
-        ? { code: '4332', refused: false, message: `${code} is not in catalog 25 (reserved by SUNAT: only observed)` }
-        : { code: '4332', refused: true, message: `${code} is not in catalog 25 (nor 00000000 or 99999999)` },
+        ? {
+            code: unlisted.code,
+            refused: false,
+            message: `${code} is not in catalog 25 (reserved by SUNAT: only observed)`,
+          }
+        : { code: unlisted.code, refused: true, message: `${code} is not in catalog 25 (nor 00000000 or 99999999)` },
     );
   if (code.endsWith('0000'))
     problems.push({
-      code: '4337',
+      code: aboveClass.code,
       refused: !reserved,
       message: `${code} names a UNSPSC segment or family (it ends in ${code.endsWith('000000') ? 6 : 4} zeros); SUNAT asks for a class or a commodity`,
     });

@@ -6,14 +6,32 @@
 import { RELATED_DOCUMENTS } from './catalogs';
 import type { DespatchPayload, Fail } from './types';
 
+/** What each part of the rules reads: the guide, whether its goods are foreign, its related documents by type. */
+interface Goods {
+  d: DespatchPayload;
+  foreign: boolean;
+  /** How many related documents of these types the guide carries. */
+  count: (...types: string[]) => number;
+  /** A cargo manifest (91) is among them. */
+  manifest: boolean;
+  fail: Fail;
+}
+
 /** Every rule of foreign goods, and of their documents, containers and manifest lines on any other guide. */
 export function checkForeignGoods(d: DespatchPayload, fail: Fail): void {
+  const foreign = d.envio.motivo === '19';
+  const count = (...types: string[]) => d.documentosRelacionados.filter((r) => types.includes(r.tipo)).length;
+  const goods: Goods = { d, foreign, count, manifest: count('91') > 0, fail };
+  onlyForForeignGoods(goods);
+  if (!foreign) return;
+  foreignDocuments(goods);
+  manifestLines(goods);
+}
+
+/** What only foreign goods carry: customs documents, a whole DAM or DS, whole containers, manifest lines. */
+function onlyForForeignGoods({ d, foreign, manifest, fail }: Goods): void {
   const e = d.envio;
-  const foreign = e.motivo === '19';
-  const related = d.documentosRelacionados;
-  const count = (...types: string[]) => related.filter((r) => types.includes(r.tipo)).length;
-  const manifest = count('91') > 0;
-  for (const [i, r] of related.entries()) {
+  for (const [i, r] of d.documentosRelacionados.entries()) {
     if (RELATED_DOCUMENTS[r.tipo].customs && !foreign) {
       fail(
         '3445',
@@ -45,8 +63,11 @@ export function checkForeignGoods(d: DespatchPayload, fail: Fail): void {
         `items[${i}].manifiesto`,
       );
   }
-  if (!foreign) return;
+}
 
+/** Foreign goods: their port, the establishment receiving them, the documents they come with, their packages. */
+function foreignDocuments({ d, count, manifest, fail }: Goods): void {
+  const e = d.envio;
   if (!e.puerto)
     fail('3483', 'envio.puerto (the port or airport the goods come through) is required for motivo 19', 'envio.puerto');
   if (!e.llegada.codLocal)
@@ -89,7 +110,11 @@ export function checkForeignGoods(d: DespatchPayload, fail: Fail): void {
     fail('3419', 'envio.bultos (number of packages) is required without containers', 'envio.bultos');
   if (e.trasladoTotalDAMoDS && e.contenedores.length === 0 && !e.bultos)
     fail('3631', 'envio.bultos is required for a whole DAM or DS without containers', 'envio.bultos');
+}
 
+/** Foreign goods under a manifest or in whole containers: each line's manifest data, each full container's seal. */
+function manifestLines({ d, manifest, fail }: Goods): void {
+  const e = d.envio;
   const declared = new Set(e.contenedores.map((c) => c.numero));
   for (const [i, item] of d.items.entries()) {
     const m = item.manifiesto ?? {};

@@ -3,7 +3,7 @@
  * problems it finds; blocking ones become issues of the 422, observations become warnings. Foreign goods (motivo
  * 19) are checked in foreign-goods.ts.
  */
-import { addDays, DEFAULT_CALENDAR, ISSUE_DATE_LEAD_DAYS } from '../calendar';
+import { addDays, DEFAULT_CALENDAR, GRE_LOADING_DATE, ISSUE_DATE_LEAD_DAYS } from '../calendar';
 import { UNIT_CODES } from '../catalogs/units';
 import { issue, formatIssue, type ValidationIssue } from '../errors';
 import type { PrepareOptions } from '../types';
@@ -50,8 +50,26 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
     );
   if (e.fechaInicio < d.fechaEmision)
     fail('3343', 'envio.fechaInicio must be on or after fechaEmision', 'envio.fechaInicio');
-  // A port terminal's appointment (92) moves foreign goods the terminal already knows: the guide carries none of
-  // their data (3625, 3629), every other guide does (2880, 2023).
+  checkCargo(d, sender, fail);
+  checkRelatedDocuments(d, sender, fail);
+
+  const issuerIsRecipient = d.destinatario.tipoDoc === '6' && d.destinatario.numDoc === d.emisor.ruc;
+  if (sender) {
+    checkSenderGuide(d, fail, observe, issuerIsRecipient);
+    checkLoadingDate(d, options, fail);
+  } else {
+    checkCarrierGuide(d, fail, observe);
+  }
+  checkDriversAndVehicles(d, sender, fail);
+  return { issues, warnings };
+}
+
+/**
+ * A port terminal's appointment (92) moves foreign goods the terminal already knows: the guide carries none of their
+ * data (3625, 3629), every other guide does (2880, 2023).
+ */
+function checkCargo(d: DespatchPayload, sender: boolean, fail: Fail): void {
+  const e = d.envio;
   const appointment = sender && d.documentosRelacionados.some((r) => r.tipo === '92');
   if (appointment) {
     if (e.pesoBruto !== undefined)
@@ -82,7 +100,10 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
     if (e.pesoBruto === undefined) fail('2880', "'envio.pesoBruto' (gross weight) is required", 'envio.pesoBruto');
     if (d.items.length === 0) fail('2023', "'items' must hold at least one line", 'items');
   }
+}
 
+/** Which related documents each guide may carry, who issued them, their numbers. */
+function checkRelatedDocuments(d: DespatchPayload, sender: boolean, fail: Fail): void {
   for (const [i, r] of d.documentosRelacionados.entries()) {
     const known = RELATED_DOCUMENTS[r.tipo];
     if (!(sender ? known.gre09 : known.gre31)) {
@@ -105,16 +126,11 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
       );
     }
   }
+}
 
-  const issuerIsRecipient = d.destinatario.tipoDoc === '6' && d.destinatario.numDoc === d.emisor.ruc;
-  if (sender) {
-    checkSenderGuide(d, fail, observe, issuerIsRecipient);
-    checkLoadingDate(d, options, fail);
-  } else {
-    checkCarrierGuide(d, fail, observe);
-  }
-
-  // Both guides: who drives what, unless the goods go in an M1/L vehicle (no driver or plate required).
+/** Both guides: who drives what, unless the goods go in an M1/L vehicle (no driver or plate required). */
+function checkDriversAndVehicles(d: DespatchPayload, sender: boolean, fail: Fail): void {
+  const e = d.envio;
   const privateOrCarrier = !sender || e.modalidad === TRANSPORT_MODES.private;
   if (privateOrCarrier && !e.vehiculoM1L) {
     if (e.conductores.length === 0)
@@ -138,7 +154,6 @@ export function checkDespatch(d: DespatchPayload, options: PrepareOptions = {}):
       fail('3362', `envio.conductores[${i}] repeats a driver already listed`, `envio.conductores[${i}].licencia`);
     licences.add(c.licencia);
   }
-  return { issues, warnings };
 }
 
 function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issuerIsRecipient: boolean): void {
@@ -212,7 +227,12 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
       'remitente',
     );
   if (d.pagadorFlete) fail('BR_GRE_PARTY', 'pagadorFlete only applies to a GRE transportista (31)', 'pagadorFlete');
+  checkSenderTransport(d, fail, observe);
+}
 
+/** A sender's guide: public transport names its carrier, private transport its own drivers and vehicles. */
+function checkSenderTransport(d: DespatchPayload, fail: Fail, observe: Observe): void {
+  const e = d.envio;
   if (e.modalidad === TRANSPORT_MODES.public && !e.vehiculoM1L) {
     if (!e.transportista)
       fail(
@@ -257,17 +277,18 @@ function checkSenderGuide(d: DespatchPayload, fail: Fail, observe: Observe, issu
 function checkLoadingDate(d: DespatchPayload, options: PrepareOptions, fail: Fail): void {
   const e = d.envio;
   const calendar = options.calendar ?? DEFAULT_CALENDAR;
-  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce('gre-loading-date', d.fechaEmision)) return;
+  const { id, answers } = GRE_LOADING_DATE;
+  if (e.modalidad !== TRANSPORT_MODES.public || !calendar.inForce(id, d.fechaEmision)) return;
   const field = 'envio.fechaEntregaTransportista';
   if (!e.fechaEntregaTransportista) {
-    const since = calendar.effective('gre-loading-date');
+    const since = calendar.effective(id);
     fail(
-      '3617',
+      answers.missing.code,
       `${field} (date the goods are handed to the carrier) is required for public transport (modalidad 01) on guides issued from ${since}`,
       field,
     );
   } else if (e.fechaEntregaTransportista < d.fechaEmision) {
-    fail('3618', `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
+    fail(answers.early.code, `${field} ${e.fechaEntregaTransportista} is before fechaEmision ${d.fechaEmision}`, field);
   }
 }
 

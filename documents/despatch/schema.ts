@@ -5,9 +5,13 @@
  * in `types.ts`.
  */
 import Joi from 'joi';
+import { GRE_LOADING_DATE } from '../calendar';
 import { dateField, decimalSchema, dateSchema, timeSchema } from '../input/fields';
 import { buyerEmailSchema, customerSchema, issuerSchema, rucSchema, textSchema } from '../input/parties';
 import { PORT_KINDS, RELATED_DOCUMENTS, TRANSFER_REASONS, TRANSPORT_MODES } from './catalogs';
+
+/** How a wrong date of handing the goods to the carrier starts its message (gre-loading-date). */
+const LOADING_DATE_FORMAT = `[SUNAT ${GRE_LOADING_DATE.answers.format.code}] {#label} (date the goods are handed to the carrier)`;
 
 const mtcSchema = Joi.string()
   .trim()
@@ -169,9 +173,9 @@ const shipmentSchema = Joi.object({
     .required()
     .messages({ 'any.required': '[SUNAT 3406] {#label} (start of the transfer) is required' }),
   fechaEntregaTransportista: dateField({
-    'string.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
-    'string.pattern.base': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) must be a date YYYY-MM-DD',
-    'any.invalid': '[SUNAT 3619] {#label} (date the goods are handed to the carrier) is not a calendar date',
+    'string.base': `${LOADING_DATE_FORMAT} must be a date YYYY-MM-DD`,
+    'string.pattern.base': `${LOADING_DATE_FORMAT} must be a date YYYY-MM-DD`,
+    'any.invalid': `${LOADING_DATE_FORMAT} is not a calendar date`,
   }),
   // Required but for an appointment (92): rules.ts says which.
   pesoBruto: decimalSchema({ positive: true, maxDecimals: 10 }).messages({

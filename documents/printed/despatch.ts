@@ -104,10 +104,8 @@ function transportFacts(shipment: Element | null): Fact[] {
   return out;
 }
 
-/** `cdr`: the link SUNAT's CDR carries for the QR (DocumentReference/DocumentDescription); null while there is no CDR. */
-export function readDespatch(root: Element, cdr: { link: string | null } | null): PrintedDocument {
-  const docType = text(at(root, 'cbc:DespatchAdviceTypeCode')) ?? '09';
-  const issueDate = text(at(root, 'cbc:IssueDate')) ?? '';
+/** The guide's facts at the top: its dates, the reason and mode of the transfer, weight and packages. */
+function despatchFacts(root: Element, issueDate: string): Fact[] {
   const shipment = at(root, 'cac:Shipment');
   const stage = at(shipment, 'cac:ShipmentStage');
   const facts: Fact[] = [{ label: 'Fecha de emisión', value: formatDate(issueDate) }];
@@ -132,7 +130,12 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
     facts.push({ label: 'Peso bruto total', value: `${text(weight)} ${weight.getAttribute('unitCode') ?? ''}`.trim() });
   const packages = text(at(shipment, 'cbc:TotalTransportHandlingUnitQuantity'));
   if (packages) facts.push({ label: 'Número de bultos', value: packages });
+  return facts;
+}
 
+/** The transfer (where from, where to, how) and the documents related to it. */
+function despatchSections(root: Element): Section[] {
+  const shipment = at(root, 'cac:Shipment');
   const sections: Section[] = [
     {
       title: 'Traslado',
@@ -163,6 +166,13 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
       ],
     });
   }
+  return sections;
+}
+
+/** `cdr`: the link SUNAT's CDR carries for the QR (DocumentReference/DocumentDescription); null while there is no CDR. */
+export function readDespatch(root: Element, cdr: { link: string | null } | null): PrintedDocument {
+  const docType = text(at(root, 'cbc:DespatchAdviceTypeCode')) ?? '09';
+  const issueDate = text(at(root, 'cbc:IssueDate')) ?? '';
   const note = text(at(root, 'cbc:Note'));
   const qr: PrintedQr = cdr?.link
     ? { kind: 'link', text: cdr.link }
@@ -184,7 +194,7 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
       const party = readParty(at(root, 'cac:DeliveryCustomerParty', 'cac:Party'));
       return party ? { label: 'Destinatario', party } : null;
     })(),
-    facts,
+    facts: despatchFacts(root, issueDate),
     table: {
       columns: COLUMNS,
       rows: all(root, 'cac:DespatchLine').map((line) => {
@@ -201,7 +211,7 @@ export function readDespatch(root: Element, cdr: { link: string | null } | null)
     amounts: [],
     amountInWords: null,
     legends: note ? [`Observaciones: ${note}`] : [],
-    sections,
+    sections: despatchSections(root),
     hash: digestValue(root),
     qr,
     issueDate,

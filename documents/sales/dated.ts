@@ -5,7 +5,12 @@
  */
 import {
   addDays,
+  CREDIT_NOTE_CEILING,
+  DEBIT_NOTE_13,
   DEFAULT_CALENDAR,
+  isUnaffectedReason,
+  MYPE_RATE_2026,
+  PRODUCT_CODE_VALID,
   isAllowedRate,
   productCodeProblems,
   ratesText,
@@ -27,9 +32,6 @@ export interface RuleReport {
   issues: ValidationIssue[];
   warnings: string[];
 }
-
-/** Catalog 07 codes of unaffected (inafecta) operations, the only lines of a debit note of reason 13 (3507). */
-const UNAFFECTED = new Set(['30', '31', '32', '33', '34', '35', '36', '37']);
 
 export interface DatedRules {
   calendar: RuleCalendar;
@@ -55,12 +57,12 @@ export function datedRules(date: string, options: PrepareOptions, docType?: stri
   };
 }
 
-/** Whether `rate` is an IGV rate a document of that date may carry (3103). */
+/** Whether `rate` is an IGV rate a document of that date may carry (MYPE_RATE_2026.answers.rate). */
 export function isIgvRateInForce(rate: number, rules: DatedRules): boolean {
   return isAllowedRate(rate, rules.rates);
 }
 
-/** The IGV rates a document of that date may use, in words for 3103. */
+/** The IGV rates a document of that date may use, in words for the refusal of another. */
 export function allowedRatesText(rules: DatedRules): string {
   return ratesText(rules.rates);
 }
@@ -77,7 +79,8 @@ const OBLIGED_CODE_TYPES = new Set(['01', '03']);
  * … y no existe el Tag UBL y no existe el 'Código de producto GTIN'").
  */
 function productCode(input: SaleInput, rules: DatedRules, options: PrepareOptions, report: RuleReport): void {
-  const rule = rules.calendar.rule('product-code-valid');
+  const rule = rules.calendar.rule(PRODUCT_CODE_VALID.id);
+  const { refused } = PRODUCT_CODE_VALID.answers;
   const dated = rule.docTypes.includes(input.tipoDoc);
   input.items.forEach((item, i) => {
     const path = `items[${i}].codigoSunat`;
@@ -97,7 +100,7 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
       report.issues.push(
         issue(
           'SUNAT',
-          '3496',
+          refused.code,
           `${refusal.message}: SUNAT's product code is not valid on documents issued from ${rule.effective}; send a valid one (catalog 25, class level or below, 00000000 or 99999999) or leave it out`,
           path,
         ),
@@ -106,7 +109,7 @@ function productCode(input: SaleInput, rules: DatedRules, options: PrepareOption
       if (refusal && problem.refused) continue;
       const later = problem.refused && refusing;
       report.warnings.push(
-        `[SUNAT ${problem.code}] ${path}: ${problem.message}; SUNAT observes it${later ? ` and refuses it (3496) on documents issued from ${rule.effective}: send a valid one or leave it out` : ''}`,
+        `[SUNAT ${problem.code}] ${path}: ${problem.message}; SUNAT observes it${later ? ` and refuses it (${refused.code}) on documents issued from ${rule.effective}: send a valid one or leave it out` : ''}`,
       );
     }
   });
@@ -133,7 +136,7 @@ function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOption
     rules.calendar.rule(SPECIAL_RATE_RULE).docTypes.includes(input.tipoDoc)
   )
     report.warnings.push(
-      `[SUNAT 4439] items[${line}].porcentajeIgv ${rate} is the special rate of MYPE restaurants and hotels on ` +
+      `[SUNAT ${MYPE_RATE_2026.answers.offRegister.code}] items[${line}].porcentajeIgv ${rate} is the special rate of MYPE restaurants and hotels on ` +
         "SUNAT's register (padrón, ind_padron 01); the company has not declared it is on it (PATCH " +
         '/v1/companies/{ruc}/registers): SUNAT observes the document',
     );
@@ -144,13 +147,13 @@ function specialRate(input: SaleInput, rules: DatedRules, options: PrepareOption
   if (!next) return;
   const then = rules.calendar.igvRates(next.effective);
   report.warnings.push(
-    `[SUNAT 3103] porcentajeIgv ${special} is the special rate until ${addDays(next.effective, -1)}; documents issued from ${next.effective} use ${ratesText(then)}`,
+    `[SUNAT ${MYPE_RATE_2026.answers.rate.code}] porcentajeIgv ${special} is the special rate until ${addDays(next.effective, -1)}; documents issued from ${next.effective} use ${ratesText(then)}`,
   );
 }
 
 function debitNote13(input: SaleInput, rules: DatedRules, report: RuleReport): void {
   if (input.tipoDoc !== '08' || input.motivo?.codigo !== '13') return;
-  const rule = rules.calendar.rule('debit-note-13');
+  const rule = rules.calendar.rule(DEBIT_NOTE_13.id);
   if (!rules.inForce(rule.id)) {
     report.issues.push(
       issue(
@@ -163,11 +166,11 @@ function debitNote13(input: SaleInput, rules: DatedRules, report: RuleReport): v
     return;
   }
   input.items.forEach((item, i) => {
-    if (!UNAFFECTED.has(item.afectacionIgv)) {
+    if (!isUnaffectedReason(item.afectacionIgv)) {
       report.issues.push(
         issue(
           'SUNAT',
-          '3507',
+          DEBIT_NOTE_13.answers.unaffectedOnly.code,
           `a debit note of reason 13 covers unaffected (inafecta) operations only: afectacionIgv 30–37, not ${item.afectacionIgv}`,
           `items[${i}].afectacionIgv`,
         ),
@@ -196,16 +199,17 @@ function creditNoteCeiling(
   if (held === undefined || doc.totals.importeTotal.lte(new Decimal(held))) return;
   const onReceipt = input.documentoAfectado?.tipoDoc === '03';
   const text = `the credit note's total (${money(doc.totals.importeTotal)}) exceeds that of ${ref.serieNumero} it modifies (${held})`;
-  const rule = rules.calendar.rule('credit-note-ceiling');
+  const rule = rules.calendar.rule(CREDIT_NOTE_CEILING.id);
+  const { aboveInvoice, aboveReceipt, receiptObserved } = CREDIT_NOTE_CEILING.answers;
   if (rules.inForce(rule.id)) {
-    report.issues.push(issue('SUNAT', onReceipt ? '3503' : '3286', text, 'documentoAfectado'));
+    report.issues.push(issue('SUNAT', (onReceipt ? aboveReceipt : aboveInvoice).code, text, 'documentoAfectado'));
     return;
   }
   const later = rule.off ? '' : `; chasqui refuses it on credit notes issued from ${rule.effective}`;
   report.warnings.push(
     onReceipt
-      ? `[SUNAT 4028] ${text}: SUNAT observes it${later}`
-      : `[SUNAT 3286] ${text}: SUNAT refuses it (an OSE does not apply the rule)${later}`,
+      ? `[SUNAT ${receiptObserved.code}] ${text}: SUNAT observes it${later}`
+      : `[SUNAT ${aboveInvoice.code}] ${text}: SUNAT refuses it (an OSE does not apply the rule)${later}`,
   );
 }
 

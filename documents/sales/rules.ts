@@ -3,7 +3,7 @@
  * and warnings (observations); every check runs so the integrator sees all problems at once. The lines' rules are in
  * line-rules.ts, formaPago's in payment-rules.ts, the integrator's totals in client-totals.ts.
  */
-import { DETRACTION_CODES_2026 } from '../calendar/detraction-codes';
+import { DEBIT_NOTE_13, DETRACTION_2026, DETRACTION_CODES_2026 } from '../calendar';
 import { Decimal, money } from '../decimal';
 import { issue, type ValidationIssue } from '../errors';
 import { isIdentified, RUC_DOC_TYPE, DNI_DOC_TYPE } from '../input/parties';
@@ -30,7 +30,7 @@ export const RECEIPT_ID_THRESHOLD = new Decimal(700);
  */
 function unreferencedReason(input: SaleInput, dated: DatedRules): string {
   if (input.tipoDoc === '07') return '10';
-  return dated.inForce('debit-note-13') ? '13' : '03';
+  return dated.inForce(DEBIT_NOTE_13.id) ? '13' : '03';
 }
 
 /**
@@ -319,15 +319,16 @@ function documentRules(input: SaleInput, totals: DocumentTotals, report: RuleRep
   }
 }
 
-/** Catalog 54's codes of 2026 (detraction-codes-2026): SUNAT answered 3033 for them before their date. */
+/** Catalog 54's codes of 2026 (detraction-codes-2026): SUNAT refused them before their date. */
 function detractionCodeRules(input: SaleInput, dated: DatedRules, out: ValidationIssue[]): void {
   const code = input.detraccion?.codigo;
-  if (!code || !DETRACTION_CODES_2026.includes(code) || dated.inForce('detraction-codes-2026')) return;
+  const { id, answers } = DETRACTION_2026;
+  if (!code || !DETRACTION_CODES_2026.includes(code) || dated.inForce(id)) return;
   out.push(
     issue(
       'SUNAT',
-      '3033',
-      `detraccion.codigo ${code} is in catalog 54 for documents issued from ${dated.calendar.effective('detraction-codes-2026')}; this one is dated ${dated.date}`,
+      answers.unknownCode.code,
+      `detraccion.codigo ${code} is in catalog 54 for documents issued from ${dated.calendar.effective(id)}; this one is dated ${dated.date}`,
       'detraccion.codigo',
     ),
   );

@@ -15,7 +15,7 @@ import {
 } from '../input/fields';
 import { buyerEmailSchema, customerSchema, issuerSchema, textSchema } from '../input/parties';
 import { UNIT_CODES } from '../catalogs/units';
-import { DETRACTION_CODES_2026 } from '../calendar/detraction-codes';
+import { DETRACTION_CODES_2026 } from '../calendar';
 import { DETRACTION_RATES, PAYMENT_MEANS } from '../catalogs/detraction';
 import { freightSchema, itemPropertySchema, perceptionSchema, railSchema } from './operations';
 import { isGtin } from '../catalogs/gtin';

@@ -3,6 +3,7 @@ import { DocumentValidationError, issue, type ValidationIssue } from '../errors'
 import { money } from '../decimal';
 import type { PrepareOptions, PreparedDocument } from '../types';
 import { buildSummaryXml, FREE_BUCKETS, rcLineTotal, summaryId } from '../xml/summary';
+import { MYPE_RATE_2026, SUMMARY_V2 } from '../calendar';
 import { datedRules, allowedRatesText, isIgvRateInForce, type DatedRules } from '../sales/dated';
 import { IVAP_RATE } from '../tax/rates';
 import { buildVoidedXml } from '../xml/voided';
@@ -69,7 +70,8 @@ function isSummaryBuyerName(name: string): boolean {
 }
 
 function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], warnings: string[]): void {
-  const v2 = rules.calendar.rule('summary-v2');
+  const v2 = rules.calendar.rule(SUMMARY_V2.id);
+  const { freeByKind, buyerName } = SUMMARY_V2.answers;
   const split = FREE_BUCKETS.map(([key]) => `totales.${key}`).join(', ');
   let warned = false;
   doc.items.forEach((line, i) => {
@@ -82,7 +84,7 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
         out.push(
           issue(
             'SUNAT',
-            '2256',
+            freeByKind.code,
             `summaries of documents dated from ${v2.effective} report free operations by kind (InstructionID 06–09; 05 is retired): send ${split} instead of totales.gratuitas`,
             `${path}.totales.gratuitas`,
           ),
@@ -92,7 +94,7 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
         out.push(
           issue(
             'SUNAT',
-            '2022',
+            buyerName.code,
             `summaries of documents dated from ${v2.effective} write the buyer's name: cliente.nombre, when given, must be 3 to 1000 characters without tabs or line breaks`,
             `${path}.cliente.nombre`,
           ),
@@ -100,7 +102,7 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
     } else if (rules.approaching(v2.id) && (oneFreeAmount || badName) && !warned) {
       warned = true;
       warnings.push(
-        `[SUNAT 2256] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and write the buyer's name (cliente.nombre, when given, 3 to 1000 characters); this summary's ${path} would be refused then`,
+        `[SUNAT ${freeByKind.code}] summaries of documents dated from ${v2.effective} report free operations by kind (${split}) and write the buyer's name (cliente.nombre, when given, 3 to 1000 characters); this summary's ${path} would be refused then`,
       );
     }
     const rate = line.porcentajeIgv;
@@ -110,7 +112,7 @@ function rcDatedRules(doc: RcInput, rules: DatedRules, out: ValidationIssue[], w
       out.push(
         issue(
           'SUNAT',
-          '3103',
+          MYPE_RATE_2026.answers.rate.code,
           `porcentajeIgv ${rate} is not an IGV rate of documents issued on ${doc.fechaReferencia}: that date allows ${allowedRatesText(lineRules)}`,
           `${path}.porcentajeIgv`,
         ),
@@ -215,7 +217,7 @@ export function prepareSummary(
     filename: `${doc.emisor.ruc}-${id}`,
     issueDate: doc.fechaEmision,
     currency: doc.tipoDoc === 'rc' ? doc.tipoMoneda : null,
-    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc, { v2: rules.inForce('summary-v2') }) : buildVoidedXml(doc),
+    xml: doc.tipoDoc === 'rc' ? buildSummaryXml(doc, { v2: rules.inForce(SUMMARY_V2.id) }) : buildVoidedXml(doc),
     totals: null,
     warnings,
   };

@@ -80,7 +80,8 @@ describe('boundaries: the rooms and what they may import', () => {
     expect(mayImport('workflows/document.ts', 'activities/documents.ts', false)).to.equal(false);
     expect(mayImport('workflows/document.ts', 'activities/documents.ts', true)).to.equal(true);
     expect(mayImport('lifecycle/transitions.ts', 'db/knex.ts', true)).to.equal(false);
-    expect(mayImport('lifecycle/actions.ts', 'lifecycle/transitions.ts', false)).to.equal(true);
+    expect(mayImport('support/actions.ts', 'lifecycle/transitions.ts', false)).to.equal(true);
+    expect(mayImport('lifecycle/result.ts', 'db/knex.ts', true)).to.equal(false);
     expect(mayImport('cli/commands/start.ts', 'cli/support/index.ts', false)).to.equal(true);
     expect(mayImport('activities/webhooks.ts', 'workflows/webhook-client.ts', false)).to.equal(true);
     expect(mayImport('activities/webhooks.ts', 'workflows/webhook-delivery.ts', false)).to.equal(false);
@@ -182,6 +183,26 @@ describe('boundaries: the holes the checker had', () => {
   it('lets activities/ import workflow clients and types, never a workflow', () => {
     expect(checked('activities import workflow definitions').broken.map((b) => b.split(':')[0])).to.deep.equal([
       'activities/notify.ts → workflows/document.ts',
+    ]);
+  });
+
+  it("fences documents/' parts: a part imports a sibling only if its row names it (types apart)", () => {
+    expect(checked('documents parts importing a sibling').broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'documents/calendar/sale.ts → documents/sales/sale.ts',
+      'documents/despatch/summary.ts → documents/summaries/rc.ts (type)',
+      'documents/sales/pdf.ts → documents/printed/pdf.ts',
+      'documents/xml/sign.ts → documents/signing/sign.ts',
+      'documents/xml/values.ts → documents/sales/sale.ts',
+    ]);
+  });
+
+  it('keeps lifecycle/ pure: a rule importing the database, a workflow client, the files or an activity fails', () => {
+    expect(checked('a lifecycle rule doing I/O').broken.map((b) => b.split(':')[0])).to.deep.equal([
+      'lifecycle/rule.ts → db/knex.ts',
+      'lifecycle/rule.ts → workflows/document-client.ts',
+      'lifecycle/rule.ts → files/store.ts',
+      'lifecycle/rule.ts → activities/send.ts',
+      'lifecycle/rule.ts → core/config.ts',
     ]);
   });
 

@@ -18,6 +18,17 @@ export interface Room {
   data?: true;
 }
 
+/** What a document type's part (sales, guides, summaries) builds on: input, catalogs, the calendar, the XML. */
+const DOCUMENT_PARTS_BELOW = [
+  'documents/calendar/',
+  'documents/catalogs/',
+  'documents/decimal.ts',
+  'documents/errors.ts',
+  'documents/prepared.ts',
+  'documents/input/',
+  'documents/xml/',
+];
+
 export const ROOMS: Record<string, Room> = {
   'api/': {
     holds: 'Koa app, middleware, routes, OpenAPI',
@@ -27,6 +38,7 @@ export const ROOMS: Record<string, Room> = {
       'db/',
       'keys/',
       'lifecycle/',
+      'support/',
       'workflows/*-client.ts',
       'workflows/*-types.ts',
       'workflows/search-attributes.ts',
@@ -41,6 +53,37 @@ export const ROOMS: Record<string, Room> = {
     may: ['core/', 'documents/'],
   },
   'documents/': { holds: 'the pure documents library', may: [] },
+  // documents/' parts: each may import the parts below it, never a sibling it does not name.
+  'documents/calendar/': {
+    holds: "SUNAT's dated rules, one file each, the IGV rates and catalog 25",
+    may: ['documents/decimal.ts'],
+    types: ['documents/doc-type.ts'],
+  },
+  'documents/xml/': {
+    holds: 'the UBL builders and XML readers',
+    may: ['documents/decimal.ts', 'documents/catalogs/', 'documents/tax/', 'documents/despatch/catalogs.ts'],
+    types: ['documents/input/', 'documents/sales/', 'documents/other/', 'documents/summaries/', 'documents/despatch/'],
+  },
+  'documents/signing/': { holds: 'signer, certificates, signature checks', may: ['documents/xml/'] },
+  'documents/printed/': {
+    holds: 'signed XML to PDF',
+    may: ['documents/decimal.ts', 'documents/line-bounds.ts', 'documents/tax/', 'documents/xml/'],
+  },
+  'documents/sales/': {
+    holds: 'sales documents: schema, rules, totals',
+    may: [...DOCUMENT_PARTS_BELOW, 'documents/tax/'],
+    types: ['documents/types.ts'],
+  },
+  'documents/despatch/': {
+    holds: 'the guides (GRE 09 and 31)',
+    may: DOCUMENT_PARTS_BELOW,
+    types: ['documents/types.ts'],
+  },
+  'documents/summaries/': {
+    holds: 'daily summaries and voids',
+    may: [...DOCUMENT_PARTS_BELOW, 'documents/tax/', 'documents/sales/dated.ts', 'documents/sales/rules.ts'],
+    types: ['documents/types.ts'],
+  },
   'authority/': { holds: 'SUNAT/OSE connectors', may: ['core/', 'documents/'] },
   'simulator/': { holds: 'the SUNAT/OSE/portal simulator', may: ['core/', 'documents/', 'authority/', 'validator/'] },
   'validator/': {
@@ -75,7 +118,7 @@ export const ROOMS: Record<string, Room> = {
       'validator/dated-rules.ts',
       'lifecycle/transitions.ts',
       'lifecycle/checks.ts',
-      'lifecycle/messages.ts',
+      'lifecycle/messages/',
       'lifecycle/webhooks.ts',
       'lifecycle/email.ts',
       'workflows/*-client.ts',
@@ -99,17 +142,18 @@ export const ROOMS: Record<string, Room> = {
     holds: 'signing keys for what chasqui signs',
     may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts'],
   },
-  'lifecycle/': {
-    holds: 'statuses, transitions, support actions',
-    may: ['core/', 'db/', 'documents/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+  'lifecycle/': { holds: "the lifecycle's pure rules: statuses, transitions, their words", may: [] },
+  'support/': {
+    holds: "the actions that carry the lifecycle's rules out: send, resend, recheck, redeliver, e-mail again; timeline",
+    may: ['core/', 'db/', 'documents/input/parties.ts', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
   },
   'buyers/': {
     holds: "what the buyer receives: e-mail, PDF, the consultation page's links",
     may: ['core/', 'db/', 'documents/', 'lifecycle/transitions.ts', 'authority/cdr.ts', 'files/'],
   },
   'files/': { holds: 'the file store: signed XML and CDRs by content hash', may: ['core/', 'db/'] },
-  'lifecycle/transitions.ts': { holds: "the lifecycle's pure table", may: ['lifecycle/messages.ts'] },
-  'lifecycle/messages.ts': { holds: "the lifecycle's words", may: [] },
+  'lifecycle/transitions.ts': { holds: "the lifecycle's pure table", may: ['lifecycle/messages/'] },
+  'lifecycle/messages/': { holds: "the lifecycle's words", may: [] },
   'lifecycle/checks.ts': { holds: "the company checks' pure table", may: [] },
   'lifecycle/webhooks.ts': { holds: "the webhook delivery's pure machine", may: [] },
   'lifecycle/email.ts': { holds: "the buyer e-mail's pure table", may: ['lifecycle/transitions.ts'] },
@@ -117,7 +161,7 @@ export const ROOMS: Record<string, Room> = {
   'cli/': { holds: 'the `chasqui` command', may: ['*'] },
   'cli/support/': {
     holds: '`chasqui support`',
-    may: ['core/', 'db/', 'lifecycle/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
+    may: ['core/', 'db/', 'lifecycle/', 'support/', 'workflows/*-client.ts', 'workflows/*-types.ts'],
   },
   'test/': { holds: 'mocha suites', may: ['*'] },
   'bench/': { holds: 'benchmarks', may: ['*'] },

@@ -15,7 +15,7 @@ import { acceptedWithEmail as acceptedWith, startSmtpServer, type SmtpServerHand
 import { testConfig } from '../support/services';
 import { findDocument, listDocuments } from '../../db/documents';
 import { listSupportActions } from '../../db/support-actions';
-import { documentTimeline } from '../../lifecycle/timeline';
+import { documentTimeline } from '../../support/timeline';
 import { english } from '../../lifecycle/messages';
 import { webhookBody } from '../../activities/webhooks';
 import { buyerEmailWorkflowId } from '../../workflows/buyer-email';

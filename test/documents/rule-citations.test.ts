@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { RULES, type RuleDefinition } from '../../documents/calendar';
-import { CITATIONS, type RuleCitation } from '../../documents/calendar/citations';
+import { citationOf, RULES, type RuleAnswer, type RuleCitation, type RuleDefinition } from '../../documents/calendar';
 import { sunatCode } from '../../documents/sunat-codes';
 import { parseSheet, readSheet, sheetFiles, sheetRow, type SheetRow } from '../../validator/sheets';
 
@@ -165,7 +164,8 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
   });
 
   it('every citation names a row the sheets carry, with its code, severity and words', () => {
-    for (const [id, citation] of Object.entries(CITATIONS)) {
+    for (const { id, ...declared } of RULES) {
+      const citation = citationOf({ id, ...declared });
       expect(citation.rows.length, id).to.be.greaterThan(0);
       expect(citation.date, id).to.not.equal('');
       const rule = { id, effective: '', codes: citation.rows.map((r) => r.code), confidence: citation.reading };
@@ -179,7 +179,7 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
   });
 
   it('every dated row that answers with a code is cited by a rule of the calendar: no change of SUNAT left unapplied', () => {
-    const cited = new Set(Object.values(CITATIONS).flatMap((c) => c.rows.map((r) => `${r.file}:${r.row}`)));
+    const cited = new Set(RULES.flatMap((rule) => citationOf(rule).rows.map((r) => `${r.file}:${r.row}`)));
     const uncited = sheetFiles()
       .flatMap((file) => readSheet(file).map((r) => ({ file, r })))
       .filter(({ file, r }) => r.date && r.codes.length && !cited.has(`${file}:${r.row}`))
@@ -199,7 +199,7 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
       'GRE-Transportista2_0': ['31'],
     };
     for (const rule of RULES) {
-      const sheets = (CITATIONS[rule.id]?.rows ?? []).map((c) => sheetRow(c.file, c.row)?.sheet ?? '');
+      const sheets = citationOf(rule).rows.map((c) => sheetRow(c.file, c.row)?.sheet ?? '');
       const covered = new Set(sheets.flatMap((sheet) => judges[sheet] ?? []));
       expect(
         rule.docTypes.filter((t) => !covered.has(t)),
@@ -211,9 +211,19 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
   describe('every dated rule of the calendar agrees with its sheet rows', () => {
     for (const rule of RULES) {
       it(`${rule.id}: codes, severity, condition, date and confidence`, () => {
-        expect(disagreements(rule, CITATIONS[rule.id])).to.deep.equal([]);
+        expect(disagreements(rule, citationOf(rule))).to.deep.equal([]);
       });
     }
+  });
+
+  it("the catalog answers a rule's code with the text the rule declares, else with its own (none for 3503, 3504)", () => {
+    const declared = RULES.flatMap((rule) => Object.values<RuleAnswer>(rule.answers)).filter((a) => a.text);
+    expect(declared.map((a) => a.code)).to.deep.equal(['3507']);
+    for (const rule of RULES)
+      for (const answer of Object.values<RuleAnswer>(rule.answers)) {
+        const { text, answer: answered } = sunatCode(answer.code);
+        expect(answered, `${rule.id} ${answer.code}`).to.equal(answer.text ?? text);
+      }
   });
 
   it("docs/rules.md's calendar lists every rule with its date, codes and confidence as the calendar holds them", () => {
@@ -245,7 +255,7 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
     };
     let caught = 0;
     for (const rule of RULES) {
-      const citation = CITATIONS[rule.id];
+      const citation = citationOf(rule);
       for (const cited of citation.rows)
         for (const [what, change] of Object.entries(changes)) {
           const altered = (file: string, n: number) => {
@@ -261,27 +271,27 @@ describe("SUNAT's validation sheets (sunat/rules) and the calendar's citations",
   });
 
   it('fails a rule the sheets do not carry: the product code required on every line (chasqui before issue 33)', () => {
+    const valid = RULES.find((r) => r.id === 'product-code-valid')!;
     const required: RuleDefinition = {
+      ...valid,
       id: 'product-code-required' as never,
-      effective: '2027-01-01',
       codes: ['3496'],
       docTypes: ['01'],
       summary: "Every line carries SUNAT's product code",
-      source: '',
       confidence: 'sure',
     };
     // No row refuses a line without a code (above), so nothing can be cited for it; cited to the rows it misreads,
     // its confidence gives it away: error 3496 is an implementer's reading of SUNAT's revisions.
     expect(disagreements(required, undefined)).to.deep.equal(['product-code-required: no citation']);
-    expect(disagreements(required, CITATIONS['product-code-valid'])).to.deep.equal([
+    expect(disagreements(required, citationOf(valid))).to.deep.equal([
       'product-code-required: sure in the calendar, reported by its sources',
     ]);
     // A rate the sheets do not carry, and a date other than the sheets'.
     const rate = { ...RULES.find((r) => r.id === 'mype-rate-end')!, codes: ['3103', '2800'] };
-    expect(disagreements(rate, CITATIONS['mype-rate-end'])).to.deep.equal([
+    expect(disagreements(rate, citationOf(rate))).to.deep.equal([
       'mype-rate-end: answers 2800, which no cited row carries',
     ]);
     const early = { ...RULES.find((r) => r.id === 'gre-loading-date')!, effective: '2026-05-01' };
-    expect(disagreements(early, CITATIONS['gre-loading-date'])).to.have.length(3);
+    expect(disagreements(early, citationOf(early))).to.have.length(3);
   });
 });

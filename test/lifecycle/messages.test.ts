@@ -98,6 +98,9 @@ describe('lifecycle: messages in two languages (pure)', () => {
   it('reads stored messages back only when this version knows their code', () => {
     expect(isMessage(message('recheck.done'))).to.equal(true);
     expect(isMessage({ code: 'gone.code', params: {} })).to.equal(false);
+    // A stored value naming what every object has is no message either, and renders as none.
+    expect(isMessage({ code: 'constructor', params: {} })).to.equal(false);
+    expect(() => spanish({ code: 'toString', params: {} } as never)).to.throw('no text for lifecycle message toString');
     expect(isMessage('state query requested')).to.equal(false);
     expect(() => english({ code: 'gone.code', params: {} } as never)).to.throw(
       /no text for lifecycle message gone.code/,

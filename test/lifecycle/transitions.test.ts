@@ -11,16 +11,16 @@ import {
   RELEASE,
   STATUS_CODES,
   waitingReason,
-  type ActionSubject,
   type Answer,
   UNRESOLVED_STATUSES,
   voidStatus,
   type DocStatus,
 } from '../../lifecycle/transitions';
-import * as rules from '../../lifecycle/transitions';
+import * as rules from '../../lifecycle/refusals';
+import type { ActionSubject } from '../../lifecycle/refusals';
 import { english, spanish, type Message } from '../../lifecycle/messages';
 
-/** The refusals in the API's and the CLI's words (lifecycle/messages.ts renders each code). */
+/** The refusals in the API's and the CLI's words (lifecycle/messages/ renders each code). */
 const en = (m: Message | null) => (m ? english(m) : null);
 const sendRefusal = (d: ActionSubject) => en(rules.sendRefusal(d));
 const resendRefusal = (d: ActionSubject) => en(rules.resendRefusal(d));

@@ -22,9 +22,9 @@ import {
   type DeliveryRow,
 } from '../../db/webhooks';
 import { createWebhookHistoryActivities } from '../../activities/webhook-history';
-import { documentTimeline } from '../../lifecycle/timeline';
+import { documentTimeline } from '../../support/timeline';
 import { english, spanish } from '../../lifecycle/messages';
-import { redeliverDocument, type LifecycleDeps } from '../../lifecycle/actions';
+import { redeliverDocument, type LifecycleDeps } from '../../support/actions';
 import {
   DELIVERY_TRANSITIONS,
   OPENED_DELIVERY,

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import type { CompanyRow } from '../../../db/companies';
 import { findDelivery } from '../../../db/webhooks';
-import { lifecycleDeps, redeliver } from '../../../lifecycle/actions';
+import { lifecycleDeps, redeliver } from '../../../support/actions';
 import { spanish } from '../../../lifecycle/messages';
 import { ApiError } from '../../errors';
 import { REFUSAL_STATUS } from '../../actions';

@@ -22,18 +22,18 @@ import { signalDocumentWorkflow, signalOrStart, type StartableDocument } from '.
 import { startRedeliveryWorkflow } from '../workflows/webhook-client';
 import { taskPriority } from '../workflows/priority-types';
 import { WEBHOOK_EVENT } from '../workflows/webhook-types';
-import { done, refused, type ActionResult } from './result';
-import { english, message, type Message } from './messages';
+import { done, refused, type ActionResult } from '../lifecycle/result';
+import { english, message, type Message } from '../lifecycle/messages';
+import { RELEASE } from '../lifecycle/transitions';
 import {
   recheckRefusal,
-  RELEASE,
   resendRefusal,
   sendRefusal,
   supportResendRefusal,
   type ActionSubject,
-} from './transitions';
-import { afterEmailAttempt, mayEmailBuyer } from './email';
-import { historyMayBePruned, isPendingDelivery } from './webhooks';
+} from '../lifecycle/refusals';
+import { afterEmailAttempt, mayEmailBuyer } from '../lifecycle/email';
+import { historyMayBePruned, isPendingDelivery } from '../lifecycle/webhooks';
 
 /**
  * What support may do to a document, and what the API does when an integrator asks: send, resend, recheck,

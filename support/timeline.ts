@@ -2,8 +2,9 @@ import type { Db } from '../db/knex';
 import { listDocumentAttempts, type ListedDocument } from '../db/documents';
 import { listAttempts, listDeliveries } from '../db/webhooks';
 import { listSupportActions } from '../db/support-actions';
-import { isMessage, message, type Message } from './messages';
-import { historyMayBePruned } from './webhooks';
+import { isMessage, message, type Message } from '../lifecycle/messages';
+import { recordedKind } from '../lifecycle/transitions';
+import { historyMayBePruned } from '../lifecycle/webhooks';
 
 /** One moment of a document's story: what happened and its detail, as messages each surface renders. */
 export interface TimelineEntry {
@@ -33,7 +34,8 @@ export async function documentTimeline(
   ];
   const stepEvents = { send: 'event.send', ticket: 'event.ticket', query: 'event.query' } as const;
   for (const a of attempts) {
-    const origin = a.origin ?? (a.status === 'registered' ? 'ticket' : 'answered');
+    // An attempt recorded before origins were: a ticket's status says where it came from.
+    const origin = a.origin ?? (recordedKind(a.status) === 'ticket' ? 'ticket' : 'answered');
     entries.push({
       at: a.created_at,
       event: message(stepEvents[a.step]),

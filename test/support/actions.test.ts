@@ -21,7 +21,7 @@ import {
   resend,
   send,
   type LifecycleDeps,
-} from '../../lifecycle/actions';
+} from '../../support/actions';
 
 /**
  * The lifecycle's actions as the API, support staff and the console call them: against the real API, worker,
