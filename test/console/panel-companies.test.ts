@@ -121,7 +121,7 @@ describe('panel: companies, checklist, settings (real browser)', function () {
     expect(loaded.status).to.equal(200);
     await page.reload();
     expect(await itemState(page, 'sol_credentials')).to.equal('Listo');
-    const [row] = await audit(ruc, 'company.sol-credentials');
+    const [row] = await audit(ruc, 'company.sol_credentials');
     expect(row.actor_kind).to.equal('account-token');
     expect(row.changes).to.deep.equal({
       sol_user: { from: null, to: 'VENTAS01' },

@@ -111,7 +111,7 @@ export function valueWord(field: string, value: unknown): string {
   return VALUE_WORDS[field]?.[String(value)] ?? String(value);
 }
 
-/** The audit log's actions this part of the panel writes; another shows its code. */
+/** Every action the audit log records of a company, in Spanish (test/console/panel-companies.test.ts checks each). */
 const ACTION_WORDS: Readonly<Record<string, string>> = {
   'company.create': 'Creó la empresa',
   'company.delete': 'Eliminó la empresa',
@@ -123,11 +123,22 @@ const ACTION_WORDS: Readonly<Record<string, string>> = {
   'company.response': 'Cambió el modo de respuesta',
   'company.destination': 'Cambió el destino',
   'company.signing': 'Cambió la firma',
-  'company.sol-credentials': 'Cargó la clave SOL',
-  'company.ose-credentials': 'Cargó las credenciales de la OSE',
-  'company.gre-credentials': 'Cargó las credenciales GRE',
+  'company.sol_credentials': 'Cargó la clave SOL',
+  'company.ose_credentials': 'Cargó las credenciales de la OSE',
+  'company.gre_credentials': 'Cargó las credenciales GRE',
+  'company.certificate': 'Cargó el certificado',
+  'company.email': 'Cambió el correo a compradores',
+  'company.logo': 'Cambió el logo',
+  'token.create': 'Creó un token de firma',
+  'token.revoke': 'Revocó un token de firma',
+  'token.roll': 'Rotó un token de firma',
+  'webhook.set': 'Configuró el webhook',
+  'webhook.disable': 'Desactivó el webhook',
+  'webhook.rotate_secret': 'Cambió el secreto del webhook',
+  'document.void': 'Anuló un documento',
 };
-export const actionWord = (action: string) => ACTION_WORDS[action] ?? action;
+export const AUDITED_ACTIONS = Object.keys(ACTION_WORDS);
+export const actionWord = (action: string) => ACTION_WORDS[action] ?? 'Otro cambio';
 
 /** The API's refusals of a company's creation or settings (api/companies/shared.ts, settings.ts), in Spanish. */
 const REFUSALS: Readonly<Record<string, string>> = {
