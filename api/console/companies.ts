@@ -4,6 +4,7 @@ import { listCompanies } from '../../db/companies';
 import { listCheckRows, worstFirst, type CheckRow } from '../../db/company-checks';
 import { html, notice, page, table } from './html';
 import { scopeOf, writePage, type Viewer } from './context';
+import { companyLimit } from './permissions';
 import { CHECK_NAMES, CHECK_WORDS, destinationWord } from './words';
 import { isMessage, spanish } from '../../lifecycle/messages';
 
@@ -15,7 +16,10 @@ const reasonOf = (k: CheckRow) => (isMessage(k.message) ? ` ${spanish(k.message)
 
 /** The companies the session sees, with the checks that are not fine (worst first). */
 export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer): Promise<void> {
-  const companies = await listCompanies(deps.db, scopeOf(viewer.session), { limit: 500 });
+  const limit = companyLimit(viewer.session.principal);
+  const companies = (await listCompanies(deps.db, scopeOf(viewer.session), { limit: 500 })).filter(
+    (c) => !limit || limit.includes(c.id),
+  );
   const checks = await listCheckRows(
     deps.db,
     companies.map((c) => c.id),

@@ -15,6 +15,9 @@ import { documentFile } from './files';
 import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 import { companyPage, isCompanyPage } from './panel/routes';
+import { publicPeoplePage } from './people/links';
+import { peoplePage } from './people/routes';
+import { SECOND_FACTOR_PATHS } from './people/paths';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -47,6 +50,12 @@ export function consolePages(deps: AppDeps): Middleware {
   };
 }
 
+/** The sign-in page's notice: after signing out, or after a password was set by a link. */
+function loginNotice(ctx: Context) {
+  if (ctx.query.salida) return notice('ok', 'Sesión cerrada.');
+  return ctx.query.listo ? notice('ok', 'Contraseña guardada: inicie sesión con ella.') : null;
+}
+
 const DOCUMENT = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/([a-z]+))?$/;
 
 async function route(ctx: Context, deps: AppDeps): Promise<void> {
@@ -58,11 +67,15 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     ctx.body = CSS;
     return;
   }
-  if (p === '/console/login' && method === 'GET')
-    return loginPage(ctx, deps, 200, ctx.query.salida ? notice('ok', 'Sesión cerrada.') : null);
+  if (p === '/console/login' && method === 'GET') return loginPage(ctx, deps, 200, loginNotice(ctx));
   if (p === '/console/login' && method === 'POST') return signIn(ctx, deps);
+  if (await publicPeoplePage(ctx, deps, p)) return;
 
   const session = await consoleSession(deps, ctx);
+  if (session?.pending && ![...Object.values(SECOND_FACTOR_PATHS), '/console/logout'].includes(p)) {
+    ctx.status = 303;
+    return ctx.redirect(SECOND_FACTOR_PATHS[session.pending]);
+  }
   if (method === 'POST') {
     if (!session) return forbiddenPage(ctx, 'Su sesión terminó: inicie sesión de nuevo.');
     const form = await consoleForm(ctx);
@@ -72,6 +85,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     if (p === '/console/logout') return signOut(ctx, deps);
     const viewer = viewerOf(session);
     if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, form);
+    if (await peoplePage(ctx, deps, session, viewer, p, form)) return;
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
@@ -102,6 +116,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/stuck') return stuckPage(ctx, deps, viewer);
   if (p === '/console/companies') return companiesPage(ctx, deps, viewer);
   if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, null);
+  if (await peoplePage(ctx, deps, session, viewer, p, null)) return;
   const m = DOCUMENT.exec(p);
   if (m && (!m[3] || isActionName(m[3]))) {
     const doc = await visibleDocument(deps, session, m[1]);

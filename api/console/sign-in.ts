@@ -2,7 +2,15 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { findToken, ACCOUNT_SCOPE, COMPANY_SCOPE, type TokenPrincipal } from '../../db/tokens';
 import { findSupportToken, supportTokenState, type SupportTokenRow } from '../../db/support-tokens';
-import { endConsoleSession, openConsoleSession } from '../../db/console-sessions';
+import {
+  endConsoleSession,
+  openConsoleSession,
+  type ConsolePrincipal,
+  type SessionPending,
+} from '../../db/console-sessions';
+import { passwordSignIn } from './people/sign-in';
+import { peopleSettings } from '../../db/users';
+import { SECOND_FACTOR_PATHS } from './people/paths';
 import { findAccount } from '../../db/accounts';
 import { logger } from '../../core/logger';
 import { html, notice, page, type Html } from './html';
@@ -32,6 +40,15 @@ export function loginPage(ctx: Context, deps: AppDeps, status: number, message: 
     page(
       { title: 'Iniciar sesión' },
       html`${message}
+        <form class="card" method="post" action="/console/login">
+          <input type="hidden" name="csrf" value="${csrf}" />
+          <label for="email">Correo</label>
+          <input id="email" name="email" type="email" autocomplete="username" maxlength="254" required />
+          <label for="password">Contraseña</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required />
+          <button type="submit">Iniciar sesión con su usuario</button>
+          <p class="hint"><a href="/console/olvido">¿Olvidó su contraseña?</a></p>
+        </form>
         <form class="card" method="post" action="/console/login">
           <input type="hidden" name="csrf" value="${csrf}" />
           <label for="token">Token de acceso</label>
@@ -97,9 +114,15 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       ctx,
       'El formulario caducó o no vino de esta página: vuelva a cargar la página de inicio de sesión.',
     );
+  if (form.has('email')) {
+    const outcome = await passwordSignIn(ctx, deps, form);
+    if (outcome.ok) return openSession(ctx, deps, outcome.principal, outcome.pending);
+    if (outcome.retryAfter) ctx.set('Retry-After', String(outcome.retryAfter));
+    return loginPage(ctx, deps, outcome.status, notice('refused', outcome.text));
+  }
   const token = (form.get('token') ?? '').trim();
   const refuse = (text: string) => loginPage(ctx, deps, 401, notice('refused', text));
-  let principal: Parameters<typeof openConsoleSession>[1];
+  let principal: ConsolePrincipal;
   const support = await findSupportToken(deps.db, token);
   const found = support || !token ? null : await findToken(deps.db, token);
   if (support) {
@@ -110,6 +133,8 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
     const refusal = apiTokenRefusal(found);
     if (refusal) return refuse(refusal);
     const account = await findAccount(deps.db, found.accountId);
+    if (!(await peopleSettings(deps.db, found.accountId)).tokenConsole)
+      return refuse('El propietario de esta cuenta desactivó el acceso con el token de cuenta: entre con su usuario.');
     principal = {
       kind: 'account',
       name: account?.name ?? 'cuenta',
@@ -117,12 +142,22 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       apiTokenId: found.tokenId,
     };
   } else return refuse('El token no es válido: no existe ningún token con ese valor. Revise que lo copió completo.');
-  const session = await openConsoleSession(deps.db, principal);
-  logger.info({ kind: principal.kind, name: principal.name }, 'console sign-in');
+  return openSession(ctx, deps, principal, null);
+}
+
+/** Opens a session and lands on the page it owes first: the documents, or the second factor still due. */
+export async function openSession(
+  ctx: Context,
+  deps: AppDeps,
+  principal: ConsolePrincipal,
+  pending: SessionPending,
+): Promise<void> {
+  const session = await openConsoleSession(deps.db, principal, pending);
+  logger.info({ kind: principal.kind, name: principal.name, pending }, 'console sign-in');
   setCookie(ctx, deps, SESSION_COOKIE, session.id);
   setCookie(ctx, deps, LOGIN_COOKIE, '', 0);
   ctx.status = 303;
-  ctx.redirect('/console/documents');
+  ctx.redirect(pending ? SECOND_FACTOR_PATHS[pending] : '/console/documents');
 }
 
 export async function signOut(ctx: Context, deps: AppDeps): Promise<void> {
