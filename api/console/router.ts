@@ -16,7 +16,7 @@ import type { FileKind } from '../../buyers/links';
 import { actionPreview, actionRun, doneNotice, isActionName } from './actions';
 import { companyPage, isCompanyPage } from './panel/routes';
 import { publicPeoplePage } from './people/links';
-import { peoplePage } from './people/routes';
+import { actionRefused, peoplePage } from './people/routes';
 import { SECOND_FACTOR_PATHS } from './people/paths';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
@@ -90,6 +90,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
       if (!doc) return notFoundPage(ctx, viewer);
+      if (actionRefused(ctx, viewer, doc.company_id)) return;
       const outcome = await actionRun(deps, viewer, doc, act[3]);
       if (outcome !== 'done') return documentPage(ctx, deps, viewer, doc, outcome);
       ctx.status = 303;
@@ -121,7 +122,9 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (m && (!m[3] || isActionName(m[3]))) {
     const doc = await visibleDocument(deps, session, m[1]);
     if (!doc) return notFoundPage(ctx, viewer);
-    if (m[3] && isActionName(m[3])) return actionPreview(ctx, deps, viewer, doc, m[3]);
+    if (m[3] && isActionName(m[3]) && !actionRefused(ctx, viewer, doc.company_id))
+      return actionPreview(ctx, deps, viewer, doc, m[3]);
+    if (m[3]) return;
     if (m[2]) return documentFile(ctx, deps, viewer, doc, m[2] as FileKind);
     const done = String(ctx.query.hecho ?? '');
     return documentPage(ctx, deps, viewer, doc, {

@@ -43,26 +43,15 @@ export function loginPage(ctx: Context, deps: AppDeps, status: number, message: 
         <form class="card" method="post" action="/console/login">
           <input type="hidden" name="csrf" value="${csrf}" />
           <label for="email">Correo</label>
-          <input id="email" name="email" type="email" autocomplete="username" maxlength="254" required />
+          <input id="email" name="email" type="email" autocomplete="username" maxlength="254" autofocus />
           <label for="password">Contraseña</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
-          <button type="submit">Iniciar sesión con su usuario</button>
+          <input id="password" name="password" type="password" autocomplete="current-password" />
+          <button type="submit" name="via" value="usuario">Iniciar sesión con su usuario</button>
           <p class="hint"><a href="/console/olvido">¿Olvidó su contraseña?</a></p>
-        </form>
-        <form class="card" method="post" action="/console/login">
-          <input type="hidden" name="csrf" value="${csrf}" />
           <label for="token">Token de acceso</label>
           <p class="hint" id="token-hint">Un token de soporte (chq_sup_…) o el token de su cuenta (chq_acc_…).</p>
-          <input
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="off"
-            required
-            aria-describedby="token-hint"
-            autofocus
-          />
-          <button type="submit">Entrar</button>
+          <input id="token" name="token" type="password" autocomplete="off" aria-describedby="token-hint" />
+          <button type="submit" name="via" value="token">Entrar</button>
         </form>`,
     ),
   );
@@ -114,7 +103,9 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       ctx,
       'El formulario caducó o no vino de esta página: vuelva a cargar la página de inicio de sesión.',
     );
-  if (form.has('email')) {
+  // One form for both ways in: an e-mail typed (or the user's button with no token) is a password sign-in.
+  const byPassword = !!form.get('email')?.trim() || (form.get('via') === 'usuario' && !form.get('token')?.trim());
+  if (byPassword) {
     const outcome = await passwordSignIn(ctx, deps, form);
     if (outcome.ok) return openSession(ctx, deps, outcome.principal, outcome.pending);
     if (outcome.retryAfter) ctx.set('Retry-After', String(outcome.retryAfter));

@@ -4,6 +4,7 @@
  * the real API over HTTP, a real SMTP server; the API's clock is moved instead of waited for.
  */
 import { expect } from 'chai';
+import got from 'got';
 import { ConsoleClient, addUser, codeNow, mailedLink, OWNER, peopleWorld } from '../console/people';
 import { hotp, matchTotp, totpStep, base32Encode } from '../../core/totp';
 import { LOCKOUT } from '../../db/users';
@@ -118,7 +119,13 @@ describe('security: people of an account (issue 43)', function () {
     world.advance(31 * 60_000);
     expect((await client.get(late.path)).statusCode, 'expired').to.equal(410);
     expect(client.text()).to.include('venció');
-    await client.post('/console/restablecer', { t: late.path.split('t=')[1], password: 'una frase cualquiera larga' });
+    // Posted from another page's form (the expired one has none): refused all the same, nothing set.
+    await client.get('/console/olvido');
+    const posted = await client.post('/console/restablecer', {
+      t: late.path.split('t=')[1],
+      password: 'una frase cualquiera larga',
+    });
+    expect(posted.statusCode).to.equal(410);
     expect(client.text()).to.include('venció');
   });
 
@@ -167,6 +174,14 @@ describe('security: people of an account (issue 43)', function () {
     expect((await client.get(`/console/documents/${docB.body.external_id}`)).statusCode).to.equal(404);
     await client.get(`/console/documents?ruc=${world.b.ruc}`);
     expect(client.text()).to.not.include(docB.body.filename);
+    // A's document it reads, and may not act on: a contador changes nothing.
+    const docA = await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc));
+    expect((await client.get(`/console/documents/${docA.body.external_id}`)).statusCode).to.equal(200);
+    expect((await client.get(`/console/documents/${docA.body.external_id}/acciones/resend`)).statusCode).to.equal(403);
+    expect(client.text()).to.include('necesita el rol propietario, administrador o emisor');
+    const acted = await client.post(`/console/documents/${docA.body.external_id}/acciones/resend`, {});
+    expect(acted.statusCode).to.equal(403);
+    expect(await world.s.stack.db('support_actions').where({ document_id: docA.body.external_id })).to.deep.equal([]);
     // An administrator limited to A reads A's audit rows, and of B's nothing.
     const admin = user('admin-limitado');
     const adminClient = new ConsoleClient(world.s.stack.url);
@@ -237,5 +252,36 @@ describe('security: people of an account (issue 43)', function () {
     const role = mine.find((r) => r.action === 'user.role')!;
     expect(role.actor).to.equal(OWNER.name);
     expect(role.changes.role).to.deep.equal({ from: 'emisor', to: 'contador' });
+  });
+});
+
+describe('security: GET /v1/account/audit (issue 43)', function () {
+  this.timeout(120_000);
+  const world = peopleWorld();
+
+  it('reads the account’s own log a page at a time with the account token, nothing with another token', async () => {
+    const { url } = world.s.stack;
+    const email = `api.${process.pid}@people.test`;
+    await addUser(world, email, 'contador', [world.a.row.id]);
+    const get = (token: string, query = '') =>
+      got(`${url}/v1/account/audit${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+        throwHttpErrors: false,
+        responseType: 'json',
+      }) as Promise<{ statusCode: number; body: any }>;
+    const first = await get(world.a.accountToken, '?limit=1');
+    expect(first.statusCode).to.equal(200);
+    expect(first.body.data.entries).to.have.length(1);
+    expect(first.body.data.entries[0].action).to.equal('user.accept');
+    expect(first.body.data.entries[0].actor).to.include({ kind: 'user', name: email });
+    expect(first.body.data.entries[0].changes.password.to).to.equal('(secreto nuevo)');
+    const next = await get(world.a.accountToken, `?limit=1&before=${first.body.data.next_before}`);
+    expect(next.body.data.entries[0].action).to.equal('user.invite');
+    expect(next.body.data.entries[0].changes.companies.to).to.deep.equal([world.a.ruc]);
+    expect((await get(world.a.token)).statusCode, 'a company token').to.equal(403);
+    expect((await get(world.other.accountToken)).body.data.entries, 'another account').to.deep.equal([]);
+    // Another account's RUC: the API's usual 403 (docs/security.md, ids in API paths).
+    expect((await get(world.a.accountToken, `?ruc=${world.other.ruc}`)).statusCode).to.equal(403);
+    expect((await get(world.a.accountToken, '?before=x')).statusCode).to.equal(400);
   });
 });

@@ -4,7 +4,7 @@ import { listAudit, type AuditRow, type FieldChange } from '../../../db/audit';
 import { listCompanies } from '../../../db/companies';
 import { html, notice, page, table } from '../html';
 import { writePage, type Viewer } from '../context';
-import { companyLimit } from '../permissions';
+import { companyLimit, ROLE_NAMES } from '../permissions';
 import { limaTime } from '../words';
 
 /**
@@ -38,13 +38,40 @@ const KIND_WORDS: Record<string, string> = {
 
 export const actionWords = (action: string) => ACTION_WORDS[action] ?? `cambio ${action}`;
 
-const shown = (value: unknown) =>
-  value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+/** The people's fields and values in the page's words; a field of a later change shows as recorded. */
+const FIELD_WORDS: Record<string, string> = {
+  email: 'correo',
+  role: 'rol',
+  companies: 'empresas',
+  password: 'contraseña',
+  second_factor: 'segundo factor',
+  method: 'con',
+  totp: 'segundo factor',
+  recovery_codes: 'códigos de recuperación',
+  require_two_factor: 'exigir segundo factor',
+  token_console: 'token de cuenta en la consola',
+};
+const VALUE_WORDS: Record<string, string> = {
+  ...ROLE_NAMES,
+  none: 'ninguno',
+  enrol: 'activarlo',
+  totp: 'código de la aplicación',
+  recovery: 'código de recuperación',
+  true: 'sí',
+  false: 'no',
+};
 
-/** `campo: antes → después` for each field changed (secrets were masked by the writer). */
-export const changesText = (changes: Record<string, FieldChange>) =>
+function shown(value: unknown, words: boolean): string {
+  if (value === undefined || value === null) return '—';
+  if (Array.isArray(value)) return value.map((v) => shown(v, words)).join(', ');
+  const text = String(value);
+  return words ? (VALUE_WORDS[text] ?? text) : typeof value === 'string' ? text : JSON.stringify(value);
+}
+
+/** `campo: antes → después` for each field changed (secrets were masked by the writer); `words`: the page's Spanish. */
+export const changesText = (changes: Record<string, FieldChange>, words = false) =>
   Object.entries(changes)
-    .map(([field, c]) => `${field}: ${shown(c.from)} → ${shown(c.to)}`)
+    .map(([f, c]) => `${words ? (FIELD_WORDS[f] ?? f) : f}: ${shown(c.from, words)} → ${shown(c.to, words)}`)
     .join('; ');
 
 interface AuditQuery {
@@ -84,7 +111,7 @@ export async function auditPage(ctx: Context, deps: AppDeps, viewer: Viewer): Pr
       r.address ?? '—',
       actionWords(r.action),
       r.company_ruc ?? '—',
-      changesText(r.changes) || '—',
+      changesText(r.changes, true) || '—',
     ]);
   writePage(
     ctx,

@@ -15,6 +15,17 @@ function refused(ctx: Context, viewer: Viewer, permission: Permission): void {
 }
 
 /**
+ * A document's support actions (send again, query, redeliver, e-mail the buyer) change its course: a user needs a role
+ * that issues (a contador or desarrollador reads only). Writes the 403 and answers true when refused.
+ */
+export function actionRefused(ctx: Context, viewer: Viewer, companyId: string): boolean {
+  const { principal } = viewer.session;
+  if (principal.kind !== 'user' || mayDo(principal, 'documents.issue', companyId)) return false;
+  refused(ctx, viewer, 'documents.issue');
+  return true;
+}
+
+/**
  * The people's pages behind a session (issue 43): the second factor, the users page (owner; a POST asks for the second
  * factor again past CHASQUI_STEP_UP_MINUTES) and the audit log. False for a path that is none of them.
  */

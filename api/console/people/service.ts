@@ -57,7 +57,12 @@ export async function readAssignment(
   return { ok: true, value: { role, companyIds: [...new Set(chosen)] } };
 }
 
-const describe = (a: Assignment) => ({ role: a.role, companies: a.companyIds ?? 'todas' });
+/** A role and its companies as the audit log records them: the companies by RUC, or «todas». */
+async function describe(db: Knex | Knex.Transaction, accountId: string, a: Assignment) {
+  if (!a.companyIds) return { role: a.role, companies: 'todas' as const };
+  const companies = await listCompanies(db, accountId, { limit: 10_000 });
+  return { role: a.role, companies: companies.filter((c) => a.companyIds!.includes(c.id)).map((c) => c.ruc) };
+}
 
 /** Sends one link of `kind` to a user; false when the mail server did not take it. */
 async function mailLink(deps: AppDeps, user: UserRow, kind: LinkKind, secret: string, lines: string[]) {
@@ -92,7 +97,13 @@ export async function inviteUser(
     return await deps.db.transaction(async (trx) => {
       const user = await insertUser(trx, { accountId, email: address, ...assignment });
       const secret = await createLink(trx, user.id, 'invite', at, deps.config.people.inviteSeconds);
-      await recordChange(trx, { accountId, actor, action: 'user.invite', changes: changesOf(address, assignment) });
+      const { role, companies: scope } = await describe(trx, accountId, assignment);
+      await recordChange(trx, {
+        accountId,
+        actor,
+        action: 'user.invite',
+        changes: { email: { to: address }, role: { to: role }, companies: { to: scope } },
+      });
       const until = limaLabelled(new Date(at.getTime() + deps.config.people.inviteSeconds * 1000));
       const where = companies
         ? `Solo en las empresas: ${companies.map((c) => `${c.business_name} (RUC ${c.ruc})`).join(', ')}.`
@@ -116,11 +127,6 @@ export async function inviteUser(
 
 class MailRefused extends Error {}
 
-function changesOf(email: string, a: Assignment) {
-  const { role, companies } = describe(a);
-  return { email: { to: email }, role: { to: role }, companies: { to: companies } };
-}
-
 /** Whether `userId` is the account's only owner: it may not be removed or made anything else (the account keeps one). */
 async function lastOwner(db: Knex | Knex.Transaction, accountId: string, userId: string): Promise<boolean> {
   const owners = (await listUsers(db, accountId)).filter((u) => u.role === 'owner');
@@ -140,8 +146,8 @@ export async function changeUser(
     if (assignment.role !== 'owner' && (await lastOwner(trx, accountId, userId)))
       return refuse('role', 'Es el único propietario: nombre antes a otro propietario.');
     await updateUserRole(trx, userId, assignment.role, assignment.companyIds);
-    const before = describe({ role: user.role, companyIds: user.company_ids });
-    const after = describe(assignment);
+    const before = await describe(trx, accountId, { role: user.role, companyIds: user.company_ids });
+    const after = await describe(trx, accountId, assignment);
     await recordChange(trx, {
       accountId,
       actor,

@@ -36,13 +36,13 @@ const fieldError = (problem: Problem, field: string) =>
 function assignmentFields(companies: CompanyRow[], problem: Problem, current?: UserRow): Html {
   const limited = current?.company_ids ?? null;
   return html`<label for="role">Rol</label>
+    <p class="hint" id="role-hint">
+      ${(Object.keys(ROLE_HINTS) as Role[]).map((r) => `${ROLE_NAMES[r]}: ${ROLE_HINTS[r]}`).join('; ')}.
+    </p>
     ${fieldError(problem, 'role')}
-    <select id="role" name="role">
+    <select id="role" name="role" aria-describedby="role-hint">
       ${(Object.keys(ROLE_PERMISSIONS) as Role[]).map(
-        (r) =>
-          html`<option value="${r}" ${current?.role === r ? html`selected` : ''}>
-            ${ROLE_NAMES[r]}: ${ROLE_HINTS[r]}
-          </option>`,
+        (r) => html`<option value="${r}" ${current?.role === r ? html`selected` : ''}>${ROLE_NAMES[r]}</option>`,
       )}
     </select>
     <fieldset class="choices">
@@ -58,7 +58,7 @@ function assignmentFields(companies: CompanyRow[], problem: Problem, current?: U
         (c) =>
           html`<label class="choice"
             ><input type="checkbox" name="company" value="${c.id}" ${limited?.includes(c.id) ? html`checked` : ''} />
-            ${c.business_name} (<span class="number">${c.ruc}</span>)</label
+            <span>${c.business_name} (RUC ${c.ruc})</span></label
           >`,
       )}
     </fieldset>`;
@@ -95,7 +95,7 @@ async function usersList(ctx: Context, deps: AppDeps, viewer: Viewer, status = 2
           users.length
             ? table(
                 'Usuarios de la cuenta (fechas en hora de Lima)',
-                ['Correo', 'Rol', 'Empresas', 'Segundo factor', 'Estado', 'Alta', ''],
+                ['Correo', 'Rol', 'Empresas', 'Segundo factor', 'Estado', 'Alta', 'Acciones'],
                 rows,
               )
             : html`<p>Todavía no hay usuarios: invite al primero.</p>`
