@@ -11,6 +11,7 @@ import { LOCKOUT } from '../../db/users';
 import { listAudit } from '../../db/audit';
 import { changeUser } from '../../api/console/people/service';
 import { issue, payload } from '../issuing/support';
+import { panelCompany } from '../../api/console/panel/frame';
 
 describe('security: people of an account (issue 43)', function () {
   this.timeout(120_000);
@@ -165,6 +166,24 @@ describe('security: people of an account (issue 43)', function () {
     const client = new ConsoleClient(world.s.stack.url);
     expect((await client.signIn(email, password)).statusCode).to.equal(303);
     expect((await client.get(`/console/companies/${world.b.ruc}`)).statusCode).to.equal(404);
+    // The panel's one door to a company (every tab's page goes through it): B is not there for this session.
+    const row = await world.s.stack.db('account_users').where({ email }).first();
+    const session = {
+      idHash: 'x',
+      csrf: 'x',
+      pending: null,
+      secondFactorAt: null,
+      principal: {
+        kind: 'user' as const,
+        name: email,
+        accountId: world.a.accountId,
+        userId: row.id,
+        role: row.role,
+        companyIds: row.company_ids,
+      },
+    };
+    expect((await panelCompany(world.deps, session, world.a.ruc))?.id).to.equal(world.a.row.id);
+    expect(await panelCompany(world.deps, session, world.b.ruc)).to.equal(null);
     expect((await client.get(`/console/companies/${world.other.ruc}`)).statusCode).to.equal(404);
     await client.get('/console/companies');
     expect(client.text()).to.include(world.a.ruc);
