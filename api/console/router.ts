@@ -85,7 +85,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     if (p === '/console/logout') return signOut(ctx, deps);
     const viewer = viewerOf(session);
     if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, form);
-    if (await peoplePage(ctx, deps, session, viewer, p, form)) return;
+    if (await peoplePage({ ctx, deps, session, viewer, form }, p)) return;
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
@@ -117,7 +117,7 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/stuck') return stuckPage(ctx, deps, viewer);
   if (p === '/console/companies') return companiesPage(ctx, deps, viewer);
   if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, null);
-  if (await peoplePage(ctx, deps, session, viewer, p, null)) return;
+  if (await peoplePage({ ctx, deps, session, viewer, form: null }, p)) return;
   const m = DOCUMENT.exec(p);
   if (m && (!m[3] || isActionName(m[3]))) {
     const doc = await visibleDocument(deps, session, m[1]);

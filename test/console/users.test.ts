@@ -155,18 +155,17 @@ describe('console people (real browser)', function () {
       { name: 'link-unknown', path: '/console/restablecer?t=nada' },
     );
     const english = englishOnlyWords();
+    const clean = async (page: Page, name: string, width: number) => {
+      const problems = await pageProblems(page, english);
+      expect(problems, `${name} at ${width}`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
+      await shot(page, `people-${name}-${width}`);
+    };
     for (const width of [375, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PE' });
       const page = await context.newPage();
       for (const { name, path: p } of open) {
         await page.goto(url(p));
-        expect(await pageProblems(page, english), `${name} at ${width}`).to.deep.equal({
-          scrolls: 0,
-          wide: [],
-          split: [],
-          english: [],
-        });
-        await shot(page, `people-${name}-${width}`);
+        await clean(page, name, width);
       }
       world.advance(30_000);
       await signIn(page, owner, password);
@@ -175,13 +174,7 @@ describe('console people (real browser)', function () {
       for (const { name, path: p } of walk) {
         const answer = await page.goto(url(p));
         expect(answer!.status(), name).to.equal(200);
-        expect(await pageProblems(page, english), `${name} at ${width}`).to.deep.equal({
-          scrolls: 0,
-          wide: [],
-          split: [],
-          english: [],
-        });
-        await shot(page, `people-${name}-${width}`);
+        await clean(page, name, width);
       }
       await context.close();
     }

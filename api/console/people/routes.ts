@@ -1,10 +1,8 @@
 import type { Context } from 'koa';
-import type { AppDeps } from '../../deps';
-import type { ConsoleSession } from '../../../db/console-sessions';
 import { html, notice, page } from '../html';
 import { writePage, type Viewer } from '../context';
 import { mayDo, rolesFor, type Permission } from '../permissions';
-import { askStepUp, needsStepUp, secondFactorPage } from './two-factor';
+import { askStepUp, needsStepUp, secondFactorPage, type PeopleCall } from './two-factor';
 import { usersPages } from './users';
 import { auditCsv, auditPage } from './audit';
 
@@ -29,15 +27,9 @@ export function actionRefused(ctx: Context, viewer: Viewer, companyId: string): 
  * The people's pages behind a session (issue 43): the second factor, the users page (owner; a POST asks for the second
  * factor again past CHASQUI_STEP_UP_MINUTES) and the audit log. False for a path that is none of them.
  */
-export async function peoplePage(
-  ctx: Context,
-  deps: AppDeps,
-  session: ConsoleSession,
-  viewer: Viewer,
-  path: string,
-  form: URLSearchParams | null,
-): Promise<boolean> {
-  if (await secondFactorPage(ctx, deps, session, viewer, path, form)) return true;
+export async function peoplePage(call: PeopleCall, path: string): Promise<boolean> {
+  const { ctx, deps, session, viewer, form } = call;
+  if (await secondFactorPage(call, path)) return true;
   if (path === '/console/users' || path.startsWith('/console/users/')) {
     if (!mayDo(session.principal, 'users.manage')) return (refused(ctx, viewer, 'users.manage'), true);
     if (form && needsStepUp(deps, session)) return (askStepUp(ctx, '/console/users'), true);

@@ -64,6 +64,10 @@ async function describe(db: Knex | Knex.Transaction, accountId: string, a: Assig
   return { role: a.role, companies: companies.filter((c) => a.companyIds!.includes(c.id)).map((c) => c.ruc) };
 }
 
+/** Each field of `after` with its value before, as the audit log records a change. */
+const changed = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(after).map((field) => [field, { from: before[field], to: after[field] }]));
+
 /** Sends one link of `kind` to a user; false when the mail server did not take it. */
 async function mailLink(deps: AppDeps, user: UserRow, kind: LinkKind, secret: string, lines: string[]) {
   const subject = kind === 'invite' ? 'Invitación a la consola de chasqui' : 'Restablecer su contraseña de chasqui';
@@ -152,11 +156,7 @@ export async function changeUser(
       accountId,
       actor,
       action: 'user.role',
-      changes: {
-        email: { from: user.email, to: user.email },
-        role: { from: before.role, to: after.role },
-        companies: { from: before.companies, to: after.companies },
-      },
+      changes: { email: { from: user.email, to: user.email }, ...changed(before, after) },
     });
     return { ok: true as const, value: undefined };
   });
@@ -248,10 +248,10 @@ export async function setPeopleSettings(
       accountId,
       actor,
       action: 'account.people',
-      changes: {
-        require_two_factor: { from: before.requireTwoFactor, to: next.requireTwoFactor },
-        token_console: { from: before.tokenConsole, to: next.tokenConsole },
-      },
+      changes: changed(
+        { require_two_factor: before.requireTwoFactor, token_console: before.tokenConsole },
+        { require_two_factor: next.requireTwoFactor, token_console: next.tokenConsole },
+      ),
     });
     return { ok: true as const, value: undefined };
   });

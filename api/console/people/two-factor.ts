@@ -55,24 +55,26 @@ function qrSvg(text: string): Html {
   );
 }
 
+/** One request to a people page: who asks, and the posted form (null for a GET). */
+export interface PeopleCall {
+  ctx: Context;
+  deps: AppDeps;
+  session: ConsoleSession;
+  viewer: Viewer;
+  form: URLSearchParams | null;
+}
+
 /** Handles the second factor's pages for a user's session; false for any other path or principal. */
-export async function secondFactorPage(
-  ctx: Context,
-  deps: AppDeps,
-  session: ConsoleSession,
-  viewer: Viewer,
-  path: string,
-  form: URLSearchParams | null,
-): Promise<boolean> {
+export async function secondFactorPage(call: PeopleCall, path: string): Promise<boolean> {
+  const { ctx, deps, session, viewer, form } = call;
   const { principal } = session;
   if (principal.kind !== 'user' || !Object.values(SECOND_FACTOR_PATHS).includes(path as never)) return false;
   const user = (await findUser(deps.db, principal.accountId, principal.userId))!;
   const enrolling = path === SECOND_FACTOR_PATHS.enrol;
   if (enrolling && user.totp_enabled_at) ctx.redirect(SECOND_FACTOR_PATHS.totp);
   else if (!enrolling && !user.totp_enabled_at) ctx.redirect(SECOND_FACTOR_PATHS.enrol);
-  else if (enrolling)
-    await (form ? confirmEnrolment(ctx, deps, session, viewer, user, form) : enrolForm(ctx, deps, viewer, user));
-  else if (form) await checkCode(ctx, deps, session, viewer, user, form);
+  else if (enrolling) await (form ? confirmEnrolment(call, user, form) : enrolForm(ctx, deps, viewer, user));
+  else if (form) await checkCode(call, user, form);
   else codeForm(ctx, viewer, backTo(ctx.query.volver), 200, null);
   return true;
 }
@@ -105,14 +107,7 @@ function codeForm(ctx: Context, viewer: Viewer, back: string, status: number, pr
   );
 }
 
-async function checkCode(
-  ctx: Context,
-  deps: AppDeps,
-  session: ConsoleSession,
-  viewer: Viewer,
-  user: UserRow,
-  form: URLSearchParams,
-): Promise<void> {
+async function checkCode({ ctx, deps, session, viewer }: PeopleCall, user: UserRow, form: URLSearchParams) {
   const back = backTo(form.get('volver'));
   const at = nowOf(deps);
   const attempt = await admitKeyed(deps.db, `console-2fa:${user.id}`, CODE_RATE.limit, CODE_RATE.windowSeconds);
@@ -192,14 +187,7 @@ function enrolForm(
  * Enrols the app whose code matches the secret of the form (sealed with the master key: a browser cannot choose its
  * own), replaces the recovery codes, and shows them once, on this answer only.
  */
-async function confirmEnrolment(
-  ctx: Context,
-  deps: AppDeps,
-  session: ConsoleSession,
-  viewer: Viewer,
-  user: UserRow,
-  form: URLSearchParams,
-): Promise<void> {
+async function confirmEnrolment({ ctx, deps, session, viewer }: PeopleCall, user: UserRow, form: URLSearchParams) {
   const sealed = (form.get('clave') ?? '').slice(0, 500);
   let secret: string;
   try {
