@@ -150,6 +150,15 @@ export async function useRecoveryCode(db: Conn, userId: string, code: string, at
   return used === 1;
 }
 
+/** Clears a user's second factor and recovery codes (a lost phone); its sessions end, it enrols again at sign-in. */
+export async function clearTotp(db: Conn, id: string, at: Date): Promise<void> {
+  await db('account_users')
+    .where({ id })
+    .update({ totp_secret_sealed: null, totp_enabled_at: null, totp_last_step: null });
+  await db('user_recovery_codes').where({ user_id: id }).del();
+  await endUserSessions(db, id, at);
+}
+
 export async function enableTotp(db: Conn, id: string, sealed: string, step: bigint, at: Date): Promise<void> {
   await db('account_users')
     .where({ id })

@@ -10,6 +10,7 @@ import {
 } from '../../db/console-sessions';
 import { passwordSignIn } from './people/sign-in';
 import { peopleSettings } from '../../db/users';
+import { recordChange } from '../../db/audit';
 import { SECOND_FACTOR_PATHS } from './people/paths';
 import { findAccount } from '../../db/accounts';
 import { logger } from '../../core/logger';
@@ -133,6 +134,13 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       apiTokenId: found.tokenId,
     };
   } else return refuse('El token no es válido: no existe ningún token con ese valor. Revise que lo copió completo.');
+  // The account token opening the console is in the account's audit log, as a user's sign-in is.
+  if (principal.kind === 'account')
+    await recordChange(deps.db, {
+      accountId: principal.accountId,
+      actor: { kind: 'account-token', name: `token ${principal.apiTokenId}`, address: ctx.ip || null },
+      action: 'account.sign_in',
+    });
   return openSession(ctx, deps, principal, null);
 }
 

@@ -253,6 +253,42 @@ describe('security: people of an account (issue 43)', function () {
     ).to.not.equal(303);
   });
 
+  it('the owner takes away a lost second factor, and can close the console to the account token', async () => {
+    const email = user('perdida');
+    const password = await addUser(world, email, 'emisor');
+    const phone = new ConsoleClient(world.s.stack.url);
+    await phone.signIn(email, password);
+    await phone.get('/console/2fa/alta');
+    const secret = /<code class="secret">([A-Z2-7]+)<\/code>/.exec(phone.last)![1];
+    const sealed = /name="clave" value="([^"]+)"/.exec(phone.last)![1];
+    expect(
+      (await phone.post('/console/2fa/alta', { clave: sealed, code: codeNow(world, secret) })).statusCode,
+    ).to.equal(200);
+    const row = await world.s.stack.db('account_users').where({ email }).first();
+    const token = new ConsoleClient(world.s.stack.url);
+    expect((await token.signInWithToken(world.a.accountToken)).statusCode).to.equal(303);
+    await token.get(`/console/users/${row.id}`);
+    const reset = await token.post(`/console/users/${row.id}/segundo-factor`, {});
+    expect(reset.headers.location).to.equal('/console/users?hecho=segundo-factor');
+    expect((await phone.get('/console/documents')).statusCode, 'its sessions end').to.equal(401);
+    const after = await world.s.stack.db('account_users').where({ email }).first();
+    expect([after.totp_secret_sealed, after.totp_enabled_at]).to.deep.equal([null, null]);
+    expect(await world.s.stack.db('user_recovery_codes').where({ user_id: row.id })).to.deep.equal([]);
+    // The console closed to the token (an owner user has accepted, so the account keeps a way in): its open session
+    // ends and a new sign-in is refused, saying why.
+    await addUser(world, user('otra-duena'), 'owner');
+    await token.get('/console/users');
+    expect((await token.post('/console/users/ajustes', { require_two_factor: '0' })).statusCode).to.equal(303);
+    expect((await token.get('/console/documents')).statusCode).to.equal(401);
+    expect((await token.signInWithToken(world.a.accountToken)).statusCode).to.equal(401);
+    expect(token.text()).to.include('desactivó el acceso con el token de cuenta');
+    const actions = (await listAudit(world.s.stack.db, { accountId: world.a.accountId, limit: 20 })).map(
+      (r) => r.action,
+    );
+    expect(actions).to.include.members(['user.totp_reset', 'account.people', 'account.sign_in']);
+    await world.s.stack.db('accounts').where({ id: world.a.accountId }).update({ token_console: true });
+  });
+
   it('records who changed what, secrets masked, and a change of role', async () => {
     const email = user('auditado');
     const password = await addUser(world, email, 'emisor');

@@ -25,6 +25,8 @@ const ACTION_WORDS: Record<string, string> = {
   'user.sign_in': 'inició sesión',
   'user.second_factor': 'confirmó el segundo factor',
   'user.totp_enable': 'activó el segundo factor',
+  'user.totp_reset': 'quitó el segundo factor de un usuario',
+  'account.sign_in': 'entró con el token de cuenta',
   'account.people': 'cambió los ajustes de usuarios',
 };
 const KIND_WORDS: Record<string, string> = {

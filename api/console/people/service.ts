@@ -4,6 +4,7 @@ import { recordChange, secretChange, type Actor } from '../../../db/audit';
 import { findAccount } from '../../../db/accounts';
 import { listCompanies } from '../../../db/companies';
 import {
+  clearTotp,
   createLink,
   findUser,
   insertUser,
@@ -170,6 +171,27 @@ export async function dropUser(deps: AppDeps, accountId: string, userId: string,
       return refuse('user', 'Es el único propietario: nombre antes a otro propietario.');
     await removeUser(trx, userId, nowOf(deps));
     await recordChange(trx, { accountId, actor, action: 'user.remove', changes: { email: { from: user.email } } });
+    return { ok: true as const, value: undefined };
+  });
+}
+
+/** The owner takes away a user's second factor (phone and codes lost): audited; the user enrols again. */
+export async function resetSecondFactor(
+  deps: AppDeps,
+  accountId: string,
+  userId: string,
+  actor: Actor,
+): Promise<Outcome> {
+  return deps.db.transaction(async (trx) => {
+    const user = await findUser(trx, accountId, userId);
+    if (!user?.totp_enabled_at) return refuse('totp', 'Este usuario no tiene segundo factor.');
+    await clearTotp(trx, userId, nowOf(deps));
+    await recordChange(trx, {
+      accountId,
+      actor,
+      action: 'user.totp_reset',
+      changes: { email: { from: user.email, to: user.email }, totp: secretChange(true, null) },
+    });
     return { ok: true as const, value: undefined };
   });
 }

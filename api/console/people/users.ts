@@ -6,7 +6,15 @@ import { html, notice, page, table, type Html } from '../html';
 import { consoleActor, writePage, type Viewer } from '../context';
 import { ROLE_NAMES, ROLE_PERMISSIONS, type Role } from '../permissions';
 import { limaTime } from '../words';
-import { changeUser, dropUser, inviteUser, readAssignment, setPeopleSettings, type Outcome } from './service';
+import {
+  changeUser,
+  dropUser,
+  inviteUser,
+  readAssignment,
+  resetSecondFactor,
+  setPeopleSettings,
+  type Outcome,
+} from './service';
 
 /**
  * The owner's users page (/console/users, docs/panel.md "People"): the account's people with their role, companies
@@ -17,6 +25,7 @@ const DONE: Record<string, string> = {
   invitado: 'Invitación enviada.',
   cambiado: 'Rol actualizado.',
   quitado: 'Usuario quitado: sus sesiones se cerraron.',
+  'segundo-factor': 'Segundo factor quitado: el usuario lo activará de nuevo al entrar.',
   ajustes: 'Ajustes guardados.',
 };
 
@@ -151,6 +160,17 @@ async function userPage(
           ${assignmentFields(companies, problem, user)}
           <button type="submit">Guardar el rol</button>
         </form>
+        ${
+          user.totp_enabled_at
+            ? html`<h2>Segundo factor</h2>
+                <form class="card" method="post" action="/console/users/${user.id}/segundo-factor">
+                  <input type="hidden" name="csrf" value="${viewer.session.csrf}" />
+                  ${fieldError(problem, 'totp')}
+                  <p>Si perdió el teléfono y sus códigos: se le quita y lo activa de nuevo al entrar.</p>
+                  <button type="submit">Quitar su segundo factor</button>
+                </form>`
+            : ''
+        }
         <h2>Quitar</h2>
         <form class="card" method="post" action="/console/users/${user.id}/quitar">
           <input type="hidden" name="csrf" value="${viewer.session.csrf}" />
@@ -163,7 +183,7 @@ async function userPage(
   );
 }
 
-const USER_PATH = /^\/console\/users\/([0-9a-f-]{36})(\/quitar)?$/;
+const USER_PATH = /^\/console\/users\/([0-9a-f-]{36})(?:\/(quitar|segundo-factor))?$/;
 
 /** The users pages (the caller checked `users.manage` and the step-up); false for a path that is none of them. */
 export async function usersPages(
@@ -201,9 +221,8 @@ export async function usersPages(
   if (!match || !user || (match[2] && !form)) return false;
   if (!form) return userPage(ctx, deps, viewer, user).then(() => true);
   if (match[2]) {
-    await done(await dropUser(deps, accountId, user.id, actor), 'quitado', (p) =>
-      userPage(ctx, deps, viewer, user, 409, p),
-    );
+    const outcome = await (match[2] === 'quitar' ? dropUser : resetSecondFactor)(deps, accountId, user.id, actor);
+    await done(outcome, match[2] === 'quitar' ? 'quitado' : match[2], (p) => userPage(ctx, deps, viewer, user, 409, p));
     return true;
   }
   const assignment = await readAssignment(deps, accountId, form);
