@@ -122,7 +122,7 @@ export function accountPaths() {
               next_before: nullable(str()),
             }),
           ),
-          ...errors(400, 401, 403, 404, 429),
+          ...errors(401, 403, 404, 422, 429),
         },
       },
     },

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import got from 'got';
+import jsQR from 'jsqr';
 import { ConsoleClient, addUser, codeNow, mailedLink, OWNER, peopleWorld } from '../console/people';
 import { hotp, matchTotp, totpStep, base32Encode } from '../../core/totp';
 import { LOCKOUT } from '../../db/users';
@@ -12,6 +13,21 @@ import { listAudit } from '../../db/audit';
 import { changeUser } from '../../api/console/people/service';
 import { issue, payload } from '../issuing/support';
 import { panelCompany } from '../../api/console/panel/frame';
+
+/** The text of the page's inline SVG QR: its squares painted 4 px a module, read by jsQR. */
+function readSvgQr(page: string): string | null {
+  const size = Number(/<svg class="qr"[^>]*viewBox="0 0 (\d+) \1"/.exec(page)![1]);
+  const scale = 4;
+  const width = size * scale;
+  const rgba = new Uint8ClampedArray(width * width * 4).fill(255);
+  for (const [, x, y] of /<path d="([^"]+)"/.exec(page)![1].matchAll(/M(\d+) (\d+)h1v1h-1z/g))
+    for (let dy = 0; dy < scale; dy++)
+      for (let dx = 0; dx < scale; dx++) {
+        const at = ((Number(y) * scale + dy) * width + Number(x) * scale + dx) * 4;
+        rgba.fill(0, at, at + 3);
+      }
+  return jsQR(rgba, width, width)?.data ?? null;
+}
 
 describe('security: people of an account (issue 43)', function () {
   this.timeout(120_000);
@@ -218,7 +234,10 @@ describe('security: people of an account (issue 43)', function () {
     await client.get('/console/2fa/alta');
     const sealed = /name="clave" value="([^"]+)"/.exec(client.last)![1];
     const secret = /<code class="secret">([A-Z2-7]+)<\/code>/.exec(client.last)![1];
-    expect(client.last).to.include('<svg class="qr"');
+    // The QR drawn in the page reads back (jsQR) as the otpauth URI of that secret.
+    expect(readSvgQr(client.last)).to.equal(
+      `otpauth://totp/chasqui:${encodeURIComponent(email)}?secret=${secret}&issuer=chasqui&algorithm=SHA1&digits=6&period=30`,
+    );
     expect((await client.post('/console/2fa/alta', { clave: sealed, code: '000000' })).statusCode).to.equal(400);
     expect(
       (await client.post('/console/2fa/alta', { clave: sealed, code: codeNow(world, secret) })).statusCode,
@@ -337,6 +356,6 @@ describe('security: GET /v1/account/audit (issue 43)', function () {
     expect((await get(world.other.accountToken)).body.data.entries, 'another account').to.deep.equal([]);
     // Another account's RUC: the API's usual 403 (docs/security.md, ids in API paths).
     expect((await get(world.a.accountToken, `?ruc=${world.other.ruc}`)).statusCode).to.equal(403);
-    expect((await get(world.a.accountToken, '?before=x')).statusCode).to.equal(400);
+    expect((await get(world.a.accountToken, '?before=x')).statusCode).to.equal(422);
   });
 });
