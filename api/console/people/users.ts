@@ -154,8 +154,9 @@ async function userPage(
     ctx,
     status,
     page(
-      viewer.frame(`Usuario ${user.email}`, 'users'),
-      html`<form class="card" method="post" action="/console/users/${user.id}">
+      viewer.frame('Cambiar un usuario', 'users'),
+      html`<p>Usuario <strong>${user.email}</strong></p>
+        <form class="card" method="post" action="/console/users/${user.id}">
           <input type="hidden" name="csrf" value="${viewer.session.csrf}" />
           ${assignmentFields(companies, problem, user)}
           <button type="submit">Guardar el rol</button>
