@@ -18,4 +18,8 @@ export interface AppDeps {
   heavy: HeavyPool;
   /** How outbound targets' names resolve (core/net-guard.ts); the system's resolver unless a test gives its own. */
   lookup?: Lookup;
+  /** The time people's links, lockouts, TOTP and the step-up are judged at; the system's clock unless a test moves it. */
+  clock?: () => Date;
 }
+
+export const nowOf = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ?? new Date();

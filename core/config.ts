@@ -9,6 +9,7 @@ import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, onOff, rateOf, str, type Rate } from './env-values';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
+import { peopleSettingsOf, type PeopleSettings } from './people-config';
 
 export { ConfigError } from './env-values';
 export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -18,7 +19,7 @@ export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-locatio
  * files-location.ts). Every variable is documented in docs/configuration.md;
  * invalid values stop start-up with a message naming the variable.
  */
-export interface Config extends HeavySettings {
+export interface Config extends HeavySettings, PeopleSettings {
   port: number;
   host: string;
   /** Port of `chasqui worker`'s own GET /metrics (the API serves its metrics on its own port). */
@@ -392,6 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
     ...heavySettingsOf(env),
+    ...peopleSettingsOf(env),
   };
   checkRanges(config);
   return config;

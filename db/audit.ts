@@ -70,13 +70,15 @@ export async function recordChange(db: Db, entry: AuditEntry): Promise<void> {
   });
 }
 
-/** An account's log (or one company's), newest first, a page at a time (`before`: the last id of the previous page). */
+/** An account's log (or one company's, or those of some companies), newest first, a page at a time (`before`: the last id of the previous page). */
 export function listAudit(
   db: Db,
-  query: { accountId: string; companyId?: string; before?: string; limit: number },
+  query: { accountId: string; companyId?: string; companyIds?: string[]; before?: string; limit: number },
 ): Promise<AuditRow[]> {
   const rows = db<AuditRow>('audit_log').where({ account_id: query.accountId });
   if (query.companyId) rows.where({ company_id: query.companyId });
+  // A reader limited to some companies sees their rows only, not the account's own.
+  if (query.companyIds) rows.whereIn('company_id', query.companyIds);
   if (query.before) rows.where('id', '<', query.before);
   return rows.orderBy('id', 'desc').limit(query.limit);
 }

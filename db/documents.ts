@@ -299,8 +299,8 @@ export async function findUnstartedDocuments(
 
 /** The filters of GET /v1/cpe and of `chasqui support` selections; every one is index-backed (bench:list). */
 export interface DocumentFilter {
-  /** One company (the API always scopes to one); absent only for support staff across companies. */
-  companyId?: string;
+  /** One company (the API always scopes to one), or some (a console user limited to them); absent: across companies. */
+  companyId?: string | string[];
   /** Every company of one account (an account holder in the console). */
   accountId?: string;
   ruc?: string;
@@ -346,7 +346,7 @@ export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDoc
 /** The query of `listDocuments`, unrun (bench:list explains it). */
 export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
   const q = selectListed(db);
-  if (filter.companyId) q.where('company_id', filter.companyId);
+  if (filter.companyId) q.whereIn('company_id', [filter.companyId].flat());
   if (filter.accountId) q.whereIn('company_id', db('companies').select('id').where('account_id', filter.accountId));
   if (filter.ruc) q.where('ruc', filter.ruc);
   if (filter.statuses?.length) q.whereIn('status', filter.statuses);

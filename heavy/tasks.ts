@@ -8,6 +8,7 @@ import { loadPfx } from '../documents/signing';
 import { readSignedDocument, type ExternalDocument } from '../documents/external';
 import { DocumentValidationError, type ValidationIssue } from '../documents/errors';
 import { XmlBoundsError } from '../documents/xml/bounds';
+import { derivePassword } from '../core/passwords';
 
 /** A Buffer again: what crosses a thread arrives as a plain Uint8Array. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -36,6 +37,8 @@ export const TASKS = {
   },
   pfx: (input: { pfx: Uint8Array; password: string; maxBytes: number }) =>
     loadPfx(asBuffer(input.pfx), input.password, { maxBytes: input.maxBytes }),
+  /** A console user's password through scrypt (core/passwords.ts): memory-hard work kept off the event loop. */
+  password: derivePassword,
   xml: (input: { xml: string; issuerRuc: string }): ExternalRead => {
     try {
       return { ok: true, document: readSignedDocument(input.xml, { issuerRuc: input.issuerRuc }) };

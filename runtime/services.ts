@@ -276,7 +276,7 @@ export async function startApi(
   port: number,
   host: string,
   eagerClient?: Client,
-  seams: { lookup?: Lookup } = {},
+  seams: { lookup?: Lookup; clock?: () => Date } = {},
 ): Promise<ApiHandle> {
   const workflowStarts = new WorkflowStarts({
     db,
@@ -288,7 +288,16 @@ export async function startApi(
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');
   const heavy = new HeavyPool(config.heavy);
-  const app = createApp({ config, db, temporal, secrets, workflowStarts, heavy, lookup: seams.lookup });
+  const app = createApp({
+    config,
+    db,
+    temporal,
+    secrets,
+    workflowStarts,
+    heavy,
+    lookup: seams.lookup,
+    clock: seams.clock,
+  });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -8,6 +8,7 @@ import { createForm } from './panel/create-company';
 import { listCheckRows, worstFirst, type CheckRow } from '../../db/company-checks';
 import { html, notice, page, table, type Html } from './html';
 import { scopeOf, writePage, type Viewer } from './context';
+import { companyLimit } from './permissions';
 import { CHECK_NAMES, CHECK_WORDS, destinationWord } from './words';
 import { isMessage, spanish } from '../../lifecycle/messages';
 
@@ -38,7 +39,10 @@ function doneNotice(ctx: Context): Html | null {
  */
 export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer): Promise<void> {
   const accountId = scopeOf(viewer.session);
-  const companies = await listCompanies(deps.db, accountId, { limit: 500 });
+  const limit = companyLimit(viewer.session.principal);
+  const companies = (await listCompanies(deps.db, accountId, { limit: 500 })).filter(
+    (c) => !limit || limit.includes(c.id),
+  );
   const checks = await listCheckRows(
     deps.db,
     companies.map((c) => c.id),

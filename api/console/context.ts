@@ -1,10 +1,11 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import type { ConsoleSession } from '../../db/console-sessions';
+import type { ConsolePrincipal, ConsoleSession } from '../../db/console-sessions';
 import type { Actor } from '../../db/audit';
 import { listDocuments, type ListedDocument } from '../../db/documents';
 import { html, page, type Frame } from './html';
 import { isUuid } from '../../core/ids';
+import { companyLimit, mayDo, ROLE_NAMES } from './permissions';
 
 /** Who is looking at a console page: the signed-in session and the page frame it gets (navigation, sign-out form). */
 export interface Viewer {
@@ -12,13 +13,24 @@ export interface Viewer {
   frame: (title: string, current?: Frame['current']) => Frame;
 }
 
+/** Who the frame says is signed in: support staff, the account (its token), or a user by its role. */
+function whoOf(principal: ConsolePrincipal): string {
+  if (principal.kind === 'user') return ROLE_NAMES[principal.role];
+  return principal.kind === 'support' ? 'soporte' : 'cuenta';
+}
+
 export function viewerOf(session: ConsoleSession): Viewer {
+  const { principal } = session;
+  const extra = [
+    ...(mayDo(principal, 'users.manage') ? (['users'] as const) : []),
+    ...(mayDo(principal, 'audit.read') ? (['audit'] as const) : []),
+  ];
   return {
     session,
     frame: (title, current) => ({
       title,
       current,
-      session: { name: session.principal.name, kind: session.principal.kind, csrf: session.csrf },
+      session: { name: principal.name, who: whoOf(principal), csrf: session.csrf, extra },
     }),
   };
 }
@@ -32,15 +44,22 @@ export function writePage(ctx: Context, status: number, body: string): void {
 
 /** The account a session is limited to; null for support staff (every account). */
 export const scopeOf = (session: ConsoleSession): string | null =>
-  session.principal.kind === 'account' ? session.principal.accountId : null;
+  session.principal.kind === 'support' ? null : session.principal.accountId;
+
+/** The documents a session may list: its account's, and of a user limited to some companies only theirs. */
+export function documentScope(session: ConsoleSession): { accountId?: string; companyId?: string[] } {
+  const accountId = scopeOf(session);
+  const companyIds = companyLimit(session.principal);
+  return { ...(accountId ? { accountId } : {}), ...(companyIds ? { companyId: companyIds } : {}) };
+}
 
 /** Who the audit records for a console action. */
 export const actorOf = (session: ConsoleSession) => `console:${session.principal.name}`;
 
-/** Who the audit log records for a change made from the console: the session's principal, from the client's address. */
+/** The audit log's actor of a console request: a user by its e-mail, else the session's name, from the client's address. */
 export function consoleActor(ctx: Context, session: ConsoleSession): Actor {
   return {
-    kind: session.principal.kind === 'support' ? 'support' : 'console',
+    kind: session.principal.kind === 'user' ? 'user' : session.principal.kind === 'support' ? 'support' : 'console',
     name: session.principal.name,
     address: ctx.ip || null,
     requestId: (ctx.state.requestId as string | undefined) ?? null,
@@ -54,8 +73,7 @@ export async function visibleDocument(
   id: string,
 ): Promise<ListedDocument | null> {
   if (!isUuid(id)) return null;
-  const accountId = scopeOf(session);
-  const [doc] = await listDocuments(deps.db, { ids: [id], limit: 1, ...(accountId ? { accountId } : {}) });
+  const [doc] = await listDocuments(deps.db, { ids: [id], limit: 1, ...documentScope(session) });
   return doc ?? null;
 }
 

@@ -13,7 +13,7 @@ import { logger } from '../../core/logger';
 import { documentFiles } from '../../files/documents';
 import { isCalendarDate } from '../../documents/calendar';
 import { html, notice, page, raw, table, type Html } from './html';
-import { scopeOf, writePage, type Viewer } from './context';
+import { documentScope, scopeOf, writePage, type Viewer } from './context';
 import { isUuid } from '../../core/ids';
 import { actionList } from './actions';
 import { day, destinationWord, limaLabelled, limaTime } from './words';
@@ -100,8 +100,13 @@ export async function searchPage(ctx: Context, deps: AppDeps, viewer: Viewer): P
   let next: string | null = null;
   if (query.q) {
     const found = await findDocumentsByReference(deps.db, query.q);
+    const limit = documentScope(viewer.session).companyId;
     const own = accountId
-      ? new Set((await listCompanies(deps.db, accountId, { limit: 10_000 })).map((c) => c.id))
+      ? new Set(
+          (await listCompanies(deps.db, accountId, { limit: 10_000 }))
+            .map((c) => c.id)
+            .filter((id) => !limit || limit.includes(id)),
+        )
       : null;
     docs = found.filter((d) => !own || own.has(d.company_id));
     if (docs.length === 0) message = notice('info', html`Ningún documento coincide con «${query.q}».`);
@@ -113,7 +118,7 @@ export async function searchPage(ctx: Context, deps: AppDeps, viewer: Viewer): P
       status = 400;
     } else {
       docs = await listDocuments(deps.db, {
-        ...(accountId ? { accountId } : {}),
+        ...documentScope(viewer.session),
         ruc: query.ruc || undefined,
         statuses: query.estado ? [query.estado as never] : undefined,
         docType: query.tipo || undefined,

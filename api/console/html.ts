@@ -28,23 +28,30 @@ function render(value: unknown): string {
 
 export interface Frame {
   title: string;
-  /** The signed-in name and the CSRF token for the sign-out form; absent on the sign-in page. */
-  session?: { name: string; kind: 'support' | 'account'; csrf: string };
+  /**
+   * The signed-in name, who it is (soporte, cuenta, or a user's role) and the CSRF token for the sign-out form; the
+   * people's pages it may open (`extra`); absent on the sign-in page.
+   */
+  session?: { name: string; who: string; csrf: string; extra?: ReadonlyArray<'users' | 'audit'> };
   /** Which navigation entry is the current page. */
-  current?: 'documents' | 'stuck' | 'companies';
+  current?: 'documents' | 'stuck' | 'companies' | 'users' | 'audit';
 }
 
-const NAV: Array<{ id: NonNullable<Frame['current']>; href: string; label: string }> = [
+type NavId = NonNullable<Frame['current']>;
+const NAV: Array<{ id: NavId; href: string; label: string }> = [
   { id: 'documents', href: '/console/documents', label: 'Documentos' },
   { id: 'stuck', href: '/console/stuck', label: 'Atascados' },
   { id: 'companies', href: '/console/companies', label: 'Empresas' },
+  { id: 'users', href: '/console/users', label: 'Usuarios' },
+  { id: 'audit', href: '/console/audit', label: 'Auditoría' },
 ];
+const ALWAYS: readonly NavId[] = ['documents', 'stuck', 'companies'];
 
 export function page(frame: Frame, body: Html): string {
   const nav = frame.session
     ? html`<nav aria-label="Secciones">
           <ul>
-            ${NAV.map(
+            ${NAV.filter((n) => ALWAYS.includes(n.id) || frame.session!.extra?.includes(n.id as 'users')).map(
               (n) =>
                 html`<li>
                   <a href="${n.href}" ${raw(frame.current === n.id ? ' aria-current="page"' : '')}>${n.label}</a>
@@ -54,7 +61,7 @@ export function page(frame: Frame, body: Html): string {
         </nav>
         <form class="signout" method="post" action="/console/logout">
           <input type="hidden" name="csrf" value="${frame.session.csrf}" />
-          <span>${frame.session.name} (${frame.session.kind === 'support' ? 'soporte' : 'cuenta'})</span>
+          <span>${frame.session.name} (${frame.session.who})</span>
           <button type="submit">Cerrar sesión</button>
         </form>`
     : '';

@@ -19,6 +19,9 @@ import { createCompanyPost } from './panel/create-company';
 import { panelDoneNotice } from './panel/issue';
 import { voidPost } from './panel/void';
 import { findDocument } from '../../db/documents';
+import { publicPeoplePage } from './people/links';
+import { actionRefused, peoplePage } from './people/routes';
+import { SECOND_FACTOR_PATHS } from './people/paths';
 
 const CSS = fs.readFileSync(path.join(__dirname, 'console.css'), 'utf8');
 
@@ -51,6 +54,12 @@ export function consolePages(deps: AppDeps): Middleware {
   };
 }
 
+/** The sign-in page's notice: after signing out, or after a password was set by a link. */
+function loginNotice(ctx: Context) {
+  if (ctx.query.salida) return notice('ok', 'Sesión cerrada.');
+  return ctx.query.listo ? notice('ok', 'Contraseña guardada: inicie sesión con ella.') : null;
+}
+
 const DOCUMENT = /^\/console\/documents\/([^/]+)(?:\/(xml|cdr|pdf)|\/acciones\/([a-z]+))?$/;
 const VOID = /^\/console\/documents\/([^/]+)\/anular$/;
 
@@ -63,11 +72,15 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
     ctx.body = CSS;
     return;
   }
-  if (p === '/console/login' && method === 'GET')
-    return loginPage(ctx, deps, 200, ctx.query.salida ? notice('ok', 'Sesión cerrada.') : null);
+  if (p === '/console/login' && method === 'GET') return loginPage(ctx, deps, 200, loginNotice(ctx));
   if (p === '/console/login' && method === 'POST') return signIn(ctx, deps);
+  if (await publicPeoplePage(ctx, deps, p)) return;
 
   const session = await consoleSession(deps, ctx);
+  if (session?.pending && ![...Object.values(SECOND_FACTOR_PATHS), '/console/logout'].includes(p)) {
+    ctx.status = 303;
+    return ctx.redirect(SECOND_FACTOR_PATHS[session.pending]);
+  }
   if (method === 'POST') {
     if (!session) return forbiddenPage(ctx, 'Su sesión terminó: inicie sesión de nuevo.');
     // An upload (certificate, logo) carries its CSRF field inside the multipart body: its page checks it once read.
@@ -89,10 +102,12 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
         documentPage(ctx, deps, viewer, doc, { status, notice: shown }),
       );
     }
+    if (await peoplePage({ ctx, deps, session, viewer, form }, p)) return;
     const act = DOCUMENT.exec(p);
     if (act?.[3] && isActionName(act[3])) {
       const doc = await visibleDocument(deps, session, act[1]);
       if (!doc) return notFoundPage(ctx, viewer);
+      if (actionRefused(ctx, viewer, doc.company_id)) return;
       const outcome = await actionRun(deps, viewer, doc, act[3]);
       if (outcome !== 'done') return documentPage(ctx, deps, viewer, doc, outcome);
       ctx.status = 303;
@@ -119,11 +134,14 @@ async function route(ctx: Context, deps: AppDeps): Promise<void> {
   if (p === '/console/stuck') return stuckPage(ctx, deps, viewer);
   if (p === '/console/companies') return companiesPage(ctx, deps, viewer);
   if (isCompanyPage(p)) return companyPage(ctx, deps, session, viewer, null);
+  if (await peoplePage({ ctx, deps, session, viewer, form: null }, p)) return;
   const m = DOCUMENT.exec(p);
   if (m && (!m[3] || isActionName(m[3]))) {
     const doc = await visibleDocument(deps, session, m[1]);
     if (!doc) return notFoundPage(ctx, viewer);
-    if (m[3] && isActionName(m[3])) return actionPreview(ctx, deps, viewer, doc, m[3]);
+    if (m[3] && isActionName(m[3]) && !actionRefused(ctx, viewer, doc.company_id))
+      return actionPreview(ctx, deps, viewer, doc, m[3]);
+    if (m[3]) return;
     if (m[2]) return documentFile(ctx, deps, viewer, doc, m[2] as FileKind);
     const done = String(ctx.query.hecho ?? '');
     return documentPage(ctx, deps, viewer, doc, {

@@ -2,7 +2,16 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { findToken, ACCOUNT_SCOPE, COMPANY_SCOPE, type TokenPrincipal } from '../../db/tokens';
 import { findSupportToken, supportTokenState, type SupportTokenRow } from '../../db/support-tokens';
-import { endConsoleSession, openConsoleSession } from '../../db/console-sessions';
+import {
+  endConsoleSession,
+  openConsoleSession,
+  type ConsolePrincipal,
+  type SessionPending,
+} from '../../db/console-sessions';
+import { passwordSignIn } from './people/sign-in';
+import { peopleSettings } from '../../db/users';
+import { recordChange } from '../../db/audit';
+import { SECOND_FACTOR_PATHS } from './people/paths';
 import { findAccount } from '../../db/accounts';
 import { logger } from '../../core/logger';
 import { html, notice, page, type Html } from './html';
@@ -34,18 +43,16 @@ export function loginPage(ctx: Context, deps: AppDeps, status: number, message: 
       html`${message}
         <form class="card" method="post" action="/console/login">
           <input type="hidden" name="csrf" value="${csrf}" />
+          <label for="email">Correo</label>
+          <input id="email" name="email" type="email" autocomplete="username" maxlength="254" autofocus />
+          <label for="password">Contraseña</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" />
+          <button type="submit" name="via" value="usuario">Iniciar sesión con su usuario</button>
+          <p class="hint"><a href="/console/olvido">¿Olvidó su contraseña?</a></p>
           <label for="token">Token de acceso</label>
           <p class="hint" id="token-hint">Un token de soporte (chq_sup_…) o el token de su cuenta (chq_acc_…).</p>
-          <input
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="off"
-            required
-            aria-describedby="token-hint"
-            autofocus
-          />
-          <button type="submit">Entrar</button>
+          <input id="token" name="token" type="password" autocomplete="off" aria-describedby="token-hint" />
+          <button type="submit" name="via" value="token">Entrar</button>
         </form>`,
     ),
   );
@@ -97,9 +104,17 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       ctx,
       'El formulario caducó o no vino de esta página: vuelva a cargar la página de inicio de sesión.',
     );
+  // One form for both ways in: an e-mail typed (or the user's button with no token) is a password sign-in.
+  const byPassword = !!form.get('email')?.trim() || (form.get('via') === 'usuario' && !form.get('token')?.trim());
+  if (byPassword) {
+    const outcome = await passwordSignIn(ctx, deps, form);
+    if (outcome.ok) return openSession(ctx, deps, outcome.principal, outcome.pending);
+    if (outcome.retryAfter) ctx.set('Retry-After', String(outcome.retryAfter));
+    return loginPage(ctx, deps, outcome.status, notice('refused', outcome.text));
+  }
   const token = (form.get('token') ?? '').trim();
   const refuse = (text: string) => loginPage(ctx, deps, 401, notice('refused', text));
-  let principal: Parameters<typeof openConsoleSession>[1];
+  let principal: ConsolePrincipal;
   const support = await findSupportToken(deps.db, token);
   const found = support || !token ? null : await findToken(deps.db, token);
   if (support) {
@@ -110,6 +125,8 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
     const refusal = apiTokenRefusal(found);
     if (refusal) return refuse(refusal);
     const account = await findAccount(deps.db, found.accountId);
+    if (!(await peopleSettings(deps.db, found.accountId)).tokenConsole)
+      return refuse('El propietario de esta cuenta desactivó el acceso con el token de cuenta: entre con su usuario.');
     principal = {
       kind: 'account',
       name: account?.name ?? 'cuenta',
@@ -117,12 +134,29 @@ export async function signIn(ctx: Context, deps: AppDeps): Promise<void> {
       apiTokenId: found.tokenId,
     };
   } else return refuse('El token no es válido: no existe ningún token con ese valor. Revise que lo copió completo.');
-  const session = await openConsoleSession(deps.db, principal);
-  logger.info({ kind: principal.kind, name: principal.name }, 'console sign-in');
+  // The account token opening the console is in the account's audit log, as a user's sign-in is.
+  if (principal.kind === 'account')
+    await recordChange(deps.db, {
+      accountId: principal.accountId,
+      actor: { kind: 'account-token', name: `token ${principal.apiTokenId}`, address: ctx.ip || null },
+      action: 'account.sign_in',
+    });
+  return openSession(ctx, deps, principal, null);
+}
+
+/** Opens a session and lands on the page it owes first: the documents, or the second factor still due. */
+export async function openSession(
+  ctx: Context,
+  deps: AppDeps,
+  principal: ConsolePrincipal,
+  pending: SessionPending,
+): Promise<void> {
+  const session = await openConsoleSession(deps.db, principal, pending);
+  logger.info({ kind: principal.kind, name: principal.name, pending }, 'console sign-in');
   setCookie(ctx, deps, SESSION_COOKIE, session.id);
   setCookie(ctx, deps, LOGIN_COOKIE, '', 0);
   ctx.status = 303;
-  ctx.redirect('/console/documents');
+  ctx.redirect(pending ? SECOND_FACTOR_PATHS[pending] : '/console/documents');
 }
 
 export async function signOut(ctx: Context, deps: AppDeps): Promise<void> {

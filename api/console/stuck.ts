@@ -5,7 +5,7 @@ import { waitingMessage, waitingReason, type WaitingReason } from '../../lifecyc
 import { spanish } from '../../lifecycle/messages';
 import { parseDuration } from '../../core/durations';
 import { html, notice, page } from './html';
-import { scopeOf, writePage, type Viewer } from './context';
+import { documentScope, writePage, type Viewer } from './context';
 import { documentTable } from './documents';
 import { WAITING_TITLES } from './words';
 
@@ -51,9 +51,8 @@ export async function stuckPage(ctx: Context, deps: AppDeps, viewer: Viewer): Pr
     );
     return;
   }
-  const accountId = scopeOf(viewer.session);
   const docs = await listDocuments(deps.db, {
-    ...(accountId ? { accountId } : {}),
+    ...documentScope(viewer.session),
     resolved: false,
     createdBefore: new Date(Date.now() - seconds * 1000),
     limit: 1000,

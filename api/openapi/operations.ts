@@ -1,4 +1,4 @@
-import { errors, obj, ok, security, str } from './shared';
+import { errors, nullable, obj, ok, security, str } from './shared';
 
 /** Liveness, readiness and this document. */
 export function healthPaths() {
@@ -83,6 +83,46 @@ export function accountPaths() {
             }),
           ),
           ...errors(401, 403, 429),
+        },
+      },
+    },
+    '/v1/account/audit': {
+      get: {
+        tags: ['companies'],
+        security,
+        summary:
+          "The account's audit log, newest first: who (a user, a token, support), when, from where, what changed (old → new, secrets masked)",
+        operationId: 'get-account-audit',
+        parameters: [
+          { name: 'ruc', in: 'query', schema: str({ pattern: '^\\d{11}$' }), description: 'only this company' },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+          { name: 'before', in: 'query', schema: str(), description: 'next_before of the previous page' },
+        ],
+        responses: {
+          200: ok(
+            'Audit entries',
+            obj({
+              entries: {
+                type: 'array',
+                items: obj({
+                  id: str(),
+                  at: str({ format: 'date-time' }),
+                  company_ruc: nullable(str()),
+                  actor: obj({
+                    kind: str({ enum: ['account-token', 'company-token', 'console', 'support', 'user', 'system'] }),
+                    name: str(),
+                    address: nullable(str()),
+                    request_id: nullable(str()),
+                  }),
+                  action: str({ description: 'dotted: user.invite, user.role, company.sol_credentials, …' }),
+                  changes: { type: 'object', description: 'field → { from, to }; a secret shows only that it changed' },
+                }),
+              },
+              count: { type: 'integer' },
+              next_before: nullable(str()),
+            }),
+          ),
+          ...errors(401, 403, 404, 422, 429),
         },
       },
     },

@@ -165,6 +165,9 @@ describe('support console (real browser): actions', function () {
         supportTokenId: '00000000-0000-4000-8000-000000000000',
       },
       csrf: 'unused',
+      idHash: 'unused',
+      pending: null,
+      secondFactorAt: null,
     });
     const outcome = await actionRun(deps, viewer, doc, 'redeliver');
     expect(outcome).to.not.equal('done');

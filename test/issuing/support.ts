@@ -29,7 +29,12 @@ export interface IssuingStack {
  */
 export async function startIssuingStack(
   config: Partial<Config> = {},
-  options: { worker?: boolean; simulator?: Omit<SimulatorOptions, 'port'>; lookup?: Lookup } = {},
+  options: {
+    worker?: boolean;
+    simulator?: Omit<SimulatorOptions, 'port'>;
+    lookup?: Lookup;
+    clock?: () => Date;
+  } = {},
 ): Promise<IssuingStack> {
   // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
   const sim = await startTestSimulator({
@@ -47,6 +52,7 @@ export async function startIssuingStack(
   const stack = await startTestStack({
     worker: options.worker,
     lookup: options.lookup,
+    clock: options.clock,
     config: {
       authority: { ...base.authority, authorityUrl: sim.url },
       authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },

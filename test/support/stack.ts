@@ -30,7 +30,7 @@ export interface TestStack {
  * shared PostgreSQL and Temporal: each suite talks to chasqui over real HTTP exactly as an integrator does.
  */
 export async function startTestStack(
-  options: { config?: Partial<Config>; worker?: boolean; lookup?: Lookup } = {},
+  options: { config?: Partial<Config>; worker?: boolean; lookup?: Lookup; clock?: () => Date } = {},
 ): Promise<TestStack> {
   const config = testConfig({
     ...options.config,
@@ -67,7 +67,7 @@ export async function startTestStack(
     0,
     '127.0.0.1',
     worker ? eagerStarter(config, worker) : undefined,
-    { lookup: options.lookup },
+    { lookup: options.lookup, clock: options.clock },
   );
   return {
     url: api.url,

@@ -24,7 +24,7 @@ const DEFAULTS: Values = { plan_type: '01', environment: '01', destination: 'tax
 
 /** The creation form, filled with what was sent and each refused field's rule beside it. */
 export function createForm(viewer: Viewer, values: Values = DEFAULTS, errors: Record<string, string> = {}): Html {
-  if (viewer.session.principal.kind !== 'account') return html``;
+  if (viewer.session.principal.kind === 'support') return html``;
   if (!mayDo(viewer.session.principal, 'companies.create'))
     return html`<p class="hint">Crear empresas necesita el rol ${rolesFor('companies.create')}.</p>`;
   const v = { ...DEFAULTS, ...values };
@@ -92,8 +92,14 @@ export async function createCompanyPost(
   form: URLSearchParams,
 ): Promise<void> {
   const principal = viewer.session.principal;
-  if (principal.kind !== 'account' || !mayDo(principal, 'companies.create'))
-    return answer(ctx, viewer, 403, 'Nueva empresa', notice('refused', 'Su sesión no puede crear empresas.'));
+  if (principal.kind === 'support' || !mayDo(principal, 'companies.create'))
+    return answer(
+      ctx,
+      viewer,
+      403,
+      'Nueva empresa',
+      notice('refused', `Su rol no permite crear empresas: necesita el rol ${rolesFor('companies.create')}.`),
+    );
   const values: Values = Object.fromEntries(FIELDS.map((f) => [f, (form.get(f) ?? '').trim()]));
   const body = { ...values, ...(form.get('confirm') === 'si' ? { confirm: true } : {}) };
   let registered;

@@ -6,7 +6,7 @@ import { findCompany, type CompanyRow } from '../../../db/companies';
 import type { ConsoleSession } from '../../../db/console-sessions';
 import { html, page, type Html } from '../html';
 import { writePage, type Viewer } from '../context';
-import { mayDo, rolesFor, type Permission } from '../permissions';
+import { companyLimit, mayDo, rolesFor, type Permission } from '../permissions';
 
 /**
  * The account holder's panel (issue 42, docs/panel.md): one company's pages under /console/companies/{ruc}/{tab},
@@ -52,10 +52,16 @@ export function companyPath(ruc: string, tab: CompanyTab = 'overview'): string {
   return `/console/companies/${ruc}${segment ? `/${segment}` : ''}`;
 }
 
-/** The session's own company with this RUC; null for another account's (answered as unknown) and for support staff. */
+/**
+ * The session's own company with this RUC; null for another account's (answered as unknown), for support staff, and for
+ * a company outside a user's limit (it sees nothing of it: the same 404).
+ */
 export async function panelCompany(deps: AppDeps, session: ConsoleSession, ruc: string): Promise<CompanyRow | null> {
-  if (session.principal.kind !== 'account' || !/^\d{11}$/.test(ruc)) return null;
-  return (await findCompany(deps.db, session.principal.accountId, ruc)) ?? null;
+  const { principal } = session;
+  if (principal.kind === 'support' || !/^\d{11}$/.test(ruc)) return null;
+  const company = await findCompany(deps.db, principal.accountId, ruc);
+  const limit = companyLimit(principal);
+  return company && (!limit || limit.includes(company.id)) ? company : null;
 }
 
 function environmentBanner(company: CompanyRow): Html {

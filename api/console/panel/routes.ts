@@ -12,13 +12,22 @@ import { mayDo } from '../permissions';
 import { credentialsTab } from './credentials';
 import { certificateTab } from './certificate';
 import { emailTab } from './email';
-import { COMPANY_TABS, panelCompany, refusedPage, writeCompanyPage, type CompanyTab, type PanelPage } from './frame';
+import {
+  COMPANY_TABS,
+  companyPath,
+  panelCompany,
+  refusedPage,
+  writeCompanyPage,
+  type CompanyTab,
+  type PanelPage,
+} from './frame';
 import { overview } from './overview';
 import { issuePage } from './issue';
 import { exportPage } from './export';
 import { tokensPage } from './tokens';
 import { webhookPage } from './webhook';
 import { settings } from './settings';
+import { askStepUp, needsStepUp } from '../people/two-factor';
 
 /** Each tab's module, registered here. */
 const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
@@ -33,6 +42,9 @@ const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
   export: exportPage,
 };
 
+/** The tabs whose changes ask a user for its second factor again (CHASQUI_STEP_UP_MINUTES). */
+const STEP_UP_TABS: readonly CompanyTab[] = ['credentials', 'certificate', 'tokens'];
+
 const COMPANY_PAGE = /^\/console\/companies\/([^/]+)(?:\/([a-z-]+)(?:\/(.+))?)?$/;
 
 /** Whether a path is one of a company's panel pages. */
@@ -40,7 +52,8 @@ export const isCompanyPage = (path: string) => COMPANY_PAGE.test(path);
 
 /**
  * Routes a company page: the session's own company or 404 (another account's answers the same as an unknown one), the
- * role's permission checked on the server before anything is shown or changed (403 naming the roles that may).
+ * role's permission checked on the server before anything is shown or changed (403 naming the roles that may), and
+ * a sensitive change by a user whose second factor is older than a few minutes sent to give it again first.
  */
 export async function companyPage(
   ctx: Context,
@@ -65,6 +78,9 @@ export async function companyPage(
     );
   }
   if (!mayDo(session.principal, tab.needs, company.id)) return refusedPage(ctx, viewer, company, tab.id, tab.needs);
+  // Replacing SUNAT credentials or the certificate, or a token: a user gives its second factor again first.
+  if (form && STEP_UP_TABS.includes(tab.id) && needsStepUp(deps, session))
+    return askStepUp(ctx, companyPath(company.ruc, tab.id));
   if (form === 'multipart') return uploadPost(ctx, deps, viewer, company, tab.id, handler, rest);
   return form ? handler.post!(ctx, deps, viewer, company, form, rest) : handler.get(ctx, deps, viewer, company, rest);
 }

@@ -29,7 +29,7 @@ const REFUSAL_WORDS: Record<VoidRefusal, string> = {
 const MAX_REASON = 100;
 
 const mayVoid = (viewer: Viewer, doc: DocumentRow) =>
-  viewer.session.principal.kind === 'account' && mayDo(viewer.session.principal, 'documents.issue', doc.company_id);
+  viewer.session.principal.kind !== 'support' && mayDo(viewer.session.principal, 'documents.issue', doc.company_id);
 
 /** The document page's "Anular" section: the void already asked and where it stands, or the form when it applies. */
 export async function voidSection(deps: AppDeps, viewer: Viewer, doc: DocumentRow, company: CompanyRow): Promise<Html> {
