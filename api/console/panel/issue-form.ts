@@ -204,6 +204,21 @@ function unitValue(form: IssueForm, line: FormLine, special: number | null): str
   }
 }
 
+/** What the typed prices with IGV add up to (quantity × price), or null for values without IGV or a number unread. */
+export function typedTotal(form: IssueForm): Decimal | null {
+  if (form.precios !== 'precio') return null;
+  try {
+    return form.lines
+      .filter((l) => !isBlank(l))
+      .reduce(
+        (sum, l) => sum.plus(new Decimal(l.cantidad.replace(',', '.')).times(l.precio.replace(',', '.'))),
+        new Decimal(0),
+      );
+  } catch {
+    return null;
+  }
+}
+
 export interface BuiltDocument {
   payload: Record<string, unknown>;
   /** The form row of each payload line (empty rows are left out): where a line's problem is shown. */
