@@ -98,6 +98,9 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
     await page.getByLabel('Pago', { exact: true }).selectOption('Credito');
     const due = (days: number) => limaDate(new Date(Date.now() + days * 86_400_000));
     await page.getByLabel('Cuota 1: monto').fill('300');
+    // An amount without its date is named beside the date.
+    expect((await press(page, 'Emitir')).status()).to.equal(422);
+    expect(await page.locator('#e-c0_fecha').innerText()).to.equal('Falta su fecha de pago.');
     await page.getByLabel('Cuota 1: fecha de pago').fill(due(30));
     await page.getByLabel('Cuota 2: monto').fill('200');
     await page.getByLabel('Cuota 2: fecha de pago').fill(due(60));
