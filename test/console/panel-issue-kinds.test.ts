@@ -98,6 +98,9 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
     await page.getByLabel('Pago', { exact: true }).selectOption('Credito');
     const due = (days: number) => limaDate(new Date(Date.now() + days * 86_400_000));
     await page.getByLabel('Cuota 1: monto').fill('300');
+    // An amount without its date is named beside the date.
+    expect((await press(page, 'Emitir')).status()).to.equal(422);
+    expect(await page.locator('#e-c0_fecha').innerText()).to.equal('Falta su fecha de pago.');
     await page.getByLabel('Cuota 1: fecha de pago').fill(due(30));
     await page.getByLabel('Cuota 2: monto').fill('200');
     await page.getByLabel('Cuota 2: fecha de pago').fill(due(60));
@@ -162,8 +165,22 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
     const totals = await page.locator('.issue-totals').innerText();
     // 10.00 + 100.00 + 50 + 30 of value; 1.80 of IGV (18 %), 4.00 of IVAP (4 %); 195.80 to pay, what was typed.
     expect(totals).to.include('PEN 190.00').and.include('PEN 1.80').and.include('PEN 4.00').and.include('PEN 195.80');
+    expect(totals).to.include('Sin avisos');
     const boleta = await issuedAndAccepted(page, a);
     expect(boleta.totals).to.include({ PayableAmount: '195.80', 'TaxAmount.1000': '1.80', 'TaxAmount.1016': '4.00' });
+    await page.close();
+  });
+
+  it('a price with IGV that does not divide evenly: Calcular says the total moved a cent, and why', async () => {
+    const page = await signedIn(a.accountToken);
+    await page.goto(issuePath(a.ruc, '?tipo=03'));
+    await customer(page, '1', '45678912', 'María Quispe Huamán');
+    // 10 / 1.18 = 8.4745…: a value of 8.47 and an IGV of 1.52, 9.99 to pay.
+    await fillLine(page, 0, { what: 'Cuaderno', qty: '1', price: '10' });
+    await press(page, 'Calcular');
+    expect(await page.locator('.issue-totals').innerText())
+      .to.include('PEN 9.99')
+      .and.include('El importe total (9.99) difiere de la suma de los precios con IGV escritos (10.00)');
     await page.close();
   });
 

@@ -147,6 +147,15 @@ export function readForm(tipo: SaleType, form: URLSearchParams): { form: IssueFo
     codigo: text(`l${i}_codigo`, 30),
   }));
   const idem = text('idem', 36);
+  const pago = choice('pago', ['Contado', 'Credito'], 'Contado');
+  const cuotas = Array.from({ length: INSTALMENT_ROWS }, (_, i) => {
+    const cuota = { monto: text(`c${i}_monto`, 20), fecha: text(`c${i}_fecha`, 10) };
+    // Half an instalment is the visitor's slip, named beside the half missing (the engine would blame the payment).
+    if (pago === 'Credito' && cuota.monto && !cuota.fecha)
+      (errors[`c${i}_fecha`] ??= []).push('Falta su fecha de pago.');
+    if (pago === 'Credito' && cuota.fecha && !cuota.monto) (errors[`c${i}_monto`] ??= []).push('Falta su monto.');
+    return cuota;
+  });
   return {
     form: {
       tipo,
@@ -162,11 +171,8 @@ export function readForm(tipo: SaleType, form: URLSearchParams): { form: IssueFo
       clienteNombre: text('cliente_nombre', 1500),
       clienteDireccion: text('cliente_direccion', 200),
       clienteCorreo: text('cliente_correo', 254),
-      pago: choice('pago', ['Contado', 'Credito'], 'Contado'),
-      cuotas: Array.from({ length: INSTALMENT_ROWS }, (_, i) => ({
-        monto: text(`c${i}_monto`, 20),
-        fecha: text(`c${i}_fecha`, 10),
-      })),
+      pago,
+      cuotas,
       refTipo: choice('ref_tipo', ['01', '03'], '01'),
       refNumero: text('ref_numero', 13).toUpperCase(),
       motivo: choice('motivo', tipo === '07' || tipo === '08' ? Object.keys(NOTE_REASONS[tipo]) : ['01'], '01'),
@@ -201,6 +207,21 @@ function unitValue(form: IssueForm, line: FormLine, special: number | null): str
     return new Decimal(typed).div(new Decimal(rate).div(100).plus(1)).toDecimalPlaces(10).toFixed();
   } catch {
     return typed;
+  }
+}
+
+/** What the typed prices with IGV add up to (quantity × price), or null for values without IGV or a number unread. */
+export function typedTotal(form: IssueForm): Decimal | null {
+  if (form.precios !== 'precio') return null;
+  try {
+    return form.lines
+      .filter((l) => !isBlank(l))
+      .reduce(
+        (sum, l) => sum.plus(new Decimal(l.cantidad.replace(',', '.')).times(l.precio.replace(',', '.'))),
+        new Decimal(0),
+      );
+  } catch {
+    return null;
   }
 }
 

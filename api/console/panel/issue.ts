@@ -17,6 +17,7 @@ import {
   newForm,
   readForm,
   toPayload,
+  typedTotal,
   withOneMoreLine,
   type FieldErrors,
   type IssueForm,
@@ -96,6 +97,13 @@ async function calculate(ctx: Context, deps: AppDeps, viewer: Viewer, company: C
   try {
     const prepared = prepareDocument(payload, await prepareOptions(deps, company, payload));
     const warnings = prepared.warnings.map((w) => issueWords(null, w));
+    const typed = typedTotal(form)?.toDecimalPlaces(2);
+    const payable = prepared.totals?.PayableAmount;
+    // The engine taxes two-decimal line values, as SUNAT does: a price that does not divide evenly may move a cent.
+    if (typed && payable && !typed.equals(payable))
+      warnings.push(
+        `El importe total (${payable}) difiere de la suma de los precios con IGV escritos (${typed.toFixed(2)}): el IGV se calcula sobre los valores de venta redondeados a dos decimales.`,
+      );
     return render(ctx, deps, viewer, company, form, {}, { totals: prepared.totals, warnings });
   } catch (err) {
     if (!(err instanceof DocumentValidationError)) throw err;
