@@ -3,8 +3,8 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest, conflict } from '../errors';
-import { authenticate, authOf, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { authOf } from '../auth';
+import { guard } from '../guard';
 import { idempotent } from '../middleware/idempotency';
 import { ACCOUNT_SCOPE, COMPANY_SCOPE, issueToken, revokeCompanyTokens } from '../../db/tokens';
 import {
@@ -37,17 +37,17 @@ const WEBHOOK_NOTE =
 
 export function companiesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
-  router.get('/', ...guard, listHandler(deps));
-  router.post('/', ...guard, idempotent(deps), createHandler(deps));
-  router.get('/:ruc', ...guard, async (ctx) => {
+  const guarded = guard(deps, ACCOUNT_SCOPE);
+  router.get('/', ...guarded, listHandler(deps));
+  router.post('/', ...guarded, idempotent(deps), createHandler(deps));
+  router.get('/:ruc', ...guarded, async (ctx) => {
     ok(ctx, 'Company found', await companyData(deps, await loadCompany(deps, ctx)));
   });
-  router.delete('/:ruc', ...guard, deleteHandler(deps));
-  router.post('/:ruc/token', ...guard, tokenHandler(deps));
-  settingRoutes(router, deps, guard);
-  router.patch('/:ruc/webhook', ...guard, webhookHandler(deps));
-  router.post('/:ruc/certificate', ...guard, certificateHandler(deps));
+  router.delete('/:ruc', ...guarded, deleteHandler(deps));
+  router.post('/:ruc/token', ...guarded, tokenHandler(deps));
+  settingRoutes(router, deps, guarded);
+  router.patch('/:ruc/webhook', ...guarded, webhookHandler(deps));
+  router.post('/:ruc/certificate', ...guarded, certificateHandler(deps));
   return router;
 }
 

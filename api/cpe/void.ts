@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { validate } from '../companies/schemas';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
@@ -68,7 +67,7 @@ function refusal(doc: DocumentRow, company: CompanyRow, via: 'rc' | 'ra' | null)
  */
 export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(deps)): Router {
   const router = new Router();
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const guarded = guard(deps, COMPANY_SCOPE);
 
   /** The signed ra voiding `doc`, numbered inside the void's transaction. */
   function voidedDocument(doc: DocumentRow & { xml: string }, company: CompanyRow, reason: string) {
@@ -104,7 +103,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     };
   }
 
-  router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+  router.post('/v1/cpe/:external_id/void', ...guarded, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
     const company = (await findCompanyById(deps.db, doc.company_id))!;
@@ -152,7 +151,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     };
   });
 
-  router.get('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+  router.get('/v1/cpe/:external_id/void', ...guarded, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const row = await findVoid(deps.db, doc.id);
     if (!row) throw notFound(`No void was requested for ${doc.filename}`);
