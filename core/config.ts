@@ -46,6 +46,8 @@ export interface Config extends HeavySettings {
     fairness: boolean;
     /** Workflow tasks a worker runs at once (CHASQUI_WORKFLOW_TASK_SLOTS); a first task holds its slot during the send. */
     workflowTaskSlots: number;
+    /** An account's interactive documents past this many in 10 s start as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
+    accountBurst: number;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -307,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
       fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
       workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
+      accountBurst: int(env, 'CHASQUI_ACCOUNT_BURST', 20, 0),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')
