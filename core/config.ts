@@ -99,9 +99,8 @@ export interface Config extends HeavySettings {
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
   /**
-   * How long the first send of a document whose state can be queried waits for its answer inside the workflow's first
-   * task; past it the send is handed to a regular activity, which queries before sending again (docs/delivery.md).
-   * Under Temporal's 5 s workflow-task warning, so a slow authority keeps no workflow task open.
+   * How long a first send whose state can be queried waits for its answer in the workflow's first task; past it a
+   * regular activity queries, then sends again (docs/delivery.md): under Temporal's 5 s workflow-task warning.
    */
   firstSendWaitMs: number;
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
