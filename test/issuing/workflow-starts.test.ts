@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import { AccountBurst } from '../../api/cpe/account-burst';
 import type { CompanyRow } from '../../db/companies';
-import { findDocument, type DocumentRow } from '../../db/documents';
+import { findDocument, findUnstartedDocuments, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
@@ -140,6 +140,26 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     expect(priorities.map((p) => p.key)).to.deep.equal([3, 3, 3, 4, 4, 3]);
     // The other account's one document started before the flood's two past its burst.
     expect(priorities[5].at).to.be.at.most(priorities[3].at);
+  });
+
+  it("gives the sweeper the accounts' unstarted documents in turn, not in commit order", async () => {
+    const commitFor = async (company: CompanyRow) => {
+      const doc = fixture('invoice-basic.json');
+      doc.correlativo = String(++number);
+      doc.emisor.ruc = company.ruc;
+      return commitSignedDocument(stack.db, company, doc, createSigner(generateTestCertificate({ ruc: company.ruc })));
+    };
+    const flooding = await companyWithRuc(stack.db, randomRuc(), 'Inundadora S.A.C.');
+    const quiet = await companyWithRuc(stack.db, randomRuc(), 'Puntual S.A.C.');
+    const flood = [await commitFor(flooding), await commitFor(flooding), await commitFor(flooding)];
+    const theirs = await commitFor(quiet);
+    const ids = [...flood, theirs].map((d) => d.id);
+    await stack
+      .db('documents')
+      .whereIn('id', ids)
+      .update({ created_at: stack.db.raw("created_at - interval '1 minute'") });
+    const pending = (await findUnstartedDocuments(stack.db, 30)).map((d) => d.id).filter((id) => ids.includes(id));
+    expect(pending).to.deep.equal([flood[0].id, theirs.id, flood[1].id, flood[2].id]);
   });
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
