@@ -281,11 +281,7 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
 const START = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date', 'account_id'] as const;
 export type UnstartedDocument = Pick<DocumentRow, (typeof START)[number]> & { company_name: string | null };
 
-/**
- * Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between, or
- * its start passed its deadline under load), the accounts in turn: one account's thousands of unstarted documents
- * never stand in front of another account's one (issue 40).
- */
+/** Documents committed over `olderThanSeconds` ago with no workflow started, accounts in turn (no flood goes first). */
 export async function findUnstartedDocuments(
   db: Db,
   olderThanSeconds: number,
