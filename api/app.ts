@@ -5,7 +5,6 @@ import { envelope, onAppError } from './middleware/envelope';
 import { requestId } from './middleware/request-id';
 import { hsts } from './middleware/hsts';
 import { nosniff } from './middleware/nosniff';
-import { jsonBody } from './middleware/body';
 import { healthRouter } from './health';
 import { companiesRouter } from './companies/routes';
 import { openApiRouter } from './openapi';
@@ -57,10 +56,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId);
   app.use(hsts(deps));
   app.use(nosniff);
-  // The console's pages answer HTML and read forms: they sit before the JSON envelope and body reader.
+  // The console's pages answer HTML and read forms: they sit before the JSON envelope. JSON bodies are read by each
+  // route once its token and limits admitted the request (api/guard.ts).
   app.use(consolePages(deps));
   app.use(envelope);
-  app.use(jsonBody());
   for (const router of createRouters(deps)) {
     app.use(router.routes());
     app.use(router.allowedMethods());

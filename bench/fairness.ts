@@ -1,15 +1,17 @@
 /**
  * `npm run bench:fairness` (issue 40): what one tenant's flood does to another's delivery. In each shape bench:cost
- * starts (`npm start` and production, bench/cost-shapes.ts), once with CHASQUI_FAIRNESS=on and once =off (a fresh
- * shape each): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone, BENCH_IDLE_SAMPLES (10) of
- * them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API takes them (BENCH_CONCURRENCY,
- * 16, in flight) while B goes on issuing one every interval until A's last document is resolved. BENCH_LIMITS=default
- * keeps the API's rate limits as shipped (120 a minute per token, 600 per account): A spreads its documents over
- * BENCH_TOKENS (8) companies, so only the account's limit holds it, and waits a second after each 429; `off` turns
- * both limits off and A uses one company (an operator who raised them: Temporal's order alone). BENCH_SLOTS sets the
- * workers' CHASQUI_WORKFLOW_TASK_SLOTS (unset: chasqui's default). B's figure is each document's time from its commit (the 202) to its resolution, as chasqui's database
- * recorded both (created_at, resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95
- * within 2x of idle). BENCH_SHAPES=start,production and BENCH_MODES=on,off pick the runs.
+ * starts (`npm start` and production, bench/cost-shapes.ts), once per BENCH_MODES (`on`: the defaults; `keys`: the
+ * fairness keys with CHASQUI_ACCOUNT_BURST=0; `off`: CHASQUI_FAIRNESS=off; `on@8`: a mode with 8 workflow task slots;
+ * a fresh shape each): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone, BENCH_IDLE_SAMPLES
+ * (10) of them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API takes them
+ * (BENCH_CONCURRENCY, 16, in flight) while B goes on issuing one every interval until A's last document is resolved.
+ * BENCH_LIMITS=default keeps the API's rate limits as shipped (120 a minute per token, 600 per account): A spreads its
+ * documents over BENCH_TOKENS (8) companies, so only the account's limit holds it, and waits a second after each 429;
+ * `off` turns both limits off and A uses one company (an operator who raised them: Temporal's order alone).
+ * BENCH_SLOTS sets the workers' CHASQUI_WORKFLOW_TASK_SLOTS for every mode (unset: chasqui's default). B's figure is
+ * each document's time from its commit (the 202) to its resolution, as chasqui's database recorded both (created_at,
+ * resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95 within 2x of idle).
+ * BENCH_SHAPES=start,production and BENCH_MODES=on,keys,off pick the runs.
  */
 import os from 'node:os';
 import { createAccount } from '../db/accounts';
@@ -24,13 +26,22 @@ import { runBench } from './run';
 
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
-const MODES = (process.env.BENCH_MODES ?? 'on,off').split(',');
+const MODES = (process.env.BENCH_MODES ?? 'on,keys,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
 const LIMITS = process.env.BENCH_LIMITS ?? 'default';
 const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
-const SLOTS: Record<string, string> = process.env.BENCH_SLOTS
-  ? { CHASQUI_WORKFLOW_TASK_SLOTS: process.env.BENCH_SLOTS }
-  : {};
+/** `on`: chasqui's defaults; `keys`: the fairness keys without the account burst (before it); `off`: arrival order. */
+const MODE_ENV: Record<string, Record<string, string>> = {
+  on: { CHASQUI_FAIRNESS: 'on' },
+  keys: { CHASQUI_FAIRNESS: 'on', CHASQUI_ACCOUNT_BURST: '0' },
+  off: { CHASQUI_FAIRNESS: 'off' },
+};
+/** A mode's environment; `on@8` is the mode `on` with 8 workflow task slots (BENCH_SLOTS for every mode). */
+function modeEnv(mode: string): Record<string, string> {
+  const [name, slots = process.env.BENCH_SLOTS] = mode.split('@');
+  if (!MODE_ENV[name]) throw new Error(`BENCH_MODES: unknown mode ${name} (on, keys, off, each with @slots)`);
+  return { ...MODE_ENV[name], ...(slots ? { CHASQUI_WORKFLOW_TASK_SLOTS: slots } : {}) };
+}
 
 /** A's documents at CONCURRENCY over its companies in turn, each retried a second after a 429: issued, refused. */
 async function flood(shape: Shape, companies: BenchCompany[]): Promise<{ seconds: number; refused: number }> {
@@ -105,11 +116,7 @@ const ms = (sorted: number[], p: number) => `${percentile(sorted, p).toFixed(0)}
 async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
   const limits: Record<string, string> =
     LIMITS === 'off' ? {} : { CHASQUI_RATE_LIMIT_PER_MINUTE: '120', CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '600' };
-  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', {
-    CHASQUI_FAIRNESS: mode,
-    ...limits,
-    ...SLOTS,
-  });
+  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { ...modeEnv(mode), ...limits });
   const knex = createDb(shape.dbUrl, { max: 1 });
   try {
     const other = await createAccount(knex, { name: 'bench fairness B', quotaUnits: 0 });
@@ -136,7 +143,7 @@ async function run(shapeName: string, mode: string, caFile: string): Promise<str
     const loaded = await resolutionMs(shape, b, bIds);
     const ratio = percentile(loaded.total, 95) / percentile(idle.total, 95);
     return [
-      `${shape.title}; CHASQUI_FAIRNESS=${mode}; rate limits ${LIMITS}; workflow task slots ${process.env.BENCH_SLOTS ?? 'default'}`,
+      `${shape.title}; mode ${mode} (${JSON.stringify(modeEnv(mode))}); load ${load()}; rate limits ${LIMITS}`,
       `  A: ${FLOOD} documents over ${TOKENS} tokens issued in ${seconds.toFixed(1)} s (${(FLOOD / seconds).toFixed(1)}/s, ${refused} answers 429), all resolved after ${resolvedSeconds.toFixed(1)} s`,
       `  B idle    (${idle.total.length}): ${figures(idle)}`,
       `  B flooded (${loaded.total.length}): ${figures(loaded)}`,

@@ -48,6 +48,8 @@ export interface Config extends HeavySettings, PeopleSettings {
     fairness: boolean;
     /** Workflow tasks a worker runs at once (CHASQUI_WORKFLOW_TASK_SLOTS); a first task holds its slot during the send. */
     workflowTaskSlots: number;
+    /** An account's interactive documents past this many in 10 s start as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
+    accountBurst: number;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -99,9 +101,8 @@ export interface Config extends HeavySettings, PeopleSettings {
   /** Budgets of one call to SUNAT or an OSE; Temporal, not the connector, decides about retries. */
   authorityTimeouts: { connectMs: number; responseMs: number };
   /**
-   * How long the first send of a document whose state can be queried waits for its answer inside the workflow's first
-   * task; past it the send is handed to a regular activity, which queries before sending again (docs/delivery.md).
-   * Under Temporal's 5 s workflow-task warning, so a slow authority keeps no workflow task open.
+   * How long a first send whose state can be queried waits for its answer in the workflow's first task; past it a
+   * regular activity queries, then sends again (docs/delivery.md): under Temporal's 5 s workflow-task warning.
    */
   firstSendWaitMs: number;
   /** The service's own account at its provider OSE (destination provider_ose); the company's SOL user otherwise. */
@@ -312,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: str(env, 'TEMPORAL_UI_URL'),
       fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
       workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
+      accountBurst: int(env, 'CHASQUI_ACCOUNT_BURST', 20, 0),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')

@@ -281,7 +281,7 @@ export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> 
 const START = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date', 'account_id'] as const;
 export type UnstartedDocument = Pick<DocumentRow, (typeof START)[number]> & { company_name: string | null };
 
-/** Documents committed longer than `olderThanSeconds` ago whose workflow was never started (the API died in between). */
+/** Documents committed over `olderThanSeconds` ago with no workflow started, accounts in turn (no flood goes first). */
 export async function findUnstartedDocuments(
   db: Db,
   olderThanSeconds: number,
@@ -293,7 +293,7 @@ export async function findUnstartedDocuments(
     .whereNull('d.workflow_started_at')
     .whereNot('d.status', AWAITING_SUMMARY)
     .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
-    .orderBy('d.created_at')
+    .orderByRaw('row_number() over (partition by d.account_id order by d.created_at), d.created_at')
     .limit(limit);
 }
 

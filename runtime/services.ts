@@ -278,13 +278,16 @@ export async function startApi(
   eagerClient?: Client,
   seams: { lookup?: Lookup; clock?: () => Date } = {},
 ): Promise<ApiHandle> {
-  const workflowStarts = new WorkflowStarts({
-    db,
-    temporal: eagerClient ?? temporal,
-    taskQueue: config.temporal.taskQueue,
-    fairness: config.temporal.fairness,
-    eager: !!eagerClient,
-  });
+  const workflowStarts = new WorkflowStarts(
+    {
+      db,
+      temporal: eagerClient ?? temporal,
+      taskQueue: config.temporal.taskQueue,
+      fairness: config.temporal.fairness,
+      eager: !!eagerClient,
+    },
+    { accountBurst: config.temporal.accountBurst },
+  );
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');
   const heavy = new HeavyPool(config.heavy);

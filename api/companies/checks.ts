@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { authenticate, requireScope } from '../auth';
+import { guard } from '../guard';
 import { ApiError } from '../errors';
 import { logger } from '../../core/logger';
-import { rateLimit } from '../middleware/rate-limit';
 import { loadCompany } from './routes';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import { listCheckRows, presentCheck, worstFirst } from '../../db/company-checks';
@@ -16,9 +15,9 @@ import { taskPriority } from '../../workflows/priority-types';
  */
 export function checksRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies/:ruc/checks' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+  const guarded = guard(deps, ACCOUNT_SCOPE);
 
-  router.get('/', ...guard, async (ctx) => {
+  router.get('/', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const checks = worstFirst(await listCheckRows(deps.db, [company.id])).map(presentCheck);
     ctx.body = {
@@ -30,7 +29,7 @@ export function checksRouter(deps: AppDeps): Router {
     };
   });
 
-  router.post('/', ...guard, async (ctx) => {
+  router.post('/', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const priority = taskPriority(deps.config.temporal, 'urgent', company.account_id);
     const run = await startCompanyChecks(deps.temporal, deps.config.temporal.taskQueue, company, 1, priority).catch(

@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
 import { badRequest } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import {
   DEFAULT_EMAIL_SETTINGS,
@@ -104,9 +103,9 @@ function presentSettings(
  */
 export function companyEmailRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+  const guarded = guard(deps, ACCOUNT_SCOPE);
 
-  router.get('/:ruc/email', ...guard, async (ctx) => {
+  router.get('/:ruc/email', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const settings = (await findCompanyEmailSettings(deps.db, company.id)) ?? DEFAULT_EMAIL_SETTINGS;
     ctx.body = {
@@ -116,7 +115,7 @@ export function companyEmailRouter(deps: AppDeps): Router {
     };
   });
 
-  router.patch('/:ruc/email', ...guard, async (ctx) => {
+  router.patch('/:ruc/email', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const saved = await saveEmailSettings(deps, company, ctx.request.body, requestActor(ctx));
     ctx.body = {

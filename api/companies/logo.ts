@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import { deleteLogo, findLogo, saveLogo, type LogoRow } from '../../db/logos';
 import type { CompanyRow } from '../../db/companies';
@@ -32,9 +31,9 @@ function readImage(ctx: Context, maxBytes: number): Promise<Buffer> {
  */
 export function logoRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+  const guarded = guard(deps, ACCOUNT_SCOPE);
 
-  router.put('/:ruc/logo', ...guard, async (ctx) => {
+  router.put('/:ruc/logo', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const declared = ctx.get('Content-Type').split(';')[0].trim().toLowerCase();
     if (!(LOGO_TYPES as readonly string[]).includes(declared)) {
@@ -60,7 +59,7 @@ export function logoRouter(deps: AppDeps): Router {
     };
   });
 
-  router.get('/:ruc/logo', ...guard, async (ctx) => {
+  router.get('/:ruc/logo', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const logo = await findLogo(deps.db, company.id);
     if (!logo) throw notFound(`Company ${company.ruc} has no logo`);
@@ -68,7 +67,7 @@ export function logoRouter(deps: AppDeps): Router {
     ctx.body = logo.image;
   });
 
-  router.delete('/:ruc/logo', ...guard, async (ctx) => {
+  router.delete('/:ruc/logo', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     if (!(await removeLogo(deps, company, requestActor(ctx)))) throw notFound(`Company ${company.ruc} has no logo`);
     ctx.body = { success: true, message: `Logo of ${company.ruc} removed` };

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest } from '../errors';
-import { authenticate, authOf, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { authOf } from '../auth';
+import { guard } from '../guard';
 import { idempotent } from '../middleware/idempotency';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
 import { findCompany, listCompanies } from '../../db/companies';
@@ -22,17 +22,17 @@ export { accountCompany, loadCompany } from './shared';
 
 export function companiesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
-  router.get('/', ...guard, listHandler(deps));
-  router.post('/', ...guard, idempotent(deps), createHandler(deps));
-  router.get('/:ruc', ...guard, async (ctx) => {
+  const guarded = guard(deps, ACCOUNT_SCOPE);
+  router.get('/', ...guarded, listHandler(deps));
+  router.post('/', ...guarded, idempotent(deps), createHandler(deps));
+  router.get('/:ruc', ...guarded, async (ctx) => {
     ok(ctx, 'Company found', await companyData(deps, await loadCompany(deps, ctx)));
   });
-  router.delete('/:ruc', ...guard, deleteHandler(deps));
-  tokenRoutes(router, deps, guard);
-  settingRoutes(router, deps, guard);
-  webhookRoutes(router, deps, guard);
-  router.post('/:ruc/certificate', ...guard, certificateHandler(deps));
+  router.delete('/:ruc', ...guarded, deleteHandler(deps));
+  tokenRoutes(router, deps, guarded);
+  settingRoutes(router, deps, guarded);
+  webhookRoutes(router, deps, guarded);
+  router.post('/:ruc/certificate', ...guarded, certificateHandler(deps));
   return router;
 }
 

@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { notFound } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { ownDocument } from './own-document';
 import { sendDocumentFile } from '../download';
@@ -14,7 +13,7 @@ import { sendDocumentFile } from '../download';
  */
 export function cpeFilesRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/cpe/:external_id' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const guarded = guard(deps, COMPANY_SCOPE);
 
   const download = (kind: 'xml' | 'cdr') => async (ctx: Context) => {
     const row = await ownDocument(deps, ctx);
@@ -29,8 +28,8 @@ export function cpeFilesRouter(deps: AppDeps): Router {
       },
     });
   };
-  router.get('/xml', ...guard, download('xml'));
-  router.get('/cdr', ...guard, download('cdr'));
+  router.get('/xml', ...guarded, download('xml'));
+  router.get('/cdr', ...guarded, download('cdr'));
 
   return router;
 }

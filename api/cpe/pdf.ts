@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { badRequest } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { type PaperFormat } from '../../documents/printed';
 import { sendDocumentFile } from '../download';
@@ -16,9 +15,9 @@ const FORMATS: readonly PaperFormat[] = ['a4', 'ticket'];
  */
 export function pdfRouter(deps: AppDeps): Router {
   const router = new Router();
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const guarded = guard(deps, COMPANY_SCOPE);
 
-  router.get('/v1/cpe/:external_id/pdf', ...guard, async (ctx) => {
+  router.get('/v1/cpe/:external_id/pdf', ...guarded, async (ctx) => {
     const format = (ctx.query.format ?? 'a4') as PaperFormat;
     if (!FORMATS.includes(format))
       throw badRequest(`Unknown format ${String(ctx.query.format)}`, { format: [`must be ${FORMATS.join(' or ')}`] });

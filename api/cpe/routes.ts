@@ -3,11 +3,11 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../errors';
 import { answerOf, lifecycleDeps, REFUSAL_STATUS } from '../actions';
-import { authenticate, authOf, requireScope } from '../auth';
+import { authOf } from '../auth';
+import { guard } from '../guard';
 import Joi from 'joi';
 import { validate } from '../companies/schemas';
 import { mailCeiling } from '../../buyers/mail-ceiling';
-import { rateLimit } from '../middleware/rate-limit';
 import { idempotent } from '../middleware/idempotency';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findDocument, type DocumentRow } from '../../db/documents';
@@ -35,10 +35,10 @@ function documentAnswer(ctx: Context, status: number, message: string, row: Docu
 export function cpeRouter(deps: AppDeps): Router {
   const router = new Router();
   const keys = createKeyResolver(deps);
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const guarded = guard(deps, COMPANY_SCOPE);
   const waitMs = () => deps.config.issuing.waitTimeoutSeconds * 1000;
 
-  router.post('/v1/cpe', ...guard, idempotent(deps), async (ctx) => {
+  router.post('/v1/cpe', ...guarded, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
     const { row, company, body, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) =>
       issueBody(r, startedAt),
@@ -53,7 +53,7 @@ export function cpeRouter(deps: AppDeps): Router {
     }
   });
 
-  router.post('/api/cpe/enviar', ...guard, idempotent(deps), async (ctx) => {
+  router.post('/api/cpe/enviar', ...guarded, idempotent(deps), async (ctx) => {
     const startedAt = Date.now();
     const { row, replayed } = await issueDocument(deps, keys, ctx, startedAt, (r) => legacyBody(r, startedAt, false));
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
@@ -66,12 +66,12 @@ export function cpeRouter(deps: AppDeps): Router {
     );
   });
 
-  router.get('/v1/cpe/:external_id', ...guard, async (ctx) => {
+  router.get('/v1/cpe/:external_id', ...guarded, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     documentAnswer(ctx, 200, `Document ${row.filename} is ${row.status}`, row);
   });
 
-  router.post('/v1/cpe/:external_id/send', ...guard, async (ctx) => {
+  router.post('/v1/cpe/:external_id/send', ...guarded, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     const result = await send(lifecycleDeps(deps), row).catch((err) => {
       throw err instanceof SendNotHandedOver ? new ApiError(503, err.message) : err;
@@ -79,14 +79,14 @@ export function cpeRouter(deps: AppDeps): Router {
     documentAnswer(ctx, 202, answerOf(result).detail, (await findDocument(deps.db, row.id))!);
   });
 
-  router.post('/v1/cpe/:external_id/resend', ...guard, async (ctx) => {
+  router.post('/v1/cpe/:external_id/resend', ...guarded, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     // Same signed XML, no signature, no quota: the workflow sends the stored bytes again.
     const result = await resend(lifecycleDeps(deps), row, { mayHaveArrived: true });
     documentAnswer(ctx, 202, answerOf(result).detail, row);
   });
 
-  router.post('/v1/cpe/:external_id/email', ...guard, async (ctx) => {
+  router.post('/v1/cpe/:external_id/email', ...guarded, async (ctx) => {
     const row = await ownDocument(deps, ctx);
     const input = validate<{ to?: string | string[] }>(emailAgainSchema, ctx.request.body);
     const ceiling = await mailCeiling(deps.db, deps.config, {

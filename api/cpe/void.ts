@@ -2,8 +2,7 @@ import Router from '@koa/router';
 import Joi from 'joi';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest, notFound } from '../errors';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { validate } from '../companies/schemas';
 import { COMPANY_SCOPE } from '../../db/tokens';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
@@ -199,9 +198,9 @@ export async function voidDocument(
 /** `POST /v1/cpe/{external_id}/void {reason}` and `GET` of the same path (docs/summaries.md), with a company token. */
 export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(deps)): Router {
   const router = new Router();
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(COMPANY_SCOPE)];
+  const guarded = guard(deps, COMPANY_SCOPE);
 
-  router.post('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+  router.post('/v1/cpe/:external_id/void', ...guarded, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const { reason } = validate<{ reason: string }>(voidSchema, ctx.request.body);
     const { row, already, via, carrier } = await voidDocument(deps, keys, doc, reason, requestActor(ctx));
@@ -224,7 +223,7 @@ export function voidRouter(deps: AppDeps, keys: CompanyKeys = createCompanyKeys(
     };
   });
 
-  router.get('/v1/cpe/:external_id/void', ...guard, async (ctx) => {
+  router.get('/v1/cpe/:external_id/void', ...guarded, async (ctx) => {
     const doc = await ownDocument(deps, ctx);
     const row = await findVoid(deps.db, doc.id);
     if (!row) throw notFound(`No void was requested for ${doc.filename}`);

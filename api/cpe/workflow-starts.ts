@@ -13,6 +13,7 @@ import {
 } from '../../workflows/document-client';
 import { taskPriority, type WorkKind } from '../../workflows/priority-types';
 import { FairQueue } from './fair-queue';
+import { AccountBurst } from './account-burst';
 
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
@@ -21,9 +22,19 @@ export interface WorkflowStartsOptions {
   maxQueued: number;
   /** How long one start may take before it is given up (and left to the sweeper). */
   startDeadlineMs: number;
+  /** An account's interactive starts past this many lately go as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
+  accountBurst: number;
+  /** The seconds in which an account's level drains from `accountBurst` to nothing. */
+  burstWindowSeconds: number;
 }
 
-const DEFAULTS: WorkflowStartsOptions = { concurrency: 32, maxQueued: 20_000, startDeadlineMs: 5_000 };
+const DEFAULTS: WorkflowStartsOptions = {
+  concurrency: 32,
+  maxQueued: 20_000,
+  startDeadlineMs: 5_000,
+  accountBurst: 0,
+  burstWindowSeconds: 10,
+};
 
 /** The queue's lanes: a backfill's starts wait behind every interactive one. */
 const LANES: Record<Extract<WorkKind, 'interactive' | 'batch'>, number> = { interactive: 0, batch: 1 };
@@ -39,12 +50,13 @@ interface QueuedStart {
  * killed, Temporal unreachable, queue full) is made by the sweeper instead. Starts are idempotent, so a document
  * started twice (here and by the sweeper) still has one workflow. Confirmed starts are marked in batches.
  * With fairness on (CHASQUI_FAIRNESS), the queue takes accounts in turn and each start carries its priority and the
- * account's fairness key; a batch start never asks for eager execution, which would bypass Temporal's matching and
- * with it the priority order (docs/delivery.md).
+ * account's fairness key; an account's interactive documents past its burst start as batch; a batch start never asks
+ * for eager execution, which would bypass Temporal's matching and with it the priority order (docs/delivery.md).
  */
 export class WorkflowStarts {
   private readonly options: WorkflowStartsOptions;
   private readonly queue = new FairQueue<QueuedStart>(2);
+  private readonly burst: AccountBurst;
   private inFlight = 0;
   private confirmed: string[] = [];
   private marking: Promise<void> | null = null;
@@ -58,6 +70,7 @@ export class WorkflowStarts {
     options: Partial<WorkflowStartsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.burst = new AccountBurst(this.options.accountBurst, this.options.burstWindowSeconds);
   }
 
   /** Hands a committed document over; returns at once. */
@@ -70,8 +83,11 @@ export class WorkflowStarts {
       return;
     }
     // Fairness off: one lane, one key, the arrival order.
-    if (this.deps.fairness) this.queue.push(LANES[kind], doc.account_id, { doc: startable(doc), kind });
-    else this.queue.push(0, '', { doc: startable(doc), kind });
+    if (this.deps.fairness) {
+      // A flood's documents past its burst wait behind every account that issues now and then.
+      if (kind === 'interactive' && !this.burst.admit(doc.account_id)) kind = 'batch';
+      this.queue.push(LANES[kind], doc.account_id, { doc: startable(doc), kind });
+    } else this.queue.push(0, '', { doc: startable(doc), kind });
     this.pump();
   }
 

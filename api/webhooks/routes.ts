@@ -4,8 +4,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { badRequest, notFound } from '../errors';
 import { answerOf, lifecycleDeps } from '../actions';
-import { authenticate, requireScope } from '../auth';
-import { rateLimit } from '../middleware/rate-limit';
+import { guard } from '../guard';
 import { loadCompany } from '../companies/routes';
 import { validate } from '../companies/schemas';
 import { ACCOUNT_SCOPE } from '../../db/tokens';
@@ -43,7 +42,7 @@ const listQuery = Joi.object({
  */
 export function webhooksRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/v1/companies/:ruc/webhook/deliveries' });
-  const guard = [authenticate(deps), rateLimit(deps), requireScope(ACCOUNT_SCOPE)];
+  const guarded = guard(deps, ACCOUNT_SCOPE);
 
   async function loadDelivery(ctx: Context): Promise<{ company: CompanyRow; delivery: DeliveryRow }> {
     const company = await loadCompany(deps, ctx);
@@ -53,7 +52,7 @@ export function webhooksRouter(deps: AppDeps): Router {
     return { company, delivery };
   }
 
-  router.get('/', ...guard, async (ctx) => {
+  router.get('/', ...guarded, async (ctx) => {
     const company = await loadCompany(deps, ctx);
     const query = validate<{ status?: DeliveryStatus; external_id?: string; limit: number; before?: string }>(
       listQuery,
@@ -80,7 +79,7 @@ export function webhooksRouter(deps: AppDeps): Router {
     };
   });
 
-  router.get('/:id', ...guard, async (ctx) => {
+  router.get('/:id', ...guarded, async (ctx) => {
     const { delivery } = await loadDelivery(ctx);
     const attempts = (await listAttempts(deps.db, delivery.id)).map(presentAttempt);
     ctx.body = {
@@ -90,7 +89,7 @@ export function webhooksRouter(deps: AppDeps): Router {
     };
   });
 
-  router.post('/:id/redeliver', ...guard, async (ctx) => {
+  router.post('/:id/redeliver', ...guarded, async (ctx) => {
     const { company, delivery } = await loadDelivery(ctx);
     const redelivery = answerOf(await redeliver(lifecycleDeps(deps), company, delivery)).data!.delivery;
     ctx.status = 202;

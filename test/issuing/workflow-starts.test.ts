@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { WorkflowStarts } from '../../api/cpe/workflow-starts';
+import { AccountBurst } from '../../api/cpe/account-burst';
 import type { CompanyRow } from '../../db/companies';
-import { findDocument, type DocumentRow } from '../../db/documents';
+import { findDocument, findUnstartedDocuments, type DocumentRow } from '../../db/documents';
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
@@ -13,6 +14,22 @@ import { startTestStack, type TestStack } from '../support/stack';
 
 const RUC = '20700000991';
 const OTHER_RUC = randomRuc();
+
+describe('AccountBurst (an account issuing in bulk loses the interactive level)', () => {
+  it('admits `burst` starts at once, then refuses until its level drains, each account on its own', () => {
+    let now = 0;
+    const burst = new AccountBurst(4, 10, () => now);
+    expect([1, 2, 3, 4, 5].map(() => burst.admit('a'))).to.deep.equal([true, true, true, true, false]);
+    expect(burst.admit('b')).to.equal(true);
+    // 4 drain in 10 s: 5 s later two have drained, and the refused fifth counted too: one more fits, not two.
+    now = 5_000;
+    expect(burst.admit('a')).to.equal(true);
+    expect(burst.admit('a')).to.equal(false);
+    now = 60_000;
+    expect([1, 2, 3, 4].every(() => burst.admit('a'))).to.equal(true);
+    expect(new AccountBurst(0, 10).admit('a'), '0 turns it off').to.equal(true);
+  });
+});
 
 /**
  * The in-process dispatcher that starts document workflows after the issue answer: every document handed over gets
@@ -96,6 +113,53 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     const { priority } = await described(unkeyed);
     expect(priority?.priorityKey ?? 0).to.equal(0);
     expect(priority?.fairnessKey ?? '').to.equal('');
+  });
+
+  it("starts an account's interactive documents past its burst as batch, behind another account's", async () => {
+    const other = await companyWithRuc(stack.db, randomRuc(), 'Esporadica S.A.C.');
+    const theirPayload = fixture('invoice-basic.json');
+    theirPayload.correlativo = String(++number);
+    theirPayload.emisor.ruc = other.ruc;
+    const theirs = await commitSignedDocument(
+      stack.db,
+      other,
+      theirPayload,
+      createSigner(generateTestCertificate({ ruc: other.ruc })),
+    );
+    const flood = await Promise.all(Array.from({ length: 5 }, commit));
+    const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 1, accountBurst: 3 });
+    for (const doc of flood) starts.enqueue(doc);
+    starts.enqueue(theirs);
+    await starts.idle();
+    const priorities = await Promise.all(
+      [...flood, theirs].map(async (doc) => {
+        const { priority, startTime } = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe();
+        return { key: priority?.priorityKey, at: startTime.getTime() };
+      }),
+    );
+    expect(priorities.map((p) => p.key)).to.deep.equal([3, 3, 3, 4, 4, 3]);
+    // The other account's one document started before the flood's two past its burst.
+    expect(priorities[5].at).to.be.at.most(priorities[3].at);
+  });
+
+  it("gives the sweeper the accounts' unstarted documents in turn, not in commit order", async () => {
+    const commitFor = async (company: CompanyRow) => {
+      const doc = fixture('invoice-basic.json');
+      doc.correlativo = String(++number);
+      doc.emisor.ruc = company.ruc;
+      return commitSignedDocument(stack.db, company, doc, createSigner(generateTestCertificate({ ruc: company.ruc })));
+    };
+    const flooding = await companyWithRuc(stack.db, randomRuc(), 'Inundadora S.A.C.');
+    const quiet = await companyWithRuc(stack.db, randomRuc(), 'Puntual S.A.C.');
+    const flood = [await commitFor(flooding), await commitFor(flooding), await commitFor(flooding)];
+    const theirs = await commitFor(quiet);
+    const ids = [...flood, theirs].map((d) => d.id);
+    await stack
+      .db('documents')
+      .whereIn('id', ids)
+      .update({ created_at: stack.db.raw("created_at - interval '1 minute'") });
+    const pending = (await findUnstartedDocuments(stack.db, 30)).map((d) => d.id).filter((id) => ids.includes(id));
+    expect(pending).to.deep.equal([flood[0].id, theirs.id, flood[1].id, flood[2].id]);
   });
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
