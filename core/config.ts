@@ -1,4 +1,3 @@
-// Longer than 400 lines: every setting is read here and nowhere else (docs/configuration.md).
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { bool, ConfigError, duration, int, onOff, rateOf, str, type Rate } from 
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
 import { peopleSettingsOf, type PeopleSettings } from './people-config';
+import { consoleSettingsOf, type ConsoleSettings } from './console-config';
 
 export { ConfigError } from './env-values';
 export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -19,7 +19,7 @@ export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-locatio
  * files-location.ts). Every variable is documented in docs/configuration.md;
  * invalid values stop start-up with a message naming the variable.
  */
-export interface Config extends HeavySettings, PeopleSettings {
+export interface Config extends HeavySettings, PeopleSettings, ConsoleSettings {
   port: number;
   host: string;
   /** Port of `chasqui worker`'s own GET /metrics (the API serves its metrics on its own port). */
@@ -154,15 +154,6 @@ export interface Config extends HeavySettings, PeopleSettings {
     /** The same ceiling for demo documents, lower: their text is the account's own (…_DEMO). */
     mailPerAccountHourDemo: number;
   };
-  /** How long a console session may sit idle before it is over (CHASQUI_CONSOLE_IDLE_HOURS, default 8). */
-  consoleIdleSeconds: number;
-  /** How long a console session lasts at most, however active (CHASQUI_CONSOLE_MAX_HOURS, default 12). */
-  consoleMaxSeconds: number;
-  /** Console sign-ins per address (CHASQUI_CONSOLE_SIGNIN_RATE, 10/300); panel test e-mails per company (…_TEST_EMAIL_RATE). */
-  consoleSignInRate: Rate;
-  consoleTestEmailRate: Rate;
-  /** The panel's export: most documents and ZIP bytes (CHASQUI_EXPORT_MAX_DOCUMENTS, _BYTES; docs/panel.md). */
-  consoleExport: { maxDocuments: number; maxBytes: number };
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
@@ -259,7 +250,6 @@ function demoMailDefault(env: NodeJS.ProcessEnv): number {
 
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
 function checkRanges(config: Config): void {
-  if (config.consoleMaxSeconds < 3600) throw new ConfigError('CHASQUI_CONSOLE_MAX_HOURS must be at least 1');
   // Every word of a demo document is the account's own: its ceiling is never above the production one (0: none).
   const { mailPerAccountHour: production, mailPerAccountHourDemo: demo } = config.buyers;
   if (production > 0 && (demo === 0 || demo > production))
@@ -383,19 +373,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
       mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
     },
-    consoleIdleSeconds: int(env, 'CHASQUI_CONSOLE_IDLE_HOURS', 8) * 3600,
-    consoleMaxSeconds: int(env, 'CHASQUI_CONSOLE_MAX_HOURS', 12) * 3600,
-    consoleSignInRate: rateOf(env, 'CHASQUI_CONSOLE_SIGNIN_RATE', '10/300'),
-    consoleTestEmailRate: rateOf(env, 'CHASQUI_CONSOLE_TEST_EMAIL_RATE', '5/3600'),
-    consoleExport: {
-      maxDocuments: int(env, 'CHASQUI_EXPORT_MAX_DOCUMENTS', 5000, 1),
-      maxBytes: int(env, 'CHASQUI_EXPORT_MAX_BYTES', 256 * 1024 * 1024, 1),
-    },
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),
     ...heavySettingsOf(env),
     ...peopleSettingsOf(env),
+    ...consoleSettingsOf(env),
   };
   checkRanges(config);
   return config;

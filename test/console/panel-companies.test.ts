@@ -18,7 +18,8 @@ import { findCompany } from '../../db/companies';
 import { createSupportToken } from '../../db/support-tokens';
 import type { AuditRow } from '../../db/audit';
 
-const DOCS = path.resolve(__dirname, '../../docs');
+// The docs' screenshots are retaken only when asked (CHASQUI_DOCS_SCREENSHOTS=1): a test run leaves the tree as it was.
+const DOCS = process.env.CHASQUI_DOCS_SCREENSHOTS ? path.resolve(__dirname, '../../docs') : SCREENSHOTS;
 
 describe('panel: companies, checklist, settings (real browser)', function () {
   this.timeout(180_000);
