@@ -42,6 +42,9 @@ const PANEL_PAGES: Partial<Record<CompanyTab, PanelPage>> = {
   export: exportPage,
 };
 
+/** Whether a tab has a form: a POST to one without answers 404, whatever the role. */
+export const takesForms = (tab: CompanyTab) => Boolean(PANEL_PAGES[tab]?.post);
+
 /** The tabs whose changes ask a user for its second factor again (CHASQUI_STEP_UP_MINUTES). */
 const STEP_UP_TABS: readonly CompanyTab[] = ['credentials', 'certificate', 'tokens'];
 
