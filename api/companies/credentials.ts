@@ -1,8 +1,8 @@
 import type { ObjectSchema } from 'joi';
 import type { AppDeps } from '../deps';
-import { updateCompany, type CompanyChanges, type CompanyRow } from '../../db/companies';
-import { recordChange, secretChange, type Actor, type FieldChange } from '../../db/audit';
-import { checkTarget } from './shared';
+import type { CompanyChanges, CompanyRow } from '../../db/companies';
+import { secretChange, type Actor, type FieldChange } from '../../db/audit';
+import { changeCompany, checkTarget } from './shared';
 import { triggerProcedures } from './procedures';
 import * as schemas from './schemas';
 
@@ -107,18 +107,9 @@ export async function saveCredentials(
   const credential = CREDENTIALS[kind];
   const input = schemas.validate<Record<string, string>>(credential.schema, body);
   const changes = await credential.changes(deps, input);
-  const updated = await deps.db.transaction(async (trx) => {
-    const after = await updateCompany(trx, company.id, changes);
-    await recordChange(trx, {
-      accountId: company.account_id,
-      companyId: company.id,
-      companyRuc: company.ruc,
-      actor,
-      action: credential.action,
-      changes: credential.audit(company, after),
-    });
-    return after;
-  });
+  const updated = await changeCompany(deps, company, changes, actor, credential.action, (after) =>
+    credential.audit(company, after),
+  );
   if (credential.rerunsProcedures) await triggerProcedures(deps, updated);
   return updated;
 }

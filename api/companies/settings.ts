@@ -4,7 +4,6 @@ import type { ObjectSchema } from 'joi';
 import type { AppDeps } from '../deps';
 import { badRequest } from '../errors';
 import {
-  updateCompany,
   type CompanyChanges,
   type CompanyRow,
   type Destination,
@@ -12,9 +11,9 @@ import {
   type PlanType,
   type Signing,
 } from '../../db/companies';
-import { recordChange, secretChange, type Actor, type FieldChange } from '../../db/audit';
+import { secretChange, type Actor, type FieldChange } from '../../db/audit';
 import { requestActor } from '../audit';
-import { checkSigningAndDestination, companyData, loadCompany, ok } from './shared';
+import { changeCompany, checkSigningAndDestination, companyData, loadCompany, ok } from './shared';
 import { CREDENTIALS, saveCredentials, type CredentialKind } from './credentials';
 import { triggerProcedures } from './procedures';
 import * as schemas from './schemas';
@@ -60,18 +59,9 @@ export async function changeSetting(
 ): Promise<CompanyRow> {
   const rule = SETTINGS[name] as Setting<unknown>;
   const changes = await rule.change(deps, company, schemas.validate(rule.schema, body));
-  const updated = await deps.db.transaction(async (trx) => {
-    const row = await updateCompany(trx, company.id, changes);
-    await recordChange(trx, {
-      accountId: company.account_id,
-      companyId: company.id,
-      companyRuc: company.ruc,
-      actor,
-      action: `company.${name}`,
-      changes: auditedChanges(company, changes),
-    });
-    return row;
-  });
+  const updated = await changeCompany(deps, company, changes, actor, `company.${name}`, () =>
+    auditedChanges(company, changes),
+  );
   if (rule.rerunsProcedures) await triggerProcedures(deps, updated);
   return updated;
 }

@@ -3,7 +3,16 @@ import { isValidRuc } from '../../documents/input/parties';
 import type { AppDeps } from '../deps';
 import { ApiError, badRequest, forbidden, notFound } from '../errors';
 import { authOf } from '../auth';
-import { findCompany, rucHeldElsewhere, type CompanyRow, type Destination, type Signing } from '../../db/companies';
+import {
+  findCompany,
+  rucHeldElsewhere,
+  updateCompany,
+  type CompanyChanges,
+  type CompanyRow,
+  type Destination,
+  type Signing,
+} from '../../db/companies';
+import { recordChange, type Actor, type FieldChange } from '../../db/audit';
 import { checkPublicHttpsUrl } from '../../core/net-guard';
 import { presentCompanies } from './present';
 
@@ -78,4 +87,30 @@ export type TargetRefusal = Extract<Awaited<ReturnType<typeof checkPublicHttpsUr
 export async function checkTarget(deps: Pick<AppDeps, 'config'>, field: string, url: string): Promise<void> {
   const check = await checkPublicHttpsUrl(url, { allowPrivate: deps.config.webhookAllowPrivate });
   if (!check.ok) throw new TargetRefused(check.reason, check.message, field);
+}
+
+/**
+ * Changes a company and records the change in the audit log, in one transaction: `audited` says what the log keeps of
+ * it (secrets only as set, `secretChange`), from the row before and after.
+ */
+export function changeCompany(
+  deps: Pick<AppDeps, 'db'>,
+  company: CompanyRow,
+  changes: CompanyChanges,
+  actor: Actor,
+  action: string,
+  audited: (after: CompanyRow) => Record<string, FieldChange>,
+): Promise<CompanyRow> {
+  return deps.db.transaction(async (trx) => {
+    const after = await updateCompany(trx, company.id, changes);
+    await recordChange(trx, {
+      accountId: company.account_id,
+      companyId: company.id,
+      companyRuc: company.ruc,
+      actor,
+      action,
+      changes: audited(after),
+    });
+    return after;
+  });
 }

@@ -4,15 +4,15 @@ import type { Middleware } from 'koa';
 import type { AppDeps } from '../deps';
 import { ApiError, conflict } from '../errors';
 import { requestActor } from '../audit';
-import { recordChange, secretChange, type Actor } from '../../db/audit';
-import { updateCompany, type CompanyRow } from '../../db/companies';
+import { secretChange, type Actor } from '../../db/audit';
+import type { CompanyRow } from '../../db/companies';
 import { admitKeyed } from '../../db/rate-limits';
 import { deleteDelivery, type DeliveryRow } from '../../db/webhooks';
 import { startRedeliveryWorkflow } from '../../workflows/webhook-client';
 import { taskPriority } from '../../workflows/priority-types';
 import { TEST_WEBHOOK_EVENT, WEBHOOK_EVENT } from '../../workflows/webhook-types';
 import { presentDelivery } from '../webhooks/present';
-import { checkTarget, loadCompany, ok } from './shared';
+import { changeCompany, checkTarget, loadCompany, ok } from './shared';
 import * as schemas from './schemas';
 
 /**
@@ -40,24 +40,17 @@ async function saveWebhook(
   actor: Actor,
   action: string,
 ): Promise<void> {
-  await deps.db.transaction(async (trx) => {
-    await updateCompany(trx, company.id, {
-      webhook_url: url,
-      webhook_secret_sealed: secret && deps.secrets.seal(secret),
-      webhook_updated_at: new Date(),
-    });
-    await recordChange(trx, {
-      accountId: company.account_id,
-      companyId: company.id,
-      companyRuc: company.ruc,
-      actor,
-      action,
-      changes: {
-        ...(url === company.webhook_url ? {} : { url: { from: company.webhook_url, to: url } }),
-        secret: secretChange(company.webhook_secret_sealed, secret),
-      },
-    });
-  });
+  await changeCompany(
+    deps,
+    company,
+    { webhook_url: url, webhook_secret_sealed: secret && deps.secrets.seal(secret), webhook_updated_at: new Date() },
+    actor,
+    action,
+    () => ({
+      ...(url === company.webhook_url ? {} : { url: { from: company.webhook_url, to: url } }),
+      secret: secretChange(company.webhook_secret_sealed, secret),
+    }),
+  );
 }
 
 /** Registers (a new URL gets a new secret), keeps (the same URL: nothing changes) or disables (null) the webhook. */

@@ -9,10 +9,9 @@ import { parseSmtpUrl, type SmtpServer } from '../../../core/smtp-url';
 import { saveEmailSettings } from '../../companies/email';
 import { removeLogo, storeLogo } from '../../companies/logo';
 import { sendTestEmail } from '../../companies/test-email';
-import type { MultipartForm } from '../../multipart';
 import { html, type Html } from '../html';
 import { consoleActor, type Viewer } from '../context';
-import { companyPath, writeCompanyPage } from './frame';
+import { companyPath, writeCompanyPage, type PanelPage } from './frame';
 import {
   csrfField,
   doneNotice,
@@ -123,15 +122,7 @@ async function emailPage(
   );
 }
 
-async function post(
-  ctx: Context,
-  deps: AppDeps,
-  viewer: Viewer,
-  company: CompanyRow,
-  form: URLSearchParams,
-  rest: string,
-  upload?: MultipartForm,
-): Promise<void> {
+const post: NonNullable<PanelPage['post']> = async (ctx, deps, viewer, company, form, rest, upload) => {
   const actor = consoleActor(ctx, viewer.session);
   const again = (refused: Refused, typed = {}) => emailPage(ctx, deps, viewer, company, refused, typed);
   if (rest === 'settings') {
@@ -169,7 +160,7 @@ async function post(
     return again({ form: 'test', errors: { to: refusal.text }, status: refusal.status }, { to });
   }
   return unknownForm(ctx, viewer, company, 'email');
-}
+};
 
 /** The stored logo, for the page's preview (an image the stored row's checked type names). */
 async function logoImage(ctx: Context, deps: AppDeps, company: CompanyRow): Promise<boolean> {
