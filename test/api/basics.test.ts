@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import got from 'got';
 import { startTestStack, type TestStack } from '../support/stack';
+import { newAccountToken } from '../companies/helpers';
 
 describe('api basics', function () {
   let stack: TestStack;
@@ -39,11 +40,12 @@ describe('api basics', function () {
     expect(res.headers['x-request-id']).to.equal('trace-123');
   });
 
-  it('rejects malformed JSON with a 422 that names line and column', async () => {
-    const res = await call('/v1/nothing-here', {
+  it('rejects malformed JSON with a 422 that names line and column (read once the token admitted the request)', async () => {
+    const { token } = await newAccountToken(stack);
+    const res = await call('/v1/companies', {
       method: 'POST',
       body: '{\n  "ruc": "20100066603",\n  "business_name": }',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
     });
     expect(res.statusCode).to.equal(422);
     const body = JSON.parse(res.body);
