@@ -92,15 +92,16 @@ describe('panel: a newcomer from an account token to an exported month (real bro
     });
   }
 
-  async function createFromForm(typedRuc: string, name: string) {
+  async function createFromForm(typedRuc: string, name: string, signing = 'provider') {
     await page.goto(url('/console/companies'));
     await page.getByLabel('RUC', { exact: true }).fill(typedRuc);
     await page.getByLabel('Razón social').fill(name);
     await page.getByLabel('Plan', { exact: true }).selectOption('02');
+    await page.getByLabel('Firma', { exact: true }).selectOption(signing);
     return press(page, 'Crear la empresa');
   }
 
-  it('signs in with the account token; a bad RUC is refused beside the field; the company is created by the form', async () => {
+  it('signs in with the account token; a bad RUC and external signing refused beside their field; the company created by the form', async () => {
     await page.goto(url('/console/login'));
     await page.getByLabel('Token de acceso').fill(account.token);
     await press(page, 'Entrar');
@@ -110,6 +111,11 @@ describe('panel: a newcomer from an account token to an exported month (real bro
     expect(await page.locator('#e-ruc').innerText()).to.include('dígito verificador válido');
     expect(await page.getByLabel('RUC', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
     expect(await page.getByLabel('Razón social').inputValue()).to.equal('Ferretería Nueva S.A.C.');
+    // External signing goes only through the provider's OSE: the API's rule, in Spanish, beside the field.
+    expect((await createFromForm(ruc, 'Ferretería Nueva S.A.C.', 'external')).status()).to.equal(422);
+    expect(await page.locator('#e-signing').innerText()).to.include(
+      'solo se admite con el destino «OSE del proveedor»',
+    );
     expect(await s.stack.db('companies').where({ account_id: account.accountId })).to.have.length(0);
 
     expect((await createFromForm(ruc, 'Ferretería Nueva S.A.C.')).status()).to.equal(201);
@@ -117,7 +123,7 @@ describe('panel: a newcomer from an account token to an exported month (real bro
     await fitsThePhone('created');
   });
 
-  it('the checklist says what is missing; a certificate and SOL credentials loaded, it ticks them', async () => {
+  it('the checklist says what is missing; a certificate (after a wrong password) and SOL credentials loaded, it ticks them', async () => {
     await page.goto(url(companyPath(ruc)));
     // Plan 02 signs with the company's own certificate: needed before the first document.
     expect(await itemState('certificate')).to.equal('Falta');
@@ -126,6 +132,9 @@ describe('panel: a newcomer from an account token to an exported month (real bro
 
     await page.locator('#item-certificate').getByRole('link').click();
     expect(page.url()).to.equal(url(companyPath(ruc, 'certificate')));
+    await fillCertificateForm(page, certificate.pfx('clave-del-pfx'), 'otra-clave');
+    expect((await press(page, 'Subir certificado')).status()).to.equal(422);
+    expect(await page.locator('#cert-password-error').innerText()).to.equal('La contraseña no abre este certificado.');
     await fillCertificateForm(page, certificate.pfx('clave-del-pfx'), 'clave-del-pfx');
     expect((await press(page, 'Subir certificado')).status()).to.equal(200);
     expect(await page.locator('dl.facts').innerText()).to.include('FERRETERIA NUEVA SAC');
@@ -145,7 +154,7 @@ describe('panel: a newcomer from an account token to an exported month (real bro
     await fitsThePhone('checklist');
   });
 
-  it('creates a token shown once, then listed by its prefix only; the token works', async () => {
+  it('creates a token shown once, then listed by its prefix only; rolled without overlap, the old one answers 401', async () => {
     await page.goto(url(companyPath(ruc, 'tokens')));
     await page.getByLabel('Nombre del token').fill('caja 1');
     expect((await press(page, 'Crear token')).status()).to.equal(200);
@@ -154,7 +163,18 @@ describe('panel: a newcomer from an account token to an exported month (real bro
     await page.goto(url(companyPath(ruc, 'tokens')));
     expect(await page.content()).to.not.include(token);
     expect(await page.locator('tbody tr', { hasText: 'caja 1' }).innerText()).to.include(`${displayPrefix(token)}…`);
-    expect((await call(s.stack, 'GET', '/v1/cpe?limit=1', { token })).status).to.equal(200);
+    const use = async (t: string) => (await call(s.stack, 'GET', '/v1/cpe?limit=1', { token: t })).status;
+    expect(await use(token)).to.equal(200);
+
+    const row = page.locator('tbody tr', { hasText: 'caja 1' });
+    await row.getByLabel('Rotar: el actual sigue').selectOption('none');
+    const [rolledPage] = await Promise.all([
+      page.waitForNavigation(),
+      row.getByRole('button', { name: 'Rotar' }).click(),
+    ]);
+    expect(rolledPage!.status()).to.equal(200);
+    const rolled = await page.locator('code.secret').innerText();
+    expect([await use(token), await use(rolled)]).to.deep.equal([401, 200]);
   });
 
   it('sets the webhook to the local receiver and sends a test notice it verifies by its X-Firma', async () => {
