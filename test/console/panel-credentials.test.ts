@@ -8,7 +8,7 @@ import { generateTestCertificate } from '../../documents/signing';
 import { findCompany } from '../../db/companies';
 import { SECRET_SET } from '../../db/audit';
 import { call } from '../companies/helpers';
-import { panelWorld } from './panel-support';
+import { fillCertificateForm, panelWorld } from './panel-support';
 
 describe('panel: credentials and certificate (real browser)', function () {
   this.timeout(180_000);
@@ -91,21 +91,11 @@ describe('panel: credentials and certificate (real browser)', function () {
     const made = generateTestCertificate({ ruc: world.a.ruc, commonName: 'EMPRESA DE PRUEBA SAC', validDays: 20 });
     const page = await signedIn(375, certificate());
     expect(await page.locator('main').innerText()).to.include('aún no tiene certificado propio');
-    await page.setInputFiles('#cert-certificate', {
-      name: 'empresa.pfx',
-      mimeType: 'application/x-pkcs12',
-      buffer: made.pfx('la-buena'),
-    });
-    await page.getByLabel('Contraseña del certificado').fill('la-mala');
+    await fillCertificateForm(page, made.pfx('la-buena'), 'la-mala');
     expect((await submit(page, 'Subir certificado')).status()).to.equal(422);
     expect(await page.locator('#cert-password-error').innerText()).to.equal('La contraseña no abre este certificado.');
     await walk(page, 'certificate-wrong-password');
-    await page.setInputFiles('#cert-certificate', {
-      name: 'empresa.pfx',
-      mimeType: 'application/x-pkcs12',
-      buffer: made.pfx('la-buena'),
-    });
-    await page.getByLabel('Contraseña del certificado').fill('la-buena');
+    await fillCertificateForm(page, made.pfx('la-buena'), 'la-buena');
     const landed = await submit(page, 'Subir certificado');
     expect(landed.status()).to.equal(200);
     expect(page.url()).to.match(/\/certificate\?hecho=uploaded$/);

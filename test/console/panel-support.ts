@@ -62,3 +62,9 @@ export function panelWorld(config: () => Partial<Config> = () => ({})) {
 
   return { world, signedIn, submit, walk };
 }
+
+/** Fills the certificate tab's upload form: the PKCS#12 file and the password that opens it (or does not). */
+export async function fillCertificateForm(page: Page, pfx: Buffer, password: string): Promise<void> {
+  await page.setInputFiles('#cert-certificate', { name: 'empresa.pfx', mimeType: 'application/x-pkcs12', buffer: pfx });
+  await page.getByLabel('Contraseña del certificado').fill(password);
+}
