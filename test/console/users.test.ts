@@ -131,8 +131,8 @@ describe('console people (real browser)', function () {
     // The audit log names who did each of these, in the page and in its CSV.
     await page.goto(url('/console/audit'));
     const log = await page.locator('main').innerText();
-    expect(log).to.include('invitó a un usuario');
-    expect(log).to.include('cambió los ajustes de usuarios');
+    expect(log).to.include('Invitó a un usuario');
+    expect(log).to.include('Cambió los ajustes de usuarios');
     expect(log).to.include(`${owner} (usuario)`);
     const csv = await (await page.request.get(url('/console/audit.csv'))).text();
     expect(csv.split('\r\n')[0]).to.equal('"at","actor_kind","actor","address","action","company_ruc","changes"');

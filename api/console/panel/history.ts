@@ -7,7 +7,8 @@ import { actionWord, fieldWord, valueWord } from './company-words';
 
 /** A company's recent history on its overview: the audit log's last changes, who, when, what (secrets masked). */
 
-const ACTOR_KINDS: Readonly<Record<ActorKind, string>> = {
+/** Who made a change, by kind, in the audit log's pages (the company history and the account's log). */
+export const ACTOR_KINDS: Readonly<Record<ActorKind, string>> = {
   'account-token': 'token de cuenta',
   'company-token': 'token de firma',
   console: 'consola',

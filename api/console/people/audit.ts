@@ -6,6 +6,8 @@ import { html, notice, page, table } from '../html';
 import { writePage, type Viewer } from '../context';
 import { companyLimit, ROLE_NAMES } from '../permissions';
 import { limaTime } from '../words';
+import { actionWord, fieldWord, valueWord } from '../panel/company-words';
+import { ACTOR_KINDS } from '../panel/history';
 
 /**
  * The audit log's reading side in the console (docs/panel.md, "People"): an account's changes, newest first, a page at
@@ -14,33 +16,25 @@ import { limaTime } from '../words';
 const PAGE_SIZE = 50;
 const CSV_MAX_ROWS = 50_000;
 
-/** What each action is called on the page; an action of a later change shows its code after «cambio». */
+/** What each action of people is called on the page; a company's actions are the panel's history's words. */
 const ACTION_WORDS: Record<string, string> = {
-  'user.invite': 'invitó a un usuario',
-  'user.accept': 'aceptó la invitación',
-  'user.role': 'cambió un rol',
-  'user.remove': 'quitó a un usuario',
-  'user.password_reset': 'restableció su contraseña',
-  'user.reset_requested': 'pidió restablecer la contraseña',
-  'user.sign_in': 'inició sesión',
-  'user.second_factor': 'confirmó el segundo factor',
-  'user.totp_enable': 'activó el segundo factor',
-  'user.totp_reset': 'quitó el segundo factor de un usuario',
-  'account.sign_in': 'entró con el token de cuenta',
-  'account.people': 'cambió los ajustes de usuarios',
-};
-const KIND_WORDS: Record<string, string> = {
-  'account-token': 'token de cuenta',
-  'company-token': 'token de empresa',
-  console: 'consola',
-  support: 'soporte',
-  user: 'usuario',
-  system: 'sistema',
+  'user.invite': 'Invitó a un usuario',
+  'user.accept': 'Aceptó la invitación',
+  'user.role': 'Cambió un rol',
+  'user.remove': 'Quitó a un usuario',
+  'user.password_reset': 'Restableció su contraseña',
+  'user.reset_requested': 'Pidió restablecer la contraseña',
+  'user.sign_in': 'Inició sesión',
+  'user.second_factor': 'Confirmó el segundo factor',
+  'user.totp_enable': 'Activó el segundo factor',
+  'user.totp_reset': 'Quitó el segundo factor de un usuario',
+  'account.sign_in': 'Entró con el token de cuenta',
+  'account.people': 'Cambió los ajustes de usuarios',
 };
 
-export const actionWords = (action: string) => ACTION_WORDS[action] ?? `cambio ${action}`;
+export const actionWords = (action: string) => ACTION_WORDS[action] ?? actionWord(action);
 
-/** The people's fields and values in the page's words; a field of a later change shows as recorded. */
+/** The people's fields and values in the page's words; a company's are the panel's history's. */
 const FIELD_WORDS: Record<string, string> = {
   email: 'correo',
   role: 'rol',
@@ -63,17 +57,24 @@ const VALUE_WORDS: Record<string, string> = {
   false: 'no',
 };
 
-function shown(value: unknown, words: boolean): string {
+function shown(field: string, value: unknown, words: boolean): string {
   if (value === undefined || value === null) return '—';
-  if (Array.isArray(value)) return value.map((v) => shown(v, words)).join(', ');
+  if (Array.isArray(value)) return value.map((v) => shown(field, v, words)).join(', ');
   const text = String(value);
-  return words ? (VALUE_WORDS[text] ?? text) : typeof value === 'string' ? text : JSON.stringify(value);
+  return words
+    ? (VALUE_WORDS[text] ?? valueWord(field, value))
+    : typeof value === 'string'
+      ? text
+      : JSON.stringify(value);
 }
 
 /** `campo: antes → después` for each field changed (secrets were masked by the writer); `words`: the page's Spanish. */
 export const changesText = (changes: Record<string, FieldChange>, words = false) =>
   Object.entries(changes)
-    .map(([f, c]) => `${words ? (FIELD_WORDS[f] ?? f) : f}: ${shown(c.from, words)} → ${shown(c.to, words)}`)
+    .map(
+      ([f, c]) =>
+        `${words ? (FIELD_WORDS[f] ?? fieldWord(f)) : f}: ${shown(f, c.from, words)} → ${shown(f, c.to, words)}`,
+    )
     .join('; ');
 
 interface AuditQuery {
@@ -109,7 +110,7 @@ export async function auditPage(ctx: Context, deps: AppDeps, viewer: Viewer): Pr
     .slice(0, PAGE_SIZE)
     .map((r) => [
       limaTime(r.at),
-      `${r.actor} (${KIND_WORDS[r.actor_kind] ?? r.actor_kind})`,
+      `${r.actor} (${ACTOR_KINDS[r.actor_kind] ?? r.actor_kind})`,
       r.address ?? '—',
       actionWords(r.action),
       r.company_ruc ?? '—',
