@@ -353,7 +353,14 @@ describe('security: GET /v1/account/audit (issue 43)', function () {
     expect(next.body.data.entries[0].action).to.equal('user.invite');
     expect(next.body.data.entries[0].changes.companies.to).to.deep.equal([world.a.ruc]);
     expect((await get(world.a.token)).statusCode, 'a company token').to.equal(403);
-    expect((await get(world.other.accountToken)).body.data.entries, 'another account').to.deep.equal([]);
+    // Another account's token reads its own log (its company's creation) and nothing of this account's.
+    const theirs = (await get(world.other.accountToken)).body.data.entries;
+    const ownRows = await listAudit(world.s.stack.db, { accountId: world.other.accountId, limit: 100 });
+    expect(
+      theirs.map((e: { action: string }) => e.action),
+      'another account',
+    ).to.deep.equal(ownRows.map((r) => r.action));
+    expect(JSON.stringify(theirs), 'another account').to.not.include(email).and.not.include(world.a.ruc);
     // Another account's RUC: the API's usual 403 (docs/security.md, ids in API paths).
     expect((await get(world.a.accountToken, `?ruc=${world.other.ruc}`)).statusCode).to.equal(403);
     expect((await get(world.a.accountToken, '?before=x')).statusCode).to.equal(422);
