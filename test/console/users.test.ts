@@ -17,7 +17,7 @@ describe('console people (real browser)', function () {
   this.timeout(300_000);
   const world = peopleWorld();
   let browser: Browser;
-  const owner = `duena.${process.pid}@people.test`;
+  const owner = `duena-navegador.${process.pid}@people.test`;
   const contador = `contador.${process.pid}@people.test`;
   const password = `la frase de la duena ${process.pid}`;
   let secret = '';
