@@ -122,12 +122,14 @@ export async function companyOverview(deps: AppDeps, company: CompanyRow) {
   };
 }
 
-/** Each company's items needed before its first document or production (the list's glance; e-mail is only advised). */
-export async function companiesPending(deps: AppDeps, accountId: string, companies: CompanyRow[]) {
+/**
+ * Each company's items needed before its first document or production (the list's glance; e-mail is only advised),
+ * from the check rows the list already read.
+ */
+export async function companiesPending(deps: AppDeps, accountId: string, companies: CompanyRow[], checks: CheckRow[]) {
   const ids = companies.map((c) => c.id);
-  const [records, checks, guides, account] = await Promise.all([
+  const [records, guides, account] = await Promise.all([
     presentCompanies(deps.db, companies),
-    listCheckRows(deps.db, ids),
     companiesThatIssued(deps.db, ids, [...DESPATCH_TYPES]),
     accountBalance(deps.db, accountId),
   ]);

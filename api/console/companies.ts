@@ -47,7 +47,7 @@ export async function companiesPage(ctx: Context, deps: AppDeps, viewer: Viewer)
     deps.db,
     companies.map((c) => c.id),
   );
-  const pending = accountId ? await companiesPending(deps, accountId, companies) : null;
+  const pending = accountId ? await companiesPending(deps, accountId, companies, checks) : null;
   const checksOf = (companyId: string) => {
     const own = checks.filter((k) => k.company_id === companyId);
     if (!own.length) return 'sin verificar';

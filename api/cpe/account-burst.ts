@@ -28,10 +28,6 @@ export class AccountBurst {
     return level <= this.burst;
   }
 
-  get size(): number {
-    return this.levels.size;
-  }
-
   private forgetDrained(at: number): void {
     for (const [key, { level, at: then }] of this.levels)
       if (level - (at - then) * this.drainPerMs <= 0) this.levels.delete(key);
