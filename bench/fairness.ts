@@ -35,6 +35,7 @@ const MODE_ENV: Record<string, Record<string, string>> = {
   on: { CHASQUI_FAIRNESS: 'on' },
   keys: { CHASQUI_FAIRNESS: 'on', CHASQUI_ACCOUNT_BURST: '0' },
   off: { CHASQUI_FAIRNESS: 'off' },
+  wide: { CHASQUI_FAIRNESS: 'on', CHASQUI_BATCH_SLOTS: '100', CHASQUI_BATCH_BUSY_SLOTS: '100' },
 };
 /** A mode's environment; `on@8` is the mode `on` with 8 workflow task slots (BENCH_SLOTS for every mode). */
 function modeEnv(mode: string): Record<string, string> {

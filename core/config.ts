@@ -10,6 +10,7 @@ import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-locatio
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
 import { peopleSettingsOf, type PeopleSettings } from './people-config';
 import { consoleSettingsOf, type ConsoleSettings } from './console-config';
+import { laneSettingsOf, type LaneSettings } from './lanes-config';
 
 export { ConfigError } from './env-values';
 export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
@@ -50,6 +51,7 @@ export interface Config extends HeavySettings, PeopleSettings, ConsoleSettings {
     workflowTaskSlots: number;
     /** An account's interactive documents past this many in 10 s start as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
     accountBurst: number;
+    lanes: LaneSettings;
   };
   masterKey: string | null;
   retiredMasterKeys: string[];
@@ -304,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
       workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
       accountBurst: int(env, 'CHASQUI_ACCOUNT_BURST', 20, 0),
+      lanes: laneSettingsOf(env),
     },
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')

@@ -231,3 +231,30 @@ export const printedCacheLookups = new Counter({
   labelNames: ['outcome'] as const,
   registers: [registry],
 });
+
+/**
+ * The worker's batch lane (runtime/lanes.ts): whether it is narrowed now (interactive work ran within the quiet time)
+ * and the batch slots held per kind. A lane narrowed for hours means interactive work never pauses: batch work then
+ * drains at its narrow width (docs/delivery.md "Two lanes").
+ */
+export function registerBatchLaneGauges(lane: { busy(): boolean; batchHeld(kind: 'workflow' | 'activity'): number }) {
+  for (const name of ['chasqui_batch_lane_narrowed', 'chasqui_batch_lane_slots_held'])
+    if (registry.getSingleMetric(name)) registry.removeSingleMetric(name);
+  new Gauge({
+    name: 'chasqui_batch_lane_narrowed',
+    help: 'Whether the batch lane is narrowed now because interactive work ran lately (1) or has all its slots (0)',
+    registers: [registry],
+    collect() {
+      this.set(lane.busy() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'chasqui_batch_lane_slots_held',
+    help: 'Batch-lane slots held (reserved for a poll or running a task), by kind of task',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      for (const kind of ['workflow', 'activity'] as const) this.set({ kind }, lane.batchHeld(kind));
+    },
+  });
+}

@@ -21,7 +21,7 @@ import {
 import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
-import { workflowBundle } from './workflow-bundle';
+import { createWorkers } from './workers';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -202,7 +202,8 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
 }
 
 export interface WorkerHandle {
-  worker: Worker;
+  /** The worker of each lane: interactive first, then batch when fairness is on (runtime/lanes.ts). */
+  workers: Worker[];
   /** The worker's own connection: a Client on it may ask for eager workflow starts (see `eagerStarter`). */
   connection: NativeConnection;
   /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
@@ -220,31 +221,32 @@ export async function startWorker(
   installTemporalRuntime(`127.0.0.1:${await freePort()}`);
   const connection = await NativeConnection.connect({ address });
   let temporal: Client | undefined;
-  let worker: Worker;
+  let created: Awaited<ReturnType<typeof createWorkers>>;
   try {
     temporal = await connectTemporal(config, address);
     await ensureSchedules(temporal, config);
-    worker = await Worker.create({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      workflowBundle: await workflowBundle(),
-      // What the worker takes beyond what it can run promptly waits in Temporal, where the fairness keys order it.
-      maxConcurrentWorkflowTaskExecutions: config.temporal.workflowTaskSlots,
-      activities: createActivities({ config, db, secrets, temporal, lookup: seams.lookup }),
-    });
+    const activities = createActivities({ config, db, secrets, temporal, lookup: seams.lookup });
+    created = await createWorkers(config, connection, activities);
   } catch (err) {
     // A failed start leaves no open connection behind, so a caller can simply try again.
     await Promise.allSettled([connection.close(), temporal?.connection.close()]);
     throw err;
   }
-  const running = worker.run().finally(() => Promise.all([connection.close(), temporal!.connection.close()]));
+  const { workers, lanes } = created;
+  // One lane's fatal error stops the other: the process's worker is one thing to its supervisor.
+  const stopAll = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+  const running = Promise.all(workers.map((w) => w.run().catch((err) => (stopAll(), Promise.reject(err)))))
+    .then(() => undefined)
+    .finally(() => {
+      lanes?.close();
+      return Promise.all([connection.close(), temporal!.connection.close()]);
+    });
   return {
-    worker,
+    workers,
     connection,
     running,
     stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      stopAll();
       await running.catch((err) => logger.error({ err }, 'worker stopped with an error'));
     },
   };

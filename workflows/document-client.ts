@@ -5,6 +5,7 @@ import { DOCUMENT_SIGNALS, DOCUMENT_WORKFLOW, documentWorkflowId, type Startable
 
 /** The document workflow's id, for links and for starters that are not the workflow itself. */
 export { documentWorkflowId };
+import { laneTaskQueue } from './priority-types';
 import { DocNumberKey, DocStatusKey, DocTypeKey, IssueDateKey, RucKey } from './search-attributes';
 
 /** Only the fields a start uses (a queued start must not hold a row's XML). */
@@ -19,7 +20,8 @@ export function startable(doc: StartableDocument): StartableDocument {
  * The search attributes operators filter on and the UI's summary (`20123456786-01-F001-10`) and details (company,
  * external id) are set here, at start: no workflow task is spent upserting them.
  * `eager`: the client shares a NativeConnection with a worker of this process (see runtime/services.ts). Returns whether
- * Temporal handed the first workflow task to that worker in its answer. `priority`: workflows/priority-types.ts.
+ * Temporal handed the first workflow task to that worker in its answer. `priority`: workflows/priority-types.ts (batch
+ * work goes to the batch lane's queue).
  */
 export async function startDocumentWorkflow(
   client: Client,
@@ -29,7 +31,7 @@ export async function startDocumentWorkflow(
 ): Promise<boolean> {
   try {
     const handle = await client.workflow.start<typeof documentWorkflow>(DOCUMENT_WORKFLOW, {
-      taskQueue,
+      taskQueue: laneTaskQueue(taskQueue, options.priority),
       // A worker in this very process (`chasqui start`) takes the first workflow task from the start's answer: no trip
       // through Temporal's matching service and no poll. The client must share the worker's NativeConnection.
       requestEagerStart: options.eager,

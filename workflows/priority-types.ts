@@ -33,3 +33,13 @@ export function taskPriority(setting: FairnessSetting, kind: WorkKind, accountId
   if (!setting.fairness) return undefined;
   return { priorityKey: PRIORITY_KEYS[kind], ...(accountId ? { fairnessKey: accountId } : {}) };
 }
+
+/** The batch lane's task queue beside `taskQueue` (runtime/lanes.ts: its slots yield to interactive work). */
+export function batchTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-batch`;
+}
+
+/** Where a start of this priority goes: batch work on the batch lane's queue, everything else (and no key) on `taskQueue`. */
+export function laneTaskQueue(taskQueue: string, priority: Priority | undefined): string {
+  return priority?.priorityKey === PRIORITY_KEYS.batch ? batchTaskQueue(taskQueue) : taskQueue;
+}

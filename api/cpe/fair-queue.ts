@@ -24,9 +24,12 @@ export class FairQueue<T> {
     this.count++;
   }
 
-  /** The next item: the first waiting lane's key whose turn it is; that key goes to the back of its lane. */
-  shift(): T | undefined {
-    for (const keys of this.lanes) {
+  /**
+   * The next item of the lanes up to `lastLane`: the first waiting lane's key whose turn it is; that key goes to the
+   * back of its lane.
+   */
+  shift(lastLane = this.lanes.length - 1): T | undefined {
+    for (const keys of this.lanes.slice(0, lastLane + 1)) {
       const next = keys.entries().next();
       if (next.done) continue;
       const [key, items] = next.value;

@@ -18,6 +18,8 @@ import { AccountBurst } from './account-burst';
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
   concurrency: number;
+  /** Of those, batch starts at most: the rest stay free for an interactive start that arrives behind a flood's. */
+  batchConcurrency: number;
   /** Documents waiting beyond this are left to the sweeper instead of growing memory without bound. */
   maxQueued: number;
   /** How long one start may take before it is given up (and left to the sweeper). */
@@ -30,6 +32,7 @@ export interface WorkflowStartsOptions {
 
 const DEFAULTS: WorkflowStartsOptions = {
   concurrency: 32,
+  batchConcurrency: 8,
   maxQueued: 20_000,
   startDeadlineMs: 5_000,
   accountBurst: 0,
@@ -58,6 +61,7 @@ export class WorkflowStarts {
   private readonly queue = new FairQueue<QueuedStart>(2);
   private readonly burst: AccountBurst;
   private inFlight = 0;
+  private batchInFlight = 0;
   private confirmed: string[] = [];
   private marking: Promise<void> | null = null;
   private closed = false;
@@ -106,11 +110,16 @@ export class WorkflowStarts {
   }
 
   private pump(): void {
-    while (this.inFlight < this.options.concurrency && this.queue.size > 0) {
-      const next = this.queue.shift()!;
+    while (this.inFlight < this.options.concurrency) {
+      const batchRoom = this.batchInFlight < this.options.batchConcurrency;
+      const next = this.queue.shift(batchRoom ? LANES.batch : LANES.interactive);
+      if (!next) return;
+      const batch = this.deps.fairness && next.kind === 'batch';
       this.inFlight++;
+      if (batch) this.batchInFlight++;
       void this.start(next).finally(() => {
         this.inFlight--;
+        if (batch) this.batchInFlight--;
         this.pump();
         this.settle();
       });

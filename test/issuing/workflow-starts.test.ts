@@ -6,6 +6,7 @@ import { findDocument, findUnstartedDocuments, type DocumentRow } from '../../db
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
+import { batchTaskQueue } from '../../workflows/priority-types';
 import { eagerStarter } from '../../runtime/services';
 import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
 import { documentCount, issue, newCompany, payload, startIssuingStack, type IssuingStack } from './support';
@@ -101,6 +102,9 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     expect(first.priority).to.deep.include({ priorityKey: 3, fairnessKey: company.account_id });
     expect(their.priority).to.deep.include({ priorityKey: 3, fairnessKey: other.account_id });
     expect(backfilled.priority).to.deep.include({ priorityKey: 4, fairnessKey: company.account_id });
+    // Batch work goes to the batch lane's queue, whose slots yield to interactive work (runtime/lanes.ts).
+    expect(backfilled.taskQueue).to.equal(batchTaskQueue(stack.config.temporal.taskQueue));
+    expect(first.taskQueue).to.equal(stack.config.temporal.taskQueue);
     // One start at a time: the other account's one document went second or third, not after the six; the backfill last.
     expect(their.startTime.getTime()).to.be.at.most(third.startTime.getTime());
     expect(backfilled.startTime.getTime()).to.be.at.least(last.startTime.getTime());
@@ -110,7 +114,8 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     const unkeyed = await commit();
     plain.enqueue(unkeyed, 'batch');
     await plain.idle();
-    const { priority } = await described(unkeyed);
+    const { priority, taskQueue } = await described(unkeyed);
+    expect(taskQueue, 'one queue in arrival order').to.equal(stack.config.temporal.taskQueue);
     expect(priority?.priorityKey ?? 0).to.equal(0);
     expect(priority?.fairnessKey ?? '').to.equal('');
   });
@@ -140,6 +145,27 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     expect(priorities.map((p) => p.key)).to.deep.equal([3, 3, 3, 4, 4, 3]);
     // The other account's one document started before the flood's two past its burst.
     expect(priorities[5].at).to.be.at.most(priorities[3].at);
+  });
+
+  it("keeps room for an interactive start while a flood's batch starts are in flight", async () => {
+    const flood = await Promise.all(Array.from({ length: 6 }, commit));
+    const other = await companyWithRuc(stack.db, randomRuc(), 'Puntual S.A.C.');
+    const theirPayload = fixture('invoice-basic.json');
+    theirPayload.emisor.ruc = other.ruc;
+    const theirs = await commitSignedDocument(
+      stack.db,
+      other,
+      theirPayload,
+      createSigner(generateTestCertificate({ ruc: other.ruc })),
+    );
+    const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 2, batchConcurrency: 1 });
+    for (const doc of flood) starts.enqueue(doc, 'batch');
+    starts.enqueue(theirs);
+    await starts.idle();
+    const startTime = async (doc: DocumentRow) =>
+      (await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).describe()).startTime.getTime();
+    // One batch start in flight at most: the interactive one took the other slot at once, before the flood's second.
+    expect(await startTime(theirs)).to.be.at.most(await startTime(flood[1]));
   });
 
   it("gives the sweeper the accounts' unstarted documents in turn, not in commit order", async () => {
@@ -243,5 +269,10 @@ describe('eager workflow start (API and worker in one process)', function () {
     await stack.workflowStarts.idle();
     const started = await stack.temporal.workflow.getHandle(documentWorkflowId(res.body.external_id)).describe();
     expect(started.priority).to.deep.include({ priorityKey: 4, fairnessKey: issuer.accountId });
+    // The worker's batch lane runs it to its verdict.
+    expect(started.taskQueue).to.equal(batchTaskQueue(stack.config.temporal.taskQueue));
+    expect(await stack.temporal.workflow.getHandle(documentWorkflowId(res.body.external_id)).result()).to.equal(
+      'accepted',
+    );
   });
 });
