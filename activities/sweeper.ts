@@ -8,7 +8,7 @@ import {
 } from '../workflows/document-client';
 import { logger } from '../core/logger';
 import { workflowStartFailures } from '../core/metrics';
-import { documentWorkKind, taskPriority } from '../workflows/priority-types';
+import { sweptWorkKinds, taskPriority } from '../workflows/priority-types';
 
 /** A document younger than this is left to the API that is still starting its workflow. */
 const GRACE_SECONDS = 30;
@@ -24,10 +24,11 @@ export function createSweeperActivities(deps: ActivityDeps): SweeperActivities {
       let started = 0;
       let failed = 0;
       let failure: { reason: StartFailureReason; cause: string } | undefined;
+      const kinds = sweptWorkKinds(pending, deps.config.temporal.accountBurst);
       for (const [i, doc] of pending.entries()) {
         try {
           await startDocumentWorkflow(deps.temporal, deps.config.temporal.taskQueue, doc, {
-            priority: taskPriority(deps.config.temporal, documentWorkKind(doc.doc_type), doc.account_id),
+            priority: taskPriority(deps.config.temporal, kinds[i], doc.account_id),
           });
         } catch (err) {
           const { reason, cause } = startFailure(err);

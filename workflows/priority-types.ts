@@ -19,6 +19,20 @@ export function documentWorkKind(docType: string): WorkKind {
   return docType === 'rc' || docType === 'ra' || docType === 'rr' ? 'batch' : 'interactive';
 }
 
+/**
+ * The sweeper's word on each document it starts, in its order: an account's first `burst` keep their type's kind, the
+ * rest are batch, as the API's account burst would have had them (api/cpe/account-burst.ts). So a flood whose starts
+ * were lost does not come back through the sweeper as interactive work beside everyone else's.
+ */
+export function sweptWorkKinds(docs: { doc_type: string; account_id: string }[], burst: number): WorkKind[] {
+  const seen = new Map<string, number>();
+  return docs.map((doc) => {
+    const count = (seen.get(doc.account_id) ?? 0) + 1;
+    seen.set(doc.account_id, count);
+    return burst > 0 && count > burst ? 'batch' : documentWorkKind(doc.doc_type);
+  });
+}
+
 /** CHASQUI_FAIRNESS: `off` starts everything without keys (one queue in arrival order, as before issue 40). */
 export interface FairnessSetting {
   fairness: boolean;

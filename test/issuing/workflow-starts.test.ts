@@ -6,7 +6,7 @@ import { findDocument, findUnstartedDocuments, type DocumentRow } from '../../db
 import { createSigner, generateTestCertificate } from '../../documents/signing';
 import { documentWorkflowId } from '../../workflows/document';
 import { startDocumentWorkflow } from '../../workflows/document-client';
-import { batchTaskQueue } from '../../workflows/priority-types';
+import { batchTaskQueue, sweptWorkKinds } from '../../workflows/priority-types';
 import { eagerStarter } from '../../runtime/services';
 import { commitSignedDocument, companyWithRuc, fixture } from '../support/documents';
 import { documentCount, issue, newCompany, payload, startIssuingStack, type IssuingStack } from './support';
@@ -186,6 +186,12 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
       .update({ created_at: stack.db.raw("created_at - interval '1 minute'") });
     const pending = (await findUnstartedDocuments(stack.db, 30)).map((d) => d.id).filter((id) => ids.includes(id));
     expect(pending).to.deep.equal([flood[0].id, theirs.id, flood[1].id, flood[2].id]);
+    // With a burst of 2, the flooding account's third comes back as batch work; voids stay batch, the other account's
+    // invoice interactive.
+    const rows = (await findUnstartedDocuments(stack.db, 30)).filter((d) => ids.includes(d.id));
+    expect(sweptWorkKinds(rows, 2)).to.deep.equal(['interactive', 'interactive', 'interactive', 'batch']);
+    expect(sweptWorkKinds([{ doc_type: 'ra', account_id: 'x' }], 2)).to.deep.equal(['batch']);
+    expect(sweptWorkKinds(rows, 0), 'no burst: each at its type').to.deep.equal(rows.map(() => 'interactive'));
   });
 
   it('leaves to the sweeper what it cannot take: a full queue, or anything after close()', async () => {
