@@ -60,6 +60,15 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     return commitSignedDocument(stack.db, company, payload, signer);
   }
 
+  /** One document of a new company of another account. */
+  async function commitElsewhere(name: string): Promise<DocumentRow> {
+    const other = await companyWithRuc(stack.db, randomRuc(), name);
+    const payload = fixture('invoice-basic.json');
+    payload.correlativo = String(++number);
+    payload.emisor.ruc = other.ruc;
+    return commitSignedDocument(stack.db, other, payload, createSigner(generateTestCertificate({ ruc: other.ruc })));
+  }
+
   const started = async (id: string) => (await findDocument(stack.db, id))!.workflow_started_at;
 
   it('starts one workflow per document with bounded concurrency and marks each started', async () => {
@@ -121,16 +130,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
   });
 
   it("starts an account's interactive documents past its burst as batch, behind another account's", async () => {
-    const other = await companyWithRuc(stack.db, randomRuc(), 'Esporadica S.A.C.');
-    const theirPayload = fixture('invoice-basic.json');
-    theirPayload.correlativo = String(++number);
-    theirPayload.emisor.ruc = other.ruc;
-    const theirs = await commitSignedDocument(
-      stack.db,
-      other,
-      theirPayload,
-      createSigner(generateTestCertificate({ ruc: other.ruc })),
-    );
+    const theirs = await commitElsewhere('Esporadica S.A.C.');
     const flood = await Promise.all(Array.from({ length: 5 }, commit));
     const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 1, accountBurst: 3 });
     for (const doc of flood) starts.enqueue(doc);
@@ -149,15 +149,7 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
 
   it("keeps room for an interactive start while a flood's batch starts are in flight", async () => {
     const flood = await Promise.all(Array.from({ length: 6 }, commit));
-    const other = await companyWithRuc(stack.db, randomRuc(), 'Puntual S.A.C.');
-    const theirPayload = fixture('invoice-basic.json');
-    theirPayload.emisor.ruc = other.ruc;
-    const theirs = await commitSignedDocument(
-      stack.db,
-      other,
-      theirPayload,
-      createSigner(generateTestCertificate({ ruc: other.ruc })),
-    );
+    const theirs = await commitElsewhere('Puntual S.A.C.');
     const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 2, batchConcurrency: 1 });
     for (const doc of flood) starts.enqueue(doc, 'batch');
     starts.enqueue(theirs);
