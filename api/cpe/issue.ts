@@ -29,7 +29,7 @@ import { toValidationResponse } from '../../documents/validation-response';
 import { hasOwnWorkflow, initialStatus, isRejected } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
-import { documentFiles, type WithFiles } from '../../files/documents';
+import type { WithFiles } from '../../files/documents';
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 
@@ -233,7 +233,7 @@ export async function issueRequest(
   startedAt: number,
   storedBody: (row: WithFiles<DocumentRow>) => unknown,
 ): Promise<Issued> {
-  const files = documentFiles(deps.config);
+  const { files } = deps;
   const issuer = await loadIssuerContext(deps.db, request.issuer);
   const { company } = issuer;
   checkDeclaredEnvironment(request.environment, company);
