@@ -55,16 +55,8 @@ export async function startCommand(): Promise<number> {
     await checkAtStart({ db, temporal, secrets, namespace: config.temporal.namespace });
     const worker = await startWorker(config, temporalAddress, db, files, secrets);
     stops.push(['worker', worker.stop]);
-    const api = await startApi(
-      config,
-      db,
-      files,
-      temporal,
-      secrets,
-      config.port,
-      config.host,
-      eagerStarter(config, worker),
-    );
+    const eager = eagerStarter(config, worker);
+    const api = await startApi(config, db, files, temporal, secrets, config.port, config.host, eager);
     stops.push(['api', api.stop]);
     // Removed first on shutdown: commands in other terminals stop finding this instance before any part of it stops.
     record = runningInstanceFile(config.dataDir);
