@@ -10,7 +10,6 @@ import { mailRoute } from '../buyers/mail-route';
 import { consultaUrl } from '../buyers/links';
 import { mailCeiling } from '../buyers/mail-ceiling';
 import { logger } from '../core/logger';
-import { documentFiles } from '../files/documents';
 import type { BuyerEmailActivities } from '../workflows/buyer-email-types';
 import { afterEmailAttempt, isEmailSent, type EmailAttemptOutcome } from '../lifecycle/email';
 
@@ -59,17 +58,16 @@ export function createBuyerEmailActivities(deps: ActivityDeps): BuyerEmailActivi
         return record('held', `not sent: ${ceiling.message}`, 'buyer e-mail held by the account ceiling');
 
       // Read once from wherever they are kept (files/): the PDF, the XML and the CDR attachments share them.
-      const files = documentFiles(deps.config);
-      const stored = await files.withFiles(doc);
+      const files = deps.files.of(doc);
       const message = composeBuyerEmail(
         doc,
         company,
         {
           pdf: PRINTABLE_TYPES.has(doc.doc_type)
-            ? await renderDocumentPdf(deps.db, files, stored, settings.format, { cache: deps.config.pdfCache })
+            ? await renderDocumentPdf(deps.db, doc, files, settings.format, { cache: deps.config.pdfCache })
             : null,
-          xml: stored.xml,
-          cdrZip: settings.attach_cdr && stored.cdr_zip ? Buffer.from(stored.cdr_zip, 'base64') : null,
+          xml: await files.xml(),
+          cdrZip: settings.attach_cdr ? await files.cdr() : null,
         },
         {
           // The company's own server sends as the company (its `from` is required with it); the service's as the service, named after the company.

@@ -16,18 +16,16 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DOCUMENT_MISSING, type DocStatus, type DocumentPlan, type StepOutcome } from '../workflows/document-types';
 import { afterStep, NO_TICKET_TO_POLL, recordedKind, resolutionFollowUp, type Step } from '../lifecycle/transitions';
 import type { WebhookActivities } from '../workflows/webhook-types';
-import { documentFiles } from '../files/documents';
 import { billServiceOf, isGreType, isSummaryType, oseTarget, queryable, route, type Route } from './document-routing';
 import { earlierAttemptMayHaveReached, lostWithRestore, whoseCdr } from './document-cdr';
 import { toDocumentResult } from './document-result';
 
-/** What every step uses: the dependencies, the GRE connector (its token cache), the call timeouts, the file store. */
+/** What every step uses: the dependencies (the file store among them), the GRE connector (its token cache), the call timeouts. */
 export interface StepContext {
   deps: ActivityDeps;
   notices: Pick<WebhookActivities, 'openWebhookDelivery'>;
   gre: GreConnector;
   callOptions: { timeouts: ActivityDeps['config']['authorityTimeouts'] };
-  files: ReturnType<typeof documentFiles>;
 }
 
 export function stepContext(deps: ActivityDeps, notices: Pick<WebhookActivities, 'openWebhookDelivery'>): StepContext {
@@ -36,7 +34,6 @@ export function stepContext(deps: ActivityDeps, notices: Pick<WebhookActivities,
     notices,
     gre: new GreConnector(new PgGreTokenStore(deps.db, deps.secrets)),
     callOptions: { timeouts: deps.config.authorityTimeouts },
-    files: documentFiles(deps.config),
   };
 }
 
@@ -91,7 +88,7 @@ async function record(
   authorityCalls.inc({ operation: step, classification: result.origin ?? 'answered' });
   // The CDR before the row that names it; a store that is down fails the activity, which Temporal retries (the
   // step's answer is then asked for again: a query first for a document that was sent).
-  const cdr = doc.resolved ? null : await ctx.files.placeCdr(doc, result.cdrZip);
+  const cdr = doc.resolved ? null : await ctx.deps.files.placeCdr(doc, result.cdrZip);
   const stored = await recordOutcome(ctx.deps.db, doc.id, {
     step,
     status,
@@ -171,7 +168,7 @@ export async function sendMarked(
     if (known.status !== 'unknown' || known.reached_sunat !== false)
       return done(whoseCdr(before, known, true), 'query');
   }
-  const file = { filename: before.filename, xml: before.xml ?? (await ctx.files.xmlOf(before)) };
+  const file = { filename: before.filename, xml: await ctx.deps.files.xmlOf(before) };
   const timeouts = ctx.callOptions.timeouts;
   const shortened = waitMs !== undefined && waitMs < timeouts.responseMs;
   const options = {

@@ -14,7 +14,6 @@ import { readSignedSale, receiptSummaryPayload } from '../documents/summaries/fr
 import { limaDate } from '../core/lima';
 import { logger } from '../core/logger';
 import { signGenerated, type CompanyKeys } from '../keys/signing-keys';
-import { documentFiles } from '../files/documents';
 
 export interface SummaryActivities {
   /** Companies (among `only`, when given) with receipts to summarise or summarised receipts to void, and today's date in Lima. */
@@ -44,7 +43,7 @@ export function createSummaryActivities(deps: ActivityDeps, keys: CompanyKeys): 
 
       /** The rc of a group; lines SUNAT's rc rules refuse are taken out (and reported) until the rest is valid. */
       const build = async (group: SummaryGroup, correlativo: number): Promise<BuiltSummary> => {
-        const files = documentFiles(deps.config);
+        const { files } = deps;
         let lines = await Promise.all(
           group.lines.map(async (candidate) => ({
             candidate,

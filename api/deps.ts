@@ -5,6 +5,7 @@ import type { Db } from '../db/knex';
 import type { Lookup } from '../core/net-guard';
 import type { WorkflowStarts } from './cpe/workflow-starts';
 import type { HeavyPool } from '../heavy/pool';
+import type { DocumentFiles } from '../files/documents';
 
 /** What request handlers may use; built once per process by the api entry (or the test harness). */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   db: Db;
   temporal: Client;
   secrets: SecretBox;
+  /** Where documents' signed XML and CDRs are read and written (CHASQUI_FILES_URL), built once by the entry. */
+  files: DocumentFiles;
   /** Starts the workflows of committed documents after the answer (api/cpe/workflow-starts.ts). */
   workflowStarts: WorkflowStarts;
   /** The threads that render PDFs, open PKCS#12 uploads and read external XML (heavy/pool.ts). */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from './deps';
 import type { DocumentRow } from '../db/documents';
-import { documentFiles, hasCdr } from '../files/documents';
+import { hasCdr } from '../files/documents';
 import { PRINTABLE_TYPES, type PaperFormat } from '../documents/printed';
 import { renderDocumentPdf, type PrintInput } from '../buyers/printed';
 import { ApiError } from './errors';
@@ -47,11 +47,10 @@ export async function sendDocumentFile(
   kind: FileKind,
   options: DownloadOptions,
 ): Promise<void> {
-  const files = documentFiles(deps.config);
   if (kind === 'pdf') {
     if (!PRINTABLE_TYPES.has(row.doc_type)) return options.unavailable('not-printed');
     const format = options.format ?? 'a4';
-    const pdf = await renderDocumentPdf(deps.db, files, row, format, {
+    const pdf = await renderDocumentPdf(deps.db, row, deps.files.of(row), format, {
       cache: deps.config.pdfCache,
       // A full pool refuses before the signed XML (megabytes, for a long document) is read.
       render: async (load) => {
@@ -66,7 +65,7 @@ export async function sendDocumentFile(
     return;
   }
   if (kind === 'cdr' && !hasCdr(row)) return options.unavailable('no-cdr');
-  const file = await files.open(row, kind);
+  const file = await deps.files.open(row, kind);
   // Every document has its signed XML, and hasCdr said the CDR is there.
   if (!file) throw new Error(`document ${row.filename} has no stored ${kind}`);
   const { suffix, prefix } = STORED_FILE_NAMES[kind];

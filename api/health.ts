@@ -8,7 +8,6 @@ import { masterKeyProblem } from '../db/sealed-secrets';
 import type { SecretBox } from '../core/secretbox';
 import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_TYPE_NAMES } from '../workflows/search-attributes';
 import type { ObjectStore } from '../files/store';
-import { documentFiles } from '../files/documents';
 
 /**
  * Liveness needs nothing; readiness (`readiness`) says whether documents would go through, and names what is wrong.
@@ -26,7 +25,7 @@ export function healthRouter(deps: AppDeps): Router {
         temporal: deps.temporal,
         secrets: deps.secrets,
         namespace: deps.config.temporal.namespace,
-        files: documentFiles(deps.config).store,
+        files: deps.files.store,
       }),
     );
     ctx.status = status;

@@ -17,7 +17,7 @@ import {
 } from '../documents/printed';
 import { logger } from '../core/logger';
 import { printedCacheLookups } from '../core/metrics';
-import type { DocumentFiles } from '../files/documents';
+import type { StoredFiles } from '../files/documents';
 import { isRejected } from '../lifecycle/transitions';
 
 /** Why the printed document is not a valid one: demo environment, rejected, or voided by an accepted ra/rc. */
@@ -30,9 +30,9 @@ async function marksOf(db: Db, row: DocumentRow): Promise<Mark[]> {
 }
 
 /** A guide's CDR with the QR link it carries; null while there is none (the PDF then says the guide is pending). */
-async function despatchCdr(files: DocumentFiles, row: DocumentRow): Promise<{ link: string | null } | null> {
+async function despatchCdr(row: DocumentRow, files: StoredFiles): Promise<{ link: string | null } | null> {
   if (!DESPATCH_TYPES.has(row.doc_type)) return null;
-  const zip = await files.read(row, 'cdr');
+  const zip = await files.cdr();
   if (!zip) return null;
   const read = readCdrZip(zip);
   if (!read.ok) {
@@ -113,12 +113,13 @@ const RENDERER_VERSION = (() => {
  * marks its state calls for: what GET /v1/cpe/{id}/pdf serves, the buyer's e-mail attaches and /consulta links to,
  * byte for byte the same for the same state. Kept in the printed cache (db/printed-cache.ts, docs/files.md) and
  * rendered only when it holds none: by `render` (the API's heavy-work pool), else in this process (the worker's
- * e-mail, which runs no HTTP and has its own activity slots for a bound).
+ * e-mail, which runs no HTTP and has its own activity slots for a bound). The caller hands in the document and its
+ * files (DocumentFiles.of): a cache hit reads no XML, and what the caller reads too is read once.
  */
 export async function renderDocumentPdf(
   db: Db,
-  files: DocumentFiles,
   row: DocumentRow,
+  files: StoredFiles,
   format: PaperFormat,
   options: { cache: PrintedCacheBounds; render?: PdfRenderer },
 ): Promise<Buffer> {
@@ -126,13 +127,13 @@ export async function renderDocumentPdf(
     format,
     marks: await marksOf(db, row),
     logo: await printableLogo(db, row),
-    despatchCdr: await despatchCdr(files, row),
+    despatchCdr: await despatchCdr(row, files),
   };
   const key = printedKey(row, print);
   const kept = await findPrintedPdf(db, key, options.cache);
   printedCacheLookups.inc({ outcome: kept ? 'hit' : 'miss' });
   if (kept) return kept;
-  const pdf = await (options.render ?? renderHere)(async () => ({ xml: await files.xmlOf(row), options: print }));
+  const pdf = await (options.render ?? renderHere)(async () => ({ xml: await files.xml(), options: print }));
   await keepPrintedPdf(db, key, pdf, options.cache);
   return pdf;
 }

@@ -6,18 +6,17 @@ import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
 import { parseSmtpUrl } from './smtp-url';
 import { bool, ConfigError, duration, int, onOff, rateOf, str, type Rate } from './env-values';
-import { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
+import { parseFilesUrl, s3SettingsOf, type FilesLocation } from '../files/location';
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
 import { peopleSettingsOf, type PeopleSettings } from './people-config';
 import { consoleSettingsOf, type ConsoleSettings } from './console-config';
 import { laneSettingsOf, type LaneSettings } from './lanes-config';
 
 export { ConfigError } from './env-values';
-export { parseFilesUrl, s3SettingsOf, type FilesLocation } from './files-location';
 
 /**
  * The one place that reads the environment (each variable through env-values.ts, CHASQUI_FILES_URL through
- * files-location.ts). Every variable is documented in docs/configuration.md;
+ * files/location.ts). Every variable is documented in docs/configuration.md;
  * invalid values stop start-up with a message naming the variable.
  */
 export interface Config extends HeavySettings, PeopleSettings, ConsoleSettings {

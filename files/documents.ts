@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { Config, FilesLocation } from '../core/config';
 import type { DocumentRow } from '../db/documents';
 import { DirectoryStore } from './directory';
+import type { FilesLocation } from './location';
 import {
   documentFileKey,
   FileIntegrityError,
@@ -34,6 +34,12 @@ export function fileKey(doc: KeyColumns, kind: FileKind, sha256: Buffer): string
 
 /** A row with its signed XML and CDR (base64) at hand, wherever they are kept. */
 export type WithFiles<R> = R & { xml: string; cdr_zip: string | null };
+
+/** A document's signed XML and CDR, read once each, whatever its row holds (DocumentFiles.of). */
+export interface StoredFiles {
+  xml(): Promise<string>;
+  cdr(): Promise<Buffer | null>;
+}
 
 export interface OpenedFile {
   /** A stream checked against the key's hash as it flows (object store), or the row's own bytes (PostgreSQL). */
@@ -130,17 +136,31 @@ export class DocumentFiles {
     return Buffer.isBuffer(opened.body) ? opened.body : readAll(opened.body);
   }
 
+  /** The signed XML, from the row when it holds it (no copy), else from the store, checked. */
   async xmlOf(row: DocumentFileColumns): Promise<string> {
+    if (typeof row.xml === 'string') return row.xml;
     const bytes = await this.read(row, 'xml');
     if (!bytes) throw new Error('a document without its signed XML (neither in its row nor in a store)');
     return bytes.toString('utf8');
   }
 
+  /** The CDR's zip; null while none was received. */
+  cdrOf(row: DocumentFileColumns): Promise<Buffer | null> {
+    return this.read(row, 'cdr');
+  }
+
+  /** One document's files, each read on first use and then kept: a caller that needs them twice reads them once. */
+  of(row: DocumentFileColumns): StoredFiles {
+    let xml: Promise<string> | undefined;
+    let cdr: Promise<Buffer | null> | undefined;
+    return { xml: () => (xml ??= this.xmlOf(row)), cdr: () => (cdr ??= this.cdrOf(row)) };
+  }
+
   /** The row with its signed XML and CDR (base64) filled in, for the readers written against the row's own columns. */
   async withFiles<R extends DocumentFileColumns>(row: R): Promise<WithFiles<R>> {
     const [xml, cdr] = await Promise.all([
-      row.xml ?? this.xmlOf(row),
-      row.cdr_zip || !row.cdr_sha256 ? (row.cdr_zip ?? null) : this.read(row, 'cdr').then((b) => b!.toString('base64')),
+      this.xmlOf(row),
+      row.cdr_zip ?? (row.cdr_sha256 ? this.cdrOf(row).then((b) => b!.toString('base64')) : null),
     ]);
     return { ...row, xml, cdr_zip: cdr };
   }
@@ -169,14 +189,11 @@ export function openStore(location: FilesLocation): ObjectStore | null {
   }
 }
 
-const opened = new WeakMap<FilesLocation, DocumentFiles>();
-
-/** The process's document files for a configuration (one store client per configured location). */
-export function documentFiles(config: Pick<Config, 'files'>): DocumentFiles {
-  let files = opened.get(config.files);
-  if (!files) {
-    files = new DocumentFiles(openStore(config.files));
-    opened.set(config.files, files);
-  }
-  return files;
+/**
+ * The document files of a configured location (CHASQUI_FILES_URL): built once by each entry (`chasqui start`, `api`,
+ * `worker`, the CLI commands that read files, the tests' stacks) beside its database and handed in with it, never
+ * kept by a module (check:boundaries). The caller closes it when it stops.
+ */
+export function openDocumentFiles(location: FilesLocation): DocumentFiles {
+  return new DocumentFiles(openStore(location));
 }

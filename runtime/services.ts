@@ -7,6 +7,7 @@ import type { Lookup } from '../core/net-guard';
 import { logger } from '../core/logger';
 import { temporalLogLine } from '../core/temporal-log';
 import { createDb, migrate, type Db } from '../db/knex';
+import type { DocumentFiles } from '../files/documents';
 import { reasonOf, readinessAnswer, type Readiness } from '../api/health';
 import { WorkflowStarts } from '../api/cpe/workflow-starts';
 import { HeavyPool } from '../heavy/pool';
@@ -211,10 +212,12 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
+/** `files` is the entry's, built beside its database (files/documents.ts openDocumentFiles); the entry closes it. */
 export async function startWorker(
   config: Config,
   address: string,
   db: Db,
+  files: DocumentFiles,
   secrets: SecretBox,
   seams: { lookup?: Lookup } = {},
 ): Promise<WorkerHandle> {
@@ -225,7 +228,7 @@ export async function startWorker(
   try {
     temporal = await connectTemporal(config, address);
     await ensureSchedules(temporal, config);
-    const activities = createActivities({ config, db, secrets, temporal, lookup: seams.lookup });
+    const activities = createActivities({ config, db, files, secrets, temporal, lookup: seams.lookup });
     created = await createWorkers(config, connection, activities);
   } catch (err) {
     // A failed start leaves no open connection behind, so a caller can simply try again.
@@ -270,9 +273,11 @@ export function eagerStarter(config: Config, worker: WorkerHandle): Client {
   return new Client({ connection: worker.connection, namespace: config.temporal.namespace });
 }
 
+/** `files` as startWorker's: `chasqui start` hands both the same. */
 export async function startApi(
   config: Config,
   db: Db,
+  files: DocumentFiles,
   temporal: Client,
   secrets: SecretBox,
   port: number,
@@ -296,6 +301,7 @@ export async function startApi(
   const app = createApp({
     config,
     db,
+    files,
     temporal,
     secrets,
     workflowStarts,

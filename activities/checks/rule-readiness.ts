@@ -1,7 +1,6 @@
 import { addDays } from '../../documents/calendar';
 import { datedRuleFailures } from '../../validator/dated-rules';
 import { recentSignedDocuments } from '../../db/company-checks';
-import { documentFiles } from '../../files/documents';
 import { message } from '../../lifecycle/messages';
 import { result, type Check } from './context';
 
@@ -12,11 +11,10 @@ export const RULE_LOOKBACK_DAYS = 30;
 export const RULE_SAMPLE = 300;
 
 /** How the company's recent documents fare under the SUNAT rules starting within RULE_HORIZON_DAYS. */
-export const ruleReadinessCheck: Check = async ({ config, db }, { company, today }) => {
+export const ruleReadinessCheck: Check = async ({ config, db, files }, { company, today }) => {
   const rules = config.rules.upcoming(today, RULE_HORIZON_DAYS);
   const since = addDays(today, -RULE_LOOKBACK_DAYS);
   // One read of the documents the coming rules judge; each document judged once per date rules start on.
-  const files = documentFiles(config);
   const docs = rules.length
     ? await Promise.all(
         (

@@ -10,7 +10,6 @@ import { DOCUMENT_STATUSES, waitingMessage, waitingReason } from '../../lifecycl
 import { temporalUiLink } from '../../support/links';
 import { resultMessage, spanish, STATUS_ES } from '../../lifecycle/messages';
 import { logger } from '../../core/logger';
-import { documentFiles } from '../../files/documents';
 import { isCalendarDate } from '../../documents/calendar';
 import { html, notice, page, raw, table, type Html } from './html';
 import { documentScope, scopeOf, writePage, type Viewer } from './context';
@@ -153,7 +152,7 @@ export async function searchPage(ctx: Context, deps: AppDeps, viewer: Viewer): P
 async function customerName(deps: AppDeps, row: DocumentRow): Promise<string | null> {
   if (!PRINTABLE_TYPES.has(row.doc_type)) return null;
   try {
-    const xml = await documentFiles(deps.config).xmlOf(row);
+    const xml = await deps.files.xmlOf(row);
     return readPrinted(xml, { format: 'a4' }).counterpart?.party.name || null;
   } catch (err) {
     logger.warn({ err, externalId: row.id }, 'console: customer name not readable from the signed XML');

@@ -29,7 +29,7 @@ import { toValidationResponse } from '../../documents/validation-response';
 import { hasOwnWorkflow, initialStatus, isRejected } from '../../lifecycle/transitions';
 import { exhausted, planBlock, productionCharge } from './plan';
 import { SigningUnavailableError, type KeyResolver, type SignedBy } from '../../keys/signing-keys';
-import { documentFiles, type WithFiles } from '../../files/documents';
+import type { WithFiles } from '../../files/documents';
 
 const ENVIRONMENT_NAMES: Record<string, string> = { '01': '01', '02': '02', demo: '01', production: '02' };
 
@@ -222,6 +222,50 @@ export function issueDocument(
 }
 
 /**
+ * The new document's insert, its signed XML placed first (docs/files.md): a crash in between leaves an orphan object,
+ * never a row without its XML; a store that is down answers 503 here, before anything is acknowledged.
+ */
+async function placedInsert(
+  deps: AppDeps,
+  company: CompanyRow,
+  document: PreparedDocument,
+  signed: { xml: string; hash: string },
+  facts: { signedBy: SignedBy; status: DocumentRow['status']; payloadHash: string },
+): Promise<(db: Db) => Promise<WithFiles<DocumentRow>>> {
+  const placed = await deps.files.placeXml(
+    { ruc: company.ruc, doc_type: document.docType, issue_date: document.issueDate },
+    signed.xml,
+  );
+  return async (db) => ({
+    ...(await insertDocument(db, {
+      id: randomUUID(),
+      account_id: company.account_id,
+      company_id: company.id,
+      ruc: company.ruc,
+      doc_type: document.docType,
+      series: document.series,
+      number: document.number,
+      filename: document.filename,
+      issue_date: document.issueDate,
+      currency: document.currency,
+      environment: company.environment,
+      // Externally signed documents always go through the provider's OSE (spec 1).
+      destination: facts.signedBy === 'external' ? 'provider_ose' : company.destination,
+      signed_by: facts.signedBy,
+      status: facts.status,
+      hash: signed.hash,
+      ...placed,
+      customer_doc: customerDocOf(document.xml),
+      email_to: document.buyerEmail ?? null,
+      totals: document.totals,
+      warnings: document.warnings,
+      payload_hash: facts.payloadHash,
+    })),
+    xml: signed.xml,
+  });
+}
+
+/**
  * Validate, check the plan (402 before signing), sign, then ONE transaction (document + production use + idempotency
  * record), then hand the document to `workflowStarts`, which starts its workflow after the answer (the committed row
  * is the outbox; the sweeper starts what a crash loses). `storedBody` is the answer an Idempotency-Key replays.
@@ -233,7 +277,7 @@ export async function issueRequest(
   startedAt: number,
   storedBody: (row: WithFiles<DocumentRow>) => unknown,
 ): Promise<Issued> {
-  const files = documentFiles(deps.config);
+  const { files } = deps;
   const issuer = await loadIssuerContext(deps.db, request.issuer);
   const { company } = issuer;
   checkDeclaredEnvironment(request.environment, company);
@@ -267,40 +311,7 @@ export async function issueRequest(
 
   const status = initialStatus(company, document.docType, document.series);
   const { claim } = request;
-  // The file before the row that names it (docs/files.md): a crash in between leaves an orphan object, never a row
-  // without its XML; a store that is down answers 503 here, before anything is acknowledged.
-  const placed = await files.placeXml(
-    { ruc: company.ruc, doc_type: document.docType, issue_date: document.issueDate },
-    signed.xml,
-  );
-  const xml = signed.xml;
-  const insert = async (db: Db) => ({
-    ...(await insertDocument(db, {
-      id: randomUUID(),
-      account_id: company.account_id,
-      company_id: company.id,
-      ruc: company.ruc,
-      doc_type: document.docType,
-      series: document.series,
-      number: document.number,
-      filename: document.filename,
-      issue_date: document.issueDate,
-      currency: document.currency,
-      environment: company.environment,
-      // Externally signed documents always go through the provider's OSE (spec 1).
-      destination: signedBy === 'external' ? 'provider_ose' : company.destination,
-      signed_by: signedBy,
-      status,
-      hash: signed.hash,
-      ...placed,
-      customer_doc: customerDocOf(document.xml),
-      email_to: document.buyerEmail ?? null,
-      totals: document.totals,
-      warnings: document.warnings,
-      payload_hash: hash,
-    })),
-    xml,
-  });
+  const insert = await placedInsert(deps, company, document, signed, { signedBy, status, payloadHash: hash });
   let body: unknown;
   // A demo issue without a key writes one row: it needs no transaction (two round trips fewer on the hot path).
   const commit = () =>

@@ -17,7 +17,6 @@ import { isBeingSent } from '../../lifecycle/transitions';
 import { issueDocument } from './issue';
 import { createKeyResolver } from '../../keys/signing-keys';
 import { issueBody, legacyBody, verdictBody } from './present';
-import { documentFiles } from '../../files/documents';
 import { waitForVerdict } from './wait';
 import { ownDocument } from './own-document';
 
@@ -49,7 +48,7 @@ export function cpeRouter(deps: AppDeps): Router {
     ctx.body = body;
     if (!replayed && company.response_mode === 'wait' && isBeingSent(row.status)) {
       const waited = await waitForVerdict(deps.db, row.id, waitMs());
-      if (waited.answered) ctx.body = verdictBody(await documentFiles(deps.config).withFiles(waited.row), startedAt);
+      if (waited.answered) ctx.body = verdictBody(await deps.files.withFiles(waited.row), startedAt);
     }
   });
 
@@ -60,7 +59,7 @@ export function cpeRouter(deps: AppDeps): Router {
     const waited = isBeingSent(row.status) ? await waitForVerdict(deps.db, row.id, waitMs()) : { row, answered: false };
     ctx.status = waited.answered ? 200 : 202;
     ctx.body = legacyBody(
-      waited.row === row ? row : await documentFiles(deps.config).withFiles(waited.row),
+      waited.row === row ? row : await deps.files.withFiles(waited.row),
       startedAt,
       waited.answered,
     );

@@ -18,7 +18,6 @@ import { requestActor } from '../audit';
 import type { Actor } from '../../db/audit';
 import { startDocumentWorkflow } from '../../workflows/document-client';
 import { documentWorkKind, taskPriority } from '../../workflows/priority-types';
-import { documentFiles } from '../../files/documents';
 import { AWAITING_SUMMARY, isRejected, isValidVerdict } from '../../lifecycle/transitions';
 
 /** SUNAT's VoidReasonDescription holds at most 100 characters. */
@@ -131,7 +130,7 @@ function voidedDocument(
       },
     );
     // The ra's XML before its row (files/); a store that is down rolls the void back with a 503.
-    return documentFiles(deps.config).placeDocument(signed);
+    return deps.files.placeDocument(signed);
   };
 }
 
@@ -168,7 +167,7 @@ export async function voidDocument(
     { documentId: doc.id, companyId: company.id, reason, via: via! },
     // The voided document's XML is read before the transaction: no store call while it holds its locks.
     via === 'ra'
-      ? voidedDocument(deps, keys, { ...doc, xml: await documentFiles(deps.config).xmlOf(doc) }, company, reason)
+      ? voidedDocument(deps, keys, { ...doc, xml: await deps.files.xmlOf(doc) }, company, reason)
       : undefined,
     {
       accountId: company.account_id,

@@ -11,6 +11,7 @@ import {
 } from '../../runtime/services';
 import { dependencyChecks } from '../../api/health';
 import { ensureBootstrapAccount } from '../../db/accounts';
+import { openDocumentFiles } from '../../files/documents';
 import { onShutdownSignal, stopAll } from '../lifecycle';
 
 /**
@@ -27,11 +28,13 @@ export async function apiCommand(): Promise<number> {
   if (!config.temporal.address) throw new ConfigError('TEMPORAL_ADDRESS is required for chasqui api');
   const shutdown = onShutdownSignal();
   const db = createDb(config.databaseUrl);
+  const files = openDocumentFiles(config.files);
   const temporal = lazyTemporalClient(config, config.temporal.address);
-  const api = await startApi(config, db, temporal, secrets, config.port, config.host);
+  const api = await startApi(config, db, files, temporal, secrets, config.port, config.host);
   const stops: Parameters<typeof stopAll>[0] = [
     ['api', api.stop],
     ['temporal client', () => temporal.connection.close()],
+    ['file store', () => files.close()],
     ['database pool', () => db.destroy()],
   ];
   logger.info({ url: api.url }, 'chasqui api listening; checking PostgreSQL and Temporal (see /readyz)');

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, parseFilesUrl, s3SettingsOf, type Config } from '../../core/config';
+import { ConfigError, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
 import { openStore } from '../../files/documents';
+import { parseFilesUrl, s3SettingsOf } from '../../files/location';
 import { findOrphans, migrateFiles, plannedMigration, type MigrationProgress } from '../../files/migrate';
 import type { ObjectStore } from '../../files/store';
 import { confirmed, EXIT, type Io } from '../support/bulk';

@@ -11,6 +11,7 @@ import { connectTemporal, eagerStarter, openDatabase, startApi, startWorker } fr
 import { checkAtStart, logRuleCalendar, reportRuntimeSupport } from '../../runtime/start-checks';
 import { ensureBootstrapAccount } from '../../db/accounts';
 import { startSimulator } from '../../simulator/server';
+import { openDocumentFiles } from '../../files/documents';
 import { stopAll, untilShutdownSignal, type StopStep } from '../lifecycle';
 import { shellWord } from './env';
 
@@ -45,13 +46,17 @@ export async function startCommand(): Promise<number> {
     const { databaseUrl, temporalAddress, temporalUi, simulatorUrl } = await startServers(config, servers);
     const db = await openDatabase(databaseUrl, { migrate: true });
     stops.push(['database pool', () => db.destroy()]);
+    // One file store for the worker and the API, as one database pool.
+    const files = openDocumentFiles(config.files);
+    stops.push(['file store', () => files.close()]);
     if (config.bootstrapAccountToken) await ensureBootstrapAccount(db, config.bootstrapAccountToken);
     const temporal = await connectTemporal(config, temporalAddress);
     stops.push(['temporal client', () => temporal.connection.close()]);
     await checkAtStart({ db, temporal, secrets, namespace: config.temporal.namespace });
-    const worker = await startWorker(config, temporalAddress, db, secrets);
+    const worker = await startWorker(config, temporalAddress, db, files, secrets);
     stops.push(['worker', worker.stop]);
-    const api = await startApi(config, db, temporal, secrets, config.port, config.host, eagerStarter(config, worker));
+    const eager = eagerStarter(config, worker);
+    const api = await startApi(config, db, files, temporal, secrets, config.port, config.host, eager);
     stops.push(['api', api.stop]);
     // Removed first on shutdown: commands in other terminals stop finding this instance before any part of it stops.
     record = runningInstanceFile(config.dataDir);

@@ -12,7 +12,7 @@ import {
 import { checkAtStart, logRuleCalendar, reportRuntimeSupport } from '../../runtime/start-checks';
 import { dependencyChecks, readiness } from '../../api/health';
 import { onShutdownSignal, stopAll } from '../lifecycle';
-import { documentFiles } from '../../files/documents';
+import { openDocumentFiles } from '../../files/documents';
 
 /**
  * Production worker process: runs the workflows and activities of the chasqui task queue. Started before PostgreSQL
@@ -28,6 +28,7 @@ export async function workerCommand(): Promise<number> {
   const address = config.temporal.address;
   const shutdown = onShutdownSignal();
   const db = createDb(config.databaseUrl);
+  const files = openDocumentFiles(config.files);
   // Its own client for the checks: /readyz answers (503, naming what is missing) while the worker waits.
   const probe = lazyTemporalClient(config, address);
   const readinessDeps = {
@@ -35,12 +36,16 @@ export async function workerCommand(): Promise<number> {
     temporal: probe,
     secrets,
     namespace: config.temporal.namespace,
-    files: documentFiles(config).store,
+    files: files.store,
   };
   const metrics = await startMetricsServer(config.metricsPort, config.host, () => readiness(readinessDeps));
   const stopBase: Parameters<typeof stopAll>[0] = [
     ['metrics', metrics.stop],
     ['temporal client', () => probe.connection.close()],
+  ];
+  const stopStores: Parameters<typeof stopAll>[0] = [
+    ['file store', () => files.close()],
+    ['database pool', () => db.destroy()],
   ];
   let worker;
   try {
@@ -55,11 +60,11 @@ export async function workerCommand(): Promise<number> {
     worker = await untilReachable(
       'Temporal',
       address,
-      () => startWorker(config, address, db, secrets),
+      () => startWorker(config, address, db, files, secrets),
       shutdown.signal,
     );
   } catch (err) {
-    await stopAll([...stopBase, ['database pool', () => db.destroy()]]);
+    await stopAll([...stopBase, ...stopStores]);
     if (err instanceof StoppedWhileWaiting) return 0;
     throw err;
   }
@@ -68,6 +73,6 @@ export async function workerCommand(): Promise<number> {
     'chasqui worker running',
   );
   const stopped = await Promise.race([shutdown.requested, worker.running.then(() => 'worker-exit' as const)]);
-  await stopAll([stopBase[0], ['worker', worker.stop], stopBase[1], ['database pool', () => db.destroy()]]);
+  await stopAll([stopBase[0], ['worker', worker.stop], stopBase[1], ...stopStores]);
   return stopped === 'worker-exit' ? 1 : 0;
 }

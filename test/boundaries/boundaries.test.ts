@@ -98,23 +98,25 @@ describe('boundaries: the rooms and what they may import', () => {
   });
 });
 
+const fixture = (name: string) => parse(fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8'));
+
+/** A tree of fixture files written to a temporary folder (`{root}` becomes its path), and what the checker finds in it. */
+function checkedTree(tree: Record<string, string>, made: string[]) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-boundaries-'));
+  made.push(root);
+  const files = { 'package.json': '{ "name": "chasqui", "dependencies": { "joi": "*" } }', ...tree };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), expand(text.replaceAll('{root}', root)));
+  }
+  return { ...check(root), root };
+}
+
 /** Issue 35's holes: each tree of fixtures/holes.yaml passed the checker before and is caught now. */
 describe('boundaries: the holes the checker had', () => {
-  const trees = parse(fs.readFileSync(path.join(__dirname, 'fixtures/holes.yaml'), 'utf8')) as Record<
-    string,
-    Record<string, string>
-  >;
+  const trees = fixture('holes.yaml') as Record<string, Record<string, string>>;
   const made: string[] = [];
-  const checked = (name: string) => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-boundaries-'));
-    made.push(root);
-    const files = { 'package.json': '{ "name": "chasqui", "dependencies": { "joi": "*" } }', ...trees[name] };
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-      fs.writeFileSync(path.join(root, file), expand(text.replaceAll('{root}', root)));
-    }
-    return { ...check(root), root };
-  };
+  const checked = (name: string) => checkedTree(trees[name], made);
   after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
   it('reads a template literal import()', () => {
@@ -217,5 +219,22 @@ describe('boundaries: the holes the checker had', () => {
       "docs/architecture.md's Rooms table has no row for `bench/`",
     ]);
     expect(Object.keys(ROOMS)).to.include('bench/');
+  });
+});
+
+/** Issue 44: the object stores' own modules are files/'s; everyone else reaches a store through the one handed in. */
+describe('boundaries: the file store is handed in (fixtures/file-store.yaml)', () => {
+  const made: string[] = [];
+  after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+  it('refuses files/s3.ts and files/directory.ts to any module outside files/ and its tests, types too', () => {
+    const found = checkedTree(fixture('file-store.yaml').imports, made);
+    expect(found.broken.map((b) => b.split(': ')[0])).to.deep.equal([
+      'api/download.ts → files/s3.ts',
+      'api/download.ts → files/directory.ts (type)',
+      'cli/commands/files.ts → files/s3.ts',
+      'test/api/downloads.test.ts → files/s3.ts',
+    ]);
+    expect(found.broken[0]).to.include('only files/, test/files/ may import it');
   });
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
-import { DYNAMIC_IMPORTS, mayImport, roomOf, ROOMS } from './rooms';
+import { DYNAMIC_IMPORTS, mayImport, privateTo, roomOf, ROOMS } from './rooms';
 
 /** Top-level folders that hold no source of chasqui: dependencies, git and other dot folders, build output. */
 const notSources = (name: string) => ['node_modules', 'out', 'dist'].includes(name) || name.startsWith('.');
@@ -196,8 +196,12 @@ export function check(root: string): Findings {
       findings.imports.push({ from, spec, target: to.target, typeOnly });
       if (!mayImport(from, to.target, typeOnly)) {
         const { holds, may } = ROOMS[room!] ?? { holds: 'no room', may: [] };
+        const kept = privateTo(from, to.target);
         findings.broken.push(
-          `${from} → ${to.target}${typeOnly ? ' (type)' : ''}: ${room} (${holds}) may import ${may.join(', ') || 'only its own files'}`,
+          `${from} → ${to.target}${typeOnly ? ' (type)' : ''}: ` +
+            (kept
+              ? `only ${kept.may.join(', ')} may import it (${kept.why})`
+              : `${room} (${holds}) may import ${may.join(', ') || 'only its own files'}`),
         );
       }
     }

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { mayDecideStatuses, statusComparisons, STATUS_RULES_MAY_LIVE } from './literals';
 import { shapeProblems } from './shape';
 import { checkSources, expand } from './sources';
+import { storeBuilds } from './stores';
 import { lazyParse } from './syntax';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -30,11 +31,16 @@ describe('boundaries: status rules and the shape of the sources', () => {
   it('no file over 400 lines without its reason in the header, no function over 120 lines', () => {
     expect(found.shape).to.deep.equal([]);
   });
+
+  it('the file store is built only by the entries, inside a function, and kept by no module (issue 44)', () => {
+    expect(found.stores).to.deep.equal([]);
+  });
 });
 
 describe('boundaries: what the status and shape checks catch (fixtures/)', () => {
   const statuses = fixtures('status-literals.yaml');
   const shapes = fixtures('shape.yaml');
+  const stores = fixtures('file-store.yaml');
 
   for (const [name, code] of Object.entries(statuses.caught))
     it(`catches a status compared: ${name}`, () => {
@@ -80,5 +86,27 @@ describe('boundaries: what the status and shape checks catch (fixtures/)', () =>
   for (const [file, text] of Object.entries(shapes.allowed))
     it(`allows ${file}`, () => {
       expect(shapeProblems(file, expand(text), lazyParse(file, expand(text)))).to.deep.equal([]);
+    });
+
+  for (const [file, code] of Object.entries(stores.caught))
+    it(`catches a file store built in ${file}`, () => {
+      const caught = storeBuilds(file, lazyParse(file, code)());
+      expect(caught).to.have.length(1);
+      expect(caught[0].startsWith(`${file}:`)).to.equal(true);
+    });
+
+  it('names the file, the line and the builder, and why', () => {
+    const code = `export const a = 1;\nexport const files = openDocumentFiles(config.files);`;
+    expect(storeBuilds('cli/commands/api.ts', lazyParse('cli/commands/api.ts', code)())).to.deep.equal([
+      "cli/commands/api.ts:2: openDocumentFiles() at the module's top level",
+    ]);
+    expect(storeBuilds('api/x.ts', lazyParse('api/x.ts', code)())).to.deep.equal([
+      'api/x.ts:2: openDocumentFiles() outside the entries (hand the store in: AppDeps, ActivityDeps)',
+    ]);
+  });
+
+  for (const [file, code] of Object.entries(stores.allowed))
+    it(`allows the store built or used in ${file}`, () => {
+      expect(storeBuilds(file, lazyParse(file, code)())).to.deep.equal([]);
     });
 });

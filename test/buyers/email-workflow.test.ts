@@ -4,7 +4,7 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@t
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { createTimeSkippingEnv } from '../support/time-skipping';
-import { getTestDb, testConfig } from '../support/services';
+import { getTestDb, getTestFiles, testConfig } from '../support/services';
 import { commitSignedDocument, fixture } from '../support/documents';
 import { companyWithWebhook, historyText } from '../webhooks/support';
 import { closedPort, startSmtpServer, type SmtpServerHandle } from './support';
@@ -80,6 +80,7 @@ describe("buyer's e-mail workflow (time-skipping, real activity and SMTP)", func
     const activities = createBuyerEmailActivities({
       config: { ...config, buyers: { ...config.buyers, smtpUrl, mailFrom: 'facturas@chasqui.test' } },
       db,
+      files: getTestFiles(config),
       secrets,
       temporal: env.client,
     });

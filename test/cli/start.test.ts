@@ -16,7 +16,7 @@ import {
 const INVOICE = path.resolve(__dirname, '../fixtures/documents/invoice-basic.json');
 
 /** The parts `chasqui start` stops on Ctrl-C: its own in the reverse order of starting, then the servers at once. */
-const STOP_ORDER = ['api', 'worker', 'temporal client', 'database pool'];
+const STOP_ORDER = ['api', 'worker', 'temporal client', 'file store', 'database pool'];
 const SERVERS = ['simulator', 'Temporal dev server', 'embedded PostgreSQL'];
 
 /** Asserts a Ctrl-C'd `chasqui start` said that each part stopped, in order, with no warning or error of its own. */

@@ -109,6 +109,7 @@ export class ChecksStack {
     return createCompanyCheckActivities({
       config: { ...this.env.stack.config, ...config },
       db: this.env.stack.db,
+      files: this.env.stack.files,
       secrets: this.env.stack.secrets,
       temporal: this.env.stack.temporal,
     });

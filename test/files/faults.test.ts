@@ -136,7 +136,7 @@ describe('files: an S3 store that answers 503 or never answers', function () {
     hop.fault = 'none';
     const row = { ...doc, ...(await files.placeXml(doc, large)), filename: '20123456789-01-F001-1' } as DocumentRow;
     const app = new Koa();
-    const deps = { config: { ...testConfig(), files: { ...s3.location, endpoint: hop.endpoint } } } as AppDeps;
+    const deps = { config: testConfig(), files } as AppDeps;
     app.use((ctx) => sendDocumentFile(ctx, deps, row, 'xml', { unavailable: () => undefined }));
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, parseFilesUrl } from '../../core/config';
+import { ConfigError, loadConfig } from '../../core/config';
+import { parseFilesUrl } from '../../files/location';
 import { DirectoryStore } from '../../files/directory';
 import { S3Store } from '../../files/s3';
 import { DocumentFiles } from '../../files/documents';
@@ -96,6 +97,35 @@ for (const backend of ['directory', 's3'] as const) {
       expect(listed).to.include(key);
       await store.delete(key);
       expect(await store.head(key)).to.equal(null);
+    });
+
+    it('one handle reads a document’s XML and CDR whatever its row holds, each from the store once however often asked', async () => {
+      const files = new DocumentFiles(store);
+      const xml = `<Invoice>${randomBytes(8).toString('hex')}</Invoice>`;
+      const cdr = randomBytes(64);
+      const row = {
+        ...doc,
+        ...(await files.placeXml(doc, xml)),
+        ...(await files.placeCdr(doc, cdr.toString('base64'))),
+      };
+      const handle = files.of(row);
+      expect(await handle.xml()).to.equal(xml);
+      expect(await handle.cdr()).to.deep.equal(cdr);
+      // Gone from the store, the handle still has them: it read each once.
+      await Promise.all(Object.values(keysOf(row)).map((key) => store.delete(key!)));
+      expect(await handle.xml()).to.equal(xml);
+      expect(await handle.cdr()).to.deep.equal(cdr);
+      expect(
+        await files
+          .of(row)
+          .xml()
+          .catch((err) => err),
+      ).to.be.instanceOf(FileIntegrityError);
+      // A row that holds its bytes answers the same through the same handle, whatever the store.
+      const inline = { ...doc, xml, xml_sha256: null, xml_size: null, cdr_zip: cdr.toString('base64') };
+      expect(await files.of(inline).xml()).to.equal(xml);
+      expect(await files.of(inline).cdr()).to.deep.equal(cdr);
+      expect(await files.of({ ...inline, cdr_zip: null }).cdr()).to.equal(null);
     });
 
     it('a missing or damaged object is a FileIntegrityError, whatever its size; the row’s own bytes need no store', async () => {

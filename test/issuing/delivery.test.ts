@@ -135,8 +135,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
     sim.addRule({ operation: 'sendBill', ruc: RUC, fault: { kind: 'hang' }, times: 1 });
     const doc = await issue('invoice-basic.json', { start: false });
     lastIssued = null; // no workflow to record: the activity is called directly
-    const deps = { config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal };
-    const activities = createDocumentActivities(deps, createWebhookActivities(deps));
+    const activities = createDocumentActivities(stack, createWebhookActivities(stack));
     expect(await activities.sendDocument(doc.id, 'queued')).to.include({ kind: 'unknown', status: 'sent' });
     const sends = () =>
       sim.log().filter((e) => e.ruc === RUC && e.operation === 'sendBill' && !!e.name?.startsWith(doc.filename)).length;
@@ -149,8 +148,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
   it('a ticket poll of a document that holds no ticket polls nothing, records nothing, and has it sent again', async () => {
     const doc = await issue('invoice-basic.json', { status: 'registered', start: false });
     lastIssued = null; // no workflow to record: the activity is called directly
-    const deps = { config: stack.config, db: stack.db, secrets: stack.secrets, temporal: stack.temporal };
-    const activities = createDocumentActivities(deps, createWebhookActivities(deps));
+    const activities = createDocumentActivities(stack, createWebhookActivities(stack));
     const calls = () => sim.log().length;
     const before = calls();
     // lifecycle/transitions.ts NO_TICKET_TO_POLL: the workflow's next step is a send (stepAfterWait of a retry).
@@ -321,6 +319,7 @@ describe('document delivery (workflow + activities + simulator)', function () {
     const sweeper = createSweeperActivities({
       config: stack.config,
       db: stack.db,
+      files: stack.files,
       secrets: stack.secrets,
       temporal: stack.temporal,
     });

@@ -79,7 +79,7 @@ describe('worker killed mid-send', function () {
     child.kill('SIGKILL');
 
     // A new worker takes over once the lost workflow task times out (10 s) and finishes the job.
-    const worker = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);
+    const worker = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.files, stack.secrets);
     try {
       const status = await stack.temporal.workflow.getHandle(documentWorkflowId(doc.id)).result();
       expect(status).to.equal('accepted');

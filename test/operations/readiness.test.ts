@@ -100,6 +100,7 @@ describe('readiness: namespace, migrations, master key', function () {
       const sweeper = createSweeperActivities({
         config: stack.config,
         db: stack.db,
+        files: stack.files,
         secrets: stack.secrets,
         temporal: stack.temporal,
       });
@@ -112,7 +113,7 @@ describe('readiness: namespace, migrations, master key', function () {
       await checkAtStart({ db: stack.db, temporal: stack.temporal, secrets: stack.secrets, namespace });
       const fixed = await got(`${stack.url}/readyz`, { throwHttpErrors: false });
       expect(fixed.statusCode, fixed.body).to.equal(200);
-      const worker = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);
+      const worker = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.files, stack.secrets);
       try {
         expect(await sweeper.startUnstartedDocuments()).to.be.at.least(1);
         expect((await until(stack, id, ['accepted'])).status).to.equal('accepted');

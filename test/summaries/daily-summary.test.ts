@@ -208,7 +208,13 @@ describe('daily summary run (workflows + activities + simulator)', function () {
     );
     await stack.worker!.stop();
     sim.clearRules();
-    const replacement = await startWorker(stack.config, await testTemporalAddress(), stack.db, stack.secrets);
+    const replacement = await startWorker(
+      stack.config,
+      await testTemporalAddress(),
+      stack.db,
+      stack.files,
+      stack.secrets,
+    );
     try {
       // The document workflow retries its connection failure after its backoff; resend cuts that wait short.
       for (const rc of await summariesOf(owner)) await signalDocumentWorkflow(stack.temporal, rc.id, 'resend');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { obtainS3Server, startS3Server, type S3ServerHandle } from '../../runtime/s3-server';
 import { testConfig } from './services';
-import type { FilesLocation } from '../../core/config';
+import type { FilesLocation } from '../../files/location';
 import { fileKey, type DocumentFileColumns } from '../../files/documents';
 
 export interface TestS3 {

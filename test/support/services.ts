@@ -10,6 +10,7 @@ import { obtainTemporalBinary } from '../../runtime/temporal-binaries';
 import { openDatabase, connectTemporal, installTemporalRuntime } from '../../runtime/services';
 import { loadConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
+import { openDocumentFiles, type DocumentFiles } from '../../files/documents';
 
 /**
  * Real PostgreSQL and a real Temporal dev server, started once per test run on first use and stopped by the root
@@ -19,6 +20,7 @@ let pg: Promise<{ url: string; handle: EmbeddedPostgresHandle | null }> | null =
 let temporal: Promise<{ address: string; handle: TemporalServerHandle | null }> | null = null;
 let db: Promise<Db> | null = null;
 const clients: Client[] = [];
+const stores: DocumentFiles[] = [];
 
 /**
  * The run's master key: the suites share one database, and its secrets (and its master key check) are sealed with
@@ -86,8 +88,16 @@ export async function getTestTemporalClient(config: Config): Promise<Client> {
   return client;
 }
 
+/** A file store for a suite that builds activities without a stack, as an entry does; closed with the services. */
+export function getTestFiles(config: Pick<Config, 'files'>): DocumentFiles {
+  const files = openDocumentFiles(config.files);
+  stores.push(files);
+  return files;
+}
+
 export async function stopTestServices(): Promise<void> {
   await Promise.all(clients.splice(0).map((c) => c.connection.close().catch(() => undefined)));
+  await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
   if (db) await (await db).destroy();
   if (temporal) await (await temporal).handle?.stop();
   if (pg) await (await pg).handle?.stop();

@@ -7,6 +7,7 @@ import type { Db } from '../../db/knex';
 import type { Lookup } from '../../core/net-guard';
 import type { WorkflowStarts } from '../../api/cpe/workflow-starts';
 import type { HeavyPool } from '../../heavy/pool';
+import { openDocumentFiles, type DocumentFiles } from '../../files/documents';
 import { SWEEPER_SCHEDULE_ID } from '../../workflows/sweeper';
 import { DAILY_SUMMARY_SCHEDULE_ID } from '../../workflows/daily-summary';
 import { COMPANY_CHECKS_SCHEDULE_ID } from '../../workflows/company-checks';
@@ -16,6 +17,8 @@ export interface TestStack {
   url: string;
   config: Config;
   db: Db;
+  /** The stack's file store (its config's CHASQUI_FILES_URL), shared by its API and worker as in `chasqui start`. */
+  files: DocumentFiles;
   temporal: Client;
   secrets: SecretBox;
   workflowStarts: WorkflowStarts;
@@ -42,11 +45,12 @@ export async function startTestStack(
   });
   const secrets = secretBoxFrom(config);
   const db = await getTestDb();
+  const files = openDocumentFiles(config.files);
   const temporal = await getTestTemporalClient(config);
   const worker =
     options.worker === false
       ? null
-      : await startWorker(config, await testTemporalAddress(), db, secrets, { lookup: options.lookup });
+      : await startWorker(config, await testTemporalAddress(), db, files, secrets, { lookup: options.lookup });
   // Suites start summary runs themselves; one fired by the clock (23:00 Lima) would take other suites' receipts.
   if (worker)
     await temporal.schedule
@@ -62,6 +66,7 @@ export async function startTestStack(
   const api = await startApi(
     config,
     db,
+    files,
     temporal,
     secrets,
     0,
@@ -73,6 +78,7 @@ export async function startTestStack(
     url: api.url,
     config,
     db,
+    files,
     temporal,
     secrets,
     workflowStarts: api.workflowStarts,
@@ -82,6 +88,7 @@ export async function startTestStack(
     stop: async () => {
       await api.stop();
       await worker?.stop();
+      await files.close();
       // Each stack's worker created the schedules for its private task queue; nothing polls it any more.
       for (const id of worker ? [SWEEPER_SCHEDULE_ID, DAILY_SUMMARY_SCHEDULE_ID, COMPANY_CHECKS_SCHEDULE_ID] : []) {
         await temporal.schedule

@@ -143,6 +143,7 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
     const started = await createWebhookSweeperActivities({
       config: stack.config,
       db: stack.db,
+      files: stack.files,
       secrets: stack.secrets,
       temporal: stack.temporal,
     }).startUnnotifiedResolutions();

@@ -6,7 +6,6 @@ import type { AppDeps } from '../../deps';
 import type { CompanyRow } from '../../../db/companies';
 import { findDocument, listDocuments, type ListedDocument } from '../../../db/documents';
 import { exportSize } from '../../../db/document-export';
-import { documentFiles } from '../../../files/documents';
 import { documentTypeName } from '../../../documents/type-names';
 import { STATUS_ES } from '../../../lifecycle/messages';
 import { limaDate } from '../../../core/lima';
@@ -104,7 +103,7 @@ function refuse(ctx: Context, viewer: Viewer, company: CompanyRow, status: numbe
 
 /** The month's ZIP, written as it is read: each document's XML, then its CDR when it has one. */
 async function writeZip(deps: AppDeps, company: CompanyRow, range: { from: string; to: string }, out: PassThrough) {
-  const files = documentFiles(deps.config);
+  const { files } = deps;
   const zip = new Zip((err, chunk, final) => {
     if (err) return out.destroy(err);
     out.write(chunk);
@@ -118,7 +117,7 @@ async function writeZip(deps: AppDeps, company: CompanyRow, range: { from: strin
   for await (const listed of monthDocuments(deps, company, range.from, range.to)) {
     const row = (await findDocument(deps.db, listed.id))!;
     add(`${row.filename}.xml`, Buffer.from(await files.xmlOf(row), 'utf8'), false);
-    const cdr = listed.has_cdr ? await files.read(row, 'cdr') : null;
+    const cdr = listed.has_cdr ? await files.cdrOf(row) : null;
     if (cdr) add(`R-${row.filename}.zip`, cdr, true);
     if (out.writableNeedDrain) await once(out, 'drain');
   }

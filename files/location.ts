@@ -1,6 +1,6 @@
 /** Where the files of documents are kept (CHASQUI_FILES_URL): the row itself, a directory or an S3 bucket. */
 import path from 'node:path';
-import { ConfigError, str } from './env-values';
+import { ConfigError, str } from '../core/env-values';
 
 /** A file store's place: `postgres:` (the document's row), `file:///dir`, or `s3://bucket/prefix`. */
 export type FilesLocation =
