@@ -120,9 +120,8 @@ export class Lanes {
       const onAbort = () => {
         const at = permits.waiters.indexOf(waiter);
         if (at >= 0) permits.waiters.splice(at, 1);
-        const err = new Error('slot reservation aborted');
-        err.name = 'AbortError';
-        reject(err);
+        // The signal's own reason: the SDK logs any other rejection of an aborted reservation as an error.
+        reject(abortSignal.reason);
       };
       if (abortSignal.aborted) return onAbort();
       abortSignal.addEventListener('abort', onAbort, { once: true });

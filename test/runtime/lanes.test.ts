@@ -98,7 +98,7 @@ describe('Lanes: batch slots narrow while interactive work runs', () => {
     expect(lanes.busy(), 'no interactive task has run').to.equal(false);
   });
 
-  it('answers an aborted reservation with AbortError and forgets it', async () => {
+  it("answers an aborted reservation with the signal's AbortError and forgets it", async () => {
     const batch = lanes.batchSupplier<WorkflowSlotInfo>('activity');
     [1, 2, 3, 4].map(() => reserve(batch));
     const abort = new AbortController();
@@ -106,6 +106,7 @@ describe('Lanes: batch slots narrow while interactive work runs', () => {
     await settled();
     abort.abort();
     await settled();
+    expect(fifth.error, "the signal's own reason, which the SDK expects").to.equal(abort.signal.reason);
     expect(fifth.error?.name).to.equal('AbortError');
     expect(lanes.batchHeld('activity')).to.equal(4);
   });
