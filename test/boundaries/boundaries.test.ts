@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { check, tableDifferences, typeCheckGaps } from './check';
+import { diagramDifferences } from './diagram';
 import { checkSources, expand } from './sources';
 import { mayImport, ROOMS } from './rooms';
 
@@ -68,6 +69,10 @@ describe('boundaries: the rooms and what they may import', () => {
 
   it('docs/architecture.md shows the same table, row for row', () => {
     expect(tableDifferences(fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'))).to.deep.equal([]);
+  });
+
+  it("docs/architecture.md's Mermaid drawings of the rooms and of documents/' parts draw exactly rooms.ts's arrows", () => {
+    expect(diagramDifferences(fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'))).to.deep.equal([]);
   });
 
   it("tsconfig.json's type check includes every top-level folder of TypeScript sources", () => {
@@ -204,6 +209,23 @@ describe('boundaries: the holes the checker had', () => {
       'lifecycle/rule.ts → activities/send.ts',
       'lifecycle/rule.ts → core/config.ts',
       'lifecycle/rule.ts → authority/soap.ts',
+    ]);
+  });
+
+  it('flags an arrow drawn that rooms.ts does not allow, one it allows left undrawn, and a drawing missing', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const arrow = '    support --> db\n';
+    expect(doc).to.include(arrow);
+    expect(diagramDifferences(doc.replace(arrow, '    lifecycle --> db\n'))).to.deep.equal([
+      '%% rooms.ts: top-level rooms: not drawn: support/ --> db/',
+      '%% rooms.ts: top-level rooms: drawn, not in rooms.ts: lifecycle/ --> db/',
+    ]);
+    expect(diagramDifferences(doc.replace('    sales -.-> types_ts\n', '    sales --> types_ts\n'))).to.deep.equal([
+      "%% rooms.ts: documents/' parts: not drawn: documents/sales/ -.-> documents/types.ts",
+      "%% rooms.ts: documents/' parts: drawn, not in rooms.ts: documents/sales/ --> documents/types.ts",
+    ]);
+    expect(diagramDifferences(doc.replace("%% rooms.ts: documents/' parts", '%% parts'))).to.deep.equal([
+      "docs/architecture.md has no Mermaid block holding `%% rooms.ts: documents/' parts`",
     ]);
   });
 
