@@ -19,6 +19,7 @@ import {
   nullable,
   obj,
   ok,
+  page,
   ref,
   rucParameter,
   str,
@@ -124,14 +125,7 @@ const listCompanies = () =>
         },
       ],
       responses: {
-        200: ok(
-          'Companies',
-          obj({
-            companies: { type: 'array', items: ref('Company') },
-            count: { type: 'integer' },
-            next_before: nullable(str()),
-          }),
-        ),
+        200: ok('Companies', page('companies', ref('Company'), str())),
       },
     },
     [422],

@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES } from '../../lifecycle/webhooks';
-import { enumOf, jsonBody, managed, nullable, obj, ok, ref, rucParameter, str, type Schema } from './shared';
+import { enumOf, jsonBody, managed, nullable, obj, ok, page, ref, rucParameter, str, type Schema } from './shared';
 import { webhookDeliveryDetail } from './schemas';
 
 const deliveryParameter = {
@@ -48,14 +48,7 @@ const listDeliveries = () =>
         },
       ],
       responses: {
-        200: ok(
-          'Deliveries',
-          obj({
-            deliveries: { type: 'array', items: ref('WebhookDelivery') },
-            count: { type: 'integer' },
-            next_before: nullable(str({ format: 'uuid' })),
-          }),
-        ),
+        200: ok('Deliveries', page('deliveries', ref('WebhookDelivery'), str({ format: 'uuid' }))),
       },
     },
     [404, 422],
