@@ -25,10 +25,10 @@ import {
 /**
  * The documents repository: a document's row, written at issue, as each step records its outcome, and read back by
  * id. Lists of documents (by filter, by printed number) and a document's attempts are read by db/document-lists.ts,
- * the workflow starts' mark and the sweeper's query by db/document-starts.ts. How it is shown (db/document-presentation.ts), found by what people quote
- * (db/document-references.ts), counted for metrics (db/document-metrics.ts) and its buyer's e-mail
- * (db/document-email.ts) each live beside it, and so do the row's types and columns (db/document-row.ts, re-exported
- * here: every repository caller imports them with the repository).
+ * the workflow starts' mark and the sweeper's query by db/document-starts.ts. How it is shown
+ * (db/document-presentation.ts), found by what people quote (db/document-references.ts), counted for metrics
+ * (db/document-metrics.ts) and its buyer's e-mail (db/document-email.ts) each live beside it, and so do the row's
+ * types and columns (db/document-row.ts, re-exported here: every repository caller imports them with the repository).
  */
 export { DOCUMENT_COLUMNS, FILE_COLUMNS } from './document-row';
 export type { DocumentResult, DocumentRow, FileColumn, ListedDocument, NewDocument } from './document-row';

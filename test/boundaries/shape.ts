@@ -1,6 +1,6 @@
 /**
- * Issue 35's shape: a source file over 400 lines (a test's too) says why in its header, and no function runs
- * over 100 lines but a test suite's `describe(...)` callback and the functions of a generated file (docs/architecture.md,
+ * Issue 35's shape: a source file over 400 lines (a test's too) says why in its header, and no function runs over
+ * 100 lines but a test suite's `describe(...)` callback and the functions of a generated file (docs/architecture.md,
  * "Shape"). Issue 44: one of up to 120 lines stays whole when the comment right above it says why in one line.
  */
 import { walk, type Node, type Parsed } from './syntax';
