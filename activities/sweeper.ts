@@ -1,5 +1,5 @@
 import type { ActivityDeps } from './deps';
-import { findUnstartedDocuments, markWorkflowStarted } from '../db/documents';
+import { findUnstartedDocuments, markWorkflowStarted } from '../db/document-starts';
 import {
   START_FAILURE_FIXES,
   startDocumentWorkflow,

@@ -198,6 +198,33 @@ const outcomeOf = (row: DeliveryRow, httpStatus: number | null = null): AttemptO
   error: row.last_error,
 });
 
+/** What a delivery notifies: a webhook test, a company check's change, or a document's resolution. */
+async function noticeOf(
+  db: ActivityDeps['db'],
+  delivery: DeliveryRow,
+  company: CompanyRow | null | undefined,
+): Promise<Notice> {
+  if (delivery.event === TEST_WEBHOOK_EVENT)
+    // Without a company there is no webhook: the attempt cancels the delivery before building the body.
+    return {
+      body: (at) => testWebhookBody(company!, delivery.id, at),
+      header: TEST_WEBHOOK_EVENT_HEADER,
+      log: { ruc: company?.ruc ?? '' },
+    };
+  if (delivery.check_event_id) {
+    const event = await findCheckEvent(db, delivery.check_event_id);
+    if (!event) throw new Error(`check event ${delivery.check_event_id} of delivery ${delivery.id} does not exist`);
+    return {
+      body: (at) => checkWebhookBody(event, company!, at),
+      header: CHECK_WEBHOOK_EVENT_HEADER,
+      log: { checkEventId: event.id, check: event.check, ruc: company?.ruc ?? '' },
+    };
+  }
+  const doc = await findDocument(db, delivery.document_id!);
+  if (!doc) throw new Error(`document ${delivery.document_id} of delivery ${delivery.id} does not exist`);
+  return documentNotice(doc);
+}
+
 /**
  * The I/O of the webhook delivery workflow. Each attempt reads the company's current URL and secret (a disabled or
  * changed URL applies to attempts not yet made), re-checks the target, builds and signs the body from the current
@@ -284,28 +311,7 @@ export function createWebhookActivities(deps: Pick<ActivityDeps, 'config' | 'db'
       const recorded = await findAttempt(db, deliveryId, number);
       if (!isPendingDelivery(delivery.status) || recorded) return outcomeOf(delivery, recorded?.http_status ?? null);
       const company = await findCompanyById(db, delivery.company_id);
-      if (delivery.event === TEST_WEBHOOK_EVENT) {
-        // Without a company there is no webhook: the attempt cancels the delivery before building the body.
-        const notice: Notice = {
-          body: (at) => testWebhookBody(company!, delivery.id, at),
-          header: TEST_WEBHOOK_EVENT_HEADER,
-          log: { ruc: company?.ruc ?? '' },
-        };
-        return attempt(delivery, number, company, notice);
-      }
-      if (delivery.check_event_id) {
-        const event = await findCheckEvent(db, delivery.check_event_id);
-        if (!event) throw new Error(`check event ${delivery.check_event_id} of delivery ${deliveryId} does not exist`);
-        const notice: Notice = {
-          body: (at) => checkWebhookBody(event, company!, at),
-          header: CHECK_WEBHOOK_EVENT_HEADER,
-          log: { checkEventId: event.id, check: event.check, ruc: company?.ruc ?? '' },
-        };
-        return attempt(delivery, number, company, notice);
-      }
-      const doc = await findDocument(db, delivery.document_id!);
-      if (!doc) throw new Error(`document ${delivery.document_id} of delivery ${deliveryId} does not exist`);
-      return attempt(delivery, number, company, documentNotice(doc));
+      return attempt(delivery, number, company, await noticeOf(db, delivery, company));
     },
   };
 }

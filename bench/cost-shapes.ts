@@ -77,56 +77,76 @@ export async function startShape(
     ...extraEnv,
   };
   const filesTitle = files === 's3' ? ', files in S3 (versitygw)' : '';
-  if (name === 'start') {
-    const started = await chasquiStartEnv();
-    const s3 = files === 's3' ? await startTestS3() : null;
-    const { child } = await spawnChasquiStart(
-      { ...started.env, ...env, ...s3?.env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
-      NODE_ARGS,
-    );
-    const dbUrl = embeddedPostgresUrl(started.pgPort);
-    const db = new PgClient({ connectionString: dbUrl });
-    await db.connect();
-    const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
-    return {
-      title: `npm start (LOG_LEVEL=${logLevel}${filesTitle}): one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
-      apiUrl: started.apiUrl,
-      temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
-      db,
-      dbUrl,
-      accountToken,
-      chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)', S3_KIND]),
-      processes: () => {
-        const all = readProcesses();
-        return descendants(all, child.pid!)
-          .map((info) => ({
-            info,
-            kind:
-              info.pid === child.pid
-                ? 'node (API + worker + simulator)'
-                : info.name.startsWith('postgres')
-                  ? postgresKind(info, PG_DATABASES)
-                  : info.name,
-          }))
-          .concat(s3 ? s3Processes(all) : []);
-      },
-      temporal: temporal.get,
-      stop: async () => {
-        await temporal.close();
-        await db.end();
-        await stopChasqui(child);
-        await s3?.stop();
-        fs.rmSync(started.dataDir, { recursive: true, force: true });
-      },
-    };
-  }
+  const title = `(LOG_LEVEL=${logLevel}${filesTitle})`;
+  return name === 'start'
+    ? startOneProcess(title, env, files, accountToken)
+    : startProduction(title, env, files, logLevel);
+}
+
+/** `npm start`: one node process (API, worker, simulator) beside Temporal's dev server and embedded PostgreSQL. */
+async function startOneProcess(
+  title: string,
+  env: Record<string, string>,
+  files: 'postgres' | 's3',
+  accountToken: string,
+): Promise<Shape> {
+  const started = await chasquiStartEnv();
+  const s3 = files === 's3' ? await startTestS3() : null;
+  const { child } = await spawnChasquiStart(
+    { ...started.env, ...env, ...s3?.env, CHASQUI_BOOTSTRAP_ACCOUNT_TOKEN: accountToken },
+    NODE_ARGS,
+  );
+  const dbUrl = embeddedPostgresUrl(started.pgPort);
+  const db = new PgClient({ connectionString: dbUrl });
+  await db.connect();
+  const temporal = lazyClient(`127.0.0.1:${started.env.TEMPORAL_PORT}`);
+  return {
+    title: `npm start ${title}: one node process (API + worker + simulator), Temporal dev server (SQLite, WAL), embedded PostgreSQL`,
+    apiUrl: started.apiUrl,
+    temporalAddress: `127.0.0.1:${started.env.TEMPORAL_PORT}`,
+    db,
+    dbUrl,
+    accountToken,
+    chasquiKinds: new Set(['node (API + worker + simulator)', 'postgres (chasqui)', S3_KIND]),
+    processes: () => {
+      const all = readProcesses();
+      return descendants(all, child.pid!)
+        .map((info) => ({
+          info,
+          kind:
+            info.pid === child.pid
+              ? 'node (API + worker + simulator)'
+              : info.name.startsWith('postgres')
+                ? postgresKind(info, PG_DATABASES)
+                : info.name,
+        }))
+        .concat(s3 ? s3Processes(all) : []);
+    },
+    temporal: temporal.get,
+    stop: async () => {
+      await temporal.close();
+      await db.end();
+      await stopChasqui(child);
+      await s3?.stop();
+      fs.rmSync(started.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The production shape: chasqui api, worker and simulator as separate processes, Temporal's server on PostgreSQL. */
+async function startProduction(
+  title: string,
+  env: Record<string, string>,
+  files: 'postgres' | 's3',
+  logLevel: string,
+): Promise<Shape> {
   const shape = await ProductionShape.start({ logLevel, env, files, say: (l) => console.error(`  ${l}`) });
   const apiUrl = await shape.startApi();
   await shape.startWorker();
   const db = new PgClient({ connectionString: shape.pgUrl() });
   await db.connect();
   return {
-    title: `production (LOG_LEVEL=${logLevel}${filesTitle}): chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
+    title: `production ${title}: chasqui api, chasqui worker, chasqui simulator (separate processes), Temporal server 1.30.1 on PostgreSQL`,
     apiUrl,
     temporalAddress: shape.temporalAddress,
     db,

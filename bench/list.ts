@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { getTestDb, stopTestServices } from '../test/support/services';
-import { listDocuments, listQuery, type DocumentFilter } from '../db/documents';
+import { listDocuments, listQuery, type DocumentFilter } from '../db/document-lists';
 import type { Db } from '../db/knex';
 
 const TOTAL = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { parseMasterKey, SecretBox } from './secretbox';
 import { endpointConfigFromEnv, type EndpointConfig } from './endpoints';
 import { parseIgvRates, parseProductCodes, parseRuleDates, RuleCalendar } from '../documents/calendar';
-import { parseSmtpUrl } from './smtp-url';
-import { bool, ConfigError, duration, int, onOff, rateOf, str, type Rate } from './env-values';
+import { bool, ConfigError, duration, int, onOff, str } from './env-values';
+import { buyersConfigOf, type BuyersConfig } from './buyers-config';
 import { parseFilesUrl, s3SettingsOf, type FilesLocation } from '../files/location';
 import { heavySettingsOf, type HeavySettings } from './heavy-config';
 import { peopleSettingsOf, type PeopleSettings } from './people-config';
@@ -13,6 +13,7 @@ import { consoleSettingsOf, type ConsoleSettings } from './console-config';
 import { laneSettingsOf, type LaneSettings } from './lanes-config';
 
 export { ConfigError } from './env-values';
+export { isMailbox } from './buyers-config';
 
 /**
  * The one place that reads the environment (each variable through env-values.ts, CHASQUI_FILES_URL through
@@ -136,25 +137,7 @@ export interface Config extends HeavySettings, PeopleSettings, ConsoleSettings {
     gapDays: number;
   };
   /** The buyer's e-mail and the consultation page (docs/buyers.md). */
-  buyers: {
-    /** The service's SMTP server (smtp:// with STARTTLS when offered, or smtps://); a company may set its own. */
-    smtpUrl: string | null;
-    /** The service's sender (`Name <address>` or an address). */
-    mailFrom: string | null;
-    /** PEM file of an extra CA trusted for SMTP servers (a test or in-house server). */
-    smtpCaFile: string | null;
-    /** chasqui's public address: the links of the e-mail and of /consulta; https makes console cookies Secure. */
-    publicUrl: string | null;
-    /** /consulta: at most `limit` lookups per client address in `windowSeconds`. */
-    consultaRate: Rate;
-    /** /consulta's file links: downloads per client address, and per document from all addresses together. */
-    consultaDownloadRate: Rate;
-    consultaDocumentRate: Rate;
-    /** Buyer e-mails an account may send in any hour (CHASQUI_MAIL_PER_ACCOUNT_HOUR; 0: no ceiling). */
-    mailPerAccountHour: number;
-    /** The same ceiling for demo documents, lower: their text is the account's own (…_DEMO). */
-    mailPerAccountHourDemo: number;
-  };
+  buyers: BuyersConfig;
   /** Proxies in front of the API whose X-Forwarded-For is believed (CHASQUI_TRUST_PROXY; 0: the socket's address). */
   trustProxy: number;
   /** Live keys of one kind the per-address limits keep before a new one shares an overflow limit (CHASQUI_RATE_LIMIT_KEYS). */
@@ -200,38 +183,6 @@ function cacheDirOf(env: NodeJS.ProcessEnv): string {
   );
 }
 
-/** `smtp://` or `smtps://` with a host and nothing but user, password and port (core/smtp-url.ts); the password is never echoed back. */
-function smtpUrlOf(env: NodeJS.ProcessEnv): string | null {
-  const raw = str(env, 'CHASQUI_SMTP_URL');
-  if (!raw) return null;
-  const parsed = parseSmtpUrl(raw);
-  if (!parsed.ok) throw new ConfigError(`CHASQUI_SMTP_URL ${parsed.message}`);
-  return raw;
-}
-
-/** A sender: `address` or `Name <address>`, on one line. */
-export function isMailbox(value: string): boolean {
-  return (
-    /^(?:[^<>\r\n\u0000-\u001F]{1,100} )?<?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(value) &&
-    value.includes('<') === value.endsWith('>')
-  );
-}
-
-function mailFromOf(env: NodeJS.ProcessEnv): string | null {
-  const raw = str(env, 'CHASQUI_MAIL_FROM');
-  if (raw && !isMailbox(raw))
-    throw new ConfigError(`CHASQUI_MAIL_FROM must be an address or "Name <address>" on one line, got '${raw}'`);
-  return raw;
-}
-
-function publicUrlOf(env: NodeJS.ProcessEnv): string | null {
-  const raw = str(env, 'CHASQUI_PUBLIC_URL');
-  if (!raw) return null;
-  if (!/^https?:\/\/[^\s/]+/.test(raw))
-    throw new ConfigError(`CHASQUI_PUBLIC_URL must be an http(s) URL (https://facturas.example.pe), got '${raw}'`);
-  return raw.replace(/\/+$/, '');
-}
-
 /** Off (the socket's address) or the number of proxies in front: the client is that many hops from the right. */
 function trustProxyOf(env: NodeJS.ProcessEnv): number {
   const raw = (str(env, 'CHASQUI_TRUST_PROXY') ?? 'off').toLowerCase();
@@ -241,12 +192,6 @@ function trustProxyOf(env: NodeJS.ProcessEnv): number {
       `CHASQUI_TRUST_PROXY must be off or the number of proxies in front of chasqui (1 to 9), got '${env.CHASQUI_TRUST_PROXY}'`,
     );
   return Number(raw);
-}
-
-/** 50 demo e-mails an hour, or the production ceiling when that one is lower: the demo one is never the higher. */
-function demoMailDefault(env: NodeJS.ProcessEnv): number {
-  const production = int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000);
-  return production > 0 ? Math.min(50, production) : 50;
 }
 
 /** The limits no single variable's reader can tell alone, checked once every variable is read. */
@@ -283,6 +228,24 @@ function checkRanges(config: Config): void {
   });
 }
 
+/** Where Temporal is and how this service uses it (docs/configuration.md). */
+function temporalConfigOf(env: NodeJS.ProcessEnv): Config['temporal'] {
+  return {
+    address: str(env, 'TEMPORAL_ADDRESS'),
+    namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+    taskQueue: str(env, 'TEMPORAL_TASK_QUEUE') ?? 'chasqui',
+    bin: str(env, 'TEMPORAL_BIN'),
+    testServerBin: str(env, 'TEMPORAL_TEST_SERVER_BIN'),
+    port: int(env, 'TEMPORAL_PORT', 7233),
+    uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
+    uiUrl: str(env, 'TEMPORAL_UI_URL'),
+    fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
+    workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
+    accountBurst: int(env, 'CHASQUI_ACCOUNT_BURST', 20, 0),
+    lanes: laneSettingsOf(env),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     port: int(env, 'PORT', 3000),
@@ -293,20 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(str(env, 'CHASQUI_DATA_DIR') ?? '.data'),
     cacheDir: cacheDirOf(env),
     chromium: str(env, 'CHASQUI_CHROMIUM'),
-    temporal: {
-      address: str(env, 'TEMPORAL_ADDRESS'),
-      namespace: str(env, 'TEMPORAL_NAMESPACE') ?? 'default',
-      taskQueue: str(env, 'TEMPORAL_TASK_QUEUE') ?? 'chasqui',
-      bin: str(env, 'TEMPORAL_BIN'),
-      testServerBin: str(env, 'TEMPORAL_TEST_SERVER_BIN'),
-      port: int(env, 'TEMPORAL_PORT', 7233),
-      uiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
-      uiUrl: str(env, 'TEMPORAL_UI_URL'),
-      fairness: onOff(env, 'CHASQUI_FAIRNESS', true),
-      workflowTaskSlots: int(env, 'CHASQUI_WORKFLOW_TASK_SLOTS', 40, 2), // Temporal's core polls with two pollers at least
-      accountBurst: int(env, 'CHASQUI_ACCOUNT_BURST', 20, 0),
-      lanes: laneSettingsOf(env),
-    },
+    temporal: temporalConfigOf(env),
     masterKey: str(env, 'CHASQUI_MASTER_KEY'),
     retiredMasterKeys: (str(env, 'CHASQUI_MASTER_KEYS_OLD') ?? '')
       .split(',')
@@ -364,17 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       certWarnDays: int(env, 'CHASQUI_CERT_WARN_DAYS', 30),
       gapDays: int(env, 'CHASQUI_GAP_DAYS', 45),
     },
-    buyers: {
-      smtpUrl: smtpUrlOf(env),
-      mailFrom: mailFromOf(env),
-      smtpCaFile: str(env, 'CHASQUI_SMTP_CA_FILE'),
-      publicUrl: publicUrlOf(env),
-      consultaRate: rateOf(env, 'CHASQUI_CONSULTA_RATE', '10/60'),
-      consultaDownloadRate: rateOf(env, 'CHASQUI_CONSULTA_DOWNLOAD_RATE', '30/60'),
-      consultaDocumentRate: rateOf(env, 'CHASQUI_CONSULTA_DOCUMENT_RATE', '20/60'),
-      mailPerAccountHour: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR', 1000),
-      mailPerAccountHourDemo: int(env, 'CHASQUI_MAIL_PER_ACCOUNT_HOUR_DEMO', demoMailDefault(env)),
-    },
+    buyers: buyersConfigOf(env),
     trustProxy: trustProxyOf(env),
     rateLimitKeys: int(env, 'CHASQUI_RATE_LIMIT_KEYS', 10_000, 1),
     files: parseFilesUrl(str(env, 'CHASQUI_FILES_URL') ?? 'postgres:', s3SettingsOf(env)),

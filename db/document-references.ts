@@ -3,7 +3,8 @@
  * forms a reference takes change apart from the repository.
  */
 import type { Db } from './knex';
-import { listDocuments, selectListed, type ListedDocument } from './documents';
+import type { ListedDocument } from './documents';
+import { listDocuments, selectListed } from './document-lists';
 import { isUuid } from '../core/ids';
 
 /**

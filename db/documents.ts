@@ -2,7 +2,6 @@ import { run, statement, type Db } from './knex';
 import type { Knex } from 'knex';
 import { companyFromJson, type CompanyRow } from './companies';
 import {
-  AWAITING_SUMMARY,
   isResolvedStatus,
   RELEASE,
   STATUS_CODES,
@@ -25,10 +24,11 @@ import {
 
 /**
  * The documents repository: a document's row, written at issue, as each step records its outcome, and read back by
- * id, number or filter. How it is shown (db/document-presentation.ts), found by what people quote
- * (db/document-references.ts), counted for metrics (db/document-metrics.ts) and its buyer's e-mail
- * (db/document-email.ts) each live beside it, and so do the row's types and columns (db/document-row.ts, re-exported
- * here: every repository caller imports them with the repository).
+ * id. Lists of documents (by filter, by printed number) and a document's attempts are read by db/document-lists.ts,
+ * the workflow starts' mark and the sweeper's query by db/document-starts.ts. How it is shown
+ * (db/document-presentation.ts), found by what people quote (db/document-references.ts), counted for metrics
+ * (db/document-metrics.ts) and its buyer's e-mail (db/document-email.ts) each live beside it, and so do the row's
+ * types and columns (db/document-row.ts, re-exported here: every repository caller imports them with the repository).
  */
 export { DOCUMENT_COLUMNS, FILE_COLUMNS } from './document-row';
 export type { DocumentResult, DocumentRow, FileColumn, ListedDocument, NewDocument } from './document-row';
@@ -265,136 +265,4 @@ export async function releaseForSending(db: Db, id: string): Promise<boolean> {
     .where({ id, status: RELEASE.from })
     .update({ status: RELEASE.to, status_code: STATUS_CODES[RELEASE.to], updated_at: db.fn.now() });
   return n === 1;
-}
-
-// One text for any number of ids (= any of an array), so the statement stays one prepared statement.
-const MARK_STARTED = statement(
-  'mark_started',
-  'update documents set workflow_started_at = now() where id = any($1::uuid[]) and workflow_started_at is null',
-);
-
-export async function markWorkflowStarted(db: Db, ids: string[]): Promise<void> {
-  if (ids.length) await run(db, MARK_STARTED, [ids]);
-}
-
-/** What a workflow start needs of a document (workflows/document-types.ts StartableDocument): its columns. */
-const START = ['id', 'ruc', 'doc_type', 'status', 'series', 'number', 'filename', 'issue_date', 'account_id'] as const;
-export type UnstartedDocument = Pick<DocumentRow, (typeof START)[number]> & { company_name: string | null };
-
-/** Documents committed over `olderThanSeconds` ago with no workflow started, accounts in turn (no flood goes first). */
-export async function findUnstartedDocuments(
-  db: Db,
-  olderThanSeconds: number,
-  limit = 500,
-): Promise<UnstartedDocument[]> {
-  return db('documents as d')
-    .join('companies as c', 'c.id', 'd.company_id')
-    .select(...START.map((column) => `d.${column}`), 'c.business_name as company_name')
-    .whereNull('d.workflow_started_at')
-    .whereNot('d.status', AWAITING_SUMMARY)
-    .where('d.created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
-    .orderByRaw('row_number() over (partition by d.account_id order by d.created_at), d.created_at')
-    .limit(limit);
-}
-
-/** The filters of GET /v1/cpe and of `chasqui support` selections; every one is index-backed (bench:list). */
-export interface DocumentFilter {
-  /** One company (the API always scopes to one), or some (a console user limited to them); absent: across companies. */
-  companyId?: string | string[];
-  /** Every company of one account (an account holder in the console). */
-  accountId?: string;
-  ruc?: string;
-  statuses?: DocStatus[];
-  docType?: string;
-  series?: string;
-  number?: number;
-  /** Issue date range, inclusive, YYYY-MM-DD. */
-  issuedFrom?: string;
-  issuedTo?: string;
-  resolved?: boolean;
-  customerDoc?: string;
-  /** Issued (committed) before this instant: `chasqui support stuck --older-than`. */
-  createdBefore?: Date;
-  ids?: string[];
-  /** The page after this document (the previous page's last external_id). */
-  before?: string;
-  limit: number;
-}
-
-/** The list's columns of `documents` read under `alias`, `has_cdr` included, as SQL (for statements that join it). */
-export function listedColumns(alias: string): string {
-  return [
-    ...LIST_COLUMNS.map((column) => `${alias}.${column}`),
-    `(${alias}.cdr_zip is not null or ${alias}.cdr_sha256 is not null) as has_cdr`,
-  ].join(', ');
-}
-
-/** A query of listed documents (`ListedDocument`), to narrow. */
-export function selectListed(db: Db): Knex.QueryBuilder {
-  return db('documents').select(db.raw(listedColumns('documents')));
-}
-
-/**
- * Documents newest first (created_at, then id; issue_date first when a date range is given), `limit` of them after the
- * `before` document. The cursor is compared
- * as a row value read in SQL, so microsecond timestamps survive and documents added meanwhile never shift a page.
- */
-export function listDocuments(db: Db, filter: DocumentFilter): Promise<ListedDocument[]> {
-  return listQuery(db, filter) as unknown as Promise<ListedDocument[]>;
-}
-
-/** The query of `listDocuments`, unrun (bench:list explains it). */
-export function listQuery(db: Db, filter: DocumentFilter): Knex.QueryBuilder {
-  const q = selectListed(db);
-  if (filter.companyId) q.whereIn('company_id', [filter.companyId].flat());
-  if (filter.accountId) q.whereIn('company_id', db('companies').select('id').where('account_id', filter.accountId));
-  if (filter.ruc) q.where('ruc', filter.ruc);
-  if (filter.statuses?.length) q.whereIn('status', filter.statuses);
-  if (filter.docType) q.where('doc_type', filter.docType);
-  if (filter.series) q.where('series', filter.series);
-  if (filter.number !== undefined) q.where('number', filter.number);
-  if (filter.issuedFrom) q.where('issue_date', '>=', filter.issuedFrom);
-  if (filter.issuedTo) q.where('issue_date', '<=', filter.issuedTo);
-  if (filter.resolved !== undefined) q.where('resolved', filter.resolved);
-  if (filter.customerDoc) q.where('customer_doc', filter.customerDoc);
-  if (filter.createdBefore) q.where('created_at', '<', filter.createdBefore);
-  if (filter.ids) q.whereIn('id', filter.ids);
-  // With an issue-date range the list runs by issue date (then issue instant): a page is then one range of the
-  // (company, issue_date desc, created_at desc, id desc) index however far back the range lies.
-  const order = filter.issuedFrom || filter.issuedTo ? ['issue_date', 'created_at', 'id'] : ['created_at', 'id'];
-  if (filter.before)
-    q.whereRaw(`(${order.join(', ')}) < (select ${order.join(', ')} from documents where id = ?)`, [filter.before]);
-  return q.orderBy(order.map((column) => ({ column, order: 'desc' as const }))).limit(filter.limit);
-}
-
-export interface AttemptRecord {
-  step: Step;
-  status: DocStatus;
-  code: string | null;
-  origin: string | null;
-  message: string | null;
-  created_at: Date;
-}
-
-/** Each send, ticket poll and state query of the document, oldest first. */
-export function listDocumentAttempts(db: Db, documentId: string): Promise<AttemptRecord[]> {
-  return db('document_attempts')
-    .where({ document_id: documentId })
-    .orderBy('id')
-    .select('step', 'status', 'code', 'origin', 'message', 'created_at');
-}
-
-/**
- * The documents printed with this RUC, type, series and number (at most one per environment, production first):
- * the consultation page compares the rest of what the buyer typed. The environments are named so the one-number
- * index is used whatever the company's size.
- */
-export function findByPrintedNumber(
-  db: Db,
-  key: { ruc: string; docType: string; series: string; number: number },
-): Promise<ListedDocument[]> {
-  return selectListed(db)
-    .where({ ruc: key.ruc, doc_type: key.docType, series: key.series, number: key.number })
-    .whereIn('environment', ['02', '01'])
-    .orderBy('environment', 'desc') as unknown as Promise<ListedDocument[]>;
 }

@@ -1,6 +1,7 @@
 import { run, statement, type Db } from './knex';
 import { companyFromJson, type CompanyRow } from './companies';
-import { listedColumns, type ListedDocument } from './documents';
+import type { ListedDocument } from './documents';
+import { listedColumns } from './document-lists';
 import { DELIVERY_TRANSITIONS, OPENED_DELIVERY, type DeliveryStatus } from '../lifecycle/webhooks';
 import { isUuid } from '../core/ids';
 

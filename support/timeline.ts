@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
-import { listDocumentAttempts, type ListedDocument } from '../db/documents';
+import type { ListedDocument } from '../db/documents';
+import { listDocumentAttempts } from '../db/document-lists';
 import { listAttempts, listDeliveries } from '../db/webhooks';
 import { listSupportActions } from '../db/support-actions';
 import { isMessage, message, type Message } from '../lifecycle/messages';

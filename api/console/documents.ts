@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { findDocument, listDocuments, type DocumentRow, type ListedDocument } from '../../db/documents';
+import { findDocument, type DocumentRow, type ListedDocument } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import { findDocumentsByReference } from '../../db/document-references';
 import { toApiDocument } from '../../db/document-presentation';
 import { findCompanyById, listCompanies } from '../../db/companies';

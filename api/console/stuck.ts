@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { listDocuments, type ListedDocument } from '../../db/documents';
+import type { ListedDocument } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import { waitingMessage, waitingReason, type WaitingReason } from '../../lifecycle/transitions';
 import { spanish } from '../../lifecycle/messages';
 import { parseDuration } from '../../core/durations';

@@ -4,7 +4,7 @@ import { LIMA_TIME_ZONE } from '../../core/lima';
 import type { WaitingReason } from '../../lifecycle/transitions';
 
 /**
- * The console's Spanish words for what chasqui stores as codes (statuses: lifecycle/messages.ts STATUS_ES; document
+ * The console's Spanish words for what chasqui stores as codes (statuses: lifecycle/messages/es.ts STATUS_ES; document
  * types: documents/type-names.ts).
  */
 

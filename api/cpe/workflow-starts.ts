@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { logger } from '../../core/logger';
-import { markWorkflowStarted } from '../../db/documents';
+import { markWorkflowStarted } from '../../db/document-starts';
 import type { Db } from '../../db/knex';
 import { workflowStartFailures } from '../../core/metrics';
 import {

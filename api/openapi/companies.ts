@@ -19,6 +19,7 @@ import {
   nullable,
   obj,
   ok,
+  page,
   ref,
   rucParameter,
   str,
@@ -88,9 +89,9 @@ const companyLinks = () => ({
     ]),
   ),
 });
-/** Registering, reading and listing companies; their signing tokens. */
-export function companyPaths() {
-  const settingPaths = Object.fromEntries(
+/** PATCH /v1/companies/{ruc}/<setting>, one path per setting of SETTINGS. */
+const settingPaths = () =>
+  Object.fromEntries(
     SETTINGS.map(([path, body, summary]) => [
       `/v1/companies/{ruc}/${path}`,
       {
@@ -107,73 +108,72 @@ export function companyPaths() {
       },
     ]),
   );
-  return {
-    '/v1/companies': {
-      get: managed(
+
+const listCompanies = () =>
+  managed(
+    {
+      summary: 'List the account companies, newest first',
+      operationId: 'list-companies',
+      parameters: [
+        limitParameter,
         {
-          summary: 'List the account companies, newest first',
-          operationId: 'list-companies',
-          parameters: [
-            limitParameter,
-            {
-              name: 'before',
-              in: 'query',
-              required: false,
-              schema: str({ pattern: '^\\d{11}$' }),
-              description: 'next_before (a RUC) of the previous page',
-            },
-          ],
-          responses: {
-            200: ok(
-              'Companies',
-              obj({
-                companies: { type: 'array', items: ref('Company') },
-                count: { type: 'integer' },
-                next_before: nullable(str()),
-              }),
-            ),
-          },
+          name: 'before',
+          in: 'query',
+          required: false,
+          schema: str({ pattern: '^\\d{11}$' }),
+          description: 'next_before (a RUC) of the previous page',
         },
-        [422],
-      ),
-      post: managed(
-        {
-          summary: 'Create a company; answers its signing token once',
-          operationId: 'create-company',
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) }],
-          requestBody: jsonBody(
-            obj(
-              {
-                ruc: str({ pattern: '^\\d{11}$' }),
-                business_name: str(),
-                plan_type: enumOf(PLAN_TYPES),
-                environment: enumOf(ENVIRONMENTS),
-                destination: enumOf(DESTINATIONS),
-                signing: enumOf(SIGNINGS),
-                confirm: { type: 'boolean' },
-                sol_user: str(),
-                sol_password: str({ writeOnly: true }),
-              },
-              ['ruc', 'business_name', 'plan_type', 'environment'],
-            ),
-          ),
-          responses: {
-            200: withLinks(
-              ok(
-                'Already exists in this account; nothing changed',
-                obj({ company: ref('Company'), exists: { const: true } }),
-              ),
-              companyLinks(),
-            ),
-            201: withLinks(
-              ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })),
-              companyLinks(),
-            ),
-          },
-        },
-        [409, 422],
-      ),
+      ],
+      responses: {
+        200: ok('Companies', page('companies', ref('Company'), str())),
+      },
     },
+    [422],
+  );
+
+const createCompany = () =>
+  managed(
+    {
+      summary: 'Create a company; answers its signing token once',
+      operationId: 'create-company',
+      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: str({ maxLength: 255 }) }],
+      requestBody: jsonBody(
+        obj(
+          {
+            ruc: str({ pattern: '^\\d{11}$' }),
+            business_name: str(),
+            plan_type: enumOf(PLAN_TYPES),
+            environment: enumOf(ENVIRONMENTS),
+            destination: enumOf(DESTINATIONS),
+            signing: enumOf(SIGNINGS),
+            confirm: { type: 'boolean' },
+            sol_user: str(),
+            sol_password: str({ writeOnly: true }),
+          },
+          ['ruc', 'business_name', 'plan_type', 'environment'],
+        ),
+      ),
+      responses: {
+        200: withLinks(
+          ok(
+            'Already exists in this account; nothing changed',
+            obj({ company: ref('Company'), exists: { const: true } }),
+          ),
+          companyLinks(),
+        ),
+        201: withLinks(
+          ok('Created', obj({ company: ref('Company'), token: str({ pattern: '^chq_sig_' }), token_note: str() })),
+          companyLinks(),
+        ),
+      },
+    },
+    [409, 422],
+  );
+
+/** Registering, reading and listing companies; their signing tokens and settings. */
+export function companyPaths() {
+  return {
+    '/v1/companies': { get: listCompanies(), post: createCompany() },
     '/v1/companies/{ruc}': {
       parameters: [rucParameter],
       get: managed(
@@ -204,9 +204,59 @@ export function companyPaths() {
         [404, 422],
       ),
     },
-    ...settingPaths,
+    ...settingPaths(),
   };
 }
+
+/** The logo printed on a company's documents: put, get, delete. */
+const logoPath = () => ({
+  parameters: [rucParameter],
+  put: managed(
+    {
+      summary: 'Store (or replace) the logo printed on the company documents: the image as the body, PNG or JPEG',
+      operationId: 'put-logo',
+      requestBody: {
+        required: true,
+        content: {
+          'image/png': { schema: str({ contentMediaType: 'image/png' }) },
+          'image/jpeg': { schema: str({ contentMediaType: 'image/jpeg' }) },
+        },
+      },
+      responses: {
+        200: ok(
+          'Stored',
+          obj({
+            logo: obj({
+              content_type: enumOf(['image/png', 'image/jpeg']),
+              bytes: { type: 'integer' },
+              width: { type: 'integer' },
+              height: { type: 'integer' },
+              updated_at: dateTime,
+            }),
+          }),
+        ),
+      },
+    },
+    [404, 413, 415, 422],
+  ),
+  get: managed(
+    {
+      summary: 'The stored logo',
+      operationId: 'get-logo',
+      responses: {
+        200: {
+          description: 'The image',
+          content: { 'image/png': { schema: str() }, 'image/jpeg': { schema: str() } },
+        },
+      },
+    },
+    [404, 422],
+  ),
+  delete: managed(
+    { summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } },
+    [404, 422],
+  ),
+});
 
 /** A company's certificate, checks and logo. */
 export function companyFilePaths() {
@@ -263,54 +313,7 @@ export function companyFilePaths() {
         [404, 422],
       ),
     },
-    '/v1/companies/{ruc}/logo': {
-      parameters: [rucParameter],
-      put: managed(
-        {
-          summary: 'Store (or replace) the logo printed on the company documents: the image as the body, PNG or JPEG',
-          operationId: 'put-logo',
-          requestBody: {
-            required: true,
-            content: {
-              'image/png': { schema: str({ contentMediaType: 'image/png' }) },
-              'image/jpeg': { schema: str({ contentMediaType: 'image/jpeg' }) },
-            },
-          },
-          responses: {
-            200: ok(
-              'Stored',
-              obj({
-                logo: obj({
-                  content_type: enumOf(['image/png', 'image/jpeg']),
-                  bytes: { type: 'integer' },
-                  width: { type: 'integer' },
-                  height: { type: 'integer' },
-                  updated_at: dateTime,
-                }),
-              }),
-            ),
-          },
-        },
-        [404, 413, 415, 422],
-      ),
-      get: managed(
-        {
-          summary: 'The stored logo',
-          operationId: 'get-logo',
-          responses: {
-            200: {
-              description: 'The image',
-              content: { 'image/png': { schema: str() }, 'image/jpeg': { schema: str() } },
-            },
-          },
-        },
-        [404, 422],
-      ),
-      delete: managed(
-        { summary: 'Remove the logo', operationId: 'delete-logo', responses: { 200: ok('Removed') } },
-        [404, 422],
-      ),
-    },
+    '/v1/companies/{ruc}/logo': logoPath(),
   };
 }
 

@@ -10,9 +10,9 @@ import {
   jsonBody,
   limitParameter,
   link,
-  nullable,
   obj,
   ok,
+  page,
   query,
   ref,
   signing,
@@ -146,14 +146,7 @@ export function cpePaths() {
           query('before', str({ format: 'uuid' }), 'next_before of the previous page'),
         ],
         responses: {
-          200: ok(
-            'Documents (spec 2.5 shape)',
-            obj({
-              documents: { type: 'array', items: ref('Document') },
-              count: { type: 'integer' },
-              next_before: nullable(str({ format: 'uuid' })),
-            }),
-          ),
+          200: ok('Documents (spec 2.5 shape)', page('documents', ref('Document'), str({ format: 'uuid' }))),
           ...errors(401, 403, 404, 422, 429),
         },
       },

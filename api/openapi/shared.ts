@@ -11,6 +11,9 @@ export const obj = (properties: Record<string, Schema>, required: string[] = Obj
   properties,
   required,
 });
+/** One page of a list: its items, their count, and the cursor of the next page (null on the last). */
+export const page = (key: string, items: Schema, cursor: Schema): Schema =>
+  obj({ [key]: { type: 'array', items }, count: { type: 'integer' }, next_before: nullable(cursor) });
 export const enumOf = (values: readonly string[]) => str({ enum: [...values] });
 export const dateTime = str({ format: 'date-time' });
 

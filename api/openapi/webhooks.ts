@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES } from '../../lifecycle/webhooks';
-import { enumOf, jsonBody, managed, nullable, obj, ok, ref, rucParameter, str, type Schema } from './shared';
+import { enumOf, jsonBody, managed, nullable, obj, ok, page, ref, rucParameter, str, type Schema } from './shared';
 import { webhookDeliveryDetail } from './schemas';
 
 const deliveryParameter = {
@@ -16,6 +16,44 @@ const webhookSecret = obj({
   secret: str({ minLength: 48, maxLength: 48 }),
   note: str(),
 });
+
+/** GET a company's webhook deliveries: filtered by status and document, a page at a time. */
+const listDeliveries = () =>
+  managed(
+    {
+      ...webhooksTag,
+      summary: 'The company webhook deliveries, newest first',
+      operationId: 'list-webhook-deliveries',
+      parameters: [
+        { name: 'status', in: 'query', required: false, schema: enumOf(DELIVERY_STATUSES) },
+        {
+          name: 'external_id',
+          in: 'query',
+          required: false,
+          schema: str({ format: 'uuid' }),
+          description: 'Only the deliveries of this document',
+        },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+        },
+        {
+          name: 'before',
+          in: 'query',
+          required: false,
+          schema: str({ format: 'uuid' }),
+          description: 'next_before of the previous page',
+        },
+      ],
+      responses: {
+        200: ok('Deliveries', page('deliveries', ref('WebhookDelivery'), str({ format: 'uuid' }))),
+      },
+    },
+    [404, 422],
+  );
+
 /** A company's webhook and its deliveries. */
 export function webhookPaths() {
   return {
@@ -63,47 +101,7 @@ export function webhookPaths() {
     },
     '/v1/companies/{ruc}/webhook/deliveries': {
       parameters: [rucParameter],
-      get: managed(
-        {
-          ...webhooksTag,
-          summary: 'The company webhook deliveries, newest first',
-          operationId: 'list-webhook-deliveries',
-          parameters: [
-            { name: 'status', in: 'query', required: false, schema: enumOf(DELIVERY_STATUSES) },
-            {
-              name: 'external_id',
-              in: 'query',
-              required: false,
-              schema: str({ format: 'uuid' }),
-              description: 'Only the deliveries of this document',
-            },
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-            },
-            {
-              name: 'before',
-              in: 'query',
-              required: false,
-              schema: str({ format: 'uuid' }),
-              description: 'next_before of the previous page',
-            },
-          ],
-          responses: {
-            200: ok(
-              'Deliveries',
-              obj({
-                deliveries: { type: 'array', items: ref('WebhookDelivery') },
-                count: { type: 'integer' },
-                next_before: nullable(str({ format: 'uuid' })),
-              }),
-            ),
-          },
-        },
-        [404, 422],
-      ),
+      get: listDeliveries(),
     },
     '/v1/companies/{ruc}/webhook/deliveries/{id}': {
       parameters: [rucParameter, deliveryParameter],

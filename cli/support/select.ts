@@ -1,4 +1,5 @@
-import { listDocuments, type ListedDocument } from '../../db/documents';
+import type { ListedDocument } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import { findDocumentsByReference } from '../../db/document-references';
 import { listFailedDeliveries } from '../../db/webhooks';
 import { iso, table } from './explain';

@@ -36,6 +36,15 @@ export const TOKEN_OPTIONS = {
 
 const NAME = /^[\p{L}\p{N}._@-]{1,64}$/u;
 
+/** What each subcommand gets: its options and arguments, the database, the output, and the usage answer. */
+interface Subcommand {
+  values: ReturnType<typeof parseArgs<{ options: typeof TOKEN_OPTIONS }>>['values'];
+  rest: string[];
+  withDb: (run: (db: Db) => Promise<number>) => Promise<number>;
+  io: Io;
+  usage: (message: string) => number;
+}
+
 /** `chasqui support tokens …`; usage errors are answered before the database is opened. */
 export async function tokensCommand(
   argv: string[],
@@ -58,84 +67,91 @@ export async function tokensCommand(
     io.stdout.write(TOKENS_HELP + '\n');
     return values.help ? EXIT.done : EXIT.usage;
   }
-  if (sub === 'create') {
-    const name = values.name?.trim() ?? '';
-    if (!NAME.test(name))
-      return usage('--name is required: letters, digits, . _ @ - (at most 64), e.g. --name ana.quispe');
-    if (rest.length) return usage(`create takes only options, got '${rest[0]}'`);
-    let expiresAt: Date | null = null;
-    if (values.expires !== undefined) {
-      const seconds = parseDuration(values.expires);
-      if (!seconds) return usage(`--expires must be a duration like 12h or 90d, got '${values.expires}'`);
-      expiresAt = new Date(Date.now() + seconds * 1000);
-    }
-    return withDb(async (db) => {
-      const created = await createSupportToken(db, {
-        name,
-        createdBy: values.operator?.trim() || os.userInfo().username,
-        expiresAt,
-      });
-      if (!created) {
-        io.stderr.write(
-          `a support token named '${name}' exists already: pick another name, or revoke it first (chasqui support tokens revoke ${name})\n`,
-        );
-        return EXIT.failed;
-      }
-      if (values.json) {
-        io.stdout.write(
-          JSON.stringify({
-            name,
-            token: created.token,
-            scope: SUPPORT_SCOPE,
-            expires_at: expiresAt?.toISOString() ?? null,
-          }) + '\n',
-        );
-      } else {
-        io.stdout.write(`${created.token}\n`);
-        io.stderr.write(
-          `support token '${name}' (${SUPPORT_SCOPE}${expiresAt ? `, expires ${iso(expiresAt)}` : ', no expiry'}): shown once, store it now; sign in at /console\n`,
-        );
-      }
-      return EXIT.done;
-    });
-  }
-  if (sub === 'list') {
-    if (rest.length) return usage(`list takes only options, got '${rest[0]}'`);
-    return withDb(async (db) => {
-      const rows = await listSupportTokens(db);
-      if (values.json) {
-        const tokens = rows.map((r) => ({
-          name: r.name,
-          state: supportTokenState(r),
-          created_by: r.created_by,
-          created_at: r.created_at.toISOString(),
-          expires_at: r.expires_at?.toISOString() ?? null,
-          revoked_at: r.revoked_at?.toISOString() ?? null,
-        }));
-        io.stdout.write(JSON.stringify({ tokens }) + '\n');
-      } else if (rows.length === 0) {
-        io.stderr.write('no support tokens yet: chasqui support tokens create --name NAME\n');
-      } else {
-        io.stdout.write(
-          table([
-            ['NAME', 'STATE', 'CREATED', 'BY', 'EXPIRES'],
-            ...rows.map((r) => [r.name, supportTokenState(r), iso(r.created_at), r.created_by, iso(r.expires_at)]),
-          ]) + '\n',
-        );
-      }
-      return EXIT.done;
-    });
-  }
-  if (sub === 'revoke') {
-    if (rest.length !== 1) return usage("revoke takes the token's name, e.g. chasqui support tokens revoke ana.quispe");
-    return withDb(async (db) => {
-      if (!(await revokeSupportToken(db, rest[0]))) {
-        io.stderr.write(`no active support token named '${rest[0]}' (chasqui support tokens list)\n`);
-        return EXIT.failed;
-      }
-      io.stderr.write(`support token '${rest[0]}' revoked; its console sessions end at their next request\n`);
-      return EXIT.done;
-    });
-  }
+  const command: Subcommand = { values, rest, withDb, io, usage };
+  if (sub === 'create') return createToken(command);
+  if (sub === 'list') return listTokens(command);
+  if (sub === 'revoke') return revokeToken(command);
   return usage(`unknown subcommand '${sub}'`);
+}
+
+async function createToken({ values, rest, withDb, io, usage }: Subcommand): Promise<number> {
+  const name = values.name?.trim() ?? '';
+  if (!NAME.test(name))
+    return usage('--name is required: letters, digits, . _ @ - (at most 64), e.g. --name ana.quispe');
+  if (rest.length) return usage(`create takes only options, got '${rest[0]}'`);
+  let expiresAt: Date | null = null;
+  if (values.expires !== undefined) {
+    const seconds = parseDuration(values.expires);
+    if (!seconds) return usage(`--expires must be a duration like 12h or 90d, got '${values.expires}'`);
+    expiresAt = new Date(Date.now() + seconds * 1000);
+  }
+  return withDb(async (db) => {
+    const created = await createSupportToken(db, {
+      name,
+      createdBy: values.operator?.trim() || os.userInfo().username,
+      expiresAt,
+    });
+    if (!created) {
+      io.stderr.write(
+        `a support token named '${name}' exists already: pick another name, or revoke it first (chasqui support tokens revoke ${name})\n`,
+      );
+      return EXIT.failed;
+    }
+    if (values.json) {
+      io.stdout.write(
+        JSON.stringify({
+          name,
+          token: created.token,
+          scope: SUPPORT_SCOPE,
+          expires_at: expiresAt?.toISOString() ?? null,
+        }) + '\n',
+      );
+    } else {
+      io.stdout.write(`${created.token}\n`);
+      io.stderr.write(
+        `support token '${name}' (${SUPPORT_SCOPE}${expiresAt ? `, expires ${iso(expiresAt)}` : ', no expiry'}): shown once, store it now; sign in at /console\n`,
+      );
+    }
+    return EXIT.done;
+  });
+}
+
+async function listTokens({ values, rest, withDb, io, usage }: Subcommand): Promise<number> {
+  if (rest.length) return usage(`list takes only options, got '${rest[0]}'`);
+  return withDb(async (db) => {
+    const rows = await listSupportTokens(db);
+    if (values.json) {
+      const tokens = rows.map((r) => ({
+        name: r.name,
+        state: supportTokenState(r),
+        created_by: r.created_by,
+        created_at: r.created_at.toISOString(),
+        expires_at: r.expires_at?.toISOString() ?? null,
+        revoked_at: r.revoked_at?.toISOString() ?? null,
+      }));
+      io.stdout.write(JSON.stringify({ tokens }) + '\n');
+    } else if (rows.length === 0) {
+      io.stderr.write('no support tokens yet: chasqui support tokens create --name NAME\n');
+    } else {
+      io.stdout.write(
+        table([
+          ['NAME', 'STATE', 'CREATED', 'BY', 'EXPIRES'],
+          ...rows.map((r) => [r.name, supportTokenState(r), iso(r.created_at), r.created_by, iso(r.expires_at)]),
+        ]) + '\n',
+      );
+    }
+    return EXIT.done;
+  });
+}
+
+async function revokeToken({ rest, withDb, io, usage }: Subcommand): Promise<number> {
+  if (rest.length !== 1) return usage("revoke takes the token's name, e.g. chasqui support tokens revoke ana.quispe");
+  return withDb(async (db) => {
+    if (!(await revokeSupportToken(db, rest[0]))) {
+      io.stderr.write(`no active support token named '${rest[0]}' (chasqui support tokens list)\n`);
+      return EXIT.failed;
+    }
+    io.stderr.write(`support token '${rest[0]}' revoked; its console sessions end at their next request\n`);
+    return EXIT.done;
+  });
 }

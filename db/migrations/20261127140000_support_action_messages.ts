@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 34: a support action's result is kept as its lifecycle message (code and parameters, lifecycle/messages.ts)
+ * Issue 34: a support action's result is kept as its lifecycle message (code and parameters, lifecycle/messages/)
  * beside the English `detail`, so the console shows it in Spanish and the CLI keeps its English. Null for records
  * made before, and for failures (an error's text, not a lifecycle message).
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A company check's outcome as a code and its parameters (lifecycle/messages.ts `check.*`), beside its English
+ * A company check's outcome as a code and its parameters (lifecycle/messages/codes.ts `check.*`), beside its English
  * `detail`: the console says the reason in Spanish (issue 34). Null for results recorded before.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * docs/architecture.md's rooms and what each may import, as `npm run check:boundaries` enforces them. The one place
- * the rule is written: change it here and in the docs' table together (the test compares the two).
+ * the rule is written: change it here and in the docs' table and drawings together (the tests compare them: check.ts,
+ * diagram.ts).
  *
  * Keys are paths from the repository root: a folder (`api/`), a file (`lifecycle/transitions.ts`) or files by name
  * (`workflows/*-client.ts`); a file belongs to the longest key its path starts with or matches, so a sub-room

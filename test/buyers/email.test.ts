@@ -13,7 +13,8 @@ import {
 import { eventually, localTlsCertificate, type TlsFiles } from '../webhooks/support';
 import { acceptedWithEmail as acceptedWith, startSmtpServer, type SmtpServerHandle } from './support';
 import { testConfig } from '../support/services';
-import { findDocument, listDocuments } from '../../db/documents';
+import { findDocument } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import { listSupportActions } from '../../db/support-actions';
 import { documentTimeline } from '../../support/timeline';
 import { english } from '../../lifecycle/messages';

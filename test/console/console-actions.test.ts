@@ -9,7 +9,7 @@ import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { Client } from '@temporalio/client';
 import { actionRun } from '../../api/console/actions';
 import { viewerOf } from '../../api/console/context';
-import { listDocuments } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import type { DocumentRow } from '../../db/documents';
 import { consoleWorld } from './support';
 import { everyConsolePage } from './pages';

@@ -143,7 +143,10 @@ const COMPANIES_SAY = [
 /** The pages reached by a GET: name, status, path, and what each says. */
 type Get = [name: string, status: number, path: string, ...shows: string[]];
 
-/** Every page of the walk, in the order it visits them (sign-in first, an account holder's last). */
+/**
+ * Every page of the walk, in the order it visits them (sign-in first, an account holder's last).
+ * Longer than 100 lines: one table of the pages, read top to bottom in the order the walk visits them.
+ */
 export async function everyConsolePage(
   world: ConsoleWorld,
   signIn: (page: Page, token: string) => Promise<void>,

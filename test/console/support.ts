@@ -58,6 +58,74 @@ export const certificateExpiring = (days: number): CheckResult =>
     { days_left: days },
   );
 
+/** The world the console's tests walk: the stack, its companies and a document in each state the pages show. */
+async function buildWorld(
+  world: ConsoleWorld,
+  cli: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>,
+) {
+  // Every test signs in from 127.0.0.1: more sign-ins than CHASQUI_CONSOLE_SIGNIN_RATE allows one address.
+  world.s = await startIssuingStack({ consoleSignInRate: { limit: 1000, windowSeconds: 300 } });
+  world.env = {
+    ...process.env,
+    DATABASE_URL: await testDatabaseUrl(),
+    TEMPORAL_ADDRESS: await testTemporalAddress(),
+    LOG_LEVEL: 'silent',
+  };
+  world.a = await newCompany(world.s.stack);
+  world.b = await newCompany(world.s.stack);
+  const mailed = payload('invoice-basic.json', world.a.ruc);
+  mailed.cliente = { ...mailed.cliente, correo: 'compras@cliente.pe' };
+  world.docA = await until(world.s.stack, (await issue(world.s.stack, world.a.token, mailed)).body.external_id, [
+    'accepted',
+  ]);
+  // A's webhook delivery of docA failed: redeliver applies to it.
+  await world.s.stack
+    .db('companies')
+    .where({ id: world.a.row.id })
+    .update({ webhook_url: 'https://hooks.example.test/cpe' });
+  const delivery = await openOriginalDelivery(world.s.stack.db, world.docA, 'cpe.resolved');
+  await world.s.stack
+    .db('webhook_deliveries')
+    .where({ id: delivery.id })
+    .update({ status: 'failed', attempts: 5, completed_at: world.s.stack.db.fn.now() });
+  world.s.sim.addRule({ operation: 'sendBill', ruc: world.a.ruc, fault: { kind: 'hang' }, times: 1 });
+  world.lost = await until(
+    world.s.stack,
+    (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
+    ['sent'],
+  );
+  world.s.sim.addRule({ operation: 'sendBill', ruc: world.a.ruc, fault: { kind: 'reject', code: '2335' }, times: 1 });
+  world.rejected = await until(
+    world.s.stack,
+    (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
+    ['rejected'],
+  );
+  // An OSE offers no state query: the workflow waits for an action, and the console must not promise a query.
+  world.ose = await newCompany(world.s.stack, { settings: { destination: 'provider_ose' } });
+  world.s.sim.addRule({ operation: 'sendBill', ruc: world.ose.ruc, fault: { kind: 'hang' }, times: 1 });
+  world.oseLost = await until(
+    world.s.stack,
+    (await issue(world.s.stack, world.ose.token, payload('invoice-basic.json', world.ose.ruc))).body.external_id,
+    ['sent'],
+  );
+  world.s.sim.clearRules();
+  world.manual = await newCompany(world.s.stack, { settings: { sending_mode: 'manual' } });
+  world.waiting = await until(
+    world.s.stack,
+    (await issue(world.s.stack, world.manual.token, payload('invoice-basic.json', world.manual.ruc))).body.external_id,
+    ['to_send'],
+  );
+  world.docB = await until(
+    world.s.stack,
+    (await issue(world.s.stack, world.b.token, payload('invoice-basic.json', world.b.ruc))).body.external_id,
+    ['accepted'],
+  );
+  const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
+  expect(created.code, created.stderr).to.equal(0);
+  world.supportToken = JSON.parse(created.stdout).token;
+  world.browser = await getBrowser();
+}
+
 /**
  * Registers the hooks that build the world before the calling describe's tests and stop it after them; the helpers
  * sign in, run the support CLI, take screenshots and confirm actions against it.
@@ -97,70 +165,7 @@ export function consoleWorld() {
     return response!;
   }
 
-  before(async function () {
-    // Every test signs in from 127.0.0.1: more sign-ins than CHASQUI_CONSOLE_SIGNIN_RATE allows one address.
-    world.s = await startIssuingStack({ consoleSignInRate: { limit: 1000, windowSeconds: 300 } });
-    world.env = {
-      ...process.env,
-      DATABASE_URL: await testDatabaseUrl(),
-      TEMPORAL_ADDRESS: await testTemporalAddress(),
-      LOG_LEVEL: 'silent',
-    };
-    world.a = await newCompany(world.s.stack);
-    world.b = await newCompany(world.s.stack);
-    const mailed = payload('invoice-basic.json', world.a.ruc);
-    mailed.cliente = { ...mailed.cliente, correo: 'compras@cliente.pe' };
-    world.docA = await until(world.s.stack, (await issue(world.s.stack, world.a.token, mailed)).body.external_id, [
-      'accepted',
-    ]);
-    // A's webhook delivery of docA failed: redeliver applies to it.
-    await world.s.stack
-      .db('companies')
-      .where({ id: world.a.row.id })
-      .update({ webhook_url: 'https://hooks.example.test/cpe' });
-    const delivery = await openOriginalDelivery(world.s.stack.db, world.docA, 'cpe.resolved');
-    await world.s.stack
-      .db('webhook_deliveries')
-      .where({ id: delivery.id })
-      .update({ status: 'failed', attempts: 5, completed_at: world.s.stack.db.fn.now() });
-    world.s.sim.addRule({ operation: 'sendBill', ruc: world.a.ruc, fault: { kind: 'hang' }, times: 1 });
-    world.lost = await until(
-      world.s.stack,
-      (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
-      ['sent'],
-    );
-    world.s.sim.addRule({ operation: 'sendBill', ruc: world.a.ruc, fault: { kind: 'reject', code: '2335' }, times: 1 });
-    world.rejected = await until(
-      world.s.stack,
-      (await issue(world.s.stack, world.a.token, payload('invoice-basic.json', world.a.ruc))).body.external_id,
-      ['rejected'],
-    );
-    // An OSE offers no state query: the workflow waits for an action, and the console must not promise a query.
-    world.ose = await newCompany(world.s.stack, { settings: { destination: 'provider_ose' } });
-    world.s.sim.addRule({ operation: 'sendBill', ruc: world.ose.ruc, fault: { kind: 'hang' }, times: 1 });
-    world.oseLost = await until(
-      world.s.stack,
-      (await issue(world.s.stack, world.ose.token, payload('invoice-basic.json', world.ose.ruc))).body.external_id,
-      ['sent'],
-    );
-    world.s.sim.clearRules();
-    world.manual = await newCompany(world.s.stack, { settings: { sending_mode: 'manual' } });
-    world.waiting = await until(
-      world.s.stack,
-      (await issue(world.s.stack, world.manual.token, payload('invoice-basic.json', world.manual.ruc))).body
-        .external_id,
-      ['to_send'],
-    );
-    world.docB = await until(
-      world.s.stack,
-      (await issue(world.s.stack, world.b.token, payload('invoice-basic.json', world.b.ruc))).body.external_id,
-      ['accepted'],
-    );
-    const created = await cli('tokens', 'create', '--name', `ana-${process.pid}`, '--expires', '90d', '--json');
-    expect(created.code, created.stderr).to.equal(0);
-    world.supportToken = JSON.parse(created.stdout).token;
-    world.browser = await getBrowser();
-  });
+  before(() => buildWorld(world, cli));
   after(async () => {
     // A support token's name stays taken even once revoked: the other file's world in this process takes it afresh.
     await world.s?.stack

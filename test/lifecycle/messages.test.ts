@@ -3,7 +3,7 @@ import { english, isMessage, message, MESSAGE_CODES, resultMessage, spanish } fr
 import { WAITING_REASONS, waitingMessage } from '../../lifecycle/transitions';
 import { englishOnlyWords, sampleMessages, words } from '../support/page-checks';
 
-/** The lifecycle's words (lifecycle/messages.ts): every code said in English and in Spanish, each in its own language. */
+/** The lifecycle's words (lifecycle/messages/): every code said in English and in Spanish, each in its own language. */
 describe('lifecycle: messages in two languages (pure)', () => {
   it('every code has an English and a Spanish text, and they differ', () => {
     expect(MESSAGE_CODES.length).to.be.greaterThan(50);

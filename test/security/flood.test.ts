@@ -181,33 +181,11 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
         },
       ],
     ];
-    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    let stopped = false;
-    let rssPeak = rssIdle;
-    const rssWatch = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
-    const tallies = new Map<string, Tally>();
-    const flooders = paths.flatMap(([name, request]) => {
-      const tally: Tally = { statuses: {}, refusedWithoutRetryAfter: 0, slowestMs: 0, poolBounds: new Set() };
-      tallies.set(name, tally);
-      return Array.from({ length: FLOODERS_PER_PATH }, () => flood(() => stopped, request, tally));
-    });
-    let flooded: { issue: number; readyz: number };
-    try {
-      // The flood is on once the pool's threads are all busy and something waits (bounded: every request is answered).
-      for (let i = 0; i < 600 && !(await poolBusy()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      loopDelay.enable();
-      flooded = await sample();
-      loopDelay.disable();
-    } finally {
-      stopped = true;
-      await Promise.all(flooders);
-      clearInterval(rssWatch);
-    }
+    const { measured: flooded, tallies, delays, rssPeak } = await whileFlooded(paths, rssIdle, sample);
 
     // Idle again once the flood is over: on a shared machine, the baseline is whichever idle was slower.
     const after = await sample();
     const calm = { issue: Math.max(idle.issue, after.issue), readyz: Math.max(idle.readyz, after.readyz) };
-    const delays = [50, 99, 100].map((p) => Math.round(loopDelay.percentile(p) / 1e6));
     const rss = [rssIdle, rssPeak].map((bytes) => Math.round(bytes / 2 ** 20));
     console.log(
       `      idle ${JSON.stringify(idle)} flooded ${JSON.stringify(flooded)} idle after ${JSON.stringify(after)}`,
@@ -222,6 +200,38 @@ describe('security: a flood of heavy work leaves other accounts served (issue 40
     expect(rssPeak - rssIdle, 'RSS growth under flood').to.be.below(1024 * 2 ** 20);
   });
 });
+
+/**
+ * Floods every path with FLOODERS_PER_PATH requests at a time and, once the pool's threads are all busy and something
+ * waits, runs `measure`: its result, each path's tally, the event loop's delay p50/p99/max (ms) and the peak RSS.
+ */
+async function whileFlooded<T>(paths: [string, () => Promise<Response>][], rssIdle: number, measure: () => Promise<T>) {
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  let stopped = false;
+  let rssPeak = rssIdle;
+  const rssWatch = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  const tallies = new Map<string, Tally>();
+  const flooders = paths.flatMap(([name, request]) => {
+    const tally: Tally = { statuses: {}, refusedWithoutRetryAfter: 0, slowestMs: 0, poolBounds: new Set() };
+    tallies.set(name, tally);
+    return Array.from({ length: FLOODERS_PER_PATH }, () => flood(() => stopped, request, tally));
+  });
+  let flooded: { measured: T; delays: number[] };
+  try {
+    // Bounded: every request is answered.
+    for (let i = 0; i < 600 && !(await poolBusy()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    loopDelay.enable();
+    const measured = await measure();
+    loopDelay.disable();
+    flooded = { measured, delays: [50, 99, 100].map((p) => Math.round(loopDelay.percentile(p) / 1e6)) };
+  } finally {
+    stopped = true;
+    await Promise.all(flooders);
+    clearInterval(rssWatch);
+  }
+  // The peak as the flooders wound down too.
+  return { ...flooded, tallies, rssPeak };
+}
 
 /** Flooders: answered or refused with Retry-After, never past their bounds, and the pool's bounds refused them. */
 function expectFloodersAnswered(tallies: Map<string, Tally>): void {

@@ -13,7 +13,8 @@ import {
 } from './support';
 import type { Db } from '../../db/knex';
 import { findCompanyById, type CompanyRow } from '../../db/companies';
-import { findDocument, listDocuments } from '../../db/documents';
+import { findDocument } from '../../db/documents';
+import { listDocuments } from '../../db/document-lists';
 import {
   insertRedelivery,
   markResolutionNotified,

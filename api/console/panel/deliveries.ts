@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import type { CompanyRow } from '../../../db/companies';
-import { listDocuments } from '../../../db/documents';
+import { listDocuments } from '../../../db/document-lists';
 import { lastAttempts, listDeliveries } from '../../../db/webhooks';
 import { isPendingDelivery, type DeliveryStatus } from '../../../lifecycle/webhooks';
 import { CHECK_WEBHOOK_EVENT, TEST_WEBHOOK_EVENT, WEBHOOK_EVENT } from '../../../workflows/webhook-types';

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import type { CompanyRow } from '../../../db/companies';
 import { DEFAULT_EMAIL_SETTINGS, findCompanyEmailSettings } from '../../../db/company-email';
 import { findLogo } from '../../../db/logos';
-import { listDocuments } from '../../../db/documents';
+import { listDocuments } from '../../../db/document-lists';
 import { PRINTABLE_TYPES } from '../../../documents/printed';
 import { parseSmtpUrl, type SmtpServer } from '../../../core/smtp-url';
 import { saveEmailSettings } from '../../companies/email';
