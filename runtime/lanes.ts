@@ -42,6 +42,8 @@ type Kind = 'workflow' | 'activity';
 export class Lanes {
   private readonly interactive: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
   private readonly batch: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
+  /** The batch lane's sticky polls (workflow tasks only), within `batchSlots`. */
+  private readonly sticky: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
   /** Interactive tasks running now (marked used, not yet released). */
   private running = 0;
   private lastInteractiveEnd = Number.NEGATIVE_INFINITY;
@@ -75,9 +77,13 @@ export class Lanes {
     });
   }
 
+  /**
+   * The batch lane's new work narrows; a sticky poll (the next task of a workflow this worker already runs, which
+   * finishes a started document) has slots of its own, so it never takes the narrow lane's only slots while it waits.
+   */
   batchSupplier<SI extends WorkflowSlotInfo | ActivitySlotInfo>(kind: Kind): CustomSlotSupplier<SI> {
     const limit = () => (this.busy() ? this.options.busyBatchSlots : this.options.batchSlots);
-    return this.supplier<SI>(this.batch[kind], limit, {});
+    return this.supplier<SI>(this.batch[kind], limit, {}, this.sticky[kind]);
   }
 
   /** Stops the timer that widens the batch lane (the worker is shutting down). */
@@ -89,35 +95,57 @@ export class Lanes {
     permits: Permits,
     limit: () => number,
     on: { used?: () => void; released?: () => void },
+    sticky?: Permits,
   ): CustomSlotSupplier<SI> {
+    const stickyLimit = () => this.options.batchSlots;
+    // Which permits a reservation draws on; the permit says so itself, for its release.
+    const poolOf = (ctx: { isSticky: boolean }) => (sticky && ctx.isSticky ? sticky : permits);
+    const limitOf = (pool: Permits) => (pool === permits ? limit : stickyLimit);
+    const permitOf = (pool: Permits) => ({ sticky: pool !== permits });
     return {
       type: 'custom',
-      reserveSlot: (_ctx, abortSignal) => this.reserve(permits, limit, abortSignal),
-      tryReserveSlot: () => {
-        if (permits.held >= limit()) return null;
-        permits.held++;
-        return {};
+      reserveSlot: async (ctx, abortSignal) => {
+        const pool = poolOf(ctx);
+        await this.reserve(pool, limitOf(pool), abortSignal);
+        return permitOf(pool);
+      },
+      tryReserveSlot: (ctx) => {
+        const pool = poolOf(ctx);
+        if (pool.held >= limitOf(pool)()) return null;
+        pool.held++;
+        return permitOf(pool);
       },
       markSlotUsed: () => on.used?.(),
       // A slot released with no task's info was reserved for a poll that found nothing.
       releaseSlot: (ctx: SlotReleaseContext<SI>) => {
-        permits.held--;
+        ((ctx.permit as { sticky?: boolean }).sticky && sticky ? sticky : permits).held--;
         if (ctx.slotInfo) on.released?.();
         this.wakeAll();
       },
     };
   }
 
-  private reserve(permits: Permits, limit: () => number, abortSignal: AbortSignal): Promise<object> {
+  /**
+   * Waits for a free permit. Temporal's core aborts a reservation whose poll it no longer needs; an abort that comes
+   * after the permit was granted means core dropped the reservation before the permit reached it (core disarms the
+   * signal once it has the permit), so the permit is counted back: without that, each such race held a slot forever.
+   */
+  private reserve(permits: Permits, limit: () => number, abortSignal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
+      let granted = false;
       const waiter: Waiter = {
         resolve: () => {
-          abortSignal.removeEventListener('abort', onAbort);
+          granted = true;
           permits.held++;
-          resolve({});
+          resolve();
         },
       };
       const onAbort = () => {
+        if (granted) {
+          permits.held--;
+          this.wakeAll();
+          return;
+        }
         const at = permits.waiters.indexOf(waiter);
         if (at >= 0) permits.waiters.splice(at, 1);
         // The signal's own reason: the SDK logs any other rejection of an aborted reservation as an error.
@@ -139,6 +167,7 @@ export class Lanes {
     for (const kind of ['workflow', 'activity'] as const) {
       this.wake(this.interactive[kind], () => this.options.interactiveSlots[kind]);
       this.wake(this.batch[kind], () => (this.busy() ? this.options.busyBatchSlots : this.options.batchSlots));
+      this.wake(this.sticky[kind], () => this.options.batchSlots);
     }
   }
 

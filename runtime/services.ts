@@ -23,6 +23,7 @@ import { LIMA_TIME_ZONE } from '../core/lima';
 import { METRICS_CONTENT_TYPE, metricsText, setTemporalMetricsUrl } from '../core/metrics';
 import { freePort } from './ports';
 import { createWorkers } from './workers';
+import type { Lanes } from './lanes';
 
 /** The pieces every entry (start, api, worker, tests) assembles in the same way. */
 
@@ -205,6 +206,8 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
 export interface WorkerHandle {
   /** The worker of each lane: interactive first, then batch when fairness is on (runtime/lanes.ts). */
   workers: Worker[];
+  /** The lanes' slots (null with fairness off): what the batch lane holds now. */
+  lanes: Lanes | null;
   /** The worker's own connection: a Client on it may ask for eager workflow starts (see `eagerStarter`). */
   connection: NativeConnection;
   /** Resolves when the worker has stopped (after shutdown() or a fatal error). */
@@ -246,6 +249,7 @@ export async function startWorker(
     });
   return {
     workers,
+    lanes,
     connection,
     running,
     stop: async () => {

@@ -7,9 +7,9 @@ const task: WorkflowSlotInfo = { type: 'workflow', workflowType: 'documentWorkfl
 type Supplier = CustomSlotSupplier<WorkflowSlotInfo>;
 
 /** A reservation's outcome so far: a permit, an abort, or still waiting. */
-function reserve(supplier: Supplier, signal = new AbortController().signal) {
+function reserve(supplier: Supplier, signal = new AbortController().signal, isSticky = false) {
   const state: { permit?: object; error?: Error } = {};
-  supplier.reserveSlot(ctx as SlotReserveContext, signal).then(
+  supplier.reserveSlot({ ...ctx, isSticky } as SlotReserveContext, signal).then(
     (permit) => (state.permit = permit),
     (error: Error) => (state.error = error),
   );
@@ -109,5 +109,41 @@ describe('Lanes: batch slots narrow while interactive work runs', () => {
     expect(fifth.error, "the signal's own reason, which the SDK expects").to.equal(abort.signal.reason);
     expect(fifth.error?.name).to.equal('AbortError');
     expect(lanes.batchHeld('activity')).to.equal(4);
+  });
+
+  it("keeps slots for sticky polls apart: a workflow's next task never waits behind the narrowed lane", async () => {
+    const batch = lanes.batchSupplier<WorkflowSlotInfo>('workflow');
+    const interactive = lanes.interactiveSupplier<WorkflowSlotInfo>('workflow');
+    const mine = reserve(interactive);
+    await settled();
+    run(interactive, mine.permit!);
+    const polls = [1, 2, 3].map(() => reserve(batch));
+    const stickyPoll = reserve(batch, undefined, true);
+    await settled();
+    expect(polls.filter((r) => r.permit).length, 'new work: the narrow width').to.equal(2);
+    expect(stickyPoll.permit, 'a sticky poll has its own slots').to.deep.equal({ sticky: true });
+    // Its release frees its own pool, not the narrowed one.
+    release(batch, stickyPoll.permit!, false);
+    await settled();
+    expect(polls[2].permit).to.equal(undefined);
+    expect(lanes.batchHeld('workflow')).to.equal(2);
+  });
+
+  it('counts back a permit whose reservation core dropped after it was granted (no slot held forever)', async () => {
+    const batch = lanes.batchSupplier<WorkflowSlotInfo>('workflow');
+    const abort = new AbortController();
+    const dropped = reserve(batch, abort.signal);
+    await settled();
+    expect(dropped.permit).to.be.an('object');
+    expect(lanes.batchHeld('workflow')).to.equal(1);
+    // Core aborts only while it still awaits the answer: the permit never reached it, and nothing will release it.
+    abort.abort();
+    expect(lanes.batchHeld('workflow')).to.equal(0);
+    const all = [1, 2, 3, 4].map(() => reserve(batch));
+    await settled();
+    expect(
+      all.every((r) => r.permit),
+      'all four slots free again',
+    ).to.equal(true);
   });
 });
