@@ -1,7 +1,8 @@
 /**
  * `npm run bench:fairness` (issue 40): what one tenant's flood does to another's delivery. In each shape bench:cost
  * starts (`npm start` and production, bench/cost-shapes.ts), once per BENCH_MODES (`on`: the defaults; `keys`: the
- * fairness keys with CHASQUI_ACCOUNT_BURST=0; `off`: CHASQUI_FAIRNESS=off; `on@8`: a mode with 8 workflow task slots;
+ * fairness keys with CHASQUI_ACCOUNT_BURST=0; `wide`: the batch lane never narrowed, its 100 slots alike whatever runs
+ * beside it (runtime/lanes.ts); `off`: CHASQUI_FAIRNESS=off; `on@8`: a mode with 8 workflow task slots;
  * a fresh shape each): account B issues one 5-line factura every BENCH_INTERVAL_MS (2,000) alone, BENCH_IDLE_SAMPLES
  * (10) of them, its idle figure; then account A issues BENCH_DOCUMENTS (5,000) as fast as the API takes them
  * (BENCH_CONCURRENCY, 16, in flight) while B goes on issuing one every interval until A's last document is resolved.
@@ -30,7 +31,7 @@ const MODES = (process.env.BENCH_MODES ?? 'on,keys,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
 const LIMITS = process.env.BENCH_LIMITS ?? 'default';
 const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
-/** `on`: chasqui's defaults; `keys`: the fairness keys without the account burst (before it); `off`: arrival order. */
+/** `on`: chasqui's defaults; `keys`: without the account burst; `wide`: without the batch lane's narrowing; `off`: arrival order. */
 const MODE_ENV: Record<string, Record<string, string>> = {
   on: { CHASQUI_FAIRNESS: 'on' },
   keys: { CHASQUI_FAIRNESS: 'on', CHASQUI_ACCOUNT_BURST: '0' },
