@@ -4,12 +4,11 @@
  * browser.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import {
   startIssuingStack,
   newCompany,
@@ -80,11 +79,6 @@ export function consoleWorld() {
     await page.goto(`${world.s.stack.url}/console`);
     await page.getByLabel('Token de acceso').fill(token);
     await page.getByRole('button', { name: 'Entrar' }).click();
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
 
   /** Signs in, then clicks the link and the confirmation of an action; the answer is the page it lands on. */
@@ -169,5 +163,5 @@ export function consoleWorld() {
       .del();
     await world.s?.stop();
   });
-  return { world, cli, signIn, shot, confirm };
+  return { world, cli, signIn, shot: screenshot, confirm };
 }
