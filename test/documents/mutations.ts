@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DocumentValidationError, prepareDocument } from '../../documents';
+import { threadData } from '../support/thread';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
 const REPLACEMENTS: unknown[] = [undefined, null, 42, 'x', '', [], {}, -1, '1e400', true];
@@ -58,15 +58,5 @@ export function tallyMutations(names: string[]): MutationTally {
   return tally;
 }
 
-/** tallyMutations in a worker thread, which loads this file from the sources through tsx as heavy/pool.ts does. */
-export function tallyInThread(names: string[]): Promise<MutationTally> {
-  const boot = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(boot, { eval: true, workerData: { mutationsOf: names } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the mutation thread exited (${code}) without a tally`)));
-  });
-}
-
-if (!isMainThread && workerData?.mutationsOf) parentPort!.postMessage(tallyMutations(workerData.mutationsOf));
+const thread = threadData<string[]>(__filename);
+if (thread) thread.answer(tallyMutations(thread.data));

@@ -5,7 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { DocumentValidationError, prepareDocument } from '../../documents';
-import { FIXTURES, tallyInThread, tallyMutations } from './mutations';
+import { inThread } from '../support/thread';
+import { FIXTURES, tallyMutations, type MutationTally } from './mutations';
 
 describe('malformed payloads', () => {
   const names = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('gre-'));
@@ -13,7 +14,7 @@ describe('malformed payloads', () => {
     this.timeout(120_000);
     // Half in a worker thread beside the other half here (CPU only; two cores).
     const half = Math.ceil(names.length / 2);
-    const thread = tallyInThread(names.slice(half));
+    const thread = inThread<MutationTally>(require.resolve('./mutations'), names.slice(half));
     const tallies = [tallyMutations(names.slice(0, half)), await thread];
     const mutations = tallies.reduce((n, t) => n + t.mutations, 0);
     const rejected = tallies.reduce((n, t) => n + t.rejected, 0);
