@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startIssuingStack, type IssuingStack } from '../issuing/support';
+import { issue, payload, startIssuingStack, type IssuingStack } from '../issuing/support';
+import { freshTestDatabase } from '../support/services';
+import type { Db } from '../../db/knex';
 import { createCompany, newAccountToken } from '../companies/helpers';
 import { schemathesisBin } from '../support/schemathesis';
 
@@ -88,29 +90,47 @@ function fuzz(st: string, url: string, token: string, filter: string[]): Promise
 
 describe('schemathesis against /v1/openapi.json (bounded fuzz, stateful through OpenAPI links)', function () {
   this.timeout(1_200_000);
-  let env: IssuingStack;
-  let company: { accountToken: string; token: string };
+  let issuing: IssuingStack;
+  /** The account run's API, over a database of its own (what its deletions and token mints may reach). */
+  let accounts: IssuingStack;
+  let accountsDb: Db;
+  let signing: string;
+  let accountToken: string;
   let st: string;
   before(async function () {
     this.timeout(900_000);
     st = schemathesisBin();
     // The limiter is tested elsewhere; here it would only turn most cases into 429s.
-    env = await startIssuingStack({ rateLimitPerMinute: 0, accountRateLimitPerMinute: 0 }, { worker: false });
-    // The RUC of the OpenAPI example document, so its examples issue and the stateful phase follows the links.
-    const account = await newAccountToken(env.stack);
-    company = {
-      accountToken: account.token,
-      token: await createCompany(env.stack, account.token, '20123456786', { confirm: true }),
-    };
+    const limits = { rateLimitPerMinute: 0, accountRateLimitPerMinute: 0 };
+    ({ db: accountsDb } = await freshTestDatabase());
+    [issuing, accounts] = await Promise.all([
+      startIssuingStack(limits, { worker: false }),
+      startIssuingStack(limits, { worker: false, db: accountsDb }),
+    ]);
+    // The RUC of the OpenAPI example document in each world, so its examples issue and the stateful phases follow
+    // the links. The account run's company carries a document too, as it did when the runs shared one account.
+    signing = await createCompany(issuing.stack, (await newAccountToken(issuing.stack)).token, '20123456786', {
+      confirm: true,
+    });
+    accountToken = (await newAccountToken(accounts.stack)).token;
+    const accountSigning = await createCompany(accounts.stack, accountToken, '20123456786', { confirm: true });
+    expect((await issue(accounts.stack, accountSigning, payload('invoice-basic.json', '20123456786'))).status).to.equal(
+      202,
+    );
   });
-  after(() => env?.stop());
+  after(async () => {
+    await Promise.all([issuing?.stop(), accounts?.stop()]);
+    await accountsDb?.destroy();
+  });
 
   it('thousands of generated requests, none answered with a 5xx, every answer documented', async () => {
-    // Issuing first: the account run mints tokens (revoking the signing token) and may delete the company.
-    const runs = [
-      await fuzz(st, env.stack.url, company.token, ['--include-tag', 'cpe']),
-      await fuzz(st, env.stack.url, company.accountToken, ['--exclude-tag', 'cpe']),
-    ];
+    // Side by side: each run waits on the API between its cases, so two keep both cores busy, and they share no
+    // database: the account run's token mints and deletions never reach the company the issuing run signs with, and
+    // a company it deletes and creates again is not held by another account (a 403 instead of a 404 or 201).
+    const runs = await Promise.all([
+      fuzz(st, issuing.stack.url, signing, ['--include-tag', 'cpe']),
+      fuzz(st, accounts.stack.url, accountToken, ['--exclude-tag', 'cpe']),
+    ]);
     const cases = runs.reduce((n, r) => n + r.cases, 0);
     const serverErrors = runs.flatMap((r) => r.serverErrors);
     const undocumented = [...new Set(runs.flatMap((r) => r.undocumented))];

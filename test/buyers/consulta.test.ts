@@ -14,15 +14,12 @@ import {
 } from '../issuing/support';
 import { eventually } from '../webhooks/support';
 import { startSmtpServer, type SmtpServerHandle } from './support';
-import { getBrowser, closeBrowser } from '../support/browser';
+import { getBrowser, closeBrowser, screenshot } from '../support/browser';
 import { testConfig } from '../support/services';
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { CONSULTA_FLOOR_MS } from '../../api/consulta/routes';
 import { signedFilePath } from '../../buyers/links';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
-
-/** Where the screenshots go (docs/buyers.md keeps one); set CHASQUI_SCREENSHOTS to keep them. */
-const SHOTS = process.env.CHASQUI_SCREENSHOTS ?? fs.mkdtempSync('/tmp/chasqui-consulta-');
 
 /**
  * The buyers' consultation page in a real browser (Chromium under playwright-core, found by runtime/browser.ts) over
@@ -111,7 +108,7 @@ describe('consultation page (/consulta) in Chromium', function () {
     expect(found.main).to.include(company.row.business_name);
     expect(found.main).to.include(`F001-${Number(doc.number)}`);
     expect(found.main).to.include('S/ 118.00');
-    await page.screenshot({ path: path.join(SHOTS, 'consulta-found.png'), fullPage: true });
+    await screenshot(page, 'consulta-found');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Descargar PDF')]);
     expect(download.suggestedFilename()).to.equal(`${doc.filename}.pdf`);
@@ -144,7 +141,7 @@ describe('consultation page (/consulta) in Chromium', function () {
 
   it('a wrong total reads exactly like a number that does not exist: same status, same page, similar time', async () => {
     const wrongTotal = await consult({ ...facts(), total: '118.01' });
-    await page.screenshot({ path: path.join(SHOTS, 'consulta-not-found.png'), fullPage: true });
+    await screenshot(page, 'consulta-not-found');
     const unknown = await consult({ ...facts(), numero: '99999999', total: '118.01' });
     expect(wrongTotal.status).to.equal(404);
     expect(unknown.status).to.equal(wrongTotal.status);
@@ -164,7 +161,7 @@ describe('consultation page (/consulta) in Chromium', function () {
     await page.goto(`${env.stack.url}/consulta`);
     const overflow = await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
     expect(overflow, 'no horizontal scrolling at 375 px').to.equal(false);
-    await page.screenshot({ path: path.join(SHOTS, 'consulta-form.png'), fullPage: true });
+    await screenshot(page, 'consulta-form');
   });
 
   it('download links are signed and expire: a changed signature or document gets the expired-link page', async () => {
@@ -326,7 +323,7 @@ describe('consultation page (/consulta) in Chromium', function () {
         }
         const problems = await pageProblems(tab, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-        await tab.screenshot({ path: path.join(SHOTS, `consulta-${name}-${width}.png`), fullPage: true });
+        await screenshot(tab, `consulta-${name}-${width}`);
       };
       await check('form');
       await check('found', { ...facts(), total: 'S/ 118.00' });
@@ -342,7 +339,7 @@ describe('consultation page (/consulta) in Chromium', function () {
     // A blank page of its own: written into the consultation page, the message would live under that page's CSP.
     const view = await context.newPage();
     await view.setContent(String(mail.parsed.html));
-    await view.screenshot({ path: path.join(SHOTS, 'email.png'), fullPage: true });
+    await screenshot(view, 'email');
     expect(await view.locator('body').innerText()).to.include(`FACTURA ELECTRÓNICA F001-${Number(doc.number)}`);
     await view.close();
   });

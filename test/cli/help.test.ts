@@ -7,6 +7,18 @@ import { COMMAND_HELP } from '../../cli/support';
 import { TERMINAL_WIDTH } from '../../cli/text';
 import { CHASQUI_BIN } from '../support/chasqui-process';
 
+/** chasqui as a separate process, awaited, so several run side by side (each start costs seconds on a busy machine). */
+function chasqui(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [CHASQUI_BIN, ...args], { env, encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+    ),
+  );
+}
+
 /** `chasqui --help` is where a newcomer starts: every command in a terminal's width, every support subcommand named. */
 describe('chasqui --help', function () {
   // Each test spawns chasqui a dozen times: seconds each on a busy machine.
@@ -40,20 +52,14 @@ describe('chasqui --help', function () {
   it("every command's --help fits 100 columns (temporal's is Temporal's own)", async () => {
     const commands = lines.filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().split(/\s/)[0]);
     expect(commands).to.include.members(['start', 'accounts', 'keys', 'files', 'validate', 'simulator', 'env']);
+    const env = { ...process.env, LOG_LEVEL: 'warn' };
     const helps = await Promise.all(
       commands
         .filter((c) => c !== 'temporal')
-        .map(
-          (command) =>
-            new Promise<[string, string]>((resolve) =>
-              execFile(
-                process.execPath,
-                [CHASQUI_BIN, command, '--help'],
-                { env: { ...process.env, LOG_LEVEL: 'warn' } },
-                (_err, stdout, stderr) => resolve([command, `${stdout}${stderr}`]),
-              ),
-            ),
-        ),
+        .map(async (command) => {
+          const run = await chasqui([command, '--help'], env);
+          return [command, `${run.stdout}${run.stderr}`];
+        }),
     );
     for (const [command, text] of helps) {
       expect(text, command).to.match(/usage:\s+chasqui/);
@@ -75,43 +81,47 @@ describe('chasqui --help', function () {
       ).to.deep.equal([]);
   });
 
-  it("a database command's help and usage errors answer with no chasqui running, opening no database", () => {
+  it("a database command's help and usage errors answer with no chasqui running, opening no database", async () => {
     // A newcomer's first terminal: no npm start for this data dir, no DATABASE_URL.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chasqui-help-'));
     const env: NodeJS.ProcessEnv = { ...process.env, CHASQUI_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
-    const chasqui = (args: string[]) => spawnSync(process.execPath, [CHASQUI_BIN, ...args], { env, encoding: 'utf8' });
+    const helpArgs = [
+      ['accounts', '--help'],
+      ['accounts', 'create', '--help'],
+      ['certificates', '--help'],
+      ['keys', '--help'],
+      ['files', 'migrate', '--help'],
+      ['support', '--help'],
+      ['start', '--help'],
+      ['api', '--help'],
+      ['worker', '-h'],
+      ['migrate', '--help'],
+    ];
+    const usageArgs = [['accounts'], ['certificates', 'revoke']];
     try {
-      for (const args of [
-        ['accounts', '--help'],
-        ['accounts', 'create', '--help'],
-        ['certificates', '--help'],
-        ['keys', '--help'],
-        ['files', 'migrate', '--help'],
-        ['support', '--help'],
-        ['start', '--help'],
-        ['api', '--help'],
-        ['worker', '-h'],
-        ['migrate', '--help'],
-      ]) {
-        const run = chasqui(args);
-        expect(run.stderr, args.join(' ')).to.equal('');
-        expect(run.status, args.join(' ')).to.equal(0);
-        expect(run.stdout, args.join(' ')).to.match(new RegExp(`chasqui ${args[0]}\\b`));
-      }
-      for (const args of [['accounts'], ['certificates', 'revoke']]) {
-        const run = chasqui(args);
-        expect(run.status, args.join(' ')).to.equal(2);
-        expect(run.stderr, args.join(' ')).to.match(/^(missing|unknown) \w+ command/);
-        expect(run.stderr, args.join(' ')).to.not.match(/database|PostgreSQL/);
-      }
-      // start takes its settings from the environment: an argument starts nothing.
-      const port = chasqui(['start', '--port', '3001']);
+      // None of these opens anything (the test's point), so they run side by side.
+      const [helps, usages, port] = await Promise.all([
+        Promise.all(helpArgs.map((args) => chasqui(args, env))),
+        Promise.all(usageArgs.map((args) => chasqui(args, env))),
+        // start takes its settings from the environment: an argument starts nothing.
+        chasqui(['start', '--port', '3001'], env),
+      ]);
+      helpArgs.forEach((args, i) => {
+        expect(helps[i].stderr, args.join(' ')).to.equal('');
+        expect(helps[i].status, args.join(' ')).to.equal(0);
+        expect(helps[i].stdout, args.join(' ')).to.match(new RegExp(`chasqui ${args[0]}\\b`));
+      });
+      usageArgs.forEach((args, i) => {
+        expect(usages[i].status, args.join(' ')).to.equal(2);
+        expect(usages[i].stderr, args.join(' ')).to.match(/^(missing|unknown) \w+ command/);
+        expect(usages[i].stderr, args.join(' ')).to.not.match(/database|PostgreSQL/);
+      });
       expect(port.status).to.equal(2);
       expect(port.stderr).to.match(/^chasqui start: unknown argument '--port'\n\nusage: chasqui start\n/);
       expect(fs.readdirSync(dataDir), 'start --help and start --port made nothing').to.deep.equal([]);
       // A subcommand does open one, and says there is none for this data dir.
-      const create = chasqui(['accounts', 'create', '--name', 'x']);
+      const create = await chasqui(['accounts', 'create', '--name', 'x'], env);
       expect(create.status).to.equal(1);
       expect(create.stderr).to.contain(`no embedded PostgreSQL recorded (no ${dataDir}/postgres.json)`);
     } finally {

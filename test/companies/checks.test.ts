@@ -133,7 +133,12 @@ describe('company checks', function () {
 
     it("runs one company's checks, prints them worst first, and exits 0 even when one fails", async () => {
       const company = await suite.productionCompany(suite.sol('NOEXISTE', 'otra-clave'));
-      const json = await support('checks', '--ruc', company.ruc, '--run', '--json');
+      // Independent processes (the unknown RUC and the usage error read nothing the run writes): side by side.
+      const [json, unknown, extra] = await Promise.all([
+        support('checks', '--ruc', company.ruc, '--run', '--json'),
+        support('checks', '--ruc', randomRuc()),
+        support('checks', 'extra'),
+      ]);
       expect(json.code, json.stderr).to.equal(0);
       const [listed] = JSON.parse(json.stdout).companies;
       expect(listed).to.include({ ruc: company.ruc, worst: 'fail' });
@@ -144,9 +149,8 @@ describe('company checks', function () {
       expect(lines[0]).to.match(/^RUC\s+CHECK\s+STATUS\s+CHECKED\s+DETAIL/);
       expect(lines[1]).to.contain(company.ruc).and.contain('sol_credentials').and.contain('fail');
       expect(human.stdout).to.match(/1 company: 1 fail, \d+ warn/);
-      const unknown = await support('checks', '--ruc', randomRuc());
       expect(unknown.code).to.equal(3);
-      expect((await support('checks', 'extra')).code).to.equal(2);
+      expect(extra.code).to.equal(2);
     });
   });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page, Response } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { SCREENSHOTS } from './support';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { issue, newCompany, payload, startIssuingStack, until, type IssuingStack } from '../issuing/support';
@@ -271,8 +271,7 @@ describe('panel: companies, checklist, settings (real browser)', function () {
         if (answer) expect(answer.status(), `${name} at ${width}`).to.equal(status);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-        fs.mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-companies-${name}-${width}.png`), fullPage: true });
+        await screenshot(page, `panel-companies-${name}-${width}`);
       };
       await check('companies', 200, await page.goto(url('/console/companies')));
       await check('create-refused', 422, await createFromForm(page, '20100066604', 'Mala S.A.C.'));

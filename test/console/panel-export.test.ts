@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { csvFields } from '../../documents/csv';
 import { csvField } from '../../api/console/panel/export';
@@ -21,7 +21,6 @@ import {
   type IssuingStack,
   type TestCompany,
 } from '../issuing/support';
-import { SCREENSHOTS } from './support';
 
 describe('panel (real browser): export of a month', function () {
   this.timeout(180_000);
@@ -117,7 +116,7 @@ describe('panel (real browser): export of a month', function () {
       res = await page.goto(exportUrl(a.ruc, 'archivos.zip', `?mes=${month}`));
       expect(res!.status()).to.equal(413);
       expect(await page.locator('[role=alert]').innerText()).to.include('el ZIP lleva hasta');
-      await page.screenshot({ path: path.join(SCREENSHOTS, 'panel-export-refused-1280.png'), fullPage: true });
+      await screenshot(page, 'panel-export-refused-1280');
     } finally {
       Object.assign(bounds, saved);
     }
@@ -140,7 +139,7 @@ describe('panel (real browser): export of a month', function () {
         ['export-bad-month', exportUrl(a.ruc, 'registro.csv', '?mes=2026-13')],
       ]) {
         await page.goto(url);
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        await screenshot(page, `panel-${name}-${width}`);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width}`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
       }

@@ -4,13 +4,11 @@
  * instalments must add up to the net amount, boletas to a DNI and to a customer without document, a price with IGV
  * split by each tax type's own rate, and a production company's quota: refused in Spanish at zero, charged otherwise.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import Decimal from 'decimal.js';
 import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
-import { SCREENSHOTS } from './support';
 import {
   accountBalances,
   newCompany,
@@ -246,7 +244,7 @@ describe('panel (real browser): every kind of sale the issue form makes', functi
         await fillLine(page, 0, { what: 'Caja de clavos', qty: '1', price: '118' });
         await fill(page);
         await press(page, name === 'special-rate' ? 'Calcular' : 'Emitir');
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        await screenshot(page, `panel-${name}-${width}`);
         expect(await pageProblems(page, english), `${name} at ${width}`).to.deep.equal({
           scrolls: 0,
           wide: [],

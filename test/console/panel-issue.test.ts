@@ -3,14 +3,11 @@
  * Temporal, the SUNAT simulator): a newcomer issues a factura by form, once however often it is sent, then a credit
  * note referencing it, voids it; refusals keep the form; another account's company is unknown.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { newCompany, until, type IssuingStack, type TestCompany, startIssuingStack } from '../issuing/support';
-import { SCREENSHOTS } from './support';
 import { fillLine, issueFormDriver } from './panel-issue-support';
 
 const WIDTHS = [375, 1280];
@@ -72,7 +69,7 @@ describe('panel (real browser): issue by form and void', function () {
     expect(await companyDocuments()).to.have.length(0);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `panel-issue-${width}.png`), fullPage: true });
+      await screenshot(page, `panel-issue-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -205,7 +202,6 @@ describe('panel (real browser): issue by form and void', function () {
 
   it('walks every page of the issue form at 375 and 1280 px: nothing wider, no split word, Spanish only', async () => {
     const english = englishOnlyWords();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     for (const width of WIDTHS) {
       const page = await signedIn(a.accountToken, width);
       const visits: Array<[string, () => Promise<unknown>]> = [
@@ -227,7 +223,7 @@ describe('panel (real browser): issue by form and void', function () {
       ];
       for (const [name, open] of visits) {
         await open();
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        await screenshot(page, `panel-${name}-${width}`);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width}`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
       }

@@ -2,15 +2,13 @@
  * The panel tabs' world for their browser tests (panel-credentials, panel-email): the real issuing stack, two
  * accounts' companies, a browser, and helpers to sign in as an account holder, submit a form and walk a page.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page, Response } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { newCompany, startIssuingStack, type IssuingStack, type TestCompany } from '../issuing/support';
 import type { Config } from '../../core/config';
-import { SCREENSHOTS } from './support';
 
 export interface PanelWorld {
   s: IssuingStack;
@@ -56,8 +54,7 @@ export function panelWorld(config: () => Partial<Config> = () => ({})) {
     const problems = await pageProblems(page, englishOnlyWords());
     const width = page.viewportSize()!.width;
     expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `panel-${name}-${width}`);
   }
 
   return { world, signedIn, submit, walk };

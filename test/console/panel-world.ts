@@ -3,16 +3,13 @@
  * account with a company, a local https receiver its webhook may point at, and a browser; helpers to sign in, take
  * screenshots and walk pages at a phone's and a desktop's width.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page, Response } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import { startTestStack, type TestStack } from '../support/stack';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
 import { localTlsCertificate, startReceiver, type Receiver } from '../webhooks/support';
 import { call, createCompany, newAccountToken, randomRuc } from '../companies/helpers';
-import { SCREENSHOTS } from './support';
 
 export interface PanelWorld {
   stack: TestStack;
@@ -94,7 +91,6 @@ export function panelWorld() {
   /** Each page at 375 and 1280 px: the status, nothing past the screen, no split word, no English; a screenshot. */
   async function walk(pages: WalkPage[]): Promise<void> {
     const english = englishOnlyWords();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     for (const width of [375, 1280]) {
       const page = await signedIn(width);
       for (const { name, status, open } of pages) {
@@ -102,7 +98,7 @@ export function panelWorld() {
         if (answer) expect(answer.status(), `${name} at ${width} px`).to.equal(status);
         const problems = await pageProblems(page, english);
         expect(problems, `${name} at ${width} px`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-        await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${name}-${width}.png`), fullPage: true });
+        await screenshot(page, `panel-${name}-${width}`);
       }
       await page.context().close();
     }

@@ -4,12 +4,11 @@
  * browser.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { getBrowser } from '../support/browser';
+import { getBrowser, screenshot } from '../support/browser';
 import {
   startIssuingStack,
   newCompany,
@@ -150,11 +149,6 @@ export function consoleWorld() {
     await page.getByRole('button', { name: 'Entrar' }).click();
   }
 
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
-
   /** Signs in, then clicks the link and the confirmation of an action; the answer is the page it lands on. */
   async function confirm(page: Page, docId: string, action: string) {
     await page.goto(`${world.s.stack.url}/console/documents/${docId}/acciones/${action}`);
@@ -174,5 +168,5 @@ export function consoleWorld() {
       .del();
     await world.s?.stop();
   });
-  return { world, cli, signIn, shot, confirm };
+  return { world, cli, signIn, shot: screenshot, confirm };
 }

@@ -4,13 +4,11 @@
  * QR key and signs in with it; the owner requires a second factor and a new user is sent to enrol; the audit log shows
  * who did what. Then every people page at 375 and 1280 px: nothing wider than the screen, no split word, no English.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { closeBrowser, getBrowser } from '../support/browser';
+import { closeBrowser, getBrowser, screenshot } from '../support/browser';
 import { englishOnlyWords, pageProblems } from '../support/page-checks';
-import { SCREENSHOTS } from './support';
 import { codeNow, mailedLink, peopleWorld } from './people';
 
 describe('console people (real browser)', function () {
@@ -30,10 +28,6 @@ describe('console people (real browser)', function () {
   });
   after(closeBrowser);
 
-  async function shot(page: Page, name: string) {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
   const url = (p: string) => `${world.s.stack.url}${p}`;
   async function signIn(page: Page, email: string, pw: string) {
     await page.goto(url('/console/login'));
@@ -61,7 +55,7 @@ describe('console people (real browser)', function () {
     await page.getByLabel('Rol').selectOption('owner');
     await page.getByRole('button', { name: 'Enviar la invitación' }).click();
     expect(await page.locator('main').innerText()).to.include('Invitación enviada.');
-    await shot(page, 'people-users-1280');
+    await screenshot(page, 'people-users-1280');
 
     const invited = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'es-PE' });
     const phone = await invited.newPage();
@@ -74,12 +68,12 @@ describe('console people (real browser)', function () {
     await phone.waitForURL('**/console/documents');
     await phone.goto(url('/console/2fa/alta'));
     expect(await phone.locator('svg.qr').count()).to.equal(1);
-    await shot(phone, 'people-enrol-375');
+    await screenshot(phone, 'people-enrol-375');
     secret = (await phone.locator('code.secret').innerText()).trim();
     await phone.getByLabel('Código que muestra la aplicación').fill(codeNow(world, secret));
     await phone.getByRole('button', { name: 'Activar' }).click();
     expect(await phone.locator('ul.codes li').count()).to.equal(10);
-    await shot(phone, 'people-recovery-codes-375');
+    await screenshot(phone, 'people-recovery-codes-375');
     // The codes are shown on that answer only: the enrolment page now goes to the code instead.
     await phone.goto(url('/console/2fa/alta'));
     expect(phone.url()).to.match(/\/console\/2fa$/);
@@ -158,7 +152,7 @@ describe('console people (real browser)', function () {
     const clean = async (page: Page, name: string, width: number) => {
       const problems = await pageProblems(page, english);
       expect(problems, `${name} at ${width}`).to.deep.equal({ scrolls: 0, wide: [], split: [], english: [] });
-      await shot(page, `people-${name}-${width}`);
+      await screenshot(page, `people-${name}-${width}`);
     };
     for (const width of [375, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'es-PE' });

@@ -13,6 +13,7 @@ import { findCompany, updateCompany, type CompanyChanges, type CompanyRow } from
 import { findDocument, type DocumentRow } from '../../db/documents';
 import { generateTestCertificate } from '../../documents/signing';
 import type { Config } from '../../core/config';
+import type { Db } from '../../db/knex';
 import type { DocStatus } from '../../workflows/document-types';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/documents');
@@ -34,6 +35,7 @@ export async function startIssuingStack(
     simulator?: Omit<SimulatorOptions, 'port'>;
     lookup?: Lookup;
     clock?: () => Date;
+    db?: Db;
   } = {},
 ): Promise<IssuingStack> {
   // SUNAT judges by the same dated rules as chasqui: a suite that moves them for the stack moves them here too.
@@ -53,6 +55,7 @@ export async function startIssuingStack(
     worker: options.worker,
     lookup: options.lookup,
     clock: options.clock,
+    db: options.db,
     config: {
       authority: { ...base.authority, authorityUrl: sim.url },
       authorityTimeouts: { connectMs: 1_000, responseMs: 1_500 },

@@ -1,4 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { obtainChromium } from '../../runtime/browser';
 import { testConfig } from './services';
 
@@ -23,4 +25,15 @@ export async function closeBrowser(): Promise<void> {
   const browser = await launched.catch(() => null);
   launched = null;
   await browser?.close();
+}
+
+/**
+ * A full-page screenshot for a reviewer, kept in CHASQUI_SCREENSHOTS when set; otherwise none is taken: nothing asserts
+ * on them, and the suite's ≈ 200 cost ≈ 0.2 s each.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.CHASQUI_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }

@@ -30,10 +30,11 @@ export interface TestStack {
 
 /**
  * The API (on an ephemeral port) and, unless `worker: false`, a worker on a task queue of its own, over the run's
- * shared PostgreSQL and Temporal: each suite talks to chasqui over real HTTP exactly as an integrator does.
+ * shared PostgreSQL (or `db`, a database of its own) and Temporal: each suite talks to chasqui over real HTTP exactly as
+ * an integrator does.
  */
 export async function startTestStack(
-  options: { config?: Partial<Config>; worker?: boolean; lookup?: Lookup; clock?: () => Date } = {},
+  options: { config?: Partial<Config>; worker?: boolean; lookup?: Lookup; clock?: () => Date; db?: Db } = {},
 ): Promise<TestStack> {
   const config = testConfig({
     ...options.config,
@@ -44,7 +45,7 @@ export async function startTestStack(
     },
   });
   const secrets = secretBoxFrom(config);
-  const db = await getTestDb();
+  const db = options.db ?? (await getTestDb());
   const files = openDocumentFiles(config.files);
   const temporal = await getTestTemporalClient(config);
   const worker =
