@@ -4,7 +4,13 @@ import { expect } from 'chai';
 import { COMMAND_HELP, OPTIONS } from '../../cli/support';
 import { TOKEN_OPTIONS } from '../../cli/support/tokens';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
-import { registerCheckGauges, registerRuntimeEolGauge, registerUnresolvedGauge, registry } from '../../core/metrics';
+import {
+  registerBatchLaneGauges,
+  registerCheckGauges,
+  registerRuntimeEolGauge,
+  registerUnresolvedGauge,
+  registry,
+} from '../../core/metrics';
 
 /** docs/operations.md is run by people who have not read the code: every command, query and series it names exists. */
 describe('docs/operations.md', () => {
@@ -30,6 +36,7 @@ describe('docs/operations.md', () => {
     registerUnresolvedGauge([], async () => []);
     registerCheckGauges(async () => []);
     registerRuntimeEolGauge('24', () => 500); // every process registers it at start (runtime/start-checks.ts)
+    registerBatchLaneGauges({ busy: () => false, batchHeld: () => 0 }); // the worker's, with fairness on (runtime/workers.ts)
     const exported = (await registry.getMetricsAsJSON()).map((m) => m.name);
     for (const [, series] of doc.matchAll(/`(chasqui_\w+)`/g)) expect(exported, series).to.include(series);
   });
