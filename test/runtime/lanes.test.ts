@@ -20,6 +20,15 @@ const run = (supplier: Supplier, permit: object) => supplier.markSlotUsed({ slot
 const release = (supplier: Supplier, permit: object, used = true) =>
   supplier.releaseSlot({ slotInfo: used ? task : undefined, permit });
 
+/** An interactive workflow task running (the batch lane narrows); the function ends it. */
+async function interactiveTask(lanes: Lanes): Promise<() => void> {
+  const interactive = lanes.interactiveSupplier<WorkflowSlotInfo>('workflow');
+  const mine = reserve(interactive);
+  await settled();
+  run(interactive, mine.permit!);
+  return () => release(interactive, mine.permit!);
+}
+
 /**
  * The worker's two lanes (runtime/lanes.ts) driven as Temporal's core drives a slot supplier: reserve before a poll,
  * mark used when a task arrives, release when it ends (or when the poll found nothing). The clock is injected.
@@ -69,14 +78,11 @@ describe('Lanes: batch slots narrow while interactive work runs', () => {
       quietMs: 30,
     });
     const batch = lanes.batchSupplier<WorkflowSlotInfo>('workflow');
-    const interactive = lanes.interactiveSupplier<WorkflowSlotInfo>('workflow');
-    const mine = reserve(interactive);
-    await settled();
-    run(interactive, mine.permit!);
+    const ended = await interactiveTask(lanes);
     const waiting = [1, 2, 3].map(() => reserve(batch));
     await settled();
     expect(waiting.filter((r) => r.permit).length).to.equal(2);
-    release(interactive, mine.permit!);
+    ended();
     await settled();
     expect(lanes.busy(), 'within the quiet time').to.equal(true);
     expect(waiting[2].permit).to.equal(undefined);
@@ -113,10 +119,7 @@ describe('Lanes: batch slots narrow while interactive work runs', () => {
 
   it("keeps slots for sticky polls apart: a workflow's next task never waits behind the narrowed lane", async () => {
     const batch = lanes.batchSupplier<WorkflowSlotInfo>('workflow');
-    const interactive = lanes.interactiveSupplier<WorkflowSlotInfo>('workflow');
-    const mine = reserve(interactive);
-    await settled();
-    run(interactive, mine.permit!);
+    await interactiveTask(lanes);
     const polls = [1, 2, 3].map(() => reserve(batch));
     const stickyPoll = reserve(batch, undefined, true);
     await settled();
