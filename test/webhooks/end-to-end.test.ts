@@ -99,7 +99,10 @@ describe('webhooks end to end (API, worker, simulator, example receiver)', funct
 
     // Delivered at the first attempt: by the document workflow itself, whose history holds ids, not the secret; no
     // delivery workflow was needed.
-    const raw = await env.stack.temporal.workflow.getHandle(documentWorkflowId(id)).fetchHistory();
+    // The notice is out while the workflow task that sent it still runs: wait for it to be recorded.
+    const handle = env.stack.temporal.workflow.getHandle(documentWorkflowId(id));
+    await handle.result();
+    const raw = await handle.fetchHistory();
     // RECORD_HISTORIES=1 keeps this history for the replay test (test/workflows/replay.test.ts).
     if (process.env.RECORD_HISTORIES)
       await recordHistory(env.stack.temporal, documentWorkflowId(id), 'webhook notice delivered at attempt 1');

@@ -79,7 +79,17 @@ describe('Temporal dispatches accounts fairly (dev server, one worker slot)', fu
     });
     await worker.runUntil(Promise.all(handles.map((h) => h.result())));
     expect(order).to.have.length(BACKLOG + 1);
-    return order.indexOf('b');
+    // The dispatch order is when each workflow's first task started (an activity's order can differ by one: one
+    // activity may run eagerly at once while another waits on its own queue).
+    const firstTaskAt = await Promise.all(
+      handles.map(async (h) => {
+        const { events } = await h.fetchHistory();
+        const started = events!.find((e) => e.workflowTaskStartedEventAttributes)!;
+        return Number(started.eventTime!.seconds) * 1e9 + started.eventTime!.nanos!;
+      }),
+    );
+    const bAt = firstTaskAt[BACKLOG];
+    return firstTaskAt.filter((at) => at < bAt).length;
   }
 
   /** Every start is recorded and its first workflow task handed to matching before any worker polls (bounded). */
