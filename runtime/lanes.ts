@@ -22,10 +22,11 @@ interface Waiter {
   resolve: () => void;
 }
 
-/** Permits of one kind for one lane: a count and the callers waiting for one. */
+/** Permits of one kind for one lane: how many it may hand out now, a count and the callers waiting for one. */
 class Permits {
   held = 0;
   readonly waiters: Waiter[] = [];
+  constructor(readonly limit: () => number) {}
 }
 
 type Kind = 'workflow' | 'activity';
@@ -40,10 +41,10 @@ type Kind = 'workflow' | 'activity';
  * Slots are reserved before a poll, so a narrowed lane leaves its tasks in Temporal, where they keep their order.
  */
 export class Lanes {
-  private readonly interactive: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
-  private readonly batch: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
-  /** The batch lane's sticky polls (workflow tasks only), within `batchSlots`. */
-  private readonly sticky: Record<Kind, Permits> = { workflow: new Permits(), activity: new Permits() };
+  private readonly interactive: Record<Kind, Permits>;
+  private readonly batch: Record<Kind, Permits>;
+  /** The batch lane's sticky polls (only workflow tasks have them), within `batchSlots`. */
+  private readonly sticky: Permits;
   /** Interactive tasks running now (marked used, not yet released). */
   private running = 0;
   private lastInteractiveEnd = Number.NEGATIVE_INFINITY;
@@ -52,7 +53,13 @@ export class Lanes {
   constructor(
     private readonly options: LaneOptions,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    const interactive = (kind: Kind) => new Permits(() => options.interactiveSlots[kind]);
+    const batch = () => new Permits(() => (this.busy() ? options.busyBatchSlots : options.batchSlots));
+    this.interactive = { workflow: interactive('workflow'), activity: interactive('activity') };
+    this.batch = { workflow: batch(), activity: batch() };
+    this.sticky = new Permits(() => options.batchSlots);
+  }
 
   /** Whether batch slots are narrowed now: interactive work runs or ran within the quiet time. */
   busy(): boolean {
@@ -65,9 +72,7 @@ export class Lanes {
   }
 
   interactiveSupplier<SI extends WorkflowSlotInfo | ActivitySlotInfo>(kind: Kind): CustomSlotSupplier<SI> {
-    const permits = this.interactive[kind];
-    const limit = () => this.options.interactiveSlots[kind];
-    return this.supplier<SI>(permits, limit, {
+    return this.supplier<SI>(this.interactive[kind], {
       used: () => this.running++,
       released: () => {
         this.running--;
@@ -82,8 +87,7 @@ export class Lanes {
    * finishes a started document) has slots of its own, so it never takes the narrow lane's only slots while it waits.
    */
   batchSupplier<SI extends WorkflowSlotInfo | ActivitySlotInfo>(kind: Kind): CustomSlotSupplier<SI> {
-    const limit = () => (this.busy() ? this.options.busyBatchSlots : this.options.batchSlots);
-    return this.supplier<SI>(this.batch[kind], limit, {}, this.sticky[kind]);
+    return this.supplier<SI>(this.batch[kind], {}, kind === 'workflow' ? this.sticky : undefined);
   }
 
   /** Stops the timer that widens the batch lane (the worker is shutting down). */
@@ -93,25 +97,22 @@ export class Lanes {
 
   private supplier<SI extends SlotInfo>(
     permits: Permits,
-    limit: () => number,
     on: { used?: () => void; released?: () => void },
     sticky?: Permits,
   ): CustomSlotSupplier<SI> {
-    const stickyLimit = () => this.options.batchSlots;
     // Which permits a reservation draws on; the permit says so itself, for its release.
     const poolOf = (ctx: { isSticky: boolean }) => (sticky && ctx.isSticky ? sticky : permits);
-    const limitOf = (pool: Permits) => (pool === permits ? limit : stickyLimit);
     const permitOf = (pool: Permits) => ({ sticky: pool !== permits });
     return {
       type: 'custom',
       reserveSlot: async (ctx, abortSignal) => {
         const pool = poolOf(ctx);
-        await this.reserve(pool, limitOf(pool), abortSignal);
+        await this.reserve(pool, abortSignal);
         return permitOf(pool);
       },
       tryReserveSlot: (ctx) => {
         const pool = poolOf(ctx);
-        if (pool.held >= limitOf(pool)()) return null;
+        if (pool.held >= pool.limit()) return null;
         pool.held++;
         return permitOf(pool);
       },
@@ -130,7 +131,7 @@ export class Lanes {
    * after the permit was granted means core dropped the reservation before the permit reached it (core disarms the
    * signal once it has the permit), so the permit is counted back: without that, each such race held a slot forever.
    */
-  private reserve(permits: Permits, limit: () => number, abortSignal: AbortSignal): Promise<void> {
+  private reserve(permits: Permits, abortSignal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       let granted = false;
       const waiter: Waiter = {
@@ -154,21 +155,18 @@ export class Lanes {
       if (abortSignal.aborted) return onAbort();
       abortSignal.addEventListener('abort', onAbort, { once: true });
       permits.waiters.push(waiter);
-      this.wake(permits, limit);
+      this.wake(permits);
     });
   }
 
   /** Hands free permits to waiters in arrival order. */
-  private wake(permits: Permits, limit: () => number): void {
-    while (permits.waiters.length > 0 && permits.held < limit()) permits.waiters.shift()!.resolve();
+  private wake(permits: Permits): void {
+    while (permits.waiters.length > 0 && permits.held < permits.limit()) permits.waiters.shift()!.resolve();
   }
 
   private wakeAll(): void {
-    for (const kind of ['workflow', 'activity'] as const) {
-      this.wake(this.interactive[kind], () => this.options.interactiveSlots[kind]);
-      this.wake(this.batch[kind], () => (this.busy() ? this.options.busyBatchSlots : this.options.batchSlots));
-      this.wake(this.sticky[kind], () => this.options.batchSlots);
-    }
+    for (const permits of [...Object.values(this.interactive), ...Object.values(this.batch), this.sticky])
+      this.wake(permits);
   }
 
   /** Once the interactive lane has been quiet for `quietMs`, batch waiters get the wide lane back. */

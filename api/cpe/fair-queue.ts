@@ -29,7 +29,8 @@ export class FairQueue<T> {
    * back of its lane.
    */
   shift(lastLane = this.lanes.length - 1): T | undefined {
-    for (const keys of this.lanes.slice(0, lastLane + 1)) {
+    for (let lane = 0; lane <= lastLane; lane++) {
+      const keys = this.lanes[lane];
       const next = keys.entries().next();
       if (next.done) continue;
       const [key, items] = next.value;
