@@ -214,7 +214,10 @@ describe('security: uploads that reach a decoder (logo images, PKCS#12 certifica
       const opened = await heavy.run('uploads-test', 'pfx', input);
       expect(opened.ok && opened.certificate.ruc).to.equal('20100066603');
       const threads = heavy.threads;
-      const [boxed, ms] = await elapsed(() => heavy.run('uploads-test', 'pfx', input, 20).catch((err: Error) => err));
+      // A file at the MAC's iteration limit with a 1 ms box: a warm thread opens an honest file in a few ms on a fast
+      // machine, so a box near that raced (CI failed once with a 20 ms box).
+      const costly = { ...input, pfx: pfxWithMacIterations(pfx, PFX_LIMITS.iterationsEach) };
+      const [boxed, ms] = await elapsed(() => heavy.run('uploads-test', 'pfx', costly, 1).catch((err: Error) => err));
       expect(boxed).to.be.instanceOf(HeavyFailedError).and.to.include({ reason: 'timeout' });
       expect(ms).to.be.below(1_000);
       expect(heavy.threads, 'the ended thread is gone, none leaked').to.equal(threads - 1);
