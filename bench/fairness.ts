@@ -12,7 +12,7 @@
  * BENCH_SLOTS sets the workers' CHASQUI_WORKFLOW_TASK_SLOTS for every mode (unset: chasqui's default). B's figure is
  * each document's time from its commit (the 202) to its resolution, as chasqui's database recorded both (created_at,
  * resolved_at); printed as p50/p95 idle and under the flood, and their ratio (goal: p95 within 2x of idle).
- * BENCH_SHAPES=start,production and BENCH_MODES=on,keys,off pick the runs.
+ * BENCH_SHAPES=start,production and BENCH_MODES=on,keys,off pick the runs; BENCH_ENV adds settings to every shape.
  */
 import os from 'node:os';
 import { createAccount } from '../db/accounts';
@@ -24,6 +24,7 @@ import { invoicePayload, post } from './payloads';
 import { percentile } from './soak-steps';
 import { localTlsCertificate } from '../test/webhooks/support';
 import { runBench } from './run';
+import { documentWorkflowId } from '../workflows/document';
 
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
@@ -31,6 +32,13 @@ const MODES = (process.env.BENCH_MODES ?? 'on,keys,off').split(',');
 const FLOOD = Number(process.env.BENCH_DOCUMENTS ?? 5_000);
 const LIMITS = process.env.BENCH_LIMITS ?? 'default';
 const TOKENS = LIMITS === 'off' ? 1 : Number(process.env.BENCH_TOKENS ?? 8);
+/** BENCH_ENV=NAME=value,NAME=value: settings for every mode's shape, after the rate limits (to try one out). */
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BENCH_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 /** `on`: chasqui's defaults; `keys`: without the account burst; `wide`: without the batch lane's narrowing; `off`: arrival order. */
 const MODE_ENV: Record<string, Record<string, string>> = {
   on: { CHASQUI_FAIRNESS: 'on' },
@@ -109,6 +117,35 @@ async function resolutionMs(shape: Shape, company: BenchCompany, ids: string[]):
   return { total: sorted('total'), starting: sorted('starting'), running: sorted('running') };
 }
 
+/**
+ * BENCH_TRACE=N: the N slowest documents' way, in ms from their commit: when chasqui marked the start, and each event
+ * of their workflow's history (what waited: the start, a workflow task, an activity).
+ */
+async function trace(shape: Shape, ids: string[]): Promise<string[]> {
+  const count = Number(process.env.BENCH_TRACE ?? 0);
+  if (count <= 0) return [];
+  const { rows } = await shape.db.query(
+    `select id, created_at, workflow_started_at, resolved_at from documents where id = any($1)
+      order by resolved_at - created_at desc limit ${count}`,
+    [ids],
+  );
+  const client = await shape.temporal();
+  const lines: string[] = [];
+  for (const row of rows) {
+    const at = (date: Date) => `${date.getTime() - row.created_at.getTime()}`;
+    const history = await client.workflow.getHandle(documentWorkflowId(row.id)).fetchHistory();
+    const events = (history.events ?? []).map((e) => {
+      const time = e.eventTime?.seconds ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : 0;
+      // The event's kind is the one `…EventAttributes` field it carries.
+      const name = Object.keys(e).find((key) => key.endsWith('EventAttributes') && (e as Record<string, unknown>)[key]);
+      return `${name?.replace('EventAttributes', '') ?? '?'}@${Math.round(time - row.created_at.getTime())}`;
+    });
+    lines.push(`    ${row.id}: marked started @${at(row.workflow_started_at)}, resolved @${at(row.resolved_at)}`);
+    lines.push(`      ${events.join(' ')}`);
+  }
+  return lines;
+}
+
 const figures = (t: Times) =>
   `p50 ${ms(t.total, 50)}  p95 ${ms(t.total, 95)}  max ${ms(t.total, 100)}` +
   `  (until started p50 ${ms(t.starting, 50)} / p95 ${ms(t.starting, 95)}, then p50 ${ms(t.running, 50)} / p95 ${ms(t.running, 95)})`;
@@ -118,7 +155,7 @@ const ms = (sorted: number[], p: number) => `${percentile(sorted, p).toFixed(0)}
 async function run(shapeName: string, mode: string, caFile: string): Promise<string[]> {
   const limits: Record<string, string> =
     LIMITS === 'off' ? {} : { CHASQUI_RATE_LIMIT_PER_MINUTE: '120', CHASQUI_ACCOUNT_RATE_LIMIT_PER_MINUTE: '600' };
-  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { ...modeEnv(mode), ...limits });
+  const shape = await startShape(shapeName, caFile, 'warn', 'postgres', { ...modeEnv(mode), ...limits, ...EXTRA_ENV });
   const knex = createDb(shape.dbUrl, { max: 1 });
   try {
     const other = await createAccount(knex, { name: 'bench fairness B', quotaUnits: 0 });
@@ -145,11 +182,12 @@ async function run(shapeName: string, mode: string, caFile: string): Promise<str
     const loaded = await resolutionMs(shape, b, bIds);
     const ratio = percentile(loaded.total, 95) / percentile(idle.total, 95);
     return [
-      `${shape.title}; mode ${mode} (${JSON.stringify(modeEnv(mode))}); load ${load()}; rate limits ${LIMITS}`,
+      `${shape.title}; mode ${mode} (${JSON.stringify({ ...modeEnv(mode), ...EXTRA_ENV })}); load ${load()}; rate limits ${LIMITS}`,
       `  A: ${FLOOD} documents over ${TOKENS} tokens issued in ${seconds.toFixed(1)} s (${(FLOOD / seconds).toFixed(1)}/s, ${refused} answers 429), all resolved after ${resolvedSeconds.toFixed(1)} s`,
       `  B idle    (${idle.total.length}): ${figures(idle)}`,
       `  B flooded (${loaded.total.length}): ${figures(loaded)}`,
       `  p95 flooded / idle: ${ratio.toFixed(2)} (goal ≤ 2)`,
+      ...(await trace(shape, bIds)),
     ];
   } finally {
     await knex.destroy();

@@ -49,7 +49,7 @@ export interface Config extends HeavySettings, PeopleSettings, ConsoleSettings {
     fairness: boolean;
     /** Workflow tasks a worker runs at once (CHASQUI_WORKFLOW_TASK_SLOTS); a first task holds its slot during the send. */
     workflowTaskSlots: number;
-    /** An account's interactive documents past this many in 10 s start as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
+    /** An account's documents past this many in 10 s start as batch, and wait while others issue (CHASQUI_ACCOUNT_BURST; 0 never). */
     accountBurst: number;
     lanes: LaneSettings;
   };

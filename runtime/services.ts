@@ -297,7 +297,7 @@ export async function startApi(
       fairness: config.temporal.fairness,
       eager: !!eagerClient,
     },
-    { accountBurst: config.temporal.accountBurst },
+    { accountBurst: config.temporal.accountBurst, quietMs: config.temporal.lanes.quietMs },
   );
   // Loaded here, not at the top: chasqui worker never serves HTTP and would carry koa, the routes and pdfkit for nothing.
   const { createApp } = require('../api/app') as typeof import('../api/app');

@@ -48,6 +48,18 @@ function declaredWorkKind(header: string): 'interactive' | 'batch' {
   throw badRequest(`Invalid ${PRIORITY_HEADER} header`, { [PRIORITY_HEADER]: ['must be interactive or batch'] });
 }
 
+/** The kind the document starts as, or a 429 while its account floods and another issues (account-burst.ts). */
+function admittedKind(deps: AppDeps, request: IssueRequest): 'interactive' | 'batch' {
+  const admission = deps.workflowStarts.admit(request.issuer.company.account_id, declaredWorkKind(request.priority));
+  if ('kind' in admission) return admission.kind;
+  const wait = String(admission.retryAfterSeconds);
+  throw new ApiError(
+    429,
+    `The account is issuing past its burst while other accounts issue: its documents are taken as its level drains; retry in ${wait} s`,
+    { headers: { 'Retry-After': wait } },
+  );
+}
+
 function checkDeclaredEnvironment(header: string, company: CompanyRow): void {
   const declared = header.trim().toLowerCase();
   if (!declared) return;
@@ -278,10 +290,10 @@ export async function issueRequest(
   storedBody: (row: WithFiles<DocumentRow>) => unknown,
 ): Promise<Issued> {
   const { files } = deps;
+  const kind = admittedKind(deps, request);
   const issuer = await loadIssuerContext(deps.db, request.issuer);
   const { company } = issuer;
   checkDeclaredEnvironment(request.environment, company);
-  const kind = declaredWorkKind(request.priority);
 
   let payload: Awaited<ReturnType<typeof readPayload>>;
   const options = await prepareOptions(deps, company, request.body);

@@ -13,7 +13,7 @@ import {
 } from '../../workflows/document-client';
 import { taskPriority, type WorkKind } from '../../workflows/priority-types';
 import { FairQueue } from './fair-queue';
-import { AccountBurst } from './account-burst';
+import { AccountBurst, type Admission } from './account-burst';
 
 export interface WorkflowStartsOptions {
   /** Starts in flight at once; Temporal's dev server accepts ~130/s, more concurrency only queues inside it. */
@@ -24,10 +24,12 @@ export interface WorkflowStartsOptions {
   maxQueued: number;
   /** How long one start may take before it is given up (and left to the sweeper). */
   startDeadlineMs: number;
-  /** An account's interactive starts past this many lately go as batch (CHASQUI_ACCOUNT_BURST; 0 never). */
+  /** An account's documents past this many lately go as batch (CHASQUI_ACCOUNT_BURST; 0 never; account-burst.ts). */
   accountBurst: number;
-  /** The seconds in which an account's level drains from `accountBurst` to nothing. */
+  /** The seconds in which an account's level drains from `accountBurst` to nothing (CHASQUI_ACCOUNT_BURST_WINDOW). */
   burstWindowSeconds: number;
+  /** How long after another account's last document within its burst a flood is held to the drain rate. */
+  quietMs: number;
 }
 
 const DEFAULTS: WorkflowStartsOptions = {
@@ -37,6 +39,7 @@ const DEFAULTS: WorkflowStartsOptions = {
   startDeadlineMs: 5_000,
   accountBurst: 0,
   burstWindowSeconds: 10,
+  quietMs: 3_000,
 };
 
 /** The queue's lanes: a backfill's starts wait behind every interactive one. */
@@ -53,7 +56,8 @@ interface QueuedStart {
  * killed, Temporal unreachable, queue full) is made by the sweeper instead. Starts are idempotent, so a document
  * started twice (here and by the sweeper) still has one workflow. Confirmed starts are marked in batches.
  * With fairness on (CHASQUI_FAIRNESS), the queue takes accounts in turn and each start carries its priority and the
- * account's fairness key; an account's interactive documents past its burst start as batch; a batch start never asks
+ * account's fairness key; `admit` says, before a document is signed, whether it starts as batch (its account past its
+ * burst) or waits (a flood while others issue); a batch start never asks
  * for eager execution, which would bypass Temporal's matching and with it the priority order (docs/delivery.md).
  */
 export class WorkflowStarts {
@@ -74,7 +78,16 @@ export class WorkflowStarts {
     options: Partial<WorkflowStartsOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.burst = new AccountBurst(this.options.accountBurst, this.options.burstWindowSeconds);
+    const { accountBurst, burstWindowSeconds, quietMs } = this.options;
+    this.burst = new AccountBurst(accountBurst, burstWindowSeconds, quietMs);
+  }
+
+  /**
+   * Before anything is signed: the kind a document of `account` starts as, or how long the account waits (a flood
+   * while another account issues; account-burst.ts). Fairness off: always the declared kind, arrival order.
+   */
+  admit(account: string, declared: QueuedStart['kind']): Admission {
+    return this.deps.fairness ? this.burst.admit(account, declared) : { kind: declared };
   }
 
   /** Hands a committed document over; returns at once. */
@@ -87,11 +100,8 @@ export class WorkflowStarts {
       return;
     }
     // Fairness off: one lane, one key, the arrival order.
-    if (this.deps.fairness) {
-      // A flood's documents past its burst wait behind every account that issues now and then.
-      if (kind === 'interactive' && !this.burst.admit(doc.account_id)) kind = 'batch';
-      this.queue.push(LANES[kind], doc.account_id, { doc: startable(doc), kind });
-    } else this.queue.push(0, '', { doc: startable(doc), kind });
+    if (this.deps.fairness) this.queue.push(LANES[kind], doc.account_id, { doc: startable(doc), kind });
+    else this.queue.push(0, '', { doc: startable(doc), kind });
     this.pump();
   }
 

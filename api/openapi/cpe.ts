@@ -31,6 +31,10 @@ const ISSUE_ERRORS = {
     'Document validation (7.2 body; errors as "[<source> <code>] <text>"), including a series-number already held by another document ([SUNAT 1033], or [SUNAT 1032] once rejected or voided: details[].path correlativo, external_id of the holder when it is this company\'s), or a request field error (X-Environment, xml)',
     ref('IssueError'),
   ),
+  429: json(
+    "Rate limit exceeded (per token or per account: see Retry-After and the RateLimit-* headers), the account past twice its burst while other accounts issue (Retry-After; docs/delivery.md), or, for signed XML, the account's own queue of heavy work full (data.bound account_queue): nothing was signed or issued",
+    ref('Error'),
+  ),
   503: json(
     "Signing is unavailable (the provider certificate, CHASQUI_PROVIDER_PFX, is not configured or cannot be read), the file store is (Retry-After: 5; docs/files.md), or, for signed XML, the service's queue of heavy work is full (Retry-After, data.bound pool_queue; an account's own full queue is a 429): nothing was signed or issued",
     ref('Error'),

@@ -17,19 +17,57 @@ import { startTestStack, type TestStack } from '../support/stack';
 const RUC = '20700000991';
 const OTHER_RUC = randomRuc();
 
-describe('AccountBurst (an account issuing in bulk loses the interactive level)', () => {
-  it('admits `burst` starts at once, then refuses until its level drains, each account on its own', () => {
+describe("AccountBurst (an account's share of the intake: its burst, then batch, then waiting while others issue)", () => {
+  const kinds = (burst: AccountBurst, account: string, n: number) =>
+    Array.from({ length: n }, () => burst.admit(account, 'interactive'));
+
+  it('keeps the declared kind for `burst` documents, then batch; alone, a flood is never held back', () => {
     let now = 0;
-    const burst = new AccountBurst(4, 10, () => now);
-    expect([1, 2, 3, 4, 5].map(() => burst.admit('a'))).to.deep.equal([true, true, true, true, false]);
-    expect(burst.admit('b')).to.equal(true);
-    // 4 drain in 10 s: 5 s later two have drained, and the refused fifth counted too: one more fits, not two.
-    now = 5_000;
-    expect(burst.admit('a')).to.equal(true);
-    expect(burst.admit('a')).to.equal(false);
-    now = 60_000;
-    expect([1, 2, 3, 4].every(() => burst.admit('a'))).to.equal(true);
-    expect(new AccountBurst(0, 10).admit('a'), '0 turns it off').to.equal(true);
+    const burst = new AccountBurst(4, 10, 3_000, () => now);
+    expect(kinds(burst, 'a', 6)).to.deep.equal([
+      ...Array(4).fill({ kind: 'interactive' }),
+      ...Array(2).fill({ kind: 'batch' }),
+    ]);
+    now = 5_000; // nobody else issued within the quiet time
+    expect(kinds(burst, 'a', 20).every((a) => 'kind' in a && a.kind === 'batch')).to.equal(true);
+    expect(burst.admit('b', 'interactive'), 'each account on its own').to.deep.equal({ kind: 'interactive' });
+    expect(burst.admit('b', 'batch'), 'a declared kind is kept').to.deep.equal({ kind: 'batch' });
+    // 4 drain in 10 s: its level stopped at 8 (twice the burst), so 10 s later it is down to 4, the burst.
+    now += 10_000;
+    expect(burst.admit('a', 'interactive')).to.deep.equal({ kind: 'batch' });
+    now += 10_000;
+    expect(burst.admit('a', 'interactive')).to.deep.equal({ kind: 'interactive' });
+    expect(new AccountBurst(0, 10, 3_000).admit('a', 'batch'), '0 turns it off').to.deep.equal({ kind: 'batch' });
+  });
+
+  it('holds a flood to its drain rate while another account issues within its burst, and lets it go after', () => {
+    let now = 0;
+    const burst = new AccountBurst(4, 10, 3_000, () => now);
+    kinds(burst, 'flood', 8);
+    now = 4_000; // its own first documents are past the quiet time
+    expect(kinds(burst, 'flood', 3), 'nobody else: taken').to.deep.equal(Array(3).fill({ kind: 'batch' }));
+    // Its level is at twice the burst now.
+    expect(burst.admit('puntual', 'interactive')).to.deep.equal({ kind: 'interactive' });
+    // One unit drains in 10/4 = 2.5 s: the answer says 3 s, and nothing is counted for the refused document.
+    expect(burst.admit('flood', 'interactive')).to.deep.equal({ retryAfterSeconds: 3 });
+    expect(burst.admit('flood', 'interactive')).to.deep.equal({ retryAfterSeconds: 3 });
+    now += 2_500;
+    expect(burst.admit('flood', 'interactive'), 'one unit drained: one document').to.deep.equal({ kind: 'batch' });
+    expect(burst.admit('flood', 'interactive')).to.have.property('retryAfterSeconds');
+    // The other account issues no more: 3 s after its document the flood goes on at full speed.
+    now = 4_000 + 3_000;
+    expect(kinds(burst, 'flood', 5).every((a) => 'kind' in a)).to.equal(true);
+  });
+
+  it('two floods do not hold each other back; a document declared batch makes no one wait', () => {
+    let now = 0;
+    const burst = new AccountBurst(4, 10, 3_000, () => now);
+    kinds(burst, 'a', 8);
+    kinds(burst, 'c', 8);
+    now = 4_000;
+    expect([...kinds(burst, 'a', 3), ...kinds(burst, 'c', 3)].every((a) => 'kind' in a)).to.equal(true);
+    expect(burst.admit('backfill', 'batch')).to.deep.equal({ kind: 'batch' });
+    expect(burst.admit('a', 'interactive')).to.deep.equal({ kind: 'batch' });
   });
 });
 
@@ -134,8 +172,13 @@ describe('WorkflowStarts (workflow starts after the commit)', function () {
     const theirs = await commitElsewhere('Esporadica S.A.C.');
     const flood = await Promise.all(Array.from({ length: 5 }, commit));
     const starts = new WorkflowStarts({ ...startDeps(), fairness: true }, { concurrency: 1, accountBurst: 3 });
-    for (const doc of flood) starts.enqueue(doc);
-    starts.enqueue(theirs);
+    const admitted = (doc: DocumentRow) => {
+      const admission = starts.admit(doc.account_id, 'interactive');
+      if (!('kind' in admission)) throw new Error(`${doc.id} was held back`);
+      return admission.kind;
+    };
+    for (const doc of flood) starts.enqueue(doc, admitted(doc));
+    starts.enqueue(theirs, admitted(theirs));
     await starts.idle();
     const priorities = await Promise.all(
       [...flood, theirs].map(async (doc) => {
@@ -251,6 +294,32 @@ describe('eager workflow start (API and worker in one process)', function () {
     // Not eager without the worker's connection: the API's own client must not ask for it.
     const other = await commitSignedDocument(stack.db, company, { ...payload, correlativo: '502' }, signer);
     expect(await startDocumentWorkflow(stack.temporal, stack.config.temporal.taskQueue, other)).to.equal(false);
+  });
+
+  it('answers a flood 429 with Retry-After once past twice its burst while another account issues, signing nothing', async () => {
+    const flood = await newCompany(stack);
+    const other = await newCompany(stack);
+    const burst = stack.config.temporal.accountBurst;
+    const statuses: number[] = [];
+    for (let i = 0; i < 2 * burst; i++)
+      statuses.push((await issue(stack, flood.token, payload('invoice-basic.json', flood.ruc))).status);
+    expect(
+      statuses.every((status) => status === 202),
+      'alone, the flood is taken',
+    ).to.equal(true);
+    expect((await issue(stack, other.token, payload('invoice-basic.json', other.ruc))).status).to.equal(202);
+    // Its level drained a little while it issued: a few more fit before it is at twice its burst.
+    let refused: Awaited<ReturnType<typeof issue>> | undefined;
+    for (let i = 0; i < burst && !refused; i++) {
+      const res = await issue(stack, flood.token, payload('invoice-basic.json', flood.ruc));
+      if (res.status === 429) refused = res;
+      else statuses.push(res.status);
+    }
+    expect(refused, 'the flood waits').to.not.equal(undefined);
+    expect(refused!.headers['retry-after']).to.match(/^[1-9]\d*$/);
+    expect(refused!.body.message).to.contain('past its burst while other accounts issue');
+    expect(await documentCount(stack, flood.row.id), 'nothing stored for the refused one').to.equal(statuses.length);
+    expect((await issue(stack, other.token, payload('invoice-basic.json', other.ruc))).status).to.equal(202);
   });
 
   it('Chasqui-Priority: batch starts a backfill document at the batch priority; any other word is a 422, nothing issued', async () => {
