@@ -26,7 +26,7 @@ export interface WorkflowStartsOptions {
   startDeadlineMs: number;
   /** An account's documents past this many lately go as batch (CHASQUI_ACCOUNT_BURST; 0 never; account-burst.ts). */
   accountBurst: number;
-  /** The seconds in which an account's level drains from `accountBurst` to nothing (CHASQUI_ACCOUNT_BURST_WINDOW). */
+  /** The seconds in which an account's level drains from `accountBurst` to nothing. */
   burstWindowSeconds: number;
   /** How long after another account's last document within its burst a flood is held to the drain rate. */
   quietMs: number;
