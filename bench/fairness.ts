@@ -25,6 +25,7 @@ import { percentile } from './soak-steps';
 import { localTlsCertificate } from '../test/webhooks/support';
 import { runBench } from './run';
 import { documentWorkflowId } from '../workflows/document';
+import { tsToMs } from '@temporalio/common/lib/time';
 
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 2_000);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 10);
@@ -37,7 +38,7 @@ const EXTRA_ENV = Object.fromEntries(
   (process.env.BENCH_ENV ?? '')
     .split(',')
     .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
 );
 /** `on`: chasqui's defaults; `keys`: without the account burst; `wide`: without the batch lane's narrowing; `off`: arrival order. */
 const MODE_ENV: Record<string, Record<string, string>> = {
@@ -135,10 +136,9 @@ async function trace(shape: Shape, ids: string[]): Promise<string[]> {
     const at = (date: Date) => `${date.getTime() - row.created_at.getTime()}`;
     const history = await client.workflow.getHandle(documentWorkflowId(row.id)).fetchHistory();
     const events = (history.events ?? []).map((e) => {
-      const time = e.eventTime?.seconds ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : 0;
       // The event's kind is the one `…EventAttributes` field it carries.
       const name = Object.keys(e).find((key) => key.endsWith('EventAttributes') && (e as Record<string, unknown>)[key]);
-      return `${name?.replace('EventAttributes', '') ?? '?'}@${Math.round(time - row.created_at.getTime())}`;
+      return `${name?.replace('EventAttributes', '') ?? '?'}@${tsToMs(e.eventTime) - row.created_at.getTime()}`;
     });
     lines.push(`    ${row.id}: marked started @${at(row.workflow_started_at)}, resolved @${at(row.resolved_at)}`);
     lines.push(`      ${events.join(' ')}`);

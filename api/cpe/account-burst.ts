@@ -11,7 +11,7 @@ interface Mark {
 }
 
 /**
- * Each account's share of the intake (issue 40, docs/delivery.md "While another account floods"). An account has a
+ * Each account's share of the intake (issue 40, docs/delivery.md "An account's burst, and its share while others issue"). An account has a
  * level that each document it issues raises by one and that drains at `burst / windowSeconds` a second. Up to `burst`
  * its documents keep the kind they declare; past it they go as batch work, which the workers' batch lane serves as
  * interactive work allows (runtime/lanes.ts). The level stops at twice the burst. There, while another account issues
@@ -23,6 +23,8 @@ interface Mark {
 export class AccountBurst {
   private readonly levels = new Map<string, { level: number; at: number }>();
   private readonly drainPerMs: number;
+  /** Where the level stops: twice the burst. */
+  private readonly cap: number;
   /** The latest document taken within its account's burst, and the latest of another account than that one's. */
   private light: Mark | null = null;
   private otherLight: Mark | null = null;
@@ -34,6 +36,7 @@ export class AccountBurst {
     private readonly now: () => number = Date.now,
   ) {
     this.drainPerMs = burst / (windowSeconds * 1000);
+    this.cap = 2 * burst;
   }
 
   /** Counts one document of `account` that declares `declared`, or says how long it waits (0 turns the meter off). */
@@ -42,9 +45,9 @@ export class AccountBurst {
     const at = this.now();
     const last = this.levels.get(account);
     const level = Math.max(0, last ? last.level - (at - last.at) * this.drainPerMs : 0);
-    if (level + 1 > 2 * this.burst && this.othersIssue(account, at))
-      return { retryAfterSeconds: Math.max(1, Math.ceil((level + 1 - 2 * this.burst) / this.drainPerMs / 1000)) };
-    this.levels.set(account, { level: Math.min(level + 1, 2 * this.burst), at });
+    if (level + 1 > this.cap && this.othersIssue(account, at))
+      return { retryAfterSeconds: Math.max(1, Math.ceil((level + 1 - this.cap) / this.drainPerMs / 1000)) };
+    this.levels.set(account, { level: Math.min(level + 1, this.cap), at });
     if (this.levels.size > 10_000) this.forgetDrained(at);
     if (level + 1 > this.burst) return { kind: 'batch' };
     // A document declared batch asks for no one's patience: only interactive ones make a flood wait.

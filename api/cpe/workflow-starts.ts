@@ -57,8 +57,8 @@ interface QueuedStart {
  * started twice (here and by the sweeper) still has one workflow. Confirmed starts are marked in batches.
  * With fairness on (CHASQUI_FAIRNESS), the queue takes accounts in turn and each start carries its priority and the
  * account's fairness key; `admit` says, before a document is signed, whether it starts as batch (its account past its
- * burst) or waits (a flood while others issue); a batch start never asks
- * for eager execution, which would bypass Temporal's matching and with it the priority order (docs/delivery.md).
+ * burst) or waits (a flood while others issue); a batch start never asks for eager execution, which would bypass
+ * Temporal's matching and with it the priority order (docs/delivery.md).
  */
 export class WorkflowStarts {
   private readonly options: WorkflowStartsOptions;
