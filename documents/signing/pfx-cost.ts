@@ -149,6 +149,18 @@ function decryptSafe(encryptedData: Node, password: string): Node {
 }
 
 /**
+ * Counts a decrypted safe's bags. A wrong key sometimes decrypts to valid padding and DER (about 1 in 125 for
+ * OpenSSL's legacy RC2-40 safe): bags that then do not read as bags are the password's fault, not the file's.
+ */
+function countDecryptedBags(bags: Node, budget: Budget): void {
+  try {
+    countBags(bags, budget);
+  } catch (err) {
+    throw err instanceof Malformed ? new WrongPassword() : err;
+  }
+}
+
+/**
  * The rounds of each key derivation opening `pfx` with `password` would run (PKCS#12 v1.1, RFC 7292), or why it is
  * refused. First what the file shows in the clear (the MAC, each encrypted safe, the shrouded keys of plain safes),
  * refused above the limits before any derivation; then the bags of each encrypted safe, decrypted with the password
@@ -172,7 +184,7 @@ export function pfxCost(pfx: Buffer, password: string): PfxCost {
         budget.add(rounds(children(children(encryptedData)[1])[1]));
       }
     }
-    for (const safe of encryptedSafes) countBags(decryptSafe(safe, password), budget);
+    for (const safe of encryptedSafes) countDecryptedBags(decryptSafe(safe, password), budget);
   } catch (err) {
     if (err instanceof TooCostly) return { ok: false, reason: 'too_costly', message: err.message };
     if (err instanceof WrongPassword) return { ok: false, reason: 'wrong_password', message: WRONG_PASSWORD };

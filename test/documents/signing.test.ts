@@ -254,6 +254,35 @@ describe('documents/signing', () => {
       }
     });
 
+    it("says wrong_password for every wrong password of OpenSSL's legacy file, also one that decrypts to DER", function () {
+      const dir = mkdtempSync(path.join(tmp, 'openssl-legacy-'));
+      const run = (args: string[]) => spawnSync('openssl', args, { cwd: dir });
+      if (run(['version']).status !== 0) this.skip();
+      const subject = ['-subj', '/CN=EMPRESA SAC/serialNumber=20601234567'];
+      run([
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'k.pem',
+        '-out',
+        'c.pem',
+        '-days',
+        '2',
+        ...subject,
+      ]);
+      const out = ['-out', 'c.pfx', '-passout', 'pass:clave'];
+      expect(run(['pkcs12', '-export', '-legacy', '-inkey', 'k.pem', '-in', 'c.pem', ...out]).status).to.equal(0);
+      const pfx = readFileSync(path.join(dir, 'c.pfx'));
+      // About 1 wrong key in 125 decrypts its RC2-40 safe to valid padding and DER (CI once got not_pfx): 1,000 meet some.
+      const reasons = new Set(
+        Array.from({ length: 1_000 }, (_, i) => loadPfx(pfx, `clavo${i}`)).map((r) => !r.ok && r.reason),
+      );
+      expect([...reasons]).to.deep.equal(['wrong_password']);
+    });
+
     it('says wrong_password for a wrong password', () => {
       expect(loadPfx(certificate.pfx('s3cret'), 'other')).to.include({ ok: false, reason: 'wrong_password' });
     });
